@@ -1,0 +1,27 @@
+"""Pure rules of the Scopa family: no I/O, no chat library, deterministic from a seed."""
+
+from .cards import DECK, SETTEBELLO, Card, DeckStyle, Suit, label
+from .errors import (
+    EngineError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidInputError,
+    InvalidMoveError,
+    InvalidRulesError,
+    StateFormatError,
+)
+from .game import Game, Outcome, Play
+from .moves import Move
+from .record import record_line, to_record
+from .rules import CaptureChoice, Primiera, Rules, Seating, Variant
+from .scoring import RoundResult, SideScore, SideTally
+from .view import SeatView
+
+__all__ = [
+    "DECK", "SETTEBELLO", "CaptureChoice", "Card", "DeckStyle", "EngineError", "Game",
+    "GameOverError", "IllegalMoveError", "InvalidCardError", "InvalidInputError",
+    "InvalidMoveError", "InvalidRulesError", "Move", "Outcome", "Play", "Primiera",
+    "RoundResult", "Rules", "Seating", "SeatView", "SideScore", "SideTally", "StateFormatError",
+    "Suit", "Variant", "label", "record_line", "to_record",
+]

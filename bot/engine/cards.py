@@ -1,0 +1,153 @@
+"""The 40-card Italian deck.
+
+Cards are flyweights: there are exactly 40 `Card` objects, so identity,
+equality and hashing are all cheap, which matters for search and simulation.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .errors import InvalidCardError
+
+
+class Suit(str, Enum):
+    DENARI = "D"
+    COPPE = "C"
+    SPADE = "S"
+    BASTONI = "B"
+
+    @property
+    def index(self) -> int:
+        return _SUIT_ORDER.index(self)
+
+
+_SUIT_ORDER = (Suit.DENARI, Suit.COPPE, Suit.SPADE, Suit.BASTONI)
+
+SUIT_NAMES: dict[str, dict[Suit, str]] = {
+    "it": {Suit.DENARI: "denari", Suit.COPPE: "coppe", Suit.SPADE: "spade", Suit.BASTONI: "bastoni"},
+    "en": {Suit.DENARI: "coins", Suit.COPPE: "cups", Suit.SPADE: "swords", Suit.BASTONI: "clubs"},
+}
+
+RANK_NAMES: dict[str, dict[int, str]] = {
+    "it": {1: "asso", 2: "due", 3: "tre", 4: "quattro", 5: "cinque", 6: "sei", 7: "sette",
+           8: "fante", 9: "cavallo", 10: "re"},
+    "en": {1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+           8: "jack", 9: "knight", 10: "king"},
+}
+
+PRIMIERA_VALUE = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
+
+
+class Card:
+    """One card of the deck: `rank` 1..10 and a `suit`; its code is e.g. `7D`."""
+
+    __slots__ = ("rank", "suit", "index", "code", "primiera", "bit")
+
+    rank: int
+    suit: Suit
+    index: int
+    code: str
+    primiera: int
+    bit: int
+
+    def __new__(cls, rank: int, suit: Suit | str) -> Card:
+        try:
+            return _BY_CODE[f"{rank}{Suit(suit).value}"]
+        except (KeyError, ValueError):
+            raise InvalidCardError(f"no such card: rank {rank!r}, suit {suit!r}") from None
+
+    @classmethod
+    def _make(cls, rank: int, suit: Suit) -> Card:
+        card = object.__new__(cls)
+        card.rank = rank
+        card.suit = suit
+        card.index = suit.index * 10 + rank - 1
+        card.code = f"{rank}{suit.value}"
+        card.primiera = PRIMIERA_VALUE[rank]
+        card.bit = 1 << card.index
+        return card
+
+    @staticmethod
+    def parse(code: object) -> Card:
+        """The card for a code such as `7D` or `10b`; raises InvalidCardError."""
+        if not isinstance(code, str):
+            raise InvalidCardError(f"a card code must be text, not {type(code).__name__}")
+        card = _BY_CODE.get(code.strip().upper())
+        if card is None:
+            raise InvalidCardError(
+                f"unknown card {code!r}: a card is a rank 1-10 and a suit D, C, S or B, e.g. 7D"
+            )
+        return card
+
+    @property
+    def is_denari(self) -> bool:
+        return self.suit is Suit.DENARI
+
+    def name(self, lang: str = "en") -> str:
+        names = RANK_NAMES.get(lang, RANK_NAMES["en"])
+        suits = SUIT_NAMES.get(lang, SUIT_NAMES["en"])
+        joiner = " di " if lang == "it" else " of "
+        return names[self.rank] + joiner + suits[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __reduce__(self) -> tuple[object, tuple[int, str]]:
+        return (Card, (self.rank, self.suit.value))
+
+
+_BY_CODE: dict[str, Card] = {}
+DECK: tuple[Card, ...] = tuple(
+    Card._make(rank, suit) for suit in _SUIT_ORDER for rank in range(1, 11)
+)
+for _card in DECK:
+    _BY_CODE[_card.code] = _card
+
+SETTEBELLO = Card.parse("7D")
+RE_BELLO = Card.parse("10D")
+ASSO_BELLO = Card.parse("1D")
+
+
+def parse_cards(codes: object) -> list[Card]:
+    """Cards from a list of codes; raises InvalidCardError on any bad entry."""
+    if not isinstance(codes, (list, tuple)):
+        raise InvalidCardError("expected a list of card codes")
+    return [Card.parse(code) for code in codes]
+
+
+def codes(cards: list[Card] | tuple[Card, ...]) -> list[str]:
+    return [card.code for card in cards]
+
+
+class DeckStyle(str, Enum):
+    """How cards are drawn for people; never changes a rule."""
+
+    NAPOLETANE = "napoletane"
+    PIACENTINE = "piacentine"
+    SICILIANE = "siciliane"
+    FRENCH = "french"
+
+
+_SUIT_SYMBOLS: dict[DeckStyle, dict[Suit, str]] = {
+    DeckStyle.NAPOLETANE: {Suit.DENARI: "🪙", Suit.COPPE: "🏆", Suit.SPADE: "🗡️", Suit.BASTONI: "🪵"},
+    DeckStyle.PIACENTINE: {Suit.DENARI: "🟡", Suit.COPPE: "🍷", Suit.SPADE: "⚔️", Suit.BASTONI: "🏏"},
+    DeckStyle.SICILIANE: {Suit.DENARI: "☀️", Suit.COPPE: "🏺", Suit.SPADE: "🔪", Suit.BASTONI: "🌿"},
+    DeckStyle.FRENCH: {Suit.DENARI: "♦", Suit.COPPE: "♥", Suit.SPADE: "♠", Suit.BASTONI: "♣"},
+}
+
+_ITALIAN_RANK_LABELS = {1: "A", 8: "F", 9: "C", 10: "R"}
+_FRENCH_RANK_LABELS = {1: "A", 8: "J", 9: "Q", 10: "K"}
+
+
+def label(card: Card, style: DeckStyle | str = DeckStyle.NAPOLETANE) -> str:
+    """A short label for buttons and tables, e.g. `7🪙` or `Q♠`."""
+    style = DeckStyle(style)
+    ranks = _FRENCH_RANK_LABELS if style is DeckStyle.FRENCH else _ITALIAN_RANK_LABELS
+    return ranks.get(card.rank, str(card.rank)) + _SUIT_SYMBOLS[style][card.suit]

@@ -1,0 +1,29 @@
+"""Export a match as one `scopa-record/1` line (shared/spec/scopa-record-1.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .game import Game
+
+FORMAT = "scopa-record/1"
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """The record of the rounds played so far; `winner` is null until the match ends."""
+    return {
+        "format": FORMAT,
+        "variant": game.variant.value,
+        "rules": game.rules.to_dict(),
+        "seats": game.seats,
+        "teams": [list(side) for side in game.seating.sides],
+        "rounds": [dict(r) for r in game.rounds],
+        "totals": list(game.totals),
+        "winner": game.winner,
+        "seed": str(game.seed),
+    }
+
+
+def record_line(game: Game) -> str:
+    return json.dumps(to_record(game), separators=(",", ":"), ensure_ascii=False)

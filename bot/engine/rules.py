@@ -1,0 +1,168 @@
+"""Variants, rule options and seatings.
+
+Every option has one documented default per variant, taken from the rule
+texts (docs/rules.md says which text each one comes from). Options travel as
+plain strings from chat buttons and the command line, so `Rules.from_options`
+parses and validates them; nothing user-sent is trusted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from enum import Enum
+from typing import Any
+
+from .errors import InvalidRulesError
+
+
+class Variant(str, Enum):
+    SCOPA = "scopa"
+    SCOPONE = "scopone"
+    SCOPONE_SCIENTIFICO = "scopone_scientifico"
+    ESCOBA = "escoba"
+
+
+class CaptureChoice(str, Enum):
+    FREE = "free"
+    FEWEST = "fewest"
+
+
+class Primiera(str, Enum):
+    CLASSIC = "classic"
+    SEVENS = "sevens"
+
+
+TARGETS_OFFERED = (11, 15, 21, 31)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options in effect for one match."""
+
+    target: int = 11
+    capture_choice: CaptureChoice = CaptureChoice.FREE
+    ace_takes_all: bool = False
+    re_bello: bool = False
+    napola: bool = False
+    primiera: Primiera = Primiera.CLASSIC
+    three_kings_redeal: bool = True
+    low_table_redeal: bool = False
+    must_capture: bool = True
+    sevens_point: bool = False
+    asso_bello: bool = False
+
+    @classmethod
+    def default(cls, variant: Variant | str) -> Rules:
+        variant = parse_variant(variant)
+        if variant is Variant.SCOPONE:
+            return cls(low_table_redeal=True)
+        if variant is Variant.SCOPONE_SCIENTIFICO:
+            return cls(three_kings_redeal=False)
+        if variant is Variant.ESCOBA:
+            return cls(target=21, primiera=Primiera.SEVENS, three_kings_redeal=False)
+        return cls()
+
+    @classmethod
+    def from_options(cls, variant: Variant | str, options: dict[str, Any] | None = None) -> Rules:
+        """The variant's defaults with `options` applied; values may be strings."""
+        rules = cls.default(variant)
+        if not options:
+            return rules
+        if not isinstance(options, dict):
+            raise InvalidRulesError("rule options must be a mapping of names to values")
+        changes: dict[str, Any] = {}
+        known = {f.name: f for f in fields(cls)}
+        for key, raw in options.items():
+            if key not in known:
+                raise InvalidRulesError(
+                    f"unknown rule option {key!r}; known options: {', '.join(sorted(known))}"
+                )
+            changes[key] = _parse_value(key, getattr(rules, key), raw)
+        return replace(rules, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option written out, enums as their string values."""
+        out: dict[str, Any] = {}
+        for key, value in asdict(self).items():
+            out[key] = value.value if isinstance(value, Enum) else value
+        return out
+
+
+def _parse_value(key: str, current: Any, raw: Any) -> Any:
+    if isinstance(current, bool):
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("1", "true", "yes", "on", "si", "sì"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise InvalidRulesError(f"option {key} takes on/off, not {raw!r}")
+    if isinstance(current, Enum):
+        try:
+            return type(current)(str(raw).strip().lower())
+        except ValueError:
+            allowed = ", ".join(member.value for member in type(current))
+            raise InvalidRulesError(f"option {key} takes one of {allowed}, not {raw!r}") from None
+    if isinstance(current, int):
+        try:
+            value = int(str(raw).strip())
+        except ValueError:
+            raise InvalidRulesError(f"option {key} takes a whole number, not {raw!r}") from None
+        if not 1 <= value <= 101:
+            raise InvalidRulesError(f"option {key} must be between 1 and 101, not {value}")
+        return value
+    raise InvalidRulesError(f"option {key} cannot be set")  # pragma: no cover
+
+
+def parse_variant(variant: Variant | str) -> Variant:
+    try:
+        return Variant(str(variant.value if isinstance(variant, Variant) else variant).strip().lower())
+    except ValueError:
+        allowed = ", ".join(v.value for v in Variant)
+        raise InvalidRulesError(f"unknown variant {variant!r}; variants: {allowed}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """How many seats play and which seats score together (a side)."""
+
+    seats: int
+    sides: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def make(cls, variant: Variant | str, players: int, teams: bool = False,
+             sides: int | None = None) -> Seating:
+        """Seats `0..players-1`; with teams, seat k plays for side k % number_of_sides."""
+        variant = parse_variant(variant)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidRulesError("the number of players must be a whole number")
+        if variant in (Variant.SCOPONE, Variant.SCOPONE_SCIENTIFICO):
+            if players != 4:
+                raise InvalidRulesError(f"{variant.value} is played by 4 players in two teams")
+            teams, sides = True, 2
+        elif variant is Variant.SCOPA and not 2 <= players <= 4:
+            raise InvalidRulesError("scopa is played by 2, 3 or 4 players")
+        elif variant is Variant.ESCOBA and not 2 <= players <= 6:
+            raise InvalidRulesError("escoba is played by 2 to 6 players")
+        if not teams:
+            return cls(players, tuple((seat,) for seat in range(players)))
+        if sides is None:
+            sides = 2
+        if sides < 2 or players % sides or players // sides < 2:
+            raise InvalidRulesError(f"{players} players cannot form {sides} teams of equal size")
+        if variant is Variant.SCOPA and players != 4:
+            raise InvalidRulesError("team scopa is played by 4 players, partners opposite")
+        return cls(players, tuple(tuple(range(k, players, sides)) for k in range(sides)))
+
+    @property
+    def side_of(self) -> tuple[int, ...]:
+        owner = [0] * self.seats
+        for index, side in enumerate(self.sides):
+            for seat in side:
+                owner[seat] = index
+        return tuple(owner)
+
+    @property
+    def teams(self) -> bool:
+        return any(len(side) > 1 for side in self.sides)

@@ -1,0 +1,111 @@
+"""Save and resume a game in progress as JSON, exactly.
+
+The saved form names its format; anything else, or a corrupt file, raises
+StateFormatError and builds nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import DECK, Card, parse_cards
+from .errors import InvalidInputError, StateFormatError
+from .game import Game, Play
+from .rules import Rules, Seating, parse_variant
+from .scoring import RoundResult
+
+STATE_FORMAT = "scopa-state/1"
+
+
+def dump_game(game: Game) -> dict[str, Any]:
+    return {
+        "format": STATE_FORMAT,
+        "variant": game.variant.value,
+        "rules": game.rules.to_dict(),
+        "seats": game.seats,
+        "sides": [list(side) for side in game.seating.sides],
+        "seed": game.seed,
+        "version": game.version,
+        "round_number": game.round_number,
+        "first_dealer": game.first_dealer,
+        "dealer": game.dealer,
+        "totals": list(game.totals),
+        "winner": game.winner,
+        "to_play": game.to_play,
+        "hands": [[c.code for c in hand] for hand in game.hands],
+        "table": [c.code for c in game.table],
+        "stock": [c.code for c in game.stock],
+        "captured": [[c.code for c in pile] for pile in game.captured],
+        "scope": list(game.scope),
+        "last_capturer": game.last_capturer,
+        "deals": game.deals,
+        "plays": [p.to_dict() for p in game.plays],
+        "rounds": game.rounds,
+        "results": [r.to_dict() for r in game.results],
+    }
+
+
+def load_game(data: Any) -> Game:
+    if not isinstance(data, dict):
+        raise StateFormatError("a saved game is a JSON object")
+    if data.get("format") != STATE_FORMAT:
+        raise StateFormatError(
+            f"saved game format {data.get('format')!r} is not {STATE_FORMAT!r}; it cannot be resumed"
+        )
+    try:
+        game = _build(data)
+    except StateFormatError:
+        raise
+    except (InvalidInputError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise StateFormatError(f"saved game is corrupt: {exc}") from None
+    _check(game)
+    return game
+
+
+def _build(data: dict[str, Any]) -> Game:
+    variant = parse_variant(data["variant"])
+    rules = Rules.from_options(variant, data["rules"])
+    sides = tuple(tuple(int(s) for s in side) for side in data["sides"])
+    seating = Seating(int(data["seats"]), sides)
+    seed = data["seed"]
+    if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+        raise StateFormatError("the seed must be a number or a text")
+    game = Game(variant, rules, seating, seed)
+    game.version = int(data["version"])
+    game.round_number = int(data["round_number"])
+    game.first_dealer = int(data["first_dealer"])
+    game.dealer = int(data["dealer"])
+    game.totals = [int(t) for t in data["totals"]]
+    game.winner = None if data["winner"] is None else int(data["winner"])
+    game.to_play = int(data["to_play"])
+    game.hands = [parse_cards(hand) for hand in data["hands"]]
+    game._set_table(parse_cards(data["table"]))
+    game.stock = parse_cards(data["stock"])
+    game.captured = [parse_cards(pile) for pile in data["captured"]]
+    game.scope = [int(s) for s in data["scope"]]
+    game.last_capturer = None if data["last_capturer"] is None else int(data["last_capturer"])
+    game.deals = list(data["deals"])
+    game.plays = [
+        Play(int(p["seat"]), None if p["card"] is None else Card.parse(p["card"]),
+             tuple(parse_cards(p["captured"])), bool(p["scopa"]))
+        for p in data["plays"]
+    ]
+    game.rounds = list(data["rounds"])
+    game.results = [RoundResult.from_dict(r) for r in data["results"]]
+    return game
+
+
+def _check(game: Game) -> None:
+    seats = game.seats
+    if sorted(s for side in game.seating.sides for s in side) != list(range(seats)):
+        raise StateFormatError("saved game sides do not cover the seats")
+    if len(game.hands) != seats or len(game.captured) != seats or len(game.scope) != seats:
+        raise StateFormatError("saved game has the wrong number of seats")
+    if not 0 <= game.to_play < seats or not 0 <= game.dealer < seats:
+        raise StateFormatError("saved game has a seat out of range")
+    if len(game.totals) != len(game.seating.sides):
+        raise StateFormatError("saved game totals do not match its sides")
+    every = [c for hand in game.hands for c in hand] + game.table + game.stock
+    every += [c for pile in game.captured for c in pile]
+    if len(every) != len(DECK) or set(every) != set(DECK):
+        raise StateFormatError("saved game does not hold each of the 40 cards exactly once")

@@ -1,0 +1,90 @@
+"""What one seat may see: never another hand, never the order of the stock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+from .game import Game, Play
+from .moves import Move
+from .rules import Rules, Variant
+from .scoring import RoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    variant: Variant
+    rules: Rules
+    seat: int
+    sides: tuple[tuple[int, ...], ...]
+    side_of: tuple[int, ...]
+    version: int
+    round_number: int
+    dealer: int
+    to_play: int
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    stock_count: int
+    hand_counts: tuple[int, ...]
+    captured_counts: tuple[int, ...]
+    scope: tuple[int, ...]
+    starting_table: tuple[Card, ...]
+    plays: tuple[Play, ...]
+    totals: tuple[int, ...]
+    results: tuple[RoundResult, ...]
+    legal_moves: tuple[Move, ...]
+    winner: int | None
+
+    @property
+    def seats(self) -> int:
+        return len(self.side_of)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.winner is None and self.to_play == self.seat
+
+    @property
+    def side(self) -> int:
+        return self.side_of[self.seat]
+
+    @property
+    def last_result(self) -> RoundResult | None:
+        return self.results[-1] if self.results else None
+
+    def seen_cards(self) -> set[Card]:
+        """Every card whose place this seat knows: its hand, the table, all played and taken."""
+        seen = set(self.hand) | set(self.starting_table) | set(self.table)
+        for play in self.plays:
+            if play.card is not None:
+                seen.add(play.card)
+            seen.update(play.captured)
+        return seen
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.seats:
+        raise ValueError(f"no seat {seat!r} in a game of {game.seats}")
+    starting = game.deals[0]["table"] if game.deals else []
+    return SeatView(
+        variant=game.variant,
+        rules=game.rules,
+        seat=seat,
+        sides=game.seating.sides,
+        side_of=game.side_of,
+        version=game.version,
+        round_number=game.round_number,
+        dealer=game.dealer,
+        to_play=game.to_play,
+        hand=tuple(sorted(game.hands[seat], key=lambda c: (c.rank, c.index))),
+        table=tuple(game.table),
+        stock_count=len(game.stock),
+        hand_counts=tuple(len(h) for h in game.hands),
+        captured_counts=tuple(len(c) for c in game.captured),
+        scope=tuple(game.scope),
+        starting_table=tuple(Card.parse(code) for code in starting),  # type: ignore[union-attr]
+        plays=tuple(game.plays),
+        totals=tuple(game.totals),
+        results=tuple(game.results),
+        legal_moves=tuple(game.legal_moves(seat)),
+        winner=game.winner,
+    )
