@@ -42,7 +42,7 @@ PRIMIERA_VALUE = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10,
 class Card:
     """One card of the deck: `rank` 1..10 and a `suit`; its code is e.g. `7D`."""
 
-    __slots__ = ("rank", "suit", "index", "code", "primiera", "bit")
+    __slots__ = ("bit", "code", "index", "order", "primiera", "rank", "suit")
 
     rank: int
     suit: Suit
@@ -50,6 +50,7 @@ class Card:
     code: str
     primiera: int
     bit: int
+    order: int
 
     def __new__(cls, rank: int, suit: Suit | str) -> Card:
         try:
@@ -66,6 +67,7 @@ class Card:
         card.code = f"{rank}{suit.value}"
         card.primiera = PRIMIERA_VALUE[rank]
         card.bit = 1 << card.index
+        card.order = rank * 4 + suit.index
         return card
 
     @staticmethod

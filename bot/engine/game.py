@@ -9,13 +9,12 @@ seed: the same seed and moves always give the same match.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
-from .captures import ESCOBA_SUM, captures_for, subsets_by_sum
+from .captures import ESCOBA_SUM, capture_mode, capture_options, subsets_by_sum
 from .cards import DECK, Card
 from .errors import GameOverError, IllegalMoveError, InvalidInputError
-from .moves import Move
+from .moves import Move, make_move, table_order
 from .rules import Rules, Seating, Variant, parse_variant
 from .scoring import RoundResult, categories, match_winner, score_round
 
@@ -27,8 +26,7 @@ _START = {Variant.SCOPA: (3, 4), Variant.ESCOBA: (3, 4),
           Variant.SCOPONE: (9, 4), Variant.SCOPONE_SCIENTIFICO: (10, 0)}
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """One card played (or, in escoba, the dealer's take of the starting table)."""
 
     seat: int
@@ -41,8 +39,7 @@ class Play:
                 "captured": [c.code for c in self.captured], "scopa": self.scopa}
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What one applied move did, for front-ends to announce."""
 
     play: Play
@@ -51,7 +48,7 @@ class Outcome:
     leftover: tuple[Card, ...] = ()
     leftover_seat: int | None = None
     dealt: bool = False
-    starting_takes: tuple[Play, ...] = field(default=())
+    starting_takes: tuple[Play, ...] = ()
 
     @property
     def match_over(self) -> bool:
@@ -90,6 +87,8 @@ class Game:
         self.deals: list[dict[str, object]] = []
         self.plays: list[Play] = []
         self._legal: tuple[int, list[Move]] | None = None
+        self._mode = capture_mode(variant, rules)
+        self._in_hands = 0
 
     # ---- creation -------------------------------------------------------
 
@@ -133,6 +132,7 @@ class Game:
                 break
             attempt += 1
         self.hands = hands
+        self._in_hands = per_hand * seats
         self._set_table(table)
         self.stock = deck
         self.captured = [[] for _ in range(seats)]
@@ -181,12 +181,13 @@ class Game:
             turn += 1
         for seat in range(seats):
             self.hands[seat] = hands[seat]
+        self._in_hands = turn
         self.deals.append({"hands": [[c.code for c in hand] for hand in hands]})
 
     def _set_table(self, cards: list[Card]) -> None:
-        cards.sort(key=_rank_then_suit)
+        cards.sort(key=table_order)
         self.table = cards
-        self.table_ranks = tuple(c.rank for c in cards)
+        self.table_ranks = tuple([c.rank for c in cards])
 
     # ---- moves ----------------------------------------------------------
 
@@ -199,34 +200,46 @@ class Game:
         cached = self._legal
         if cached is not None and cached[0] == self.version:
             return list(cached[1])
-        moves: list[Move] = []
-        laydowns: list[Move] = []
-        for card in self.hands[seat]:
-            options = captures_for(card, self.table, self.table_ranks, self.rules, self.variant)
-            if options:
-                moves.extend(Move(card, option) for option in options)
-            else:
-                laydowns.append(Move(card))
-        if not moves or not self.rules.must_capture:
-            moves.extend(laydowns)
+        table = self.table
+        hand = self.hands[seat]
+        if not table:
+            moves = [make_move(card, ()) for card in hand]
+        else:
+            options = capture_options(self.table_ranks, self._mode)
+            moves = []
+            laydowns = []
+            for card in hand:
+                sets = options.get(card.rank)
+                if sets is None:
+                    laydowns.append(make_move(card, ()))
+                    continue
+                for idx in sets:
+                    if len(idx) == 1:
+                        moves.append(make_move(card, (table[idx[0]],)))
+                    else:
+                        moves.append(make_move(card, tuple([table[i] for i in idx])))
+            if not moves or not self.rules.must_capture:
+                moves.extend(laydowns)
         self._legal = (self.version, moves)
         return list(moves)
 
     def apply(self, move: Move | str, seat: int | None = None) -> Outcome:
         """Play `move` for the seat to play (or check that it is `seat`'s turn)."""
-        if isinstance(move, str):
-            move = Move.parse(move)
-        elif not isinstance(move, Move):
-            raise IllegalMoveError(f"not a move: {move!r}")
+        if move.__class__ is not Move:
+            if isinstance(move, str):
+                move = Move.parse(move)
+            elif not isinstance(move, Move):
+                raise IllegalMoveError(f"not a move: {move!r}")
         if self.winner is not None:
             raise GameOverError("the match is over")
-        if seat is not None and seat != self.to_play:
-            raise IllegalMoveError(f"it is seat {self.to_play}'s turn, not seat {seat}'s")
-        seat = self.to_play
-        legal = self.legal_moves(seat)
+        to_play = self.to_play
+        if seat is not None and seat != to_play:
+            raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
+        cached = self._legal
+        legal = cached[1] if cached is not None and cached[0] == self.version else self.legal_moves()
         if move not in legal:
-            raise IllegalMoveError(self._why_illegal(move, seat, legal))
-        return self._play(seat, move)
+            raise IllegalMoveError(self._why_illegal(move, to_play, legal))
+        return self._play(to_play, move)  # type: ignore[arg-type]
 
     def _why_illegal(self, move: Move, seat: int, legal: list[Move]) -> str:
         if move.card not in self.hands[seat]:
@@ -242,37 +255,39 @@ class Game:
         return f"{move.code} is not a legal capture; legal: " + ", ".join(m.code for m in options)
 
     def _play(self, seat: int, move: Move) -> Outcome:
-        card = move.card
+        card, taken = move
         self.hands[seat].remove(card)
         self.version += 1
         self._legal = None
-        last_play = not self.stock and not any(self.hands)
+        self._in_hands -= 1
+        last_play = not self._in_hands and not self.stock
         swept_by_ace = False
-        if move.captures:
-            taken = move.captures
+        if taken:
             remaining = [c for c in self.table if c not in taken]
             swept_by_ace = (card.rank == 1 and self.rules.ace_takes_all
                             and not any(c.rank == 1 for c in taken))
             scopa = not remaining and not last_play and not swept_by_ace
-            self.captured[seat].append(card)
-            self.captured[seat].extend(taken)
+            pile = self.captured[seat]
+            pile.append(card)
+            pile.extend(taken)
             if scopa:
                 self.scope[seat] += 1
             self.last_capturer = seat
             self.table = remaining
-            self.table_ranks = tuple(c.rank for c in remaining)
+            self.table_ranks = tuple([c.rank for c in remaining])
         else:
             scopa = False
             self._set_table([*self.table, card])
-        play = Play(seat, card, move.captures, scopa)
+        play = Play(seat, card, taken, scopa)
         self.plays.append(play)
-        return self._advance(play, swept_by_ace)
-
-    def _advance(self, play: Play, swept_by_ace: bool) -> Outcome:
-        seats = self.seats
-        if any(self.hands):
-            self.to_play = self._next_with_cards(play.seat)
+        if self._in_hands:
+            nxt = seat + 1 if seat + 1 < self.seating.seats else 0
+            self.to_play = nxt if self.hands[nxt] else self._next_with_cards(seat)
             return Outcome(play, swept_by_ace)
+        return self._end_of_hands(play, swept_by_ace)
+
+    def _end_of_hands(self, play: Play, swept_by_ace: bool) -> Outcome:
+        seats = self.seats
         if self.stock:
             self._deal_hands()
             self.to_play = self._next_with_cards(play.seat)
@@ -312,7 +327,7 @@ class Game:
         self.rounds.append({
             "dealer": self.dealer,
             "deals": self.deals,
-            "plays": [p.to_dict() for p in self.plays],
+            "plays": self.plays,
             "last_capture_seat": self.last_capturer,
             "score": [score.to_dict() for score in scores],
         })
@@ -341,6 +356,3 @@ class Game:
 
         return to_record(self)
 
-
-def _rank_then_suit(card: Card) -> tuple[int, int]:
-    return (card.rank, card.index)

@@ -2,38 +2,44 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .cards import Card
 from .errors import InvalidCardError, InvalidMoveError
 
 
-class Move:
+def table_order(card: Card) -> int:
+    """Cards on the table and in a capture are kept in this order (rank, then suit)."""
+    return card.order
+
+
+class Move(tuple[Card, tuple[Card, ...]]):
     """Play `card`; take `captures` from the table (empty: the card is laid down).
 
-    The text form is `7D` for a card laid down and `7D:3C+4S` for a capture.
+    A tuple underneath, so that search can make and compare millions of them;
+    the text form is `7D` for a card laid down and `7D:3C+4S` for a capture.
     """
 
-    __slots__ = ("card", "captures", "_hash")
+    __slots__ = ()
 
-    card: Card
-    captures: tuple[Card, ...]
+    card: Card = property(itemgetter(0))  # type: ignore[assignment]
+    captures: tuple[Card, ...] = property(itemgetter(1))  # type: ignore[assignment]
 
-    def __init__(self, card: Card, captures: tuple[Card, ...] | list[Card] = ()) -> None:
+    def __new__(cls, card: Card, captures: tuple[Card, ...] | list[Card] = ()) -> Move:
         if not isinstance(card, Card):
             raise InvalidMoveError(f"a move plays a card, not {card!r}")
         if any(not isinstance(c, Card) for c in captures):
             raise InvalidMoveError("a move captures cards only")
-        ordered = tuple(sorted(captures, key=_index))
+        ordered = tuple(sorted(captures, key=table_order))
         if len(set(ordered)) != len(ordered):
             raise InvalidMoveError("a move cannot capture the same card twice")
         if card in ordered:
             raise InvalidMoveError("a card cannot capture itself")
-        self.card = card
-        self.captures = ordered
-        self._hash = hash((card.index, ordered))
+        return tuple.__new__(cls, (card, ordered))
 
     @classmethod
     def parse(cls, text: object) -> Move:
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or not text.strip() or len(text) > 64:
             raise InvalidMoveError("a move is written like 7D or 7D:3C+4S")
         played, _, taken = text.strip().partition(":")
         try:
@@ -45,20 +51,14 @@ class Move:
 
     @property
     def is_capture(self) -> bool:
-        return bool(self.captures)
+        return bool(self[1])
 
     @property
     def code(self) -> str:
-        if not self.captures:
-            return self.card.code
-        return self.card.code + ":" + "+".join(c.code for c in self.captures)
-
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Move) and other.card is self.card
-                and other.captures == self.captures)
-
-    def __hash__(self) -> int:
-        return self._hash
+        card, captures = self
+        if not captures:
+            return card.code
+        return card.code + ":" + "+".join(c.code for c in captures)
 
     def __repr__(self) -> str:
         return f"Move({self.code})"
@@ -67,5 +67,6 @@ class Move:
         return self.code
 
 
-def _index(card: Card) -> int:
-    return card.index
+def make_move(card: Card, captures: tuple[Card, ...]) -> Move:
+    """A move from parts already checked and in table order (no validation)."""
+    return tuple.__new__(Move, (card, captures))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .game import Game
+from .game import Game, Play
 
 FORMAT = "scopa-record/1"
 
@@ -18,11 +18,18 @@ def to_record(game: Game) -> dict[str, Any]:
         "rules": game.rules.to_dict(),
         "seats": game.seats,
         "teams": [list(side) for side in game.seating.sides],
-        "rounds": [dict(r) for r in game.rounds],
+        "rounds": [round_dict(r) for r in game.rounds],
         "totals": list(game.totals),
         "winner": game.winner,
         "seed": str(game.seed),
     }
+
+
+def round_dict(stored: dict[str, Any]) -> dict[str, Any]:
+    """A finished round as the record writes it (plays are kept as `Play` values)."""
+    out = dict(stored)
+    out["plays"] = [p.to_dict() if isinstance(p, Play) else p for p in stored["plays"]]
+    return out
 
 
 def record_line(game: Game) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from .cards import DECK, Card, parse_cards
 from .errors import InvalidInputError, StateFormatError
 from .game import Game, Play
+from .record import round_dict
 from .rules import Rules, Seating, parse_variant
 from .scoring import RoundResult
 
@@ -40,7 +41,7 @@ def dump_game(game: Game) -> dict[str, Any]:
         "last_capturer": game.last_capturer,
         "deals": game.deals,
         "plays": [p.to_dict() for p in game.plays],
-        "rounds": game.rounds,
+        "rounds": [round_dict(r) for r in game.rounds],
         "results": [r.to_dict() for r in game.results],
     }
 
@@ -79,6 +80,7 @@ def _build(data: dict[str, Any]) -> Game:
     game.winner = None if data["winner"] is None else int(data["winner"])
     game.to_play = int(data["to_play"])
     game.hands = [parse_cards(hand) for hand in data["hands"]]
+    game._in_hands = sum(len(hand) for hand in game.hands)
     game._set_table(parse_cards(data["table"]))
     game.stock = parse_cards(data["stock"])
     game.captured = [parse_cards(pile) for pile in data["captured"]]

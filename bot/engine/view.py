@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .game import Game, Play
-from .moves import Move
+from .moves import Move, table_order
 from .rules import Rules, Variant
 from .scoring import RoundResult
 
@@ -75,7 +75,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         round_number=game.round_number,
         dealer=game.dealer,
         to_play=game.to_play,
-        hand=tuple(sorted(game.hands[seat], key=lambda c: (c.rank, c.index))),
+        hand=tuple(sorted(game.hands[seat], key=table_order)),
         table=tuple(game.table),
         stock_count=len(game.stock),
         hand_counts=tuple(len(h) for h in game.hands),
