@@ -6,12 +6,12 @@ equality and hashing are all cheap, which matters for search and simulation.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from .errors import InvalidCardError
 
 
-class Suit(str, Enum):
+class Suit(StrEnum):
     DENARI = "D"
     COPPE = "C"
     SPADE = "S"
@@ -128,7 +128,7 @@ def codes(cards: list[Card] | tuple[Card, ...]) -> list[str]:
     return [card.code for card in cards]
 
 
-class DeckStyle(str, Enum):
+class DeckStyle(StrEnum):
     """How cards are drawn for people; never changes a rule."""
 
     NAPOLETANE = "napoletane"

@@ -9,25 +9,25 @@ parses and validates them; nothing user-sent is trusted.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from .errors import InvalidRulesError
 
 
-class Variant(str, Enum):
+class Variant(StrEnum):
     SCOPA = "scopa"
     SCOPONE = "scopone"
     SCOPONE_SCIENTIFICO = "scopone_scientifico"
     ESCOBA = "escoba"
 
 
-class CaptureChoice(str, Enum):
+class CaptureChoice(StrEnum):
     FREE = "free"
     FEWEST = "fewest"
 
 
-class Primiera(str, Enum):
+class Primiera(StrEnum):
     CLASSIC = "classic"
     SEVENS = "sevens"
 
