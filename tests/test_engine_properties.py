@@ -138,3 +138,24 @@ def test_same_seed_same_match() -> None:
         play_checked(game, random.Random(5))
         lines.append(record_line(game))
     assert lines[0] == lines[1]
+
+
+def test_game_from_view_with_the_true_hidden_cards_is_the_same_game() -> None:
+    rng = random.Random(3)
+    for seed in range(20):
+        game = Game.new("scopa", 4, teams=True, seed=seed)
+        for _ in range(rng.randrange(1, 30)):
+            game.apply(rng.choice(game.legal_moves()))
+        from bot.engine import game_from_view, unseen_cards
+
+        view = game.view(game.to_play)
+        hidden = set(unseen_cards(view))
+        assert hidden == {c for s, h in enumerate(game.hands) if s != view.seat for c in h} | set(
+            game.stock)
+        rebuilt = game_from_view(view, game.hands, game.stock)
+        assert rebuilt.legal_moves() == game.legal_moves()
+        assert [sorted(p, key=lambda c: c.index) for p in rebuilt.captured] == [
+            sorted(p, key=lambda c: c.index) for p in game.captured]
+        copy = game.copy()
+        copy.apply(copy.legal_moves()[0])
+        assert game.version + 1 == copy.version and game.to_json() != copy.to_json()

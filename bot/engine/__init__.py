@@ -1,6 +1,7 @@
 """Pure rules of the Scopa family: no I/O, no chat library, deterministic from a seed."""
 
 from .cards import DECK, SETTEBELLO, Card, DeckStyle, Suit, label
+from .determinize import game_from_view, unseen_cards
 from .errors import (
     EngineError,
     GameOverError,
@@ -45,7 +46,9 @@ __all__ = [
     "StateFormatError",
     "Suit",
     "Variant",
+    "game_from_view",
     "label",
     "record_line",
     "to_record",
+    "unseen_cards",
 ]

@@ -333,6 +333,23 @@ class Game:
         })
         return result
 
+    def copy(self) -> Game:
+        """An independent copy, for search: later moves on one do not touch the other."""
+        clone = Game.__new__(Game)
+        clone.__dict__.update(self.__dict__)
+        clone.totals = list(self.totals)
+        clone.results = list(self.results)
+        clone.rounds = list(self.rounds)
+        clone.hands = [list(hand) for hand in self.hands]
+        clone.table = list(self.table)
+        clone.stock = list(self.stock)
+        clone.captured = [list(pile) for pile in self.captured]
+        clone.scope = list(self.scope)
+        clone.deals = list(self.deals)
+        clone.plays = list(self.plays)
+        clone._legal = None
+        return clone
+
     # ---- views and saving -----------------------------------------------
 
     def view(self, seat: int) -> SeatView:
