@@ -1,0 +1,85 @@
+"""What happened in a game, for front-ends to announce. Every event is sent
+only after the change it reports is committed to the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine import Card, RoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    game_id: int
+    platform: str
+    chat_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyUpdated(Event):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed(Event):
+    version: int
+    seat: int
+    name: str
+    card: Card | None
+    captured: tuple[Card, ...]
+    scopa: bool
+    by_computer: bool = False
+    timed_out: bool = False
+    swept_by_ace: bool = False
+    dealt: bool = False
+    leftover: tuple[Card, ...] = ()
+    leftover_seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    result: RoundResult
+    side_names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    winner: int | None
+    totals: tuple[int, ...]
+    side_names: tuple[str, ...]
+    rating_changes: tuple[tuple[str, float, float], ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    version: int
+    seat: int
+    player_id: int | None
+    name: str
+    deadline: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnWarning(Event):
+    seat: int
+    player_id: int | None
+    name: str
+    seconds_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAutoplay(Event):
+    seat: int
+    player_id: int | None
+    name: str
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameCancelled(Event):
+    by: str

@@ -1,0 +1,35 @@
+"""Why a request was refused: a code the front-ends turn into a message for that user."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class Reason(StrEnum):
+    NO_GAME = "no_game"
+    GAME_OPEN = "game_open"
+    NOT_IN_LOBBY = "not_in_lobby"
+    GAME_FULL = "game_full"
+    ALREADY_JOINED = "already_joined"
+    NOT_JOINED = "not_joined"
+    NOT_ALLOWED = "not_allowed"
+    SEATS_EMPTY = "seats_empty"
+    SEAT_WAITING = "seat_waiting"
+    STALE = "stale"
+    NOT_YOUR_TURN = "not_your_turn"
+    NOT_IN_GAME = "not_in_game"
+    GAME_OVER = "game_over"
+    ILLEGAL_MOVE = "illegal_move"
+    BAD_INPUT = "bad_input"
+    BAD_OPTION = "bad_option"
+    IN_OTHER_GAME = "in_other_game"
+
+
+class Refused(Exception):
+    """A request that changes nothing; `reason` and `params` say why, for the catalogue."""
+
+    def __init__(self, reason: Reason, **params: Any) -> None:
+        super().__init__(f"{reason.value}: {params}" if params else reason.value)
+        self.reason = reason
+        self.params = params

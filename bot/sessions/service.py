@@ -1,0 +1,782 @@
+"""The life of a game in a chat, for every front-end: lobby, seats, turns,
+timers, computer players, results and ratings.
+
+Front-ends call these methods with who is asking (`UserRef`) and where
+(`ChatRef`), and render the events and views they get back. A request that
+is not allowed raises `Refused` and changes nothing. Every change is
+committed to the store before any event about it is published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import (
+    EngineError,
+    Game,
+    IllegalMoveError,
+    InvalidInputError,
+    Move,
+    Rules,
+    SeatView,
+    record_line,
+    to_record,
+)
+from ..engine.rules import Seating, Variant, parse_variant
+from ..storage import (
+    ChatRow,
+    GameRow,
+    LeaderboardRow,
+    MatchFinish,
+    MatchSummary,
+    MoveCommit,
+    OpenGameExists,
+    PlayerRow,
+    ResultRow,
+    SeatRow,
+    StaleVersion,
+    Store,
+)
+from . import events as ev
+from .ratings import display_rating, ladder_for, rate
+from .refusals import Reason, Refused
+from .views import (
+    HandView,
+    LobbyView,
+    TableView,
+    hand_view,
+    lobby_view,
+    seat_info,
+    seat_name,
+    side_names,
+    table_view,
+)
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[ev.Event], Awaitable[None]]
+Chooser = Callable[[str, SeatView, str], Move]
+
+LEVELS = ("easy", "medium", "hard")
+DEFAULT_PLAYERS = {"scopa": 2, "scopone": 4, "scopone_scientifico": 4, "escoba": 2}
+PLAYER_RANGE = {"scopa": (2, 4), "scopone": (4, 4), "scopone_scientifico": (4, 4), "escoba": (2, 6)}
+DECK_STYLES = ("napoletane", "piacentine", "siciliane", "french")
+LANGUAGES = ("it", "en")
+TURN_LIMITS = (15, 3600)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRef:
+    platform: str
+    key: str
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    platform: str
+    key: str
+    name: str
+    language: str | None = None
+
+
+def language_of(code: str | None, fallback: str = "it") -> str:
+    """`it` for an Italian language code, `en` for any other, fallback for none."""
+    if not code:
+        return fallback
+    return "it" if code.lower().startswith("it") else "en"
+
+
+def default_chooser(level: str, view: SeatView, seed: str) -> Move:
+    from ..ai import choose_move
+
+    return choose_move(level, view, seed)
+
+
+class Sessions:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
+                 computer_pace: float = 1.2, warn_before: float = 20.0,
+                 chooser: Chooser | None = None, timeout_level: str = "medium",
+                 max_timeouts: int = 3) -> None:
+        self.store = store
+        self.clock = clock
+        self.computer_pace = computer_pace
+        self.warn_before = warn_before
+        self.chooser = chooser or default_chooser
+        self.timeout_level = timeout_level
+        self.max_timeouts = max_timeouts
+        self._listeners: list[Listener] = []
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[GameRow, Game]] = {}
+        self._chats: dict[int, ChatRow] = {}
+        self._wake = asyncio.Event()
+
+    # ---- plumbing -------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    async def _publish(self, events: Sequence[ev.Event]) -> None:
+        for event in events:
+            for listener in self._listeners:
+                try:
+                    await listener(event)
+                except Exception:
+                    log.exception("listener failed on %s", type(event).__name__)
+
+    def _lock(self, key: int) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    async def chat(self, ref: ChatRef, language_hint: str | None = None) -> ChatRow:
+        row = await self.store.ensure_chat(ref.platform, ref.key, ref.title,
+                                           language_of(language_hint) if language_hint else None)
+        self._chats[row.id] = row
+        return row
+
+    async def player(self, ref: UserRef) -> PlayerRow:
+        return await self.store.ensure_player(ref.platform, ref.key, ref.name or ref.key,
+                                              ref.language)
+
+    async def _chat_row(self, chat_id: int) -> ChatRow:
+        row = self._chats.get(chat_id)
+        if row is None:
+            row = await self.store.get_chat(chat_id)
+            assert row is not None
+            self._chats[chat_id] = row
+        return row
+
+    def player_language(self, player: PlayerRow | None, fallback: str = "it") -> str:
+        if player is None:
+            return fallback
+        return player.language or language_of(player.platform_language, fallback)
+
+    async def _open_row(self, ref: ChatRef) -> tuple[ChatRow, GameRow]:
+        chat = await self.chat(ref)
+        row = await self.store.open_game(chat.id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        return chat, row
+
+    async def _load(self, game_id: int) -> tuple[GameRow, Game | None]:
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        game = Game.from_json(row.state) if row.state else None
+        if game is not None and row.status == "running":
+            self._cache[game_id] = (row, game)
+        return row, game
+
+    def _base(self, row: GameRow, chat: ChatRow) -> dict[str, Any]:
+        return {"game_id": row.id, "platform": chat.platform, "chat_key": chat.chat_key}
+
+    @staticmethod
+    def _rules(row: GameRow) -> Rules:
+        return Rules.from_options(row.variant, row.options)
+
+    @staticmethod
+    def _may_manage(row: GameRow, player: PlayerRow, is_admin: bool) -> bool:
+        return is_admin or row.creator_id == player.id
+
+    # ---- lobby ----------------------------------------------------------------
+
+    async def new_game(self, chat_ref: ChatRef, user: UserRef, variant: str | None = None,
+                       options: dict[str, Any] | None = None) -> LobbyView:
+        chat = await self.chat(chat_ref, user.language)
+        player = await self.player(user)
+        defaults = dict(chat.defaults)
+        try:
+            chosen = parse_variant(variant or defaults.pop("variant", None) or "scopa")
+        except InvalidInputError as exc:
+            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        if variant and variant != defaults.get("variant"):
+            defaults = {}
+        defaults.pop("variant", None)
+        players = int(defaults.pop("players", DEFAULT_PLAYERS[chosen.value]))
+        teams = bool(defaults.pop("teams", chosen in (Variant.SCOPONE, Variant.SCOPONE_SCIENTIFICO)))
+        deck_style = str(defaults.pop("deck_style", "napoletane"))
+        rule_options = {**defaults, **(options or {})}
+        try:
+            rules = Rules.from_options(chosen, rule_options)
+            Seating.make(chosen, players, teams)
+        except InvalidInputError as exc:
+            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        stored_options = _changed_options(chosen, rules)
+        try:
+            row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
+                                               players, teams, deck_style, secrets.token_hex(8))
+        except OpenGameExists as exc:
+            raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+        await self._publish([ev.LobbyUpdated(**self._base(row, chat))])
+        return lobby_view(row, rules, chat.turn_limit)
+
+    async def lobby(self, chat_ref: ChatRef) -> LobbyView:
+        chat, row = await self._open_row(chat_ref)
+        return lobby_view(row, self._rules(row), chat.turn_limit)
+
+    async def lobby_of(self, game_id: int) -> LobbyView:
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        chat = await self._chat_row(row.chat_id)
+        return lobby_view(row, self._rules(row), chat.turn_limit)
+
+    async def _lobby_change(self, chat_ref: ChatRef, user: UserRef,
+                            change: Callable[[ChatRow, GameRow, PlayerRow], Awaitable[None]],
+                            game_id: int | None = None) -> LobbyView:
+        chat = await self.chat(chat_ref)
+        player = await self.player(user)
+        row = await self.store.open_game(chat.id)
+        if row is None or (game_id is not None and row.id != game_id):
+            raise Refused(Reason.NO_GAME if row is None else Reason.STALE)
+        async with self._lock(row.id):
+            row = await self.store.get_game(row.id)
+            assert row is not None
+            if row.status != "lobby":
+                raise Refused(Reason.NOT_IN_LOBBY)
+            await change(chat, row, player)
+            row = await self.store.get_game(row.id)
+            assert row is not None
+        await self._publish([ev.LobbyUpdated(**self._base(row, chat))])
+        if row.status == "cancelled":
+            await self._publish([ev.GameCancelled(**self._base(row, chat), by=player.display_name)])
+        return lobby_view(row, self._rules(row), chat.turn_limit)
+
+    async def join(self, chat_ref: ChatRef, user: UserRef, *, ready: bool = True,
+                   game_id: int | None = None) -> LobbyView:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            seats = list(row.seats)
+            mine = next((s for s in seats if s.player_id == player.id), None)
+            if mine is not None:
+                if mine.ready or not ready:
+                    raise Refused(Reason.ALREADY_JOINED)
+                await self.store.set_seat_flags(row.id, mine.seat, ready=True)
+                return
+            free = _free_seat(row)
+            if free is None:
+                raise Refused(Reason.GAME_FULL)
+            seats.append(SeatRow(free, player.id, None, ready, 0, False))
+            await self.store.set_seats(row.id, seats)
+
+        return await self._lobby_change(chat_ref, user, change, game_id)
+
+    async def leave(self, chat_ref: ChatRef, user: UserRef) -> LobbyView | TableView:
+        chat = await self.chat(chat_ref)
+        player = await self.player(user)
+        row = await self.store.open_game(chat.id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        if row.status == "running":
+            seat = next((s for s in row.seats if s.player_id == player.id), None)
+            if seat is None:
+                raise Refused(Reason.NOT_IN_GAME)
+            await self.set_autoplay(row.id, user, True)
+            return await self.table(row.id)
+
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            seats = [s for s in row.seats if s.player_id != player.id or s.computer_level]
+            if len(seats) == len(row.seats):
+                raise Refused(Reason.NOT_JOINED)
+            if not any(not s.is_computer for s in seats):
+                await self.store.cancel_game(row.id)
+            else:
+                await self.store.set_seats(row.id, seats)
+
+        return await self._lobby_change(chat_ref, user, change)
+
+    async def add_computer(self, chat_ref: ChatRef, user: UserRef, level: str,
+                           is_admin: bool = False) -> LobbyView:
+        if level not in LEVELS:
+            raise Refused(Reason.BAD_OPTION, detail=level)
+        computer = await self.store.ensure_player("computer", level, f"CPU {level}",
+                                                  is_computer=True)
+
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            seated = any(s.player_id == player.id for s in row.seats)
+            if not seated and not self._may_manage(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            free = _free_seat(row)
+            if free is None:
+                raise Refused(Reason.GAME_FULL)
+            await self.store.set_seats(row.id, [*row.seats,
+                                                SeatRow(free, computer.id, level, True, 0, False)])
+
+        return await self._lobby_change(chat_ref, user, change)
+
+    async def remove_computers(self, chat_ref: ChatRef, user: UserRef,
+                               is_admin: bool = False) -> LobbyView:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            if not self._may_manage(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            await self.store.set_seats(row.id, [s for s in row.seats if not s.computer_level])
+
+        return await self._lobby_change(chat_ref, user, change)
+
+    async def set_option(self, chat_ref: ChatRef, user: UserRef, key: str, value: Any,
+                         is_admin: bool = False) -> LobbyView:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            if not self._may_manage(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            variant, options = row.variant, dict(row.options)
+            players, teams, deck_style = row.players, row.teams, row.deck_style
+            try:
+                if key == "variant":
+                    variant = parse_variant(str(value)).value
+                    options, teams = {}, variant in ("scopone", "scopone_scientifico")
+                    low, high = PLAYER_RANGE[variant]
+                    players = min(max(players, low), high)
+                elif key == "players":
+                    players = int(value)
+                elif key == "teams":
+                    teams = str(value).lower() in ("1", "true", "on", "yes")
+                elif key == "deck_style":
+                    if value not in DECK_STYLES:
+                        raise InvalidInputError(f"unknown deck style {value!r}")
+                    deck_style = str(value)
+                else:
+                    options[key] = value
+                rules = Rules.from_options(variant, options)
+                Seating.make(variant, players, teams)
+            except (InvalidInputError, ValueError) as exc:
+                raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+            if sum(1 for s in row.seats) > players:
+                raise Refused(Reason.BAD_OPTION, detail="players")
+            await self.store.update_lobby(row.id, variant=variant,
+                                          options=_changed_options(parse_variant(variant), rules),
+                                          players=players, teams=teams, deck_style=deck_style)
+            compact = [dataclasses.replace(s, seat=i) for i, s in enumerate(row.seats)]
+            await self.store.set_seats(row.id, compact)
+
+        return await self._lobby_change(chat_ref, user, change)
+
+    async def start(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> TableView:
+        chat = await self.chat(chat_ref)
+        player = await self.player(user)
+        row = await self.store.open_game(chat.id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        async with self._lock(row.id):
+            row = await self.store.get_game(row.id)
+            assert row is not None
+            if row.status != "lobby":
+                raise Refused(Reason.NOT_IN_LOBBY)
+            if not self._may_manage(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            if len(row.seats) < row.players:
+                raise Refused(Reason.SEATS_EMPTY, missing=row.players - len(row.seats))
+            waiting = [seat_name(s) for s in row.seats if not s.ready]
+            if waiting:
+                raise Refused(Reason.SEAT_WAITING, names=", ".join(waiting))
+            game = Game.new(row.variant, row.players, teams=row.teams, rules=self._rules(row),
+                            seed=row.seed)
+            deadline, kind = self._deadline_for(chat, row.seats, game)
+            if not await self.store.start_game(row.id, game.to_json(), row.seats, deadline, kind):
+                raise Refused(Reason.NOT_IN_LOBBY)
+            row = await self.store.get_game(row.id)
+            assert row is not None
+            self._cache[row.id] = (row, game)
+        self._wake.set()
+        await self._publish([ev.GameStarted(**self._base(row, chat)),
+                             self._turn_event(chat, row, game)])
+        return table_view(row, game)
+
+    async def rematch(self, game_id: int, user: UserRef) -> LobbyView:
+        """A new lobby with the same variant, options and seats as a finished game."""
+        old = await self.store.get_game(game_id)
+        if old is None:
+            raise Refused(Reason.NO_GAME)
+        player = await self.player(user)
+        if old.status not in ("finished", "cancelled"):
+            raise Refused(Reason.GAME_OPEN, game_id=old.id)
+        if not any(s.player_id == player.id for s in old.seats):
+            raise Refused(Reason.NOT_IN_GAME)
+        chat = await self._chat_row(old.chat_id)
+        try:
+            row = await self.store.create_game(chat.id, player.id, old.variant, old.options,
+                                               old.players, old.teams, old.deck_style,
+                                               secrets.token_hex(8), creator_seat=False)
+        except OpenGameExists as exc:
+            raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+        seats = [dataclasses.replace(s, seat=(s.seat + 1) % old.players, timeouts=0, autoplay=False)
+                 for s in old.seats]
+        await self.store.set_seats(row.id, sorted(seats, key=lambda s: s.seat))
+        row = await self.store.get_game(row.id)
+        assert row is not None
+        await self._publish([ev.LobbyUpdated(**self._base(row, chat))])
+        return lobby_view(row, self._rules(row), chat.turn_limit)
+
+    async def cancel(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> None:
+        chat = await self.chat(chat_ref)
+        player = await self.player(user)
+        row = await self.store.open_game(chat.id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        async with self._lock(row.id):
+            if not self._may_manage(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            line = None
+            if row.status == "running" and row.state:
+                line = record_line(Game.from_json(row.state))
+            if not await self.store.cancel_game(row.id, line):
+                raise Refused(Reason.NO_GAME)
+            self._cache.pop(row.id, None)
+        await self._publish([ev.GameCancelled(**self._base(row, chat), by=player.display_name)])
+
+    # ---- play -----------------------------------------------------------------
+
+    async def play(self, game_id: int, user: UserRef, expected_version: int,
+                   move: str | Move) -> TableView:
+        """Play a move for `user` in game `game_id`, as seen at `expected_version`."""
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+            raise Refused(Reason.BAD_INPUT)
+        player = await self.store.find_player(user.platform, user.key)
+        async with self._lock(game_id):
+            row, game = await self._load(game_id)
+            if row.status == "lobby":
+                raise Refused(Reason.NOT_IN_LOBBY)
+            if row.status != "running" or game is None:
+                raise Refused(Reason.GAME_OVER)
+            seat = next((s for s in row.seats if player and s.player_id == player.id), None)
+            if seat is None or player is None:
+                raise Refused(Reason.NOT_IN_GAME)
+            if expected_version != game.version:
+                raise Refused(Reason.STALE)
+            if seat.seat != game.to_play:
+                raise Refused(Reason.NOT_YOUR_TURN)
+            try:
+                parsed = move if isinstance(move, Move) else Move.parse(move)
+            except InvalidInputError:
+                raise Refused(Reason.BAD_INPUT) from None
+            chat = await self._chat_row(row.chat_id)
+            events = await self._commit(chat, row, game, seat, parsed, by_computer=False,
+                                        timed_out=False)
+            row, game = self._cache.get(game_id) or await self._load(game_id)
+        self._wake.set()
+        await self._publish(events)
+        assert game is not None
+        return table_view(row, game)
+
+    async def _commit(self, chat: ChatRow, row: GameRow, game: Game, seat: SeatRow, move: Move,
+                      *, by_computer: bool, timed_out: bool) -> list[ev.Event]:
+        """Apply `move` to a copy, store it with all it changes, then update the cache."""
+        new = game.copy()
+        try:
+            outcome = new.apply(move, seat=seat.seat)
+        except IllegalMoveError as exc:
+            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc)) from None
+        timeouts, autoplay = seat.timeouts, seat.autoplay
+        if timed_out:
+            timeouts += 1
+            autoplay = autoplay or timeouts >= self.max_timeouts
+        elif not by_computer:
+            timeouts, autoplay = 0, False
+        seats = tuple(dataclasses.replace(s, timeouts=timeouts, autoplay=autoplay)
+                      if s.seat == seat.seat else s for s in row.seats)
+        deadline, kind = (None, None) if new.finished else self._deadline_for(chat, seats, new)
+        infos = tuple(seat_info(s) for s in seats)
+        names = side_names(new, infos)
+        breakdown = None
+        if outcome.round_result is not None:
+            breakdown = (outcome.round_result.number, outcome.round_result.to_dict())
+        finish = await self._finish(row, new, seats) if new.finished else None
+        try:
+            await self.store.commit_move(MoveCommit(
+                game_id=row.id, expected_version=game.version, state=new.to_json(), seat=seat.seat,
+                move=move.code, by_computer=by_computer, deadline=deadline, deadline_kind=kind,
+                seat_timeouts=timeouts, seat_autoplay=autoplay, round_breakdown=breakdown,
+                finish=finish))
+        except StaleVersion:
+            self._cache.pop(row.id, None)
+            raise Refused(Reason.STALE) from None
+        status = "finished" if new.finished else "running"
+        row = dataclasses.replace(row, version=new.version, status=status, deadline=deadline,
+                                  deadline_kind=kind, warned=False, seats=seats)
+        if new.finished:
+            self._cache.pop(row.id, None)
+        else:
+            self._cache[row.id] = (row, new)
+        base = self._base(row, chat)
+        play = outcome.play
+        out: list[ev.Event] = [ev.MovePlayed(
+            **base, version=new.version, seat=seat.seat, name=seat_name(seat), card=play.card,
+            captured=play.captured, scopa=play.scopa, by_computer=by_computer, timed_out=timed_out,
+            swept_by_ace=outcome.swept_by_ace, dealt=outcome.dealt, leftover=outcome.leftover,
+            leftover_seat=outcome.leftover_seat)]
+        if autoplay and not seat.autoplay:
+            out.append(ev.SeatAutoplay(**base, seat=seat.seat, player_id=seat.player_id,
+                                       name=seat_name(seat), on=True))
+        if outcome.round_result is not None:
+            out.append(ev.RoundEnded(**base, result=outcome.round_result, side_names=names))
+        if new.finished:
+            changes = tuple((seat_name(s), r.rating_before or 0.0, r.rating_after or 0.0)
+                            for s, r in zip(seats, finish.results if finish else (), strict=False)
+                            if r.player_id is not None and r.rating_after is not None)
+            out.append(ev.MatchEnded(**base, winner=new.winner, totals=tuple(new.totals),
+                                     side_names=names, rating_changes=changes))
+        else:
+            out.append(self._turn_event(chat, row, new))
+        return out
+
+    async def _finish(self, row: GameRow, game: Game, seats: Sequence[SeatRow]) -> MatchFinish:
+        sides = game.seating.sides
+        humans = {s.seat: s.player_id for s in seats if not s.is_computer}
+        ladder = ladder_for(sides)
+        current = await self.store.ratings([pid for pid in humans.values() if pid], ladder)
+        new_ratings = rate(ladder, [[humans.get(seat) for seat in side] for side in sides],
+                           game.totals, game.winner, current)
+        by_player = {r.player_id: r for r in new_ratings}
+        scope = [0] * game.seats
+        for stored in to_record(game)["rounds"]:
+            for play in stored["plays"]:
+                if play["scopa"]:
+                    scope[play["seat"]] += 1
+        results = []
+        for seat in range(game.seats):
+            side = game.side_of[seat]
+            player_id = humans.get(seat)
+            before = current.get(player_id) if player_id else None
+            after = by_player.get(player_id) if player_id else None
+            results.append(ResultRow(
+                seat, player_id if player_id else None, side, game.totals[side],
+                side == game.winner, scope[seat],
+                display_rating(before.mu, before.sigma) if before else (
+                    display_rating(25.0, 25.0 / 3) if after else None),
+                display_rating(after.mu, after.sigma) if after else None))
+        return MatchFinish(record_line(game), tuple(results), tuple(new_ratings))
+
+    def _deadline_for(self, chat: ChatRow, seats: Sequence[SeatRow],
+                      game: Game) -> tuple[float, str]:
+        seat = next(s for s in seats if s.seat == game.to_play)
+        if seat.is_computer or seat.autoplay:
+            return self.clock() + self.computer_pace, "computer"
+        return self.clock() + chat.turn_limit, "turn"
+
+    def _turn_event(self, chat: ChatRow, row: GameRow, game: Game) -> ev.TurnStarted:
+        seat = next(s for s in row.seats if s.seat == game.to_play)
+        player_id = None if seat.is_computer else seat.player_id
+        return ev.TurnStarted(**self._base(row, chat), version=game.version, seat=seat.seat,
+                              player_id=player_id, name=seat_name(seat),
+                              deadline=row.deadline if row.deadline_kind == "turn" else None)
+
+    async def set_autoplay(self, game_id: int, user: UserRef, on: bool) -> None:
+        """Hand one's seat to the computer, or take it back."""
+        player = await self.store.find_player(user.platform, user.key)
+        async with self._lock(game_id):
+            row, game = await self._load(game_id)
+            if row.status != "running" or game is None:
+                raise Refused(Reason.GAME_OVER)
+            seat = next((s for s in row.seats if player and s.player_id == player.id), None)
+            if seat is None:
+                raise Refused(Reason.NOT_IN_GAME)
+            await self.store.set_seat_flags(game_id, seat.seat, autoplay=on, timeouts=0)
+            seats = tuple(dataclasses.replace(s, autoplay=on, timeouts=0) if s is seat else s
+                          for s in row.seats)
+            chat = await self._chat_row(row.chat_id)
+            deadline, kind = row.deadline, row.deadline_kind
+            if game.to_play == seat.seat:
+                deadline, kind = self._deadline_for(chat, seats, game)
+                await self.store.set_deadline(game_id, game.version, deadline, kind)
+            row = dataclasses.replace(row, seats=seats, deadline=deadline, deadline_kind=kind,
+                                      warned=False)
+            self._cache[game_id] = (row, game)
+        self._wake.set()
+        await self._publish([ev.SeatAutoplay(**self._base(row, chat), seat=seat.seat,
+                                             player_id=seat.player_id, name=seat_name(seat), on=on)])
+
+    # ---- timers and computer players --------------------------------------------
+
+    async def next_due(self) -> float | None:
+        """When `run_due` next has something to do (None: nothing scheduled)."""
+        soonest = None
+        for _, deadline, kind, warned, _ in await self.store.running_deadlines():
+            due = deadline
+            if kind == "turn" and not warned and self.warn_before:
+                due = deadline - self.warn_before
+            soonest = due if soonest is None else min(soonest, due)
+        return soonest
+
+    async def run_due(self) -> int:
+        """Warn, time out and play computer seats whose time has come; returns actions taken."""
+        now = self.clock()
+        done = 0
+        for game_id, deadline, kind, warned, version in await self.store.running_deadlines():
+            if now >= deadline:
+                done += await self._act(game_id, version)
+            elif kind == "turn" and not warned and self.warn_before and \
+                    now >= deadline - self.warn_before:
+                done += await self._warn(game_id, version, deadline)
+        return done
+
+    async def _warn(self, game_id: int, version: int, deadline: float) -> int:
+        async with self._lock(game_id):
+            row, game = await self._load(game_id)
+            if game is None or row.version != version or row.warned:
+                return 0
+            await self.store.set_deadline(game_id, version, deadline, "turn", warned=True)
+            self._cache[game_id] = (dataclasses.replace(row, warned=True), game)
+            chat = await self._chat_row(row.chat_id)
+            seat = next(s for s in row.seats if s.seat == game.to_play)
+            event = ev.TurnWarning(**self._base(row, chat), seat=seat.seat, player_id=seat.player_id,
+                                   name=seat_name(seat),
+                                   seconds_left=max(0, round(deadline - self.clock())))
+        await self._publish([event])
+        return 1
+
+    async def _act(self, game_id: int, version: int) -> int:
+        async with self._lock(game_id):
+            row, game = await self._load(game_id)
+            if game is None or row.status != "running" or row.version != version:
+                return 0
+            if row.deadline is None or self.clock() < row.deadline:
+                return 0
+            seat = next(s for s in row.seats if s.seat == game.to_play)
+            computer = seat.is_computer or seat.autoplay
+            level = seat.computer_level if seat.is_computer and seat.computer_level else \
+                self.timeout_level
+            view = game.view(seat.seat)
+            move = await asyncio.to_thread(self.chooser, level, view, f"{row.seed}/{game.version}")
+            chat = await self._chat_row(row.chat_id)
+            try:
+                events = await self._commit(chat, row, game, seat, move, by_computer=True,
+                                            timed_out=not computer)
+            except Refused:
+                log.exception("computer move %s refused in game %s", move, game_id)
+                return 0
+        await self._publish(events)
+        return 1
+
+    async def run_forever(self) -> None:
+        """Drive timers and computer players until cancelled."""
+        while True:
+            try:
+                await self.run_due()
+                due = await self.next_due()
+            except Exception:
+                log.exception("timer loop failed; retrying")
+                due = self.clock() + 1.0
+            wait = 30.0 if due is None else max(0.0, min(30.0, due - self.clock()))
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+
+    # ---- views and queries ----------------------------------------------------
+
+    async def table(self, game_id: int) -> TableView:
+        row, game = await self._load(game_id)
+        if game is None:
+            raise Refused(Reason.NOT_IN_LOBBY)
+        return table_view(row, game)
+
+    async def hand(self, game_id: int, user: UserRef) -> HandView:
+        player = await self.store.find_player(user.platform, user.key)
+        row, game = await self._load(game_id)
+        seat = next((s for s in row.seats if player and s.player_id == player.id), None)
+        if seat is None:
+            raise Refused(Reason.NOT_IN_GAME)
+        if game is None:
+            raise Refused(Reason.NOT_IN_LOBBY)
+        return hand_view(row, game, seat.seat)
+
+    async def game_row(self, game_id: int) -> GameRow:
+        row, _ = await self._load(game_id)
+        return row
+
+    async def open_game_id(self, chat_ref: ChatRef) -> int | None:
+        chat = await self.chat(chat_ref)
+        row = await self.store.open_game(chat.id)
+        return row.id if row else None
+
+    async def games_of(self, user: UserRef) -> list[GameRow]:
+        player = await self.store.find_player(user.platform, user.key)
+        return await self.store.open_games_of_player(player.id) if player else []
+
+    async def seat_players(self, game_id: int) -> list[tuple[int, PlayerRow | None]]:
+        row, _ = await self._load(game_id)
+        return [(s.seat, s.player if not s.is_computer else None) for s in row.seats]
+
+    async def leaderboard(self, chat_ref: ChatRef | None, ladder: str | None = None,
+                          limit: int = 10) -> list[LeaderboardRow]:
+        chat_id = (await self.chat(chat_ref)).id if chat_ref else None
+        return await self.store.leaderboard(chat_id, ladder, limit)
+
+    async def stats(self, user: UserRef) -> dict[str, Any]:
+        player = await self.player(user)
+        return await self.store.player_stats(player.id)
+
+    async def recent(self, chat_ref: ChatRef, limit: int = 5) -> list[MatchSummary]:
+        chat = await self.chat(chat_ref)
+        return await self.store.recent_matches(chat.id, limit)
+
+    # ---- settings ---------------------------------------------------------------
+
+    async def set_chat_language(self, chat_ref: ChatRef, language: str) -> ChatRow:
+        if language not in LANGUAGES:
+            raise Refused(Reason.BAD_OPTION, detail=language)
+        chat = await self.chat(chat_ref)
+        row = await self.store.update_chat(chat.id, language=language)
+        self._chats[row.id] = row
+        return row
+
+    async def set_turn_limit(self, chat_ref: ChatRef, seconds: Any) -> ChatRow:
+        try:
+            value = int(seconds)
+        except (TypeError, ValueError):
+            raise Refused(Reason.BAD_OPTION, detail=str(seconds)) from None
+        low, high = TURN_LIMITS
+        if not low <= value <= high:
+            raise Refused(Reason.BAD_OPTION, detail=str(seconds))
+        chat = await self.chat(chat_ref)
+        row = await self.store.update_chat(chat.id, turn_limit=value)
+        self._chats[row.id] = row
+        return row
+
+    async def set_chat_defaults(self, chat_ref: ChatRef, defaults: dict[str, Any]) -> ChatRow:
+        variant = defaults.get("variant", "scopa")
+        try:
+            rule_options = {k: v for k, v in defaults.items()
+                            if k not in ("variant", "players", "teams", "deck_style")}
+            Rules.from_options(variant, rule_options)
+        except EngineError as exc:
+            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        chat = await self.chat(chat_ref)
+        row = await self.store.update_chat(chat.id, defaults=defaults)
+        self._chats[row.id] = row
+        return row
+
+    async def set_player_language(self, user: UserRef, language: str) -> None:
+        if language not in LANGUAGES:
+            raise Refused(Reason.BAD_OPTION, detail=language)
+        player = await self.player(user)
+        await self.store.update_player(player.id, language=language)
+
+    async def set_can_dm(self, user: UserRef, can_dm: bool) -> None:
+        player = await self.player(user)
+        await self.store.update_player(player.id, can_dm=can_dm)
+
+    async def set_dm_pings(self, user: UserRef, on: bool) -> None:
+        player = await self.player(user)
+        await self.store.update_player(player.id, dm_pings=on)
+
+
+def _free_seat(row: GameRow) -> int | None:
+    taken = {s.seat for s in row.seats}
+    return next((i for i in range(row.players) if i not in taken), None)
+
+
+def _changed_options(variant: Variant, rules: Rules) -> dict[str, Any]:
+    """Only the options that differ from the variant's defaults are stored."""
+    default = Rules.default(variant).to_dict()
+    return {k: v for k, v in rules.to_dict().items() if default[k] != v}

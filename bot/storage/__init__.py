@@ -1,0 +1,21 @@
+"""Persistence: SQLite through aiosqlite. Nothing outside this package writes SQL."""
+
+from .models import (
+    ChatRow,
+    GameRow,
+    LeaderboardRow,
+    MatchFinish,
+    MatchSummary,
+    MoveCommit,
+    MoveRow,
+    PlayerRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+)
+from .store import OpenGameExists, StaleVersion, Store
+
+__all__ = [
+    "ChatRow", "GameRow", "LeaderboardRow", "MatchFinish", "MatchSummary", "MoveCommit", "MoveRow",
+    "OpenGameExists", "PlayerRow", "RatingRow", "ResultRow", "SeatRow", "StaleVersion", "Store",
+]

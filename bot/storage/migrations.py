@@ -1,0 +1,111 @@
+"""Versioned schema: each entry moves the database one version up (PRAGMA user_version)."""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE chats (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        title TEXT,
+        language TEXT NOT NULL DEFAULT 'it',
+        turn_limit INTEGER NOT NULL DEFAULT 90,
+        defaults TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL,
+        UNIQUE (platform, chat_key)
+    );
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform TEXT NOT NULL,
+        user_key TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        language TEXT,
+        platform_language TEXT,
+        can_dm INTEGER NOT NULL DEFAULT 0,
+        dm_pings INTEGER NOT NULL DEFAULT 0,
+        is_computer INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        UNIQUE (platform, user_key)
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL REFERENCES chats(id),
+        creator_id INTEGER NOT NULL REFERENCES players(id),
+        variant TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        players INTEGER NOT NULL,
+        teams INTEGER NOT NULL DEFAULT 0,
+        deck_style TEXT NOT NULL DEFAULT 'napoletane',
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        seed TEXT NOT NULL,
+        deadline REAL,
+        deadline_kind TEXT,
+        warned INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        finished_at REAL
+    );
+    CREATE UNIQUE INDEX games_one_open_per_chat ON games(chat_id)
+        WHERE status IN ('lobby', 'running');
+    CREATE INDEX games_deadline ON games(deadline) WHERE status = 'running';
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player_id INTEGER REFERENCES players(id),
+        computer_level TEXT,
+        ready INTEGER NOT NULL DEFAULT 1,
+        timeouts INTEGER NOT NULL DEFAULT 0,
+        autoplay INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        by_computer INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, number)
+    );
+    CREATE TABLE results (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player_id INTEGER REFERENCES players(id),
+        side INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        scope INTEGER NOT NULL,
+        rating_before REAL,
+        rating_after REAL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE rounds (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        breakdown TEXT NOT NULL,
+        PRIMARY KEY (game_id, number)
+    );
+    CREATE TABLE records (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        line TEXT NOT NULL
+    );
+    CREATE TABLE ratings (
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        ladder TEXT NOT NULL CHECK (ladder IN ('duel', 'ffa', 'team')),
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (player_id, ladder)
+    );
+    CREATE TABLE ui_refs (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (game_id, key)
+    );
+    """,
+)

@@ -1,0 +1,531 @@
+"""The only code that speaks SQL: one SQLite file in WAL mode, through aiosqlite.
+
+Every write runs inside `BEGIN IMMEDIATE` under one lock, so a move is
+checked against the stored version, stored and logged in one transaction,
+or not at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .migrations import MIGRATIONS
+from .models import (
+    ChatRow,
+    GameRow,
+    LeaderboardRow,
+    MatchSummary,
+    MoveCommit,
+    MoveRow,
+    PlayerRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+    dumps,
+)
+
+
+class OpenGameExists(Exception):
+    """The chat already has a game in its lobby or running."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} is already open in this chat")
+        self.game_id = game_id
+
+
+class StaleVersion(Exception):
+    """The game moved on since the caller looked at it."""
+
+
+_GAME_COLUMNS = ("id, chat_id, creator_id, variant, options, players, teams, deck_style, status, "
+                 "state, version, seed, deadline, deadline_kind, warned, created_at, updated_at, "
+                 "finished_at")
+_PLAYER_COLUMNS = ("id, platform, user_key, display_name, language, platform_language, can_dm, "
+                   "dm_pings, is_computer")
+
+
+class Store:
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self.path = path
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        store = cls(conn, path)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def _migrate(self) -> None:
+        async with self._conn.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        current = int(row[0]) if row else 0
+        if current > len(MIGRATIONS):
+            raise RuntimeError(
+                f"database {self.path} has schema version {current}, newer than this bot "
+                f"({len(MIGRATIONS)}); upgrade the bot"
+            )
+        for version in range(current, len(MIGRATIONS)):
+            async with self._write_lock:
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in MIGRATIONS[version].split(";"):
+                        if statement.strip():
+                            await self._conn.execute(statement)
+                    await self._conn.execute(f"PRAGMA user_version={version + 1}")
+                    await self._conn.execute("COMMIT")
+                except BaseException:
+                    await self._conn.execute("ROLLBACK")
+                    raise
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write_lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        async with self._conn.execute(sql, tuple(params)) as cursor:
+            return await cursor.fetchone()  # type: ignore[return-value]
+
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self._conn.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())  # type: ignore[arg-type]
+
+    # ---- chats and players -------------------------------------------------
+
+    async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
+                          language: str | None = None) -> ChatRow:
+        row = await self._one("SELECT * FROM chats WHERE platform=? AND chat_key=?",
+                              (platform, chat_key))
+        if row is None:
+            async with self.transaction() as conn:
+                await conn.execute(
+                    "INSERT OR IGNORE INTO chats (platform, chat_key, title, language, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (platform, chat_key, title, language or "it", time.time()))
+            row = await self._one("SELECT * FROM chats WHERE platform=? AND chat_key=?",
+                                  (platform, chat_key))
+        elif title and row["title"] != title:
+            async with self.transaction() as conn:
+                await conn.execute("UPDATE chats SET title=? WHERE id=?", (title, row["id"]))
+        assert row is not None
+        return _chat(row)
+
+    async def get_chat(self, chat_id: int) -> ChatRow | None:
+        row = await self._one("SELECT * FROM chats WHERE id=?", (chat_id,))
+        return _chat(row) if row else None
+
+    async def update_chat(self, chat_id: int, *, language: str | None = None,
+                          turn_limit: int | None = None,
+                          defaults: dict[str, Any] | None = None) -> ChatRow:
+        async with self.transaction() as conn:
+            if language is not None:
+                await conn.execute("UPDATE chats SET language=? WHERE id=?", (language, chat_id))
+            if turn_limit is not None:
+                await conn.execute("UPDATE chats SET turn_limit=? WHERE id=?", (turn_limit, chat_id))
+            if defaults is not None:
+                await conn.execute("UPDATE chats SET defaults=? WHERE id=?",
+                                   (dumps(defaults), chat_id))
+        chat = await self.get_chat(chat_id)
+        assert chat is not None
+        return chat
+
+    async def ensure_player(self, platform: str, user_key: str, display_name: str,
+                            platform_language: str | None = None,
+                            is_computer: bool = False) -> PlayerRow:
+        row = await self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
+                              (platform, user_key))
+        name = display_name.strip()[:64] or user_key
+        if row is None or row["display_name"] != name or (
+                platform_language and row["platform_language"] != platform_language):
+            async with self.transaction() as conn:
+                await conn.execute(
+                    "INSERT INTO players (platform, user_key, display_name, platform_language, "
+                    "is_computer, created_at) VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (platform, user_key) DO UPDATE SET display_name=excluded.display_name, "
+                    "platform_language=COALESCE(excluded.platform_language, platform_language)",
+                    (platform, user_key, name, platform_language, int(is_computer), time.time()))
+            row = await self._one(
+                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
+                (platform, user_key))
+        assert row is not None
+        return _player(row)
+
+    async def get_player(self, player_id: int) -> PlayerRow | None:
+        row = await self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id=?", (player_id,))
+        return _player(row) if row else None
+
+    async def find_player(self, platform: str, user_key: str) -> PlayerRow | None:
+        row = await self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
+                              (platform, user_key))
+        return _player(row) if row else None
+
+    async def update_player(self, player_id: int, *, language: str | None = None,
+                            can_dm: bool | None = None, dm_pings: bool | None = None) -> None:
+        async with self.transaction() as conn:
+            if language is not None:
+                await conn.execute("UPDATE players SET language=? WHERE id=?", (language, player_id))
+            if can_dm is not None:
+                await conn.execute("UPDATE players SET can_dm=? WHERE id=?", (int(can_dm), player_id))
+            if dm_pings is not None:
+                await conn.execute("UPDATE players SET dm_pings=? WHERE id=?",
+                                   (int(dm_pings), player_id))
+
+    # ---- games -------------------------------------------------------------
+
+    async def create_game(self, chat_id: int, creator_id: int, variant: str,
+                          options: dict[str, Any], players: int, teams: bool, deck_style: str,
+                          seed: str, creator_seat: bool = True) -> GameRow:
+        now = time.time()
+        async with self.transaction() as conn:
+            existing = await self._one(
+                "SELECT id FROM games WHERE chat_id=? AND status IN ('lobby','running')", (chat_id,))
+            if existing is not None:
+                raise OpenGameExists(int(existing["id"]))
+            cursor = await conn.execute(
+                "INSERT INTO games (chat_id, creator_id, variant, options, players, teams, deck_style, "
+                "status, seed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (chat_id, creator_id, variant, dumps(options), players, int(teams), deck_style,
+                 seed, now, now))
+            game_id = int(cursor.lastrowid or 0)
+            if creator_seat:
+                await conn.execute("INSERT INTO seats (game_id, seat, player_id) VALUES (?, 0, ?)",
+                                   (game_id, creator_id))
+        game = await self.get_game(game_id)
+        assert game is not None
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
+        if row is None:
+            return None
+        return _game(row, await self._seats(game_id))
+
+    async def open_game(self, chat_id: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id=? AND status IN ('lobby','running')",
+            (chat_id,))
+        if row is None:
+            return None
+        return _game(row, await self._seats(int(row["id"])))
+
+    async def open_games_of_player(self, player_id: int) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g "
+            "JOIN seats s ON s.game_id=g.id WHERE s.player_id=? AND g.status IN ('lobby','running') "
+            "ORDER BY g.id", (player_id,))
+        return [_game(row, await self._seats(int(row["id"]))) for row in rows]
+
+    async def _seats(self, game_id: int) -> tuple[SeatRow, ...]:
+        rows = await self._all(
+            f"SELECT s.seat, s.player_id, s.computer_level, s.ready, s.timeouts, s.autoplay, "
+            f"{', '.join('p.' + c.strip() + ' AS p_' + c.strip() for c in _PLAYER_COLUMNS.split(','))} "
+            "FROM seats s LEFT JOIN players p ON p.id=s.player_id WHERE s.game_id=? ORDER BY s.seat",
+            (game_id,))
+        seats = []
+        for row in rows:
+            player = None
+            if row["p_id"] is not None:
+                player = PlayerRow(int(row["p_id"]), row["p_platform"], row["p_user_key"],
+                                   row["p_display_name"], row["p_language"],
+                                   row["p_platform_language"], bool(row["p_can_dm"]),
+                                   bool(row["p_dm_pings"]), bool(row["p_is_computer"]))
+            seats.append(SeatRow(int(row["seat"]), row["player_id"], row["computer_level"],
+                                 bool(row["ready"]), int(row["timeouts"]), bool(row["autoplay"]),
+                                 player))
+        return tuple(seats)
+
+    async def update_lobby(self, game_id: int, *, variant: str | None = None,
+                           options: dict[str, Any] | None = None, players: int | None = None,
+                           teams: bool | None = None, deck_style: str | None = None) -> None:
+        async with self.transaction() as conn:
+            sets, params = [], []
+            for column, value in (("variant", variant), ("players", players),
+                                  ("deck_style", deck_style)):
+                if value is not None:
+                    sets.append(f"{column}=?")
+                    params.append(value)
+            if options is not None:
+                sets.append("options=?")
+                params.append(dumps(options))
+            if teams is not None:
+                sets.append("teams=?")
+                params.append(int(teams))
+            sets.append("updated_at=?")
+            params.append(time.time())
+            await conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND status='lobby'",
+                               (*params, game_id))
+
+    async def set_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
+        """Replace the lobby's seats (used by join, leave, add computer)."""
+        async with self.transaction() as conn:
+            await conn.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+            await conn.executemany(
+                "INSERT INTO seats (game_id, seat, player_id, computer_level, ready, timeouts, autoplay) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.player_id, s.computer_level, int(s.ready), s.timeouts,
+                  int(s.autoplay)) for s in seats])
+            await conn.execute("UPDATE games SET updated_at=? WHERE id=?", (time.time(), game_id))
+
+    async def set_seat_flags(self, game_id: int, seat: int, *, timeouts: int | None = None,
+                             autoplay: bool | None = None, ready: bool | None = None) -> None:
+        async with self.transaction() as conn:
+            if timeouts is not None:
+                await conn.execute("UPDATE seats SET timeouts=? WHERE game_id=? AND seat=?",
+                                   (timeouts, game_id, seat))
+            if autoplay is not None:
+                await conn.execute("UPDATE seats SET autoplay=? WHERE game_id=? AND seat=?",
+                                   (int(autoplay), game_id, seat))
+            if ready is not None:
+                await conn.execute("UPDATE seats SET ready=? WHERE game_id=? AND seat=?",
+                                   (int(ready), game_id, seat))
+
+    async def start_game(self, game_id: int, state: dict[str, Any], seats: Iterable[SeatRow],
+                         deadline: float | None, deadline_kind: str | None) -> bool:
+        now = time.time()
+        async with self.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET status='running', state=?, version=0, deadline=?, deadline_kind=?, "
+                "warned=0, updated_at=? WHERE id=? AND status='lobby'",
+                (dumps(state), deadline, deadline_kind, now, game_id))
+            if cursor.rowcount != 1:
+                return False
+            await conn.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+            await conn.executemany(
+                "INSERT INTO seats (game_id, seat, player_id, computer_level, ready, timeouts, autoplay) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.player_id, s.computer_level, int(s.ready), s.timeouts,
+                  int(s.autoplay)) for s in seats])
+        return True
+
+    async def cancel_game(self, game_id: int, record_line: str | None = None) -> bool:
+        """Cancel an open game; a running one keeps its record (with no winner)."""
+        async with self.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET status='cancelled', deadline=NULL, finished_at=?, updated_at=? "
+                "WHERE id=? AND status IN ('lobby','running')", (time.time(), time.time(), game_id))
+            if cursor.rowcount != 1:
+                return False
+            if record_line is not None:
+                await conn.execute("INSERT OR REPLACE INTO records (game_id, line) VALUES (?, ?)",
+                                   (game_id, record_line))
+            return True
+
+    async def commit_move(self, commit: MoveCommit) -> None:
+        """Store a move and everything it changes, or raise StaleVersion and change nothing."""
+        now = time.time()
+        async with self.transaction() as conn:
+            status = "finished" if commit.finish else "running"
+            cursor = await conn.execute(
+                "UPDATE games SET state=?, version=version+1, deadline=?, deadline_kind=?, warned=0, "
+                "status=?, updated_at=?, finished_at=? WHERE id=? AND version=? AND status='running'",
+                (dumps(commit.state), commit.deadline, commit.deadline_kind, status, now,
+                 now if commit.finish else None, commit.game_id, commit.expected_version))
+            if cursor.rowcount != 1:
+                raise StaleVersion(f"game {commit.game_id} is no longer at version "
+                                   f"{commit.expected_version}")
+            await conn.execute(
+                "INSERT INTO moves (game_id, number, seat, move, by_computer, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (commit.game_id, commit.expected_version + 1, commit.seat, commit.move,
+                 int(commit.by_computer), now))
+            if commit.seat_timeouts is not None:
+                await conn.execute("UPDATE seats SET timeouts=? WHERE game_id=? AND seat=?",
+                                   (commit.seat_timeouts, commit.game_id, commit.seat))
+            if commit.seat_autoplay is not None:
+                await conn.execute("UPDATE seats SET autoplay=? WHERE game_id=? AND seat=?",
+                                   (int(commit.seat_autoplay), commit.game_id, commit.seat))
+            if commit.round_breakdown is not None:
+                number, breakdown = commit.round_breakdown
+                await conn.execute(
+                    "INSERT OR REPLACE INTO rounds (game_id, number, breakdown) VALUES (?, ?, ?)",
+                    (commit.game_id, number, dumps(breakdown)))
+            if commit.finish is not None:
+                finish = commit.finish
+                await conn.execute("INSERT INTO records (game_id, line) VALUES (?, ?)",
+                                   (commit.game_id, finish.record_line))
+                await conn.executemany(
+                    "INSERT INTO results (game_id, seat, player_id, side, points, won, scope, "
+                    "rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(commit.game_id, r.seat, r.player_id, r.side, r.points, int(r.won), r.scope,
+                      r.rating_before, r.rating_after) for r in finish.results])
+                await conn.executemany(
+                    "INSERT INTO ratings (player_id, ladder, mu, sigma, games, wins) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, ladder) DO UPDATE SET "
+                    "mu=excluded.mu, sigma=excluded.sigma, games=excluded.games, wins=excluded.wins",
+                    [(r.player_id, r.ladder, r.mu, r.sigma, r.games, r.wins)
+                     for r in finish.ratings])
+
+    async def set_deadline(self, game_id: int, version: int, deadline: float | None,
+                           kind: str | None, warned: bool = False) -> bool:
+        async with self.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET deadline=?, deadline_kind=?, warned=? "
+                "WHERE id=? AND version=? AND status='running'",
+                (deadline, kind, int(warned), game_id, version))
+            return cursor.rowcount == 1
+
+    async def running_deadlines(self) -> list[tuple[int, float, str, bool, int]]:
+        rows = await self._all(
+            "SELECT id, deadline, deadline_kind, warned, version FROM games "
+            "WHERE status='running' AND deadline IS NOT NULL ORDER BY deadline")
+        return [(int(r["id"]), float(r["deadline"]), r["deadline_kind"], bool(r["warned"]),
+                 int(r["version"])) for r in rows]
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        rows = await self._all(
+            "SELECT number, seat, move, by_computer, created_at FROM moves WHERE game_id=? "
+            "ORDER BY number", (game_id,))
+        return [MoveRow(int(r["number"]), int(r["seat"]), r["move"], bool(r["by_computer"]),
+                        float(r["created_at"])) for r in rows]
+
+    async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]:
+        rows = await self._all("SELECT breakdown FROM rounds WHERE game_id=? ORDER BY number",
+                               (game_id,))
+        return [json.loads(r["breakdown"]) for r in rows]
+
+    # ---- adapter message references ---------------------------------------
+
+    async def get_refs(self, game_id: int) -> dict[str, str]:
+        rows = await self._all("SELECT key, value FROM ui_refs WHERE game_id=?", (game_id,))
+        return {r["key"]: r["value"] for r in rows}
+
+    async def set_ref(self, game_id: int, key: str, value: str | None) -> None:
+        async with self.transaction() as conn:
+            if value is None:
+                await conn.execute("DELETE FROM ui_refs WHERE game_id=? AND key=?", (game_id, key))
+            else:
+                await conn.execute(
+                    "INSERT INTO ui_refs (game_id, key, value) VALUES (?, ?, ?) "
+                    "ON CONFLICT (game_id, key) DO UPDATE SET value=excluded.value",
+                    (game_id, key, value))
+
+    # ---- results, ratings, queries ------------------------------------------
+
+    async def ratings(self, player_ids: Iterable[int], ladder: str) -> dict[int, RatingRow]:
+        ids = list(player_ids)
+        if not ids:
+            return {}
+        rows = await self._all(
+            f"SELECT player_id, ladder, mu, sigma, games, wins FROM ratings WHERE ladder=? AND "
+            f"player_id IN ({','.join('?' * len(ids))})", (ladder, *ids))
+        return {int(r["player_id"]): RatingRow(int(r["player_id"]), r["ladder"], float(r["mu"]),
+                                               float(r["sigma"]), int(r["games"]), int(r["wins"]))
+                for r in rows}
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        rows = await self._all("SELECT * FROM results WHERE game_id=? ORDER BY seat", (game_id,))
+        return [ResultRow(int(r["seat"]), r["player_id"], int(r["side"]), int(r["points"]),
+                          bool(r["won"]), int(r["scope"]), r["rating_before"], r["rating_after"])
+                for r in rows]
+
+    async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
+                          limit: int = 10) -> list[LeaderboardRow]:
+        """Players ranked by rating (mu - 3 sigma), with games, wins and scope from results."""
+        where = ["g.status='finished'", "p.is_computer=0"]
+        params: list[Any] = []
+        if chat_id is not None:
+            where.append("g.chat_id=?")
+            params.append(chat_id)
+        ladder_filter = ""
+        if ladder is not None:
+            ladder_filter = "AND r.ladder=?"
+        rows = await self._all(
+            "SELECT p.id AS player_id, p.display_name AS name, COUNT(*) AS games, "
+            "SUM(res.won) AS wins, SUM(res.scope) AS scope, "
+            f"(SELECT MAX(r.mu - 3 * r.sigma) FROM ratings r WHERE r.player_id=p.id {ladder_filter}) "
+            "AS rating FROM results res JOIN games g ON g.id=res.game_id "
+            "JOIN players p ON p.id=res.player_id "
+            f"WHERE {' AND '.join(where)} GROUP BY p.id "
+            "ORDER BY rating DESC, wins DESC, games DESC LIMIT ?",
+            ((ladder,) if ladder else ()) + tuple(params) + (limit,))
+        return [LeaderboardRow(int(r["player_id"]), r["name"], float(r["rating"] or 0.0),
+                               int(r["games"]), int(r["wins"] or 0), int(r["scope"] or 0))
+                for r in rows]
+
+    async def player_stats(self, player_id: int) -> dict[str, Any]:
+        row = await self._one(
+            "SELECT COUNT(*) AS games, COALESCE(SUM(res.won),0) AS wins, "
+            "COALESCE(SUM(res.scope),0) AS scope, COALESCE(SUM(res.points),0) AS points "
+            "FROM results res JOIN games g ON g.id=res.game_id "
+            "WHERE res.player_id=? AND g.status='finished'", (player_id,))
+        ratings = await self._all(
+            "SELECT ladder, mu, sigma, games, wins FROM ratings WHERE player_id=?", (player_id,))
+        assert row is not None
+        return {
+            "games": int(row["games"]), "wins": int(row["wins"]), "scope": int(row["scope"]),
+            "points": int(row["points"]),
+            "ratings": {r["ladder"]: {"rating": float(r["mu"]) - 3 * float(r["sigma"]),
+                                      "mu": float(r["mu"]), "sigma": float(r["sigma"]),
+                                      "games": int(r["games"]), "wins": int(r["wins"])}
+                        for r in ratings},
+        }
+
+    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
+        games = await self._all(
+            "SELECT id, variant, finished_at FROM games WHERE chat_id=? AND status='finished' "
+            "ORDER BY finished_at DESC LIMIT ?", (chat_id, limit))
+        out = []
+        for game in games:
+            rows = await self._all(
+                "SELECT COALESCE(p.display_name, 'CPU') AS name, res.points, res.won FROM results res "
+                "LEFT JOIN players p ON p.id=res.player_id WHERE res.game_id=? ORDER BY res.seat",
+                (game["id"],))
+            out.append(MatchSummary(int(game["id"]), game["variant"], float(game["finished_at"]),
+                                    tuple((r["name"], int(r["points"]), bool(r["won"]))
+                                          for r in rows)))
+        return out
+
+    async def records(self) -> list[str]:
+        rows = await self._all("SELECT line FROM records ORDER BY game_id")
+        return [r["line"] for r in rows]
+
+
+def _chat(row: sqlite3.Row) -> ChatRow:
+    return ChatRow(int(row["id"]), row["platform"], row["chat_key"], row["title"], row["language"],
+                   int(row["turn_limit"]), json.loads(row["defaults"] or "{}"))
+
+
+def _player(row: sqlite3.Row) -> PlayerRow:
+    return PlayerRow(int(row["id"]), row["platform"], row["user_key"], row["display_name"],
+                     row["language"], row["platform_language"], bool(row["can_dm"]),
+                     bool(row["dm_pings"]), bool(row["is_computer"]))
+
+
+def _game(row: sqlite3.Row, seats: tuple[SeatRow, ...]) -> GameRow:
+    return GameRow(
+        id=int(row["id"]), chat_id=int(row["chat_id"]), creator_id=int(row["creator_id"]),
+        variant=row["variant"], options=json.loads(row["options"] or "{}"),
+        players=int(row["players"]), teams=bool(row["teams"]), deck_style=row["deck_style"],
+        status=row["status"], state=json.loads(row["state"]) if row["state"] else None,
+        version=int(row["version"]), seed=row["seed"], deadline=row["deadline"],
+        deadline_kind=row["deadline_kind"], warned=bool(row["warned"]),
+        created_at=float(row["created_at"]), updated_at=float(row["updated_at"]),
+        finished_at=row["finished_at"], seats=seats)

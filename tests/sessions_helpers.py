@@ -1,0 +1,63 @@
+"""A sessions layer over a real SQLite file, with a clock the tests move by hand."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.engine import Move, SeatView
+from bot.sessions import ChatRef, Sessions, UserRef
+from bot.storage import Store
+
+
+class FakeClock:
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def first_legal(level: str, view: SeatView, seed: str) -> Move:
+    """A quick, deterministic computer: a random legal move seeded by the call."""
+    moves = list(view.legal_moves)
+    return random.Random(seed).choice(moves)
+
+
+CHAT = ChatRef("test", "group-1", "Friends")
+ALICE = UserRef("test", "u1", "Alice", "it")
+BOB = UserRef("test", "u2", "Bob", "en")
+CARLA = UserRef("test", "u3", "Carla", "it")
+DINO = UserRef("test", "u4", "Dino", "it")
+
+
+async def open_sessions(path: Path, clock: FakeClock | None = None, **kwargs: object) -> Sessions:
+    store = await Store.open(path)
+    return Sessions(store, clock=clock or FakeClock(), chooser=first_legal, computer_pace=0.0,
+                    **kwargs)  # type: ignore[arg-type]
+
+
+async def play_to_end(sessions: Sessions, game_id: int, users: list[UserRef],
+                      max_moves: int = 2000) -> None:
+    """Every human plays a legal move on their turn; computers are run when due."""
+    by_seat = {}
+    for seat, player in await sessions.seat_players(game_id):
+        if player is not None:
+            by_seat[seat] = next(u for u in users if u.key == player.user_key)
+    for _ in range(max_moves):
+        table = await sessions.table(game_id)
+        if table.finished:
+            return
+        user = by_seat.get(table.to_play)
+        row = await sessions.game_row(game_id)
+        seat_row = next(s for s in row.seats if s.seat == table.to_play)
+        if user is None or seat_row.autoplay:
+            await sessions.run_due()
+            continue
+        hand = await sessions.hand(game_id, user)
+        move = hand.choices[0].moves[-1]
+        await sessions.play(game_id, user, hand.version, move.code)
+    raise AssertionError("match did not finish")

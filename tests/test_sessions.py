@@ -1,0 +1,211 @@
+"""Games through the sessions layer, against a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Game
+from bot.sessions import (
+    GameStarted,
+    MatchEnded,
+    MovePlayed,
+    Reason,
+    Refused,
+    RoundEnded,
+    SeatAutoplay,
+    TurnWarning,
+)
+from bot.storage import Store
+
+from .sessions_helpers import ALICE, BOB, CARLA, CHAT, DINO, FakeClock, open_sessions, play_to_end
+
+
+async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "s.db")
+    seen: list[object] = []
+
+    async def listen(event: object) -> None:
+        seen.append(event)
+
+    sessions.subscribe(listen)
+    lobby = await sessions.new_game(CHAT, ALICE, "scopa")
+    assert [s.name if s else None for s in lobby.seats] == ["Alice", None]
+    lobby = await sessions.join(CHAT, BOB)
+    assert lobby.full
+    with pytest.raises(Refused) as refused:
+        await sessions.start(CHAT, BOB)
+    assert refused.value.reason is Reason.NOT_ALLOWED
+    table = await sessions.start(CHAT, ALICE)
+    await play_to_end(sessions, table.game_id, [ALICE, BOB])
+    final = await sessions.table(table.game_id)
+    assert final.winner is not None and max(final.totals) >= 11
+    assert any(isinstance(e, GameStarted) for e in seen)
+    assert any(isinstance(e, RoundEnded) for e in seen)
+    assert sum(isinstance(e, MatchEnded) for e in seen) == 1
+    board = await sessions.leaderboard(CHAT)
+    assert {row.display_name for row in board} == {"Alice", "Bob"}
+    assert sum(row.wins for row in board) == 1 and all(row.games == 1 for row in board)
+    winner_row = next(r for r in board if r.wins)
+    assert winner_row is board[0]
+    records = await sessions.store.records()
+    assert len(records) == 1 and json.loads(records[0])["winner"] == final.winner
+    stats = await sessions.stats(ALICE)
+    assert stats["games"] == 1 and "duel" in stats["ratings"]
+    await sessions.store.close()
+
+
+async def test_one_open_game_per_chat_and_lobby_rules(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "s.db")
+    lobby = await sessions.new_game(CHAT, ALICE, "scopone")
+    assert lobby.players == 4 and lobby.teams
+    with pytest.raises(Refused) as again:
+        await sessions.new_game(CHAT, BOB)
+    assert again.value.reason is Reason.GAME_OPEN and again.value.params["game_id"] == lobby.game_id
+    with pytest.raises(Refused) as twice:
+        await sessions.join(CHAT, ALICE)
+    assert twice.value.reason is Reason.ALREADY_JOINED
+    await sessions.join(CHAT, BOB)
+    with pytest.raises(Refused) as early:
+        await sessions.start(CHAT, ALICE)
+    assert early.value.reason is Reason.SEATS_EMPTY
+    await sessions.add_computer(CHAT, BOB, "medium")
+    await sessions.join(CHAT, CARLA)
+    with pytest.raises(Refused) as full:
+        await sessions.join(CHAT, DINO)
+    assert full.value.reason is Reason.GAME_FULL
+    with pytest.raises(Refused):
+        await sessions.cancel(CHAT, BOB)
+    await sessions.cancel(CHAT, BOB, is_admin=True)
+    assert await sessions.open_game_id(CHAT) is None
+    await sessions.store.close()
+
+
+async def test_team_match_with_a_computer_seat(tmp_path: Path) -> None:
+    clock = FakeClock()
+    sessions = await open_sessions(tmp_path / "s.db", clock)
+    await sessions.new_game(CHAT, ALICE, "scopone")
+    await sessions.join(CHAT, BOB)
+    await sessions.join(CHAT, CARLA)
+    await sessions.add_computer(CHAT, ALICE, "easy")
+    table = await sessions.start(CHAT, ALICE)
+    assert table.sides == ((0, 2), (1, 3))
+    await play_to_end(sessions, table.game_id, [ALICE, BOB, CARLA])
+    board = await sessions.leaderboard(None, "team")
+    assert len(board) == 3
+    await sessions.store.close()
+
+
+async def _started(sessions_path: Path, clock: FakeClock | None = None) -> tuple[object, int]:
+    sessions = await open_sessions(sessions_path, clock)
+    await sessions.new_game(CHAT, ALICE, "scopa")
+    await sessions.join(CHAT, BOB)
+    table = await sessions.start(CHAT, ALICE)
+    return sessions, table.game_id
+
+
+async def test_hundred_concurrent_taps_apply_exactly_one_move(tmp_path: Path) -> None:
+    sessions, game_id = await _started(tmp_path / "s.db")
+    table = await sessions.table(game_id)  # type: ignore[attr-defined]
+    user = ALICE if table.to_play == 0 else BOB
+    hand = await sessions.hand(game_id, user)  # type: ignore[attr-defined]
+    move = hand.choices[0].moves[0].code
+
+    async def tap() -> str:
+        try:
+            await sessions.play(game_id, user, hand.version, move)  # type: ignore[attr-defined]
+            return "ok"
+        except Refused as exc:
+            return exc.reason.value
+
+    outcomes = await asyncio.gather(*(tap() for _ in range(100)))
+    assert outcomes.count("ok") == 1
+    assert set(outcomes) - {"ok"} == {"stale"}
+    moves = await sessions.store.moves(game_id)  # type: ignore[attr-defined]
+    assert len(moves) == 1 and moves[0].move == move
+    await sessions.store.close()  # type: ignore[attr-defined]
+
+
+async def test_refused_moves_change_nothing(tmp_path: Path) -> None:
+    sessions, game_id = await _started(tmp_path / "s.db")
+    s = sessions  # type: ignore[assignment]
+    table = await s.table(game_id)
+    mover, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
+    hand = await s.hand(game_id, mover)
+    before = await s.store.get_game(game_id)
+    cases = [
+        (other, hand.version, hand.choices[0].moves[0].code, Reason.NOT_YOUR_TURN),
+        (CARLA, hand.version, hand.choices[0].moves[0].code, Reason.NOT_IN_GAME),
+        (mover, hand.version + 5, hand.choices[0].moves[0].code, Reason.STALE),
+        (mover, hand.version, "99Z", Reason.BAD_INPUT),
+        (mover, hand.version, "not a move at all" * 10, Reason.BAD_INPUT),
+    ]
+    other_hand = await s.hand(game_id, other)
+    cases.append((mover, hand.version, other_hand.hand[0].code, Reason.ILLEGAL_MOVE))
+    for user, version, move, reason in cases:
+        with pytest.raises(Refused) as refused:
+            await s.play(game_id, user, version, move)
+        assert refused.value.reason is reason
+    after = await s.store.get_game(game_id)
+    assert after == before and await s.store.moves(game_id) == []
+    await play_to_end(s, game_id, [ALICE, BOB])
+    with pytest.raises(Refused) as over:
+        await s.play(game_id, mover, (await s.table(game_id)).version, "1D")
+    assert over.value.reason is Reason.GAME_OVER
+    await s.store.close()
+
+
+async def test_turn_timer_warns_plays_for_the_absent_and_survives_restart(tmp_path: Path) -> None:
+    clock = FakeClock()
+    sessions, game_id = await _started(tmp_path / "s.db", clock)
+    s = sessions  # type: ignore[assignment]
+    await s.store.close()
+
+    clock.advance(75)
+    restarted = await open_sessions(tmp_path / "s.db", clock)
+    seen: list[object] = []
+
+    async def listen(event: object) -> None:
+        seen.append(event)
+
+    restarted.subscribe(listen)
+    assert await restarted.run_due() == 1
+    assert any(isinstance(e, TurnWarning) for e in seen)
+    clock.advance(20)
+    assert await restarted.run_due() == 1
+    played = [e for e in seen if isinstance(e, MovePlayed)]
+    assert played and played[0].timed_out
+    # Both players are away: the seat that timed out first reaches 3 at the 5th expiry.
+    for _ in range(4):
+        assert not any(isinstance(e, SeatAutoplay) for e in seen)
+        clock.advance(91)
+        await restarted.run_due()
+    autoplay = [e for e in seen if isinstance(e, SeatAutoplay)]
+    assert autoplay and autoplay[0].on and autoplay[0].seat == played[0].seat
+    row = await restarted.store.get_game(game_id)
+    assert row is not None and any(seat.autoplay for seat in row.seats)
+    user = ALICE if autoplay[0].player_id == row.seats[0].player_id else BOB
+    await restarted.set_autoplay(game_id, user, False)
+    row = await restarted.store.get_game(game_id)
+    assert row is not None and not any(seat.autoplay for seat in row.seats)
+    await restarted.store.close()
+
+
+async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
+    sessions, game_id = await _started(tmp_path / "s.db")
+    s = sessions  # type: ignore[assignment]
+    for _ in range(7):
+        table = await s.table(game_id)
+        user = ALICE if table.to_play == 0 else BOB
+        hand = await s.hand(game_id, user)
+        await s.play(game_id, user, hand.version, hand.choices[-1].moves[0].code)
+    await s.store.close()
+    store = await Store.open(tmp_path / "s.db")
+    row = await store.get_game(game_id)
+    assert row is not None and row.version == 7
+    game = Game.from_json(row.state)
+    assert game.version == 7 and len(await store.moves(game_id)) == 7
+    await store.close()
