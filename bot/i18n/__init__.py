@@ -14,8 +14,12 @@ DEFAULT_LANGUAGE = "it"
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    path = Path(__file__).with_name(f"{lang}.json")
-    return dict(json.loads(path.read_text(encoding="utf-8")))
+    """`<lang>.json` merged with each front-end's `<lang>.<front-end>.json`."""
+    folder = Path(__file__).parent
+    merged: dict[str, str] = {}
+    for path in [folder / f"{lang}.json", *sorted(folder.glob(f"{lang}.*.json"))]:
+        merged.update(json.loads(path.read_text(encoding="utf-8")))
+    return merged
 
 
 def t(lang: str | None, key: str, **params: Any) -> str:
