@@ -117,6 +117,7 @@ class Sessions:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[GameRow, Game]] = {}
         self._chats: dict[int, ChatRow] = {}
+        self._players: dict[tuple[str, str], PlayerRow] = {}
         self._wake = asyncio.Event()
 
     # ---- plumbing -------------------------------------------------------------
@@ -145,8 +146,23 @@ class Sessions:
         return row
 
     async def player(self, ref: UserRef) -> PlayerRow:
-        return await self.store.ensure_player(ref.platform, ref.key, ref.name or ref.key,
-                                              ref.language)
+        known = self._players.get((ref.platform, ref.key))
+        if known is not None and known.display_name == (ref.name or ref.key)[:64] and (
+                not ref.language or known.platform_language == ref.language):
+            return known
+        row = await self.store.ensure_player(ref.platform, ref.key, ref.name or ref.key,
+                                             ref.language)
+        self._players[(ref.platform, ref.key)] = row
+        return row
+
+    async def _known_player(self, ref: UserRef) -> PlayerRow | None:
+        """The player if they ever used the bot; taps never create players."""
+        known = self._players.get((ref.platform, ref.key))
+        if known is None:
+            known = await self.store.find_player(ref.platform, ref.key)
+            if known is not None:
+                self._players[(ref.platform, ref.key)] = known
+        return known
 
     async def _chat_row(self, chat_id: int) -> ChatRow:
         row = self._chats.get(chat_id)
@@ -175,7 +191,9 @@ class Sessions:
         row = await self.store.get_game(game_id)
         if row is None:
             raise Refused(Reason.NO_GAME)
-        game = Game.from_json(row.state) if row.state else None
+        game = None
+        if row.state:
+            game = Game.from_json({**row.state, "rounds": await self.store.round_records(game_id)})
         if game is not None and row.status == "running":
             self._cache[game_id] = (row, game)
         return row, game
@@ -429,7 +447,8 @@ class Sessions:
                 raise Refused(Reason.NOT_ALLOWED)
             line = None
             if row.status == "running" and row.state:
-                line = record_line(Game.from_json(row.state))
+                line = record_line(Game.from_json(
+                    {**row.state, "rounds": await self.store.round_records(row.id)}))
             if not await self.store.cancel_game(row.id, line):
                 raise Refused(Reason.NO_GAME)
             self._cache.pop(row.id, None)
@@ -442,7 +461,7 @@ class Sessions:
         """Play a move for `user` in game `game_id`, as seen at `expected_version`."""
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise Refused(Reason.BAD_INPUT)
-        player = await self.store.find_player(user.platform, user.key)
+        player = await self._known_player(user)
         async with self._lock(game_id):
             row, game = await self._load(game_id)
             if row.status == "lobby":
@@ -488,15 +507,20 @@ class Sessions:
         deadline, kind = (None, None) if new.finished else self._deadline_for(chat, seats, new)
         infos = tuple(seat_info(s) for s in seats)
         names = side_names(new, infos)
+        state = new.to_json()
+        finished_rounds = state.pop("rounds")
         breakdown = None
         if outcome.round_result is not None:
-            breakdown = (outcome.round_result.number, outcome.round_result.to_dict())
+            breakdown = (outcome.round_result.number, outcome.round_result.to_dict(),
+                         finished_rounds[-1])
         finish = await self._finish(row, new, seats) if new.finished else None
         try:
             await self.store.commit_move(MoveCommit(
-                game_id=row.id, expected_version=game.version, state=new.to_json(), seat=seat.seat,
+                game_id=row.id, expected_version=game.version, state=state, seat=seat.seat,
                 move=move.code, by_computer=by_computer, deadline=deadline, deadline_kind=kind,
-                seat_timeouts=timeouts, seat_autoplay=autoplay, round_breakdown=breakdown,
+                seat_timeouts=timeouts if timeouts != seat.timeouts else None,
+                seat_autoplay=autoplay if autoplay != seat.autoplay else None,
+                round_breakdown=breakdown,
                 finish=finish))
         except StaleVersion:
             self._cache.pop(row.id, None)
@@ -681,7 +705,7 @@ class Sessions:
         return table_view(row, game)
 
     async def hand(self, game_id: int, user: UserRef) -> HandView:
-        player = await self.store.find_player(user.platform, user.key)
+        player = await self._known_player(user)
         row, game = await self._load(game_id)
         seat = next((s for s in row.seats if player and s.player_id == player.id), None)
         if seat is None:
@@ -761,14 +785,17 @@ class Sessions:
             raise Refused(Reason.BAD_OPTION, detail=language)
         player = await self.player(user)
         await self.store.update_player(player.id, language=language)
+        self._players.pop((user.platform, user.key), None)
 
     async def set_can_dm(self, user: UserRef, can_dm: bool) -> None:
         player = await self.player(user)
         await self.store.update_player(player.id, can_dm=can_dm)
+        self._players.pop((user.platform, user.key), None)
 
     async def set_dm_pings(self, user: UserRef, on: bool) -> None:
         player = await self.player(user)
         await self.store.update_player(player.id, dm_pings=on)
+        self._players.pop((user.platform, user.key), None)
 
 
 def _free_seat(row: GameRow) -> int | None:

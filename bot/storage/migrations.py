@@ -86,6 +86,7 @@ MIGRATIONS: tuple[str, ...] = (
         game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
         number INTEGER NOT NULL,
         breakdown TEXT NOT NULL,
+        record TEXT NOT NULL,
         PRIMARY KEY (game_id, number)
     );
     CREATE TABLE records (

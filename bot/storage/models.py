@@ -128,7 +128,11 @@ class MatchSummary:
 
 @dataclass(frozen=True, slots=True)
 class MoveCommit:
-    """Everything one move changes, written in one transaction."""
+    """Everything one move changes, written in one transaction.
+
+    `state` is the game without its finished rounds; a round that ends with
+    this move is stored once, as (number, breakdown, round record).
+    """
 
     game_id: int
     expected_version: int
@@ -140,7 +144,7 @@ class MoveCommit:
     deadline_kind: str | None
     seat_timeouts: int | None = None
     seat_autoplay: bool | None = None
-    round_breakdown: tuple[int, dict[str, Any]] | None = None
+    round_breakdown: tuple[int, dict[str, Any], dict[str, Any]] | None = None
     finish: MatchFinish | None = None
 
 

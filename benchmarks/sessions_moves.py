@@ -1,0 +1,85 @@
+"""Moves per second and latency of applying a move through sessions + SQLite,
+with many games running at once (one asyncio task per game, all in one process).
+
+Each move is a full `Sessions.play` call: checks, engine validation, one
+SQLite transaction (WAL) storing state and move, cache update, events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.app import open_sessions
+from bot.sessions import ChatRef, UserRef
+
+
+async def run(games: int, seconds: float, database: Path, rate: float | None = None) -> None:
+    """Play for `seconds`; with `rate`, each game moves at rate/games per second (offered load)."""
+    sessions = await open_sessions(str(database), computer_pace=3600.0)
+    pairs = []
+    for number in range(games):
+        chat = ChatRef("bench", f"chat-{number}")
+        a = UserRef("bench", f"a{number}", f"A{number}")
+        b = UserRef("bench", f"b{number}", f"B{number}")
+        await sessions.new_game(chat, a, "scopa")
+        await sessions.join(chat, b)
+        await sessions.set_turn_limit(chat, 3600)
+        table = await sessions.start(chat, a)
+        pairs.append((chat, table.game_id, a, b))
+    latencies: list[float] = []
+    deadline = time.perf_counter() + seconds
+
+    interval = games / rate if rate else 0.0
+
+    async def player(chat: ChatRef, game_id: int, a: UserRef, b: UserRef, offset: float) -> None:
+        due = time.perf_counter() + offset
+        while time.perf_counter() < deadline:
+            if interval:
+                due += interval
+                pause = due - time.perf_counter()
+                if pause > 0:
+                    await asyncio.sleep(pause)
+            table = await sessions.table(game_id)
+            if table.finished:
+                await sessions.new_game(chat, a, "scopa")
+                await sessions.join(chat, b)
+                game_id = (await sessions.start(chat, a)).game_id
+                continue
+            user = a if table.to_play == 0 else b
+            hand = await sessions.hand(game_id, user)
+            move = hand.choices[0].moves[0].code
+            start = time.perf_counter()
+            await sessions.play(game_id, user, hand.version, move)
+            latencies.append(time.perf_counter() - start)
+
+    begin = time.perf_counter()
+    await asyncio.gather(*(player(*pair, interval * i / games) for i, pair in enumerate(pairs)))
+    elapsed = time.perf_counter() - begin
+    await sessions.store.close()
+    ordered = sorted(latencies)
+    p99 = ordered[int(len(ordered) * 0.99)] * 1000
+    load = f"offered {rate:,.0f} moves/s" if rate else "as fast as possible"
+    print(f"sessions ({load}): {len(latencies) / elapsed:,.0f} moves/s sustained with {games} games at once "
+          f"({len(latencies)} moves in {elapsed:.1f} s); latency p50 "
+          f"{statistics.median(ordered) * 1000:.2f} ms, p99 {p99:.2f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--rate", type=float, default=2000.0,
+                        help="offered moves per second for the latency run")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(args.games, args.seconds, Path(folder) / "saturated.db"))
+        asyncio.run(run(args.games, args.seconds, Path(folder) / "offered.db", args.rate))
+
+
+if __name__ == "__main__":
+    main()
