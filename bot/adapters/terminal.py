@@ -146,6 +146,9 @@ class TerminalGame:
     async def _loop(self, game_id: int) -> bool:
         style = (await self.sessions.game_row(game_id)).deck_style
         while True:
+            while not self.events.empty():
+                if await self._drain(self.events.get_nowait(), style):
+                    return True
             moves = await self._draw(game_id)
             if (await self.sessions.table(game_id)).finished:
                 return True
@@ -177,10 +180,6 @@ class TerminalGame:
                 await self.sessions.play(game_id, self.user, version, moves[int(line) - 1])
             except Refused as exc:
                 self._show(refusal_text(exc, self.lang))
-                continue
-            while not self.events.empty():
-                if await self._drain(self.events.get_nowait(), style):
-                    return True
 
     async def _drain(self, event: Event, style: str) -> bool:
         """Record one event; pause on round and match ends. True when the match is over."""

@@ -685,6 +685,7 @@ class Sessions:
     async def run_forever(self) -> None:
         """Drive timers and computer players until cancelled."""
         while True:
+            self._wake.clear()
             try:
                 await self.run_due()
                 due = await self.next_due()
@@ -692,7 +693,6 @@ class Sessions:
                 log.exception("timer loop failed; retrying")
                 due = self.clock() + 1.0
             wait = 30.0 if due is None else max(0.0, min(30.0, due - self.clock()))
-            self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
 
