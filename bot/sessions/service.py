@@ -212,7 +212,8 @@ class Sessions:
     # ---- lobby ----------------------------------------------------------------
 
     async def new_game(self, chat_ref: ChatRef, user: UserRef, variant: str | None = None,
-                       options: dict[str, Any] | None = None) -> LobbyView:
+                       options: dict[str, Any] | None = None, *, ready: bool = True) -> LobbyView:
+        """Open a lobby with its creator in seat 1; `ready=False` as for `join`."""
         chat = await self.chat(chat_ref, user.language)
         player = await self.player(user)
         defaults = dict(chat.defaults)
@@ -238,6 +239,10 @@ class Sessions:
                                                players, teams, deck_style, secrets.token_hex(8))
         except OpenGameExists as exc:
             raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+        if not ready:
+            await self.store.set_seat_flags(row.id, 0, ready=False)
+            row = dataclasses.replace(row, seats=tuple(dataclasses.replace(s, ready=False)
+                                                       for s in row.seats))
         await self._publish([ev.LobbyUpdated(**self._base(row, chat))])
         return lobby_view(row, rules, chat.turn_limit)
 
