@@ -1,0 +1,148 @@
+"""The Telegram front-end: python-telegram-bot's Application, wired to the sessions layer."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import BotCommand, Update
+from telegram.error import TelegramError
+from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTypes
+
+from ...i18n import LANGUAGES, t
+from ...sessions import Event, Sessions
+from .handlers import Handlers
+from .outbox import Outbox, RefBook
+from .present import Presenter
+from .redact import mask_secret
+
+log = logging.getLogger(__name__)
+
+MENU_COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "rules", "settings",
+                 "help")
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+
+
+def file_base(api_base: str) -> str:
+    """The file URL prefix that goes with a Bot API prefix (`…/bot` -> `…/file/bot`)."""
+    return api_base[: -len("bot")] + "file/bot" if api_base.endswith("/bot") else api_base
+
+
+def parse_listen(listen: str | None) -> tuple[str, int]:
+    """`host:port`, `:port` or `port` for the webhook server (default 0.0.0.0:8443)."""
+    if not listen:
+        return "0.0.0.0", 8443
+    host, sep, port = listen.rpartition(":")
+    if not sep:
+        host, port = "", listen
+    try:
+        number = int(port)
+    except ValueError:
+        raise ValueError(f"TELEGRAM_LISTEN must look like host:port, not {listen!r}") from None
+    return host.strip("[]") or "0.0.0.0", number
+
+
+class TelegramFrontEnd:
+    """Runs the bot: long polling by default, a webhook when `webhook_url` is given.
+
+    `token` comes only from the caller and is masked in every log record.
+    `rate_limiter` defaults to Telegram's documented limits (30 messages a
+    second, 20 a minute per group); `table_delay` is how long a table edit
+    waits for more moves to share it.
+    """
+
+    def __init__(self, sessions: Sessions, token: str, *, api_base: str | None = None,
+                 webhook_url: str | None = None, listen: str | None = None,
+                 rate_limiter: BaseRateLimiter[Any] | None = None, poll_timeout: float = 10.0,
+                 table_delay: float = 0.3, drain_timeout: float = 5.0,
+                 max_send_attempts: int = 10) -> None:
+        if not token:
+            raise ValueError("a Telegram bot token is required")
+        mask_secret(token)
+        self.sessions = sessions
+        self._token = token
+        self.api_base = api_base
+        self.webhook_url = webhook_url
+        self.listen = listen
+        self.poll_timeout = poll_timeout
+        self.drain_timeout = drain_timeout
+        builder = (Application.builder().token(token).concurrent_updates(True)
+                   .rate_limiter(rate_limiter if rate_limiter is not None
+                                 else AIORateLimiter(max_retries=3))
+                   .pool_timeout(10.0).connect_timeout(10.0).read_timeout(15.0).write_timeout(15.0))
+        if api_base:
+            builder = builder.base_url(api_base).base_file_url(file_base(api_base))
+        self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        bot = self.application.bot
+        self.outbox = Outbox(bot, RefBook(sessions.store), job_queue=self.application.job_queue,
+                             max_attempts=max_send_attempts)
+        self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
+                                   table_delay=table_delay)
+        self.outbox.on_forbidden = self.presenter.user_forbidden
+        self.handlers = Handlers(sessions, self.presenter)
+        self.handlers.install(self.application)
+        self.application.add_error_handler(self._on_error)
+        self._running = False
+        sessions.subscribe(self._on_event)
+
+    def __repr__(self) -> str:
+        return f"TelegramFrontEnd(api_base={self.api_base!r}, webhook={bool(self.webhook_url)})"
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    async def start(self) -> None:
+        app = self.application
+        await app.initialize()
+        await self._set_commands()
+        await app.start()
+        self._running = True
+        assert app.updater is not None
+        if self.webhook_url:
+            host, port = parse_listen(self.listen)
+            await app.updater.start_webhook(
+                listen=host, port=port, url_path=urlsplit(self.webhook_url).path.lstrip("/"),
+                webhook_url=self.webhook_url, allowed_updates=ALLOWED_UPDATES,
+                secret_token=secrets.token_urlsafe(32))
+        else:
+            await app.updater.start_polling(timeout=int(self.poll_timeout),
+                                            allowed_updates=ALLOWED_UPDATES,
+                                            error_callback=self._polling_error)
+        log.info("Telegram bot @%s is running (%s)", app.bot.username,
+                 "webhook" if self.webhook_url else "long polling")
+
+    async def stop(self) -> None:
+        """Stop taking updates, send what is waiting (briefly), and close the connections."""
+        app = self.application
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        await self.outbox.close(self.drain_timeout)
+        self._running = False
+        if app.running:
+            await app.stop()
+        await app.shutdown()
+
+    async def _set_commands(self) -> None:
+        """The command menu, in Italian and English (the default for other languages)."""
+        bot = self.application.bot
+        for lang in (None, *LANGUAGES):
+            words = lang or "en"
+            commands = [BotCommand(name, t(words, f"telegram.command.{name}")) for name in MENU_COMMANDS]
+            try:
+                await bot.set_my_commands(commands, language_code=lang)
+            except TelegramError as exc:
+                log.warning("could not register the command menu (%s): %s", lang or "default",
+                            exc.message)
+
+    async def _on_event(self, event: Event) -> None:
+        if self._running:
+            await self.presenter.on_event(event)
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("handling an update failed", exc_info=context.error)
+
+    def _polling_error(self, exc: TelegramError) -> None:
+        log.warning("polling for updates failed: %s", exc.message)

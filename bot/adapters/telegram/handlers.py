@@ -1,0 +1,506 @@
+"""Commands and button taps, translated into sessions calls.
+
+Who is asking always comes from Telegram's update (never from the button),
+what they ask for from callback data that `callbacks.decode` checked; the
+sessions layer decides whether it is allowed. Every callback query gets one
+answer: nothing, or a short alert saying why nothing happened.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from telegram import Bot, CallbackQuery, ChatMember, Message, Update
+from telegram.error import TelegramError
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from ...engine import Rules
+from ...engine.rules import parse_variant
+from ...i18n import t
+from ...render import leaderboard_text, refusal_text, rules_text, stats_text
+from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef
+from ...sessions.service import language_of
+from ...storage import PlayerRow
+from .callbacks import OPTIONS, Action, Tap, decode
+from .identity import PLATFORM, chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
+from .keyboards import Keyboard, link_keyboard, settings_keyboard
+from .markup import clip, escape, hand_alert
+from .outbox import Content, Target
+from .present import Presenter, table_target
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+Context = ContextTypes.DEFAULT_TYPE
+
+VARIANT_ALIASES = {"scientifico": "scopone_scientifico", "scopone-scientifico": "scopone_scientifico",
+                   "scopa-d-assi": "scopa"}
+COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "rules", "settings",
+            "help", "start")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    text: str | None = None
+    alert: bool = False
+    url: str | None = None
+
+
+class Handlers:
+    def __init__(self, sessions: Sessions, presenter: Presenter) -> None:
+        self.sessions = sessions
+        self.presenter = presenter
+        self.outbox = presenter.outbox
+
+    def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        for name in COMMANDS:
+            application.add_handler(CommandHandler(name, getattr(self, f"cmd_{name}")))
+        application.add_handler(CallbackQueryHandler(self.on_tap))
+
+    # ---- helpers -----------------------------------------------------------------
+
+    def _reply(self, message: Message, html: str, keyboard: Keyboard = (),
+               reply_to: int | None = None) -> None:
+        self.outbox.post(message.chat.id, Content(html, keyboard), reply_to or message.message_id)
+
+    async def _context(self, update: Update) -> tuple[ChatRef, UserRef, PlayerRow, str] | None:
+        message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+        if message is None or chat is None or user is None or user.is_bot:
+            return None
+        uref = user_ref(user)
+        player = await self.sessions.player(uref)
+        if is_group(chat):
+            row = await self.sessions.chat(chat_ref(chat), uref.language)
+            self.presenter.set_chat_language(chat.id, row.language)
+            lang = row.language
+        else:
+            lang = self.presenter.language(player)
+        return chat_ref(chat), uref, player, lang
+
+    async def _is_admin(self, bot: Bot, chat_id: int, user_id: int) -> bool:
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except TelegramError as exc:
+            log.info("could not check admin status in %s: %s", chat_id, exc.message)
+            return False
+        return member.status in (ChatMember.OWNER, ChatMember.ADMINISTRATOR)
+
+    async def _managed(self, bot: Bot, chat_id: int, user_id: int,
+                       call: Callable[[bool], Awaitable[_T]]) -> _T:
+        """`call` as a plain player first; if refused, again as a chat admin if they are one."""
+        try:
+            return await call(False)
+        except Refused as refused:
+            if refused.reason is not Reason.NOT_ALLOWED or not await self._is_admin(bot, chat_id, user_id):
+                raise
+        return await call(True)
+
+    async def _open_game(self, cref: ChatRef, game_id: int) -> None:
+        current = await self.sessions.open_game_id(cref)
+        if current is None:
+            raise Refused(Reason.NO_GAME)
+        if current != game_id:
+            raise Refused(Reason.STALE)
+
+    async def _may_manage(self, bot: Bot, chat_id: int, user_id: int, cref: ChatRef,
+                          player: PlayerRow) -> None:
+        lobby = await self.sessions.lobby(cref)
+        if lobby.creator_id != player.id and not await self._is_admin(bot, chat_id, user_id):
+            raise Refused(Reason.NOT_ALLOWED)
+
+    async def _seat(self, cref: ChatRef, uref: UserRef, player: PlayerRow,
+                    game_id: int | None = None) -> tuple[int, bool]:
+        """Join (or re-check a waiting seat); True if the bot can write to the player."""
+        reachable = self.presenter.reachable(player)
+        try:
+            lobby = await self.sessions.join(cref, uref, ready=reachable, game_id=game_id)
+        except Refused as refused:
+            if refused.reason is not Reason.ALREADY_JOINED:
+                raise
+            lobby = await self.sessions.lobby(cref)
+            if not any(s.player_id == player.id for s in lobby.waiting):
+                raise
+        if reachable:
+            return lobby.game_id, True
+        return lobby.game_id, await self._probe(cref, uref, lobby.game_id)
+
+    async def _probe(self, cref: ChatRef, uref: UserRef, game_id: int) -> bool:
+        """Send the player's private message; if it arrives, their seat is ready."""
+        if not await self.presenter.refresh_hand(game_id, uref.key):
+            return False
+        await self.presenter.set_reachable(uref, True)
+        try:
+            await self.sessions.join(cref, uref, ready=True, game_id=game_id)
+        except Refused as refused:
+            if refused.reason is not Reason.ALREADY_JOINED:
+                raise
+        return True
+
+    def _start_first(self, message: Message, lang: str, game_id: int) -> None:
+        link = private_link(message.get_bot().username, game_id)
+        self._reply(message, escape(t(lang, "dm.start_first")),
+                    link_keyboard("🔒 " + t(lang, "button.open_private"), link))
+
+    # ---- commands ------------------------------------------------------------------
+
+    async def cmd_start(self, update: Update, context: Context) -> None:
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return
+        _, uref, _, lang = found
+        if is_group(message.chat):
+            await self.cmd_help(update, context)
+            return
+        await self.presenter.set_reachable(uref, True)
+        game_id = parse_join_payload(context.args[0]) if context.args else None
+        if game_id is not None:
+            await self._deep_join(message, uref, lang, game_id)
+            return
+        self._reply(message, escape(t(lang, "dm.welcome")))
+        for row in await self.sessions.games_of(uref):
+            self.presenter.repost_hand(row.id, uref.key)
+
+    async def _deep_join(self, message: Message, uref: UserRef, lang: str, game_id: int) -> None:
+        try:
+            row = await self.sessions.game_row(game_id)
+            chat = await self.sessions.store.get_chat(row.chat_id)
+            if chat is None or chat.platform != PLATFORM:
+                raise Refused(Reason.NO_GAME)
+            gref = ChatRef(chat.platform, chat.chat_key, chat.title)
+            if row.status == "lobby":
+                try:
+                    await self.sessions.join(gref, uref, ready=True, game_id=game_id)
+                except Refused as refused:
+                    if refused.reason is not Reason.ALREADY_JOINED:
+                        raise
+            elif row.status == "running":
+                await self.sessions.hand(game_id, uref)
+            else:
+                raise Refused(Reason.GAME_OVER)
+        except Refused as refused:
+            self._reply(message, escape(refusal_text(refused, lang)))
+            return
+        self.presenter.repost_hand(game_id, uref.key)
+
+    async def cmd_help(self, update: Update, context: Context) -> None:
+        found = await self._context(update)
+        if found is None or update.effective_message is None:
+            return
+        lang = found[3]
+        self._reply(update.effective_message,
+                    escape(t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra")))
+
+    async def _group_only(self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerRow, str] | None:
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return None
+        if not is_group(message.chat):
+            self._reply(message, escape(t(found[3], "telegram.group_only")))
+            return None
+        return (message, *found)
+
+    async def cmd_newgame(self, update: Update, context: Context) -> None:
+        found = await self._group_only(update)
+        if found is None:
+            return
+        message, cref, uref, player, lang = found
+        variant = context.args[0].lower() if context.args else None
+        variant = VARIANT_ALIASES.get(variant, variant) if variant else None
+        reachable = self.presenter.reachable(player)
+        try:
+            lobby = await self.sessions.new_game(cref, uref, variant, ready=reachable)
+        except Refused as refused:
+            if refused.reason is Reason.GAME_OPEN:
+                await self._point_to_game(message, lang, int(refused.params["game_id"]))
+            else:
+                self._reply(message, escape(refusal_text(refused, lang)))
+            return
+        if not reachable and not await self._probe(cref, uref, lobby.game_id):
+            self._start_first(message, lang, lobby.game_id)
+
+    async def _point_to_game(self, message: Message, lang: str, game_id: int) -> None:
+        ref = await self.outbox.refs.get(game_id, table_target(game_id, message.chat.id).ref)
+        keyboard: Keyboard = ()
+        if ref:
+            link = message_link(message.chat.id, int(ref), message.chat.username)
+            if link:
+                keyboard = link_keyboard(t(lang, "telegram.button.go_to_game"), link)
+        self._reply(message, escape(t(lang, "refused.game_open")), keyboard,
+                    reply_to=int(ref) if ref else None)
+
+    async def cmd_join(self, update: Update, context: Context) -> None:
+        found = await self._group_only(update)
+        if found is None:
+            return
+        message, cref, uref, player, lang = found
+        try:
+            game_id, reachable = await self._seat(cref, uref, player)
+        except Refused as refused:
+            self._reply(message, escape(refusal_text(refused, lang)))
+            return
+        if not reachable:
+            self._start_first(message, lang, game_id)
+
+    async def cmd_leave(self, update: Update, context: Context) -> None:
+        found = await self._group_only(update)
+        if found is None:
+            return
+        message, cref, uref, _, lang = found
+        try:
+            await self._leave(cref, uref)
+        except Refused as refused:
+            self._reply(message, escape(refusal_text(refused, lang)))
+
+    async def _leave(self, cref: ChatRef, uref: UserRef) -> None:
+        game_id = await self.sessions.open_game_id(cref)
+        view = await self.sessions.leave(cref, uref)
+        if game_id is not None and view.status != "running":
+            self.presenter.refresh_hand(game_id, uref.key)
+
+    async def cmd_cancel(self, update: Update, context: Context) -> None:
+        found = await self._group_only(update)
+        if found is None:
+            return
+        message, cref, uref, _, lang = found
+        try:
+            await self._managed(message.get_bot(), message.chat.id, int(uref.key),
+                                lambda admin: self.sessions.cancel(cref, uref, is_admin=admin))
+        except Refused as refused:
+            self._reply(message, escape(refusal_text(refused, lang)))
+
+    async def cmd_leaderboard(self, update: Update, context: Context) -> None:
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return
+        cref, _, _, lang = found
+        everyone = not is_group(message.chat) or bool(
+            context.args and context.args[0].lower() in ("global", "globale", "all", "tutti"))
+        rows = await self.sessions.leaderboard(None if everyone else cref)
+        self._reply(message, escape(leaderboard_text(rows, lang, everyone)))
+
+    async def cmd_stats(self, update: Update, context: Context) -> None:
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return
+        _, uref, player, lang = found
+        stats = await self.sessions.stats(uref)
+        self._reply(message, escape(stats_text(player.display_name, stats, lang)))
+
+    async def cmd_rules(self, update: Update, context: Context) -> None:
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return
+        cref, _, _, lang = found
+        try:
+            if context.args:
+                name = VARIANT_ALIASES.get(context.args[0].lower(), context.args[0].lower())
+                variant = parse_variant(name).value
+                rules = Rules.default(variant)
+            elif is_group(message.chat) and await self.sessions.open_game_id(cref) is not None:
+                lobby = await self.sessions.lobby(cref)
+                variant, rules = lobby.variant, lobby.rules
+            else:
+                chat = await self.sessions.chat(cref)
+                variant = parse_variant(str(chat.defaults.get("variant", "scopa"))).value
+                rules = Rules.default(variant)
+        except Exception as exc:
+            self._reply(message, escape(refusal_text(Refused(Reason.BAD_OPTION, detail=str(exc)), lang)))
+            return
+        self._reply(message, escape(rules_text(variant, rules, lang)))
+
+    async def cmd_settings(self, update: Update, context: Context) -> None:
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return
+        cref, _, player, lang = found
+        self._reply(message, *(await self._settings(cref, player, lang, is_group(message.chat))))
+
+    async def _settings(self, cref: ChatRef, player: PlayerRow, lang: str,
+                        group: bool) -> tuple[str, Keyboard]:
+        if not group:
+            text = t(lang, "settings.title") + "\n" + t(
+                lang, "settings.language", language=t(lang, f"telegram.language.{lang}"))
+            return escape(text), settings_keyboard(lang, False, {"ul": lang})
+        chat = await self.sessions.chat(cref)
+        variant = str(chat.defaults.get("variant", "scopa"))
+        text = "\n".join([
+            t(lang, "settings.title"),
+            t(lang, "settings.language", language=t(lang, f"telegram.language.{chat.language}")),
+            t(lang, "settings.turn_limit", seconds=chat.turn_limit),
+            t(lang, "telegram.settings.variant", variant=t(lang, f"variant.{variant}")),
+            t(lang, "telegram.settings.admins"),
+        ])
+        current = {"cl": chat.language, "ct": str(chat.turn_limit), "cv": variant}
+        return escape(text), settings_keyboard(lang, True, current)
+
+    # ---- buttons -------------------------------------------------------------------
+
+    async def on_tap(self, update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        lang = language_of(query.from_user.language_code)
+        answer = Answer()
+        try:
+            uref = user_ref(query.from_user)
+            player = await self.sessions.player(uref)
+            lang = self.presenter.language(player)
+            tapped = decode(query.data)
+            if tapped is None:
+                answer = Answer(t(lang, "telegram.bad_button"), alert=True)
+            else:
+                answer = await self._tap(query, tapped, uref, player, lang)
+        except Refused as refused:
+            answer = Answer(refusal_text(refused, lang), alert=True)
+        except Exception:
+            log.exception("tap failed")
+            answer = Answer(t(lang, "error.internal"), alert=True)
+        try:
+            await query.answer(clip(answer.text) if answer.text else None,
+                               show_alert=answer.alert or None, url=answer.url)
+        except TelegramError as exc:
+            log.info("could not answer a callback query: %s", exc.message)
+
+    async def _tap(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerRow,
+                   lang: str) -> Answer:
+        action, game_id = tapped.action, tapped.game_id
+        if action is Action.PLAY:
+            assert tapped.version is not None
+            await self.sessions.play(game_id, uref, tapped.version, tapped.arg)
+            self.presenter.choosing.pop((game_id, uref.key), None)
+            return Answer()
+        if action in (Action.CHOOSE, Action.BACK, Action.WAIT, Action.SHOW_HAND):
+            return await self._hand_tap(tapped, uref, lang)
+        if action is Action.TAKE_BACK:
+            await self.sessions.set_autoplay(game_id, uref, False)
+            return Answer(t(lang, "play.autoplay_off", name=player.display_name))
+        if action is Action.REMATCH:
+            await self.sessions.rematch(game_id, uref)
+            return Answer()
+        message = query.message
+        if message is None:
+            raise Refused(Reason.BAD_INPUT)
+        if action is Action.SETTING:
+            return await self._setting(query, tapped, uref, player, lang)
+        if not is_group(message.chat):
+            raise Refused(Reason.BAD_INPUT)
+        return await self._lobby_tap(query, tapped, chat_ref(message.chat), uref, player, lang)
+
+    async def _hand_tap(self, tapped: Tap, uref: UserRef, lang: str) -> Answer:
+        game_id = tapped.game_id
+        hand = await self.sessions.hand(game_id, uref)
+        if tapped.action is Action.SHOW_HAND:
+            return Answer(hand_alert(hand, lang), alert=True)
+        if tapped.action is Action.WAIT:
+            return Answer(refusal_text(Refused(Reason.NOT_YOUR_TURN), lang) if not hand.my_turn
+                          else t(lang, "telegram.card_not_playable"), alert=True)
+        if hand.finished:
+            raise Refused(Reason.GAME_OVER)
+        if tapped.version != hand.version:
+            raise Refused(Reason.STALE)
+        if tapped.action is Action.BACK:
+            self.presenter.choosing.pop((game_id, uref.key), None)
+            self.presenter.refresh_hand(game_id, uref.key)
+            return Answer()
+        if not hand.my_turn:
+            raise Refused(Reason.NOT_YOUR_TURN)
+        choice = next((c for c in hand.choices if c.card.code == tapped.arg), None)
+        if choice is None:
+            raise Refused(Reason.ILLEGAL_MOVE, detail=tapped.arg)
+        if len(choice.moves) == 1:
+            await self.sessions.play(game_id, uref, hand.version, choice.moves[0])
+            return Answer()
+        self.presenter.choosing[(game_id, uref.key)] = (hand.version, tapped.arg)
+        self.presenter.refresh_hand(game_id, uref.key)
+        return Answer()
+
+    async def _lobby_tap(self, query: CallbackQuery, tapped: Tap, cref: ChatRef, uref: UserRef,
+                         player: PlayerRow, lang: str) -> Answer:
+        action, game_id = tapped.action, tapped.game_id
+        bot, chat_id, user_id = query.get_bot(), int(cref.key), query.from_user.id
+        if action is Action.JOIN:
+            joined, reachable = await self._seat(cref, uref, player, game_id)
+            if not reachable:
+                return Answer(t(lang, "dm.start_first"), url=private_link(bot.username, joined))
+            return Answer()
+        await self._open_game(cref, game_id)
+        if action is Action.LEAVE:
+            await self._leave(cref, uref)
+        elif action is Action.ADD_COMPUTER:
+            await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.add_computer(
+                cref, uref, tapped.arg, is_admin=admin))
+        elif action is Action.REMOVE_COMPUTERS:
+            await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.remove_computers(
+                cref, uref, is_admin=admin))
+        elif action is Action.START:
+            await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.start(
+                cref, uref, is_admin=admin))
+        elif action is Action.CANCEL:
+            await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.cancel(
+                cref, uref, is_admin=admin))
+        elif action is Action.MENU:
+            await self._may_manage(bot, chat_id, user_id, cref, player)
+            self.presenter.menus[game_id] = tapped.arg
+            self.presenter.refresh_table(game_id, chat_id)
+        elif action is Action.OPTION:
+            short, _, value = tapped.arg.partition("=")
+            key = OPTIONS[short][0]
+            if key == "turn_limit":
+                await self._may_manage(bot, chat_id, user_id, cref, player)
+                await self.sessions.set_turn_limit(cref, value)
+            else:
+                await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.set_option(
+                    cref, uref, key, value, is_admin=admin))
+            self.presenter.menus[game_id] = "options"
+            self.presenter.refresh_table(game_id, chat_id)
+        return Answer()
+
+    async def _setting(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerRow,
+                       lang: str) -> Answer:
+        message = query.message
+        assert message is not None
+        key, _, value = tapped.arg.partition("=")
+        group = is_group(message.chat)
+        cref = chat_ref(message.chat)
+        if key.startswith("c"):
+            if not group:
+                raise Refused(Reason.BAD_INPUT)
+            if not await self._is_admin(query.get_bot(), message.chat.id, query.from_user.id):
+                raise Refused(Reason.NOT_ALLOWED)
+            if key == "cl":
+                await self.sessions.set_chat_language(cref, value)
+                self.presenter.set_chat_language(message.chat.id, value)
+            elif key == "ct":
+                await self.sessions.set_turn_limit(cref, value)
+            else:
+                chat = await self.sessions.chat(cref)
+                await self.sessions.set_chat_defaults(cref, {**chat.defaults, "variant": value})
+            shown_lang = await self.presenter.chat_language(message.chat.id)
+        else:
+            if group:
+                raise Refused(Reason.BAD_INPUT)
+            await self.sessions.set_player_language(uref, value)
+            self.presenter.set_language(uref.key, value)
+            for row in await self.sessions.games_of(uref):
+                self.presenter.refresh_hand(row.id, uref.key)
+            shown_lang = value
+        html, keyboard = await self._settings(cref, player, shown_lang, group)
+        self.outbox.update(Target(message.chat.id, message_id=message.message_id),
+                           _constant(Content(html, keyboard)))
+        return Answer(t(shown_lang, "settings.saved"))
+
+
+def _constant(content: Content) -> Callable[[], Awaitable[Content | None]]:
+    async def render() -> Content | None:
+        return content
+
+    return render

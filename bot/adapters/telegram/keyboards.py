@@ -1,0 +1,196 @@
+"""Inline keyboards as plain values: easy to compare (an unchanged message is
+not edited again), easy to test, turned into PTB markup only when sent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ...engine.rules import TARGETS_OFFERED
+from ...i18n import t
+from ...render import card_label, move_label
+from ...sessions import HandView, LobbyView
+from ...sessions.service import PLAYER_RANGE
+from .callbacks import LEVELS, OPTIONS, SETTINGS, Action, Tap
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    data: str | None = None
+    url: str | None = None
+
+
+Keyboard = tuple[tuple[Button, ...], ...]
+
+
+def to_markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
+    if not keyboard:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data, url=b.url)
+                                  for b in row] for row in keyboard])
+
+
+def tap(label: str, action: Action, game_id: int = 0, version: int | None = None,
+        arg: str = "") -> Button:
+    return Button(label, data=Tap(action, game_id, version, arg).encode())
+
+
+def rows_of(buttons: Sequence[Button], width: int = 3, max_chars: int = 30) -> Keyboard:
+    """Buttons laid out in rows of at most `width`, fewer when their labels are long."""
+    rows: list[tuple[Button, ...]] = []
+    row: list[Button] = []
+    for button in buttons:
+        if row and (len(row) == width or sum(len(b.label) for b in row) + len(button.label) > max_chars):
+            rows.append(tuple(row))
+            row = []
+        row.append(button)
+    if row:
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _checked(label: str, on: bool) -> str:
+    return f"✅ {label}" if on else label
+
+
+# ---- lobby ----------------------------------------------------------------------
+
+def lobby_keyboard(view: LobbyView, lang: str, menu: str = "main",
+                   private_link: str | None = None) -> Keyboard:
+    gid = view.game_id
+    if menu != "main":
+        return _option_menu(view, lang, menu)
+    rows: list[tuple[Button, ...]] = [(tap(t(lang, "button.join"), Action.JOIN, gid),
+                                       tap(t(lang, "button.leave"), Action.LEAVE, gid))]
+    if not view.full:
+        rows.append(tuple(tap(t(lang, "telegram.button.computer", level=t(lang, f"level.{level}")),
+                              Action.ADD_COMPUTER, gid, arg=level) for level in LEVELS))
+    if any(seat is not None and seat.is_computer for seat in view.seats):
+        rows.append((tap(t(lang, "telegram.button.remove_computers"), Action.REMOVE_COMPUTERS, gid),))
+    rows.append((tap("⚙️ " + t(lang, "button.options"), Action.MENU, gid, arg="options"),
+                 tap("▶️ " + t(lang, "button.start"), Action.START, gid),
+                 tap("✖️ " + t(lang, "button.cancel"), Action.CANCEL, gid)))
+    if private_link:
+        rows.append((Button("🔒 " + t(lang, "button.open_private"), url=private_link),))
+    return tuple(rows)
+
+
+def _option(view: LobbyView, short: str, value: str, label: str, current: bool) -> Button:
+    return tap(_checked(label, current), Action.OPTION, view.game_id, arg=f"{short}={value}")
+
+
+def _option_menu(view: LobbyView, lang: str, menu: str) -> Keyboard:
+    gid = view.game_id
+    back_to = "main" if menu == "options" else "options"
+    back = (tap("↩️ " + t(lang, "button.back"), Action.MENU, gid, arg=back_to),)
+    if menu == "options":
+        entries = [("variant", "button.variant"), ("players", "telegram.button.players"),
+                   ("target", "button.target"), ("teams", "button.teams"),
+                   ("capture", "button.capture_rule"), ("deck", "button.deck"),
+                   ("turn", "button.turn_limit")]
+        buttons = [tap(t(lang, key), Action.MENU, gid, arg=name) for name, key in entries]
+        return (*rows_of(buttons, width=3), back)
+    buttons = list(_option_buttons(view, lang, menu))
+    return (*rows_of(buttons, width=2 if menu in ("variant", "deck", "capture") else 3), back)
+
+
+def _option_buttons(view: LobbyView, lang: str, menu: str) -> Iterable[Button]:
+    rules = view.rules
+    if menu == "variant":
+        for value in OPTIONS["v"][1]:
+            yield _option(view, "v", value, t(lang, f"variant.{value}"), value == view.variant)
+    elif menu == "players":
+        low, high = PLAYER_RANGE[view.variant]
+        for count in range(low, high + 1):
+            yield _option(view, "n", str(count), str(count), count == view.players)
+    elif menu == "target":
+        for target in TARGETS_OFFERED:
+            yield _option(view, "t", str(target), str(target), target == rules.target)
+    elif menu == "teams":
+        yield _option(view, "T", "on", t(lang, "option.teams"), view.teams)
+        yield _option(view, "T", "off", t(lang, "option.no_teams"), not view.teams)
+    elif menu == "capture":
+        for value in OPTIONS["c"][1]:
+            yield _option(view, "c", value, t(lang, f"option.capture_choice.{value}"),
+                          value == rules.capture_choice.value)
+    elif menu == "deck":
+        for value in OPTIONS["d"][1]:
+            yield _option(view, "d", value, t(lang, f"deck.{value}"), value == view.deck_style)
+    elif menu == "turn":
+        for value in OPTIONS["l"][1]:
+            yield _option(view, "l", value, t(lang, "telegram.seconds", seconds=value),
+                          int(value) == view.turn_limit)
+
+
+# ---- the table and the end of a match -------------------------------------------------
+
+def table_keyboard(game_id: int, lang: str, show_hand: bool, take_back: bool) -> Keyboard:
+    row: list[Button] = []
+    if show_hand:
+        row.append(tap("🃏 " + t(lang, "button.show_hand"), Action.SHOW_HAND, game_id))
+    if take_back:
+        row.append(tap("👋 " + t(lang, "button.take_back"), Action.TAKE_BACK, game_id))
+    return (tuple(row),) if row else ()
+
+
+def match_keyboard(game_id: int, lang: str) -> Keyboard:
+    return ((tap("🔁 " + t(lang, "button.rematch"), Action.REMATCH, game_id),),)
+
+
+# ---- a player's hand --------------------------------------------------------------
+
+def hand_keyboard(view: HandView, lang: str, choosing: str | None = None,
+                  autoplay: bool = False) -> Keyboard:
+    """One button per card; live on the player's turn, a capture picker for `choosing`."""
+    gid, style = view.game_id, view.deck_style
+    rows: list[tuple[Button, ...]] = []
+    if view.finished:
+        return ()
+    picked = next((c for c in view.choices if c.card.code == choosing), None)
+    if view.my_turn and not autoplay and picked is not None and len(picked.moves) > 1:
+        for move in picked.moves:
+            rows.append((tap(move_label(move, style), Action.PLAY, gid, view.version, move.code),))
+        rows.append((tap("↩️ " + t(lang, "button.back"), Action.BACK, gid, view.version),))
+    elif view.my_turn and not autoplay:
+        buttons = []
+        for card in view.hand:
+            moves = view.moves_for(card)
+            if len(moves) == 1:
+                buttons.append(tap(move_label(moves[0], style), Action.PLAY, gid, view.version,
+                                   moves[0].code))
+            elif moves:
+                buttons.append(tap(card_label(card, style) + " …", Action.CHOOSE, gid, view.version,
+                                   card.code))
+            else:
+                buttons.append(tap(card_label(card, style), Action.WAIT, gid))
+        rows.extend(rows_of(buttons, width=3, max_chars=24))
+    else:
+        rows.extend(rows_of([tap(card_label(card, style), Action.WAIT, gid) for card in view.hand],
+                            width=5))
+    if autoplay:
+        rows.append((tap("👋 " + t(lang, "button.take_back"), Action.TAKE_BACK, gid),))
+    return tuple(rows)
+
+
+# ---- settings and links -------------------------------------------------------------
+
+def settings_keyboard(lang: str, group: bool, current: dict[str, str]) -> Keyboard:
+    def setting(key: str, value: str, label: str) -> Button:
+        return tap(_checked(label, current.get(key) == value), Action.SETTING, arg=f"{key}={value}")
+
+    scope = "c" if group else "u"
+    rows = [tuple(setting(f"{scope}l", code, t(lang, f"telegram.language.{code}"))
+                  for code in SETTINGS[f"{scope}l"])]
+    if group:
+        rows.append(tuple(setting("ct", value, t(lang, "telegram.seconds", seconds=value))
+                          for value in SETTINGS["ct"]))
+        rows.extend(rows_of([setting("cv", value, t(lang, f"variant.{value}"))
+                             for value in SETTINGS["cv"]], width=2))
+    return tuple(rows)
+
+
+def link_keyboard(label: str, url: str) -> Keyboard:
+    return ((Button(label, url=url),),)

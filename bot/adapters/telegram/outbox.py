@@ -1,0 +1,398 @@
+"""Sending to Telegram without flooding it and without losing anything.
+
+Two kinds of traffic:
+
+* a *slot* is one message that is edited in place (a game's lobby/table
+  message, a player's hand). Updating a slot stores how to draw it; at most
+  one request per slot is in flight, and when it returns the slot is drawn
+  again from the latest state, so any number of moves made meanwhile cost a
+  single edit. Unchanged content is not sent again, and Telegram's "message is
+  not modified" counts as done. The first update of a slot without a message
+  sends one and keeps its id in the game's refs (so it survives a restart).
+* a *post* is a new message (round breakdown, end of match, replies); posts to
+  one chat go out in order.
+
+The rate limiter paces requests; here a RetryAfter is waited out and network
+errors are retried with backoff. Moves are committed before anything is sent,
+so a failed send loses nothing: the next draw shows the latest state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import warnings
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from telegram import Bot, LinkPreviewOptions, Message, ReplyParameters
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.ext import CallbackContext, JobQueue
+
+from ...storage import Store
+from .keyboards import Keyboard, to_markup
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    text: str
+    keyboard: Keyboard = ()
+
+
+Render = Callable[[], Awaitable[Content | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A message that is edited in place: by id, or kept under `ref` in a game's refs."""
+
+    chat_id: int
+    game_id: int | None = None
+    ref: str = ""
+    message_id: int | None = None
+
+
+class Superseded(Exception):
+    """A newer drawing of the same slot is waiting; this one is not worth retrying."""
+
+
+class GaveUp(Exception):
+    pass
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value: Any = exc.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def is_not_modified(exc: BadRequest) -> bool:
+    return "not modified" in exc.message.lower()
+
+
+def is_gone(exc: BadRequest) -> bool:
+    text = exc.message.lower()
+    return any(s in text for s in ("message to edit not found", "message can't be edited",
+                                   "message_id_invalid", "message not found"))
+
+
+class RefBook:
+    """Message ids of a game's slots, cached, stored through the sessions' store."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._cache: dict[int, dict[str, str]] = {}
+
+    async def get(self, game_id: int, key: str) -> str | None:
+        refs = self._cache.get(game_id)
+        if refs is None:
+            refs = self._cache[game_id] = await self._store.get_refs(game_id)
+        return refs.get(key)
+
+    async def set(self, game_id: int, key: str, value: str | None) -> None:
+        await self._store.set_ref(game_id, key, value)
+        refs = self._cache.setdefault(game_id, {})
+        if value is None:
+            refs.pop(key, None)
+        else:
+            refs[key] = value
+
+    def forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+
+@dataclass(slots=True)
+class _Post:
+    content: Content
+    reply_to: int | None
+    done: asyncio.Future[int | None]
+
+
+@dataclass(slots=True)
+class _Pending:
+    render: Render
+    waiters: list[asyncio.Future[bool]] = field(default_factory=list)
+    fresh: bool = False
+
+
+class Outbox:
+    def __init__(self, bot: Bot, refs: RefBook, *,
+                 on_forbidden: Callable[[int], Awaitable[None]] | None = None,
+                 job_queue: JobQueue[Any] | None = None, max_attempts: int = 10,
+                 backoff_cap: float = 30.0) -> None:
+        self.bot = bot
+        self.refs = refs
+        self.on_forbidden = on_forbidden
+        self.job_queue = job_queue
+        self.max_attempts = max_attempts
+        self.backoff_cap = backoff_cap
+        self._pending: dict[Target, _Pending] = {}
+        self._slot_tasks: dict[Target, asyncio.Task[None]] = {}
+        self._scheduled: set[Target] = set()
+        self._shown: dict[Target, Content] = {}
+        self._posts: dict[int, deque[_Post]] = {}
+        self._post_tasks: dict[int, asyncio.Task[None]] = {}
+        self._closed = False
+
+    # ---- slots -------------------------------------------------------------------
+
+    def update(self, target: Target, render: Render, delay: float = 0.0,
+               fresh: bool = False) -> asyncio.Future[bool]:
+        """Draw `target` from `render` soon; the future says whether it reached Telegram.
+
+        With a `delay`, the job queue waits that long first, so a burst of
+        changes (a computer's moves, a round's last plays) becomes one edit.
+        `fresh` draws it in a new message instead of editing the old one.
+        """
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        if self._closed:
+            done.set_result(False)
+            return done
+        pending = self._pending.get(target)
+        if pending is None:
+            self._pending[target] = _Pending(render, [done], fresh)
+        else:
+            pending.render = render
+            pending.waiters.append(done)
+            pending.fresh = pending.fresh or fresh
+        if target in self._slot_tasks or target in self._scheduled:
+            return done
+        if delay > 0 and self.job_queue is not None and self.job_queue.scheduler.running:
+            self._scheduled.add(target)
+            self.job_queue.run_once(self._due, when=delay, data=target)
+        else:
+            self._start_slot(target)
+        return done
+
+    async def _due(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
+        target = context.job.data if context.job else None
+        if isinstance(target, Target):
+            self._scheduled.discard(target)
+            if target not in self._slot_tasks and target in self._pending:
+                self._start_slot(target)
+
+    def _start_slot(self, target: Target) -> None:
+        self._slot_tasks[target] = asyncio.create_task(self._run_slot(target),
+                                                       name=f"telegram-slot-{target}")
+
+    async def _run_slot(self, target: Target) -> None:
+        try:
+            while (pending := self._pending.pop(target, None)) is not None:
+                delivered = False
+                try:
+                    if pending.fresh and target.game_id is not None:
+                        self._shown.pop(target, None)
+                        if await self.refs.get(target.game_id, target.ref) is not None:
+                            await self.refs.set(target.game_id, target.ref, None)
+                    content = await pending.render()
+                    delivered = content is None or await self._deliver(target, content)
+                except Superseded:
+                    self._merge_waiters(target, pending)
+                    continue
+                except Exception:
+                    log.exception("drawing %s failed", target)
+                for waiter in pending.waiters:
+                    if not waiter.done():
+                        waiter.set_result(delivered)
+        finally:
+            self._slot_tasks.pop(target, None)
+            if target in self._pending and not self._closed:
+                self._start_slot(target)
+
+    def _merge_waiters(self, target: Target, older: _Pending) -> None:
+        newer = self._pending.get(target)
+        if newer is not None:
+            newer.waiters.extend(older.waiters)
+        else:
+            for waiter in older.waiters:
+                if not waiter.done():
+                    waiter.set_result(False)
+
+    async def _message_id(self, target: Target) -> int | None:
+        if target.message_id is not None:
+            return target.message_id
+        if target.game_id is None:
+            return None
+        value = await self.refs.get(target.game_id, target.ref)
+        return int(value) if value else None
+
+    async def _deliver(self, target: Target, content: Content) -> bool:
+        """Send or edit; False if Telegram refused for good (blocked, bad request)."""
+        def superseded() -> bool:
+            return target in self._pending
+
+        for _ in range(2):
+            message_id = await self._message_id(target)
+            try:
+                if message_id is None:
+                    if target.game_id is None:
+                        return False
+                    message = await self._retrying(target.chat_id, lambda: self._send(
+                        target.chat_id, content), superseded)
+                    await self.refs.set(target.game_id, target.ref, str(message.message_id))
+                elif self._shown.get(target) != content:
+                    await self._retrying(target.chat_id, lambda mid=message_id: self.bot.edit_message_text(
+                        content.text, chat_id=target.chat_id, message_id=mid, parse_mode=ParseMode.HTML,
+                        reply_markup=to_markup(content.keyboard), link_preview_options=_NO_PREVIEW),
+                        superseded)
+                self._shown[target] = content
+                return True
+            except BadRequest as exc:
+                if is_not_modified(exc):
+                    self._shown[target] = content
+                    return True
+                if is_gone(exc) and target.game_id is not None:
+                    log.info("message of %s is gone; sending a new one", target)
+                    await self.refs.set(target.game_id, target.ref, None)
+                    self._shown.pop(target, None)
+                    continue
+                log.warning("Telegram refused to draw %s: %s", target, exc.message)
+                return False
+            except Forbidden:
+                await self._forbidden(target.chat_id)
+                return False
+            except GaveUp:
+                return False
+        return False
+
+    async def _forbidden(self, chat_id: int) -> None:
+        if self.on_forbidden is not None:
+            try:
+                await self.on_forbidden(chat_id)
+            except Exception:
+                log.exception("forbidden handler failed")
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is remembered about a finished game's messages."""
+        for target in [t for t in self._shown if t.game_id == game_id]:
+            del self._shown[target]
+        self.refs.forget(game_id)
+
+    def forget_shown(self, target: Target) -> None:
+        self._shown.pop(target, None)
+
+    # ---- posts -------------------------------------------------------------------
+
+    def post(self, chat_id: int, content: Content, reply_to: int | None = None) -> asyncio.Future[int | None]:
+        """Send a new message after the ones already queued for that chat; the future gets its id."""
+        done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        if self._closed:
+            done.set_result(None)
+            return done
+        self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done))
+        if chat_id not in self._post_tasks:
+            self._post_tasks[chat_id] = asyncio.create_task(self._run_posts(chat_id),
+                                                            name=f"telegram-posts-{chat_id}")
+        return done
+
+    async def _run_posts(self, chat_id: int) -> None:
+        queue = self._posts[chat_id]
+        try:
+            while queue:
+                item = queue.popleft()
+                message_id: int | None = None
+                try:
+                    message = await self._retrying(chat_id, lambda item=item: self._send(
+                        chat_id, item.content, item.reply_to))
+                    message_id = message.message_id
+                except Forbidden:
+                    await self._forbidden(chat_id)
+                except BadRequest as exc:
+                    log.warning("Telegram refused a message to %s: %s", chat_id, exc.message)
+                except GaveUp:
+                    pass
+                except Exception:
+                    log.exception("sending to %s failed", chat_id)
+                if not item.done.done():
+                    item.done.set_result(message_id)
+        finally:
+            self._post_tasks.pop(chat_id, None)
+            if not queue:
+                self._posts.pop(chat_id, None)
+            elif not self._closed:
+                self._post_tasks[chat_id] = asyncio.create_task(self._run_posts(chat_id))
+
+    async def _send(self, chat_id: int, content: Content, reply_to: int | None = None) -> Message:
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+        return await self.bot.send_message(chat_id, content.text, parse_mode=ParseMode.HTML,
+                                           reply_markup=to_markup(content.keyboard),
+                                           reply_parameters=reply, link_preview_options=_NO_PREVIEW)
+
+    # ---- retries -------------------------------------------------------------------
+
+    async def _retrying(self, chat_id: int, call: Callable[[], Awaitable[_T]],
+                        superseded: Callable[[], bool] = lambda: False) -> _T:
+        """`call` until it works; RetryAfter is waited out, network errors backed off.
+
+        Raises Forbidden and BadRequest at once (retrying cannot help), Superseded
+        when a newer drawing is waiting, GaveUp after `max_attempts` network errors.
+        """
+        failures = 0
+        while True:
+            try:
+                return await call()
+            except (BadRequest, Forbidden):
+                raise
+            except RetryAfter as exc:
+                wait = retry_seconds(exc) + 0.05
+                log.info("flood control in chat %s: waiting %.1f s", chat_id, wait)
+            except NetworkError as exc:
+                failures += 1
+                if failures >= self.max_attempts:
+                    log.warning("giving up on chat %s after %d network errors: %s", chat_id,
+                                failures, exc.message)
+                    raise GaveUp from exc
+                wait = min(self.backoff_cap, 0.25 * 2 ** (failures - 1))
+                log.info("network error for chat %s (%s); retrying in %.1f s", chat_id,
+                         exc.message, wait)
+            except TelegramError as exc:
+                log.warning("Telegram error for chat %s: %s", chat_id, exc.message)
+                raise GaveUp from exc
+            if self._closed:
+                raise GaveUp
+            if superseded():
+                raise Superseded
+            await asyncio.sleep(wait)
+
+    # ---- lifecycle -------------------------------------------------------------------
+
+    async def drain(self, timeout: float) -> None:
+        """Send what is waiting (delayed slots at once), for at most `timeout` seconds."""
+        for target in list(self._scheduled):
+            self._scheduled.discard(target)
+            if target not in self._slot_tasks and target in self._pending:
+                self._start_slot(target)
+        tasks = [*self._slot_tasks.values(), *self._post_tasks.values()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
+    async def close(self, timeout: float = 5.0) -> None:
+        await self.drain(timeout)
+        self._closed = True
+        tasks = [*self._slot_tasks.values(), *self._post_tasks.values()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for pending in self._pending.values():
+            for waiter in pending.waiters:
+                if not waiter.done():
+                    waiter.set_result(False)
+        self._pending.clear()
+        for queue in self._posts.values():
+            for item in queue:
+                if not item.done.done():
+                    item.done.set_result(None)
+        self._posts.clear()

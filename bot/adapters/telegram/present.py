@@ -1,0 +1,238 @@
+"""From sessions events to Telegram messages.
+
+Each game has one group message (the lobby, then the table) and one private
+message per player (their hand); events only mark them for redrawing, and the
+outbox draws them from the latest state. Only a round's breakdown, the end of
+a match and a turn warning become new messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from ...i18n import t
+from ...sessions import (
+    ChatRef,
+    Event,
+    GameCancelled,
+    GameStarted,
+    MatchEnded,
+    MovePlayed,
+    Refused,
+    RoundEnded,
+    Sessions,
+    TurnWarning,
+    UserRef,
+)
+from ...storage import PlayerRow, SeatRow
+from .identity import PLATFORM, private_link
+from .keyboards import hand_keyboard, lobby_keyboard, match_keyboard, table_keyboard
+from .markup import (
+    breakdown_html,
+    cancelled_html,
+    escape,
+    hand_closed_html,
+    hand_html,
+    hand_lobby_html,
+    lobby_html,
+    match_html,
+    table_html,
+)
+from .outbox import Content, Outbox, Target
+
+log = logging.getLogger(__name__)
+
+
+def table_target(game_id: int, chat_id: int) -> Target:
+    return Target(chat_id, game_id, "table")
+
+
+def hand_target(game_id: int, user_key: str) -> Target:
+    return Target(int(user_key), game_id, f"hand:{user_key}")
+
+
+def human(seat: SeatRow) -> PlayerRow | None:
+    return seat.player if seat.player is not None and not seat.is_computer else None
+
+
+class Presenter:
+    def __init__(self, sessions: Sessions, outbox: Outbox, bot_username: Callable[[], str], *,
+                 table_delay: float = 0.3) -> None:
+        self.sessions = sessions
+        self.outbox = outbox
+        self.bot_username = bot_username
+        self.table_delay = table_delay
+        self.menus: dict[int, str] = {}
+        self.choosing: dict[tuple[int, str], tuple[int, str]] = {}
+        self._cancelled_by: dict[int, str] = {}
+        self._dm: dict[str, bool] = {}
+        self._languages: dict[str, str] = {}
+        self._chat_languages: dict[int, str] = {}
+        self._titles: dict[int, str | None] = {}
+        self._cleanups: set[asyncio.Task[None]] = set()
+
+    # ---- who can be reached, in which language ------------------------------------
+
+    def reachable(self, player: PlayerRow) -> bool:
+        return self._dm.get(player.user_key, player.can_dm)
+
+    async def set_reachable(self, user: UserRef, on: bool) -> None:
+        if self._dm.get(user.key) == on:
+            return
+        self._dm[user.key] = on
+        await self.sessions.set_can_dm(user, on)
+
+    def language(self, player: PlayerRow | None, fallback: str = "it") -> str:
+        if player is not None and player.user_key in self._languages:
+            return self._languages[player.user_key]
+        return self.sessions.player_language(player, fallback)
+
+    def set_language(self, user_key: str, lang: str) -> None:
+        self._languages[user_key] = lang
+
+    async def chat_language(self, chat_id: int) -> str:
+        lang = self._chat_languages.get(chat_id)
+        if lang is None:
+            row = await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)))
+            lang = self._chat_languages[chat_id] = row.language
+        return lang
+
+    def set_chat_language(self, chat_id: int, lang: str) -> None:
+        self._chat_languages[chat_id] = lang
+
+    async def _chat_title(self, chat_row_id: int) -> str | None:
+        if chat_row_id not in self._titles:
+            row = await self.sessions.store.get_chat(chat_row_id)
+            self._titles[chat_row_id] = row.title if row else None
+        return self._titles[chat_row_id]
+
+    async def user_forbidden(self, chat_id: int) -> None:
+        """A private chat refused us: the player blocked the bot or never started it."""
+        if chat_id <= 0:
+            return
+        key = str(chat_id)
+        player = await self.sessions.store.find_player(PLATFORM, key)
+        if player is None:
+            return
+        await self.set_reachable(UserRef(PLATFORM, key, player.display_name), False)
+        for row in await self.sessions.store.open_games_of_player(player.id):
+            if row.status == "running":
+                chat = await self.sessions.store.get_chat(row.chat_id)
+                if chat is not None:
+                    self.refresh_table(row.id, int(chat.chat_key))
+
+    # ---- drawing -------------------------------------------------------------------
+
+    def refresh_table(self, game_id: int, chat_id: int, delay: float = 0.0) -> asyncio.Future[bool]:
+        return self.outbox.update(table_target(game_id, chat_id),
+                                  lambda: self.draw_table(game_id, chat_id), delay)
+
+    def refresh_hand(self, game_id: int, user_key: str) -> asyncio.Future[bool]:
+        return self.outbox.update(hand_target(game_id, user_key),
+                                  lambda: self.draw_hand(game_id, user_key))
+
+    async def refresh_hands(self, game_id: int) -> None:
+        """Every reachable player's hand; unchanged ones cost no request."""
+        row = await self.sessions.game_row(game_id)
+        for seat in row.seats:
+            player = human(seat)
+            if player is not None and seat.ready and self.reachable(player):
+                self.refresh_hand(game_id, player.user_key)
+
+    def repost_hand(self, game_id: int, user_key: str) -> asyncio.Future[bool]:
+        """Draw the hand in a new message (the old one may be far up the chat)."""
+        return self.outbox.update(hand_target(game_id, user_key),
+                                  lambda: self.draw_hand(game_id, user_key), fresh=True)
+
+    async def draw_table(self, game_id: int, chat_id: int) -> Content | None:
+        lang = await self.chat_language(chat_id)
+        row = await self.sessions.game_row(game_id)
+        if row.status == "lobby":
+            view = await self.sessions.lobby_of(game_id)
+            link = private_link(self.bot_username(), game_id) if view.waiting else None
+            return Content(lobby_html(view, lang),
+                           lobby_keyboard(view, lang, self.menus.get(game_id, "main"), link))
+        if row.status == "cancelled":
+            return Content(cancelled_html(lang, self._cancelled_by.get(game_id), row.state is not None))
+        view = await self.sessions.table(game_id)
+        if view.finished:
+            return Content(table_html(view, lang))
+        humans = [(seat, player) for seat in row.seats if (player := human(seat)) is not None]
+        show_hand = any(not self.reachable(player) for _, player in humans)
+        take_back = any(seat.autoplay for seat, _ in humans)
+        return Content(table_html(view, lang), table_keyboard(game_id, lang, show_hand, take_back))
+
+    async def draw_hand(self, game_id: int, user_key: str) -> Content | None:
+        row = await self.sessions.game_row(game_id)
+        seat = next((s for s in row.seats if (p := human(s)) is not None and p.user_key == user_key),
+                    None)
+        player = human(seat) if seat is not None else await self.sessions.store.find_player(
+            PLATFORM, user_key)
+        lang = self.language(player)
+        if seat is None or player is None:
+            return Content(escape(t(lang, "telegram.hand.left")))
+        if row.status == "lobby":
+            return Content(hand_lobby_html(lang, row.variant, await self._chat_title(row.chat_id)))
+        if row.status == "cancelled":
+            return Content(hand_closed_html(lang, row.state is not None))
+        try:
+            view = await self.sessions.hand(game_id, UserRef(PLATFORM, user_key, player.display_name))
+        except Refused:
+            return None
+        choosing = self.choosing.get((game_id, user_key))
+        card = choosing[1] if choosing and choosing[0] == view.version else None
+        return Content(hand_html(view, lang, row.variant, choosing=card, autoplay=seat.autoplay),
+                       hand_keyboard(view, lang, card, seat.autoplay))
+
+    # ---- events --------------------------------------------------------------------
+
+    async def on_event(self, event: Event) -> None:
+        if event.platform != PLATFORM:
+            return
+        chat_id = int(event.chat_key)
+        game_id = event.game_id
+        if isinstance(event, GameCancelled):
+            self._cancelled_by[game_id] = event.by
+        delay = self.table_delay if isinstance(event, MovePlayed) else 0.0
+        table_done = self.refresh_table(game_id, chat_id, delay)
+        await self.refresh_hands(game_id)
+        if isinstance(event, MovePlayed):
+            self.choosing = {k: v for k, v in self.choosing.items() if k[0] != game_id}
+        elif isinstance(event, GameStarted):
+            self.menus.pop(game_id, None)
+        elif isinstance(event, RoundEnded):
+            lang = await self.chat_language(chat_id)
+            self.outbox.post(chat_id, Content(breakdown_html(event, lang)))
+        elif isinstance(event, MatchEnded):
+            lang = await self.chat_language(chat_id)
+            posted = self.outbox.post(chat_id, Content(match_html(event, lang),
+                                                       match_keyboard(game_id, lang)))
+            self._after(game_id, table_done, posted)
+        elif isinstance(event, GameCancelled):
+            self._after(game_id, table_done)
+        elif isinstance(event, TurnWarning):
+            await self._warn(event)
+
+    async def _warn(self, event: TurnWarning) -> None:
+        row = await self.sessions.game_row(event.game_id)
+        seat = next((s for s in row.seats if s.seat == event.seat), None)
+        player = human(seat) if seat is not None else None
+        if player is not None and self.reachable(player):
+            text = t(self.language(player), "play.warning", name=player.display_name,
+                     seconds=event.seconds_left)
+            self.outbox.post(int(player.user_key), Content(escape(text)))
+
+    def _after(self, game_id: int, *waits: asyncio.Future[object] | asyncio.Future[bool]) -> None:
+        """Forget a closed game's drawing state once its last messages are out."""
+        async def cleanup() -> None:
+            await asyncio.gather(*waits, return_exceptions=True)
+            await asyncio.sleep(0)
+            self.menus.pop(game_id, None)
+            self._cancelled_by.pop(game_id, None)
+            self.choosing = {k: v for k, v in self.choosing.items() if k[0] != game_id}
+
+        task = asyncio.create_task(cleanup())
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
