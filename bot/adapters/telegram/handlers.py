@@ -250,16 +250,16 @@ class Handlers:
         found = await self._group_only(update)
         if found is None:
             return
-        message, cref, uref, _, lang = found
+        message, cref, uref, player, lang = found
         try:
-            await self._leave(cref, uref)
+            await self._leave(cref, uref, player)
         except Refused as refused:
             self._reply(message, escape(refusal_text(refused, lang)))
 
-    async def _leave(self, cref: ChatRef, uref: UserRef) -> None:
+    async def _leave(self, cref: ChatRef, uref: UserRef, player: PlayerRow) -> None:
         game_id = await self.sessions.open_game_id(cref)
         view = await self.sessions.leave(cref, uref)
-        if game_id is not None and view.status != "running":
+        if game_id is not None and view.status != "running" and self.presenter.reachable(player):
             self.presenter.refresh_hand(game_id, uref.key)
 
     async def cmd_cancel(self, update: Update, context: Context) -> None:
@@ -434,7 +434,7 @@ class Handlers:
             return Answer()
         await self._open_game(cref, game_id)
         if action is Action.LEAVE:
-            await self._leave(cref, uref)
+            await self._leave(cref, uref, player)
         elif action is Action.ADD_COMPUTER:
             await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.add_computer(
                 cref, uref, tapped.arg, is_admin=admin))
