@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
@@ -14,7 +14,7 @@ from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTy
 from ...i18n import LANGUAGES, t
 from ...sessions import Event, Sessions
 from .handlers import Handlers
-from .outbox import Outbox, RefBook
+from .outbox import GROUP_RATE, Outbox, RefBook
 from .present import Presenter
 from .redact import mask_secret
 
@@ -48,14 +48,17 @@ class TelegramFrontEnd:
     """Runs the bot: long polling by default, a webhook when `webhook_url` is given.
 
     `token` comes only from the caller and is masked in every log record.
-    `rate_limiter` defaults to Telegram's documented limits (30 messages a
-    second, 20 a minute per group); `table_delay` is how long a table edit
-    waits for more moves to share it.
+    Telegram's documented limits are kept: `rate_limiter` (PTB's
+    AIORateLimiter by default) paces the bot to 30 messages a second, and the
+    outbox paces each group to `group_rate` (20 messages a minute); None
+    turns either off. `table_delay` is how long a table edit waits for more
+    moves to share it.
     """
 
     def __init__(self, sessions: Sessions, token: str, *, api_base: str | None = None,
                  webhook_url: str | None = None, listen: str | None = None,
-                 rate_limiter: BaseRateLimiter[Any] | None = None, poll_timeout: float = 10.0,
+                 rate_limiter: BaseRateLimiter[Any] | Literal["default"] | None = "default",
+                 group_rate: tuple[float, float] | None = GROUP_RATE, poll_timeout: float = 10.0,
                  table_delay: float = 0.3, drain_timeout: float = 5.0,
                  max_send_attempts: int = 10) -> None:
         if not token:
@@ -68,16 +71,18 @@ class TelegramFrontEnd:
         self.listen = listen
         self.poll_timeout = poll_timeout
         self.drain_timeout = drain_timeout
+        if rate_limiter == "default":
+            rate_limiter = AIORateLimiter(group_max_rate=0, max_retries=3)
         builder = (Application.builder().token(token).concurrent_updates(True)
-                   .rate_limiter(rate_limiter if rate_limiter is not None
-                                 else AIORateLimiter(max_retries=3))
                    .pool_timeout(10.0).connect_timeout(10.0).read_timeout(15.0).write_timeout(15.0))
+        if rate_limiter is not None:
+            builder = builder.rate_limiter(rate_limiter)
         if api_base:
             builder = builder.base_url(api_base).base_file_url(file_base(api_base))
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         bot = self.application.bot
         self.outbox = Outbox(bot, RefBook(sessions.store), job_queue=self.application.job_queue,
-                             max_attempts=max_send_attempts)
+                             max_attempts=max_send_attempts, group_rate=group_rate)
         self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
                                    table_delay=table_delay)
         self.outbox.on_forbidden = self.presenter.user_forbidden
@@ -100,6 +105,7 @@ class TelegramFrontEnd:
         await self._set_commands()
         await app.start()
         self._running = True
+        await self.presenter.redraw_running()
         assert app.updater is not None
         if self.webhook_url:
             host, port = parse_listen(self.listen)

@@ -17,7 +17,7 @@ from telegram import Bot, CallbackQuery, ChatMember, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from ...engine import Rules
+from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
 from ...i18n import t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
@@ -311,7 +311,7 @@ class Handlers:
                 chat = await self.sessions.chat(cref)
                 variant = parse_variant(str(chat.defaults.get("variant", "scopa"))).value
                 rules = Rules.default(variant)
-        except Exception as exc:
+        except EngineError as exc:
             self._reply(message, escape(refusal_text(Refused(Reason.BAD_OPTION, detail=str(exc)), lang)))
             return
         self._reply(message, escape(rules_text(variant, rules, lang)))

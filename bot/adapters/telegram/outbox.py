@@ -12,8 +12,9 @@ Two kinds of traffic:
 * a *post* is a new message (round breakdown, end of match, replies); posts to
   one chat go out in order.
 
-The rate limiter paces requests; here a RetryAfter is waited out and network
-errors are retried with backoff. Moves are committed before anything is sent,
+Group messages are paced here (20 a minute per group, see `_pace`); the
+rate limiter paces the bot as a whole (30 a second). A RetryAfter is waited
+out and network errors are retried with backoff. Moves are committed before anything is sent,
 so a failed send loses nothing: the next draw shows the latest state.
 """
 
@@ -27,10 +28,12 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from typing import Any, TypeVar
 
+from aiolimiter import AsyncLimiter
 from telegram import Bot, LinkPreviewOptions, Message, ReplyParameters
-from telegram.constants import ParseMode
+from telegram.constants import FloodLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
@@ -40,6 +43,7 @@ from .keyboards import Keyboard, to_markup
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+GROUP_RATE = (float(FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP), 60.0)
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
@@ -130,13 +134,16 @@ class Outbox:
     def __init__(self, bot: Bot, refs: RefBook, *,
                  on_forbidden: Callable[[int], Awaitable[None]] | None = None,
                  job_queue: JobQueue[Any] | None = None, max_attempts: int = 10,
-                 backoff_cap: float = 30.0) -> None:
+                 backoff_cap: float = 30.0,
+                 group_rate: tuple[float, float] | None = GROUP_RATE) -> None:
         self.bot = bot
         self.refs = refs
         self.on_forbidden = on_forbidden
         self.job_queue = job_queue
         self.max_attempts = max_attempts
         self.backoff_cap = backoff_cap
+        self.group_rate = group_rate
+        self._group_limiters: dict[int, AsyncLimiter] = {}
         self._pending: dict[Target, _Pending] = {}
         self._slot_tasks: dict[Target, asyncio.Task[None]] = {}
         self._scheduled: set[Target] = set()
@@ -195,8 +202,7 @@ class Outbox:
                         self._shown.pop(target, None)
                         if await self.refs.get(target.game_id, target.ref) is not None:
                             await self.refs.set(target.game_id, target.ref, None)
-                    content = await pending.render()
-                    delivered = content is None or await self._deliver(target, content)
+                    delivered = await self._deliver(target, pending.render)
                 except Superseded:
                     self._merge_waiters(target, pending)
                     continue
@@ -227,24 +233,35 @@ class Outbox:
         value = await self.refs.get(target.game_id, target.ref)
         return int(value) if value else None
 
-    async def _deliver(self, target: Target, content: Content) -> bool:
-        """Send or edit; False if Telegram refused for good (blocked, bad request)."""
+    async def _deliver(self, target: Target, render: Render) -> bool:
+        """Draw and send or edit; False if Telegram refused for good (blocked, bad request)."""
         def superseded() -> bool:
             return target in self._pending
 
+        content = await render()
         for _ in range(2):
+            if content is None:
+                return True
             message_id = await self._message_id(target)
+            if message_id is None and target.game_id is None:
+                return False
+            if message_id is not None and self._shown.get(target) == content:
+                return True
+            if await self._pace(target.chat_id):
+                continue_with = await render()
+                if continue_with != content:
+                    content = continue_with
+                    if content is None or (message_id is not None and self._shown.get(target) == content):
+                        return True
             try:
                 if message_id is None:
-                    if target.game_id is None:
-                        return False
-                    message = await self._retrying(target.chat_id, lambda: self._send(
-                        target.chat_id, content), superseded)
+                    message = await self._retrying(
+                        target.chat_id, partial(self._send, target.chat_id, content), superseded)
+                    assert target.game_id is not None
                     await self.refs.set(target.game_id, target.ref, str(message.message_id))
-                elif self._shown.get(target) != content:
-                    await self._retrying(target.chat_id, lambda mid=message_id: self.bot.edit_message_text(
-                        content.text, chat_id=target.chat_id, message_id=mid, parse_mode=ParseMode.HTML,
-                        reply_markup=to_markup(content.keyboard), link_preview_options=_NO_PREVIEW),
+                else:
+                    await self._retrying(
+                        target.chat_id, partial(self._edit, target.chat_id, message_id, content),
                         superseded)
                 self._shown[target] = content
                 return True
@@ -265,6 +282,26 @@ class Outbox:
             except GaveUp:
                 return False
         return False
+
+    async def _pace(self, chat_id: int) -> bool:
+        """Take one of a group's messages a minute; True if that meant waiting.
+
+        Pacing here, before the last drawing, rather than in the rate limiter
+        after it, means a table edit that had to wait shows the state it
+        goes out with, not the one it was queued with.
+        """
+        if chat_id >= 0 or self.group_rate is None:
+            return False
+        limiter = self._group_limiters.get(chat_id)
+        if limiter is None:
+            if len(self._group_limiters) > 512:
+                for key, idle in list(self._group_limiters.items()):
+                    if idle.has_capacity(idle.max_rate):
+                        del self._group_limiters[key]
+            limiter = self._group_limiters[chat_id] = AsyncLimiter(*self.group_rate)
+        waited = not limiter.has_capacity()
+        await limiter.acquire()
+        return waited
 
     async def _forbidden(self, chat_id: int) -> None:
         if self.on_forbidden is not None:
@@ -303,8 +340,9 @@ class Outbox:
                 item = queue.popleft()
                 message_id: int | None = None
                 try:
-                    message = await self._retrying(chat_id, lambda item=item: self._send(
-                        chat_id, item.content, item.reply_to))
+                    await self._pace(chat_id)
+                    message = await self._retrying(
+                        chat_id, partial(self._send, chat_id, item.content, item.reply_to))
                     message_id = message.message_id
                 except Forbidden:
                     await self._forbidden(chat_id)
@@ -322,6 +360,11 @@ class Outbox:
                 self._posts.pop(chat_id, None)
             elif not self._closed:
                 self._post_tasks[chat_id] = asyncio.create_task(self._run_posts(chat_id))
+
+    async def _edit(self, chat_id: int, message_id: int, content: Content) -> object:
+        return await self.bot.edit_message_text(
+            content.text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML,
+            reply_markup=to_markup(content.keyboard), link_preview_options=_NO_PREVIEW)
 
     async def _send(self, chat_id: int, content: Content, reply_to: int | None = None) -> Message:
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None

@@ -123,6 +123,19 @@ class Presenter:
                 if chat is not None:
                     self.refresh_table(row.id, int(chat.chat_key))
 
+    async def redraw_running(self) -> int:
+        """Redraw every Telegram game in play: after a restart, the last move may not be shown yet."""
+        count = 0
+        for game_id, *_ in await self.sessions.store.running_deadlines():
+            row = await self.sessions.game_row(game_id)
+            chat = await self.sessions.store.get_chat(row.chat_id)
+            if chat is None or chat.platform != PLATFORM:
+                continue
+            self.refresh_table(game_id, int(chat.chat_key))
+            await self.refresh_hands(game_id)
+            count += 1
+        return count
+
     # ---- drawing -------------------------------------------------------------------
 
     def refresh_table(self, game_id: int, chat_id: int, delay: float = 0.0) -> asyncio.Future[bool]:
