@@ -205,12 +205,13 @@ class Outbox:
                     delivered = await self._deliver(target, pending.render)
                 except Superseded:
                     self._merge_waiters(target, pending)
-                    continue
+                    pending.waiters = []
                 except Exception:
                     log.exception("drawing %s failed", target)
-                for waiter in pending.waiters:
-                    if not waiter.done():
-                        waiter.set_result(delivered)
+                finally:
+                    for waiter in pending.waiters:
+                        if not waiter.done():
+                            waiter.set_result(delivered)
         finally:
             self._slot_tasks.pop(target, None)
             if target in self._pending and not self._closed:
@@ -352,8 +353,9 @@ class Outbox:
                     pass
                 except Exception:
                     log.exception("sending to %s failed", chat_id)
-                if not item.done.done():
-                    item.done.set_result(message_id)
+                finally:
+                    if not item.done.done():
+                        item.done.set_result(message_id)
         finally:
             self._post_tasks.pop(chat_id, None)
             if not queue:

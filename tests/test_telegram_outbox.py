@@ -1,0 +1,179 @@
+"""The outbox against a scripted bot: coalescing, retries, refusals, pacing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+from bot.adapters.telegram.outbox import Content, Outbox, RefBook, Target
+from bot.storage import Store
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+@dataclass
+class ScriptedBot:
+    """Records what the outbox sends; `errors` are raised first, one per call."""
+
+    errors: list[Exception] = field(default_factory=list)
+    calls: list[tuple[str, int, str]] = field(default_factory=list)
+    gate: asyncio.Event | None = None
+    next_id: int = 100
+
+    async def _maybe_fail(self) -> None:
+        if self.gate is not None:
+            await self.gate.wait()
+        if self.errors:
+            raise self.errors.pop(0)
+
+    async def send_message(self, chat_id: int, text: str, **_: Any) -> Any:
+        await self._maybe_fail()
+        self.next_id += 1
+        self.calls.append(("send", chat_id, text))
+
+        @dataclass
+        class Sent:
+            message_id: int
+
+        return Sent(self.next_id)
+
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int, **_: Any) -> bool:
+        await self._maybe_fail()
+        self.calls.append(("edit", chat_id, text))
+        return True
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "o.db")
+    chat = await opened.ensure_chat("telegram", "-100")
+    player = await opened.ensure_player("telegram", "1", "Alice")
+    await opened.create_game(chat.id, player.id, "scopa", {}, 2, False, "napoletane", "seed")
+    yield opened
+    await opened.close()
+
+
+def _outbox(bot: ScriptedBot, store: Store, **kwargs: Any) -> Outbox:
+    return Outbox(bot, RefBook(store), backoff_cap=0.01, group_rate=None, **kwargs)  # type: ignore[arg-type]
+
+
+class Board:
+    """A value the renders read, like the game state the real renders read."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.renders = 0
+
+    async def render(self) -> Content:
+        self.renders += 1
+        return Content(f"state {self.value}")
+
+
+TABLE = Target(-100, 1, "table")
+
+
+async def test_a_burst_of_changes_costs_one_send_and_one_edit(store: Store) -> None:
+    bot = ScriptedBot(gate=asyncio.Event())
+    outbox = _outbox(bot, store)
+    board = Board()
+    first = outbox.update(TABLE, board.render)
+    await asyncio.sleep(0.01)
+    waits = []
+    for value in range(1, 20):
+        board.value = value
+        waits.append(outbox.update(TABLE, board.render))
+    bot.gate.set()
+    assert await first and all(await asyncio.gather(*waits))
+    assert [c[0] for c in bot.calls] == ["send", "edit"]
+    assert bot.calls[-1][2] == "state 19"
+    assert await store.get_refs(1) == {"table": "101"}
+    assert await outbox.update(TABLE, board.render)
+    assert len(bot.calls) == 2, "unchanged content is not sent again"
+    await outbox.close()
+
+
+async def test_flood_control_and_network_errors_are_retried(store: Store) -> None:
+    bot = ScriptedBot(errors=[RetryAfter(0), TimedOut(), NetworkError("reset")])
+    outbox = _outbox(bot, store)
+    board = Board()
+    assert await outbox.update(TABLE, board.render)
+    assert bot.calls == [("send", -100, "state 0")]
+    board.value = 1
+    bot.errors = [BadRequest("Message is not modified: specified new message content is the same")]
+    assert await outbox.update(TABLE, board.render)
+    bot.errors = [NetworkError("down")] * outbox.max_attempts
+    board.value = 2
+    assert not await outbox.update(TABLE, board.render), "gives up after max_attempts"
+    board.value = 3
+    assert await outbox.update(TABLE, board.render), "and the next change draws the latest state"
+    assert bot.calls[-1] == ("edit", -100, "state 3")
+    await outbox.close()
+
+
+async def test_blocked_users_are_reported_and_lost_messages_replaced(store: Store) -> None:
+    blocked: list[int] = []
+
+    async def on_forbidden(chat_id: int) -> None:
+        blocked.append(chat_id)
+
+    bot = ScriptedBot(errors=[Forbidden("Forbidden: bot was blocked by the user")])
+    outbox = _outbox(bot, store, on_forbidden=on_forbidden, max_attempts=3)
+    hand = Target(1, 1, "hand:1")
+    board = Board()
+    assert not await outbox.update(hand, board.render)
+    assert blocked == [1] and bot.calls == []
+    assert await outbox.update(TABLE, board.render)
+    board.value = 1
+    bot.errors = [BadRequest("Message to edit not found")]
+    assert await outbox.update(TABLE, board.render)
+    assert [c[0] for c in bot.calls] == ["send", "send"]
+    assert (await store.get_refs(1))["table"] == str(bot.next_id)
+    await outbox.close()
+
+
+async def test_posts_keep_their_order_and_fresh_slots_get_a_new_message(store: Store) -> None:
+    bot = ScriptedBot(errors=[TimedOut()])
+    outbox = _outbox(bot, store)
+    ids = await asyncio.gather(*(outbox.post(-100, Content(f"post {i}")) for i in range(5)))
+    assert [c[2] for c in bot.calls] == [f"post {i}" for i in range(5)]
+    assert ids == sorted(ids) and None not in ids
+    board = Board()
+    await outbox.update(TABLE, board.render)
+    await outbox.update(TABLE, board.render, fresh=True)
+    assert [c[0] for c in bot.calls[-2:]] == ["send", "send"]
+    await outbox.close()
+
+
+async def test_a_group_edit_that_waited_for_its_turn_shows_the_latest_state(store: Store) -> None:
+    bot = ScriptedBot()
+    outbox = Outbox(bot, RefBook(store), group_rate=(2, 0.4))  # type: ignore[arg-type]
+    board = Board()
+    await outbox.update(TABLE, board.render)
+    board.value = 1
+    await outbox.update(TABLE, board.render)
+    board.value = 2
+    waited = outbox.update(TABLE, board.render)
+    await asyncio.sleep(0.05)
+    board.value = 3
+    assert await waited
+    assert [c[2] for c in bot.calls] == ["state 0", "state 1", "state 3"]
+    await outbox.close()
+
+
+async def test_closing_answers_every_waiter(store: Store) -> None:
+    bot = ScriptedBot(gate=asyncio.Event())
+    outbox = _outbox(bot, store)
+    board = Board()
+    waiting = outbox.update(TABLE, board.render)
+    posted = outbox.post(-100, Content("x"))
+    await outbox.close(timeout=0.05)
+    assert waiting.done() and not waiting.result()
+    assert posted.done() and posted.result() is None
+    late = outbox.update(TABLE, board.render)
+    assert late.done() and not late.result()
