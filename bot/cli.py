@@ -147,10 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=_play)
 
     arena = sub.add_parser("arena", help="measure computer levels against each other")
-    from .ai.arena import configure_parser
-
-    configure_parser(arena)
-    arena.set_defaults(func=_arena)
+    arena.set_defaults(func=_arena, takes_rest=True)
+    arena.usage = ("scopa-bot arena --a LEVEL --b LEVEL [--variant V] [--players N] --deals D "
+                   "--seed S [--json]")
 
     export = sub.add_parser("export", help="print the stored scopa-record/1 lines")
     export.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"))
@@ -159,16 +158,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _arena(args: argparse.Namespace) -> int:
-    from .ai.arena import run
+    from .ai.arena import configure_parser, run
 
-    return run(args)
+    parser = argparse.ArgumentParser(prog="scopa-bot arena")
+    configure_parser(parser)
+    return run(parser.parse_args(args.rest))  # the arena's own options, parsed by bot.ai
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
     if not getattr(args, "func", None):
-        args = parser.parse_args(["run", *(argv or [])])
+        args, rest = parser.parse_known_args(["run", *(argv or [])])
+    if rest and not getattr(args, "takes_rest", False):
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args.rest = rest
     try:
         return int(args.func(args) or 0)
     except EngineError as exc:
