@@ -15,7 +15,13 @@ from typing import Any, TypeVar
 
 from telegram import Bot, CallbackQuery, ChatMember, Message, Update
 from telegram.error import TelegramError
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+)
 
 from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
@@ -59,6 +65,7 @@ class Handlers:
         for name in COMMANDS:
             application.add_handler(CommandHandler(name, getattr(self, f"cmd_{name}")))
         application.add_handler(CallbackQueryHandler(self.on_tap))
+        application.add_handler(ChatMemberHandler(self.on_my_status, ChatMemberHandler.MY_CHAT_MEMBER))
 
     # ---- helpers -----------------------------------------------------------------
 
@@ -341,6 +348,16 @@ class Handlers:
         ])
         current = {"cl": chat.language, "ct": str(chat.turn_limit), "cv": variant}
         return escape(text), settings_keyboard(lang, True, current)
+
+    async def on_my_status(self, update: Update, context: Context) -> None:
+        """A user blocked or unblocked the bot in their private chat."""
+        change = update.my_chat_member
+        if change is None or change.chat.type != change.chat.PRIVATE:
+            return
+        if change.new_chat_member.status in (ChatMember.BANNED, ChatMember.LEFT):
+            await self.presenter.user_forbidden(change.chat.id)
+        elif change.new_chat_member.status == ChatMember.MEMBER:
+            await self.presenter.set_reachable(user_ref(change.from_user), True)
 
     # ---- buttons -------------------------------------------------------------------
 

@@ -171,11 +171,12 @@ class Presenter:
             return Content(cancelled_html(lang, self._cancelled_by.get(game_id), row.state is not None))
         view = await self.sessions.table(game_id)
         if view.finished:
-            return Content(table_html(view, lang))
+            return Content(table_html(view, lang, self.sessions.clock()))
         humans = [(seat, player) for seat in row.seats if (player := human(seat)) is not None]
         show_hand = any(not self.reachable(player) for _, player in humans)
         take_back = any(seat.autoplay for seat, _ in humans)
-        return Content(table_html(view, lang), table_keyboard(game_id, lang, show_hand, take_back))
+        return Content(table_html(view, lang, self.sessions.clock()),
+                       table_keyboard(game_id, lang, show_hand, take_back))
 
     async def draw_hand(self, game_id: int, user_key: str) -> Content | None:
         row = await self.sessions.game_row(game_id)

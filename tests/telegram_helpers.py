@@ -1,0 +1,128 @@
+"""Running the real Telegram front-end against the fake Bot API server, and playing as users."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.adapters.telegram import TelegramFrontEnd
+from bot.sessions import Sessions
+
+from .fakes.telegram_server import CallbackRecord, FakeChat, FakeMessage, FakeTelegramServer, FakeUser
+from .sessions_helpers import FakeClock, open_sessions
+
+MATCH_OVER = "🏆"
+
+
+@dataclass
+class Bot:
+    tg: FakeTelegramServer
+    sessions: Sessions
+    front: TelegramFrontEnd
+    clock: FakeClock
+    timers: asyncio.Task[None]
+
+    async def stop(self) -> None:
+        await self.front.stop()
+        self.timers.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.timers
+        await self.sessions.store.close()
+
+
+async def start_bot(tg: FakeTelegramServer, db: Path, *, clock: FakeClock | None = None,
+                    **options: Any) -> Bot:
+    """The real Application over HTTP to `tg`, with the sessions timer loop running.
+
+    Flood limits are off unless asked for (`rate_limiter`, `group_rate`), so
+    that a whole match takes seconds; the fake server can enforce them.
+    """
+    clock = clock or FakeClock()
+    sessions = await open_sessions(db, clock)
+    settings: dict[str, Any] = {"api_base": tg.base_url, "poll_timeout": 5, "table_delay": 0.02,
+                                "rate_limiter": None, "group_rate": None, "drain_timeout": 2.0}
+    settings.update(options)
+    front = TelegramFrontEnd(sessions, tg.token, **settings)
+    await front.start()
+    timers = asyncio.create_task(sessions.run_forever(), name="timers")
+    return Bot(tg, sessions, front, clock, timers)
+
+
+@contextlib.asynccontextmanager
+async def running_bot(tg: FakeTelegramServer, db: Path, **options: Any) -> AsyncIterator[Bot]:
+    bot = await start_bot(tg, db, **options)
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+def bot_messages(tg: FakeTelegramServer, chat: FakeChat | FakeUser) -> list[FakeMessage]:
+    return tg.messages(chat, from_bot=True)
+
+
+def table_message(tg: FakeTelegramServer, group: FakeChat) -> FakeMessage:
+    """The game's one group message: the lobby, then the table (the bot's first in the group)."""
+    return bot_messages(tg, group)[0]
+
+
+def hand_message(tg: FakeTelegramServer, user: FakeUser, game_id: int) -> FakeMessage | None:
+    for message in reversed(bot_messages(tg, user)):
+        if f" {game_id})" in (message.text or "") or any(
+                data.split("|")[1] == str(game_id) for data in message.callback_data):
+            return message
+    return None
+
+
+def live_button(tg: FakeTelegramServer, users: Iterable[FakeUser],
+                pressed: set[str]) -> tuple[FakeUser, FakeMessage, str] | None:
+    """A card or capture someone can play now, not pressed before (versions make data unique)."""
+    for user in users:
+        if user.blocked:
+            continue
+        for message in reversed(bot_messages(tg, user)):
+            for data in message.callback_data:
+                if data[0] in "ph" and data not in pressed:
+                    return user, message, data
+    return None
+
+
+def match_over(tg: FakeTelegramServer, group: FakeChat) -> FakeMessage | None:
+    return next((m for m in bot_messages(tg, group)[1:] if MATCH_OVER in (m.text or "")), None)
+
+
+@dataclass
+class Taps:
+    records: list[CallbackRecord] = field(default_factory=list)
+    pressed: set[str] = field(default_factory=set)
+
+
+async def answered(tg: FakeTelegramServer, record: CallbackRecord, timeout: float = 10.0) -> CallbackRecord:
+    await tg.wait_for(lambda: record.answered, timeout, what=f"an answer to {record.data!r}")
+    return record
+
+
+async def play_until_over(tg: FakeTelegramServer, group: FakeChat, users: list[FakeUser],
+                          taps: Taps | None = None, *, stop_after: int | None = None,
+                          timeout: float = 20.0) -> Taps:
+    """Each user taps a live button when there is one, until the match-end message (or `stop_after` taps)."""
+    taps = taps or Taps()
+    count = 0
+    while stop_after is None or count < stop_after:
+        found = await tg.wait_for(lambda: match_over(tg, group) or live_button(tg, users, taps.pressed),
+                                  timeout, what="a live card or the end of the match")
+        if isinstance(found, FakeMessage):
+            break
+        user, message, data = found
+        taps.pressed.add(data)
+        record = await answered(tg, tg.press_button(user, message, user, data))
+        taps.records.append(record)
+        count += 1
+        assert not record.show_alert, (record.data, record.answer_text)
+        await tg.wait_for(lambda m=message, d=data: d not in m.callback_data, timeout,
+                          what="the hand to be redrawn after a tap")
+    return taps
