@@ -1,0 +1,121 @@
+"""Commands, settings, options and permissions, and webhook mode, against the fake Bot API server."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.telegram.identity import PLATFORM
+from bot.sessions import ChatRef
+
+from .fakes.telegram_server import FakeTelegramServer
+from .telegram_helpers import answered, bot_messages, running_bot, table_message
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+async def test_commands_options_settings_and_who_may_do_what(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, admin = tg.add_user("Alice"), tg.add_user("Bob"), tg.add_user("Ada", language_code="it")
+        group = tg.add_group("Friends", members=[alice, bob], admins=[admin])
+        for user in (alice, bob, admin):
+            tg.user_starts_bot(user)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            tg.user_sends(alice, alice, "/newgame")
+            await tg.wait_for_message(alice, contains="works in a group")
+            tg.user_sends(group, alice, "/help")
+            await tg.wait_for_message(group, contains="/newgame [variant]")
+            tg.user_sends(group, alice, "/rules escoba")
+            await tg.wait_for_message(group, contains="Escoba: 2 to 6 players")
+            tg.user_sends(group, alice, "/rules poker")
+            await tg.wait_for_message(group, contains="not valid")
+            tg.user_sends(group, bob, "/stats")
+            await tg.wait_for_message(group, contains="📈 Bob")
+
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game of Scopa")
+            tg.user_sends(group, bob, "/newgame escoba")
+            pointer = await tg.wait_for_message(group, contains="already open", after=lobby)
+            assert pointer.reply_to is lobby, "the answer points at the open game"
+            assert pointer.buttons[0]["url"].endswith(f"/{lobby.message_id}")
+
+            denied = await answered(tg, tg.tap(group, lobby, bob, "Options"))
+            assert denied.show_alert
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Options"))).show_alert
+            await tg.wait_for(lambda: "Variant" in " ".join(lobby.button_texts), what="the options menu")
+            await answered(tg, tg.tap(group, lobby, alice, "Variant"))
+            await tg.wait_for(lambda: "Escoba" in " ".join(lobby.button_texts), what="the variants")
+            await answered(tg, tg.tap(group, lobby, alice, "Escoba"))
+            await tg.wait_for(lambda: "Escoba" in (lobby.text or ""), what="escoba chosen")
+            await answered(tg, tg.tap(group, lobby, alice, "Players"))
+            await tg.wait_for(lambda: "6" in lobby.button_texts, what="the player counts")
+            await answered(tg, tg.tap(group, lobby, alice, "3"))
+            await tg.wait_for(lambda: "3. (empty)" in (lobby.text or ""), what="three seats")
+            for menu, value, shown in (("Target", "31", "Target 31"), ("Turn limit", "300 s", "300 s"),
+                                       ("Cards", "French", "French"),
+                                       ("Capture rule", "fewest", "fewest cards")):
+                await answered(tg, tg.tap(group, lobby, alice, menu))
+                await tg.wait_for(lambda v=value: any(v in t for t in lobby.button_texts), what=menu)
+                assert not (await answered(tg, tg.tap(group, lobby, alice, value))).show_alert
+                await tg.wait_for(lambda s=shown: s in (lobby.text or ""), what=shown)
+            await answered(tg, tg.tap(group, lobby, alice, "Back"))
+            await tg.wait_for(lambda: "Join" in lobby.button_texts, what="the main lobby buttons")
+
+            await answered(tg, tg.tap(group, lobby, bob, "Join"))
+            await answered(tg, tg.tap(group, lobby, bob, "🤖 easy"))
+            await tg.wait_for(lambda: "3. CPU" in (lobby.text or ""), what="the computer")
+            refused = await answered(tg, tg.tap(group, lobby, bob, "Remove computers"))
+            assert refused.show_alert
+            await answered(tg, tg.tap(group, lobby, bob, "Leave"))
+            await tg.wait_for(lambda: "Bob" not in (lobby.text or ""), what="Bob gone")
+            await tg.wait_for_message(bob, contains="You left this game")
+            cancel = await answered(tg, tg.tap(group, lobby, bob, "Cancel"))
+            assert cancel.show_alert and "admin" in (cancel.answer_text or "")
+
+            tg.user_sends(group, admin, "/cancel")
+            await tg.wait_for(lambda: "cancelled by Ada" in (lobby.text or ""), what="the admin's cancel")
+            assert lobby.reply_markup is None
+
+            tg.user_sends(group, bob, "/settings")
+            settings = await tg.wait_for_message(group, contains="Settings", after=lobby)
+            assert not (await answered(tg, tg.tap(group, settings, admin, "Italiano"))).show_alert
+            await tg.wait_for(lambda: "Impostazioni" in (settings.text or ""), what="settings in Italian")
+            denied = await answered(tg, tg.tap(group, settings, bob, "60 s"))
+            assert denied.show_alert
+            assert not (await answered(tg, tg.tap(group, settings, admin, "60 s"))).show_alert
+            await tg.wait_for(lambda: "60 s" in (settings.text or ""), what="the new turn limit")
+            tg.user_sends(group, bob, "/newgame")
+            italian = await tg.wait_for_message(group, contains="Nuova partita", after=settings)
+            assert "60 s" in (italian.text or "")
+
+            tg.user_sends(bob, bob, "/settings")
+            mine = await tg.wait_for_message(bob, contains="Settings")
+            await answered(tg, tg.tap(bob, mine, bob, "Italiano"))
+            await tg.wait_for(lambda: "Impostazioni" in (mine.text or ""), what="Bob's language")
+            chat = await bot.sessions.chat(ChatRef(PLATFORM, str(group.id)))
+            assert chat.language == "it" and chat.turn_limit == 60
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_webhook_mode(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = tg.add_group("Friends", members=[alice, bob])
+        port = _free_port()
+        url = f"http://127.0.0.1:{port}/telegram/hook"
+        async with running_bot(tg, tmp_path / "bot.db", webhook_url=url, listen=f"127.0.0.1:{port}"):
+            assert tg.webhook is not None and tg.webhook.url == url and tg.webhook.secret_token
+            tg.user_starts_bot(alice)
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game")
+            assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
+            await tg.wait_for(lambda: "Bob ⏳" in (table_message(tg, group).text or ""))
+            assert tg.webhook.delivered >= 3 and not tg.calls_to("getUpdates")
+        assert len(bot_messages(tg, alice)) == 2
