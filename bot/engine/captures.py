@@ -8,11 +8,15 @@ search fast.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .rules import CaptureChoice, Rules, Variant
 
 ESCOBA_SUM = 15
 _MAX_SUM = 14
 _CACHE_LIMIT = 200_000
+_KEY_BITS = 3
+_KEY_MASK = (1 << _KEY_BITS) - 1
 
 IndexSets = tuple[tuple[int, ...], ...]
 CaptureMode = tuple[bool, bool, bool]
@@ -85,3 +89,56 @@ def capture_options(ranks: tuple[int, ...], mode: CaptureMode) -> dict[int, Inde
         by_ranks.clear()
     by_ranks[ranks] = found
     return found
+
+
+# ---- the form the game reads on every turn ------------------------------------
+
+Take = int | itemgetter
+"""One capture option as the game applies it to its table list: a single table
+index, or an itemgetter returning the captured cards as a tuple in table order."""
+
+RANK_KEY: tuple[int, ...] = (0, *(1 << _KEY_BITS * (rank - 1) for rank in range(1, 11)))
+"""A table's ranks as one int: the sum of RANK_KEY[rank] over its cards, so that
+the game can keep it up to date with an addition per card laid or taken."""
+
+
+def ranks_of_key(key: int) -> tuple[int, ...]:
+    """The ascending ranks of a table whose key is `key`."""
+    ranks: list[int] = []
+    for rank in range(1, 11):
+        ranks += [rank] * (key >> _KEY_BITS * (rank - 1) & _KEY_MASK)
+    return tuple(ranks)
+
+
+class CaptureTable(dict[int, tuple[tuple[Take, ...], ...]]):
+    """Table key -> for each rank 0..10 the takes a card of that rank has there (empty: none).
+
+    A dict filled on demand (`__missing__`), so that a hit costs one C-level
+    lookup; the answers are `capture_options`, only reshaped for the game.
+    """
+
+    def __init__(self, mode: CaptureMode) -> None:
+        super().__init__()
+        self.mode = mode
+
+    def __missing__(self, key: int) -> tuple[tuple[Take, ...], ...]:
+        options = capture_options(ranks_of_key(key), self.mode)
+        found = tuple(
+            tuple(idx[0] if len(idx) == 1 else itemgetter(*idx) for idx in options.get(rank, ()))
+            for rank in range(11)
+        )
+        if len(self) >= _CACHE_LIMIT:
+            self.clear()
+        self[key] = found
+        return found
+
+
+_capture_tables: dict[CaptureMode, CaptureTable] = {}
+
+
+def capture_table(mode: CaptureMode) -> CaptureTable:
+    """The shared CaptureTable for one capture mode."""
+    table = _capture_tables.get(mode)
+    if table is None:
+        table = _capture_tables[mode] = CaptureTable(mode)
+    return table

@@ -8,13 +8,15 @@ seed: the same seed and moves always give the same match.
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING, NamedTuple
+from bisect import insort
+from hashlib import blake2b
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .captures import ESCOBA_SUM, capture_mode, capture_options, subsets_by_sum
+from .captures import ESCOBA_SUM, RANK_KEY, capture_mode, capture_table, subsets_by_sum
 from .cards import DECK, Card
 from .errors import GameOverError, IllegalMoveError, InvalidInputError
-from .moves import Move, make_move, table_order
+from .moves import LAYDOWNS, Move
 from .rules import Rules, Seating, Variant, parse_variant
 from .scoring import RoundResult, categories, match_winner, score_round
 
@@ -59,8 +61,57 @@ def round_seed(seed: int | str, round_number: int, attempt: int) -> str:
     return f"{seed}/round/{round_number}/deal/{attempt}"
 
 
+def seed_number(text: str) -> int:
+    """A 256-bit number drawn from `text` alone: the same on every machine and run."""
+    digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
+    return int.from_bytes(digest, "little")
+
+
+def shuffled_deck(text: str) -> list[Card]:
+    """The deck in the order drawn from `text` (Fisher-Yates on the digits of its number).
+
+    A fresh Mersenne Twister per deal cost more than the rest of a random
+    round; 256 bits leave a bias below 2**-96 over the 40! orders.
+    """
+    number = seed_number(text)
+    deck = list(DECK)
+    for last in range(len(deck) - 1, 0, -1):
+        number, pick = divmod(number, last + 1)
+        deck[last], deck[pick] = deck[pick], deck[last]
+    return deck
+
+
+_new = tuple.__new__
+_ORDER = attrgetter("order")
+_LAYDOWN = LAYDOWNS.__getitem__
+
+Deal = tuple[list[Card], int, "tuple[Card, ...] | None"]
+"""One deal as kept until someone reads `deals`: the cards in the order they were
+dealt, the seat dealt to first, and the starting table (None after the first deal)."""
+
+RoundLog = tuple[int, list[Any], list["Play"], "int | None", tuple[Any, ...]]
+"""A finished round until someone reads `rounds`: dealer, deals, plays, last capturer, scores."""
+
+
+def _deal_dict(deal: Deal | dict[str, Any], seats: int) -> dict[str, Any]:
+    if isinstance(deal, dict):
+        return deal
+    cards, first, table = deal
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    for turn, card in enumerate(cards):
+        hands[(first + turn) % seats].append(card.code)
+    if table is None:
+        return {"hands": hands}
+    return {"hands": hands, "table": [c.code for c in table]}
+
+
 class Game:
-    """The state of one match."""
+    """The state of one match.
+
+    `hands`, `table`, `stock`, `captured` and `scope` are lists the game keeps
+    up to date in place; `table` is always in table order. Records (`deals`,
+    `rounds`) are kept as cards and turned into codes only when read.
+    """
 
     def __init__(self, variant: Variant, rules: Rules, seating: Seating, seed: int | str) -> None:
         self.variant = variant
@@ -70,24 +121,25 @@ class Game:
         self.side_of = seating.side_of
         self.version = 0
         self.round_number = 0
-        self.first_dealer = random.Random(f"{seed}/dealer").randrange(seating.seats)
+        self.first_dealer = seed_number(f"{seed}/dealer") % seating.seats
         self.dealer = self.first_dealer
         self.totals = [0] * len(seating.sides)
         self.results: list[RoundResult] = []
-        self.rounds: list[dict[str, object]] = []
+        self._rounds: list[dict[str, Any] | RoundLog] = []
         self.winner: int | None = None
         self.hands: list[list[Card]] = []
         self.table: list[Card] = []
-        self.table_ranks: tuple[int, ...] = ()
         self.stock: list[Card] = []
         self.captured: list[list[Card]] = []
         self.scope: list[int] = []
         self.last_capturer: int | None = None
         self.to_play = 0
-        self.deals: list[dict[str, object]] = []
+        self._deals: list[dict[str, Any] | Deal] = []
         self.plays: list[Play] = []
-        self._legal: tuple[int, list[Move]] | None = None
-        self._mode = capture_mode(variant, rules)
+        self._seats = seating.seats
+        self._legal: list[Move] | None = None
+        self._takes = capture_table(capture_mode(variant, rules))
+        self._table_key = 0
         self._in_hands = 0
 
     # ---- creation -------------------------------------------------------
@@ -114,34 +166,78 @@ class Game:
     def finished(self) -> bool:
         return self.winner is not None
 
+    @property
+    def table_ranks(self) -> tuple[int, ...]:
+        return tuple([c.rank for c in self.table])
+
+    @property
+    def deals(self) -> list[dict[str, Any]]:
+        """This round's deals, e.g. `{"hands": [["7D", ...], ...], "table": [...]}` first."""
+        deals = self._deals
+        for index, deal in enumerate(deals):
+            if not isinstance(deal, dict):
+                deals[index] = _deal_dict(deal, self._seats)
+        return deals  # type: ignore[return-value]
+
+    @deals.setter
+    def deals(self, deals: list[dict[str, Any]]) -> None:
+        self._deals = deals  # type: ignore[assignment]
+
+    @property
+    def rounds(self) -> list[dict[str, Any]]:
+        """The finished rounds as the record writes them, except that plays are `Play` values."""
+        rounds = self._rounds
+        for index, stored in enumerate(rounds):
+            if not isinstance(stored, dict):
+                dealer, deals, plays, last, scores = stored
+                rounds[index] = {
+                    "dealer": dealer,
+                    "deals": [_deal_dict(deal, self._seats) for deal in deals],
+                    "plays": plays,
+                    "last_capture_seat": last,
+                    "score": [score.to_dict() for score in scores],
+                }
+        return rounds  # type: ignore[return-value]
+
+    @rounds.setter
+    def rounds(self, rounds: list[dict[str, Any]]) -> None:
+        self._rounds = rounds  # type: ignore[assignment]
+
+    def _starting_table(self) -> tuple[Card, ...]:
+        if not self._deals:
+            return ()
+        first = self._deals[0]
+        if isinstance(first, dict):
+            return tuple(Card.parse(code) for code in first["table"])
+        return first[2] or ()
+
     # ---- dealing --------------------------------------------------------
 
     def _start_round(self) -> None:
         self.round_number += 1
-        seats = self.seats
+        seats = self._seats
         per_hand, on_table = _START[self.variant]
+        in_hands = per_hand * seats
         attempt = 0
         while True:
-            deck = list(DECK)
-            random.Random(round_seed(self.seed, self.round_number, attempt)).shuffle(deck)
-            hands: list[list[Card]] = [[] for _ in range(seats)]
-            for turn in range(per_hand * seats):
-                hands[(self.dealer + 1 + turn) % seats].append(deck.pop())
-            table = [deck.pop() for _ in range(on_table)]
+            deck = shuffled_deck(round_seed(self.seed, self.round_number, attempt))
+            dealt = deck[::-1]
+            table = dealt[in_hands:in_hands + on_table]
             if not self._void_deal(table):
                 break
             attempt += 1
-        self.hands = hands
-        self._in_hands = per_hand * seats
+        first = (self.dealer + 1) % seats
+        hands = dealt[:in_hands]
+        self.hands = [hands[(seat - first) % seats::seats] for seat in range(seats)]
+        self._in_hands = in_hands
         self._set_table(table)
-        self.stock = deck
+        self.stock = deck[:len(deck) - in_hands - on_table]
         self.captured = [[] for _ in range(seats)]
         self.scope = [0] * seats
         self.last_capturer = None
         self.plays = []
-        self.deals = [{"hands": [[c.code for c in hand] for hand in hands],
-                       "table": [c.code for c in table]}]
-        self.to_play = (self.dealer + 1) % seats
+        self._deals = [(hands, first, tuple(self.table))]
+        self.to_play = first
 
     def _void_deal(self, table: list[Card]) -> bool:
         if not table:
@@ -152,13 +248,16 @@ class Game:
 
     def _escoba_starting_takes(self) -> tuple[Play, ...]:
         """In escoba the dealer takes a starting table that makes 15, or 30 as two escobas."""
-        total = sum(self.table_ranks)
-        if self.variant is not Variant.ESCOBA or total not in (ESCOBA_SUM, 2 * ESCOBA_SUM):
+        if self.variant is not Variant.ESCOBA:
+            return ()
+        ranks = self.table_ranks
+        total = sum(ranks)
+        if total not in (ESCOBA_SUM, 2 * ESCOBA_SUM):
             return ()
         if total == ESCOBA_SUM:
             groups = [tuple(self.table)]
         else:
-            split = next((idx for idx in subsets_by_sum(self.table_ranks).get(ESCOBA_SUM, ())), None)
+            split = next((idx for idx in subsets_by_sum(ranks).get(ESCOBA_SUM, ())), None)
             if split is None:
                 return ()
             first = tuple(self.table[i] for i in split)
@@ -173,58 +272,63 @@ class Game:
         return plays
 
     def _deal_hands(self) -> None:
-        seats = self.seats
-        hands: list[list[Card]] = [[] for _ in range(seats)]
-        turn = 0
-        while self.stock and turn < HAND_SIZE * seats:
-            hands[(self.dealer + 1 + turn) % seats].append(self.stock.pop())
-            turn += 1
-        for seat in range(seats):
-            self.hands[seat] = hands[seat]
-        self._in_hands = turn
-        self.deals.append({"hands": [[c.code for c in hand] for hand in hands]})
+        seats = self._seats
+        stock = self.stock
+        count = min(HAND_SIZE * seats, len(stock))
+        dealt = stock[-count:][::-1]
+        del stock[-count:]
+        first = (self.dealer + 1) % seats
+        self.hands = [dealt[(seat - first) % seats::seats] for seat in range(seats)]
+        self._in_hands = count
+        self._deals.append((dealt, first, None))
 
     def _set_table(self, cards: list[Card]) -> None:
-        cards.sort(key=table_order)
+        cards.sort(key=_ORDER)
         self.table = cards
-        self.table_ranks = tuple([c.rank for c in cards])
+        self._table_key = sum([RANK_KEY[c.rank] for c in cards])
+        self._legal = None
 
     # ---- moves ----------------------------------------------------------
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """The moves `seat` (default: the seat to play) may make now; empty if none."""
-        if seat is None:
-            seat = self.to_play
-        if self.winner is not None or seat != self.to_play:
+        if seat is not None and seat != self.to_play:
             return []
-        cached = self._legal
-        if cached is not None and cached[0] == self.version:
-            return list(cached[1])
+        moves = self._legal
+        if moves is None:
+            if self.winner is not None:
+                return []
+            moves = self._legal = self._generate()
+        return moves.copy()
+
+    def _generate(self) -> list[Move]:
+        hand = self.hands[self.to_play]
         table = self.table
-        hand = self.hands[seat]
         if not table:
-            moves = [make_move(card, ()) for card in hand]
-        else:
-            options = capture_options(self.table_ranks, self._mode)
-            moves = []
-            laydowns = []
-            for card in hand:
-                sets = options.get(card.rank)
-                if sets is None:
-                    laydowns.append(make_move(card, ()))
-                    continue
-                for idx in sets:
-                    if len(idx) == 1:
-                        moves.append(make_move(card, (table[idx[0]],)))
-                    else:
-                        moves.append(make_move(card, tuple([table[i] for i in idx])))
-            if not moves or not self.rules.must_capture:
-                moves.extend(laydowns)
-        self._legal = (self.version, moves)
-        return list(moves)
+            return list(map(_LAYDOWN, hand))
+        takes_by_rank = self._takes[self._table_key]
+        moves: list[Move] = []
+        for card in hand:
+            for take in takes_by_rank[card.rank]:
+                if take.__class__ is int:
+                    moves.append(_new(Move, (card, (table[take],))))  # type: ignore[index]
+                else:
+                    moves.append(_new(Move, (card, take(table))))  # type: ignore[operator]
+        if not moves:
+            return list(map(_LAYDOWN, hand))
+        if not self.rules.must_capture:
+            moves += [_LAYDOWN(card) for card in hand if not takes_by_rank[card.rank]]
+        return moves
 
     def apply(self, move: Move | str, seat: int | None = None) -> Outcome:
         """Play `move` for the seat to play (or check that it is `seat`'s turn)."""
+        legal = self._legal
+        if (legal is None or move.__class__ is not Move or move not in legal
+                or (seat is not None and seat != self.to_play)):
+            return self._apply_checked(move, seat)
+        return self._play(self.to_play, move)  # type: ignore[arg-type]
+
+    def _apply_checked(self, move: Move | str, seat: int | None) -> Outcome:
         if move.__class__ is not Move:
             if isinstance(move, str):
                 move = Move.parse(move)
@@ -235,10 +339,10 @@ class Game:
         to_play = self.to_play
         if seat is not None and seat != to_play:
             raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
-        cached = self._legal
-        legal = cached[1] if cached is not None and cached[0] == self.version else self.legal_moves()
+        self.legal_moves()
+        legal = self._legal or []
         if move not in legal:
-            raise IllegalMoveError(self._why_illegal(move, to_play, legal))
+            raise IllegalMoveError(self._why_illegal(move, to_play, legal))  # type: ignore[arg-type]
         return self._play(to_play, move)  # type: ignore[arg-type]
 
     def _why_illegal(self, move: Move, seat: int, legal: list[Move]) -> str:
@@ -257,37 +361,41 @@ class Game:
     def _play(self, seat: int, move: Move) -> Outcome:
         card, taken = move
         self.hands[seat].remove(card)
-        self.version += 1
         self._legal = None
-        self._in_hands -= 1
-        last_play = not self._in_hands and not self.stock
+        self.version += 1
+        in_hands = self._in_hands = self._in_hands - 1
+        table = self.table
         swept_by_ace = False
         if taken:
-            remaining = [c for c in self.table if c not in taken]
-            swept_by_ace = (card.rank == 1 and self.rules.ace_takes_all
-                            and not any(c.rank == 1 for c in taken))
-            scopa = not remaining and not last_play and not swept_by_ace
+            key = self._table_key
+            for capture in taken:
+                table.remove(capture)
+                key -= RANK_KEY[capture.rank]
+            self._table_key = key
+            if card.rank == 1 and self.rules.ace_takes_all:
+                swept_by_ace = not any(c.rank == 1 for c in taken)
+            scopa = not table and not swept_by_ace and (in_hands > 0 or len(self.stock) > 0)
             pile = self.captured[seat]
             pile.append(card)
-            pile.extend(taken)
+            pile += taken
             if scopa:
                 self.scope[seat] += 1
             self.last_capturer = seat
-            self.table = remaining
-            self.table_ranks = tuple([c.rank for c in remaining])
         else:
             scopa = False
-            self._set_table([*self.table, card])
-        play = Play(seat, card, taken, scopa)
+            insort(table, card, key=_ORDER)
+            self._table_key += RANK_KEY[card.rank]
+        play = _new(Play, (seat, card, taken, scopa))
         self.plays.append(play)
-        if self._in_hands:
-            nxt = seat + 1 if seat + 1 < self.seating.seats else 0
+        if in_hands:
+            nxt = seat + 1
+            if nxt == self._seats:
+                nxt = 0
             self.to_play = nxt if self.hands[nxt] else self._next_with_cards(seat)
-            return Outcome(play, swept_by_ace)
+            return _new(Outcome, (play, swept_by_ace, None, (), None, False, ()))
         return self._end_of_hands(play, swept_by_ace)
 
     def _end_of_hands(self, play: Play, swept_by_ace: bool) -> Outcome:
-        seats = self.seats
         if self.stock:
             self._deal_hands()
             self.to_play = self._next_with_cards(play.seat)
@@ -299,7 +407,7 @@ class Game:
             self._set_table([])
         result = self._finish_round()
         if self.winner is None:
-            self.dealer = (self.dealer + 1) % seats
+            self.dealer = (self.dealer + 1) % self._seats
             self._start_round()
             takes = self._escoba_starting_takes()
         else:
@@ -307,30 +415,32 @@ class Game:
         return Outcome(play, swept_by_ace, result, leftover, leftover_seat, True, takes)
 
     def _next_with_cards(self, seat: int) -> int:
-        for step in range(1, self.seats + 1):
-            candidate = (seat + step) % self.seats
+        seats = self._seats
+        for step in range(1, seats + 1):
+            candidate = (seat + step) % seats
             if self.hands[candidate]:
                 return candidate
-        return (seat + 1) % self.seats
+        return (seat + 1) % seats
 
     def _finish_round(self) -> RoundResult:
         sides = self.seating.sides
-        taken = [[c for seat in side for c in self.captured[seat]] for side in sides]
-        scope = [sum(self.scope[seat] for seat in side) for side in sides]
+        captured = self.captured
+        if len(sides) == self._seats:
+            taken: list[list[Card]] = [captured[seat] for (seat,) in sides]
+            scope = [self.scope[seat] for (seat,) in sides]
+        else:
+            taken = [[c for seat in side for c in captured[seat]] for side in sides]
+            scope = [sum(self.scope[seat] for seat in side) for side in sides]
         scores = score_round(self.variant, self.rules, taken, scope)
+        totals = self.totals
         for index, score in enumerate(scores):
-            self.totals[index] += score.total
-        self.winner = match_winner(self.totals, self.rules.target)
-        result = RoundResult(self.round_number, self.dealer, scores, tuple(self.totals),
+            totals[index] += score.total
+        self.winner = match_winner(totals, self.rules.target)
+        result = RoundResult(self.round_number, self.dealer, scores, tuple(totals),
                              self.winner, categories(self.variant, self.rules))
         self.results.append(result)
-        self.rounds.append({
-            "dealer": self.dealer,
-            "deals": self.deals,
-            "plays": self.plays,
-            "last_capture_seat": self.last_capturer,
-            "score": [score.to_dict() for score in scores],
-        })
+        self._rounds.append((self.dealer, self._deals, self.plays, self.last_capturer, scores))
+        self._legal = None
         return result
 
     def copy(self) -> Game:
@@ -339,15 +449,14 @@ class Game:
         clone.__dict__.update(self.__dict__)
         clone.totals = list(self.totals)
         clone.results = list(self.results)
-        clone.rounds = list(self.rounds)
+        clone._rounds = list(self._rounds)
         clone.hands = [list(hand) for hand in self.hands]
         clone.table = list(self.table)
         clone.stock = list(self.stock)
         clone.captured = [list(pile) for pile in self.captured]
         clone.scope = list(self.scope)
-        clone.deals = list(self.deals)
+        clone._deals = list(self._deals)
         clone.plays = list(self.plays)
-        clone._legal = None
         return clone
 
     # ---- views and saving -----------------------------------------------
@@ -372,4 +481,3 @@ class Game:
         from .record import to_record
 
         return to_record(self)
-

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from .cards import Card
+from .cards import DECK, Card
 from .errors import InvalidCardError, InvalidMoveError
 
 
@@ -70,3 +70,7 @@ class Move(tuple[Card, tuple[Card, ...]]):
 def make_move(card: Card, captures: tuple[Card, ...]) -> Move:
     """A move from parts already checked and in table order (no validation)."""
     return tuple.__new__(Move, (card, captures))
+
+
+LAYDOWNS: dict[Card, Move] = {card: make_move(card, ()) for card in DECK}
+"""The one move that lays each card down: moves are immutable, so they are shared."""

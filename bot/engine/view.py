@@ -64,7 +64,6 @@ class SeatView:
 def seat_view(game: Game, seat: int) -> SeatView:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.seats:
         raise ValueError(f"no seat {seat!r} in a game of {game.seats}")
-    starting = game.deals[0]["table"] if game.deals else []
     return SeatView(
         variant=game.variant,
         rules=game.rules,
@@ -81,7 +80,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         hand_counts=tuple(len(h) for h in game.hands),
         captured_counts=tuple(len(c) for c in game.captured),
         scope=tuple(game.scope),
-        starting_table=tuple(Card.parse(code) for code in starting),  # type: ignore[union-attr]
+        starting_table=game._starting_table(),
         plays=tuple(game.plays),
         totals=tuple(game.totals),
         results=tuple(game.results),
