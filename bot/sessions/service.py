@@ -66,6 +66,7 @@ Listener = Callable[[ev.Event], Awaitable[None]]
 Chooser = Callable[[str, SeatView, str], Move]
 
 LEVELS = ("easy", "medium", "hard")
+_IDLE_POLL = 2.0  # the timer loop also looks for due work at least this often
 DEFAULT_PLAYERS = {"scopa": 2, "scopone": 4, "scopone_scientifico": 4, "escoba": 2}
 PLAYER_RANGE = {"scopa": (2, 4), "scopone": (4, 4), "scopone_scientifico": (4, 4), "escoba": (2, 6)}
 DECK_STYLES = ("napoletane", "piacentine", "siciliane", "french")
@@ -697,7 +698,7 @@ class Sessions:
             except Exception:
                 log.exception("timer loop failed; retrying")
                 due = self.clock() + 1.0
-            wait = 30.0 if due is None else max(0.0, min(30.0, due - self.clock()))
+            wait = _IDLE_POLL if due is None else max(0.0, min(_IDLE_POLL, due - self.clock()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
 
