@@ -178,7 +178,7 @@ def _sweep_all(taken: Sequence[int], remaining: int, group: int) -> list[float]:
     sides = len(taken)
     left = (remaining & group).bit_count()
     chances = []
-    for i, mask in enumerate(taken):
+    for i in range(sides):
         others = any(m & group for j, m in enumerate(taken) if j != i)
         chances.append(0.0 if others else (1.0 / sides) ** left)
     return chances

@@ -20,25 +20,43 @@ import time
 from bot.engine import Card, Move, SeatView
 
 from .evaluate import Evaluator, margin
-from .knowledge import Knowledge
+from .knowledge import Knowledge, current_deal_start
 from .medium import MediumPlayer, holds_any
-from .sim import Position, SimMove, sweep_ranks
+from .rollout import RolloutPolicy, play_out
+from .sim import HAND_SIZE, Position, SimMove, mask_of, sweep_ranks
 
 DEFAULT_BUDGET = 0.3
-LEAF_CAP = 900
+LEAF_CAP = 1500
 SCOPA_THREAT = 1.1
 TIE_BREAK = 1e-3
+METHOD = "both"
+MODEL_WEIGHT = False
+MODEL_TEMPERATURE = 0.3
 _INF = math.inf
 
 
 def search_depth(view: SeatView, hands: list[list[Card]], cap: int = LEAF_CAP) -> int:
-    """The most plies (within the hands now held) whose full tree has about `cap` leaves or fewer."""
+    """The most plies whose full tree has about `cap` leaves or fewer.
+
+    The count goes on into the next deal (as many cards as the stock gives)
+    when the hands now held are small enough for it.
+    """
     sizes = [len(hand) for hand in hands]
+    seats = view.seats
     seat = view.to_play
+    stock = view.stock_count
     leaves = 1
     depth = 0
-    seats = view.seats
-    while sum(sizes):
+    while True:
+        if not sum(sizes):
+            if not stock:
+                break
+            dealt = min(HAND_SIZE * seats, stock)
+            stock -= dealt
+            sizes = [0] * seats
+            for turn in range(dealt):
+                sizes[(view.dealer + 1 + turn) % seats] += 1
+            continue
         if not sizes[seat]:
             seat = (seat + 1) % seats
             continue
@@ -63,6 +81,32 @@ class HardPlayer:
         self.side = view.side
         self.side_of = view.side_of
         self.samples = 0
+        self.policy = RolloutPolicy(view)
+        self._deal_state()
+
+    def _deal_state(self) -> None:
+        """The table, piles and scope as they were when the hands now held were dealt."""
+        view = self.view
+        self.deal_start = current_deal_start(view)
+        table = list(view.starting_table)
+        taken = [0] * len(view.sides)
+        scope = [0] * len(view.sides)
+        last = None
+        for index, play in enumerate(view.plays):
+            if play.card is not None and index >= (self.deal_start or 0):
+                continue
+            if play.card is None or play.captured:
+                gone = set(play.captured)
+                table = [card for card in table if card not in gone]
+                taken[view.side_of[play.seat]] |= mask_of(play.captured) | (play.card.bit if play.card else 0)
+                scope[view.side_of[play.seat]] += play.scopa
+                last = play.seat
+            else:
+                table.append(play.card)
+        self.deal_table = sorted(table, key=lambda card: card.order)
+        self.deal_taken = taken
+        self.deal_scope = scope
+        self.deal_last = last
 
     def values(self) -> dict[Move, float]:
         """Mean search value of each legal move over the guesses drawn."""
@@ -74,15 +118,26 @@ class HardPlayer:
         if self.knowledge.certain:
             limit = 1
         samples = 0
+        weights = 0.0
         while True:
             hands, stock = self.knowledge.sample(self.rng)
             position = Position(view, hands, stock)
-            depth = search_depth(view, hands)
-            for move in moves:
-                undo = position.play(move)
-                totals[move] += self._search(position, depth - 1, -_INF, _INF)
-                position.undo(undo)
+            weight = self._likelihood(position) if MODEL_WEIGHT else 1.0
+            if METHOD in ("rollout", "both"):
+                for move in moves:
+                    line = position.copy()
+                    line.play(move)
+                    play_out(line, self.policy)
+                    totals[move] += weight * margin(self.evaluator.points(line.taken, line.scope),
+                                                    self.side)
+            if METHOD in ("search", "both"):
+                depth = search_depth(view, hands)
+                for move in moves:
+                    undo = position.play(move)
+                    totals[move] += weight * self._search(position, depth - 1, -_INF, _INF)
+                    position.undo(undo)
             samples += 1
+            weights += weight
             if limit is not None:
                 if samples >= limit:
                     break
@@ -91,7 +146,46 @@ class HardPlayer:
             if elapsed + elapsed / samples > self.budget:
                 break
         self.samples = samples
-        return {move: total / samples for move, total in totals.items()}
+        return {move: total / weights for move, total in totals.items()}
+
+    def _likelihood(self, position: Position) -> float:
+        """How likely the other seats' plays of this deal were with the hands of this guess.
+
+        Each play is scored by the rule-of-thumb policy as if that seat had
+        chosen it with these cards; a play it would rate far below another
+        makes the guess less likely (a softmax over its scores).
+        """
+        start = self.deal_start
+        if start is None:
+            return 1.0
+        view = self.view
+        plays = [play for play in view.plays[start:] if play.card is not None]
+        if not any(play.seat != view.seat for play in plays):
+            return 1.0
+        replay = position.copy()
+        for play in plays:
+            replay.hands[play.seat].append(play.card)
+        replay.table = list(self.deal_table)
+        replay.taken = list(self.deal_taken)
+        replay.scope = list(self.deal_scope)
+        replay.last_capturer = self.deal_last
+        replay.in_hands = sum(len(hand) for hand in replay.hands)
+        replay.to_play = plays[0].seat
+        weight = 1.0
+        for play in plays:
+            move = (play.card, play.captured)
+            replay.to_play = play.seat
+            if play.seat != view.seat:
+                moves = replay.moves()
+                if len(moves) > 1 and move in moves:
+                    scores = self.policy.scores(replay, moves)
+                    top = max(scores)
+                    total = sum(math.exp((score - top) / MODEL_TEMPERATURE) for score in scores)
+                    weight *= math.exp((scores[moves.index(move)] - top) / MODEL_TEMPERATURE) / total
+            replay.play(move)
+        if replay.taken != position.taken or replay.table != position.table:
+            return 1.0
+        return weight
 
     def choose(self) -> Move:
         moves = self.view.legal_moves
@@ -122,8 +216,13 @@ class HardPlayer:
         return margin(points, self.side)
 
     def _search(self, position: Position, depth: int, alpha: float, beta: float) -> float:
-        if depth <= 0 or position.boundary or position.finished:
+        if depth <= 0 or position.finished:
             return self._leaf(position)
+        if position.boundary:
+            last = position.deal()
+            value = self._search(position, depth, alpha, beta)
+            position.undeal(last)
+            return value
         moves = position.moves()
         if len(moves) > 1:
             moves.sort(key=_capture_size, reverse=True)

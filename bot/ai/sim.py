@@ -21,6 +21,7 @@ IndexSets = tuple[tuple[int, ...], ...]
 CaptureMode = tuple[bool, bool, bool]
 
 ESCOBA_SUM = 15
+HAND_SIZE = 3
 _CACHE_LIMIT = 100_000
 _options_cache: dict[CaptureMode, dict[tuple[int, ...], dict[int, IndexSets]]] = {}
 _sweep_cache: dict[CaptureMode, dict[tuple[int, ...], frozenset[int]]] = {}
@@ -115,7 +116,7 @@ class Position:
     not look into.
     """
 
-    __slots__ = ("ace_takes_all", "boundary", "hands", "in_hands", "last_capturer", "mode",
+    __slots__ = ("ace_takes_all", "boundary", "dealer", "hands", "in_hands", "last_capturer", "mode",
                  "must_capture", "scope", "seats", "side_of", "sides", "stock", "table", "taken",
                  "to_play")
 
@@ -145,7 +146,20 @@ class Position:
             self.scope[self.side_of[seat]] += count
         self.last_capturer = last
         self.to_play = view.to_play
+        self.dealer = view.dealer
         self.boundary = False
+
+    def copy(self) -> Position:
+        clone = Position.__new__(Position)
+        for name in ("ace_takes_all", "boundary", "dealer", "in_hands", "last_capturer", "mode",
+                     "must_capture", "seats", "side_of", "sides", "to_play"):
+            setattr(clone, name, getattr(self, name))
+        clone.hands = [list(hand) for hand in self.hands]
+        clone.table = self.table
+        clone.stock = list(self.stock)
+        clone.taken = list(self.taken)
+        clone.scope = list(self.scope)
+        return clone
 
     @property
     def finished(self) -> bool:
@@ -232,6 +246,31 @@ class Position:
             self.taken[leftover_side] ^= leftover_bits
         self.to_play = seat
         self.boundary = False
+
+    def deal(self) -> int:
+        """Deal the next hands from the stock, as the engine does; returns the seat that played last."""
+        seats = self.seats
+        stock = self.stock
+        hands = self.hands
+        turn = 0
+        while stock and turn < HAND_SIZE * seats:
+            hands[(self.dealer + 1 + turn) % seats].append(stock.pop())
+            turn += 1
+        self.in_hands = turn
+        self.boundary = False
+        last = (self.to_play - 1) % seats
+        self.to_play = self._next_with_cards(last)
+        return last
+
+    def undeal(self, last: int) -> None:
+        seats = self.seats
+        stock = self.stock
+        hands = self.hands
+        for turn in range(self.in_hands - 1, -1, -1):
+            stock.append(hands[(self.dealer + 1 + turn) % seats].pop())
+        self.in_hands = 0
+        self.boundary = True
+        self.to_play = (last + 1) % seats
 
     def _next_with_cards(self, seat: int) -> int:
         seats = self.seats

@@ -1,0 +1,95 @@
+"""A fast rule-of-thumb policy on a search `Position`, to play rounds out to the end.
+
+It weighs a move as `medium` does (what it captures, a scopa, and the chance
+that the next player sweeps the table it leaves), but counts the cards from
+the position itself: every card not in the mover's hand, on the table or
+taken is one the mover cannot see.
+"""
+
+from __future__ import annotations
+
+from bot.engine import DECK, Primiera, SeatView
+
+from .medium import SCOPA, card_value, holds_any
+from .sim import Position, SimMove, sweep_ranks
+
+
+class RolloutPolicy:
+    def __init__(self, view: SeatView) -> None:
+        sevens_primiera = view.rules.primiera is Primiera.SEVENS
+        self.worth = [0.0] * len(DECK)
+        for card in DECK:
+            self.worth[card.index] = card_value(card, sevens_primiera)
+
+    def choose(self, position: Position) -> SimMove:
+        moves = position.moves()
+        if len(moves) == 1:
+            return moves[0]
+        scores = self.scores(position, moves)
+        best = 0
+        for index in range(1, len(moves)):
+            if scores[index] > scores[best]:
+                best = index
+        return moves[best]
+
+    def scores(self, position: Position, moves: list[SimMove]) -> list[float]:
+        worth = self.worth
+        seat = position.to_play
+        seats = position.seats
+        nxt = (seat + 1) % seats
+        while not position.hands[nxt] and nxt != seat:
+            nxt = (nxt + 1) % seats
+        if nxt == seat and len(position.hands[seat]) > 1:
+            nxt = -1
+        unseen = [0] * 11
+        pool = 0
+        for other, hand in enumerate(position.hands):
+            if other != seat:
+                for card in hand:
+                    unseen[card.rank] += 1
+                pool += len(hand)
+        for card in position.stock:
+            unseen[card.rank] += 1
+        pool += len(position.stock)
+        reply_hand = len(position.hands[nxt]) if nxt >= 0 else 0
+        if reply_hand == 0 and position.stock and nxt >= 0:
+            reply_hand = min(3, len(position.stock))
+        partner = nxt >= 0 and position.side_of[nxt] == position.side_of[seat]
+        last_play = position.in_hands <= 2 and not position.stock
+        mode = position.mode
+        scores = []
+        for move in moves:
+            card, captured = move
+            if captured:
+                score = worth[card.index]
+                for taken in captured:
+                    score += worth[taken.index]
+                table = [c for c in position.table if c not in captured]
+                if (not table and position.in_hands > 1) or (not table and position.stock):
+                    score += SCOPA
+            else:
+                score = -0.6 * worth[card.index] - 0.02 * card.rank
+                table = [*position.table, card]
+            if table and reply_hand and not last_play:
+                sweeping = sweep_ranks(tuple(sorted([c.rank for c in table])), mode)
+                if sweeping:
+                    wanted = 0
+                    for rank in sweeping:
+                        wanted += unseen[rank]
+                    chance = holds_any(pool, wanted, reply_hand)
+                    if chance:
+                        loss = SCOPA + 0.1
+                        for c in table:
+                            loss += worth[c.index]
+                        score += 0.5 * chance * loss if partner else -chance * loss
+            scores.append(score)
+        return scores
+
+
+def play_out(position: Position, policy: RolloutPolicy) -> Position:
+    """Play `position` (a copy the caller may spoil) to the end of the round."""
+    while not position.finished:
+        if position.boundary:
+            position.deal()
+        position.play(policy.choose(position))
+    return position
