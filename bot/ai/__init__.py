@@ -13,6 +13,7 @@ from bot.engine import Move, SeatView
 
 from .hard import DEFAULT_BUDGET, HardPlayer
 from .medium import MediumPlayer
+from .sim import canonical_moves
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -29,9 +30,9 @@ def choose_move(level: str, view: SeatView, seed: int | str, time_budget: float 
     """
     if level not in LEVELS:
         raise ValueError(f"unknown computer level {level!r}; levels: {', '.join(LEVELS)}")
-    moves = view.legal_moves
-    if not moves:
+    if not view.legal_moves:
         raise ValueError(f"seat {view.seat} has no move to make now")
+    moves = canonical_moves(view)
     rng = random.Random(f"{level}/{seed}")
     if level == "easy":
         return moves[rng.randrange(len(moves))]

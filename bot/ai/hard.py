@@ -23,7 +23,7 @@ from .evaluate import Evaluator, margin
 from .knowledge import Knowledge, current_deal_start
 from .medium import MediumPlayer, holds_any
 from .rollout import RolloutPolicy, play_out
-from .sim import HAND_SIZE, Position, SimMove, mask_of, sweep_ranks
+from .sim import HAND_SIZE, Position, SimMove, canonical_moves, mask_of, sweep_ranks
 
 DEFAULT_BUDGET = 0.3
 LEAF_CAP = 1500
@@ -111,7 +111,7 @@ class HardPlayer:
     def values(self) -> dict[Move, float]:
         """Mean search value of each legal move over the guesses drawn."""
         view = self.view
-        moves = list(view.legal_moves)
+        moves = canonical_moves(view)
         totals = dict.fromkeys(moves, 0.0)
         start = time.perf_counter()
         limit = self.iterations
@@ -188,7 +188,7 @@ class HardPlayer:
         return weight
 
     def choose(self) -> Move:
-        moves = self.view.legal_moves
+        moves = canonical_moves(self.view)
         if len(moves) == 1:
             return moves[0]
         values = self.values()

@@ -17,7 +17,7 @@ from bot.engine import SETTEBELLO, Card, Move, Primiera, SeatView, Variant
 from bot.engine.cards import Suit
 
 from .knowledge import Knowledge
-from .sim import capture_mode, capture_options, sweep_ranks
+from .sim import canonical_moves, capture_mode, capture_options, sweep_ranks
 
 SCOPA = 1.0
 CARD = 0.05
@@ -58,7 +58,7 @@ class MediumPlayer:
         self.escoba = view.variant is Variant.ESCOBA
 
     def scores(self) -> dict[Move, float]:
-        return {move: self.score(move) for move in self.view.legal_moves}
+        return {move: self.score(move) for move in canonical_moves(self.view)}
 
     def choose(self, rng: random.Random) -> Move:
         scored = self.scores()

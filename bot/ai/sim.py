@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine import Card, Rules, SeatView, Variant
+from bot.engine import Card, Move, Rules, SeatView, Variant
 from bot.engine.rules import CaptureChoice
 
 SimMove = tuple[Card, tuple[Card, ...]]
@@ -98,6 +98,16 @@ def sweep_ranks(ranks: tuple[int, ...], mode: CaptureMode) -> frozenset[int]:
         by_ranks.clear()
     by_ranks[ranks] = found
     return found
+
+
+def canonical_moves(view: SeatView) -> list[Move]:
+    """The legal moves in an order fixed by the cards alone.
+
+    The engine lists them in the order of the hand as dealt, which a view
+    rebuilt from the same facts may not share; players iterate over this
+    order so that their choice depends on the view's content only.
+    """
+    return sorted(view.legal_moves, key=lambda m: (m.card.order, [c.order for c in m.captures]))
 
 
 def mask_of(cards: Sequence[Card] | set[Card]) -> int:
