@@ -32,21 +32,14 @@ class ScriptedBot:
         if self.errors:
             raise self.errors.pop(0)
 
-    async def send_message(self, chat_id: int, text: str, **_: Any) -> Any:
+    async def do_api_request(self, method: str, api_kwargs: dict[str, Any]) -> Any:
         await self._maybe_fail()
+        kind = {"sendmessage": "send", "editmessagetext": "edit"}[method]
+        self.calls.append((kind, api_kwargs["chat_id"], api_kwargs["text"]))
+        if kind == "edit":
+            return True
         self.next_id += 1
-        self.calls.append(("send", chat_id, text))
-
-        @dataclass
-        class Sent:
-            message_id: int
-
-        return Sent(self.next_id)
-
-    async def edit_message_text(self, text: str, chat_id: int, message_id: int, **_: Any) -> bool:
-        await self._maybe_fail()
-        self.calls.append(("edit", chat_id, text))
-        return True
+        return {"message_id": self.next_id}
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 from typing import Any, Literal
@@ -14,9 +16,11 @@ from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTy
 from ...i18n import LANGUAGES, t
 from ...sessions import Event, Sessions
 from .handlers import Handlers
+from .identity import PLATFORM
 from .outbox import GROUP_RATE, Outbox, RefBook
 from .present import Presenter
 from .redact import mask_secret
+from .transport import AiohttpRequest
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +78,7 @@ class TelegramFrontEnd:
         if rate_limiter == "default":
             rate_limiter = AIORateLimiter(group_max_rate=0, max_retries=3)
         builder = (Application.builder().token(token).concurrent_updates(True)
-                   .pool_timeout(10.0).connect_timeout(10.0).read_timeout(15.0).write_timeout(15.0))
+                   .request(AiohttpRequest()).get_updates_request(AiohttpRequest(pool_size=1)))
         if rate_limiter is not None:
             builder = builder.rate_limiter(rate_limiter)
         if api_base:
@@ -90,6 +94,8 @@ class TelegramFrontEnd:
         self.handlers.install(self.application)
         self.application.add_error_handler(self._on_error)
         self._running = False
+        self._events: asyncio.Queue[Event] = asyncio.Queue()
+        self._presenting: asyncio.Task[None] | None = None
         sessions.subscribe(self._on_event)
 
     def __repr__(self) -> str:
@@ -105,6 +111,7 @@ class TelegramFrontEnd:
         await self._set_commands()
         await app.start()
         self._running = True
+        self._presenting = asyncio.create_task(self._present(), name="telegram-events")
         await self.presenter.redraw_running()
         assert app.updater is not None
         if self.webhook_url:
@@ -125,8 +132,13 @@ class TelegramFrontEnd:
         app = self.application
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
-        await self.outbox.close(self.drain_timeout)
         self._running = False
+        if self._presenting is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._events.join(), self.drain_timeout)
+            self._presenting.cancel()
+            await asyncio.gather(self._presenting, return_exceptions=True)
+        await self.outbox.close(self.drain_timeout)
         if app.running:
             await app.stop()
         await app.shutdown()
@@ -144,8 +156,19 @@ class TelegramFrontEnd:
                             exc.message)
 
     async def _on_event(self, event: Event) -> None:
-        if self._running:
-            await self.presenter.on_event(event)
+        """Queue the event: the tap that caused it is answered before its messages are drawn."""
+        if self._running and event.platform == PLATFORM:
+            self._events.put_nowait(event)
+
+    async def _present(self) -> None:
+        while True:
+            event = await self._events.get()
+            try:
+                await self.presenter.on_event(event)
+            except Exception:
+                log.exception("drawing %s failed", type(event).__name__)
+            finally:
+                self._events.task_done()
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("handling an update failed", exc_info=context.error)

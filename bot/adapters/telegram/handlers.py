@@ -8,13 +8,15 @@ answer: nothing, or a short alert saying why nothing happened.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from telegram import Bot, CallbackQuery, ChatMember, Message, Update
-from telegram.error import TelegramError
+from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -34,7 +36,7 @@ from .callbacks import OPTIONS, Action, Tap, decode
 from .identity import PLATFORM, chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
 from .markup import clip, escape, hand_alert
-from .outbox import Content, Target
+from .outbox import Content, Target, retry_seconds
 from .present import Presenter, table_target
 
 log = logging.getLogger(__name__)
@@ -44,6 +46,7 @@ Context = ContextTypes.DEFAULT_TYPE
 
 VARIANT_ALIASES = {"scientifico": "scopone_scientifico", "scopone-scientifico": "scopone_scientifico",
                    "scopa-d-assi": "scopa"}
+ANSWER_WITHIN = 12.0
 COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "rules", "settings",
             "help", "start")
 
@@ -381,11 +384,29 @@ class Handlers:
         except Exception:
             log.exception("tap failed")
             answer = Answer(t(lang, "error.internal"), alert=True)
-        try:
-            await query.answer(clip(answer.text) if answer.text else None,
-                               show_alert=answer.alert or None, url=answer.url)
-        except TelegramError as exc:
-            log.info("could not answer a callback query: %s", exc.message)
+        await self._answer(query, answer)
+
+    async def _answer(self, query: CallbackQuery, answer: Answer) -> None:
+        """Answer once; flood control and network errors are waited out while the query is young."""
+        deadline = time.monotonic() + ANSWER_WITHIN
+        delay = 0.2
+        while True:
+            try:
+                await query.answer(clip(answer.text) if answer.text else None,
+                                   show_alert=answer.alert or None, url=answer.url)
+                return
+            except RetryAfter as exc:
+                delay = retry_seconds(exc)
+            except BadRequest as exc:
+                log.info("could not answer a callback query: %s", exc.message)
+                return
+            except TelegramError as exc:
+                log.info("answering a callback query failed (%s); retrying", exc.message)
+                delay = min(2 * delay, 2.0)
+            if time.monotonic() + delay > deadline:
+                log.warning("gave up answering a callback query")
+                return
+            await asyncio.sleep(delay)
 
     async def _tap(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerRow,
                    lang: str) -> Answer:

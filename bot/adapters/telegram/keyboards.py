@@ -1,12 +1,11 @@
 """Inline keyboards as plain values: easy to compare (an unchanged message is
-not edited again), easy to test, turned into PTB markup only when sent."""
+not edited again), easy to test, turned into the Bot API's JSON when sent."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from typing import Any
 
 from ...engine.rules import TARGETS_OFFERED
 from ...i18n import t
@@ -26,11 +25,11 @@ class Button:
 Keyboard = tuple[tuple[Button, ...], ...]
 
 
-def to_markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
-    if not keyboard:
-        return None
-    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data, url=b.url)
-                                  for b in row] for row in keyboard])
+def markup_dict(keyboard: Keyboard) -> dict[str, Any]:
+    """The keyboard as the Bot API's InlineKeyboardMarkup JSON object."""
+    return {"inline_keyboard": [[{"text": b.label, "url": b.url} if b.url else
+                                 {"text": b.label, "callback_data": b.data} for b in row]
+                                for row in keyboard]}
 
 
 def tap(label: str, action: Action, game_id: int = 0, version: int | None = None,

@@ -1,0 +1,251 @@
+"""Many Telegram groups playing at once: bot-side time per tap, and taps per second.
+
+The real bot (TelegramFrontEnd, the sessions layer, SQLite) runs in a child
+process and talks HTTP to the fake Bot API server (tests/fakes), which runs in
+this process together with the simulated players. Each group has two players
+who tap a card of their private hand when it is their turn, after a think
+time; when a match ends they tap Rematch and go on.
+
+Bot-side time per tap is measured by the fake server, from the moment the bot
+fetched the tap (getUpdates) to its answerCallbackQuery: the commit of the
+move included, the rate-limited message edits that follow it not.
+
+    python benchmarks/telegram_taps.py                      # 100 games, think 1 s, no flood limits
+    python benchmarks/telegram_taps.py --think 0            # saturated: as fast as the bot goes
+    python benchmarks/telegram_taps.py --limits telegram    # Telegram's 30/s and 20/min per group
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fakes.telegram_server import (  # noqa: E402
+    CallbackRecord,
+    FakeChat,
+    FakeMessage,
+    FakeTelegramServer,
+    FakeUser,
+)
+
+
+@dataclass
+class Table:
+    group: FakeChat
+    players: tuple[FakeUser, FakeUser]
+    hands: dict[int, FakeMessage] = field(default_factory=dict)
+    taps: list[CallbackRecord] = field(default_factory=list)
+    matches: int = 0
+    posts: int = 0
+
+
+# ---- the bot, in its own process ----------------------------------------------------------------
+
+async def serve_bot(api_base: str, token: str, db: str, limits: str) -> None:
+    from bot.adapters.telegram import TelegramFrontEnd
+    from bot.app import open_sessions
+
+    sessions = await open_sessions(db)
+    options: dict[str, object] = {} if limits == "telegram" else {"rate_limiter": None, "group_rate": None}
+    front = TelegramFrontEnd(sessions, token, api_base=api_base, **options)  # type: ignore[arg-type]
+    timers = asyncio.create_task(sessions.run_forever())
+    await front.start()
+    done = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, done.set)
+    print("ready", flush=True)
+    await done.wait()
+    await front.stop()
+    timers.cancel()
+    await sessions.store.close()
+
+
+# ---- the players ----------------------------------------------------------------------------------
+# They poll plain attributes of the fake's messages every few milliseconds: cheap enough that the
+# fake server, in the same process, answers the bot without delay.
+
+def _live(message: FakeMessage | None, pressed: set[str]) -> str | None:
+    if message is None or message.reply_markup is None:
+        return None
+    for row in message.reply_markup["inline_keyboard"]:
+        for button in row:
+            data = button.get("callback_data", "")
+            if data[:1] in ("p", "h") and data not in pressed:
+                return str(data)
+    return None
+
+
+async def _until(check, timeout: float, step: float = 0.02):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = check()
+        if result:
+            return result
+        await asyncio.sleep(step)
+    raise TimeoutError
+
+
+async def _answered(record: CallbackRecord, timeout: float = 60.0) -> CallbackRecord:
+    await _until(lambda: record.answered, timeout, 0.005)
+    return record
+
+
+def _newest(chat: FakeChat, since: int) -> FakeMessage | None:
+    """The newest message with an id of at least `since` (ids grow by one per message)."""
+    for message_id in range(chat.next_message_id - 1, since - 1, -1):
+        message = chat.messages.get(message_id)
+        if message is not None and message.from_bot:
+            return message
+    return None
+
+
+async def start_match(tg: FakeTelegramServer, table: Table, lobby: FakeMessage, creator: FakeUser,
+                      guest: FakeUser | None) -> None:
+    if guest is not None:
+        await _answered(tg.tap(table.group, lobby, guest, "Join"))
+        await _until(lambda: guest.first_name in (lobby.text or ""), 120)
+    first = {user.id: tg.private_chat(user).next_message_id for user in table.players}
+    await _answered(tg.tap(table.group, lobby, creator, "Start"))
+    for user in table.players:
+        chat = tg.private_chat(user)
+        hand = await _until(lambda c=chat, u=user: _newest(c, first[u.id] - 1), 120)
+        table.hands[user.id] = hand
+
+
+async def open_table(tg: FakeTelegramServer, table: Table) -> None:
+    creator, guest = table.players
+    since = table.group.next_message_id
+    tg.user_sends(table.group, creator, "/newgame")
+    lobby = await _until(lambda: _newest(table.group, since), 120)
+    await start_match(tg, table, lobby, creator, guest)
+    table.posts = table.group.next_message_id
+
+
+async def play(tg: FakeTelegramServer, table: Table, until: float, think: float,
+               rng: random.Random) -> None:
+    pressed: set[str] = set()
+    while time.monotonic() < until:
+        if table.group.next_message_id > table.posts:
+            post = _newest(table.group, table.posts)
+            table.posts = table.group.next_message_id
+            if post is not None and "🔁 Rematch" in post.button_texts:
+                table.matches += 1
+                creator = table.players[table.matches % 2]
+                since = table.group.next_message_id
+                await _answered(tg.tap(table.group, post, creator, "Rematch"))
+                lobby = await _until(lambda s=since: _newest(table.group, s), 120)
+                await start_match(tg, table, lobby, creator, None)
+                table.posts = table.group.next_message_id
+            continue
+        turn = None
+        for user in table.players:
+            hand = table.hands.get(user.id)
+            data = _live(hand, pressed)
+            if hand is not None and data is not None:
+                turn = (user, hand, data)
+                break
+        if turn is None:
+            await asyncio.sleep(0.01)
+            continue
+        if think:
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        user, hand, data = turn
+        pressed.add(data)
+        record = tg.press_button(user, hand, user, data)
+        table.taps.append(record)
+        await _answered(record)
+        with contextlib.suppress(TimeoutError):
+            await _until(lambda h=hand, d=data: _live(h, set()) != d, 60, 0.01)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(args: argparse.Namespace) -> None:
+    async with FakeTelegramServer(flood_control=args.limits == "telegram",
+                                  callback_answer_timeout=None) as tg:
+        rng = random.Random(args.seed)
+        tables = []
+        for n in range(args.games):
+            players = (tg.add_user(f"A{n}"), tg.add_user(f"B{n}"))
+            for user in players:
+                tg.user_starts_bot(user)
+            tables.append(Table(tg.add_group(f"Table {n}", members=players), players))
+        with tempfile.TemporaryDirectory() as tmp:
+            db = args.db or str(Path(tmp) / "bench.db")
+            env = {**os.environ, "PYTHONPATH": str(ROOT)}
+            child = subprocess.Popen(
+                [sys.executable, __file__, "--serve-bot", tg.base_url, tg.token, db, args.limits],
+                cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+            try:
+                assert child.stdout is not None
+                await asyncio.to_thread(child.stdout.readline)
+                started = time.monotonic()
+                await asyncio.gather(*(open_table(tg, table) for table in tables))
+                print(f"{args.games} games open in {time.monotonic() - started:.1f} s", flush=True)
+                begin = time.monotonic()
+                until = begin + args.seconds
+                bot_cpu, own_cpu = _cpu_seconds(child.pid), time.process_time()
+                await asyncio.gather(*(play(tg, table, until, args.think, random.Random(rng.random()))
+                                       for table in tables))
+                elapsed = time.monotonic() - begin
+                bot_cpu = _cpu_seconds(child.pid) - bot_cpu
+                own_cpu = time.process_time() - own_cpu
+            finally:
+                child.send_signal(signal.SIGTERM)
+                await asyncio.to_thread(child.wait, 30)
+        taps = [r for table in tables for r in table.taps if r.answered and r.answer_delay is not None]
+        delays = [r.answer_delay * 1000 for r in taps if r.answer_delay is not None]
+        alerts = sum(r.show_alert for r in taps)
+        print(f"games at once: {args.games}, think time: {args.think} s, flood limits: {args.limits}")
+        print(f"taps: {len(taps)} in {elapsed:.1f} s = {len(taps) / elapsed:.1f} taps/s "
+              f"({sum(t.matches for t in tables)} matches finished, {alerts} refused taps)")
+        print(f"CPU while playing: bot {bot_cpu:.1f} s ({1000 * bot_cpu / max(1, len(taps)):.2f} ms "
+              f"per tap), fake server and players {own_cpu:.1f} s, in {elapsed:.1f} s")
+        if delays:
+            print(f"bot-side time per tap: p50 {_percentile(delays, 0.5):.1f} ms, "
+                  f"p99 {_percentile(delays, 0.99):.1f} ms, max {max(delays):.1f} ms, "
+                  f"mean {statistics.fmean(delays):.1f} ms")
+        print("requests:", dict(tg.request_counts.most_common()))
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--serve-bot":
+        api_base, token, db, limits = sys.argv[2:6]
+        asyncio.run(serve_bot(api_base, token, db, limits))
+        return
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a player thinks before a tap (uniform 0.5x-1.5x); 0 for none")
+    parser.add_argument("--limits", choices=("off", "telegram"), default="off")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", help="SQLite file for the bot (default: a temporary one)")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
