@@ -224,3 +224,42 @@ async def test_429_storm_the_match_still_finishes(tmp_path: Path) -> None:
             assert len(await bot.sessions.store.moves(1)) == len(played), "every tap's move is stored"
             await tg.wait_for(lambda: "Match over." in (table_message(tg, group).text or ""), 30)
             assert all(record.answered for record in taps.records)
+
+
+async def test_leaving_coming_back_turn_warnings_and_rematch(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = tg.add_group("Friends", members=[alice, bob])
+        for user in (alice, bob):
+            tg.user_starts_bot(user)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            await _lobby_started(tg, group, alice, [bob])
+            table = table_message(tg, group)
+            tg.user_sends(group, bob, "/leave")
+            await tg.wait_for(lambda: "computer plays for Bob" in (table.text or ""), what="autoplay")
+            assert "👋 I'm back" in table.button_texts
+            hand = await tg.wait_for(lambda: hand_message(tg, bob, 1))
+            await tg.wait_for(lambda: "👋 I'm back" in hand.button_texts, what="Bob's way back")
+            await play_until_over(tg, group, [alice], stop_after=2)
+            assert len(await bot.sessions.store.moves(1)) >= 3, "the computer played Bob's turns"
+            back = await answered(tg, tg.tap(bob, hand, bob, "I'm back"))
+            assert not back.show_alert and "Bob is back" in (back.answer_text or "")
+            await tg.wait_for(lambda: "computer plays" not in (table.text or ""), what="Bob back")
+
+            view = await bot.sessions.table(1)
+            waiting = (alice, bob)[view.to_play]
+            bot.clock.advance(75)
+            assert await bot.sessions.run_due() == 1
+            await tg.wait_for_message(waiting, contains="s left for your move")
+            await tg.wait_for(lambda: "within 15 s" in (table.text or ""), what="the countdown")
+
+            await play_until_over(tg, group, [alice, bob])
+            end = match_over(tg, group)
+            assert end is not None
+            assert not (await answered(tg, tg.tap(group, end, bob, "Rematch"))).show_alert
+            again = await tg.wait_for_message(group, contains="New game", after=end)
+            assert "Alice" in (again.text or "") and "Bob" in (again.text or "")
+            twice = await answered(tg, tg.tap(group, end, alice, "Rematch"))
+            assert twice.show_alert and "already open" in (twice.answer_text or "")
+            assert not (await answered(tg, tg.tap(group, again, bob, "Start"))).show_alert
+            await tg.wait_for(lambda: "round 1" in (again.text or ""), what="the rematch's table")

@@ -101,10 +101,6 @@ class TelegramFrontEnd:
     def __repr__(self) -> str:
         return f"TelegramFrontEnd(api_base={self.api_base!r}, webhook={bool(self.webhook_url)})"
 
-    @property
-    def running(self) -> bool:
-        return self._running
-
     async def start(self) -> None:
         app = self.application
         await app.initialize()

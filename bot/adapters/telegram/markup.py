@@ -7,7 +7,6 @@ come from the catalogue, the layout from `bot.render`.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
 
 from ...i18n import t
 from ...render import (
@@ -107,6 +106,3 @@ def hand_alert(view: HandView, lang: str) -> str:
 def clip(text: str, limit: int = ALERT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
-
-def lines_html(lines: Sequence[str]) -> str:
-    return escape("\n".join(lines))

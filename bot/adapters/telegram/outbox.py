@@ -317,9 +317,6 @@ class Outbox:
             del self._shown[target]
         self.refs.forget(game_id)
 
-    def forget_shown(self, target: Target) -> None:
-        self._shown.pop(target, None)
-
     # ---- posts -------------------------------------------------------------------
 
     def post(self, chat_id: int, content: Content, reply_to: int | None = None) -> asyncio.Future[int | None]:

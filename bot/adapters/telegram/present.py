@@ -246,6 +246,7 @@ class Presenter:
             self.menus.pop(game_id, None)
             self._cancelled_by.pop(game_id, None)
             self.choosing = {k: v for k, v in self.choosing.items() if k[0] != game_id}
+            self.outbox.forget(game_id)
 
         task = asyncio.create_task(cleanup())
         self._cleanups.add(task)
