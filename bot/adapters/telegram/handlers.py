@@ -44,8 +44,7 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 Context = ContextTypes.DEFAULT_TYPE
 
-VARIANT_ALIASES = {"scientifico": "scopone_scientifico", "scopone-scientifico": "scopone_scientifico",
-                   "scopa-d-assi": "scopa"}
+VARIANT_ALIASES = {"scientifico": "scopone_scientifico", "scopone-scientifico": "scopone_scientifico"}
 ANSWER_WITHIN = 12.0
 COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "rules", "settings",
             "help", "start")
@@ -318,8 +317,8 @@ class Handlers:
                 lobby = await self.sessions.lobby(cref)
                 variant, rules = lobby.variant, lobby.rules
             else:
-                chat = await self.sessions.chat(cref)
-                variant = parse_variant(str(chat.defaults.get("variant", "scopa"))).value
+                defaults = (await self.sessions.chat(cref)).defaults if is_group(message.chat) else {}
+                variant = parse_variant(str(defaults.get("variant", "scopa"))).value
                 rules = Rules.default(variant)
         except EngineError as exc:
             self._reply(message, escape(refusal_text(Refused(Reason.BAD_OPTION, detail=str(exc)), lang)))
@@ -513,10 +512,13 @@ class Handlers:
             if not group:
                 raise Refused(Reason.BAD_INPUT)
             if not await self._is_admin(query.get_bot(), message.chat.id, query.from_user.id):
-                raise Refused(Reason.NOT_ALLOWED)
+                return Answer(t(lang, "telegram.settings.admins"), alert=True)
             if key == "cl":
                 await self.sessions.set_chat_language(cref, value)
                 self.presenter.set_chat_language(message.chat.id, value)
+                open_game = await self.sessions.open_game_id(cref)
+                if open_game is not None:
+                    self.presenter.refresh_table(open_game, message.chat.id)
             elif key == "ct":
                 await self.sessions.set_turn_limit(cref, value)
             else:
