@@ -68,6 +68,9 @@ class TelegramFrontEnd:
         if not token:
             raise ValueError("a Telegram bot token is required")
         mask_secret(token)
+        # APScheduler logs four INFO lines per job, i.e. per coalesced table edit.
+        logging.getLogger("apscheduler").setLevel(max(logging.WARNING,
+                                                      logging.getLogger("apscheduler").level))
         self.sessions = sessions
         self._token = token
         self.api_base = api_base

@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from aiolimiter import AsyncLimiter
-from telegram import Bot, LinkPreviewOptions
+from telegram import Bot
 from telegram.constants import FloodLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, JobQueue
@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 GROUP_RATE = (float(FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP), 60.0)
-_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+_NO_PREVIEW = {"is_disabled": True}
 
 
 @dataclass(frozen=True, slots=True)
