@@ -10,9 +10,13 @@ Bot-side time per tap is measured by the fake server, from the moment the bot
 fetched the tap (getUpdates) to its answerCallbackQuery: the commit of the
 move included, the rate-limited message edits that follow it not.
 
-    python benchmarks/telegram_taps.py                      # 100 games, think 1 s, no flood limits
-    python benchmarks/telegram_taps.py --think 0            # saturated: as fast as the bot goes
-    python benchmarks/telegram_taps.py --limits telegram    # Telegram's 30/s and 20/min per group
+    python benchmarks/telegram_taps.py                 # 100 games, think 1 s, Telegram's flood limits
+    python benchmarks/telegram_taps.py --limits off    # the same without limits: what the bot can do
+    python benchmarks/telegram_taps.py --limits off --think 0   # saturated
+
+With Telegram's limits (the production configuration: 30 messages a second
+for the whole bot, 20 a minute per group) the taps per second are bounded by
+the hands to redraw, two private messages per tap.
 """
 
 from __future__ import annotations
@@ -242,7 +246,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a player thinks before a tap (uniform 0.5x-1.5x); 0 for none")
-    parser.add_argument("--limits", choices=("off", "telegram"), default="off")
+    parser.add_argument("--limits", choices=("telegram", "off"), default="telegram")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="SQLite file for the bot (default: a temporary one)")
     asyncio.run(run(parser.parse_args()))
