@@ -214,7 +214,11 @@ class Sessions:
 
     async def new_game(self, chat_ref: ChatRef, user: UserRef, variant: str | None = None,
                        options: dict[str, Any] | None = None, *, ready: bool = True) -> LobbyView:
-        """Open a lobby with its creator in seat 1; `ready=False` as for `join`."""
+        """Open a lobby with its creator in seat 1; `ready=False` as for `join`.
+
+        `options` may hold rule options and the table's layout (`players`,
+        `teams`, `deck_style`); they override the chat's defaults.
+        """
         chat = await self.chat(chat_ref, user.language)
         player = await self.player(user)
         defaults = dict(chat.defaults)
@@ -225,14 +229,17 @@ class Sessions:
         if variant and variant != defaults.get("variant"):
             defaults = {}
         defaults.pop("variant", None)
-        players = int(defaults.pop("players", DEFAULT_PLAYERS[chosen.value]))
-        teams = bool(defaults.pop("teams", chosen in (Variant.SCOPONE, Variant.SCOPONE_SCIENTIFICO)))
-        deck_style = str(defaults.pop("deck_style", "napoletane"))
         rule_options = {**defaults, **(options or {})}
         try:
+            players = int(rule_options.pop("players", DEFAULT_PLAYERS[chosen.value]))
+            teams = _flag(rule_options.pop("teams", chosen in (Variant.SCOPONE,
+                                                                Variant.SCOPONE_SCIENTIFICO)))
+            deck_style = str(rule_options.pop("deck_style", "napoletane"))
+            if deck_style not in DECK_STYLES:
+                raise InvalidInputError(f"unknown deck style {deck_style!r}")
             rules = Rules.from_options(chosen, rule_options)
             Seating.make(chosen, players, teams)
-        except InvalidInputError as exc:
+        except (InvalidInputError, ValueError) as exc:
             raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
         stored_options = _changed_options(chosen, rules)
         try:
@@ -278,6 +285,14 @@ class Sessions:
         if row.status == "cancelled":
             await self._publish([ev.GameCancelled(**self._base(row, chat), by=player.display_name)])
         return lobby_view(row, self._rules(row), chat.turn_limit)
+
+    async def may_manage(self, game_id: int, user: UserRef, is_admin: bool = False) -> bool:
+        """Whether `user` may start, cancel or change game `game_id` (its creator, or an admin)."""
+        if is_admin:
+            return True
+        row = await self.store.get_game(game_id)
+        player = await self._known_player(user)
+        return row is not None and player is not None and self._may_manage(row, player, False)
 
     async def join(self, chat_ref: ChatRef, user: UserRef, *, ready: bool = True,
                    game_id: int | None = None) -> LobbyView:
@@ -802,6 +817,10 @@ class Sessions:
         player = await self.player(user)
         await self.store.update_player(player.id, dm_pings=on)
         self._players.pop((user.platform, user.key), None)
+
+
+def _flag(value: Any) -> bool:
+    return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "on", "yes")
 
 
 def _free_seat(row: GameRow) -> int | None:

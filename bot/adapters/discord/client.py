@@ -1,0 +1,95 @@
+"""The discord.py client: auto-sharded, one dynamic item for every component,
+the command tree with its translator, and shard identification paced by
+Discord's session start limits instead of a flat five seconds per shard."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands, ui
+
+from ...i18n import t
+from ...sessions import language_of
+from .translator import CatalogueTranslator
+
+log = logging.getLogger(__name__)
+
+PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
+
+
+class Component(ui.DynamicItem[ui.Item[Any]], template=re.compile(r".{1,100}", re.DOTALL)):
+    """Every button and menu the bot sends, whatever its custom id: the press
+    handler parses the id strictly and answers even the ones it does not know,
+    and nothing is kept in memory per message, so presses survive restarts."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> Component:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client = interaction.client
+        if isinstance(client, ScopaClient) and client.on_press is not None:
+            await client.on_press(interaction, self.custom_id)
+
+
+class IdentifyGate:
+    """Discord lets `max_concurrency` shards identify at once: one per bucket
+    (shard id modulo max_concurrency) every five seconds."""
+
+    def __init__(self, interval: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval = interval
+        self.clock = clock
+        self._last: dict[int, float] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def wait(self, bucket: int) -> None:
+        async with self._locks.setdefault(bucket, asyncio.Lock()):
+            last = self._last.get(bucket)
+            if last is not None:
+                await asyncio.sleep(max(0.0, last + self.interval - self.clock()))
+            self._last[bucket] = self.clock()
+
+
+class ScopaClient(discord.AutoShardedClient):
+    def __init__(self, *, shard_count: int | None = None, guild_ready_timeout: float = 2.0) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(intents=intents, shard_count=shard_count, guild_ready_timeout=guild_ready_timeout,
+                         allowed_mentions=discord.AllowedMentions.none(), max_messages=None,
+                         chunk_guilds_at_startup=False, member_cache_flags=discord.MemberCacheFlags.none())
+        self.tree: app_commands.CommandTree[ScopaClient] = app_commands.CommandTree(self)
+        self.tree.error(self._on_command_error)
+        self.on_press: PressHandler | None = None
+        self._gate = IdentifyGate()
+        self._max_concurrency: int | None = None
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Component)
+        await self.tree.set_translator(CatalogueTranslator())
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if self._max_concurrency is None:
+            try:
+                self._max_concurrency = max(1, (await self.fetch_session_start_limits()).max_concurrency)
+            except discord.DiscordException as exc:
+                log.warning("could not read the session start limits (%s); one shard at a time", exc)
+                self._max_concurrency = 1
+        await self._gate.wait((shard_id or 0) % self._max_concurrency)
+
+    async def _on_command_error(self, interaction: discord.Interaction,
+                                error: app_commands.AppCommandError) -> None:
+        log.error("command failed: %s", error, exc_info=error)
+        if interaction.response.is_done():
+            return
+        text = t(language_of(interaction.locale.value), "error.internal")
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("could not report a command error: %s", exc)

@@ -1,0 +1,82 @@
+"""Slash commands: /newgame, /leaderboard, /stats, /rules, /settings, /help.
+
+Names, descriptions, options and choices are English by default and
+localised by `translator.CatalogueTranslator` when the tree is synced. The
+callbacks only hand over to `CommandHandlers`; option values are checked
+there again, since nothing a client sends is trusted.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+
+from ...engine.rules import TARGETS_OFFERED
+from .custom_ids import VARIANTS
+from .handlers import TURN_LIMITS, CommandHandlers
+from .translator import english
+
+
+def _choice(key: str, value: str | int) -> Choice[str] | Choice[int]:
+    return Choice(name=locale_str(english(key), key=key), value=value)
+
+
+def _described(*names: str) -> dict[str, str]:
+    return {name: english(f"discord.option.{name}.description") for name in names}
+
+
+VARIANT_CHOICES = [_choice(f"variant.{v}", v) for v in VARIANTS]
+PLAYER_CHOICES = [Choice(name=str(n), value=n) for n in range(2, 7)]
+TARGET_CHOICES = [Choice(name=str(n), value=n) for n in TARGETS_OFFERED]
+CAPTURE_CHOICES = [_choice(f"option.capture_choice.{v}", v) for v in ("free", "fewest")]
+DECK_CHOICES = [_choice(f"deck.{v}", v) for v in ("napoletane", "piacentine", "siciliane", "french")]
+LANGUAGE_CHOICES = [_choice(f"discord.language.{v}", v) for v in ("it", "en")]
+TURN_CHOICES = [Choice(name=f"{n} s", value=n) for n in TURN_LIMITS]
+
+
+def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[None, ..., None]]:
+    @app_commands.command(name="newgame", description=english("discord.command.newgame.description"))
+    @app_commands.guild_only()
+    @app_commands.describe(**_described("variant", "players", "target", "teams", "capture", "deck"))
+    @app_commands.choices(variant=VARIANT_CHOICES, players=PLAYER_CHOICES, target=TARGET_CHOICES,
+                          capture=CAPTURE_CHOICES, deck=DECK_CHOICES)
+    async def newgame(interaction: discord.Interaction, variant: str | None = None,
+                      players: int | None = None, target: int | None = None, teams: bool | None = None,
+                      capture: str | None = None, deck: str | None = None) -> None:
+        await handlers.newgame(interaction, variant, {
+            "players": players, "target": target, "teams": teams, "capture_choice": capture,
+            "deck_style": deck})
+
+    @app_commands.command(name="leaderboard", description=english("discord.command.leaderboard.description"))
+    @app_commands.describe(**_described("everyone"))
+    @app_commands.rename(everyone="global")
+    async def leaderboard(interaction: discord.Interaction, everyone: bool = False) -> None:
+        await handlers.leaderboard(interaction, everyone)
+
+    @app_commands.command(name="stats", description=english("discord.command.stats.description"))
+    async def stats(interaction: discord.Interaction) -> None:
+        await handlers.stats(interaction)
+
+    @app_commands.command(name="rules", description=english("discord.command.rules.description"))
+    @app_commands.describe(**_described("variant"))
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def rules(interaction: discord.Interaction, variant: str | None = None) -> None:
+        await handlers.rules(interaction, variant)
+
+    @app_commands.command(name="settings", description=english("discord.command.settings.description"))
+    @app_commands.describe(**_described("channel_language", "turn_limit", "default_game", "my_language",
+                                        "dm_pings"))
+    @app_commands.choices(channel_language=LANGUAGE_CHOICES, turn_limit=TURN_CHOICES,
+                          default_game=VARIANT_CHOICES, my_language=LANGUAGE_CHOICES)
+    async def settings(interaction: discord.Interaction, channel_language: str | None = None,
+                       turn_limit: int | None = None, default_game: str | None = None,
+                       my_language: str | None = None, dm_pings: bool | None = None) -> None:
+        await handlers.settings(interaction, channel_language=channel_language, turn_limit=turn_limit,
+                                default_game=default_game, my_language=my_language, dm_pings=dm_pings)
+
+    @app_commands.command(name="help", description=english("discord.command.help.description"))
+    async def help_(interaction: discord.Interaction) -> None:
+        await handlers.help(interaction)
+
+    return [newgame, leaderboard, stats, rules, settings, help_]

@@ -1,0 +1,168 @@
+"""Buttons and select menus, laid out as discord.py views.
+
+The views here are only layouts: each is stopped before it is sent, so
+discord.py never holds them in memory, and every press reaches the single
+dynamic item registered at start-up (`client.Component`) with the custom id,
+which says everything needed. That is what keeps them working after a restart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+from discord import ui
+
+from ...engine.rules import TARGETS_OFFERED
+from ...i18n import t
+from ...render import card_label, move_label
+from ...sessions import LEVELS, HandView, LobbyView
+from ...sessions.service import DECK_STYLES, PLAYER_RANGE
+from .custom_ids import VARIANTS, Action, Menu, Press, option_value
+
+LABEL_MAX = 80
+PER_ROW = 5
+ROWS = 5
+
+Style = discord.ButtonStyle
+
+
+def layout(*rows: Sequence[ui.Item[ui.View]]) -> ui.View:
+    """A view with one row per argument (up to five), never dispatched by discord.py itself."""
+    view = ui.View(timeout=None)
+    for index, row in enumerate(rows[:ROWS]):
+        for item in row[:PER_ROW]:
+            item.row = index
+            view.add_item(item)
+    view.stop()
+    return view
+
+
+def button(label: str, press: Press, style: Style = Style.secondary, disabled: bool = False,
+           emoji: str | None = None) -> ui.Button[ui.View]:
+    return ui.Button(label=label[:LABEL_MAX], custom_id=press.encode(), style=style, disabled=disabled,
+                     emoji=emoji)
+
+
+def link(label: str, url: str) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(ui.Button(label=label[:LABEL_MAX], url=url))
+    view.stop()
+    return view
+
+
+def _select(menu: Menu, game_id: int, placeholder: str, options: list[tuple[str, str]],
+            current: str | None = None) -> ui.Select[ui.View]:
+    return ui.Select(custom_id=Press(Action.OPTION, game_id, arg=menu.value).encode(),
+                     placeholder=placeholder[:150], min_values=1, max_values=1,
+                     options=[discord.SelectOption(label=label[:100], value=value, default=value == current)
+                              for label, value in options[:25]])
+
+
+# ---- the lobby --------------------------------------------------------------------
+
+def lobby_components(view: LobbyView, lang: str) -> ui.View:
+    gid = view.game_id
+    rows: list[list[ui.Item[ui.View]]] = [[
+        button(t(lang, "button.join"), Press(Action.JOIN, gid), Style.success),
+        button(t(lang, "button.leave"), Press(Action.LEAVE, gid)),
+        button(t(lang, "button.start"), Press(Action.START, gid), Style.primary, emoji="▶️"),
+        button(t(lang, "button.cancel"), Press(Action.CANCEL, gid), Style.danger, emoji="✖️"),
+    ]]
+    computers = [button(t(lang, "discord.button.computer", level=t(lang, f"level.{level}")),
+                        Press(Action.COMPUTER, gid, arg=level), disabled=view.full)
+                 for level in LEVELS]
+    if any(seat is not None and seat.is_computer for seat in view.seats):
+        computers.append(button(t(lang, "discord.button.remove_computers"),
+                                Press(Action.NO_COMPUTERS, gid)))
+    rows.append(computers)
+    rows.append([_select(Menu.VARIANT, gid, t(lang, "button.variant"),
+                         [(t(lang, f"variant.{v}"), option_value("variant", v)) for v in VARIANTS],
+                         option_value("variant", view.variant))])
+    rows.append([_select(Menu.TARGET, gid, t(lang, "button.target"),
+                         [(t(lang, "option.target", value=n), option_value("target", str(n)))
+                          for n in TARGETS_OFFERED],
+                         option_value("target", str(view.rules.target)))])
+    rows.append([_select(Menu.TABLE, gid, t(lang, "button.options"), _table_options(view, lang))])
+    return layout(*rows)
+
+
+def _table_options(view: LobbyView, lang: str) -> list[tuple[str, str]]:
+    """Players, teams, capture rule and cards in one menu (the lobby text shows the current ones)."""
+    low, high = PLAYER_RANGE[view.variant]
+    options = [(t(lang, "discord.players", count=n), option_value("players", str(n)))
+               for n in range(low, high + 1)]
+    options += [(t(lang, "option.teams"), option_value("teams", "on")),
+                (t(lang, "option.no_teams"), option_value("teams", "off"))]
+    options += [(t(lang, f"option.capture_choice.{value}"), option_value("capture_choice", value))
+                for value in ("free", "fewest")]
+    options += [(t(lang, "lobby.deck", deck=t(lang, f"deck.{style}")), option_value("deck_style", style))
+                for style in DECK_STYLES]
+    return options
+
+
+# ---- the table, the end of a match, pings ------------------------------------------
+
+def table_components(game_id: int, lang: str, take_back: bool) -> ui.View:
+    row: list[ui.Item[ui.View]] = [
+        button(t(lang, "button.my_hand"), Press(Action.HAND, game_id), Style.primary, emoji="🃏")]
+    if take_back:
+        row.append(button(t(lang, "button.take_back"), Press(Action.TAKE_BACK, game_id), emoji="👋"))
+    row.append(button(t(lang, "button.cancel"), Press(Action.CANCEL, game_id), Style.danger, emoji="✖️"))
+    return layout(row)
+
+
+def hand_button(game_id: int, lang: str) -> ui.View:
+    return layout([button(t(lang, "button.my_hand"), Press(Action.HAND, game_id), Style.primary,
+                          emoji="🃏")])
+
+
+def match_components(game_id: int, lang: str) -> ui.View:
+    return layout([button(t(lang, "button.rematch"), Press(Action.REMATCH, game_id), Style.success,
+                          emoji="🔁")])
+
+
+def confirm_cancel(game_id: int, lang: str) -> ui.View:
+    return layout([button(t(lang, "discord.button.confirm_cancel"), Press(Action.CONFIRM_CANCEL, game_id),
+                          Style.danger)])
+
+
+# ---- a player's hand ------------------------------------------------------------------
+
+def hand_components(view: HandView, lang: str, *, choosing: str | None = None,
+                    autoplay: bool = False) -> ui.View:
+    """One button per card: live on the player's turn, the captures to choose from for `choosing`."""
+    gid, version, style = view.game_id, view.version, view.deck_style
+    if view.finished:
+        return layout()
+    extra: list[ui.Item[ui.View]] = []
+    if autoplay:
+        extra.append(button(t(lang, "button.take_back"), Press(Action.TAKE_BACK, gid), emoji="👋"))
+    picked = next((c for c in view.choices if c.card.code == choosing), None)
+    live = view.my_turn and not autoplay
+    if live and picked is not None and len(picked.moves) > 1:
+        buttons = [button(move_label(move, style), Press(Action.PLAY, gid, version, move.code), Style.primary)
+                   for move in picked.moves[: PER_ROW * (ROWS - 1)]]
+        rows = _rows(buttons)
+        rows.append([button(t(lang, "button.back"), Press(Action.CARDS, gid, version), emoji="↩️")])
+        return layout(*rows)
+    buttons = []
+    for card in view.hand:
+        moves = view.moves_for(card) if live else ()
+        if len(moves) == 1:
+            play = Press(Action.PLAY, gid, version, moves[0].code)
+            buttons.append(button(move_label(moves[0], style), play, Style.primary))
+        elif moves:
+            buttons.append(button(card_label(card, style) + " …", Press(Action.PICK, gid, version, card.code),
+                                  Style.primary))
+        else:
+            buttons.append(button(card_label(card, style), Press(Action.IDLE, gid, version, card.code),
+                                  disabled=True))
+    rows = _rows(buttons)
+    if extra:
+        rows.append(extra)
+    return layout(*rows)
+
+
+def _rows(items: list[ui.Item[ui.View]]) -> list[list[ui.Item[ui.View]]]:
+    return [items[i:i + PER_ROW] for i in range(0, len(items), PER_ROW)]

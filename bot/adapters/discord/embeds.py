@@ -1,0 +1,90 @@
+"""Embeds around the shared renderer's text: the lobby, the table, a hand,
+a round's breakdown and the end of a match. Every word comes from
+`bot.render` and the catalogue; this module only lays them out."""
+
+from __future__ import annotations
+
+import discord
+
+from ...i18n import t
+from ...render import (
+    breakdown_rows,
+    card_label,
+    hand_text,
+    lobby_text,
+    match_text,
+    monospace_table,
+    table_text,
+)
+from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
+
+LOBBY = discord.Colour.blurple()
+TABLE = discord.Colour.dark_green()
+ROUND = discord.Colour.gold()
+OVER = discord.Colour.dark_grey()
+NOTE = discord.Colour.light_grey()
+
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+
+
+def text_embed(text: str, colour: discord.Colour = NOTE) -> discord.Embed:
+    """The first line as the title, the rest as the description."""
+    title, _, body = text.partition("\n")
+    if len(title) > TITLE_MAX:
+        title, body = "", text
+    return discord.Embed(title=title or None, description=_clip(body.strip()) or None, colour=colour)
+
+
+def lobby_embed(view: LobbyView, lang: str) -> discord.Embed:
+    return text_embed(lobby_text(view, lang), LOBBY)
+
+
+def table_embed(view: TableView, lang: str, now: float, autoplay: tuple[str, ...] = ()) -> discord.Embed:
+    text = table_text(view, lang, now)
+    for name in autoplay:
+        text += "\n" + t(lang, "discord.table.autoplay", name=name)
+    return text_embed(text, OVER if view.finished else TABLE)
+
+
+def closed_embed(lang: str, by: str | None, started: bool) -> discord.Embed:
+    if by:
+        text = t(lang, "lobby.cancelled", name=by)
+    else:
+        text = t(lang, "match.cancelled" if started else "discord.lobby.closed")
+    return discord.Embed(description=text, colour=OVER)
+
+
+def hand_embed(view: HandView, lang: str, variant: str, *, choosing: str | None = None,
+               autoplay: bool = False) -> discord.Embed:
+    text = hand_text(view, lang, variant)
+    if autoplay and not view.finished:
+        text += "\n" + t(lang, "discord.hand.autoplay")
+    elif choosing:
+        card = next((c.card for c in view.choices if c.card.code == choosing), None)
+        if card is not None:
+            text += "\n" + t(lang, "hand.choose", card=card_label(card, view.deck_style))
+    return text_embed(text, OVER if view.finished else TABLE)
+
+
+def breakdown_embed(event: RoundEnded, lang: str) -> discord.Embed:
+    """The round as a table, one row per side, in a code block so the columns line up;
+    and one field per side for narrow screens, where the table may wrap."""
+    rows = breakdown_rows(event, lang)
+    embed = discord.Embed(title=t(lang, "round.title", round=event.result.number),
+                          description=_clip("```\n" + monospace_table(rows) + "\n```"), colour=ROUND)
+    header = rows[0]
+    for row in rows[1:26]:
+        points = " · ".join(f"{name} {value}" for name, value in zip(header[1:-2], row[1:-2], strict=True))
+        embed.add_field(name=row[0][:TITLE_MAX],
+                        value=f"{points}\n**{header[-2]} {row[-2]} · {header[-1]} {row[-1]}**"[:1024],
+                        inline=True)
+    return embed
+
+
+def match_embed(event: MatchEnded, lang: str) -> discord.Embed:
+    return text_embed(match_text(event, lang), ROUND)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= DESCRIPTION_MAX else text[: DESCRIPTION_MAX - 1] + "…"

@@ -1,0 +1,96 @@
+"""The Discord front-end: an auto-sharded discord.py client wired to the sessions layer."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from ...sessions import Event, Sessions
+from .client import ScopaClient
+from .commands import build_commands
+from .handlers import CommandHandlers
+from .hands import TOKEN_LIFETIME, HandTracker
+from .lanes import Lanes
+from .presenter import Presenter
+from .presses import PressHandlers
+
+log = logging.getLogger(__name__)
+
+
+class DiscordFrontEnd:
+    """Runs the bot in every server it is invited to.
+
+    `token` comes only from the caller and is never logged. `ack_after` is how
+    long a press or command may work before its interaction is deferred
+    (Discord allows three seconds); `hand_ttl` how long an open hand is kept
+    current (its token lasts fifteen minutes); `shard_count` None lets Discord
+    say how many shards to run; `sync_commands` registers the slash commands at
+    start; `drain_timeout` is how long `stop` lets queued messages go out.
+    """
+
+    def __init__(self, sessions: Sessions, token: str, *, ack_after: float = 1.5,
+                 hand_ttl: float = TOKEN_LIFETIME - 60.0, shard_count: int | None = None,
+                 sync_commands: bool = True, guild_ready_timeout: float = 2.0,
+                 drain_timeout: float = 5.0) -> None:
+        if not token:
+            raise ValueError("a Discord bot token is required")
+        self.sessions = sessions
+        self._token = token
+        self.sync_commands = sync_commands
+        self.drain_timeout = drain_timeout
+        self.client = ScopaClient(shard_count=shard_count, guild_ready_timeout=guild_ready_timeout)
+        self.lanes = Lanes()
+        self.hands = HandTracker(sessions, self.lanes, ttl=hand_ttl)
+        self.presenter = Presenter(sessions, self.client, self.lanes, self.hands)
+        self.commands = CommandHandlers(sessions, self.presenter, ack_after=ack_after)
+        self.presses = PressHandlers(sessions, self.hands, ack_after=ack_after)
+        for command in build_commands(self.commands):
+            self.client.tree.add_command(command)
+        self.client.on_press = self.presses.on_press
+        self._connection: asyncio.Task[None] | None = None
+        sessions.subscribe(self._on_event)
+
+    def __repr__(self) -> str:
+        return f"DiscordFrontEnd(running={self.running}, shards={self.client.shard_count})"
+
+    @property
+    def running(self) -> bool:
+        return self.presenter.running
+
+    async def start(self) -> None:
+        """Log in, register the slash commands, redraw games in play, and connect to the gateway."""
+        await self.client.login(self._token)
+        if self.sync_commands:
+            synced = await self.client.tree.sync()
+            log.info("registered %d slash commands", len(synced))
+        self.presenter.running = True
+        await self.presenter.redraw_running()
+        self._connection = asyncio.create_task(self._connect(), name="discord-gateway")
+        log.info("Discord bot %s is connecting", self.client.user)
+
+    async def _connect(self) -> None:
+        try:
+            await self.client.connect(reconnect=True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the Discord gateway connection ended")
+
+    async def wait_until_ready(self) -> None:
+        await self.client.wait_until_ready()
+
+    async def stop(self) -> None:
+        """Stop taking interactions, send what is queued (briefly), and close the connections."""
+        self.client.on_press = None
+        await self.lanes.close(self.drain_timeout)
+        self.presenter.running = False
+        await self.client.close()
+        if self._connection is not None:
+            self._connection.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._connection
+            self._connection = None
+
+    async def _on_event(self, event: Event) -> None:
+        await self.presenter.on_event(event)

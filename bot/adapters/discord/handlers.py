@@ -1,0 +1,201 @@
+"""What each slash command does, translated into sessions calls.
+
+Personal answers (your stats, the rules, settings, refusals) are ephemeral
+and in the player's language; the leaderboard is posted for the channel, in
+the channel's language.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+import discord
+
+from ...engine import EngineError, Rules
+from ...engine.rules import parse_variant
+from ...i18n import LANGUAGES, t
+from ...render import leaderboard_text, refusal_text, rules_text, stats_text
+from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
+from .components import link
+from .custom_ids import VARIANTS
+from .embeds import text_embed
+from .identity import chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
+from .presenter import Presenter
+from .replies import Reply, answer
+
+log = logging.getLogger(__name__)
+
+TURN_LIMITS = (30, 60, 90, 120, 300, 600)
+
+
+class CommandHandlers:
+    def __init__(self, sessions: Sessions, presenter: Presenter, *, ack_after: float) -> None:
+        self.sessions = sessions
+        self.presenter = presenter
+        self.ack_after = ack_after
+
+    async def _run(self, interaction: discord.Interaction, work: Awaitable[Reply], *,
+                   ephemeral: bool = True) -> None:
+        await answer(interaction, self._guard(interaction, work), ack_after=self.ack_after,
+                     thinking=ephemeral)
+
+    async def _guard(self, interaction: discord.Interaction, work: Awaitable[Reply]) -> Reply:
+        lang = language_of(interaction.locale.value)
+        try:
+            return await work
+        except Refused as refused:
+            lang = await self._language(user_ref(interaction))
+            return Reply.note(refusal_text(refused, lang))
+        except Exception:
+            log.exception("command %s failed", interaction.command.name if interaction.command else "?")
+            return Reply.note(t(lang, "error.internal"))
+
+    async def _language(self, user: UserRef) -> str:
+        return self.sessions.player_language(await self.sessions.player(user))
+
+    # ---- /newgame -------------------------------------------------------------------
+
+    async def newgame(self, interaction: discord.Interaction, variant: str | None,
+                      options: dict[str, Any]) -> None:
+        await self._run(interaction, self._newgame(interaction, variant, options))
+
+    async def _newgame(self, interaction: discord.Interaction, variant: str | None,
+                       options: dict[str, Any]) -> Reply:
+        user, chat = user_ref(interaction), chat_ref(interaction)
+        lang = await self._language(user)
+        if chat is None:
+            return Reply.note(t(lang, "discord.guild_only"))
+        missing = missing_permissions(interaction)
+        if missing:
+            names = ", ".join(name.replace("_", " ").title() for name in missing)
+            return Reply.note(t(lang, "discord.missing_permissions", permissions=names))
+        await self.sessions.chat(chat, language_hint(interaction))
+        chosen = {key: value for key, value in options.items() if value is not None}
+        try:
+            await self.sessions.new_game(chat, user, variant, chosen)
+        except Refused as refused:
+            if refused.reason is not Reason.GAME_OPEN:
+                raise
+            return await self._point_to_game(interaction, chat, lang, int(refused.params["game_id"]))
+        return Reply.note(t(lang, "discord.newgame.opened"))
+
+    async def _point_to_game(self, interaction: discord.Interaction, chat: ChatRef, lang: str,
+                             game_id: int) -> Reply:
+        text = t(lang, "refused.game_open")
+        message_id = await self.presenter.table_message(game_id)
+        if message_id is None or interaction.guild_id is None:
+            return Reply.note(text)
+        url = message_link(interaction.guild_id, int(chat.key), message_id)
+        return Reply.note(text, link(t(lang, "discord.button.go_to_game"), url))
+
+    # ---- /leaderboard, /stats, /rules, /help ------------------------------------------
+
+    async def leaderboard(self, interaction: discord.Interaction, everyone: bool) -> None:
+        await self._run(interaction, self._leaderboard(interaction, everyone), ephemeral=False)
+
+    async def _leaderboard(self, interaction: discord.Interaction, everyone: bool) -> Reply:
+        chat = chat_ref(interaction)
+        everyone = everyone or chat is None
+        rows = await self.sessions.leaderboard(None if everyone else chat)
+        lang = await self.presenter.chat_language(chat.key) if chat is not None else \
+            await self._language(user_ref(interaction))
+        return Reply.message(embed=text_embed(leaderboard_text(rows, lang, everyone)), ephemeral=False)
+
+    async def stats(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self._stats(interaction))
+
+    async def _stats(self, interaction: discord.Interaction) -> Reply:
+        user = user_ref(interaction)
+        player = await self.sessions.player(user)
+        stats = await self.sessions.stats(user)
+        lang = self.sessions.player_language(player)
+        return Reply.message(embed=text_embed(stats_text(player.display_name, stats, lang)))
+
+    async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
+        await self._run(interaction, self._rules(interaction, variant))
+
+    async def _rules(self, interaction: discord.Interaction, variant: str | None) -> Reply:
+        lang = await self._language(user_ref(interaction))
+        chat = chat_ref(interaction)
+        try:
+            if variant is not None:
+                name = parse_variant(variant).value
+                shown = Rules.default(name)
+            elif chat is not None and await self.sessions.open_game_id(chat) is not None:
+                lobby = await self.sessions.lobby(chat)
+                name, shown = lobby.variant, lobby.rules
+            else:
+                defaults = (await self.sessions.chat(chat)).defaults if chat is not None else {}
+                name = parse_variant(str(defaults.get("variant", "scopa"))).value
+                shown = Rules.default(name)
+        except EngineError as exc:
+            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        return Reply.message(embed=text_embed(rules_text(name, shown, lang)))
+
+    async def help(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self._help(interaction))
+
+    async def _help(self, interaction: discord.Interaction) -> Reply:
+        lang = await self._language(user_ref(interaction))
+        return Reply.message(embed=text_embed(t(lang, "discord.help")))
+
+    # ---- /settings ----------------------------------------------------------------------
+
+    async def settings(self, interaction: discord.Interaction, **changes: Any) -> None:
+        await self._run(interaction, self._settings(interaction, **changes))
+
+    async def _settings(self, interaction: discord.Interaction, *, channel_language: str | None,
+                        turn_limit: int | None, default_game: str | None, my_language: str | None,
+                        dm_pings: bool | None) -> Reply:
+        """Everything asked for is checked before anything is saved: a refusal changes nothing."""
+        user, chat = user_ref(interaction), chat_ref(interaction)
+        lang = await self._language(user)
+        for_channel = (channel_language, turn_limit, default_game)
+        if any(value is not None for value in for_channel):
+            if chat is None:
+                return Reply.note(t(lang, "discord.guild_only"))
+            if not is_admin(interaction):
+                return Reply.note(t(lang, "discord.settings.admins"))
+        if (channel_language not in (None, *LANGUAGES) or my_language not in (None, *LANGUAGES)
+                or turn_limit not in (None, *TURN_LIMITS) or default_game not in (None, *VARIANTS)):
+            raise Refused(Reason.BAD_OPTION, detail="settings")
+        changed = any(value is not None for value in (*for_channel, my_language, dm_pings))
+        if chat is not None:
+            await self._save_channel(chat, channel_language, turn_limit, default_game)
+        if my_language is not None:
+            await self.sessions.set_player_language(user, my_language)
+        if dm_pings is not None:
+            await self.sessions.set_dm_pings(user, dm_pings)
+        lang = await self._language(user)
+        lines = [t(lang, "settings.title")]
+        if chat is not None:
+            row = await self.sessions.chat(chat)
+            variant = str(row.defaults.get("variant", "scopa"))
+            lines += [t(lang, "settings.language", language=t(lang, f"discord.language.{row.language}")),
+                      t(lang, "settings.turn_limit", seconds=row.turn_limit),
+                      t(lang, "discord.settings.variant", variant=t(lang, f"variant.{variant}"))]
+        player = await self.sessions.player(user)
+        lines.append(t(lang, "discord.settings.my_language", language=t(lang, f"discord.language.{lang}")))
+        lines.append(t(lang, "settings.pings_on" if player.dm_pings else "settings.pings_off"))
+        if chat is not None and not is_admin(interaction):
+            lines.append(t(lang, "discord.settings.admins"))
+        if changed:
+            lines.append(t(lang, "settings.saved"))
+        return Reply.message(embed=text_embed("\n".join(lines)))
+
+    async def _save_channel(self, chat: ChatRef, language: str | None, turn_limit: int | None,
+                            variant: str | None) -> None:
+        if language is not None:
+            await self.sessions.set_chat_language(chat, language)
+            self.presenter.set_chat_language(chat.key, language)
+        if turn_limit is not None:
+            await self.sessions.set_turn_limit(chat, turn_limit)
+        if variant is not None:
+            row = await self.sessions.chat(chat)
+            await self.sessions.set_chat_defaults(chat, {**row.defaults, "variant": variant})
+        if language is not None or turn_limit is not None:
+            game_id = await self.sessions.open_game_id(chat)
+            if game_id is not None:
+                self.presenter.redraw(game_id, chat.key)

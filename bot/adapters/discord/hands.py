@@ -1,0 +1,121 @@
+"""Private hands: ephemeral messages, and keeping the open ones current.
+
+A hand lives in an ephemeral message, which only the interaction that made
+it (or a later press on it) can edit, and only for fifteen minutes. While
+that token is fresh, the tracker redraws the player's latest hand after every
+move, so it shows live cards when their turn comes; after `ttl` it lets go,
+and "My hand" gives a fresh message.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+from discord import ui
+
+from ...sessions import HandView, Refused, Sessions, UserRef
+from .components import hand_components
+from .embeds import hand_embed
+from .lanes import Lanes
+from .replies import Sent
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME = 15 * 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnHand:
+    view: HandView
+    autoplay: bool
+    embed: discord.Embed
+    components: ui.View
+
+    @property
+    def state(self) -> tuple[int, bool, bool]:
+        """What a redraw would change: the version, the end of the match, the computer playing."""
+        return self.view.version, self.view.finished, self.autoplay
+
+
+async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
+                    choosing: str | None = None) -> DrawnHand:
+    """The player's hand in game `game_id`; Refused if they have none there."""
+    view = await sessions.hand(game_id, user)
+    row = await sessions.game_row(game_id)
+    autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
+    embed = hand_embed(view, lang, row.variant, choosing=choosing, autoplay=autoplay)
+    return DrawnHand(view, autoplay, embed, hand_components(view, lang, choosing=choosing, autoplay=autoplay))
+
+
+@dataclass(slots=True)
+class _Live:
+    sent: Sent
+    since: float
+    user: UserRef
+    lang: str
+    drawn: tuple[int, bool, bool]
+
+
+class HandTracker:
+    def __init__(self, sessions: Sessions, lanes: Lanes, ttl: float = TOKEN_LIFETIME - 60.0) -> None:
+        self.sessions = sessions
+        self.lanes = lanes
+        self.ttl = min(ttl, TOKEN_LIFETIME)
+        self._live: dict[tuple[int, str], _Live] = {}
+
+    def track(self, drawn: DrawnHand, user: UserRef, lang: str) -> Callable[[Sent], None]:
+        """The `on_sent` hook for a reply showing `drawn`: that message becomes the one kept current."""
+        game_id = drawn.view.game_id
+
+        def on_sent(sent: Sent) -> None:
+            if drawn.view.finished:
+                self._live.pop((game_id, user.key), None)
+            else:
+                self._live[(game_id, user.key)] = _Live(sent, self.sessions.clock(), user, lang, drawn.state)
+
+        return on_sent
+
+    def live(self, game_id: int, user_key: str) -> bool:
+        held = self._live.get((game_id, user_key))
+        return held is not None and self.sessions.clock() - held.since < self.ttl
+
+    def refresh(self, game_id: int) -> None:
+        for game, key in list(self._live):
+            if game == game_id:
+                self.lanes.submit(("hand", game, key), lambda g=game, k=key: self._redraw(g, k),
+                                  merge="redraw")
+
+    async def _redraw(self, game_id: int, user_key: str) -> None:
+        held = self._live.get((game_id, user_key))
+        if held is None:
+            return
+        if not self.live(game_id, user_key):
+            self._live.pop((game_id, user_key), None)
+            return
+        try:
+            drawn = await draw_hand(self.sessions, game_id, held.user, held.lang)
+        except Refused:
+            self._live.pop((game_id, user_key), None)
+            return
+        if drawn.state == held.drawn:
+            return
+        try:
+            await _edit(held.sent, drawn)
+        except discord.HTTPException as exc:
+            log.info("stopped updating a hand in game %s: %s", game_id, exc)
+            self._live.pop((game_id, user_key), None)
+            return
+        held.drawn = drawn.state
+        if drawn.view.finished:
+            self._live.pop((game_id, user_key), None)
+
+
+async def _edit(sent: Sent, drawn: DrawnHand) -> None:
+    if sent.message_id is None:
+        await sent.interaction.edit_original_response(content=None, embed=drawn.embed, view=drawn.components)
+    else:
+        await sent.interaction.followup.edit_message(sent.message_id, content=None, embed=drawn.embed,
+                                                     view=drawn.components)

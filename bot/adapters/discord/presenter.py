@@ -1,0 +1,238 @@
+"""From sessions events to a channel's messages.
+
+Each game has one channel message, the lobby and then the table, edited in
+place from the latest state; its id is kept with the game (`store.set_ref`),
+so a restarted bot edits the same message. A round's breakdown, the end of a
+match and turn pings are new messages. Listeners are awaited by the sessions
+layer, so `on_event` only queues work in the channel's lane and returns.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import ui
+
+from ...i18n import t
+from ...sessions import (
+    ChatRef,
+    Event,
+    GameCancelled,
+    LobbyUpdated,
+    MatchEnded,
+    Refused,
+    RoundEnded,
+    Sessions,
+    TurnStarted,
+    TurnWarning,
+)
+from ...storage import PlayerRow
+from .components import hand_button, lobby_components, match_components, table_components
+from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, table_embed
+from .hands import HandTracker
+from .identity import PLATFORM
+from .lanes import Lanes
+
+log = logging.getLogger(__name__)
+
+TABLE_REF = "discord.table"
+PING_REF = "discord.ping"
+
+Drawing = tuple[discord.Embed, ui.View | None]
+
+
+class Presenter:
+    def __init__(self, sessions: Sessions, client: discord.Client, lanes: Lanes, hands: HandTracker) -> None:
+        self.sessions = sessions
+        self.client = client
+        self.lanes = lanes
+        self.hands = hands
+        self.running = False
+        self._languages: dict[str, str] = {}
+        self._cancelled_by: dict[int, str] = {}
+        self._drawn: dict[int, Any] = {}
+        self._pinged: dict[int, int] = {}
+
+    # ---- languages ---------------------------------------------------------------
+
+    async def chat_language(self, channel_key: str) -> str:
+        lang = self._languages.get(channel_key)
+        if lang is None:
+            row = await self.sessions.chat(ChatRef(PLATFORM, channel_key))
+            lang = self._languages[channel_key] = row.language
+        return lang
+
+    def set_chat_language(self, channel_key: str, lang: str) -> None:
+        self._languages[channel_key] = lang
+
+    def player_language(self, player: PlayerRow | None) -> str:
+        return self.sessions.player_language(player)
+
+    def _channel(self, channel: str) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(int(channel))
+
+    # ---- events ------------------------------------------------------------------
+
+    async def on_event(self, event: Event) -> None:
+        if event.platform != PLATFORM or not self.running:
+            return
+        game_id, channel = event.game_id, event.chat_key
+        if isinstance(event, TurnWarning):
+            self.lanes.submit(channel, lambda: self._warn(event))
+            return
+        if isinstance(event, GameCancelled):
+            self._cancelled_by[game_id] = event.by
+        self.redraw(game_id, channel)
+        if not isinstance(event, LobbyUpdated):
+            self.hands.refresh(game_id)
+        if isinstance(event, RoundEnded):
+            self.lanes.submit(channel, lambda: self._post_breakdown(event))
+        elif isinstance(event, MatchEnded):
+            self.lanes.submit(channel, lambda: self._post_match(event))
+            self.lanes.submit(channel, lambda: self._clear_ping(game_id, channel))
+        elif isinstance(event, GameCancelled):
+            self.lanes.submit(channel, lambda: self._clear_ping(game_id, channel))
+        elif isinstance(event, TurnStarted):
+            self.lanes.submit(channel, lambda: self._ping(game_id, channel), merge=("ping", game_id))
+
+    def redraw(self, game_id: int, channel: str) -> None:
+        self.lanes.submit(channel, lambda: self._draw_table(game_id, channel), merge=("table", game_id))
+
+    async def redraw_running(self) -> int:
+        """Redraw every Discord game in play: the last move before a restart may not be shown yet."""
+        count = 0
+        for game_id, *_ in await self.sessions.store.running_deadlines():
+            row = await self.sessions.game_row(game_id)
+            chat = await self.sessions.store.get_chat(row.chat_id)
+            if chat is not None and chat.platform == PLATFORM:
+                self.redraw(game_id, chat.chat_key)
+                count += 1
+        return count
+
+    # ---- the lobby and the table ----------------------------------------------------
+
+    async def _draw_table(self, game_id: int, channel: str) -> None:
+        lang = await self.chat_language(channel)
+        drawing, closed = await self._drawing(game_id, lang)
+        embed, view = drawing
+        signature = (embed.to_dict(), view.to_components() if view is not None else None)
+        if self._drawn.get(game_id) != signature:
+            await self._put(game_id, channel, embed, view)
+        if closed:
+            self._drawn.pop(game_id, None)
+            self._cancelled_by.pop(game_id, None)
+            self._pinged.pop(game_id, None)
+        else:
+            self._drawn[game_id] = signature
+
+    async def _drawing(self, game_id: int, lang: str) -> tuple[Drawing, bool]:
+        row = await self.sessions.game_row(game_id)
+        if row.status == "lobby":
+            lobby = await self.sessions.lobby_of(game_id)
+            return (lobby_embed(lobby, lang), lobby_components(lobby, lang)), False
+        if row.status == "cancelled":
+            return (closed_embed(lang, self._cancelled_by.get(game_id), row.state is not None), None), True
+        table = await self.sessions.table(game_id)
+        now = self.sessions.clock()
+        if table.finished:
+            return (table_embed(table, lang, now), None), True
+        away = tuple(s.name for s in table.seats if s.autoplay and not s.is_computer)
+        return (table_embed(table, lang, now, away), table_components(game_id, lang, bool(away))), False
+
+    async def _put(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None) -> None:
+        """Edit the game's message, or post it if there is none yet (or it was deleted)."""
+        target = self._channel(channel)
+        known = (await self.sessions.store.get_refs(game_id)).get(TABLE_REF)
+        if known is not None:
+            try:
+                await target.get_partial_message(int(known)).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                log.info("the message of game %s is gone; posting it again", game_id)
+        message = await target.send(embed=embed, view=view) if view is not None else \
+            await target.send(embed=embed)
+        await self.sessions.store.set_ref(game_id, TABLE_REF, str(message.id))
+
+    async def table_message(self, game_id: int) -> int | None:
+        known = (await self.sessions.store.get_refs(game_id)).get(TABLE_REF)
+        return int(known) if known is not None else None
+
+    # ---- new messages ----------------------------------------------------------------
+
+    async def _post_breakdown(self, event: RoundEnded) -> None:
+        lang = await self.chat_language(event.chat_key)
+        await self._channel(event.chat_key).send(embed=breakdown_embed(event, lang))
+
+    async def _post_match(self, event: MatchEnded) -> None:
+        lang = await self.chat_language(event.chat_key)
+        await self._channel(event.chat_key).send(embed=match_embed(event, lang),
+                                                 view=match_components(event.game_id, lang))
+
+    async def _ping(self, game_id: int, channel: str) -> None:
+        """Tell the player whose turn it is, unless their hand is open and current already."""
+        try:
+            table = await self.sessions.table(game_id)
+        except Refused:
+            return
+        seat = table.seats[table.to_play]
+        if table.finished or seat.is_computer or seat.autoplay or self._pinged.get(game_id) == table.version:
+            return
+        self._pinged[game_id] = table.version
+        player = await self._player(game_id, table.to_play)
+        if player is None or self.hands.live(game_id, player.user_key):
+            return
+        await self._notify(game_id, channel, player, "play.your_turn")
+
+    async def _warn(self, event: TurnWarning) -> None:
+        player = await self._player(event.game_id, event.seat)
+        if player is not None:
+            await self._notify(event.game_id, event.chat_key, player, "play.warning",
+                               seconds=event.seconds_left)
+
+    async def _player(self, game_id: int, seat: int) -> PlayerRow | None:
+        row = await self.sessions.game_row(game_id)
+        found = next((s for s in row.seats if s.seat == seat), None)
+        if found is None or found.is_computer:
+            return None
+        return found.player
+
+    async def _notify(self, game_id: int, channel: str, player: PlayerRow, key: str, **params: Any) -> None:
+        """A DM if the player asked for one and Discord delivers it; else a mention in the channel."""
+        if player.dm_pings and await self._direct(game_id, channel, player, key, **params):
+            return
+        lang = await self.chat_language(channel)
+        text = t(lang, key, name=f"<@{player.user_key}>", **params)
+        message = await self._channel(channel).send(
+            text, view=hand_button(game_id, lang),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(player.user_key))]))
+        previous = (await self.sessions.store.get_refs(game_id)).get(PING_REF)
+        await self.sessions.store.set_ref(game_id, PING_REF, str(message.id))
+        if previous is not None:
+            await self._delete(channel, previous)
+
+    async def _direct(self, game_id: int, channel: str, player: PlayerRow, key: str, **params: Any) -> bool:
+        lang = self.player_language(player)
+        chat = await self.sessions.chat(ChatRef(PLATFORM, channel))
+        text = t(lang, key, name=player.display_name, **params) + "\n" + t(
+            lang, "discord.ping.where", channel=chat.title or channel)
+        try:
+            direct = await self.client.create_dm(discord.Object(int(player.user_key)))
+            await direct.send(text, view=hand_button(game_id, lang))
+        except discord.HTTPException as exc:
+            log.info("could not send a direct message to player %s: %s", player.id, exc)
+            return False
+        return True
+
+    async def _clear_ping(self, game_id: int, channel: str) -> None:
+        previous = (await self.sessions.store.get_refs(game_id)).get(PING_REF)
+        if previous is not None:
+            await self.sessions.store.set_ref(game_id, PING_REF, None)
+            await self._delete(channel, previous)
+
+    async def _delete(self, channel: str, message_id: str) -> None:
+        try:
+            await self._channel(channel).get_partial_message(int(message_id)).delete()
+        except discord.HTTPException as exc:
+            log.info("could not delete an old ping: %s", exc)

@@ -1,0 +1,183 @@
+"""Button presses and menu choices, translated into sessions calls.
+
+Who is pressing comes from Discord's interaction, never from the custom id;
+what they ask for comes from a custom id that `custom_ids.decode` checked; the
+sessions layer decides whether it is allowed. Every press gets exactly one
+answer: a silent acknowledgement when the channel's message will show the
+change, the player's hand, or an ephemeral message saying why nothing happened.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import discord
+
+from ...i18n import t
+from ...render import refusal_text
+from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
+from .components import confirm_cancel
+from .custom_ids import Action, Menu, Press, decode, option_choice
+from .hands import DrawnHand, HandTracker, draw_hand
+from .identity import chat_ref, is_admin, user_ref
+from .replies import Reply, answer
+
+log = logging.getLogger(__name__)
+
+# Presses on a hand are answered on the hand itself; the others in a new ephemeral message.
+HAND_ACTIONS = (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE)
+
+
+@dataclass(frozen=True, slots=True)
+class Presser:
+    interaction: discord.Interaction
+    user: UserRef
+    lang: str
+    chat: ChatRef | None
+    admin: bool
+
+
+class PressHandlers:
+    def __init__(self, sessions: Sessions, hands: HandTracker, *, ack_after: float) -> None:
+        self.sessions = sessions
+        self.hands = hands
+        self.ack_after = ack_after
+
+    async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
+        await answer(interaction, self._reply(interaction, custom_id), ack_after=self.ack_after)
+
+    async def _reply(self, interaction: discord.Interaction, custom_id: str) -> Reply:
+        user = user_ref(interaction)
+        lang = language_of(user.language)
+        press = decode(custom_id)
+        try:
+            player = await self.sessions.player(user)
+            lang = self.sessions.player_language(player)
+            if press is None:
+                return Reply.note(t(lang, "discord.bad_button"))
+            presser = Presser(interaction, user, lang, chat_ref(interaction), is_admin(interaction))
+            return await self._handle(presser, press)
+        except Refused as refused:
+            if press is not None and press.action in HAND_ACTIONS:
+                return await self._refused_on_hand(user, lang, press, refused)
+            return Reply.note(refusal_text(refused, lang))
+        except Exception:
+            log.exception("press %r failed", custom_id)
+            return Reply.note(t(lang, "error.internal"))
+
+    async def _handle(self, p: Presser, press: Press) -> Reply:
+        action = press.action
+        if action is Action.HAND:
+            return await self._show_hand(p, press.game_id)
+        if action is Action.TAKE_BACK:
+            await self.sessions.set_autoplay(press.game_id, p.user, False)
+            drawn = await draw_hand(self.sessions, press.game_id, p.user, p.lang)
+            if _on_ephemeral(p.interaction):
+                return self._hand_update(drawn, p.user, p.lang)
+            return self._hand_message(drawn, p.user, p.lang)
+        if action is Action.REMATCH:
+            await self.sessions.rematch(press.game_id, p.user)
+            return Reply.nothing()
+        if action in HAND_ACTIONS:
+            return await self._on_hand(p, press)
+        return await self._on_channel_message(p, press)
+
+    # ---- the lobby and the table ---------------------------------------------------------
+
+    async def _on_channel_message(self, p: Presser, press: Press) -> Reply:
+        if p.chat is None:
+            raise Refused(Reason.BAD_INPUT)
+        chat, user, admin, game_id = p.chat, p.user, p.admin, press.game_id
+        current = await self.sessions.open_game_id(chat)
+        if current is None:
+            raise Refused(Reason.NO_GAME)
+        if current != game_id:
+            raise Refused(Reason.STALE)
+        calls: dict[Action, Callable[[], Awaitable[object]]] = {
+            Action.JOIN: lambda: self.sessions.join(chat, user, game_id=game_id),
+            Action.LEAVE: lambda: self.sessions.leave(chat, user),
+            Action.COMPUTER: lambda: self.sessions.add_computer(chat, user, press.arg, is_admin=admin),
+            Action.NO_COMPUTERS: lambda: self.sessions.remove_computers(chat, user, is_admin=admin),
+            Action.START: lambda: self.sessions.start(chat, user, is_admin=admin),
+        }
+        if press.action in calls:
+            await calls[press.action]()
+            return Reply.nothing()
+        if press.action is Action.OPTION:
+            choice = option_choice(Menu(press.arg), _values(p.interaction))
+            if choice is None:
+                raise Refused(Reason.BAD_INPUT)
+            await self.sessions.set_option(chat, user, *choice, is_admin=admin)
+            return Reply.nothing()
+        if press.action is Action.CANCEL:
+            row = await self.sessions.game_row(game_id)
+            if row.status == "lobby":
+                await self.sessions.cancel(chat, user, is_admin=admin)
+                return Reply.nothing()
+            if not await self.sessions.may_manage(game_id, user, admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            return Reply.note(t(p.lang, "discord.cancel.confirm"), confirm_cancel(game_id, p.lang))
+        if press.action is Action.CONFIRM_CANCEL:
+            await self.sessions.cancel(chat, user, is_admin=admin)
+            return Reply.update(content=t(p.lang, "discord.cancel.done"))
+        raise Refused(Reason.BAD_INPUT)
+
+    # ---- hands ---------------------------------------------------------------------------
+
+    async def _show_hand(self, p: Presser, game_id: int) -> Reply:
+        drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
+        return self._hand_message(drawn, p.user, p.lang)
+
+    def _hand_message(self, drawn: DrawnHand, user: UserRef, lang: str, note: str | None = None) -> Reply:
+        return Reply.message(content=note, embed=drawn.embed, view=drawn.components,
+                             on_sent=self.hands.track(drawn, user, lang))
+
+    def _hand_update(self, drawn: DrawnHand, user: UserRef, lang: str, note: str | None = None) -> Reply:
+        return Reply.update(content=note, embed=drawn.embed, view=drawn.components,
+                            on_sent=self.hands.track(drawn, user, lang))
+
+    async def _on_hand(self, p: Presser, press: Press) -> Reply:
+        game_id, version = press.game_id, press.version
+        assert version is not None
+        if press.action is Action.PLAY:
+            await self.sessions.play(game_id, p.user, version, press.arg)
+            return self._hand_update(await draw_hand(self.sessions, game_id, p.user, p.lang), p.user, p.lang)
+        drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
+        hand = drawn.view
+        if hand.finished:
+            raise Refused(Reason.GAME_OVER)
+        if version != hand.version:
+            raise Refused(Reason.STALE)
+        if press.action is Action.CARDS:
+            return self._hand_update(drawn, p.user, p.lang)
+        if not hand.my_turn:
+            raise Refused(Reason.NOT_YOUR_TURN)
+        choice = next((c for c in hand.choices if c.card.code == press.arg), None)
+        if press.action is Action.IDLE or choice is None:
+            raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
+        if len(choice.moves) == 1:
+            await self.sessions.play(game_id, p.user, version, choice.moves[0])
+            drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
+            return self._hand_update(drawn, p.user, p.lang)
+        choosing = await draw_hand(self.sessions, game_id, p.user, p.lang, choosing=press.arg)
+        return self._hand_update(choosing, p.user, p.lang)
+
+    async def _refused_on_hand(self, user: UserRef, lang: str, press: Press, refused: Refused) -> Reply:
+        """A refused press on a hand redraws that hand as it is now, with the reason above it."""
+        try:
+            drawn = await draw_hand(self.sessions, press.game_id, user, lang)
+        except Refused:
+            return Reply.note(refusal_text(refused, lang))
+        return self._hand_update(drawn, user, lang, note=refusal_text(refused, lang))
+
+
+def _values(interaction: discord.Interaction) -> object:
+    data = interaction.data or {}
+    return data.get("values")
+
+
+def _on_ephemeral(interaction: discord.Interaction) -> bool:
+    message = interaction.message
+    return message is not None and message.flags.ephemeral

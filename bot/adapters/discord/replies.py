@@ -1,0 +1,140 @@
+"""Answering an interaction within Discord's three seconds.
+
+Discord forgets an interaction that gets no response within three seconds of
+its creation. The work behind a press or a command (a move committed to the
+database, a leaderboard query) usually takes milliseconds, and then the reply
+is the response itself: one request. When it takes longer than `ack_after`
+— a computer player thinking while holding the game, a busy disk — the
+interaction is deferred first and the reply follows when the work is done.
+A failure to answer is logged, never raised: the work is already committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum, auto
+from typing import Any
+
+import discord
+from discord import ui
+
+log = logging.getLogger(__name__)
+
+THINKING = discord.InteractionResponseType.deferred_channel_message
+
+
+class Kind(Enum):
+    NOTHING = auto()
+    MESSAGE = auto()
+    UPDATE = auto()
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """Where a reply landed: the interaction's original response, or a follow-up message."""
+
+    interaction: discord.Interaction
+    message_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What to answer: nothing visible, a new message, or an update of the pressed message."""
+
+    kind: Kind
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: ui.View | None = None
+    ephemeral: bool = True
+    on_sent: Callable[[Sent], None] | None = None
+
+    @classmethod
+    def nothing(cls) -> Reply:
+        return cls(Kind.NOTHING)
+
+    @classmethod
+    def note(cls, text: str, view: ui.View | None = None) -> Reply:
+        return cls(Kind.MESSAGE, content=text, view=view)
+
+    @classmethod
+    def message(cls, *, content: str | None = None, embed: discord.Embed | None = None,
+                view: ui.View | None = None, ephemeral: bool = True,
+                on_sent: Callable[[Sent], None] | None = None) -> Reply:
+        return cls(Kind.MESSAGE, content, embed, view, ephemeral, on_sent)
+
+    @classmethod
+    def update(cls, *, content: str | None = None, embed: discord.Embed | None = None,
+               view: ui.View | None = None, on_sent: Callable[[Sent], None] | None = None) -> Reply:
+        return cls(Kind.UPDATE, content, embed, view, True, on_sent)
+
+    def fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {"content": self.content, "embed": self.embed}
+        if self.view is not None:
+            fields["view"] = self.view
+        return fields
+
+
+async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ack_after: float,
+                 thinking: bool | None = None) -> None:
+    """Run `work` and answer with its reply, deferring first if it is not done in `ack_after` s.
+
+    Commands defer as a "thinking" message, ephemeral or not as `thinking`
+    says (their reply must match); presses defer as a silent acknowledgement.
+    """
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=ack_after)
+    if not done:
+        await _defer(interaction, thinking)
+    try:
+        reply = await task
+    except Exception:
+        log.exception("interaction %s failed", interaction.id)
+        return
+    await deliver(interaction, reply)
+
+
+async def _defer(interaction: discord.Interaction, thinking: bool | None) -> None:
+    try:
+        if thinking is None:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=thinking, thinking=True)
+    except discord.HTTPException as exc:
+        log.warning("could not defer interaction %s: %s", interaction.id, exc)
+
+
+async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
+    response = interaction.response
+    sent: Sent | None = None
+    try:
+        if not response.is_done():
+            if reply.kind is Kind.MESSAGE:
+                await response.send_message(**_without_none(reply.fields()), ephemeral=reply.ephemeral)
+                sent = Sent(interaction, None)
+            elif reply.kind is Kind.UPDATE:
+                await response.edit_message(**reply.fields())
+                sent = Sent(interaction, None)
+            else:
+                await response.defer()
+        elif reply.kind is Kind.MESSAGE and response.type is THINKING:
+            await interaction.edit_original_response(**reply.fields())
+            sent = Sent(interaction, None)
+        elif reply.kind is Kind.MESSAGE:
+            message = await interaction.followup.send(**_without_none(reply.fields()),
+                                                      ephemeral=reply.ephemeral, wait=True)
+            sent = Sent(interaction, message.id)
+        elif reply.kind is Kind.UPDATE:
+            await interaction.edit_original_response(**reply.fields())
+            sent = Sent(interaction, None)
+    except discord.HTTPException as exc:
+        log.warning("could not answer interaction %s: %s", interaction.id, exc)
+        return
+    if sent is not None and reply.on_sent is not None:
+        reply.on_sent(sent)
+
+
+def _without_none(fields: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in fields.items() if value is not None}
