@@ -146,10 +146,14 @@ class Presenter:
         return self.outbox.update(hand_target(game_id, user_key),
                                   lambda: self.draw_hand(game_id, user_key))
 
-    async def refresh_hands(self, game_id: int) -> None:
-        """Every reachable player's hand; unchanged ones cost no request."""
+    async def refresh_hands(self, game_id: int, last: int | None = None) -> None:
+        """Every reachable player's hand; unchanged ones cost no request.
+
+        Seat `last` (who just played) goes last: when the flood limits make
+        hands wait, the hand that can play now is drawn first.
+        """
         row = await self.sessions.game_row(game_id)
-        for seat in row.seats:
+        for seat in sorted(row.seats, key=lambda s: s.seat == last):
             player = human(seat)
             if player is not None and seat.ready and self.reachable(player):
                 self.refresh_hand(game_id, player.user_key)
@@ -211,7 +215,7 @@ class Presenter:
             self._cancelled_by[game_id] = event.by
         delay = self.table_delay if isinstance(event, MovePlayed) else 0.0
         table_done = self.refresh_table(game_id, chat_id, delay)
-        await self.refresh_hands(game_id)
+        await self.refresh_hands(game_id, event.seat if isinstance(event, MovePlayed) else None)
         if isinstance(event, MovePlayed):
             self.choosing = {k: v for k, v in self.choosing.items() if k[0] != game_id}
         elif isinstance(event, GameStarted):
