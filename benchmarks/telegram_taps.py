@@ -163,7 +163,7 @@ async def play(tg: FakeTelegramServer, table: Table, until: float, think: float,
                 turn = (user, hand, data)
                 break
         if turn is None:
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.02)
             continue
         if think:
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
@@ -173,7 +173,7 @@ async def play(tg: FakeTelegramServer, table: Table, until: float, think: float,
         table.taps.append(record)
         await _answered(record)
         with contextlib.suppress(TimeoutError):
-            await _until(lambda h=hand, d=data: _live(h, set()) != d, 60, 0.01)
+            await _until(lambda h=hand, d=data: _live(h, set()) != d, 60, 0.02)
 
 
 def _cpu_seconds(pid: int) -> float:
