@@ -249,9 +249,9 @@ class Outbox:
             if message_id is not None and self._shown.get(target) == content:
                 return True
             if await self._pace(target.chat_id):
-                continue_with = await render()
-                if continue_with != content:
-                    content = continue_with
+                latest = await render()
+                if latest != content:
+                    content = latest
                     if content is None or (message_id is not None and self._shown.get(target) == content):
                         return True
             try:
