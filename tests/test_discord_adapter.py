@@ -7,6 +7,7 @@ buttons there, and the tests read what the channel and each user see.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -191,6 +192,178 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(world: World) ->
     assert rematch != game_id
     again = await lobby_message(w)
     assert "Alice" in again.text and "Bob" in again.text
+
+
+
+async def test_four_player_team_match_with_a_computer(world: World) -> None:
+    w, fake = world, world.fake
+    await fake.slash(w.alice, w.channel, "newgame", variant="scopone")  # type: ignore[arg-type]
+    lobby = await lobby_message(w)
+    for user in (w.bob, w.carla):
+        await fake.press(user, lobby, "Partecipa")
+    refused = await fake.press(w.dino, lobby, "🤖 medio")
+    assert "Only the player who created" in refused.reply.text
+    await fake.press(w.alice, lobby, "🤖 medio")
+    await fake.wait_for(lambda: all(n in lobby.text for n in ("Bob", "Carla", "CPU")), what="a full lobby")
+    menu = lobby.find(prefix="scopa:opt:")
+    assert menu["options"][0]["label"] == "Scopa"
+    await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{await open_game(w)}:table",
+                     values=["deck_style=french"])
+    await fake.wait_for(lambda: "Francesi" in lobby.text, what="the French deck")
+    assert "coppia A" in lobby.text and "coppia B" in lobby.text
+    await fake.press(w.alice, lobby, "▶️ Inizia")
+    game_id = await open_game(w)
+
+    await play_to_end(w, game_id, [w.alice, w.bob, w.carla], fresh_hand=True)
+    final = await w.sessions.table(game_id)
+    assert final.finished and final.side_names == ("Alice & Carla", "Bob & CPU 🤔")
+    await w.front.lanes.idle()
+    breakdown = next(m for m in fake.messages(w.channel)  # type: ignore[arg-type]
+                     if m.embeds and "Fine della smazzata" in m.embeds[0].get("title", ""))
+    assert [f["name"] for f in breakdown.embeds[0]["fields"]] == ["Alice & Carla", "Bob & CPU 🤔"]
+    board = await fake.slash(w.dino, w.channel, "leaderboard")  # type: ignore[arg-type]
+    assert all(name in board.reply.text for name in ("Alice", "Bob", "Carla"))
+    assert "CPU" not in board.reply.text
+
+
+
+# ---- restarts, stale and foreign presses -------------------------------------------------------------
+
+async def started_duel(w: World) -> int:
+    """Alice and Bob in a running game of scopa, opened and started through Discord."""
+    await w.fake.slash(w.alice, w.channel, "newgame")  # type: ignore[arg-type]
+    lobby = await lobby_message(w)
+    await w.fake.press(w.bob, lobby, "Partecipa")
+    await w.fake.wait_for(lambda: "Bob" in lobby.text, what="Bob in the lobby")
+    await w.fake.press(w.alice, lobby, "▶️ Inizia")
+    game_id = await open_game(w)
+    await table_message(w, game_id)
+    return game_id
+
+
+async def mover(w: World, game_id: int) -> tuple[User, User, int]:
+    """Who is to play, the other player, and the game's version."""
+    table = await w.sessions.table(game_id)
+    first = table.seats[table.to_play].name == "Alice"
+    return (w.alice, w.bob, table.version) if first else (w.bob, w.alice, table.version)
+
+
+async def test_presses_keep_working_after_a_restart(world: World) -> None:
+    w, fake = world, world.fake
+    game_id = await started_duel(w)
+    users = {str(u.id): u for u in (w.alice, w.bob)}
+    hands: dict[int, Message] = {}
+    for _ in range(3):
+        await play_turn(w, game_id, users, hands)
+    await w.front.lanes.idle()
+    table = await table_message(w, game_id)
+    edits = table.edits
+
+    await w.restart()
+    to_move, other, version = await mover(w, game_id)
+    hand = hands.get(to_move.id)
+    assert hand is not None
+    await fake.wait_for(lambda: version in versions(hand), what="the hand drawn before the restart")
+    pressed = await fake.press(to_move, hand, prefix=f"scopa:play:{game_id}:{version}:")
+    assert pressed.response_type == 7
+    assert (await w.sessions.table(game_id)).version > version
+    await fake.wait_for(lambda: table.edits > edits, what="the same table message, edited")
+    assert await w.front.presenter.table_message(game_id) == table.id
+    opened = await fake.press(other, table, prefix=f"{HAND}{game_id}")
+    assert opened.reply.ephemeral and opened.reply.visible_to is other
+    await play_to_end(w, game_id, [w.alice, w.bob])
+    assert (await w.sessions.table(game_id)).finished
+
+
+async def test_stale_foreign_out_of_turn_and_malformed_presses_change_nothing(world: World) -> None:
+    w, fake = world, world.fake
+    game_id = await started_duel(w)
+    table = await table_message(w, game_id)
+    to_move, other, version = await mover(w, game_id)
+    older = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
+    newer = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
+    await play_turn(w, game_id, {str(to_move.id): to_move}, {to_move.id: newer})
+    moved = (await w.sessions.table(game_id)).version
+    assert moved > version
+
+    stale = await fake.press(to_move, older, prefix="scopa:p")
+    assert stale.response_type == 7 and older.content == stale.reply.content
+    assert re.search(r"out of date|vecchio", older.content)
+    assert versions(older) == set() and f":{moved}:" in str(older.components), "redrawn as it is now"
+
+    presses = [
+        await fake.press(w.dino, table, prefix=f"{HAND}{game_id}"),
+        await fake.press(w.dino, table, prefix=f"scopa:cancel:{game_id}"),
+        await fake.press(w.dino, table, custom_id=f"scopa:play:{game_id}:{moved}:1D", forge=True),
+        await fake.press(to_move, table, custom_id=f"scopa:play:{game_id}:{moved}:1D", forge=True),
+        await fake.press(other, table, custom_id=f"scopa:join:{game_id}", forge=True),
+        await fake.press(other, table, custom_id=f"scopa:start:{game_id + 1}", forge=True),
+    ]
+    expected = ["You are not playing in this game.", "Only the player who created the game",
+                "You are not playing in this game.", "It's not your turn", "not in its lobby",
+                "out of date"]
+    for interaction, words in zip(presses, expected, strict=True):
+        assert interaction.response_type == 4 and interaction.reply.ephemeral
+        assert words in interaction.reply.text or _it(words) in interaction.reply.text, interaction.reply.text
+    for junk in ("scopa:play:x", "scopa:play:1:2", "scopa:cpu:1:genius", "scopa:opt:1:colour",
+                 "scopa:" + "9" * 95, "hello", f"scopa:play:{game_id}:{moved}:1D:1D:1D"):
+        refused = await fake.press(w.dino, table, custom_id=junk, forge=True)
+        assert refused.reply.ephemeral and "not valid" in refused.reply.text, junk
+    menu = await fake.press(other, table, custom_id=f"scopa:opt:{game_id}:table", values=["players=99"],
+                            forge=True)
+    assert menu.reply.ephemeral and re.search("did not understand|Non ho capito", menu.reply.text)
+    assert (await w.sessions.table(game_id)).version == moved
+    assert all(len(i.responses) == 1 for i in fake.interactions.values())
+
+
+def _it(english: str) -> str:
+    return {"You are not playing in this game.": "Non giochi in questa partita.",
+            "Only the player who created the game": "Solo chi ha creato la partita",
+            "It's not your turn": "Non tocca a te", "not in its lobby": "non è più in attesa",
+            "out of date": "vecchio"}[english]
+
+
+# ---- three seconds ------------------------------------------------------------------------------------
+
+async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    w, fake = world, world.fake
+    await w.front.stop()
+    w.front = await start_front(w.sessions, ack_after=0.05)
+    game_id = await started_duel(w)
+    to_move, _, version = await mover(w, game_id)
+    hand = (await fake.press(to_move, await table_message(w, game_id), prefix=f"{HAND}{game_id}")).reply
+    disk = asyncio.Event()
+    commit = w.sessions.store.commit_move
+
+    async def slow_commit(*args: object) -> None:
+        await disk.wait()
+        await commit(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(w.sessions.store, "commit_move", slow_commit)
+    pressed = await fake.press(to_move, hand, prefix=f"scopa:play:{game_id}:{version}:", wait=False)
+    await fake.acknowledged(pressed)
+    assert pressed.log == ["callback 6"], "deferred while the move waits for the disk"
+    assert (await w.sessions.table(game_id)).version == version
+    disk.set()
+    await fake.wait_for(lambda: "edit @original" in pressed.log, what="the hand, after the move")
+    assert (await w.sessions.table(game_id)).version > version
+    assert version + 1 not in versions(hand) and not hand.content
+
+    board = w.sessions.store.leaderboard
+    ranking = asyncio.Event()
+
+    async def slow_board(*args: object, **kwargs: object) -> object:
+        await ranking.wait()
+        return await board(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(w.sessions.store, "leaderboard", slow_board)
+    asked = await fake.slash(w.dino, w.channel, "leaderboard", wait=False)  # type: ignore[arg-type]
+    await fake.acknowledged(asked)
+    assert asked.log == ["callback 5"] and not asked.reply.ephemeral
+    ranking.set()
+    await fake.wait_for(lambda: "edit @original" in asked.log, what="the leaderboard")
+    assert "Classifica" in asked.reply.text
 
 
 # ---- the sessions layer's additions -------------------------------------------------------------

@@ -39,6 +39,18 @@ class Component(ui.DynamicItem[ui.Item[Any]], template=re.compile(r".{1,100}", r
             await client.on_press(interaction, self.custom_id)
 
 
+def _shows(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    pending: list[Any] = list(message.components)
+    while pending:
+        component = pending.pop()
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        pending.extend(getattr(component, "children", ()))
+    return False
+
+
 class IdentifyGate:
     """Discord lets `max_concurrency` shards identify at once: one per bucket
     (shard id modulo max_concurrency) every five seconds."""
@@ -69,6 +81,15 @@ class ScopaClient(discord.AutoShardedClient):
         self.on_press: PressHandler | None = None
         self._gate = IdentifyGate()
         self._max_concurrency: int | None = None
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A press naming no component of its message (only a modified client sends one) gets
+        no call from discord.py's dynamic items; it is answered here instead."""
+        if interaction.type is not discord.InteractionType.component or self.on_press is None:
+            return
+        custom_id = (interaction.data or {}).get("custom_id")
+        if isinstance(custom_id, str) and not _shows(interaction.message, custom_id):
+            await self.on_press(interaction, custom_id)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Component)

@@ -1,7 +1,9 @@
 """Custom ids: what a button or select menu carries, within Discord's 100 characters.
 
-`scopa:<action>:<game>[:<version>][:<argument>]`. Buttons that act on a game
-in play carry the version they were drawn at, so a press on an old message is
+`scopa:<action>:<game>[:<version>][:<argument>]`, with game ids and versions
+below a billion and arguments of at most 64 characters (the engine's longest
+move), so every id fits: `scopa:play:` + 9 + 1 + 9 + 1 + 64 = 95. Buttons that
+act on a game in play carry the version they were drawn at, so a press on an old message is
 refused by the sessions layer instead of playing the wrong move. Discord hands
 the custom id back on every press, from any client: `decode` accepts only what
 `encode` can make, field by field, and returns None for anything else. A select
@@ -51,7 +53,7 @@ class Menu(StrEnum):
 
 _CARD = r"(?:10|[1-9])[DCSB]"
 _MOVE = rf"{_CARD}(?::{_CARD}(?:\+{_CARD}){{0,15}})?"
-_NUMBER = r"(?:0|[1-9][0-9]{0,11})"
+_NUMBER = r"(?:0|[1-9][0-9]{0,8})"
 
 # Per action: does it carry a version, and what its argument must look like ("" for none).
 _SHAPES: dict[Action, tuple[bool, str]] = {
@@ -74,7 +76,7 @@ _SHAPES: dict[Action, tuple[bool, str]] = {
 
 _PATTERN = re.compile(
     rf"{PREFIX}:(?P<action>[a-z]{{1,8}}):(?P<game>{_NUMBER})"
-    rf"(?::(?P<version>{_NUMBER}))?(?::(?P<arg>[0-9A-Za-z:+_]{{1,70}}))?"
+    rf"(?::(?P<version>{_NUMBER}))?(?::(?P<arg>[0-9A-Za-z:+_]{{1,64}}))?"
 )
 
 # The values each lobby menu may send back: menu -> key -> allowed values.

@@ -61,7 +61,8 @@ class PressHandlers:
             return await self._handle(presser, press)
         except Refused as refused:
             if press is not None and press.action in HAND_ACTIONS:
-                return await self._refused_on_hand(user, lang, press, refused)
+                presser = Presser(interaction, user, lang, None, False)
+                return await self._refused_on_hand(presser, press, refused)
             return Reply.note(refusal_text(refused, lang))
         except Exception:
             log.exception("press %r failed", custom_id)
@@ -73,10 +74,7 @@ class PressHandlers:
             return await self._show_hand(p, press.game_id)
         if action is Action.TAKE_BACK:
             await self.sessions.set_autoplay(press.game_id, p.user, False)
-            drawn = await draw_hand(self.sessions, press.game_id, p.user, p.lang)
-            if _on_ephemeral(p.interaction):
-                return self._hand_update(drawn, p.user, p.lang)
-            return self._hand_message(drawn, p.user, p.lang)
+            return self._hand_reply(p, await draw_hand(self.sessions, press.game_id, p.user, p.lang))
         if action is Action.REMATCH:
             await self.sessions.rematch(press.game_id, p.user)
             return Reply.nothing()
@@ -121,29 +119,31 @@ class PressHandlers:
             return Reply.note(t(p.lang, "discord.cancel.confirm"), confirm_cancel(game_id, p.lang))
         if press.action is Action.CONFIRM_CANCEL:
             await self.sessions.cancel(chat, user, is_admin=admin)
-            return Reply.update(content=t(p.lang, "discord.cancel.done"))
+            done = t(p.lang, "discord.cancel.done")
+            return Reply.update(content=done) if _on_ephemeral(p.interaction) else Reply.note(done)
         raise Refused(Reason.BAD_INPUT)
 
     # ---- hands ---------------------------------------------------------------------------
 
     async def _show_hand(self, p: Presser, game_id: int) -> Reply:
         drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
-        return self._hand_message(drawn, p.user, p.lang)
+        return Reply.message(embed=drawn.embed, view=drawn.components,
+                             on_sent=self.hands.track(drawn, p.user, p.lang))
 
-    def _hand_message(self, drawn: DrawnHand, user: UserRef, lang: str, note: str | None = None) -> Reply:
-        return Reply.message(content=note, embed=drawn.embed, view=drawn.components,
-                             on_sent=self.hands.track(drawn, user, lang))
-
-    def _hand_update(self, drawn: DrawnHand, user: UserRef, lang: str, note: str | None = None) -> Reply:
-        return Reply.update(content=note, embed=drawn.embed, view=drawn.components,
-                            on_sent=self.hands.track(drawn, user, lang))
+    def _hand_reply(self, p: Presser, drawn: DrawnHand, note: str | None = None) -> Reply:
+        """The hand in place of the pressed one; in a new ephemeral message if the press came
+        from anywhere else (a hand is never drawn over a message others can see)."""
+        track = self.hands.track(drawn, p.user, p.lang)
+        if _on_ephemeral(p.interaction):
+            return Reply.update(content=note, embed=drawn.embed, view=drawn.components, on_sent=track)
+        return Reply.message(content=note, embed=drawn.embed, view=drawn.components, on_sent=track)
 
     async def _on_hand(self, p: Presser, press: Press) -> Reply:
         game_id, version = press.game_id, press.version
         assert version is not None
         if press.action is Action.PLAY:
             await self.sessions.play(game_id, p.user, version, press.arg)
-            return self._hand_update(await draw_hand(self.sessions, game_id, p.user, p.lang), p.user, p.lang)
+            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
         drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
         hand = drawn.view
         if hand.finished:
@@ -151,7 +151,7 @@ class PressHandlers:
         if version != hand.version:
             raise Refused(Reason.STALE)
         if press.action is Action.CARDS:
-            return self._hand_update(drawn, p.user, p.lang)
+            return self._hand_reply(p, drawn)
         if not hand.my_turn:
             raise Refused(Reason.NOT_YOUR_TURN)
         choice = next((c for c in hand.choices if c.card.code == press.arg), None)
@@ -159,19 +159,18 @@ class PressHandlers:
             raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
         if len(choice.moves) == 1:
             await self.sessions.play(game_id, p.user, version, choice.moves[0])
-            drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
-            return self._hand_update(drawn, p.user, p.lang)
+            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
         choosing = await draw_hand(self.sessions, game_id, p.user, p.lang, choosing=press.arg)
-        return self._hand_update(choosing, p.user, p.lang)
+        return self._hand_reply(p, choosing)
 
-    async def _refused_on_hand(self, user: UserRef, lang: str, press: Press, refused: Refused) -> Reply:
+    async def _refused_on_hand(self, p: Presser, press: Press, refused: Refused) -> Reply:
         """A refused press on a hand redraws that hand as it is now, with the reason above it."""
+        note = refusal_text(refused, p.lang)
         try:
-            drawn = await draw_hand(self.sessions, press.game_id, user, lang)
+            drawn = await draw_hand(self.sessions, press.game_id, p.user, p.lang)
         except Refused:
-            return Reply.note(refusal_text(refused, lang))
-        return self._hand_update(drawn, user, lang, note=refusal_text(refused, lang))
-
+            return Reply.note(note)
+        return self._hand_reply(p, drawn, note)
 
 def _values(interaction: discord.Interaction) -> object:
     data = interaction.data or {}
