@@ -93,13 +93,20 @@ def capture_options(ranks: tuple[int, ...], mode: CaptureMode) -> dict[int, Inde
 
 # ---- the form the game reads on every turn ------------------------------------
 
-Take = int | itemgetter
-"""One capture option as the game applies it to its table list: a single table
-index, or an itemgetter returning the captured cards as a tuple in table order."""
+Pick = int | itemgetter
+"""How the game reads one capture off its table list: a single index, or an
+itemgetter returning the captured cards as a tuple in table order."""
+
+Effect = tuple[tuple[int, ...], int, bool]
+"""What one capture does to the table: the indices taken (highest first, so they
+can be deleted in turn), the change to the table key, and whether it is an ace
+sweeping a table without an ace (`ace_takes_all`), which is never a scopa."""
 
 RANK_KEY: tuple[int, ...] = (0, *(1 << _KEY_BITS * (rank - 1) for rank in range(1, 11)))
 """A table's ranks as one int: the sum of RANK_KEY[rank] over its cards, so that
 the game can keep it up to date with an addition per card laid or taken."""
+
+TableTakes = tuple[tuple[tuple[Pick, ...], ...], tuple[tuple[Effect, ...], ...]]
 
 
 def ranks_of_key(key: int) -> tuple[int, ...]:
@@ -110,23 +117,34 @@ def ranks_of_key(key: int) -> tuple[int, ...]:
     return tuple(ranks)
 
 
-class CaptureTable(dict[int, tuple[tuple[Take, ...], ...]]):
-    """Table key -> for each rank 0..10 the takes a card of that rank has there (empty: none).
+class CaptureTable(dict[int, TableTakes]):
+    """Table key -> (picks, effects), each indexed by the rank played (0..10).
 
-    A dict filled on demand (`__missing__`), so that a hit costs one C-level
-    lookup; the answers are `capture_options`, only reshaped for the game.
+    For a rank, `picks[rank]` and `effects[rank]` list the same captures in the
+    same order, empty when that rank takes nothing. A dict filled on demand
+    (`__missing__`), so that a hit costs one C-level lookup; the answers are
+    `capture_options`, only reshaped for the game.
     """
 
     def __init__(self, mode: CaptureMode) -> None:
         super().__init__()
         self.mode = mode
 
-    def __missing__(self, key: int) -> tuple[tuple[Take, ...], ...]:
-        options = capture_options(ranks_of_key(key), self.mode)
-        found = tuple(
-            tuple(idx[0] if len(idx) == 1 else itemgetter(*idx) for idx in options.get(rank, ()))
-            for rank in range(11)
-        )
+    def __missing__(self, key: int) -> TableTakes:
+        ranks = ranks_of_key(key)
+        options = capture_options(ranks, self.mode)
+        ace_takes_all = self.mode[1]
+        picks = []
+        effects = []
+        for rank in range(11):
+            sets = options.get(rank, ())
+            picks.append(tuple(idx[0] if len(idx) == 1 else itemgetter(*idx) for idx in sets))
+            effects.append(tuple(
+                (idx[::-1], sum(RANK_KEY[ranks[i]] for i in idx),
+                 rank == 1 and ace_takes_all and all(ranks[i] != 1 for i in idx))
+                for idx in sets
+            ))
+        found = (tuple(picks), tuple(effects))
         if len(self) >= _CACHE_LIMIT:
             self.clear()
         self[key] = found

@@ -18,7 +18,7 @@ class Suit(StrEnum):
     BASTONI = "B"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # str.index is shadowed on purpose
         return _SUIT_ORDER.index(self)
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from bisect import insort
 from hashlib import blake2b
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from .captures import ESCOBA_SUM, RANK_KEY, capture_mode, capture_table, subsets_by_sum
+from .captures import ESCOBA_SUM, RANK_KEY, Effect, capture_mode, capture_table, subsets_by_sum
 from .cards import DECK, Card
 from .errors import GameOverError, IllegalMoveError, InvalidInputError
 from .moves import LAYDOWNS, Move
@@ -26,6 +26,30 @@ if TYPE_CHECKING:
 HAND_SIZE = 3
 _START = {Variant.SCOPA: (3, 4), Variant.ESCOBA: (3, 4),
           Variant.SCOPONE: (9, 4), Variant.SCOPONE_SCIENTIFICO: (10, 0)}
+
+
+def round_seed(seed: int | str, round_number: int, attempt: int) -> str:
+    return f"{seed}/round/{round_number}/deal/{attempt}"
+
+
+def seed_number(text: str) -> int:
+    """A 256-bit number drawn from `text` alone: the same on every machine and run."""
+    digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
+    return int.from_bytes(digest, "little")
+
+
+def shuffled_deck(text: str) -> list[Card]:
+    """The deck in the order drawn from `text` (Fisher-Yates on the digits of its number).
+
+    A fresh Mersenne Twister per deal cost more than the rest of a random
+    round; 256 bits leave a bias below 2**-96 over the 40! orders.
+    """
+    number = seed_number(text)
+    deck = list(DECK)
+    for last in range(len(deck) - 1, 0, -1):
+        number, pick = divmod(number, last + 1)
+        deck[last], deck[pick] = deck[pick], deck[last]
+    return deck
 
 
 class Play(NamedTuple):
@@ -57,33 +81,14 @@ class Outcome(NamedTuple):
         return self.round_result is not None and self.round_result.winner is not None
 
 
-def round_seed(seed: int | str, round_number: int, attempt: int) -> str:
-    return f"{seed}/round/{round_number}/deal/{attempt}"
-
-
-def seed_number(text: str) -> int:
-    """A 256-bit number drawn from `text` alone: the same on every machine and run."""
-    digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
-    return int.from_bytes(digest, "little")
-
-
-def shuffled_deck(text: str) -> list[Card]:
-    """The deck in the order drawn from `text` (Fisher-Yates on the digits of its number).
-
-    A fresh Mersenne Twister per deal cost more than the rest of a random
-    round; 256 bits leave a bias below 2**-96 over the 40! orders.
-    """
-    number = seed_number(text)
-    deck = list(DECK)
-    for last in range(len(deck) - 1, 0, -1):
-        number, pick = divmod(number, last + 1)
-        deck[last], deck[pick] = deck[pick], deck[last]
-    return deck
-
-
-_new = tuple.__new__
-_ORDER = attrgetter("order")
-_LAYDOWN = LAYDOWNS.__getitem__
+# Final names are static in compiled code (no module dictionary look-up).
+_new: Final = tuple.__new__
+_ORDER: Final = attrgetter("order")
+_LAYDOWN: Final = LAYDOWNS.__getitem__
+_MOVE: Final = Move
+_PLAY: Final = Play
+_OUTCOME: Final = Outcome
+_RANK_KEY: Final = RANK_KEY
 
 Deal = tuple[list[Card], int, "tuple[Card, ...] | None"]
 """One deal as kept until someone reads `deals`: the cards in the order they were
@@ -103,6 +108,24 @@ def _deal_dict(deal: Deal | dict[str, Any], seats: int) -> dict[str, Any]:
     if table is None:
         return {"hands": hands}
     return {"hands": hands, "table": [c.code for c in table]}
+
+
+_SHARED_ON_COPY: Final = (
+    "variant", "rules", "seating", "seed", "side_of", "version", "round_number", "first_dealer",
+    "dealer", "winner", "last_capturer", "to_play", "_seats", "_legal", "_must_capture", "_effects",
+    "_laid", "_after", "_takes", "_table_key", "_in_hands",
+)
+"""Attributes a copy shares: immutable values, or lists the game replaces rather than changes."""
+
+_laid_by_seat: list[dict[Card, Outcome]] = []
+
+
+def laid_outcomes(seats: int) -> list[dict[Card, Outcome]]:
+    """For each seat, the outcome of laying each card down mid-hand: immutable, so shared."""
+    while len(_laid_by_seat) < seats:
+        seat = len(_laid_by_seat)
+        _laid_by_seat.append({card: Outcome(Play(seat, card, (), False)) for card in DECK})
+    return _laid_by_seat[:seats]
 
 
 class Game:
@@ -138,6 +161,10 @@ class Game:
         self.plays: list[Play] = []
         self._seats = seating.seats
         self._legal: list[Move] | None = None
+        self._must_capture = rules.must_capture
+        self._effects: list[Effect] = []
+        self._laid = laid_outcomes(seating.seats)
+        self._after = tuple((seat + 1) % seating.seats for seat in range(seating.seats))
         self._takes = capture_table(capture_mode(variant, rules))
         self._table_key = 0
         self._in_hands = 0
@@ -291,44 +318,87 @@ class Game:
     # ---- moves ----------------------------------------------------------
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
-        """The moves `seat` (default: the seat to play) may make now; empty if none."""
+        """The moves `seat` (default: the seat to play) may make now; empty if none.
+
+        Computed once per position (with what each capture does to the table,
+        for `apply`) and cached until the next move.
+        """
         if seat is not None and seat != self.to_play:
             return []
         moves = self._legal
-        if moves is None:
-            if self.winner is not None:
-                return []
-            moves = self._legal = self._generate()
-        return moves.copy()
-
-    def _generate(self) -> list[Move]:
+        if moves is not None:
+            return moves.copy()
+        if self.winner is not None:
+            return []
         hand = self.hands[self.to_play]
         table = self.table
         if not table:
-            return list(map(_LAYDOWN, hand))
-        takes_by_rank = self._takes[self._table_key]
-        moves: list[Move] = []
+            moves = self._legal = list(map(_LAYDOWN, hand))
+            return moves.copy()
+        picks_by_rank, effects_by_rank = self._takes[self._table_key]
+        moves = []
+        effects: list[Effect] = []
         for card in hand:
-            for take in takes_by_rank[card.rank]:
-                if take.__class__ is int:
-                    moves.append(_new(Move, (card, (table[take],))))  # type: ignore[index]
-                else:
-                    moves.append(_new(Move, (card, take(table))))  # type: ignore[operator]
+            picks = picks_by_rank[card.rank]
+            if picks:
+                for pick in picks:
+                    if isinstance(pick, int):
+                        moves.append(_new(_MOVE, (card, (table[pick],))))
+                    else:
+                        moves.append(_new(_MOVE, (card, pick(table))))
+                effects += effects_by_rank[card.rank]
         if not moves:
-            return list(map(_LAYDOWN, hand))
-        if not self.rules.must_capture:
-            moves += [_LAYDOWN(card) for card in hand if not takes_by_rank[card.rank]]
-        return moves
+            moves = list(map(_LAYDOWN, hand))
+        elif not self._must_capture:
+            moves += [_LAYDOWN(card) for card in hand if not picks_by_rank[card.rank]]
+        self._effects = effects
+        self._legal = moves
+        return moves.copy()
 
     def apply(self, move: Move | str, seat: int | None = None) -> Outcome:
         """Play `move` for the seat to play (or check that it is `seat`'s turn)."""
         legal = self._legal
-        if (legal is None or move.__class__ is not Move or move not in legal
-                or (seat is not None and seat != self.to_play)):
+        if legal is None or move.__class__ is not _MOVE or (seat is not None and seat != self.to_play):
             return self._apply_checked(move, seat)
-        return self._play(self.to_play, move)  # type: ignore[arg-type]
+        try:
+            index = legal.index(move)  # type: ignore[arg-type]
+        except ValueError:
+            return self._apply_checked(move, seat)
+        to_play = self.to_play
+        card, taken = move
+        self.hands[to_play].remove(card)
+        self._legal = None
+        self.version += 1
+        in_hands = self._in_hands = self._in_hands - 1
+        if taken:
+            table = self.table
+            drop, key_change, swept_by_ace = self._effects[index]
+            for position in drop:
+                del table[position]
+            self._table_key -= key_change
+            scopa = not table and not swept_by_ace and (in_hands > 0 or len(self.stock) > 0)
+            pile = self.captured[to_play]
+            pile.append(card)
+            pile += taken
+            if scopa:
+                self.scope[to_play] += 1
+            self.last_capturer = to_play
+            play = _new(_PLAY, (to_play, card, taken, scopa))
+            outcome = _new(_OUTCOME, (play, swept_by_ace, None, (), None, False, ()))
+        else:
+            insort(self.table, card, key=_ORDER)
+            self._table_key += _RANK_KEY[card.rank]
+            outcome = self._laid[to_play][card]
+            play = outcome[0]
+        self.plays.append(play)
+        if in_hands:
+            after = self._after[to_play]
+            self.to_play = after if self.hands[after] else self._next_with_cards(to_play)
+            return outcome
+        return self._end_of_hands(play, outcome[1])
 
     def _apply_checked(self, move: Move | str, seat: int | None) -> Outcome:
+        """`apply` for anything but a move just taken from `legal_moves`: says what is wrong."""
         if move.__class__ is not Move:
             if isinstance(move, str):
                 move = Move.parse(move)
@@ -339,11 +409,12 @@ class Game:
         to_play = self.to_play
         if seat is not None and seat != to_play:
             raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
-        self.legal_moves()
-        legal = self._legal or []
+        legal = self.legal_moves()
         if move not in legal:
             raise IllegalMoveError(self._why_illegal(move, to_play, legal))  # type: ignore[arg-type]
-        return self._play(to_play, move)  # type: ignore[arg-type]
+        if move.__class__ is not Move:
+            move = Move(*move)
+        return self.apply(move)
 
     def _why_illegal(self, move: Move, seat: int, legal: list[Move]) -> str:
         if move.card not in self.hands[seat]:
@@ -357,43 +428,6 @@ class Game:
         if not move.captures:
             return f"{move.card.code} must capture: " + " or ".join(m.code for m in options)
         return f"{move.code} is not a legal capture; legal: " + ", ".join(m.code for m in options)
-
-    def _play(self, seat: int, move: Move) -> Outcome:
-        card, taken = move
-        self.hands[seat].remove(card)
-        self._legal = None
-        self.version += 1
-        in_hands = self._in_hands = self._in_hands - 1
-        table = self.table
-        swept_by_ace = False
-        if taken:
-            key = self._table_key
-            for capture in taken:
-                table.remove(capture)
-                key -= RANK_KEY[capture.rank]
-            self._table_key = key
-            if card.rank == 1 and self.rules.ace_takes_all:
-                swept_by_ace = not any(c.rank == 1 for c in taken)
-            scopa = not table and not swept_by_ace and (in_hands > 0 or len(self.stock) > 0)
-            pile = self.captured[seat]
-            pile.append(card)
-            pile += taken
-            if scopa:
-                self.scope[seat] += 1
-            self.last_capturer = seat
-        else:
-            scopa = False
-            insort(table, card, key=_ORDER)
-            self._table_key += RANK_KEY[card.rank]
-        play = _new(Play, (seat, card, taken, scopa))
-        self.plays.append(play)
-        if in_hands:
-            nxt = seat + 1
-            if nxt == self._seats:
-                nxt = 0
-            self.to_play = nxt if self.hands[nxt] else self._next_with_cards(seat)
-            return _new(Outcome, (play, swept_by_ace, None, (), None, False, ()))
-        return self._end_of_hands(play, swept_by_ace)
 
     def _end_of_hands(self, play: Play, swept_by_ace: bool) -> Outcome:
         if self.stock:
@@ -446,7 +480,8 @@ class Game:
     def copy(self) -> Game:
         """An independent copy, for search: later moves on one do not touch the other."""
         clone = Game.__new__(Game)
-        clone.__dict__.update(self.__dict__)
+        for name in _SHARED_ON_COPY:
+            setattr(clone, name, getattr(self, name))
         clone.totals = list(self.totals)
         clone.results = list(self.results)
         clone._rounds = list(self._rounds)
