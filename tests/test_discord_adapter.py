@@ -8,17 +8,26 @@ buttons there, and the tests read what the channel and each user see.
 from __future__ import annotations
 
 import asyncio
+import itertools
+import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import discord
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.adapters.discord import DiscordFrontEnd
-from bot.sessions import Sessions
+from bot.adapters.discord.client import IdentifyGate
+from bot.adapters.discord.custom_ids import Action, Menu, Press, decode, option_choice
+from bot.adapters.discord.lanes import Lanes
+from bot.i18n import catalogue, placeholders
+from bot.sessions import ChatRef, Sessions, UserRef
 
-from .fakes.discord_fakes import FakeDiscord, Interaction, Message, User
+from .fakes.discord_fakes import VIEW_CHANNEL, Channel, FakeDiscord, Interaction, Message, User
 from .sessions_helpers import FakeClock, open_sessions
 
 HAND = "scopa:hand:"
@@ -32,7 +41,7 @@ class World:
     front: DiscordFrontEnd
     clock: FakeClock
     path: Path
-    channel: object
+    channel: Channel
     alice: User
     bob: User
     carla: User
@@ -48,9 +57,16 @@ class World:
 
 async def start_front(sessions: Sessions, **options: object) -> DiscordFrontEnd:
     front = DiscordFrontEnd(sessions, "MTAwMDAwMDAwMDAwMDAwMDAw.fake.offline-test-token",
-                            **{"guild_ready_timeout": 0.01, "ack_after": 1.0, **options})  # type: ignore[arg-type]
+                            **{"guild_ready_timeout": 0.01, "ack_after": 1.0, **options})
     await front.start()
     return front
+
+
+@pytest.fixture(autouse=True)
+def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every run deals the same cards: game seeds come from a counter, not from `secrets`."""
+    counter = itertools.count(1)
+    monkeypatch.setattr("bot.sessions.service.secrets.token_hex", lambda n: f"{next(counter):0{2 * n}x}")
 
 
 @pytest.fixture
@@ -71,7 +87,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     await fake.close()
 
 
-# ---- reading the channel ------------------------------------------------------------------
+# ---- reading the channel -------------------------------------------------------------------------
 
 async def open_game(w: World) -> int:
     game_id = await w.sessions.open_game_id(_chat(w))
@@ -79,10 +95,8 @@ async def open_game(w: World) -> int:
     return game_id
 
 
-def _chat(w: World) -> object:
-    from bot.sessions import ChatRef
-
-    return ChatRef("discord", str(w.channel.id))  # type: ignore[attr-defined]
+def _chat(w: World, channel: Channel | None = None) -> ChatRef:
+    return ChatRef("discord", str((channel or w.channel).id))
 
 
 async def lobby_message(w: World) -> Message:
@@ -91,7 +105,7 @@ async def lobby_message(w: World) -> Message:
 
 
 def _with_button(w: World, custom_id: str) -> Message | None:
-    for message in w.fake.messages(w.channel):  # type: ignore[arg-type]
+    for message in w.fake.messages(w.channel):
         if any(c.get("custom_id") == custom_id for c in message.components_flat()):
             return message
     return None
@@ -102,7 +116,7 @@ def versions(message: Message) -> set[int]:
     return {int(m.group(3)) for custom_id in ids if (m := PLAYABLE.match(custom_id))}
 
 
-# ---- playing through Discord -----------------------------------------------------------------
+# ---- playing through Discord ---------------------------------------------------------------------
 
 async def table_message(w: World, game_id: int) -> Message:
     return await w.fake.wait_for(lambda: _with_button(w, f"{HAND}{game_id}"), what="the table")
@@ -128,13 +142,19 @@ async def play_turn(w: World, game_id: int, users: dict[str, User], hands: dict[
         hand = hands[user.id] = opened.reply
     else:
         await w.fake.wait_for(lambda: table.version in versions(hand), what=f"{user.name}'s hand to update")
-    pressed = await w.fake.press(user, hand, prefix=f"scopa:play:{game_id}:{table.version}:") \
-        if any(c.get("custom_id", "").startswith("scopa:play:") for c in hand.components_flat()) \
-        else await w.fake.press(user, hand, prefix=f"scopa:pick:{game_id}:{table.version}:")
-    if pressed.payload["data"]["custom_id"].startswith("scopa:pick:"):
-        await w.fake.press(user, pressed.reply, prefix=f"scopa:play:{game_id}:{table.version}:")
+    hand, move = await ready_to_play(w, user, hand, game_id, table.version)
+    await w.fake.press(user, hand, custom_id=move)
     assert (await w.sessions.table(game_id)).version > table.version
     return True
+
+
+async def ready_to_play(w: World, user: User, hand: Message, game_id: int,
+                        version: int) -> tuple[Message, str]:
+    """The message and custom id of a move: a card's only move, or its first capture to choose."""
+    playing = f"scopa:play:{game_id}:{version}:"
+    if not any(c.get("custom_id", "").startswith(playing) for c in hand.components_flat()):
+        hand = (await w.fake.press(user, hand, prefix=f"scopa:pick:{game_id}:{version}:")).reply
+    return hand, hand.find(prefix=playing)["custom_id"]
 
 
 async def play_to_end(w: World, game_id: int, users: list[User], *, fresh_hand: bool = False) -> int:
@@ -155,7 +175,7 @@ def ack_types(interactions: list[Interaction]) -> set[int | None]:
 
 async def test_two_player_match_from_newgame_to_the_leaderboard(world: World) -> None:
     w, fake = world, world.fake
-    opened = await fake.slash(w.alice, w.channel, "newgame", variant="scopa")  # type: ignore[arg-type]
+    opened = await fake.slash(w.alice, w.channel, "newgame", variant="scopa")
     assert opened.reply.ephemeral and "Partita aperta" in opened.reply.text
     lobby = await lobby_message(w)
     assert "Alice" in lobby.text and "Scopa" in lobby.text
@@ -173,7 +193,7 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(world: World) ->
     final = await w.sessions.table(game_id)
     assert final.finished and moves > 30
     await w.front.lanes.idle()
-    shown = fake.messages(w.channel)  # type: ignore[arg-type]
+    shown = fake.messages(w.channel)
     breakdowns = [m for m in shown if m.embeds and "Fine della smazzata" in m.embeds[0].get("title", "")]
     assert len(breakdowns) == final.round_number
     assert {f["name"] for f in breakdowns[0].embeds[0]["fields"]} == {"Alice", "Bob"}
@@ -183,7 +203,7 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(world: World) ->
     assert not table.components and "Partita finita" in table.text
     assert not [m for m in shown if m.pinged], "the last ping is deleted at the end"
 
-    board = await fake.slash(w.bob, w.channel, "leaderboard")  # type: ignore[arg-type]
+    board = await fake.slash(w.bob, w.channel, "leaderboard")
     assert not board.reply.ephemeral
     assert "Alice" in board.reply.text and "Bob" in board.reply.text
 
@@ -197,7 +217,7 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(world: World) ->
 
 async def test_four_player_team_match_with_a_computer(world: World) -> None:
     w, fake = world, world.fake
-    await fake.slash(w.alice, w.channel, "newgame", variant="scopone")  # type: ignore[arg-type]
+    await fake.slash(w.alice, w.channel, "newgame", variant="scopone")
     lobby = await lobby_message(w)
     for user in (w.bob, w.carla):
         await fake.press(user, lobby, "Partecipa")
@@ -218,20 +238,20 @@ async def test_four_player_team_match_with_a_computer(world: World) -> None:
     final = await w.sessions.table(game_id)
     assert final.finished and final.side_names == ("Alice & Carla", "Bob & CPU 🤔")
     await w.front.lanes.idle()
-    breakdown = next(m for m in fake.messages(w.channel)  # type: ignore[arg-type]
+    breakdown = next(m for m in fake.messages(w.channel)
                      if m.embeds and "Fine della smazzata" in m.embeds[0].get("title", ""))
     assert [f["name"] for f in breakdown.embeds[0]["fields"]] == ["Alice & Carla", "Bob & CPU 🤔"]
-    board = await fake.slash(w.dino, w.channel, "leaderboard")  # type: ignore[arg-type]
+    board = await fake.slash(w.dino, w.channel, "leaderboard")
     assert all(name in board.reply.text for name in ("Alice", "Bob", "Carla"))
     assert "CPU" not in board.reply.text
 
 
 
-# ---- restarts, stale and foreign presses -------------------------------------------------------------
+# ---- restarts, stale and foreign presses ---------------------------------------------------------
 
 async def started_duel(w: World) -> int:
     """Alice and Bob in a running game of scopa, opened and started through Discord."""
-    await w.fake.slash(w.alice, w.channel, "newgame")  # type: ignore[arg-type]
+    await w.fake.slash(w.alice, w.channel, "newgame")
     lobby = await lobby_message(w)
     await w.fake.press(w.bob, lobby, "Partecipa")
     await w.fake.wait_for(lambda: "Bob" in lobby.text, what="Bob in the lobby")
@@ -264,7 +284,8 @@ async def test_presses_keep_working_after_a_restart(world: World) -> None:
     hand = hands.get(to_move.id)
     assert hand is not None
     await fake.wait_for(lambda: version in versions(hand), what="the hand drawn before the restart")
-    pressed = await fake.press(to_move, hand, prefix=f"scopa:play:{game_id}:{version}:")
+    hand, move = await ready_to_play(w, to_move, hand, game_id, version)
+    pressed = await fake.press(to_move, hand, custom_id=move)
     assert pressed.response_type == 7
     assert (await w.sessions.table(game_id)).version > version
     await fake.wait_for(lambda: table.edits > edits, what="the same table message, edited")
@@ -323,7 +344,7 @@ def _it(english: str) -> str:
             "out of date": "vecchio"}[english]
 
 
-# ---- three seconds ------------------------------------------------------------------------------------
+# ---- three seconds -------------------------------------------------------------------------------
 
 async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -338,10 +359,11 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
 
     async def slow_commit(*args: object) -> None:
         await disk.wait()
-        await commit(*args)  # type: ignore[arg-type]
+        await commit(*args)
 
     monkeypatch.setattr(w.sessions.store, "commit_move", slow_commit)
-    pressed = await fake.press(to_move, hand, prefix=f"scopa:play:{game_id}:{version}:", wait=False)
+    hand, move = await ready_to_play(w, to_move, hand, game_id, version)
+    pressed = await fake.press(to_move, hand, custom_id=move, wait=False)
     await fake.acknowledged(pressed)
     assert pressed.log == ["callback 6"], "deferred while the move waits for the disk"
     assert (await w.sessions.table(game_id)).version == version
@@ -355,10 +377,10 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
 
     async def slow_board(*args: object, **kwargs: object) -> object:
         await ranking.wait()
-        return await board(*args, **kwargs)  # type: ignore[arg-type]
+        return await board(*args, **kwargs)
 
     monkeypatch.setattr(w.sessions.store, "leaderboard", slow_board)
-    asked = await fake.slash(w.dino, w.channel, "leaderboard", wait=False)  # type: ignore[arg-type]
+    asked = await fake.slash(w.dino, w.channel, "leaderboard", wait=False)
     await fake.acknowledged(asked)
     assert asked.log == ["callback 5"] and not asked.reply.ephemeral
     ranking.set()
@@ -366,7 +388,229 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
     assert "Classifica" in asked.reply.text
 
 
-# ---- the sessions layer's additions -------------------------------------------------------------
+
+# ---- commands, settings, pings -------------------------------------------------------------------
+
+async def test_commands_are_registered_in_english_and_italian(world: World) -> None:
+    it, en = catalogue("it"), catalogue("en")
+    by_name = {c["name"]: c for c in world.fake.commands}
+    assert set(by_name) == {"newgame", "leaderboard", "stats", "rules", "settings", "help"}
+    for name, command in by_name.items():
+        assert en[f"discord.command.{name}.name"] == name
+        assert command["name_localizations"] == {"it": it[f"discord.command.{name}.name"]}
+        assert command["description"] == en[f"discord.command.{name}.description"]
+        assert command["description_localizations"] == {"it": it[f"discord.command.{name}.description"]}
+        for option in command["options"]:
+            key = "everyone" if option["name"] == "global" else option["name"]
+            assert en[f"discord.option.{key}.name"] == option["name"]
+            assert option["name_localizations"] == {"it": it[f"discord.option.{key}.name"]}
+            assert option["description_localizations"] == {"it": it[f"discord.option.{key}.description"]}
+            for choice in option.get("choices", []):
+                assert choice["name"][0].isdigit() or "it" in choice.get("name_localizations", {})
+    assert by_name["newgame"]["contexts"] == [0], "no /newgame in direct messages"
+    await world.fake.connected()
+    assert world.fake.identified[0]["intents"] == discord.Intents(guilds=True).value
+
+
+async def test_personal_commands_answer_privately_in_the_players_language(world: World) -> None:
+    w, fake = world, world.fake
+    stats = await fake.slash(w.bob, w.channel, "stats")
+    assert stats.reply.ephemeral and "Bob" in stats.reply.text and "No finished matches" in stats.reply.text
+    helped = await fake.slash(w.alice, w.channel, "help")
+    assert helped.reply.ephemeral and "/newgame" in helped.reply.text and "Le mie carte" in helped.reply.text
+    rules = await fake.slash(w.dino, w.channel, "rules", variant="escoba")
+    assert rules.reply.ephemeral and "15" in rules.reply.text and "Escoba" in rules.reply.text
+    board = await fake.slash(w.bob, w.channel, "leaderboard", **{"global": True})
+    assert not board.reply.ephemeral and "everyone" not in board.reply.text and "tutti" in board.reply.text
+
+
+async def test_settings_and_pings_by_direct_message(world: World) -> None:
+    w, fake = world, world.fake
+    mine = await fake.slash(w.bob, w.channel, "settings", dm_pings=True)
+    assert mine.reply.ephemeral and "ping you privately" in mine.reply.text
+    denied = await fake.slash(w.bob, w.channel, "settings", channel_language="en", dm_pings=False)
+    assert "Only server managers" in denied.reply.text
+    bob = await w.sessions.store.find_player("discord", str(w.bob.id))
+    assert bob is not None and bob.dm_pings, "a refused /settings changes nothing"
+    assert (await w.sessions.chat(_chat(w))).language == "it"
+
+    game_id = await started_duel(w)
+    users = {str(u.id): u for u in (w.alice, w.bob)}
+    hands: dict[int, Message] = {}
+    while (await mover(w, game_id))[0] is not w.bob:
+        await play_turn(w, game_id, users, hands)
+    direct = await fake.wait_for(lambda: fake.dm_channel(w.bob) and fake.messages(fake.dm_channel(w.bob)),
+                                 what="a direct message to Bob")
+    assert "your turn" in direct[0].text and "#scopa" in direct[0].text
+    assert not fake.pings(w.bob)
+    opened = await fake.press(w.bob, direct[0], prefix=f"{HAND}{game_id}")
+    assert opened.reply.ephemeral and opened.reply.channel is fake.dm_channel(w.bob)
+    hands[w.bob.id] = opened.reply
+    await play_turn(w, game_id, users, hands)
+    await play_turn(w, game_id, users, hands)
+    await play_turn(w, game_id, users, hands)
+    assert len(fake.messages(fake.dm_channel(w.bob))) == 1, "no ping while Bob's hand is open"
+
+    w.clock.advance(15 * 60)
+    w.bob.accepts_dms = False
+    stale_hand = hands[w.bob.id]
+    edits = stale_hand.edits
+    await play_turn(w, game_id, users, hands, fresh_hand=True)
+    await fake.wait_for(lambda: fake.pings(w.bob), what="a mention, since the DM bounced")
+    assert stale_hand.edits == edits, "a hand older than its token is left alone"
+
+    erin = fake.add_user("Erin", "it", admin=True)
+    changed = await fake.slash(erin, w.channel, "settings", channel_language="en", turn_limit=60)
+    assert "Saved" not in changed.reply.text and "Salvato" in changed.reply.text
+    table = await table_message(w, game_id)
+    await fake.wait_for(lambda: "cards left" in table.text, what="the table in English")
+
+
+async def test_cancel_in_the_lobby_and_in_a_match(world: World) -> None:
+    w, fake = world, world.fake
+    await fake.slash(w.alice, w.channel, "newgame")
+    lobby = await lobby_message(w)
+    refused = await fake.press(w.bob, lobby, "✖️ Annulla")
+    assert "Only the player who created" in refused.reply.text and lobby.components
+    await fake.press(w.alice, lobby, "✖️ Annulla")
+    await fake.wait_for(lambda: not lobby.components, what="the closed lobby")
+    assert "annullata da Alice" in lobby.text
+
+    game_id = await started_duel(w)
+    table = await table_message(w, game_id)
+    refused = await fake.press(w.bob, table, prefix=f"scopa:cancel:{game_id}")
+    assert "Only the player who created" in refused.reply.text
+    asked = await fake.press(w.alice, table, prefix=f"scopa:cancel:{game_id}")
+    assert asked.reply.ephemeral and asked.reply.labels() == ["Sì, annulla la partita"]
+    confirmed = await fake.press(w.alice, asked.reply, "Sì, annulla la partita")
+    assert confirmed.response_type == 7 and not asked.reply.components
+    await fake.wait_for(lambda: not table.components, what="the closed table")
+    assert "annullata" in table.text and await w.sessions.open_game_id(_chat(w)) is None
+
+
+async def test_lobby_menus_and_computers(world: World) -> None:
+    w, fake = world, world.fake
+    await fake.slash(w.alice, w.channel, "newgame", variant="scopa", target=21)
+    lobby = await lobby_message(w)
+    game_id = await open_game(w)
+    assert "Si gioca a 21" in lobby.text
+    await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:variant", values=["variant=escoba"])
+    await fake.wait_for(lambda: "Escoba" in lobby.text, what="escoba")
+    await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:table", values=["players=3"])
+    await fake.wait_for(lambda: "3. (libero)" in lobby.text, what="three seats")
+    refused = await fake.press(w.bob, lobby, custom_id=f"scopa:opt:{game_id}:target", values=["target=31"])
+    assert "Only the player who created" in refused.reply.text
+    erin = fake.add_user("Erin", "it", admin=True)
+    await fake.press(erin, lobby, custom_id=f"scopa:opt:{game_id}:target", values=["target=31"])
+    await fake.wait_for(lambda: "Si gioca a 31" in lobby.text, what="an admin's choice")
+    await fake.press(w.alice, lobby, "🤖 facile")
+    await fake.press(w.alice, lobby, "🤖 difficile")
+    await fake.wait_for(lambda: lobby.find("🤖 facile").get("disabled"), what="a full table")
+    await fake.press(w.alice, lobby, "Togli i computer")
+    await fake.wait_for(lambda: "CPU" not in lobby.text, what="no computers")
+
+
+async def test_the_computer_plays_for_an_absent_player_until_they_are_back(world: World) -> None:
+    w, fake = world, world.fake
+    game_id = await started_duel(w)
+    to_move, _, _ = await mover(w, game_id)
+    await w.sessions.set_autoplay(game_id, UserRef("discord", str(to_move.id), to_move.name), True)
+    table = await table_message(w, game_id)
+    await fake.wait_for(lambda: "👋 Sono tornato" in table.labels(), what="the I'm back button")
+    assert "Il computer gioca per" in table.text
+    back = await fake.press(to_move, table, "👋 Sono tornato")
+    assert back.reply.ephemeral and back.reply.visible_to is to_move and back.reply.buttons()
+    await fake.wait_for(lambda: "👋 Sono tornato" not in table.labels(), what="the button gone")
+
+
+async def test_a_discord_error_never_loses_a_move(world: World) -> None:
+    w, fake = world, world.fake
+    game_id = await started_duel(w)
+    users = {str(u.id): u for u in (w.alice, w.bob)}
+    hands: dict[int, Message] = {}
+    await play_turn(w, game_id, users, hands)
+    await w.front.lanes.idle()
+    table = await table_message(w, game_id)
+    fake.fail_next("PATCH", rf"channels/{w.channel.id}/messages/{table.id}", 403, 50001, "Missing Access")
+    version = (await w.sessions.table(game_id)).version
+    await play_turn(w, game_id, users, hands)
+    assert (await w.sessions.table(game_id)).version > version
+    await play_turn(w, game_id, users, hands)
+    await w.front.lanes.idle()
+    drawn = await w.sessions.table(game_id)
+    assert f"Mazzo: {drawn.stock_count} carte" in table.text, "the next move's edit catches up"
+
+    to_move, _, version = await mover(w, game_id)
+    hand = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
+    fake.fail_next("POST", r"interactions/\d+/[^/]+/callback", 404, 10062, "Unknown interaction")
+    hand, move = await ready_to_play(w, to_move, hand, game_id, version)
+    pressed = await fake.press(to_move, hand, custom_id=move, wait=False)
+    callback = ("POST", f"interactions/{pressed.id}/{pressed.token}/callback")
+    await fake.wait_for(lambda: callback in fake.requests, what="the failed response")
+    await w.front.lanes.idle()
+    assert (await w.sessions.table(game_id)).version > version, "stored before Discord was asked"
+    await play_to_end(w, game_id, [w.alice, w.bob], fresh_hand=True)
+
+
+async def test_newgame_checks_the_bots_permissions_and_points_to_an_open_game(world: World) -> None:
+    w, fake = world, world.fake
+    guild = w.channel.guild
+    assert guild is not None
+    quiet = fake.add_channel(guild, "quiet")
+    quiet.bot_permissions = VIEW_CHANNEL
+    refused = await fake.slash(w.alice, quiet, "newgame")
+    assert "Send Messages" in refused.reply.text and "Embed Links" in refused.reply.text
+    assert await w.sessions.open_game_id(_chat(w, quiet)) is None
+    await fake.slash(w.alice, w.channel, "newgame")
+    lobby = await lobby_message(w)
+    again = await fake.slash(w.bob, w.channel, "newgame", variant="escoba")
+    assert "already open" in again.reply.text
+    assert again.reply.buttons()[0]["url"] == f"https://discord.com/channels/{guild.id}/{w.channel.id}/{lobby.id}"
+
+
+
+# ---- shards --------------------------------------------------------------------------------------
+
+async def test_two_shards_identify_together_and_both_take_interactions(tmp_path: Path) -> None:
+    fake = FakeDiscord(shards=2, max_concurrency=2)
+    await fake.start()
+    channels = [fake.add_channel(fake.add_guild(f"Guild {n}", shard=n), "scopa") for n in (0, 1)]
+    alice = fake.add_user("Alice", "it")
+    sessions = await open_sessions(tmp_path / "shards.db")
+    front = await start_front(sessions)
+    try:
+        await fake.connected(0)
+        await fake.connected(1)
+        assert sorted(i["shard"] for i in fake.identified) == [0, 1]
+        assert front.client.shard_count == 2
+        for channel in channels:
+            opened = await fake.slash(alice, channel, "newgame")
+            assert opened.reply.ephemeral
+            await fake.wait_for(lambda c=channel: fake.messages(c), what="a lobby on each shard")
+    finally:
+        await front.stop()
+        await sessions.store.close()
+        await fake.close()
+
+
+async def test_the_identify_gate_spaces_shards_of_one_bucket_only() -> None:
+    clock = FakeClock(0.0)
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock.advance(seconds)
+
+    gate = IdentifyGate(interval=5.0, clock=clock, sleep=sleep)
+    await gate.wait(0)
+    await gate.wait(1)
+    clock.advance(2.0)
+    await gate.wait(0)
+    await gate.wait(1)
+    assert slept == [3.0], "bucket 0 waits out its five seconds; bucket 1 has had them"
+
+
+# ---- the sessions layer's additions --------------------------------------------------------------
 
 async def test_new_game_takes_the_table_layout_from_options(tmp_path: Path) -> None:
     from bot.sessions import Reason, Refused
@@ -390,3 +634,75 @@ async def test_new_game_takes_the_table_layout_from_options(tmp_path: Path) -> N
         assert refused.value.reason is Reason.BAD_OPTION
     assert await sessions.open_game_id(CHAT) is None
     await sessions.store.close()
+
+
+# ---- custom ids, menus, catalogue, lanes ---------------------------------------------------------
+
+@given(st.text(max_size=130))
+def test_decode_accepts_only_what_encode_makes(text: str) -> None:
+    press = decode(text)
+    if press is not None:
+        assert press.encode() == text
+
+
+@given(st.sampled_from(list(Action)), st.integers(0, 999_999_999), st.integers(0, 999_999_999))
+def test_every_custom_id_round_trips_within_100_characters(action: Action, game: int, version: int) -> None:
+    longest = "10D:" + "+".join(["10C"] * 15)
+    args = {Action.COMPUTER: "hard", Action.OPTION: "table", Action.PLAY: longest, Action.PICK: "10S",
+            Action.IDLE: "7B"}
+    versioned = action in (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE)
+    press = Press(action, game, version if versioned else None, args.get(action, ""))
+    encoded = press.encode()
+    assert len(encoded) <= 100 and decode(encoded) == press
+
+
+def test_custom_ids_refuse_what_they_cannot_carry() -> None:
+    for bad in (Press(Action.PLAY, 1, None, "1D"), Press(Action.PLAY, 10**9, 1, "1D"),
+                Press(Action.COMPUTER, 1, None, "genius"), Press(Action.JOIN, 1, 3)):
+        with pytest.raises(ValueError):
+            bad.encode()
+    assert decode("scopa:join:01") is None and decode("scopa:join:1 ") is None
+
+
+def test_menus_accept_only_their_own_values() -> None:
+    assert option_choice(Menu.TABLE, ["players=3"]) == ("players", "3")
+    assert option_choice(Menu.VARIANT, ["variant=escoba"]) == ("variant", "escoba")
+    for menu, values in ((Menu.TABLE, ["players=9"]), (Menu.TARGET, ["variant=scopa"]),
+                         (Menu.TABLE, ["teams=on", "teams=off"]), (Menu.TABLE, "players=3"),
+                         (Menu.TARGET, [21])):
+        assert option_choice(menu, values) is None
+
+
+def test_the_discord_catalogue_is_the_same_in_both_languages() -> None:
+    folder = Path(__file__).resolve().parent.parent / "bot" / "i18n"
+    it = json.loads((folder / "it.discord.json").read_text(encoding="utf-8"))
+    en = json.loads((folder / "en.discord.json").read_text(encoding="utf-8"))
+    assert set(it) == set(en) and all(key.startswith("discord.") for key in it)
+    for key in it:
+        assert placeholders(it[key]) == placeholders(en[key]), key
+
+
+async def test_lanes_run_in_order_merge_waiting_redraws_and_survive_failures() -> None:
+    lanes = Lanes()
+    done: list[str] = []
+    gate = asyncio.Event()
+
+    def job(name: str, fail: bool = False) -> Callable[[], Awaitable[None]]:
+        async def run() -> None:
+            if name == "first":
+                await gate.wait()
+            if fail:
+                raise RuntimeError(name)
+            done.append(name)
+        return run
+
+    lanes.submit("channel", job("first"))
+    lanes.submit("channel", job("broken", fail=True))
+    lanes.submit("channel", job("redraw"), merge="table")
+    lanes.submit("channel", job("redraw again"), merge="table")
+    lanes.submit("other", job("elsewhere"))
+    await asyncio.sleep(0)
+    assert lanes.busy
+    gate.set()
+    await lanes.idle()
+    assert done == ["elsewhere", "first", "redraw"]

@@ -55,17 +55,19 @@ class IdentifyGate:
     """Discord lets `max_concurrency` shards identify at once: one per bucket
     (shard id modulo max_concurrency) every five seconds."""
 
-    def __init__(self, interval: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, interval: float = 5.0, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.interval = interval
         self.clock = clock
+        self.sleep = sleep
         self._last: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def wait(self, bucket: int) -> None:
         async with self._locks.setdefault(bucket, asyncio.Lock()):
             last = self._last.get(bucket)
-            if last is not None:
-                await asyncio.sleep(max(0.0, last + self.interval - self.clock()))
+            if last is not None and last + self.interval > self.clock():
+                await self.sleep(last + self.interval - self.clock())
             self._last[bucket] = self.clock()
 
 

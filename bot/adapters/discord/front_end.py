@@ -85,12 +85,12 @@ class DiscordFrontEnd:
         self.client.on_press = None
         await self.lanes.close(self.drain_timeout)
         self.presenter.running = False
-        await self.client.close()
         if self._connection is not None:
             self._connection.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._connection
             self._connection = None
+        await self.client.close()
 
     async def _on_event(self, event: Event) -> None:
         await self.presenter.on_event(event)

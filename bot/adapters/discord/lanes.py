@@ -16,6 +16,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 
+import discord
+
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
@@ -55,6 +57,8 @@ class Lanes:
                     await queued.job()
                 except asyncio.CancelledError:
                     raise
+                except discord.HTTPException as exc:
+                    log.warning("Discord refused work in lane %s: %s", lane, exc)
                 except Exception:
                     log.exception("Discord work in lane %s failed", lane)
         finally:

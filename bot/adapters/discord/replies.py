@@ -71,10 +71,8 @@ class Reply:
         return cls(Kind.UPDATE, content, embed, view, True, on_sent)
 
     def fields(self) -> dict[str, Any]:
-        fields: dict[str, Any] = {"content": self.content, "embed": self.embed}
-        if self.view is not None:
-            fields["view"] = self.view
-        return fields
+        """As edits take them: None removes the content, the embed or the buttons."""
+        return {"content": self.content, "embed": self.embed, "view": self.view}
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ack_after: float,
