@@ -29,6 +29,7 @@ DEFAULT_BUDGET = 0.3
 LEAF_CAP = 1500
 SCOPA_THREAT = 1.1
 TIE_BREAK = 1e-3
+SAFETY = 0.85
 METHOD = "both"
 MODEL_WEIGHT = False
 MODEL_TEMPERATURE = 0.3
@@ -81,6 +82,7 @@ class HardPlayer:
         self.side = view.side
         self.side_of = view.side_of
         self.samples = 0
+        self.deadline = math.inf
         self.policy = RolloutPolicy(view)
         self._deal_state()
 
@@ -119,34 +121,51 @@ class HardPlayer:
             limit = 1
         samples = 0
         weights = 0.0
+        usable = SAFETY * self.budget
+        self.deadline = start + usable
         while True:
             hands, stock = self.knowledge.sample(self.rng)
             position = Position(view, hands, stock)
             weight = self._likelihood(position) if MODEL_WEIGHT else 1.0
-            if METHOD in ("rollout", "both"):
-                for move in moves:
-                    line = position.copy()
-                    line.play(move)
-                    play_out(line, self.policy)
-                    totals[move] += weight * margin(self.evaluator.points(line.taken, line.scope),
-                                                    self.side)
-            if METHOD in ("search", "both"):
-                depth = search_depth(view, hands)
-                for move in moves:
-                    undo = position.play(move)
-                    totals[move] += weight * self._search(position, depth - 1, -_INF, _INF)
-                    position.undo(undo)
-            samples += 1
+            values = self._sample_values(position, hands, moves)
+            if values is None:
+                break
+            for move, value in zip(moves, values, strict=True):
+                totals[move] += weight * value
+            samples = self.samples
             weights += weight
             if limit is not None:
                 if samples >= limit:
                     break
                 continue
             elapsed = time.perf_counter() - start
-            if elapsed + elapsed / samples > self.budget:
+            if elapsed + elapsed / samples > usable:
                 break
         self.samples = samples
         return {move: total / weights for move, total in totals.items()}
+
+    def _sample_values(self, position: Position, hands: list[list[Card]],
+                       moves: list[Move]) -> list[float] | None:
+        """Each move's value in one guess; None if time ran out first (never on the first guess)."""
+        values = []
+        timed = self.iterations is None and self.samples > 0
+        depth = search_depth(self.view, hands) if METHOD in ("search", "both") else 0
+        for move in moves:
+            value = 0.0
+            if METHOD in ("rollout", "both"):
+                line = position.copy()
+                line.play(move)
+                play_out(line, self.policy)
+                value += margin(self.evaluator.points(line.taken, line.scope), self.side)
+            if METHOD in ("search", "both"):
+                undo = position.play(move)
+                value += self._search(position, depth - 1, -_INF, _INF)
+                position.undo(undo)
+            values.append(value)
+            if timed and time.perf_counter() > self.deadline:
+                return None
+        self.samples += 1
+        return values
 
     def _likelihood(self, position: Position) -> float:
         """How likely the other seats' plays of this deal were with the hands of this guess.

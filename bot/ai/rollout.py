@@ -8,10 +8,10 @@ taken is one the mover cannot see.
 
 from __future__ import annotations
 
-from bot.engine import DECK, Primiera, SeatView
+from bot.engine import DECK, Card, Primiera, SeatView
 
 from .medium import SCOPA, card_value, holds_any
-from .sim import Position, SimMove, sweep_ranks
+from .sim import Position, SimMove, capture_options, sweep_ranks
 
 
 class RolloutPolicy:
@@ -39,8 +39,8 @@ class RolloutPolicy:
         nxt = (seat + 1) % seats
         while not position.hands[nxt] and nxt != seat:
             nxt = (nxt + 1) % seats
-        if nxt == seat and len(position.hands[seat]) > 1:
-            nxt = -1
+        if nxt == seat:
+            nxt = (seat + 1) % seats if len(position.hands[seat]) == 1 and position.stock else -1
         unseen = [0] * 11
         pool = 0
         for other, hand in enumerate(position.hands):
@@ -69,9 +69,11 @@ class RolloutPolicy:
                     score += SCOPA
             else:
                 score = -0.6 * worth[card.index] - 0.02 * card.rank
-                table = [*position.table, card]
-            if table and reply_hand and not last_play:
-                sweeping = sweep_ranks(tuple(sorted([c.rank for c in table])), mode)
+                table = sorted([*position.table, card], key=_order)
+            if table and reply_hand:
+                ranks = tuple([c.rank for c in table])
+                sweeping = () if last_play else sweep_ranks(ranks, mode)
+                outcome = 0.0
                 if sweeping:
                     wanted = 0
                     for rank in sweeping:
@@ -81,7 +83,21 @@ class RolloutPolicy:
                         loss = SCOPA + 0.1
                         for c in table:
                             loss += worth[c.index]
-                        score += 0.5 * chance * loss if partner else -chance * loss
+                        outcome = chance * loss
+                exposed = 0.0
+                for rank, sets in capture_options(ranks, mode).items():
+                    if rank in sweeping or not unseen[rank]:
+                        continue
+                    best = 0.0
+                    for idx in sets:
+                        value = 0.0
+                        for i in idx:
+                            value += worth[table[i].index]
+                        if value > best:
+                            best = value
+                    exposed = max(exposed, holds_any(pool, unseen[rank], reply_hand) * best)
+                outcome += exposed
+                score += 0.5 * outcome if partner else -outcome
             scores.append(score)
         return scores
 
@@ -93,3 +109,7 @@ def play_out(position: Position, policy: RolloutPolicy) -> Position:
             position.deal()
         position.play(policy.choose(position))
     return position
+
+
+def _order(card: Card) -> int:
+    return card.order
