@@ -367,23 +367,28 @@ class Handlers:
         query = update.callback_query
         if query is None:
             return
+        tapped = decode(query.data)
+        if tapped is not None and tapped.action is Action.PLAY:
+            async with self.outbox.first():
+                await self._answer(query, await self._settle(query, tapped))
+        else:
+            await self._answer(query, await self._settle(query, tapped))
+
+    async def _settle(self, query: CallbackQuery, tapped: Tap | None) -> Answer:
+        """What a tap is answered with; a refusal or a failure is an alert, and changed nothing."""
         lang = language_of(query.from_user.language_code)
-        answer = Answer()
         try:
             uref = user_ref(query.from_user)
             player = await self.sessions.player(uref)
             lang = self.presenter.language(player)
-            tapped = decode(query.data)
             if tapped is None:
-                answer = Answer(t(lang, "telegram.bad_button"), alert=True)
-            else:
-                answer = await self._tap(query, tapped, uref, player, lang)
+                return Answer(t(lang, "telegram.bad_button"), alert=True)
+            return await self._tap(query, tapped, uref, player, lang)
         except Refused as refused:
-            answer = Answer(refusal_text(refused, lang), alert=True)
+            return Answer(refusal_text(refused, lang), alert=True)
         except Exception:
             log.exception("tap failed")
-            answer = Answer(t(lang, "error.internal"), alert=True)
-        await self._answer(query, answer)
+            return Answer(t(lang, "error.internal"), alert=True)
 
     async def _answer(self, query: CallbackQuery, answer: Answer) -> None:
         """Answer once; flood control and network errors are waited out while the query is young."""

@@ -25,7 +25,7 @@ import contextlib
 import logging
 import warnings
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
@@ -151,6 +151,26 @@ class Outbox:
         self._posts: dict[int, deque[_Post]] = {}
         self._post_tasks: dict[int, asyncio.Task[None]] = {}
         self._closed = False
+        self._urgent = 0
+        self._calm = asyncio.Event()
+        self._calm.set()
+
+    @contextlib.asynccontextmanager
+    async def first(self) -> AsyncIterator[None]:
+        """While any caller is inside, slots wait to be drawn.
+
+        A tap is answered inside: its answer goes out before the messages its
+        move changes are drawn, and a burst of taps is answered before any of
+        them is drawn (drawing later also folds more changes into each edit).
+        """
+        self._urgent += 1
+        self._calm.clear()
+        try:
+            yield
+        finally:
+            self._urgent -= 1
+            if not self._urgent:
+                self._calm.set()
 
     # ---- slots -------------------------------------------------------------------
 
@@ -195,7 +215,11 @@ class Outbox:
 
     async def _run_slot(self, target: Target) -> None:
         try:
-            while (pending := self._pending.pop(target, None)) is not None:
+            while target in self._pending:
+                await self._calm.wait()
+                pending = self._pending.pop(target, None)
+                if pending is None:
+                    break
                 delivered = False
                 try:
                     if pending.fresh and target.game_id is not None:
