@@ -27,7 +27,7 @@ from bot.adapters.discord.lanes import Lanes
 from bot.i18n import catalogue, placeholders
 from bot.sessions import ChatRef, Sessions, UserRef
 
-from .fakes.discord_fakes import VIEW_CHANNEL, Channel, FakeDiscord, Interaction, Message, User
+from .fakes.discord_fakes import TOKEN, VIEW_CHANNEL, Channel, FakeDiscord, Interaction, Message, User
 from .sessions_helpers import FakeClock, open_sessions
 
 HAND = "scopa:hand:"
@@ -56,7 +56,7 @@ class World:
 
 
 async def start_front(sessions: Sessions, **options: object) -> DiscordFrontEnd:
-    front = DiscordFrontEnd(sessions, "MTAwMDAwMDAwMDAwMDAwMDAw.fake.offline-test-token",
+    front = DiscordFrontEnd(sessions, TOKEN,
                             **{"guild_ready_timeout": 0.01, "ack_after": 1.0, **options})
     await front.start()
     return front

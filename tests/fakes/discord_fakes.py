@@ -210,6 +210,7 @@ class Interaction:
     log: list[str] = field(default_factory=list)
     response_message: Message | None = None
     followups: list[Message] = field(default_factory=list)
+    acknowledged_at: float | None = None
     acknowledged: asyncio.Event = field(default_factory=asyncio.Event)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -582,6 +583,7 @@ class FakeDiscord:
         guild = interaction.channel.guild
         shard = (guild.id >> 22) % self.shards if guild is not None else 0
         await self.connected(shard)
+        interaction.created = time.monotonic()
         await self._send(self._sockets[shard], {"op": 0, "t": "INTERACTION_CREATE",
                                                 "s": next(self._sequence), "d": interaction.payload})
 
@@ -790,6 +792,7 @@ class FakeDiscord:
             self._edit(interaction.message, data)
         interaction.responses.append(body)
         interaction.log.append(f"callback {kind}")
+        interaction.acknowledged_at = time.monotonic()
         interaction.acknowledged.set()
         if kind in (4, 6, 7):
             interaction.answered.set()

@@ -18,6 +18,7 @@ from ...engine.rules import parse_variant
 from ...i18n import LANGUAGES, t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
+from ...storage import ChatRow
 from .components import link
 from .custom_ids import VARIANTS
 from .embeds import text_embed
@@ -55,6 +56,10 @@ class CommandHandlers:
     async def _language(self, user: UserRef) -> str:
         return self.sessions.player_language(await self.sessions.player(user))
 
+    async def _chat(self, interaction: discord.Interaction, chat: ChatRef) -> ChatRow:
+        """The channel's settings; a channel seen for the first time takes the server's language."""
+        return await self.sessions.chat(chat, language_hint(interaction))
+
     # ---- /newgame -------------------------------------------------------------------
 
     async def newgame(self, interaction: discord.Interaction, variant: str | None,
@@ -71,7 +76,7 @@ class CommandHandlers:
         if missing:
             names = ", ".join(name.replace("_", " ").title() for name in missing)
             return Reply.note(t(lang, "discord.missing_permissions", permissions=names))
-        await self.sessions.chat(chat, language_hint(interaction))
+        await self._chat(interaction, chat)
         chosen = {key: value for key, value in options.items() if value is not None}
         try:
             await self.sessions.new_game(chat, user, variant, chosen)
@@ -99,7 +104,7 @@ class CommandHandlers:
         chat = chat_ref(interaction)
         everyone = everyone or chat is None
         rows = await self.sessions.leaderboard(None if everyone else chat)
-        lang = await self.presenter.chat_language(chat.key) if chat is not None else \
+        lang = (await self._chat(interaction, chat)).language if chat is not None else \
             await self._language(user_ref(interaction))
         return Reply.message(embed=text_embed(leaderboard_text(rows, lang, everyone)), ephemeral=False)
 
@@ -127,7 +132,7 @@ class CommandHandlers:
                 lobby = await self.sessions.lobby(chat)
                 name, shown = lobby.variant, lobby.rules
             else:
-                defaults = (await self.sessions.chat(chat)).defaults if chat is not None else {}
+                defaults = (await self._chat(interaction, chat)).defaults if chat is not None else {}
                 name = parse_variant(str(defaults.get("variant", "scopa"))).value
                 shown = Rules.default(name)
         except EngineError as exc:
@@ -163,6 +168,7 @@ class CommandHandlers:
             raise Refused(Reason.BAD_OPTION, detail="settings")
         changed = any(value is not None for value in (*for_channel, my_language, dm_pings))
         if chat is not None:
+            await self._chat(interaction, chat)
             await self._save_channel(chat, channel_language, turn_limit, default_game)
         if my_language is not None:
             await self.sessions.set_player_language(user, my_language)
