@@ -28,24 +28,29 @@ _options_cache: dict[CaptureMode, dict[tuple[int, ...], dict[int, IndexSets]]] =
 def subsets_by_sum(ranks: tuple[int, ...]) -> dict[int, list[tuple[int, ...]]]:
     """Index subsets of `ranks` (ascending) grouped by their sum, for sums up to 14."""
     found = _subsets_cache.get(ranks)
-    if found is not None:
-        return found
-    found = {}
-    count = len(ranks)
+    if found is None:
+        found = _subsets(ranks)
+        if len(_subsets_cache) >= _CACHE_LIMIT:
+            _subsets_cache.clear()
+        _subsets_cache[ranks] = found
+    return found
 
-    def walk(start: int, total: int, chosen: tuple[int, ...]) -> None:
+
+def _subsets(ranks: tuple[int, ...]) -> dict[int, list[tuple[int, ...]]]:
+    found: dict[int, list[tuple[int, ...]]] = {}
+    count = len(ranks)
+    stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+    while stack:
+        start, total, chosen = stack.pop()
         for i in range(start, count):
             value = total + ranks[i]
             if value > _MAX_SUM:
-                return
+                break
             picked = (*chosen, i)
             found.setdefault(value, []).append(picked)
-            walk(i + 1, value, picked)
-
-    walk(0, 0, ())
-    if len(_subsets_cache) >= _CACHE_LIMIT:
-        _subsets_cache.clear()
-    _subsets_cache[ranks] = found
+            stack.append((i + 1, value, picked))
+    for subsets in found.values():
+        subsets.sort()
     return found
 
 
@@ -65,11 +70,18 @@ def capture_options(ranks: tuple[int, ...], mode: CaptureMode) -> dict[int, Inde
     """
     by_ranks = _options_cache.setdefault(mode, {})
     found = by_ranks.get(ranks)
-    if found is not None:
-        return found
+    if found is None:
+        found = _options(ranks, mode, subsets_by_sum(ranks))
+        if len(by_ranks) >= _CACHE_LIMIT:
+            by_ranks.clear()
+        by_ranks[ranks] = found
+    return found
+
+
+def _options(ranks: tuple[int, ...], mode: CaptureMode,
+             sums: dict[int, list[tuple[int, ...]]]) -> dict[int, IndexSets]:
     escoba, ace_takes_all, fewest = mode
-    sums = subsets_by_sum(ranks)
-    found = {}
+    found: dict[int, IndexSets] = {}
     for rank in range(1, 11):
         if escoba:
             options = list(sums.get(ESCOBA_SUM - rank, ()))
@@ -85,9 +97,6 @@ def capture_options(ranks: tuple[int, ...], mode: CaptureMode) -> dict[int, Inde
             options = [option for option in options if len(option) == least]
         if options:
             found[rank] = tuple(options)
-    if len(by_ranks) >= _CACHE_LIMIT:
-        by_ranks.clear()
-    by_ranks[ranks] = found
     return found
 
 
@@ -132,7 +141,7 @@ class CaptureTable(dict[int, TableTakes]):
 
     def __missing__(self, key: int) -> TableTakes:
         ranks = ranks_of_key(key)
-        options = capture_options(ranks, self.mode)
+        options = _options(ranks, self.mode, _subsets(ranks))
         ace_takes_all = self.mode[1]
         picks = []
         effects = []

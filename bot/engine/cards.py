@@ -6,6 +6,7 @@ equality and hashing are all cheap, which matters for search and simulation.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from enum import StrEnum
 
 from .errors import InvalidCardError
@@ -53,21 +54,25 @@ class Card:
     order: int
 
     def __new__(cls, rank: int, suit: Suit | str) -> Card:
+        """The card of that rank and suit: always the same object."""
         try:
-            return _BY_CODE[f"{rank}{Suit(suit).value}"]
-        except (KeyError, ValueError):
+            known = Suit(suit)
+        except ValueError:
             raise InvalidCardError(f"no such card: rank {rank!r}, suit {suit!r}") from None
-
-    @classmethod
-    def _make(cls, rank: int, suit: Suit) -> Card:
-        card = object.__new__(cls)
+        found = _BY_CODE.get(f"{rank}{known.value}")
+        if found is not None:
+            return found
+        if _deck_dealt or not isinstance(rank, int) or rank not in PRIMIERA_VALUE:
+            raise InvalidCardError(f"no such card: rank {rank!r}, suit {suit!r}")
+        card = super().__new__(cls)
         card.rank = rank
-        card.suit = suit
-        card.index = suit.index * 10 + rank - 1
-        card.code = f"{rank}{suit.value}"
+        card.suit = known
+        card.index = known.index * 10 + rank - 1
+        card.code = f"{rank}{known.value}"
         card.primiera = PRIMIERA_VALUE[rank]
         card.bit = 1 << card.index
-        card.order = rank * 4 + suit.index
+        card.order = rank * 4 + known.index
+        _BY_CODE[card.code] = card
         return card
 
     @staticmethod
@@ -101,16 +106,22 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
+    def __hash__(self) -> int:
+        return self.index
+
     def __reduce__(self) -> tuple[object, tuple[int, str]]:
         return (Card, (self.rank, self.suit.value))
 
 
+with suppress(AttributeError, TypeError):
+    del Card.__hash__
+"""Compiled with mypyc, Card needs the `__hash__` above (a class with `__lt__` gets
+none); interpreted, deleting it leaves object's identity hash, which is C code."""
+
 _BY_CODE: dict[str, Card] = {}
-DECK: tuple[Card, ...] = tuple(
-    Card._make(rank, suit) for suit in _SUIT_ORDER for rank in range(1, 11)
-)
-for _card in DECK:
-    _BY_CODE[_card.code] = _card
+_deck_dealt = False
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in _SUIT_ORDER for rank in range(1, 11))
+_deck_dealt = True
 
 SETTEBELLO = Card.parse("7D")
 RE_BELLO = Card.parse("10D")

@@ -8,7 +8,6 @@ seed: the same seed and moves always give the same match.
 
 from __future__ import annotations
 
-from bisect import insort
 from hashlib import blake2b
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
@@ -386,7 +385,12 @@ class Game:
             play = _new(_PLAY, (to_play, card, taken, scopa))
             outcome = _new(_OUTCOME, (play, swept_by_ace, None, (), None, False, ()))
         else:
-            insort(self.table, card, key=_ORDER)
+            table = self.table
+            order = card.order
+            position = len(table)
+            while position and table[position - 1].order > order:
+                position -= 1
+            table.insert(position, card)
             self._table_key += _RANK_KEY[card.rank]
             outcome = self._laid[to_play][card]
             play = outcome[0]

@@ -54,6 +54,15 @@ class Rules:
     @classmethod
     def default(cls, variant: Variant | str) -> Rules:
         variant = parse_variant(variant)
+        if cls is Rules:
+            found = _DEFAULTS.get(variant)
+            if found is None:
+                found = _DEFAULTS[variant] = cls._default(variant)
+            return found
+        return cls._default(variant)
+
+    @classmethod
+    def _default(cls, variant: Variant) -> Rules:
         if variant is Variant.SCOPONE:
             return cls(low_table_redeal=True)
         if variant is Variant.SCOPONE_SCIENTIFICO:
@@ -86,6 +95,10 @@ class Rules:
         for key, value in asdict(self).items():
             out[key] = value.value if isinstance(value, Enum) else value
         return out
+
+
+_DEFAULTS: dict[Variant, Rules] = {}
+"""Each variant's default Rules, made once: Rules are frozen, so they can be shared."""
 
 
 def _parse_value(key: str, current: Any, raw: Any) -> Any:

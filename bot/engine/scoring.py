@@ -10,38 +10,38 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import reduce
-from operator import attrgetter, or_
-from typing import Any
+from typing import Any, Final
 
 from .cards import ASSO_BELLO, DECK, PRIMIERA_VALUE, RE_BELLO, SETTEBELLO, Card, Suit
 from .rules import Primiera, Rules, Variant
 
-_BIT = attrgetter("bit")
-_SUIT_BITS = 10
-_SUIT_MASK = (1 << _SUIT_BITS) - 1
-_COINS_SHIFT = Suit.DENARI.index * _SUIT_BITS
-_BEST_PRIMIERA: tuple[int, ...] = tuple(
+_SUIT_BITS: Final = 10
+_SUIT_MASK: Final = (1 << _SUIT_BITS) - 1
+_COINS_SHIFT: Final = Suit.DENARI.index * _SUIT_BITS
+_COINS: Final = sum(card.bit for card in DECK if card.suit is Suit.DENARI)
+_SEVENS: Final = sum(card.bit for card in DECK if card.rank == 7)
+_SIXES: Final = sum(card.bit for card in DECK if card.rank == 6)
+_BEST_PRIMIERA: Final[tuple[int, ...]] = tuple(
     max((PRIMIERA_VALUE[rank] for rank in range(1, _SUIT_BITS + 1) if ranks >> (rank - 1) & 1),
         default=0)
     for ranks in range(1 << _SUIT_BITS)
 )
 """For the ranks held in one suit (bit r-1 for rank r): the best primiera value, 0 if none."""
 
-_FIELD = 64
-_COUNTS: dict[Card, int] = {
-    card: (card.suit is Suit.DENARI) | (card.rank == 7) << _FIELD | (card.rank == 6) << 2 * _FIELD
-    for card in DECK
-}
-"""Coins, sevens and sixes of one card as fields of an int, so a sum counts them all."""
-_FIELD_MASK = (1 << _FIELD) - 1
 
 
 def _mask(taken: Sequence[Card]) -> int:
-    mask = sum(map(_BIT, taken))
-    if mask.bit_count() != len(taken):
-        mask = reduce(or_, map(_BIT, taken), 0)
+    mask = 0
+    for card in taken:
+        mask |= card.bit
     return mask
+
+
+def _count(taken: Sequence[Card], mask: int, kind: int) -> int:
+    """How many of `taken` are among the cards in `kind`; a card listed twice counts twice."""
+    if mask.bit_count() == len(taken):
+        return (mask & kind).bit_count()
+    return sum(1 for card in taken if card.bit & kind)
 
 
 def _primiera(mask: int) -> int | None:
@@ -73,9 +73,9 @@ class SideTally:
 
 
 def _tally(taken: Sequence[Card], mask: int, scope: int) -> SideTally:
-    counts = sum(map(_COUNTS.__getitem__, taken))
-    return SideTally(len(taken), counts & _FIELD_MASK, counts >> _FIELD & _FIELD_MASK,
-                     counts >> 2 * _FIELD, _primiera(mask), scope, bool(mask & SETTEBELLO.bit))
+    return SideTally(len(taken), _count(taken, mask, _COINS), _count(taken, mask, _SEVENS),
+                     _count(taken, mask, _SIXES), _primiera(mask), scope,
+                     bool(mask & SETTEBELLO.bit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,33 +189,28 @@ def score_round(variant: Variant, rules: Rules, taken_by_side: Sequence[Sequence
                for taken, mask, scope in zip(taken_by_side, masks, scope_by_side, strict=True)]
     names = categories(variant, rules)
     points = [dict.fromkeys(names, 0) for _ in tallies]
-
-    def award(name: str, side: int | None, value: int = 1) -> None:
-        if side is not None:
-            points[side][name] += value
-
-    award("cards", _sole_best([t.cards for t in tallies]))
+    _award(points, "cards", _sole_best([t.cards for t in tallies]))
     coins_side = _sole_best([t.coins for t in tallies])
-    award("coins", coins_side)
+    _award(points, "coins", coins_side)
     for side, tally in enumerate(tallies):
         if tally.settebello:
             points[side]["settebello"] = 1
         points[side]["scope"] = tally.scope
     if variant is Variant.ESCOBA:
         if coins_side is not None and tallies[coins_side].coins == 10:
-            award("coins", coins_side)
+            _award(points, "coins", coins_side)
         if rules.primiera is Primiera.SEVENS:
             sevens_side = _most_sevens(tallies)
             bonus = 3 if sevens_side is not None and tallies[sevens_side].sevens == 4 else 1
-            award("sevens", sevens_side, bonus)
+            _award(points, "sevens", sevens_side, bonus)
         else:
-            award("primiera", _sole_best([t.primiera for t in tallies]))
+            _award(points, "primiera", _sole_best([t.primiera for t in tallies]))
         return tuple(SideScore(p, t) for p, t in zip(points, tallies, strict=True))
 
     if rules.primiera is Primiera.SEVENS:
-        award("primiera", _most_sevens(tallies))
+        _award(points, "primiera", _most_sevens(tallies))
     else:
-        award("primiera", _sole_best([t.primiera for t in tallies]))
+        _award(points, "primiera", _sole_best([t.primiera for t in tallies]))
     for side, mask in enumerate(masks):
         if rules.re_bello and mask & RE_BELLO.bit:
             points[side]["re_bello"] = 1
@@ -224,8 +219,13 @@ def score_round(variant: Variant, rules: Rules, taken_by_side: Sequence[Sequence
         if rules.napola:
             points[side]["napola"] = _napola(mask)
     if rules.sevens_point:
-        award("sevens", _sole_best([t.sevens for t in tallies]))
+        _award(points, "sevens", _sole_best([t.sevens for t in tallies]))
     return tuple(SideScore(p, t) for p, t in zip(points, tallies, strict=True))
+
+
+def _award(points: list[dict[str, int]], name: str, side: int | None, value: int = 1) -> None:
+    if side is not None:
+        points[side][name] += value
 
 
 def match_winner(totals: Sequence[int], target: int) -> int | None:
