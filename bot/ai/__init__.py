@@ -8,6 +8,7 @@ nothing else (and, for `hard` under a time budget, on how far it got).
 from __future__ import annotations
 
 import random
+import time
 
 from bot.engine import Move, SeatView
 
@@ -28,6 +29,7 @@ def choose_move(level: str, view: SeatView, seed: int | str, time_budget: float 
     `iterations` it searches exactly that many guesses of the hidden cards
     instead, whatever the time, so that its choice is reproducible.
     """
+    started = time.perf_counter()
     if level not in LEVELS:
         raise ValueError(f"unknown computer level {level!r}; levels: {', '.join(LEVELS)}")
     if not view.legal_moves:
@@ -40,4 +42,4 @@ def choose_move(level: str, view: SeatView, seed: int | str, time_budget: float 
         return moves[0]
     if level == "medium":
         return MediumPlayer(view).choose(rng)
-    return HardPlayer(view, rng, time_budget, iterations).choose()
+    return HardPlayer(view, rng, time_budget, iterations, started).choose()

@@ -13,6 +13,7 @@ every other side is assumed to play against us.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -33,7 +34,12 @@ SAFETY = 0.85
 METHOD = "both"
 MODEL_WEIGHT = False
 MODEL_TEMPERATURE = 0.3
+CHECK_EVERY = 64
 _INF = math.inf
+
+
+class _OutOfTime(Exception):
+    pass
 
 
 def search_depth(view: SeatView, hands: list[list[Card]], cap: int = LEAF_CAP) -> int:
@@ -72,7 +78,8 @@ def search_depth(view: SeatView, hands: list[list[Card]], cap: int = LEAF_CAP) -
 
 class HardPlayer:
     def __init__(self, view: SeatView, rng: random.Random, time_budget: float | None = None,
-                 iterations: int | None = None) -> None:
+                 iterations: int | None = None, started: float | None = None) -> None:
+        self.started = time.perf_counter() if started is None else started
         self.view = view
         self.rng = rng
         self.budget = DEFAULT_BUDGET if time_budget is None else time_budget
@@ -83,6 +90,7 @@ class HardPlayer:
         self.side_of = view.side_of
         self.samples = 0
         self.deadline = math.inf
+        self.nodes = 0
         self.policy = RolloutPolicy(view)
         self._deal_state()
 
@@ -110,45 +118,45 @@ class HardPlayer:
         self.deal_scope = scope
         self.deal_last = last
 
-    def values(self) -> dict[Move, float]:
-        """Mean search value of each legal move over the guesses drawn."""
+    def values(self) -> dict[Move, float] | None:
+        """Mean value of each legal move over the guesses drawn; None if no guess was finished in time."""
         view = self.view
         moves = canonical_moves(view)
         totals = dict.fromkeys(moves, 0.0)
-        start = time.perf_counter()
         limit = self.iterations
         if self.knowledge.certain:
             limit = 1
-        samples = 0
         weights = 0.0
-        usable = SAFETY * self.budget
-        self.deadline = start + usable
+        timed = self.iterations is None
+        start = time.perf_counter()
+        if timed:
+            self.deadline = self.started + SAFETY * self.budget
         while True:
             hands, stock = self.knowledge.sample(self.rng)
             position = Position(view, hands, stock)
             weight = self._likelihood(position) if MODEL_WEIGHT else 1.0
-            values = self._sample_values(position, hands, moves)
-            if values is None:
+            try:
+                values = self._sample_values(position, hands, moves)
+            except _OutOfTime:
                 break
             for move, value in zip(moves, values, strict=True):
                 totals[move] += weight * value
-            samples = self.samples
+            self.samples += 1
             weights += weight
-            if limit is not None:
-                if samples >= limit:
-                    break
-                continue
-            elapsed = time.perf_counter() - start
-            if elapsed + elapsed / samples > usable:
+            if limit is not None and self.samples >= limit:
                 break
-        self.samples = samples
+            if timed:
+                now = time.perf_counter()
+                if now + (now - start) / self.samples > self.deadline:
+                    break
+        if not weights:
+            return None
         return {move: total / weights for move, total in totals.items()}
 
     def _sample_values(self, position: Position, hands: list[list[Card]],
-                       moves: list[Move]) -> list[float] | None:
-        """Each move's value in one guess; None if time ran out first (never on the first guess)."""
+                       moves: list[Move]) -> list[float]:
+        """Each move's value in one guess; raises _OutOfTime past the deadline."""
         values = []
-        timed = self.iterations is None and self.samples > 0
         depth = search_depth(self.view, hands) if METHOD in ("search", "both") else 0
         for move in moves:
             value = 0.0
@@ -157,15 +165,17 @@ class HardPlayer:
                 line.play(move)
                 play_out(line, self.policy)
                 value += margin(self.evaluator.points(line.taken, line.scope), self.side)
+                self._tick()
             if METHOD in ("search", "both"):
                 undo = position.play(move)
                 value += self._search(position, depth - 1, -_INF, _INF)
                 position.undo(undo)
             values.append(value)
-            if timed and time.perf_counter() > self.deadline:
-                return None
-        self.samples += 1
         return values
+
+    def _tick(self) -> None:
+        if time.perf_counter() > self.deadline:
+            raise _OutOfTime
 
     def _likelihood(self, position: Position) -> float:
         """How likely the other seats' plays of this deal were with the hands of this guess.
@@ -210,8 +220,16 @@ class HardPlayer:
         moves = canonical_moves(self.view)
         if len(moves) == 1:
             return moves[0]
-        values = self.values()
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            values = self.values()
+        finally:
+            if collecting:
+                gc.enable()
         hints = MediumPlayer(self.view).scores()
+        if values is None:
+            return max(moves, key=lambda m: hints[m])
         return max(moves, key=lambda m: values[m] + TIE_BREAK * hints[m])
 
     def _leaf(self, position: Position) -> float:
@@ -235,6 +253,9 @@ class HardPlayer:
         return margin(points, self.side)
 
     def _search(self, position: Position, depth: int, alpha: float, beta: float) -> float:
+        self.nodes += 1
+        if not self.nodes % CHECK_EVERY and time.perf_counter() > self.deadline:
+            raise _OutOfTime
         if depth <= 0 or position.finished:
             return self._leaf(position)
         if position.boundary:
