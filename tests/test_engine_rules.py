@@ -15,7 +15,8 @@ from bot.engine import (
     Rules,
     StateFormatError,
 )
-from bot.engine.cards import DeckStyle, label
+from bot.engine.cards import DECK, DeckStyle, label
+from bot.engine.game import seed_number, shuffled_deck
 from bot.engine.rules import Variant
 from bot.engine.scoring import SideTally, napola_points, score_round
 
@@ -242,3 +243,25 @@ def test_view_hides_other_hands_and_stock() -> None:
     assert view.stock_count == len(game.stock)
     fields = {name for name in view.__dataclass_fields__}
     assert "stock" not in fields and "hands" not in fields
+
+
+@pytest.mark.parametrize("text", ["0/round/1/deal/0", "abc", "seed-7/round/3/deal/1", ""])
+def test_shuffle_is_fisher_yates_on_the_digits_of_the_seed_number(text: str) -> None:
+    number = seed_number(text)
+    deck = list(DECK)
+    for last in range(len(deck) - 1, 0, -1):
+        number, pick = divmod(number, last + 1)
+        deck[last], deck[pick] = deck[pick], deck[last]
+    assert shuffled_deck(text) == deck
+
+
+def test_a_copy_plays_on_without_touching_the_original() -> None:
+    game = Game.new("scopa", 2, seed="copy")
+    game.apply(game.legal_moves()[0])
+    before = game.to_json()
+    clone = game.copy()
+    assert clone.to_json() == before
+    while not clone.finished:
+        clone.apply(clone.legal_moves()[-1])
+    assert game.to_json() == before
+    assert game.legal_moves() and not clone.legal_moves()

@@ -1,5 +1,6 @@
 """Pure rules of the Scopa family: no I/O, no chat library, deterministic from a seed."""
 
+from ._native import compiled
 from .cards import DECK, SETTEBELLO, Card, DeckStyle, Suit, label
 from .determinize import game_from_view, unseen_cards
 from .errors import (
@@ -19,7 +20,11 @@ from .rules import CaptureChoice, Primiera, Rules, Seating, Variant
 from .scoring import RoundResult, SideScore, SideTally
 from .view import SeatView
 
+COMPILED = compiled()
+"""Whether the hot modules (cards, captures, scoring, game) run compiled by mypyc."""
+
 __all__ = [
+    "COMPILED",
     "DECK",
     "SETTEBELLO",
     "CaptureChoice",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from .captures import ESCOBA_SUM, RANK_KEY, Effect, capture_mode, capture_table, subsets_by_sum
 from .cards import DECK, Card
 from .errors import GameOverError, IllegalMoveError, InvalidInputError
-from .moves import LAYDOWNS, Move
+from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move
 from .rules import Rules, Seating, Variant, parse_variant
 from .scoring import RoundResult, categories, match_winner, score_round
 
@@ -45,10 +45,31 @@ def shuffled_deck(text: str) -> list[Card]:
     """
     number = seed_number(text)
     deck = list(DECK)
-    for last in range(len(deck) - 1, 0, -1):
-        number, pick = divmod(number, last + 1)
-        deck[last], deck[pick] = deck[pick], deck[last]
+    for product, lasts in _SWAP_GROUPS:
+        number, chunk = divmod(number, product)
+        for last in lasts:
+            chunk, pick = divmod(chunk, last + 1)
+            deck[last], deck[pick] = deck[pick], deck[last]
     return deck
+
+
+def _swap_groups() -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The Fisher-Yates positions (last card first) in runs whose radices multiply to less
+    than 2**30: one division of the big number per run, the rest on small ints, same picks."""
+    groups: list[tuple[int, tuple[int, ...]]] = []
+    lasts: list[int] = []
+    product = 1
+    for last in range(len(DECK) - 1, 0, -1):
+        if product * (last + 1) >= 1 << 30:
+            groups.append((product, tuple(lasts)))
+            lasts, product = [], 1
+        lasts.append(last)
+        product *= last + 1
+    groups.append((product, tuple(lasts)))
+    return tuple(groups)
+
+
+_SWAP_GROUPS: Final = _swap_groups()
 
 
 class Play(NamedTuple):
@@ -83,7 +104,8 @@ class Outcome(NamedTuple):
 # Final names are static in compiled code (no module dictionary look-up).
 _new: Final = tuple.__new__
 _ORDER: Final = attrgetter("order")
-_LAYDOWN: Final = LAYDOWNS.__getitem__
+_LAYDOWN_BY_INDEX: Final = LAYDOWN_BY_INDEX
+_SINGLE_TAKES: Final = SINGLE_TAKES
 _MOVE: Final = Move
 _PLAY: Final = Play
 _OUTCOME: Final = Outcome
@@ -109,13 +131,6 @@ def _deal_dict(deal: Deal | dict[str, Any], seats: int) -> dict[str, Any]:
     return {"hands": hands, "table": [c.code for c in table]}
 
 
-_SHARED_ON_COPY: Final = (
-    "variant", "rules", "seating", "seed", "side_of", "version", "round_number", "first_dealer",
-    "dealer", "winner", "last_capturer", "to_play", "_seats", "_legal", "_must_capture", "_effects",
-    "_laid", "_after", "_takes", "_table_key", "_in_hands",
-)
-"""Attributes a copy shares: immutable values, or lists the game replaces rather than changes."""
-
 _laid_by_seat: list[dict[Card, Outcome]] = []
 
 
@@ -135,7 +150,11 @@ class Game:
     `rounds`) are kept as cards and turned into codes only when read.
     """
 
-    def __init__(self, variant: Variant, rules: Rules, seating: Seating, seed: int | str) -> None:
+    def __init__(self, variant: Variant, rules: Rules, seating: Seating, seed: int | str,
+                 copy_of: Game | None = None) -> None:
+        if copy_of is not None:
+            self._copy(copy_of)
+            return
         self.variant = variant
         self.rules = rules
         self.seating = seating
@@ -332,7 +351,7 @@ class Game:
         hand = self.hands[self.to_play]
         table = self.table
         if not table:
-            moves = self._legal = list(map(_LAYDOWN, hand))
+            moves = self._legal = [_LAYDOWN_BY_INDEX[card.index] for card in hand]
             return moves.copy()
         picks_by_rank, effects_by_rank = self._takes[self._table_key]
         moves = []
@@ -340,16 +359,17 @@ class Game:
         for card in hand:
             picks = picks_by_rank[card.rank]
             if picks:
+                singles = _SINGLE_TAKES[card.index]
                 for pick in picks:
                     if isinstance(pick, int):
-                        moves.append(_new(_MOVE, (card, (table[pick],))))
+                        moves.append(singles[table[pick].index])
                     else:
                         moves.append(_new(_MOVE, (card, pick(table))))
                 effects += effects_by_rank[card.rank]
         if not moves:
-            moves = list(map(_LAYDOWN, hand))
+            moves = [_LAYDOWN_BY_INDEX[card.index] for card in hand]
         elif not self._must_capture:
-            moves += [_LAYDOWN(card) for card in hand if not picks_by_rank[card.rank]]
+            moves += [_LAYDOWN_BY_INDEX[card.index] for card in hand if not picks_by_rank[card.rank]]
         self._effects = effects
         self._legal = moves
         return moves.copy()
@@ -357,7 +377,7 @@ class Game:
     def apply(self, move: Move | str, seat: int | None = None) -> Outcome:
         """Play `move` for the seat to play (or check that it is `seat`'s turn)."""
         legal = self._legal
-        if legal is None or move.__class__ is not _MOVE or (seat is not None and seat != self.to_play):
+        if legal is None or type(move) is not _MOVE or (seat is not None and seat != self.to_play):
             return self._apply_checked(move, seat)
         try:
             index = legal.index(move)  # type: ignore[arg-type]
@@ -483,20 +503,42 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy, for search: later moves on one do not touch the other."""
-        clone = Game.__new__(Game)
-        for name in _SHARED_ON_COPY:
-            setattr(clone, name, getattr(self, name))
-        clone.totals = list(self.totals)
-        clone.results = list(self.results)
-        clone._rounds = list(self._rounds)
-        clone.hands = [list(hand) for hand in self.hands]
-        clone.table = list(self.table)
-        clone.stock = list(self.stock)
-        clone.captured = [list(pile) for pile in self.captured]
-        clone.scope = list(self.scope)
-        clone._deals = list(self._deals)
-        clone.plays = list(self.plays)
-        return clone
+        return Game(self.variant, self.rules, self.seating, self.seed, self)
+
+    def _copy(self, other: Game) -> None:
+        """Become a copy of `other`, sharing immutable values and lists the game replaces
+        rather than changes."""
+        self.variant = other.variant
+        self.rules = other.rules
+        self.seating = other.seating
+        self.seed = other.seed
+        self.side_of = other.side_of
+        self.version = other.version
+        self.round_number = other.round_number
+        self.first_dealer = other.first_dealer
+        self.dealer = other.dealer
+        self.totals = list(other.totals)
+        self.results = list(other.results)
+        self._rounds = list(other._rounds)
+        self.winner = other.winner
+        self.hands = [list(hand) for hand in other.hands]
+        self.table = list(other.table)
+        self.stock = list(other.stock)
+        self.captured = [list(pile) for pile in other.captured]
+        self.scope = list(other.scope)
+        self.last_capturer = other.last_capturer
+        self.to_play = other.to_play
+        self._deals = list(other._deals)
+        self.plays = list(other.plays)
+        self._seats = other._seats
+        self._legal = other._legal
+        self._must_capture = other._must_capture
+        self._effects = other._effects
+        self._laid = other._laid
+        self._after = other._after
+        self._takes = other._takes
+        self._table_key = other._table_key
+        self._in_hands = other._in_hands
 
     # ---- views and saving -----------------------------------------------
 

@@ -74,3 +74,12 @@ def make_move(card: Card, captures: tuple[Card, ...]) -> Move:
 
 LAYDOWNS: dict[Card, Move] = {card: make_move(card, ()) for card in DECK}
 """The one move that lays each card down: moves are immutable, so they are shared."""
+
+LAYDOWN_BY_INDEX: list[Move] = [LAYDOWNS[card] for card in DECK]
+"""`LAYDOWNS` by `Card.index`."""
+
+SINGLE_TAKES: list[list[Move]] = [
+    [make_move(card, (taken,)) for taken in DECK] for card in DECK
+]
+"""`SINGLE_TAKES[card.index][taken.index]`: the shared move playing `card` to take `taken` alone
+(the entry where both are the same card is never used)."""
