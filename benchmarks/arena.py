@@ -24,15 +24,17 @@ def main() -> None:
     args = parser.parse_args()
     budget = None if args.budget is None else args.budget / 1000
     runs = [("medium", "easy", args.deals_medium), ("hard", "medium", args.deals_hard)]
-    print("| a vs b | rounds | won/lost/tied | margin per round (95% CI) | ms per move a / b |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| a vs b | rounds | won/lost/tied | margin per round (95% CI) | ms per move a / b "
+          "| slowest move a (ms) |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for a, b, deals in runs:
         if deals < 1:
             continue
         match = Match(a, b, "scopa", 2, False, {}, args.seed, budget, None)
         s = arena(match, deals, args.workers)
         print(f"| {a} vs {b} | {s['rounds']} | {s['wins']}/{s['losses']}/{s['ties']} | "
-              f"{s['margin']:+.2f} ± {s['ci95']:.2f} | {s['ms_per_move_a']:.1f} / {s['ms_per_move_b']:.1f} |",
+              f"{s['margin']:+.2f} ± {s['ci95']:.2f} | {s['ms_per_move_a']:.1f} / {s['ms_per_move_b']:.1f} "
+              f"| {s['max_ms_a']:.0f} |",
               flush=True)
 
 

@@ -2,13 +2,15 @@
 
 Each iteration draws the hidden hands from the player's own generator,
 consistent with the seat's view (lay-downs rule out ranks a player would
-have had to capture with), and searches every legal move in that guess with
-alpha-beta to the end of the hands now held (the next deal is not looked
-into), or to a depth that keeps the search small in variants with big hands.
-Leaves are scored by the evaluator's expected round points, plus the scopa
-the next player is likely to make on the table left. The move with the best
-mean over the guesses is played. Partners maximise the same side's margin;
-every other side is assumed to play against us.
+have had to capture with), and values every legal move in that guess twice:
+by alpha-beta to a depth whose tree stays near `LEAF_CAP` leaves (on into the
+next deal, drawn from the guessed stock, when the hands are small), leaves
+scored by the evaluator's expected round points plus the scopa the next
+player is likely to make on the table left; and by a rollout to the end of
+the round with medium's rules for every seat. The move with the best mean
+over the guesses is played. Every move keeps within the time budget: the
+search checks the clock as it goes and drops an unfinished guess. Partners
+maximise the same side's margin; every other side is assumed to play against us.
 """
 
 from __future__ import annotations
@@ -42,12 +44,14 @@ class _OutOfTime(Exception):
     pass
 
 
-def search_depth(view: SeatView, hands: list[list[Card]], cap: int = LEAF_CAP) -> int:
+def search_depth(view: SeatView, hands: list[list[Card]], cap: int | None = None) -> int:
     """The most plies whose full tree has about `cap` leaves or fewer.
 
     The count goes on into the next deal (as many cards as the stock gives)
     when the hands now held are small enough for it.
     """
+    if cap is None:
+        cap = LEAF_CAP
     sizes = [len(hand) for hand in hands]
     seats = view.seats
     seat = view.to_play

@@ -4,8 +4,8 @@ Search replays thousands of short lines per move, and the engine's `Game`
 validates and records every move (and has no undo), so the search players use
 this `Position` instead. It follows the engine's capture rule, scopa rule and
 end-of-round leftover exactly; tests/test_ai.py plays random rounds on both
-and checks that the legal moves and the captured piles agree. It never deals:
-the search stops where the engine would deal the next hands.
+and checks that the legal moves and the captured piles agree. At the end of
+a deal (`boundary`) the search may `deal` the next hands from a guessed stock.
 """
 
 from __future__ import annotations
