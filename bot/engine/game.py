@@ -48,7 +48,8 @@ def shuffled_deck(text: str) -> list[Card]:
     for product, lasts in _SWAP_GROUPS:
         number, chunk = divmod(number, product)
         for last in lasts:
-            chunk, pick = divmod(chunk, last + 1)
+            pick = chunk % (last + 1)
+            chunk //= last + 1
             deck[last], deck[pick] = deck[pick], deck[last]
     return deck
 
@@ -134,6 +135,21 @@ def _deal_dict(deal: Deal | dict[str, Any], seats: int) -> dict[str, Any]:
 _laid_by_seat: list[dict[Card, Outcome]] = []
 
 
+_took_by_seat: list[list[list[Outcome]]] = []
+
+
+def took_outcomes(seats: int) -> list[list[list[Outcome]]]:
+    """For each seat, `[card.index][taken.index]`: the outcome of `card` taking `taken` alone
+    mid-hand without a scopa; immutable, so shared."""
+    while len(_took_by_seat) < seats:
+        seat = len(_took_by_seat)
+        _took_by_seat.append([
+            [Outcome(Play(seat, card, move[1], False)) for move in SINGLE_TAKES[card.index]]
+            for card in DECK
+        ])
+    return _took_by_seat[:seats]
+
+
 def laid_outcomes(seats: int) -> list[dict[Card, Outcome]]:
     """For each seat, the outcome of laying each card down mid-hand: immutable, so shared."""
     while len(_laid_by_seat) < seats:
@@ -182,6 +198,7 @@ class Game:
         self._must_capture = rules.must_capture
         self._effects: list[Effect] = []
         self._laid = laid_outcomes(seating.seats)
+        self._took = took_outcomes(seating.seats)
         self._after = tuple((seat + 1) % seating.seats for seat in range(seating.seats))
         self._takes = capture_table(capture_mode(variant, rules))
         self._table_key = 0
@@ -402,8 +419,12 @@ class Game:
             if scopa:
                 self.scope[to_play] += 1
             self.last_capturer = to_play
-            play = _new(_PLAY, (to_play, card, taken, scopa))
-            outcome = _new(_OUTCOME, (play, swept_by_ace, None, (), None, False, ()))
+            if scopa or swept_by_ace or len(taken) != 1:
+                play = _new(_PLAY, (to_play, card, taken, scopa))
+                outcome = _new(_OUTCOME, (play, swept_by_ace, None, (), None, False, ()))
+            else:
+                outcome = self._took[to_play][card.index][taken[0].index]
+                play = outcome[0]
         else:
             table = self.table
             order = card.order
@@ -535,6 +556,7 @@ class Game:
         self._must_capture = other._must_capture
         self._effects = other._effects
         self._laid = other._laid
+        self._took = other._took
         self._after = other._after
         self._takes = other._takes
         self._table_key = other._table_key
