@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Game
 from bot.sessions import (
     GameStarted,
     MatchEnded,
@@ -17,6 +16,7 @@ from bot.sessions import (
     Refused,
     RoundEnded,
     SeatAutoplay,
+    Sessions,
     TurnWarning,
 )
 from bot.storage import Store
@@ -206,6 +206,6 @@ async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
     assert row is not None and row.version == 7
-    game = Game.from_json({**row.state, "rounds": await store.round_records(game_id)})
-    assert game.version == 7 and len(await store.moves(game_id)) == 7
+    game = await Sessions(store).stored_game(game_id)
+    assert game is not None and game.version == 7 and len(await store.moves(game_id)) == 7
     await store.close()

@@ -27,6 +27,7 @@ from ..engine import (
     Move,
     Rules,
     SeatView,
+    StateFormatError,
     record_line,
     to_record,
 )
@@ -51,6 +52,7 @@ from .refusals import Reason, Refused
 from .views import (
     HandView,
     LobbyView,
+    SeatInfo,
     TableView,
     hand_view,
     lobby_view,
@@ -117,6 +119,9 @@ class Sessions:
         self._listeners: list[Listener] = []
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[GameRow, Game]] = {}
+        self._tables: dict[int, tuple[GameRow, Game, TableView]] = {}
+        self._seat_infos: dict[int, tuple[tuple[SeatRow, ...], tuple[SeatInfo, ...],
+                                          tuple[str, ...]]] = {}
         self._chats: dict[int, ChatRow] = {}
         self._players: dict[tuple[str, str], PlayerRow] = {}
         self._wake = asyncio.Event()
@@ -192,12 +197,64 @@ class Sessions:
         row = await self.store.get_game(game_id)
         if row is None:
             raise Refused(Reason.NO_GAME)
-        game = None
-        if row.state:
-            game = Game.from_json({**row.state, "rounds": await self.store.round_records(game_id)})
+        game = await self._stored(row)
         if game is not None and row.status == "running":
             self._cache[game_id] = (row, game)
         return row, game
+
+    async def _stored(self, row: GameRow) -> Game | None:
+        """The game as stored: its last snapshot (taken at the start and at the end of
+        every round) with the moves committed since then played again, each one
+        checked by the engine; anything inconsistent raises StateFormatError."""
+        if not row.state:
+            return None
+        game = Game.from_json({**row.state, "rounds": await self.store.round_records(row.id)})
+        if game.version < row.version:
+            for move in await self.store.moves(row.id, after=game.version):
+                if move.number != game.version + 1:
+                    raise StateFormatError(f"game {row.id} is missing move {game.version + 1}")
+                try:
+                    game.apply(Move.parse(move.move), seat=move.seat)
+                except EngineError as exc:
+                    raise StateFormatError(
+                        f"game {row.id}: stored move {move.number} ({move.move}) does not apply: "
+                        f"{exc}") from None
+        if game.version != row.version:
+            raise StateFormatError(
+                f"game {row.id} is stored at version {row.version} but its moves make {game.version}")
+        return game
+
+    async def stored_game(self, game_id: int) -> Game | None:
+        """The game rebuilt from the database alone (not from memory); None before it starts."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        return await self._stored(row)
+
+    def _seats_of(self, row: GameRow, game: Game) -> tuple[tuple[SeatInfo, ...], tuple[str, ...]]:
+        """The seats and side names as shown, built once per change of seats."""
+        known = self._seat_infos.get(row.id)
+        if known is not None and known[0] is row.seats:
+            return known[1], known[2]
+        infos = tuple(seat_info(s) for s in row.seats)
+        names = side_names(game, infos)
+        self._seat_infos[row.id] = (row.seats, infos, names)
+        return infos, names
+
+    def _table(self, row: GameRow, game: Game) -> TableView:
+        """The table view of `row` and `game`, built once for each version of them."""
+        known = self._tables.get(row.id)
+        if known is not None and known[0] is row and known[1] is game:
+            return known[2]
+        seats, names = self._seats_of(row, game)
+        view = table_view(row, game, seats=seats, names=names)
+        self._tables[row.id] = (row, game, view)
+        return view
+
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+        self._tables.pop(game_id, None)
+        self._seat_infos.pop(game_id, None)
 
     def _base(self, row: GameRow, chat: ChatRow) -> dict[str, Any]:
         return {"game_id": row.id, "platform": chat.platform, "chat_key": chat.chat_key}
@@ -468,11 +525,13 @@ class Sessions:
                 raise Refused(Reason.NOT_ALLOWED)
             line = None
             if row.status == "running" and row.state:
-                line = record_line(Game.from_json(
-                    {**row.state, "rounds": await self.store.round_records(row.id)}))
+                cached = self._cache.get(row.id)
+                game = cached[1] if cached else await self._stored(row)
+                if game is not None:
+                    line = record_line(game)
             if not await self.store.cancel_game(row.id, line):
                 raise Refused(Reason.NO_GAME)
-            self._cache.pop(row.id, None)
+            self._forget(row.id)
         await self._publish([ev.GameCancelled(**self._base(row, chat), by=player.display_name)])
 
     # ---- play -----------------------------------------------------------------
@@ -507,11 +566,15 @@ class Sessions:
         self._wake.set()
         await self._publish(events)
         assert game is not None
-        return table_view(row, game)
+        return self._table(row, game)
 
     async def _commit(self, chat: ChatRow, row: GameRow, game: Game, seat: SeatRow, move: Move,
                       *, by_computer: bool, timed_out: bool) -> list[ev.Event]:
-        """Apply `move` to a copy, store it with all it changes, then update the cache."""
+        """Apply `move` to a copy, store it with all it changes, then update the cache.
+
+        The state itself is stored only when a round ends (a snapshot); any other
+        move is stored as the move alone, which loading plays again on the snapshot.
+        """
         new = game.copy()
         try:
             outcome = new.apply(move, seat=seat.seat)
@@ -523,18 +586,19 @@ class Sessions:
             autoplay = autoplay or timeouts >= self.max_timeouts
         elif not by_computer:
             timeouts, autoplay = 0, False
-        seats = tuple(dataclasses.replace(s, timeouts=timeouts, autoplay=autoplay)
-                      if s.seat == seat.seat else s for s in row.seats)
-        deadline, kind = (None, None) if new.finished else self._deadline_for(chat, seats, new)
-        infos = tuple(seat_info(s) for s in seats)
-        names = side_names(new, infos)
-        state = new.to_json()
-        finished_rounds = state.pop("rounds")
-        breakdown = None
-        if outcome.round_result is not None:
-            breakdown = (outcome.round_result.number, outcome.round_result.to_dict(),
-                         finished_rounds[-1])
-        finish = await self._finish(row, new, seats) if new.finished else None
+        seats = row.seats
+        if timeouts != seat.timeouts or autoplay != seat.autoplay:
+            seats = tuple(dataclasses.replace(s, timeouts=timeouts, autoplay=autoplay)
+                          if s.seat == seat.seat else s for s in seats)
+        finished = new.winner is not None
+        deadline, kind = (None, None) if finished else self._deadline_for(chat, seats, new)
+        result = outcome.round_result
+        state = breakdown = None
+        if result is not None:
+            state = new.to_json()
+            finished_rounds = state.pop("rounds")
+            breakdown = (result.number, result.to_dict(), finished_rounds[-1])
+        finish = await self._finish(row, new, seats) if finished else None
         try:
             await self.store.commit_move(MoveCommit(
                 game_id=row.id, expected_version=game.version, state=state, seat=seat.seat,
@@ -544,34 +608,36 @@ class Sessions:
                 round_breakdown=breakdown,
                 finish=finish))
         except StaleVersion:
-            self._cache.pop(row.id, None)
+            self._forget(row.id)
             raise Refused(Reason.STALE) from None
-        status = "finished" if new.finished else "running"
-        row = dataclasses.replace(row, version=new.version, status=status, deadline=deadline,
-                                  deadline_kind=kind, warned=False, seats=seats)
-        if new.finished:
+        row = _moved(row, new.version, "finished" if finished else "running", deadline, kind,
+                     seats, state)
+        if finished:
             self._cache.pop(row.id, None)
         else:
             self._cache[row.id] = (row, new)
         base = self._base(row, chat)
         play = outcome.play
+        name = seat_name(seat)
         out: list[ev.Event] = [ev.MovePlayed(
-            **base, version=new.version, seat=seat.seat, name=seat_name(seat), card=play.card,
+            **base, version=new.version, seat=seat.seat, name=name, card=play.card,
             captured=play.captured, scopa=play.scopa, by_computer=by_computer, timed_out=timed_out,
             swept_by_ace=outcome.swept_by_ace, dealt=outcome.dealt, leftover=outcome.leftover,
             leftover_seat=outcome.leftover_seat)]
         if autoplay and not seat.autoplay:
             out.append(ev.SeatAutoplay(**base, seat=seat.seat, player_id=seat.player_id,
-                                       name=seat_name(seat), on=True))
-        if outcome.round_result is not None:
-            out.append(ev.RoundEnded(**base, result=outcome.round_result, side_names=names))
-        if new.finished:
-            changes = tuple((seat_name(s), r.rating_before or 0.0, r.rating_after or 0.0)
-                            for s, r in zip(seats, finish.results if finish else (), strict=False)
-                            if r.player_id is not None and r.rating_after is not None)
-            out.append(ev.MatchEnded(**base, winner=new.winner, totals=tuple(new.totals),
-                                     side_names=names, rating_changes=changes))
-        else:
+                                       name=name, on=True))
+        if result is not None:
+            names = side_names(new, tuple(seat_info(s) for s in seats))
+            out.append(ev.RoundEnded(**base, result=result, side_names=names))
+            if finished:
+                changes = tuple((seat_name(s), r.rating_before or 0.0, r.rating_after or 0.0)
+                                for s, r in zip(seats, finish.results if finish else (),
+                                                strict=False)
+                                if r.player_id is not None and r.rating_after is not None)
+                out.append(ev.MatchEnded(**base, winner=new.winner, totals=tuple(new.totals),
+                                         side_names=names, rating_changes=changes))
+        if not finished:
             out.append(self._turn_event(chat, row, new))
         return out
 
@@ -714,8 +780,11 @@ class Sessions:
                 log.exception("timer loop failed; retrying")
                 due = self.clock() + 1.0
             wait = _IDLE_POLL if due is None else max(0.0, min(_IDLE_POLL, due - self.clock()))
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+            # cancellation that arrives as the wake-up does, and the loop never stops.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
 
     # ---- views and queries ----------------------------------------------------
 
@@ -723,7 +792,7 @@ class Sessions:
         row, game = await self._load(game_id)
         if game is None:
             raise Refused(Reason.NOT_IN_LOBBY)
-        return table_view(row, game)
+        return self._table(row, game)
 
     async def hand(self, game_id: int, user: UserRef) -> HandView:
         player = await self._known_player(user)
@@ -817,6 +886,15 @@ class Sessions:
         player = await self.player(user)
         await self.store.update_player(player.id, dm_pings=on)
         self._players.pop((user.platform, user.key), None)
+
+
+def _moved(row: GameRow, version: int, status: str, deadline: float | None, kind: str | None,
+           seats: tuple[SeatRow, ...], state: dict[str, Any] | None) -> GameRow:
+    """`row` after a committed move (what `dataclasses.replace` gives, without its cost)."""
+    return GameRow(row.id, row.chat_id, row.creator_id, row.variant, row.options, row.players,
+                   row.teams, row.deck_style, status, row.state if state is None else state,
+                   version, row.seed, deadline, kind, False, row.created_at, row.updated_at,
+                   row.finished_at, seats)
 
 
 def _flag(value: Any) -> bool:

@@ -1,14 +1,15 @@
 """What front-ends draw: the lobby, the public table, one player's hand.
 
 Views are plain values built from the stored game; a per-player view holds
-only what that player may see (it is built from the engine's seat view).
+only what that player may see: their hand, the table and their legal moves.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import Card, Game, Move, Play, RoundResult, Rules
+from ..engine import Card, Game, Move, RoundResult, Rules
+from ..engine.moves import table_order
 from ..storage import GameRow, SeatRow
 
 COMPUTER_NAMES = {"easy": "CPU 🙂", "medium": "CPU 🤔", "hard": "CPU 😈"}
@@ -139,29 +140,31 @@ def lobby_view(row: GameRow, rules: Rules, turn_limit: int) -> LobbyView:
                      tuple(by_seat.get(i) for i in range(row.players)), turn_limit)
 
 
-def table_view(row: GameRow, game: Game, plays_shown: int = 4) -> TableView:
-    seats = tuple(seat_info(s) for s in row.seats)
-    names = {s.seat: s.name for s in seats}
-    plays: list[Play] = list(game.plays[-plays_shown:])
-    lines = tuple(PlayLine(p.seat, names.get(p.seat, "?"), p.card, tuple(p.captured), p.scopa)
-                  for p in plays)
+def table_view(row: GameRow, game: Game, plays_shown: int = 4,
+               seats: tuple[SeatInfo, ...] | None = None,
+               names: tuple[str, ...] | None = None) -> TableView:
+    """The public table; `seats` and `names` may be passed when already built for `row`."""
+    if seats is None:
+        seats = tuple(seat_info(s) for s in row.seats)
+    if names is None:
+        names = side_names(game, seats)
+    by_seat = {s.seat: s.name for s in seats}
+    lines = tuple(PlayLine(p.seat, by_seat.get(p.seat, "?"), p.card, tuple(p.captured), p.scopa)
+                  for p in game.plays[-plays_shown:])
     return TableView(
-        game_id=row.id, status=row.status, version=game.version, variant=row.variant,
-        deck_style=row.deck_style, target=game.rules.target, round_number=game.round_number,
-        dealer=game.dealer, to_play=game.to_play, seats=seats, sides=game.seating.sides,
-        side_names=side_names(game, seats), table=tuple(game.table), stock_count=len(game.stock),
-        hand_counts=tuple(len(h) for h in game.hands),
-        captured_counts=tuple(len(c) for c in game.captured), scope=tuple(game.scope),
-        totals=tuple(game.totals), last_plays=lines,
-        last_result=game.results[-1] if game.results else None, winner=game.winner,
-        deadline=row.deadline)
+        row.id, row.status, game.version, row.variant, row.deck_style, game.rules.target,
+        game.round_number, game.dealer, game.to_play, seats, game.seating.sides, names,
+        tuple(game.table), len(game.stock), tuple([len(h) for h in game.hands]),
+        tuple([len(c) for c in game.captured]), tuple(game.scope), tuple(game.totals), lines,
+        game.results[-1] if game.results else None, game.winner, row.deadline)
 
 
 def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
-    view = game.view(seat)
+    hand = tuple(sorted(game.hands[seat], key=table_order))
     grouped: dict[Card, list[Move]] = {}
-    for move in view.legal_moves:
+    for move in game.legal_moves(seat):
         grouped.setdefault(move.card, []).append(move)
-    choices = tuple(CardChoice(card, tuple(grouped[card])) for card in view.hand if card in grouped)
-    return HandView(row.id, game.version, seat, row.deck_style, view.hand, view.table,
-                    view.my_turn and row.status == "running", choices, row.status != "running")
+    choices = tuple(CardChoice(card, tuple(grouped[card])) for card in hand if card in grouped)
+    running = row.status == "running"
+    return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
+                    running and game.winner is None and game.to_play == seat, choices, not running)

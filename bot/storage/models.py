@@ -130,13 +130,15 @@ class MatchSummary:
 class MoveCommit:
     """Everything one move changes, written in one transaction.
 
-    `state` is the game without its finished rounds; a round that ends with
-    this move is stored once, as (number, breakdown, round record).
+    `state`, when given, is a new snapshot of the game without its finished
+    rounds (taken when a round ends); None keeps the stored snapshot, from which
+    the game is rebuilt by playing the moves stored after it. A round that ends
+    with this move is stored once, as (number, breakdown, round record).
     """
 
     game_id: int
     expected_version: int
-    state: dict[str, Any]
+    state: dict[str, Any] | None
     seat: int
     move: str
     by_computer: bool

@@ -413,10 +413,11 @@ class Store:
         return [(int(r["id"]), float(r["deadline"]), r["deadline_kind"], bool(r["warned"]),
                  int(r["version"])) for r in rows]
 
-    async def moves(self, game_id: int) -> list[MoveRow]:
+    async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
+        """The game's moves numbered above `after`, in order."""
         rows = await self._all(
             "SELECT number, seat, move, by_computer, created_at FROM moves WHERE game_id=? "
-            "ORDER BY number", (game_id,))
+            "AND number>? ORDER BY number", (game_id, after))
         return [MoveRow(int(r["number"]), int(r["seat"]), r["move"], bool(r["by_computer"]),
                         float(r["created_at"])) for r in rows]
 
@@ -548,10 +549,12 @@ def _commit_batch(conn: sqlite3.Connection,
 def _commit_move(conn: sqlite3.Connection, commit: MoveCommit, now: float) -> None:
     status = "finished" if commit.finish else "running"
     cursor = conn.execute(
-        "UPDATE games SET state=?, version=version+1, deadline=?, deadline_kind=?, warned=0, "
-        "status=?, updated_at=?, finished_at=? WHERE id=? AND version=? AND status='running'",
-        (dumps(commit.state), commit.deadline, commit.deadline_kind, status, now,
-         now if commit.finish else None, commit.game_id, commit.expected_version))
+        "UPDATE games SET state=COALESCE(?, state), version=version+1, deadline=?, "
+        "deadline_kind=?, warned=0, status=?, updated_at=?, finished_at=? "
+        "WHERE id=? AND version=? AND status='running'",
+        (None if commit.state is None else dumps(commit.state), commit.deadline,
+         commit.deadline_kind, status, now, now if commit.finish else None, commit.game_id,
+         commit.expected_version))
     if cursor.rowcount != 1:
         raise StaleVersion(f"game {commit.game_id} is no longer at version {commit.expected_version}")
     conn.execute(
