@@ -10,16 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from .engine.errors import EngineError
-
-
-def _rule_pairs(pairs: Sequence[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"--rule takes key=value, not {pair!r}")
-        options[key.strip()] = value.strip()
-    return options
+from .engine.rules import parse_rule_pairs
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -28,7 +19,7 @@ def _simulate(args: argparse.Namespace) -> int:
     records = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
     try:
         summary = simulate(args.variant, args.players, args.teams, args.games, args.seed,
-                           _rule_pairs(args.rule), records)
+                           parse_rule_pairs(args.rule), records)
     finally:
         if records is not None:
             records.close()

@@ -36,6 +36,9 @@ def test_simulate_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["simulate", "--rule", "target=lots", "--games", "1"]) == 2
     assert "target" in capsys.readouterr().err
     assert main(["simulate", "--variant", "briscola", "--games", "1"]) == 2
+    for command in (["simulate", "--games", "1"], ["arena", "--a", "easy", "--b", "easy", "--deals", "1"]):
+        assert main([*command, "--rule", "napola"]) == 2
+        assert "key=value, not 'napola'" in capsys.readouterr().err
 
 
 def test_run_without_tokens_explains_how_to_get_one(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.engine import Game, Rules
-from bot.engine.rules import parse_variant
+from bot.engine.rules import parse_rule_pairs, parse_variant
 
 from . import LEVELS, choose_move
 
@@ -59,16 +59,6 @@ class Match:
     seed: str
     budget: float | None
     iterations: int | None
-
-
-def _rule_pairs(pairs: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"--rule takes key=value, not {pair!r}")
-        options[key.strip()] = value.strip()
-    return options
 
 
 def play_round(match: Match, deal: int, swapped: bool, tally: Tally) -> float:
@@ -180,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     if args.deals < 1:
         raise SystemExit("--deals must be at least 1")
     match = Match(args.a, args.b, parse_variant(args.variant).value, args.players, args.teams,
-                  _rule_pairs(args.rule), str(args.seed),
+                  parse_rule_pairs(args.rule), str(args.seed),
                   None if args.budget is None else args.budget / 1000, args.iterations)
     Game.new(match.variant, match.players, teams=match.teams, rules=match.rules, seed=0)
     summary = arena(match, args.deals, max(1, args.workers))

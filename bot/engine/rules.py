@@ -8,6 +8,7 @@ parses and validates them; nothing user-sent is trusted.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from enum import Enum, StrEnum
 from typing import Any
@@ -95,6 +96,17 @@ class Rules:
         for key, value in asdict(self).items():
             out[key] = value.value if isinstance(value, Enum) else value
         return out
+
+
+def parse_rule_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """`key=value` words (as typed on a command line) as an options mapping for `Rules.from_options`."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidRulesError(f"a rule option is written key=value, not {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
 
 
 _DEFAULTS: dict[Variant, Rules] = {}
