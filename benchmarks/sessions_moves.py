@@ -2,7 +2,8 @@
 with many games running at once (one asyncio task per game, all in one process).
 
 Each move is a full `Sessions.play` call: checks, engine validation, one
-SQLite transaction (WAL) storing state and move, cache update, events.
+SQLite transaction (WAL) checking the version and storing the move (and a
+state snapshot when a round ends), cache update, events.
 """
 
 from __future__ import annotations
