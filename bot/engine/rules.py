@@ -91,11 +91,14 @@ class Rules:
         return replace(rules, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option written out, enums as their string values."""
-        out: dict[str, Any] = {}
-        for key, value in asdict(self).items():
-            out[key] = value.value if isinstance(value, Enum) else value
-        return out
+        """Every option written out, enums as their string values (a new dict each call)."""
+        found = _WRITTEN.get(self)
+        if found is None:
+            if len(_WRITTEN) >= 256:
+                _WRITTEN.clear()
+            found = _WRITTEN[self] = {key: value.value if isinstance(value, Enum) else value
+                                      for key, value in asdict(self).items()}
+        return dict(found)
 
 
 def parse_rule_pairs(pairs: Sequence[str]) -> dict[str, str]:
@@ -108,6 +111,9 @@ def parse_rule_pairs(pairs: Sequence[str]) -> dict[str, str]:
         options[key.strip()] = value.strip()
     return options
 
+
+_WRITTEN: dict[Rules, dict[str, Any]] = {}
+"""Each Rules value written out once: every saved game and record writes its rules."""
 
 _DEFAULTS: dict[Variant, Rules] = {}
 """Each variant's default Rules, made once: Rules are frozen, so they can be shared."""
