@@ -569,10 +569,12 @@ class Game:
 
         return seat_view(self, seat)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, rounds: bool = True) -> dict[str, object]:
+        """The game as a `scopa-state/1` object; with `rounds=False` its finished rounds
+        are left out (an empty list), for a store that keeps each round once on its own."""
         from .state import dump_game
 
-        return dump_game(self)
+        return dump_game(self, rounds)
 
     @classmethod
     def from_json(cls, data: object) -> Game:

@@ -18,7 +18,7 @@ from .scoring import RoundResult
 STATE_FORMAT = "scopa-state/1"
 
 
-def dump_game(game: Game) -> dict[str, Any]:
+def dump_game(game: Game, rounds: bool = True) -> dict[str, Any]:
     return {
         "format": STATE_FORMAT,
         "variant": game.variant.value,
@@ -41,7 +41,7 @@ def dump_game(game: Game) -> dict[str, Any]:
         "last_capturer": game.last_capturer,
         "deals": game.deals,
         "plays": [p.to_dict() for p in game.plays],
-        "rounds": [round_dict(r) for r in game.rounds],
+        "rounds": [round_dict(r) for r in game.rounds] if rounds else [],
         "results": [r.to_dict() for r in game.results],
     }
 

@@ -31,6 +31,7 @@ from ..engine import (
     record_line,
     to_record,
 )
+from ..engine.record import round_dict
 from ..engine.rules import Seating, Variant, parse_variant
 from ..storage import (
     ChatRow,
@@ -595,9 +596,9 @@ class Sessions:
         result = outcome.round_result
         state = breakdown = None
         if result is not None:
-            state = new.to_json()
-            finished_rounds = state.pop("rounds")
-            breakdown = (result.number, result.to_dict(), finished_rounds[-1])
+            state = new.to_json(rounds=False)
+            del state["rounds"]
+            breakdown = (result.number, result.to_dict(), round_dict(new.rounds[-1]))
         finish = await self._finish(row, new, seats) if finished else None
         try:
             await self.store.commit_move(MoveCommit(
