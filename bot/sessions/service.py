@@ -239,7 +239,8 @@ class Sessions:
             return known[1], known[2]
         infos = tuple(seat_info(s) for s in row.seats)
         names = side_names(game, infos)
-        self._seat_infos[row.id] = (row.seats, infos, names)
+        if row.status == "running":
+            self._seat_infos[row.id] = (row.seats, infos, names)
         return infos, names
 
     def _table(self, row: GameRow, game: Game) -> TableView:
@@ -249,7 +250,8 @@ class Sessions:
             return known[2]
         seats, names = self._seats_of(row, game)
         view = table_view(row, game, seats=seats, names=names)
-        self._tables[row.id] = (row, game, view)
+        if row.status == "running":
+            self._tables[row.id] = (row, game, view)
         return view
 
     def _forget(self, game_id: int) -> None:
@@ -614,7 +616,7 @@ class Sessions:
         row = _moved(row, new.version, "finished" if finished else "running", deadline, kind,
                      seats, state)
         if finished:
-            self._cache.pop(row.id, None)
+            self._forget(row.id)
         else:
             self._cache[row.id] = (row, new)
         base = self._base(row, chat)
