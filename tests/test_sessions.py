@@ -43,7 +43,7 @@ async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> 
     await play_to_end(sessions, table.game_id, [ALICE, BOB])
     final = await sessions.table(table.game_id)
     assert final.winner is not None and max(final.totals) >= 11
-    assert not (sessions._cache or sessions._tables or sessions._seat_infos), \
+    assert not (sessions._cache or sessions._tables or sessions._seat_infos or sessions._locks), \
         "a finished match keeps nothing in memory: a long-running bot does not grow"
     assert any(isinstance(e, GameStarted) for e in seen)
     assert any(isinstance(e, RoundEnded) for e in seen)

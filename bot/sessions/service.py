@@ -15,6 +15,7 @@ import dataclasses
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -118,7 +119,7 @@ class Sessions:
         self.timeout_level = timeout_level
         self.max_timeouts = max_timeouts
         self._listeners: list[Listener] = []
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, tuple[GameRow, Game]] = {}
         self._tables: dict[int, tuple[GameRow, Game, TableView]] = {}
         self._seat_infos: dict[int, tuple[tuple[SeatRow, ...], tuple[SeatInfo, ...],
@@ -141,6 +142,7 @@ class Sessions:
                     log.exception("listener failed on %s", type(event).__name__)
 
     def _lock(self, key: int) -> asyncio.Lock:
+        """The game's lock, alive while anyone holds or awaits it (then dropped, not kept per game)."""
         lock = self._locks.get(key)
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
