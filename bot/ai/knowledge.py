@@ -12,8 +12,7 @@ import random
 from dataclasses import dataclass
 
 from bot.engine import DECK, Card, SeatView, Variant
-
-from .sim import capture_mode, capture_options
+from bot.engine.captures import capture_mode, capture_options
 
 HAND_SIZE = 3
 _FIRST_DEAL = {Variant.SCOPA: (3, 4), Variant.ESCOBA: (3, 4),

@@ -14,10 +14,11 @@ import math
 import random
 
 from bot.engine import SETTEBELLO, Card, Move, Primiera, SeatView, Variant
+from bot.engine.captures import capture_mode, capture_options
 from bot.engine.cards import Suit
 
 from .knowledge import Knowledge
-from .sim import canonical_moves, capture_mode, capture_options, sweep_ranks
+from .sim import canonical_moves, sweep_ranks
 
 SCOPA = 1.0
 CARD = 0.05

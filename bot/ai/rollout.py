@@ -9,9 +9,10 @@ taken is one the mover cannot see.
 from __future__ import annotations
 
 from bot.engine import DECK, Card, Primiera, SeatView
+from bot.engine.captures import capture_options
 
 from .medium import SCOPA, card_value, holds_any
-from .sim import Position, SimMove, capture_options, sweep_ranks
+from .sim import Position, SimMove, sweep_ranks
 
 
 class RolloutPolicy:

@@ -2,80 +2,25 @@
 
 Search replays thousands of short lines per move, and the engine's `Game`
 validates and records every move (and has no undo), so the search players use
-this `Position` instead. It follows the engine's capture rule, scopa rule and
-end-of-round leftover exactly; tests/test_ai.py plays random rounds on both
-and checks that the legal moves and the captured piles agree. At the end of
-a deal (`boundary`) the search may `deal` the next hands from a guessed stock.
+this `Position` instead. It takes its captures from the engine's own rule
+(`bot.engine.captures`) and follows its scopa rule and end-of-round leftover
+exactly; tests/test_ai.py plays random rounds on both and checks that the
+legal moves and the captured piles agree. At the end of a deal (`boundary`)
+the search may `deal` the next hands from a guessed stock.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine import Card, Move, Rules, SeatView, Variant
-from bot.engine.rules import CaptureChoice
+from bot.engine import Card, Move, SeatView
+from bot.engine.captures import CaptureMode, capture_mode, capture_options
 
 SimMove = tuple[Card, tuple[Card, ...]]
 Undo = tuple[int, int, Card, list[Card], int | None, int, int, bool, int, int]
-IndexSets = tuple[tuple[int, ...], ...]
-CaptureMode = tuple[bool, bool, bool]
-
-ESCOBA_SUM = 15
 HAND_SIZE = 3
 _CACHE_LIMIT = 100_000
-_options_cache: dict[CaptureMode, dict[tuple[int, ...], dict[int, IndexSets]]] = {}
 _sweep_cache: dict[CaptureMode, dict[tuple[int, ...], frozenset[int]]] = {}
-
-
-def capture_mode(variant: Variant, rules: Rules) -> CaptureMode:
-    return (variant is Variant.ESCOBA, rules.ace_takes_all, rules.capture_choice is CaptureChoice.FEWEST)
-
-
-def _subsets(ranks: tuple[int, ...], limit: int) -> dict[int, list[tuple[int, ...]]]:
-    found: dict[int, list[tuple[int, ...]]] = {}
-    count = len(ranks)
-
-    def walk(start: int, total: int, chosen: tuple[int, ...]) -> None:
-        for i in range(start, count):
-            value = total + ranks[i]
-            if value > limit:
-                return
-            picked = (*chosen, i)
-            found.setdefault(value, []).append(picked)
-            walk(i + 1, value, picked)
-
-    walk(0, 0, ())
-    return found
-
-
-def capture_options(ranks: tuple[int, ...], mode: CaptureMode) -> dict[int, IndexSets]:
-    """For a table with these ranks (ascending): played rank -> index sets it may take."""
-    by_ranks = _options_cache.setdefault(mode, {})
-    found = by_ranks.get(ranks)
-    if found is not None:
-        return found
-    escoba, ace_takes_all, fewest = mode
-    sums = _subsets(ranks, ESCOBA_SUM - 1 if escoba else 10)
-    found = {}
-    for rank in range(1, 11):
-        if escoba:
-            options = list(sums.get(ESCOBA_SUM - rank, ()))
-        else:
-            options = [(i,) for i, r in enumerate(ranks) if r == rank]
-            if not options:
-                if rank == 1 and ace_takes_all and ranks:
-                    options = [tuple(range(len(ranks)))]
-                else:
-                    options = [idx for idx in sums.get(rank, ()) if len(idx) > 1]
-        if len(options) > 1 and fewest:
-            least = min(len(option) for option in options)
-            options = [option for option in options if len(option) == least]
-        if options:
-            found[rank] = tuple(options)
-    if len(by_ranks) >= _CACHE_LIMIT:
-        by_ranks.clear()
-    by_ranks[ranks] = found
-    return found
 
 
 def sweep_ranks(ranks: tuple[int, ...], mode: CaptureMode) -> frozenset[int]:
