@@ -265,3 +265,18 @@ def test_a_copy_plays_on_without_touching_the_original() -> None:
         clone.apply(clone.legal_moves()[-1])
     assert game.to_json() == before
     assert game.legal_moves() and not clone.legal_moves()
+
+
+def test_move_pattern_matches_every_move_text_and_nothing_else() -> None:
+    import re
+
+    from bot.engine.moves import CARD_PATTERN, MOVE_PATTERN
+
+    assert all(re.fullmatch(CARD_PATTERN, card.code) for card in DECK)
+    game = Game.new("scopone", 4, seed=3)
+    while not game.finished:
+        moves = game.legal_moves()
+        assert all(re.fullmatch(MOVE_PATTERN, move.code) for move in moves)
+        game.apply(moves[-1])
+    for text in ("0D", "11C", "7X", "7D:", "7D:3C+", "7D+3C", "7d"):
+        assert not re.fullmatch(MOVE_PATTERN, text), text

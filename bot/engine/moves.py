@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from .cards import DECK, Card
+from .cards import DECK, Card, Suit
 from .errors import InvalidCardError, InvalidMoveError
+
+CARD_PATTERN = rf"(?:10|[1-9])[{''.join(suit.value for suit in Suit)}]"
+"""A regular expression for a card's code (`7D`), to find one inside a longer text."""
+MOVE_PATTERN = rf"{CARD_PATTERN}(?::{CARD_PATTERN}(?:\+{CARD_PATTERN}){{0,15}})?"
+"""A regular expression for a move's text form (`7D`, `7D:3C+4S`): at most 16 cards taken."""
 
 
 def table_order(card: Card) -> int:

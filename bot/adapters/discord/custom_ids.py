@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
 from ...engine.rules import TARGETS_OFFERED
 from ...sessions import LEVELS
 from ...sessions.service import DECK_STYLES, PLAYER_RANGE
@@ -51,8 +52,6 @@ class Menu(StrEnum):
     TABLE = "table"
 
 
-_CARD = r"(?:10|[1-9])[DCSB]"
-_MOVE = rf"{_CARD}(?::{_CARD}(?:\+{_CARD}){{0,15}})?"
 _NUMBER = r"(?:0|[1-9][0-9]{0,8})"
 
 # Per action: does it carry a version, and what its argument must look like ("" for none).
@@ -68,10 +67,10 @@ _SHAPES: dict[Action, tuple[bool, str]] = {
     Action.HAND: (False, ""),
     Action.TAKE_BACK: (False, ""),
     Action.REMATCH: (False, ""),
-    Action.PLAY: (True, _MOVE),
-    Action.PICK: (True, _CARD),
+    Action.PLAY: (True, MOVE_PATTERN),
+    Action.PICK: (True, CARD_PATTERN),
     Action.CARDS: (True, ""),
-    Action.IDLE: (True, _CARD),
+    Action.IDLE: (True, CARD_PATTERN),
 }
 
 _PATTERN = re.compile(

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
 from ...engine.rules import TARGETS_OFFERED
 
 MAX_BYTES = 64
@@ -38,8 +39,6 @@ class Action(StrEnum):
     SETTING = "g"
 
 
-_CARD = r"(?:10|[1-9])[DCSB]"
-_MOVE = rf"{_CARD}(?::{_CARD}(?:\+{_CARD}){{0,15}})?"
 
 MENUS = ("main", "options", "variant", "players", "target", "teams", "capture", "deck", "turn")
 LEVELS = ("easy", "medium", "hard")
@@ -82,8 +81,8 @@ _SHAPES: dict[Action, tuple[bool, str]] = {
     Action.CANCEL: (False, ""),
     Action.MENU: (False, "|".join(MENUS)),
     Action.OPTION: (False, _OPTION_ARG),
-    Action.PLAY: (True, _MOVE),
-    Action.CHOOSE: (True, _CARD),
+    Action.PLAY: (True, MOVE_PATTERN),
+    Action.CHOOSE: (True, CARD_PATTERN),
     Action.BACK: (True, ""),
     Action.WAIT: (False, ""),
     Action.SHOW_HAND: (False, ""),
