@@ -17,7 +17,7 @@ from .cards import DECK, Card
 from .errors import GameOverError, IllegalMoveError, InvalidInputError
 from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move
 from .rules import Rules, Seating, Variant, parse_variant
-from .scoring import RoundResult, categories, match_winner, score_round
+from .scoring import RoundResult, ScoringPlan, match_winner, score_with
 
 if TYPE_CHECKING:
     from .view import SeatView
@@ -196,6 +196,7 @@ class Game:
         self._seats = seating.seats
         self._legal: list[Move] | None = None
         self._must_capture = rules.must_capture
+        self._scoring = ScoringPlan(variant, rules)
         self._effects: list[Effect] = []
         self._laid = laid_outcomes(seating.seats)
         self._took = took_outcomes(seating.seats)
@@ -510,13 +511,14 @@ class Game:
         else:
             taken = [[c for seat in side for c in captured[seat]] for side in sides]
             scope = [sum(self.scope[seat] for seat in side) for side in sides]
-        scores = score_round(self.variant, self.rules, taken, scope)
+        plan = self._scoring
+        scores = score_with(plan, taken, scope)
         totals = self.totals
         for index, score in enumerate(scores):
             totals[index] += score.total
         self.winner = match_winner(totals, self.rules.target)
         result = RoundResult(self.round_number, self.dealer, scores, tuple(totals),
-                             self.winner, categories(self.variant, self.rules))
+                             self.winner, plan.categories)
         self.results.append(result)
         self._rounds.append((self.dealer, self._deals, self.plays, self.last_capturer, scores))
         self._legal = None
@@ -554,6 +556,7 @@ class Game:
         self._seats = other._seats
         self._legal = other._legal
         self._must_capture = other._must_capture
+        self._scoring = other._scoring
         self._effects = other._effects
         self._laid = other._laid
         self._took = other._took

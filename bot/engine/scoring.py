@@ -9,8 +9,7 @@ loops, which matters when millions of rounds are played out in search.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .cards import ASSO_BELLO, DECK, PRIMIERA_VALUE, RE_BELLO, SETTEBELLO, Card, Suit
 from .rules import Primiera, Rules, Variant
@@ -21,6 +20,7 @@ _COINS_SHIFT: Final = Suit.DENARI.index * _SUIT_BITS
 _COINS: Final = sum(card.bit for card in DECK if card.suit is Suit.DENARI)
 _SEVENS: Final = sum(card.bit for card in DECK if card.rank == 7)
 _SIXES: Final = sum(card.bit for card in DECK if card.rank == 6)
+_SETTEBELLO: Final = SETTEBELLO.bit
 _BEST_PRIMIERA: Final[tuple[int, ...]] = tuple(
     max((PRIMIERA_VALUE[rank] for rank in range(1, _SUIT_BITS + 1) if ranks >> (rank - 1) & 1),
         default=0)
@@ -37,9 +37,10 @@ def _mask(taken: Sequence[Card]) -> int:
     return mask
 
 
-def _count(taken: Sequence[Card], mask: int, kind: int) -> int:
-    """How many of `taken` are among the cards in `kind`; a card listed twice counts twice."""
-    if mask.bit_count() == len(taken):
+def _count(taken: Sequence[Card], mask: int, kind: int, distinct: bool) -> int:
+    """How many of `taken` are among the cards in `kind`; a card listed twice counts twice
+    (`distinct` says none is)."""
+    if distinct:
         return (mask & kind).bit_count()
     return sum(1 for card in taken if card.bit & kind)
 
@@ -55,9 +56,13 @@ def _primiera(mask: int) -> int | None:
     return total
 
 
-@dataclass(frozen=True, slots=True)
-class SideTally:
-    """What one side took in a round, as the scoring looks at it."""
+class SideTally(NamedTuple):
+    """What one side took in a round, as the scoring looks at it.
+
+    The result types are named tuples rather than frozen dataclasses: as
+    immutable, while a frozen dataclass's __init__ sets each field through
+    object.__setattr__ (1.2 µs for this one, five times a named tuple's).
+    """
 
     cards: int
     coins: int
@@ -73,13 +78,13 @@ class SideTally:
 
 
 def _tally(taken: Sequence[Card], mask: int, scope: int) -> SideTally:
-    return SideTally(len(taken), _count(taken, mask, _COINS), _count(taken, mask, _SEVENS),
-                     _count(taken, mask, _SIXES), _primiera(mask), scope,
-                     bool(mask & SETTEBELLO.bit))
+    distinct = mask.bit_count() == len(taken)
+    return SideTally(len(taken), _count(taken, mask, _COINS, distinct),
+                     _count(taken, mask, _SEVENS, distinct), _count(taken, mask, _SIXES, distinct),
+                     _primiera(mask), scope, bool(mask & _SETTEBELLO))
 
 
-@dataclass(frozen=True, slots=True)
-class SideScore:
+class SideScore(NamedTuple):
     """The points one side made in a round, category by category."""
 
     points: dict[str, int]
@@ -93,8 +98,7 @@ class SideScore:
         return {**self.points, "total": self.total}
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(NamedTuple):
     """The breakdown of one finished round and the match totals after it."""
 
     number: int
@@ -102,14 +106,14 @@ class RoundResult:
     scores: tuple[SideScore, ...]
     totals: tuple[int, ...]
     winner: int | None = None
-    categories: tuple[str, ...] = field(default=())
+    categories: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "number": self.number,
             "dealer": self.dealer,
             "scores": [score.to_dict() for score in self.scores],
-            "tallies": [_tally_dict(score.tally) for score in self.scores],
+            "tallies": [score.tally._asdict() for score in self.scores],
             "totals": list(self.totals),
             "winner": self.winner,
         }
@@ -123,12 +127,6 @@ class RoundResult:
         categories = tuple(k for k in data["scores"][0] if k != "total") if scores else ()
         return cls(int(data["number"]), int(data["dealer"]), scores,
                    tuple(int(t) for t in data["totals"]), data.get("winner"), categories)
-
-
-def _tally_dict(tally: SideTally) -> dict[str, Any]:
-    return {"cards": tally.cards, "coins": tally.coins, "sevens": tally.sevens,
-            "sixes": tally.sixes, "primiera": tally.primiera, "scope": tally.scope,
-            "settebello": tally.settebello}
 
 
 def _sole_best(values: Sequence[int | None]) -> int | None:
@@ -182,13 +180,35 @@ def categories(variant: Variant, rules: Rules) -> tuple[str, ...]:
     return (*_BASE_CATEGORIES, *extra)
 
 
+class ScoringPlan:
+    """What a match's variant and rules make of a round's scoring, read once per match.
+
+    A game scores every round with the same plan, so the options are looked up
+    once instead of once a round.
+    """
+
+    def __init__(self, variant: Variant, rules: Rules) -> None:
+        self.categories: tuple[str, ...] = categories(variant, rules)
+        self.escoba: bool = variant is Variant.ESCOBA
+        self.by_sevens: bool = rules.primiera is Primiera.SEVENS
+        self.re_bello: bool = rules.re_bello and not self.escoba
+        self.asso_bello: bool = rules.asso_bello and not self.escoba
+        self.napola: bool = rules.napola and not self.escoba
+        self.sevens_point: bool = rules.sevens_point and not self.escoba
+        self.extras: bool = self.re_bello or self.asso_bello or self.napola
+
+
 def score_round(variant: Variant, rules: Rules, taken_by_side: Sequence[Sequence[Card]],
                 scope_by_side: Sequence[int]) -> tuple[SideScore, ...]:
+    return score_with(ScoringPlan(variant, rules), taken_by_side, scope_by_side)
+
+
+def score_with(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
+               scope_by_side: Sequence[int]) -> tuple[SideScore, ...]:
     masks = [_mask(taken) for taken in taken_by_side]
     tallies = [_tally(taken, mask, scope)
                for taken, mask, scope in zip(taken_by_side, masks, scope_by_side, strict=True)]
-    names = categories(variant, rules)
-    points = [dict.fromkeys(names, 0) for _ in tallies]
+    points = [dict.fromkeys(plan.categories, 0) for _ in tallies]
     _award(points, "cards", _sole_best([t.cards for t in tallies]))
     coins_side = _sole_best([t.coins for t in tallies])
     _award(points, "coins", coins_side)
@@ -196,31 +216,32 @@ def score_round(variant: Variant, rules: Rules, taken_by_side: Sequence[Sequence
         if tally.settebello:
             points[side]["settebello"] = 1
         points[side]["scope"] = tally.scope
-    if variant is Variant.ESCOBA:
+    if plan.escoba:
         if coins_side is not None and tallies[coins_side].coins == 10:
             _award(points, "coins", coins_side)
-        if rules.primiera is Primiera.SEVENS:
+        if plan.by_sevens:
             sevens_side = _most_sevens(tallies)
             bonus = 3 if sevens_side is not None and tallies[sevens_side].sevens == 4 else 1
             _award(points, "sevens", sevens_side, bonus)
         else:
             _award(points, "primiera", _sole_best([t.primiera for t in tallies]))
-        return tuple(SideScore(p, t) for p, t in zip(points, tallies, strict=True))
+        return tuple([SideScore(p, t) for p, t in zip(points, tallies, strict=True)])
 
-    if rules.primiera is Primiera.SEVENS:
+    if plan.by_sevens:
         _award(points, "primiera", _most_sevens(tallies))
     else:
         _award(points, "primiera", _sole_best([t.primiera for t in tallies]))
-    for side, mask in enumerate(masks):
-        if rules.re_bello and mask & RE_BELLO.bit:
-            points[side]["re_bello"] = 1
-        if rules.asso_bello and mask & ASSO_BELLO.bit:
-            points[side]["asso_bello"] = 1
-        if rules.napola:
-            points[side]["napola"] = _napola(mask)
-    if rules.sevens_point:
+    if plan.extras:
+        for side, mask in enumerate(masks):
+            if plan.re_bello and mask & RE_BELLO.bit:
+                points[side]["re_bello"] = 1
+            if plan.asso_bello and mask & ASSO_BELLO.bit:
+                points[side]["asso_bello"] = 1
+            if plan.napola:
+                points[side]["napola"] = _napola(mask)
+    if plan.sevens_point:
         _award(points, "sevens", _sole_best([t.sevens for t in tallies]))
-    return tuple(SideScore(p, t) for p, t in zip(points, tallies, strict=True))
+    return tuple([SideScore(p, t) for p, t in zip(points, tallies, strict=True)])
 
 
 def _award(points: list[dict[str, int]], name: str, side: int | None, value: int = 1) -> None:
