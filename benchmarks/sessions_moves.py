@@ -2,8 +2,9 @@
 with many games running at once (one asyncio task per game, all in one process).
 
 Each move is a full `Sessions.play` call: checks, engine validation, one
-SQLite transaction (WAL) checking the version and storing the move (and a
-state snapshot when a round ends), cache update, events.
+SQLite transaction (WAL) checking the version and storing the move (and, when
+the match ends, the final state, every round and the results), cache update,
+events.
 """
 
 from __future__ import annotations

@@ -197,17 +197,41 @@ async def test_turn_timer_warns_plays_for_the_absent_and_survives_restart(tmp_pa
 
 
 async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
+    """Past two round ends: the database alone gives back the same game, finished
+    rounds and their breakdowns included."""
     sessions, game_id = await _started(tmp_path / "s.db")
     s = sessions  # type: ignore[assignment]
-    for _ in range(7):
+    for _ in range(80):
         table = await s.table(game_id)
+        if table.finished:
+            break
         user = ALICE if table.to_play == 0 else BOB
         hand = await s.hand(game_id, user)
         await s.play(game_id, user, hand.version, hand.choices[-1].moves[0].code)
+    _, live = s._cache[game_id]
+    assert len(live.results) == 2, "two rounds of 2-player scopa are 72 plays"
     await s.store.close()
     store = await Store.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
-    assert row is not None and row.version == 7
+    assert row is not None and row.version == 80
     game = await Sessions(store).stored_game(game_id)
-    assert game is not None and game.version == 7 and len(await store.moves(game_id)) == 7
+    assert game is not None and game.version == 80 and len(await store.moves(game_id)) == 80
+    assert game.to_json() == live.to_json()
+    await store.close()
+
+
+async def test_a_finished_match_stores_every_round_and_loads_without_replay(tmp_path: Path) -> None:
+    sessions, game_id = await _started(tmp_path / "s.db")
+    s = sessions  # type: ignore[assignment]
+    await play_to_end(s, game_id, [ALICE, BOB])
+    await s.store.close()
+    store = await Store.open(tmp_path / "s.db")
+    row = await store.get_game(game_id)
+    assert row is not None and row.state is not None and row.state["version"] == row.version
+    game = await Sessions(store).stored_game(game_id)
+    assert game is not None and game.winner is not None
+    breakdowns = await store.round_breakdowns(game_id)
+    assert breakdowns == [result.to_dict() for result in game.results]
+    assert len(breakdowns) >= 2 and breakdowns[-1]["totals"] == game.totals
+    assert [json.loads(line) for line in await store.records()] == [game.record()]
     await store.close()

@@ -206,9 +206,9 @@ class Sessions:
         return row, game
 
     async def _stored(self, row: GameRow) -> Game | None:
-        """The game as stored: its last snapshot (taken at the start and at the end of
-        every round) with the moves committed since then played again, each one
-        checked by the engine; anything inconsistent raises StateFormatError."""
+        """The game as stored: its last snapshot (taken at the start and when the match
+        ends) with the moves committed since then played again, each one checked by
+        the engine; anything inconsistent raises StateFormatError."""
         if not row.state:
             return None
         game = Game.from_json({**row.state, "rounds": await self.store.round_records(row.id)})
@@ -577,8 +577,11 @@ class Sessions:
                       *, by_computer: bool, timed_out: bool) -> list[ev.Event]:
         """Apply `move` to a copy, store it with all it changes, then update the cache.
 
-        The state itself is stored only when a round ends (a snapshot); any other
-        move is stored as the move alone, which loading plays again on the snapshot.
+        A running game's move is stored as the move alone: loading plays the moves
+        again on the snapshot taken at the start. The state is stored again, with
+        every round's breakdown and record, only when the match ends. Round ends
+        thus cost no more than other moves, and they come in bursts: games started
+        together end their rounds together.
         """
         new = game.copy()
         try:
@@ -598,19 +601,22 @@ class Sessions:
         finished = new.winner is not None
         deadline, kind = (None, None) if finished else self._deadline_for(chat, seats, new)
         result = outcome.round_result
-        state = breakdown = None
-        if result is not None:
+        state = None
+        rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
+        finish = None
+        if finished:
             state = new.to_json(rounds=False)
             del state["rounds"]
-            breakdown = (result.number, result.to_dict(), round_dict(new.rounds[-1]))
-        finish = await self._finish(row, new, seats) if finished else None
+            rounds = tuple((r.number, r.to_dict(), round_dict(stored))
+                           for r, stored in zip(new.results, new.rounds, strict=True))
+            finish = await self._finish(row, new, seats)
         try:
             await self.store.commit_move(MoveCommit(
                 game_id=row.id, expected_version=game.version, state=state, seat=seat.seat,
                 move=move.code, by_computer=by_computer, deadline=deadline, deadline_kind=kind,
                 seat_timeouts=timeouts if timeouts != seat.timeouts else None,
                 seat_autoplay=autoplay if autoplay != seat.autoplay else None,
-                round_breakdown=breakdown,
+                rounds=rounds,
                 finish=finish))
         except StaleVersion:
             self._forget(row.id)

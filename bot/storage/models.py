@@ -131,9 +131,9 @@ class MoveCommit:
     """Everything one move changes, written in one transaction.
 
     `state`, when given, is a new snapshot of the game without its finished
-    rounds (taken when a round ends); None keeps the stored snapshot, from which
-    the game is rebuilt by playing the moves stored after it. A round that ends
-    with this move is stored once, as (number, breakdown, round record).
+    rounds (taken when the match ends); None keeps the stored snapshot, from
+    which the game is rebuilt by playing the moves stored after it. `rounds`
+    are finished rounds to store, each as (number, breakdown, round record).
     """
 
     game_id: int
@@ -146,7 +146,7 @@ class MoveCommit:
     deadline_kind: str | None
     seat_timeouts: int | None = None
     seat_autoplay: bool | None = None
-    round_breakdown: tuple[int, dict[str, Any], dict[str, Any]] | None = None
+    rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
     finish: MatchFinish | None = None
 
 

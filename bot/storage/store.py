@@ -569,10 +569,11 @@ def _commit_move(conn: sqlite3.Connection, commit: MoveCommit, now: float) -> No
             (commit.seat_timeouts,
              None if commit.seat_autoplay is None else int(commit.seat_autoplay),
              commit.game_id, commit.seat))
-    if commit.round_breakdown is not None:
-        number, breakdown, record = commit.round_breakdown
-        conn.execute("INSERT OR REPLACE INTO rounds (game_id, number, breakdown, record) "
-                     "VALUES (?, ?, ?, ?)", (commit.game_id, number, dumps(breakdown), dumps(record)))
+    if commit.rounds:
+        conn.executemany("INSERT OR REPLACE INTO rounds (game_id, number, breakdown, record) "
+                         "VALUES (?, ?, ?, ?)",
+                         [(commit.game_id, number, dumps(breakdown), dumps(record))
+                          for number, breakdown, record in commit.rounds])
     if commit.finish is not None:
         finish = commit.finish
         conn.execute("INSERT INTO records (game_id, line) VALUES (?, ?)",
