@@ -1,10 +1,11 @@
 """Moves per second and latency of applying a move through sessions + SQLite,
 with many games running at once (one asyncio task per game, all in one process).
 
-Each move is a full `Sessions.play` call: checks, engine validation, one
-SQLite transaction (WAL) checking the version and storing the move (and, when
-the match ends, the final state, every round and the results), cache update,
-events.
+The sessions' timer loop runs beside the games, as in the bot: it wakes after
+every move to look for the next deadline. Each move is a full `Sessions.play`
+call: checks, engine validation, one SQLite transaction (WAL) checking the
+version and storing the move (and, when the match ends, the final state, every
+round and the results), cache update, events.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
         await sessions.set_turn_limit(chat, 3600)
         table = await sessions.start(chat, a)
         pairs.append((chat, table.game_id, a, b))
+    timers = asyncio.create_task(sessions.run_forever())
     latencies: list[float] = []
     deadline = time.perf_counter() + seconds
 
@@ -62,6 +64,8 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
     begin = time.perf_counter()
     await asyncio.gather(*(player(*pair, interval * i / games) for i, pair in enumerate(pairs)))
     elapsed = time.perf_counter() - begin
+    timers.cancel()
+    await asyncio.gather(timers, return_exceptions=True)
     await sessions.store.close()
     ordered = sorted(latencies)
     p99 = ordered[int(len(ordered) * 0.99)] * 1000

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.sessions import (
+    ChatRef,
     GameStarted,
     MatchEnded,
     MovePlayed,
@@ -194,6 +195,47 @@ async def test_turn_timer_warns_plays_for_the_absent_and_survives_restart(tmp_pa
     row = await restarted.store.get_game(game_id)
     assert row is not None and not any(seat.autoplay for seat in row.seats)
     await restarted.store.close()
+
+
+async def _deadlines_on_disk(path: Path) -> list[tuple[int, float, str, bool, int]]:
+    other = await Store.open(path)
+    try:
+        return await other.running_deadlines()
+    finally:
+        await other.close()
+
+
+async def test_timer_deadlines_kept_in_memory_match_the_database(tmp_path: Path) -> None:
+    """The timer loop reads deadlines from memory; every change that reaches the
+    database (start, move, warning, autoplay, cancel, match end) reaches it too."""
+    clock = FakeClock()
+    path = tmp_path / "s.db"
+    sessions, first = await _started(path, clock)
+    s = sessions  # type: ignore[assignment]
+    assert await s.store.running_deadlines() == await _deadlines_on_disk(path)
+    other_chat = ChatRef("test", "group-2", "Others")
+    await s.new_game(other_chat, CARLA, "scopa")
+    await s.join(other_chat, DINO)
+    second = (await s.start(other_chat, CARLA)).game_id
+    table = await s.table(first)
+    user = ALICE if table.to_play == 0 else BOB
+    hand = await s.hand(first, user)
+    clock.advance(5)
+    await s.play(first, user, hand.version, hand.choices[0].moves[0].code)
+    clock.advance(75)
+    assert await s.run_due() == 2, "both games warn their player"
+    memory = await s.store.running_deadlines()
+    assert memory == await _deadlines_on_disk(path)
+    assert [entry[0] for entry in memory] == [second, first] and all(e[3] for e in memory)
+    clock.advance(12)
+    assert await s.run_due() == 1, "the second game's turn expires first"
+    await s.set_autoplay(first, ALICE, True)
+    assert await s.store.running_deadlines() == await _deadlines_on_disk(path)
+    await s.cancel(other_chat, CARLA)
+    assert [e[0] for e in await s.store.running_deadlines()] == [first]
+    await play_to_end(s, first, [ALICE, BOB])
+    assert await s.store.running_deadlines() == [] == await _deadlines_on_disk(path)
+    await s.store.close()
 
 
 async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:

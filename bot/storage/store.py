@@ -36,6 +36,13 @@ from .models import (
 _T = TypeVar("_T")
 _BATCH = 64
 
+Deadline = tuple[int, float, str, bool, int]
+"""A running game's (id, deadline, kind, warned, version)."""
+
+
+def _deadline_of(entry: Deadline) -> float:
+    return entry[1]
+
 
 class OpenGameExists(Exception):
     """The chat already has a game in its lobby or running."""
@@ -63,6 +70,9 @@ class Store:
         self._write_lock = asyncio.Lock()
         self._pending: list[tuple[MoveCommit, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._deadlines: dict[int, Deadline] | None = None
+        """Running games' deadlines, read from the database once and then kept up to date
+        by every write that changes one: the timer loop asks after every move."""
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -328,6 +338,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(game_id, s.seat, s.player_id, s.computer_level, int(s.ready), s.timeouts,
                   int(s.autoplay)) for s in seats])
+        self._note_deadline(game_id, deadline, deadline_kind, False, 0)
         return True
 
     async def cancel_game(self, game_id: int, record_line: str | None = None) -> bool:
@@ -341,7 +352,8 @@ class Store:
             if record_line is not None:
                 await conn.execute("INSERT OR REPLACE INTO records (game_id, line) VALUES (?, ?)",
                                    (game_id, record_line))
-            return True
+        self._note_deadline(game_id, None, None, False, 0)
+        return True
 
     async def _write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run `work` as one transaction in a single hop to aiosqlite's connection thread.
@@ -389,7 +401,10 @@ class Store:
                 if not isinstance(exc, Exception):
                     raise
                 continue
-            for (_, future), error in zip(batch, errors, strict=True):
+            for (commit, future), error in zip(batch, errors, strict=True):
+                if error is None:
+                    self._note_deadline(commit.game_id, None if commit.finish else commit.deadline,
+                                        commit.deadline_kind, False, commit.expected_version + 1)
                 if future.done():
                     continue
                 if error is None:
@@ -404,14 +419,33 @@ class Store:
                 "UPDATE games SET deadline=?, deadline_kind=?, warned=? "
                 "WHERE id=? AND version=? AND status='running'",
                 (deadline, kind, int(warned), game_id, version))
-            return cursor.rowcount == 1
+            changed = cursor.rowcount == 1
+        if changed:
+            self._note_deadline(game_id, deadline, kind, warned, version)
+        return changed
 
-    async def running_deadlines(self) -> list[tuple[int, float, str, bool, int]]:
-        rows = await self._all(
-            "SELECT id, deadline, deadline_kind, warned, version FROM games "
-            "WHERE status='running' AND deadline IS NOT NULL ORDER BY deadline")
-        return [(int(r["id"]), float(r["deadline"]), r["deadline_kind"], bool(r["warned"]),
-                 int(r["version"])) for r in rows]
+    async def running_deadlines(self) -> list[Deadline]:
+        """(game id, deadline, kind, warned, version) of every running game with a deadline,
+        soonest first."""
+        if self._deadlines is None:
+            async with self._write_lock:  # no write may commit between the read and the copy
+                rows = await self._all(
+                    "SELECT id, deadline, deadline_kind, warned, version FROM games "
+                    "WHERE status='running' AND deadline IS NOT NULL")
+                self._deadlines = {
+                    int(r["id"]): (int(r["id"]), float(r["deadline"]), r["deadline_kind"],
+                                   bool(r["warned"]), int(r["version"])) for r in rows}
+        return sorted(self._deadlines.values(), key=_deadline_of)
+
+    def _note_deadline(self, game_id: int, deadline: float | None, kind: str | None,
+                       warned: bool, version: int) -> None:
+        """Keep the deadlines read by `running_deadlines` as a committed write left them."""
+        if self._deadlines is None:
+            return
+        if deadline is None or kind is None:
+            self._deadlines.pop(game_id, None)
+        else:
+            self._deadlines[game_id] = (game_id, float(deadline), kind, warned, version)
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         """The game's moves numbered above `after`, in order."""
