@@ -167,6 +167,13 @@ async def test_double_taps_stale_keyboards_and_strangers_change_nothing(tmp_path
                 return hand if hand is not None and any(d[0] in "ph" for d in hand.callback_data) else None
 
             hand = await tg.wait_for(live_hand, what="a live hand")
+            if not any(d.startswith("p|") for d in hand.callback_data):
+                # Every card has a choice of captures: open one card's choices first.
+                choose = next(d for d in hand.callback_data if d.startswith("h|"))
+                await answered(tg, tg.press_button(player, hand, player, choose))
+                hand = await tg.wait_for(
+                    lambda: hand if any(d.startswith("p|") for d in hand.callback_data) else None,
+                    what="the capture choices")
             data = next(d for d in hand.callback_data if d.startswith("p|"))
             first, second = (tg.press_button(player, hand, player, data) for _ in range(2))
             results = [await answered(tg, first), await answered(tg, second)]

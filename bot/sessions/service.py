@@ -127,6 +127,7 @@ class Sessions:
         self._chats: dict[int, ChatRow] = {}
         self._players: dict[tuple[str, str], PlayerRow] = {}
         self._wake = asyncio.Event()
+        self._sleeping_until: float | None = None
 
     # ---- plumbing -------------------------------------------------------------
 
@@ -489,7 +490,7 @@ class Sessions:
             row = await self.store.get_game(row.id)
             assert row is not None
             self._cache[row.id] = (row, game)
-        self._wake.set()
+        self._timer_set(row.deadline, row.deadline_kind, row.warned)
         await self._publish([ev.GameStarted(**self._base(row, chat)),
                              self._turn_event(chat, row, game)])
         return table_view(row, game)
@@ -568,7 +569,7 @@ class Sessions:
             events = await self._commit(chat, row, game, seat, parsed, by_computer=False,
                                         timed_out=False)
             row, game = self._cache.get(game_id) or await self._load(game_id)
-        self._wake.set()
+        self._timer_set(row.deadline, row.deadline_kind, row.warned)
         await self._publish(events)
         assert game is not None
         return self._table(row, game)
@@ -714,19 +715,32 @@ class Sessions:
             row = dataclasses.replace(row, seats=seats, deadline=deadline, deadline_kind=kind,
                                       warned=False)
             self._cache[game_id] = (row, game)
-        self._wake.set()
+        self._timer_set(row.deadline, row.deadline_kind, row.warned)
         await self._publish([ev.SeatAutoplay(**self._base(row, chat), seat=seat.seat,
                                              player_id=seat.player_id, name=seat_name(seat), on=on)])
 
     # ---- timers and computer players --------------------------------------------
 
+    def _due(self, deadline: float, kind: str | None, warned: bool) -> float:
+        """When the timer loop has something to do about one deadline: warn or act."""
+        if kind == "turn" and not warned and self.warn_before:
+            return deadline - self.warn_before
+        return deadline
+
+    def _timer_set(self, deadline: float | None, kind: str | None, warned: bool) -> None:
+        """Wake the timer loop if a deadline just set falls before the time it sleeps to.
+
+        Most moves push their game's deadline later, so most moves leave it asleep."""
+        if deadline is None:
+            return
+        if self._sleeping_until is None or self._due(deadline, kind, warned) < self._sleeping_until:
+            self._wake.set()
+
     async def next_due(self) -> float | None:
         """When `run_due` next has something to do (None: nothing scheduled)."""
         soonest = None
         for _, deadline, kind, warned, _ in await self.store.running_deadlines():
-            due = deadline
-            if kind == "turn" and not warned and self.warn_before:
-                due = deadline - self.warn_before
+            due = self._due(deadline, kind, warned)
             soonest = due if soonest is None else min(soonest, due)
         return soonest
 
@@ -791,11 +805,15 @@ class Sessions:
                 log.exception("timer loop failed; retrying")
                 due = self.clock() + 1.0
             wait = _IDLE_POLL if due is None else max(0.0, min(_IDLE_POLL, due - self.clock()))
+            self._sleeping_until = self.clock() + wait
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
             # cancellation that arrives as the wake-up does, and the loop never stops.
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(wait):
-                    await self._wake.wait()
+            try:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(wait):
+                        await self._wake.wait()
+            finally:
+                self._sleeping_until = None
 
     # ---- views and queries ----------------------------------------------------
 
