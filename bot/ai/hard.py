@@ -11,11 +11,19 @@ the round with medium's rules for every seat. The move with the best mean
 over the guesses is played. Every move keeps within the time budget: the
 search checks the clock as it goes and drops an unfinished guess. Partners
 maximise the same side's margin; every other side is assumed to play against us.
+
+Two ways of leaning the guesses towards the hands the other seats' plays
+point to (`bot/ai/inference.py`) are kept switched off, since they measured no
+better: `MODEL_DRAWS` (keep one of several guesses in proportion to its
+likelihood) and `ENUMERATE` (with one hidden hand, weigh every possible hand
+and draw from that exactly).
 """
 
 from __future__ import annotations
 
+import bisect
 import gc
+import itertools
 import math
 import random
 import time
@@ -23,10 +31,11 @@ import time
 from bot.engine import Card, Move, SeatView
 
 from .evaluate import Evaluator, margin
+from .inference import PlayModel, choose_weighted
 from .knowledge import Knowledge, current_deal_start
 from .medium import MediumPlayer, holds_any
 from .rollout import RolloutPolicy, play_out
-from .sim import HAND_SIZE, Position, SimMove, canonical_moves, mask_of, sweep_ranks
+from .sim import HAND_SIZE, Position, SimMove, canonical_moves, sweep_ranks
 
 DEFAULT_BUDGET = 0.3
 LEAF_CAP = 1500
@@ -34,8 +43,9 @@ SCOPA_THREAT = 1.1
 TIE_BREAK = 1e-3
 SAFETY = 0.85
 METHOD = "both"
-MODEL_WEIGHT = False
-MODEL_TEMPERATURE = 0.3
+MODEL_DRAWS = 1
+ENUMERATE = False
+ENUMERATE_LIMIT = 600
 CHECK_EVERY = 64
 _INF = math.inf
 
@@ -96,31 +106,8 @@ class HardPlayer:
         self.deadline = math.inf
         self.nodes = 0
         self.policy = RolloutPolicy(view)
-        self._deal_state()
-
-    def _deal_state(self) -> None:
-        """The table, piles and scope as they were when the hands now held were dealt."""
-        view = self.view
-        self.deal_start = current_deal_start(view)
-        table = list(view.starting_table)
-        taken = [0] * len(view.sides)
-        scope = [0] * len(view.sides)
-        last = None
-        for index, play in enumerate(view.plays):
-            if play.card is not None and index >= (self.deal_start or 0):
-                continue
-            if play.card is None or play.captured:
-                gone = set(play.captured)
-                table = [card for card in table if card not in gone]
-                taken[view.side_of[play.seat]] |= mask_of(play.captured) | (play.card.bit if play.card else 0)
-                scope[view.side_of[play.seat]] += play.scopa
-                last = play.seat
-            else:
-                table.append(play.card)
-        self.deal_table = sorted(table, key=lambda card: card.order)
-        self.deal_taken = taken
-        self.deal_scope = scope
-        self.deal_last = last
+        self.model = PlayModel(view, current_deal_start(view)) if MODEL_DRAWS > 1 or ENUMERATE else None
+        self.posterior: tuple[list[tuple[Card, ...]], list[float]] | None = None
 
     def values(self) -> dict[Move, float] | None:
         """Mean value of each legal move over the guesses drawn; None if no guess was finished in time."""
@@ -131,14 +118,16 @@ class HardPlayer:
         if self.knowledge.certain:
             limit = 1
         weights = 0.0
+        weight = 1.0
+        own = [list(view.hand) if seat == view.seat else [] for seat in range(view.seats)]
+        base = Position(view, own, [])
+        self.posterior = self._posterior(base) if ENUMERATE and self.model and self.model.active else None
         timed = self.iterations is None
         start = time.perf_counter()
         if timed:
             self.deadline = self.started + SAFETY * self.budget
         while True:
-            hands, stock = self.knowledge.sample(self.rng)
-            position = Position(view, hands, stock)
-            weight = self._likelihood(position) if MODEL_WEIGHT else 1.0
+            hands, position = self._guess(base)
             try:
                 values = self._sample_values(position, hands, moves)
             except _OutOfTime:
@@ -156,6 +145,75 @@ class HardPlayer:
         if not weights:
             return None
         return {move: total / weights for move, total in totals.items()}
+
+    def _posterior(self, base: Position) -> tuple[list[tuple[Card, ...]], list[float]] | None:
+        """Every hand the one hidden seat may hold, with cumulative likelihoods; None if too many.
+
+        With one hidden hand (2-player scopa, before the last deal) the
+        likelihood of the plays depends on that hand alone, so the hands can
+        be weighed once per move and drawn exactly in proportion.
+        """
+        knowledge = self.knowledge
+        model = self.model
+        if model is None or len(knowledge.hidden) != 1 or knowledge.certain:
+            return None
+        seat, count = knowledge.hidden[0]
+        unseen = knowledge.unseen
+        if math.comb(len(unseen), count) > ENUMERATE_LIMIT:
+            return None
+        banned = knowledge.forbidden.get(seat, frozenset())
+        allowed = [card for card in unseen if card.rank not in banned]
+        pool = allowed if len(allowed) >= count else list(unseen)
+        hands_found: list[tuple[Card, ...]] = []
+        cumulative: list[float] = []
+        total = 0.0
+        position = base.copy()
+        position.in_hands = len(self.view.hand) + count
+        for hand in itertools.combinations(pool, count):
+            held = set(hand)
+            position.hands = [list(h) for h in base.hands]
+            position.hands[seat] = list(hand)
+            position.stock = [card for card in unseen if card not in held]
+            total += model.weight(position)
+            hands_found.append(hand)
+            cumulative.append(total)
+        if not total:
+            return None
+        return hands_found, cumulative
+
+    def _guess(self, base: Position) -> tuple[list[list[Card]], Position]:
+        """A guess of the hidden cards, drawn in proportion to how likely they make the other seats' plays."""
+        if self.posterior is not None:
+            found, cumulative = self.posterior
+            hand = found[min(bisect.bisect_right(cumulative, self.rng.random() * cumulative[-1]),
+                             len(found) - 1)]
+            seat = self.knowledge.hidden[0][0]
+            held = set(hand)
+            stock = [card for card in self.knowledge.unseen if card not in held]
+            self.rng.shuffle(stock)
+            hands = [list(h) for h in base.hands]
+            hands[seat] = list(hand)
+            position = base.copy()
+            position.hands = hands
+            position.stock = stock
+            position.in_hands = sum(len(h) for h in hands)
+            return hands, position
+        model = self.model
+        draws = MODEL_DRAWS if model is not None and model.active else 1
+        guesses = []
+        weights = []
+        for _ in range(draws):
+            hands, stock = self.knowledge.sample(self.rng)
+            position = base.copy()
+            position.hands = hands
+            position.stock = stock
+            position.in_hands = sum(len(hand) for hand in hands)
+            guesses.append((hands, position))
+            if model is not None and draws > 1:
+                weights.append(model.weight(position))
+        if draws == 1:
+            return guesses[0]
+        return guesses[choose_weighted(weights, self.rng.random())]
 
     def _sample_values(self, position: Position, hands: list[list[Card]],
                        moves: list[Move]) -> list[float]:
@@ -180,45 +238,6 @@ class HardPlayer:
     def _tick(self) -> None:
         if time.perf_counter() > self.deadline:
             raise _OutOfTime
-
-    def _likelihood(self, position: Position) -> float:
-        """How likely the other seats' plays of this deal were with the hands of this guess.
-
-        Each play is scored by the rule-of-thumb policy as if that seat had
-        chosen it with these cards; a play it would rate far below another
-        makes the guess less likely (a softmax over its scores).
-        """
-        start = self.deal_start
-        if start is None:
-            return 1.0
-        view = self.view
-        plays = [play for play in view.plays[start:] if play.card is not None]
-        if not any(play.seat != view.seat for play in plays):
-            return 1.0
-        replay = position.copy()
-        for play in plays:
-            replay.hands[play.seat].append(play.card)
-        replay.table = list(self.deal_table)
-        replay.taken = list(self.deal_taken)
-        replay.scope = list(self.deal_scope)
-        replay.last_capturer = self.deal_last
-        replay.in_hands = sum(len(hand) for hand in replay.hands)
-        replay.to_play = plays[0].seat
-        weight = 1.0
-        for play in plays:
-            move = (play.card, play.captured)
-            replay.to_play = play.seat
-            if play.seat != view.seat:
-                moves = replay.moves()
-                if len(moves) > 1 and move in moves:
-                    scores = self.policy.scores(replay, moves)
-                    top = max(scores)
-                    total = sum(math.exp((score - top) / MODEL_TEMPERATURE) for score in scores)
-                    weight *= math.exp((scores[moves.index(move)] - top) / MODEL_TEMPERATURE) / total
-            replay.play(move)
-        if replay.taken != position.taken or replay.table != position.table:
-            return 1.0
-        return weight
 
     def choose(self) -> Move:
         moves = canonical_moves(self.view)
