@@ -170,3 +170,35 @@ async def test_closing_answers_every_waiter(store: Store) -> None:
     assert posted.done() and posted.result() is None
     late = outbox.update(TABLE, board.render)
     assert late.done() and not late.result()
+
+
+class SlowRefStore:
+    """Stored message ids whose writes wait for `release`, as behind a busy database."""
+
+    def __init__(self, stored: dict[str, str]) -> None:
+        self.stored = dict(stored)
+        self.release = asyncio.Event()
+
+    async def get_refs(self, game_id: int) -> dict[str, str]:
+        return dict(self.stored)
+
+    async def set_ref(self, game_id: int, key: str, value: str | None) -> None:
+        await self.release.wait()
+        if value is None:
+            self.stored.pop(key, None)
+        else:
+            self.stored[key] = value
+
+
+async def test_a_message_id_being_stored_is_found_by_a_lookup_that_overlaps_it() -> None:
+    """A Join tapped as the lobby is posted edits that lobby, never posts a second one."""
+    slow = SlowRefStore({"hand:7": "41"})
+    refs = RefBook(slow)  # type: ignore[arg-type]
+    setting = asyncio.create_task(refs.set(1, "table", "42"))
+    await asyncio.sleep(0)
+    assert await refs.get(1, "table") == "42", "found while its write is still under way"
+    slow.release.set()
+    await setting
+    assert await refs.get(1, "table") == "42"
+    assert await refs.get(1, "hand:7") == "41", "setting one id keeps the others stored"
+    assert slow.stored == {"hand:7": "41", "table": "42"}

@@ -92,25 +92,42 @@ def is_gone(exc: BadRequest) -> bool:
 
 
 class RefBook:
-    """Message ids of a game's slots, cached, stored through the sessions' store."""
+    """Message ids of a game's slots, cached, stored through the sessions' store.
+
+    The cache is changed before the store is written and a read from the store
+    never replaces it: a lookup that overlaps a `set` (a Join tapped as the lobby
+    is posted) must find the new message, not post a second one."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
         self._cache: dict[int, dict[str, str]] = {}
 
-    async def get(self, game_id: int, key: str) -> str | None:
+    async def _refs(self, game_id: int) -> dict[str, str]:
         refs = self._cache.get(game_id)
         if refs is None:
-            refs = self._cache[game_id] = await self._store.get_refs(game_id)
-        return refs.get(key)
+            loaded = await self._store.get_refs(game_id)
+            refs = self._cache.setdefault(game_id, loaded)
+        return refs
+
+    async def get(self, game_id: int, key: str) -> str | None:
+        return (await self._refs(game_id)).get(key)
 
     async def set(self, game_id: int, key: str, value: str | None) -> None:
-        await self._store.set_ref(game_id, key, value)
-        refs = self._cache.setdefault(game_id, {})
+        refs = await self._refs(game_id)
+        before = refs.get(key)
         if value is None:
             refs.pop(key, None)
         else:
             refs[key] = value
+        try:
+            await self._store.set_ref(game_id, key, value)
+        except BaseException:
+            if refs.get(key) == value:
+                if before is None:
+                    refs.pop(key, None)
+                else:
+                    refs[key] = before
+            raise
 
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
