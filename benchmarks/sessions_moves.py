@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.app import open_sessions
+from bot.app import open_sessions, settle_heap
 from bot.sessions import ChatRef, UserRef
 
 
@@ -35,6 +35,7 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
         table = await sessions.start(chat, a)
         pairs.append((chat, table.game_id, a, b))
     timers = asyncio.create_task(sessions.run_forever())
+    settle_heap()
     latencies: list[float] = []
     deadline = time.perf_counter() + seconds
 
