@@ -205,6 +205,10 @@ class Evaluator:
         self.sevens_point = rules.sevens_point and not self.escoba
         self._cache: dict[tuple[int, ...], list[float]] = {}
 
+    def clear(self) -> None:
+        """Forget the cached scores."""
+        self._cache = {}
+
     def points(self, taken: Sequence[int], scope: Sequence[int]) -> list[float]:
         key = tuple(taken)
         found = self._cache.get(key)
