@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import tempfile
 import time
@@ -21,8 +22,14 @@ from bot.app import open_sessions, settle_heap
 from bot.sessions import ChatRef, UserRef
 
 
-async def run(games: int, seconds: float, database: Path, rate: float | None = None) -> None:
-    """Play for `seconds`; with `rate`, each game moves at rate/games per second (offered load)."""
+async def run(games: int, seconds: float, database: Path, rate: float | None = None,
+              arrivals: str = "even") -> None:
+    """Play for `seconds`; with `rate`, each game moves at rate/games per second (offered load).
+
+    `even` arrivals keep every game in step (a move every games/rate seconds, the
+    games spread evenly over that interval), so all games end their rounds and
+    matches together; `poisson` makes each player's pause random (exponential, the
+    same mean), like people who do not play in step."""
     sessions = await open_sessions(str(database), computer_pace=3600.0)
     pairs = []
     for number in range(games):
@@ -40,17 +47,21 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
     deadline = time.perf_counter() + seconds
 
     interval = games / rate if rate else 0.0
+    matches = 0
 
     async def player(chat: ChatRef, game_id: int, a: UserRef, b: UserRef, offset: float) -> None:
+        nonlocal matches
+        pauses = random.Random(game_id)
         due = time.perf_counter() + offset
         while time.perf_counter() < deadline:
             if interval:
-                due += interval
+                due += pauses.expovariate(1 / interval) if arrivals == "poisson" else interval
                 pause = due - time.perf_counter()
                 if pause > 0:
                     await asyncio.sleep(pause)
             table = await sessions.table(game_id)
             if table.finished:
+                matches += 1
                 await sessions.new_game(chat, a, "scopa")
                 await sessions.join(chat, b)
                 game_id = (await sessions.start(chat, a)).game_id
@@ -70,22 +81,25 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
     await sessions.store.close()
     ordered = sorted(latencies)
     p99 = ordered[int(len(ordered) * 0.99)] * 1000
-    load = f"offered {rate:,.0f} moves/s" if rate else "as fast as possible"
+    load = f"offered {rate:,.0f} moves/s, {arrivals} arrivals" if rate else "as fast as possible"
     print(f"sessions ({load}): {len(latencies) / elapsed:,.0f} moves/s sustained with {games} games at once "
-          f"({len(latencies)} moves in {elapsed:.1f} s); latency p50 "
+          f"({len(latencies)} moves and {matches} matches ended in {elapsed:.1f} s); latency p50 "
           f"{statistics.median(ordered) * 1000:.2f} ms, p99 {p99:.2f} ms")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help="long enough for matches to end and new ones to start (about 15 s)")
     parser.add_argument("--rate", type=float, default=2000.0,
-                        help="offered moves per second for the latency run")
+                        help="offered moves per second for the latency runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(run(args.games, args.seconds, Path(folder) / "saturated.db"))
-        asyncio.run(run(args.games, args.seconds, Path(folder) / "offered.db", args.rate))
+        for arrivals in ("even", "poisson"):
+            asyncio.run(run(args.games, args.seconds, Path(folder) / f"{arrivals}.db", args.rate,
+                            arrivals))
 
 
 if __name__ == "__main__":

@@ -33,4 +33,9 @@ def round_dict(stored: dict[str, Any]) -> dict[str, Any]:
 
 
 def record_line(game: Game) -> str:
-    return json.dumps(to_record(game), separators=(",", ":"), ensure_ascii=False)
+    return record_text(to_record(game))
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """A record as its one line of JSON."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)

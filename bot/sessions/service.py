@@ -32,7 +32,7 @@ from ..engine import (
     record_line,
     to_record,
 )
-from ..engine.record import round_dict
+from ..engine.record import record_text
 from ..engine.rules import Seating, Variant, parse_variant
 from ..storage import (
     ChatRow,
@@ -566,17 +566,17 @@ class Sessions:
             except InvalidInputError:
                 raise Refused(Reason.BAD_INPUT) from None
             chat = await self._chat_row(row.chat_id)
-            events = await self._commit(chat, row, game, seat, parsed, by_computer=False,
-                                        timed_out=False)
-            row, game = self._cache.get(game_id) or await self._load(game_id)
+            events, row, game = await self._commit(chat, row, game, seat, parsed,
+                                                   by_computer=False, timed_out=False)
         self._timer_set(row.deadline, row.deadline_kind, row.warned)
         await self._publish(events)
         assert game is not None
         return self._table(row, game)
 
     async def _commit(self, chat: ChatRow, row: GameRow, game: Game, seat: SeatRow, move: Move,
-                      *, by_computer: bool, timed_out: bool) -> list[ev.Event]:
-        """Apply `move` to a copy, store it with all it changes, then update the cache.
+                      *, by_computer: bool, timed_out: bool) -> tuple[list[ev.Event], GameRow, Game]:
+        """Apply `move` to a copy, store it with all it changes, then update the cache;
+        gives the events and the game's new row and state.
 
         A running game's move is stored as the move alone: loading plays the moves
         again on the snapshot taken at the start. The state is stored again, with
@@ -608,9 +608,10 @@ class Sessions:
         if finished:
             state = new.to_json(rounds=False)
             del state["rounds"]
-            rounds = tuple((r.number, r.to_dict(), round_dict(stored))
-                           for r, stored in zip(new.results, new.rounds, strict=True))
-            finish = await self._finish(row, new, seats)
+            record = to_record(new)
+            rounds = tuple((r.number, r.to_dict(), stored)
+                           for r, stored in zip(new.results, record["rounds"], strict=True))
+            finish = await self._finish(row, new, seats, record)
         try:
             await self.store.commit_move(MoveCommit(
                 game_id=row.id, expected_version=game.version, state=state, seat=seat.seat,
@@ -651,9 +652,10 @@ class Sessions:
                                          side_names=names, rating_changes=changes))
         if not finished:
             out.append(self._turn_event(chat, row, new))
-        return out
+        return out, row, new
 
-    async def _finish(self, row: GameRow, game: Game, seats: Sequence[SeatRow]) -> MatchFinish:
+    async def _finish(self, row: GameRow, game: Game, seats: Sequence[SeatRow],
+                      record: dict[str, Any]) -> MatchFinish:
         sides = game.seating.sides
         humans = {s.seat: s.player_id for s in seats if not s.is_computer}
         ladder = ladder_for(sides)
@@ -662,7 +664,7 @@ class Sessions:
                            game.totals, game.winner, current)
         by_player = {r.player_id: r for r in new_ratings}
         scope = [0] * game.seats
-        for stored in to_record(game)["rounds"]:
+        for stored in record["rounds"]:
             for play in stored["plays"]:
                 if play["scopa"]:
                     scope[play["seat"]] += 1
@@ -678,7 +680,7 @@ class Sessions:
                 display_rating(before.mu, before.sigma) if before else (
                     display_rating(25.0, 25.0 / 3) if after else None),
                 display_rating(after.mu, after.sigma) if after else None))
-        return MatchFinish(record_line(game), tuple(results), tuple(new_ratings))
+        return MatchFinish(record_text(record), tuple(results), tuple(new_ratings))
 
     def _deadline_for(self, chat: ChatRow, seats: Sequence[SeatRow],
                       game: Game) -> tuple[float, str]:
@@ -786,8 +788,8 @@ class Sessions:
             move = await asyncio.to_thread(self.chooser, level, view, f"{row.seed}/{game.version}")
             chat = await self._chat_row(row.chat_id)
             try:
-                events = await self._commit(chat, row, game, seat, move, by_computer=True,
-                                            timed_out=not computer)
+                events, _, _ = await self._commit(chat, row, game, seat, move, by_computer=True,
+                                                  timed_out=not computer)
             except Refused:
                 log.exception("computer move %s refused in game %s", move, game_id)
                 return 0

@@ -114,12 +114,23 @@ class Store:
                     raise
 
     async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        async with self._conn.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()  # type: ignore[return-value]
+        rows = await self._read(sql, tuple(params), 1)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        async with self._conn.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())  # type: ignore[arg-type]
+        return await self._read(sql, tuple(params), None)
+
+    async def _read(self, sql: str, params: tuple[Any, ...], limit: int | None) -> list[sqlite3.Row]:
+        """A query in one hop to the connection's thread: executing, fetching and closing
+        its cursor through aiosqlite's cursor took three, each queued behind moves."""
+        def run() -> list[sqlite3.Row]:
+            cursor = self._conn._conn.execute(sql, params)
+            try:
+                return cursor.fetchall() if limit is None else cursor.fetchmany(limit)
+            finally:
+                cursor.close()
+
+        return await self._conn._execute(run)  # type: ignore[no-any-return]
 
     # ---- chats and players -------------------------------------------------
 
@@ -228,44 +239,29 @@ class Store:
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
-        if row is None:
-            return None
-        return _game(row, await self._seats(game_id))
+        found = await self._games(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
+        return found[0] if found else None
 
     async def open_game(self, chat_id: int) -> GameRow | None:
-        row = await self._one(
+        found = await self._games(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id=? AND status IN ('lobby','running')",
             (chat_id,))
-        if row is None:
-            return None
-        return _game(row, await self._seats(int(row["id"])))
+        return found[0] if found else None
 
     async def open_games_of_player(self, player_id: int) -> list[GameRow]:
-        rows = await self._all(
+        return await self._games(
             f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g "
             "JOIN seats s ON s.game_id=g.id WHERE s.player_id=? AND g.status IN ('lobby','running') "
             "ORDER BY g.id", (player_id,))
-        return [_game(row, await self._seats(int(row["id"]))) for row in rows]
 
-    async def _seats(self, game_id: int) -> tuple[SeatRow, ...]:
-        rows = await self._all(
-            f"SELECT s.seat, s.player_id, s.computer_level, s.ready, s.timeouts, s.autoplay, "
-            f"{', '.join('p.' + c.strip() + ' AS p_' + c.strip() for c in _PLAYER_COLUMNS.split(','))} "
-            "FROM seats s LEFT JOIN players p ON p.id=s.player_id WHERE s.game_id=? ORDER BY s.seat",
-            (game_id,))
-        seats = []
-        for row in rows:
-            player = None
-            if row["p_id"] is not None:
-                player = PlayerRow(int(row["p_id"]), row["p_platform"], row["p_user_key"],
-                                   row["p_display_name"], row["p_language"],
-                                   row["p_platform_language"], bool(row["p_can_dm"]),
-                                   bool(row["p_dm_pings"]), bool(row["p_is_computer"]))
-            seats.append(SeatRow(int(row["seat"]), row["player_id"], row["computer_level"],
-                                 bool(row["ready"]), int(row["timeouts"]), bool(row["autoplay"]),
-                                 player))
-        return tuple(seats)
+    async def _games(self, sql: str, params: tuple[Any, ...]) -> list[GameRow]:
+        """Games with their seats, read in one hop to the connection's thread."""
+        def run() -> list[GameRow]:
+            conn = self._conn._conn
+            return [_game(row, _seat_rows(conn, int(row["id"])))
+                    for row in conn.execute(sql, params).fetchall()]
+
+        return await self._conn._execute(run)  # type: ignore[no-any-return]
 
     async def update_lobby(self, game_id: int, *, variant: str | None = None,
                            options: dict[str, Any] | None = None, players: int | None = None,
@@ -562,6 +558,26 @@ class Store:
     async def records(self) -> list[str]:
         rows = await self._all("SELECT line FROM records ORDER BY game_id")
         return [r["line"] for r in rows]
+
+
+_SEAT_QUERY = (
+    "SELECT s.seat, s.player_id, s.computer_level, s.ready, s.timeouts, s.autoplay, "
+    f"{', '.join('p.' + c.strip() + ' AS p_' + c.strip() for c in _PLAYER_COLUMNS.split(','))} "
+    "FROM seats s LEFT JOIN players p ON p.id=s.player_id WHERE s.game_id=? ORDER BY s.seat")
+
+
+def _seat_rows(conn: sqlite3.Connection, game_id: int) -> tuple[SeatRow, ...]:
+    seats = []
+    for row in conn.execute(_SEAT_QUERY, (game_id,)).fetchall():
+        player = None
+        if row["p_id"] is not None:
+            player = PlayerRow(int(row["p_id"]), row["p_platform"], row["p_user_key"],
+                               row["p_display_name"], row["p_language"], row["p_platform_language"],
+                               bool(row["p_can_dm"]), bool(row["p_dm_pings"]),
+                               bool(row["p_is_computer"]))
+        seats.append(SeatRow(int(row["seat"]), row["player_id"], row["computer_level"],
+                             bool(row["ready"]), int(row["timeouts"]), bool(row["autoplay"]), player))
+    return tuple(seats)
 
 
 def _replace_seats(conn: sqlite3.Connection, game_id: int, seats: list[SeatRow]) -> None:
