@@ -71,7 +71,7 @@ class Store:
         self._flusher: asyncio.Task[None] | None = None
         self._deadlines: dict[int, Deadline] | None = None
         """Running games' deadlines, read from the database once and then kept up to date
-        by every write that changes one: the timer loop asks after every move."""
+        by every write that changes one: the timer loop asks each time it wakes."""
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
