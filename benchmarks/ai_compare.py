@@ -1,12 +1,12 @@
 """A paired comparison of two settings of `hard` against `medium`, on the same deals.
 
 Each setting is a list of NAME=VALUE pairs for module constants of `bot.ai`
-(for example `hard.MODEL_DRAWS=1` or `inference.TEMPERATURE=0.3`). Both play
+(for example `hard.SAFETY=0.8` or `hard.LEAF_CAP=3000`). Both play
 the same seat-swapped deals with the same seeds, so the difference of their
 margins per deal is measured with much less noise than either margin:
 
     python benchmarks/ai_compare.py --deals 150 --seed 7 --iterations 20 \\
-        --new hard.MODEL_DRAWS=8 --old hard.MODEL_DRAWS=1
+        --new hard.LEAF_CAP=3000 --old hard.LEAF_CAP=1500
 
 One process, one core. Prints each margin and the difference with its 95%
 confidence interval (over the deals), and the ms per move of each.

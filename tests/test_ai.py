@@ -14,10 +14,8 @@ import pytest
 from bot.ai import LEVELS, choose_move
 from bot.ai.arena import configure_parser, run
 from bot.ai.evaluate import Evaluator
-from bot.ai.inference import PlayModel
-from bot.ai.knowledge import Knowledge, lay_down_inferences
-from bot.ai.medium import MediumPlayer
-from bot.ai.sim import Position, canonical_moves
+from bot.ai.knowledge import Knowledge
+from bot.ai.sim import Position
 from bot.engine import DECK, SETTEBELLO, Card, Game, SeatView, game_from_view, unseen_cards
 
 CONFIGS = [
@@ -192,26 +190,6 @@ def test_search_position_follows_the_engine(variant: str, players: int, teams: b
                 position.hands = [list(hand) for hand in game.hands]
             assert position.to_play == game.to_play
             assert position.table == game.table
-
-
-@pytest.mark.parametrize(("variant", "players", "teams", "rules"), [CONFIGS[0], CONFIGS[3], CONFIGS[11]],
-                         ids=[IDS[0], IDS[3], IDS[11]])
-def test_play_model_scores_moves_as_medium_does(variant: str, players: int, teams: bool,
-                                                rules: dict[str, str]) -> None:
-    """The inference's copy of medium's move scores agrees with medium, given the true hands."""
-    for seed in range(4):
-        game = Game.new(variant, players, teams=teams, rules=rules, seed=seed)
-        while True:
-            view = game.view(game.to_play)
-            moves = canonical_moves(view)
-            if len(moves) > 1:
-                expected = MediumPlayer(view).scores()
-                position = Position(view, [list(hand) for hand in game.hands], list(game.stock))
-                banned = {seat: set(ranks) for seat, ranks in lay_down_inferences(view).items()}
-                scores = PlayModel(view, None).scores(position, [(m.card, m.captures) for m in moves], banned)
-                assert scores == pytest.approx([expected[m] for m in moves])
-            if game.apply(choose_move("medium", view, seed)).round_result is not None:
-                break
 
 
 def test_arena_prints_the_summary_as_json() -> None:

@@ -11,19 +11,11 @@ the round with medium's rules for every seat. The move with the best mean
 over the guesses is played. Every move keeps within the time budget: the
 search checks the clock as it goes and drops an unfinished guess. Partners
 maximise the same side's margin; every other side is assumed to play against us.
-
-Two ways of leaning the guesses towards the hands the other seats' plays
-point to (`bot/ai/inference.py`) are kept switched off, since they measured no
-better: `MODEL_DRAWS` (keep one of several guesses in proportion to its
-likelihood) and `ENUMERATE` (with one hidden hand, weigh every possible hand
-and draw from that exactly).
 """
 
 from __future__ import annotations
 
-import bisect
 import gc
-import itertools
 import math
 import random
 import time
@@ -31,8 +23,7 @@ import time
 from bot.engine import Card, Move, SeatView
 
 from .evaluate import Evaluator, margin
-from .inference import PlayModel, choose_weighted
-from .knowledge import Knowledge, current_deal_start
+from .knowledge import Knowledge
 from .medium import MediumPlayer, holds_any
 from .rollout import RolloutPolicy, play_out
 from .sim import HAND_SIZE, Position, SimMove, canonical_moves, sweep_ranks
@@ -43,9 +34,6 @@ SCOPA_THREAT = 1.1
 TIE_BREAK = 1e-3
 SAFETY = 0.85
 METHOD = "both"
-MODEL_DRAWS = 1
-ENUMERATE = False
-ENUMERATE_LIMIT = 600
 CHECK_EVERY = 64
 _INF = math.inf
 
@@ -106,8 +94,6 @@ class HardPlayer:
         self.deadline = math.inf
         self.nodes = 0
         self.policy = RolloutPolicy(view)
-        self.model = PlayModel(view, current_deal_start(view)) if MODEL_DRAWS > 1 or ENUMERATE else None
-        self.posterior: tuple[list[tuple[Card, ...]], list[float]] | None = None
 
     def values(self) -> dict[Move, float] | None:
         """Mean value of each legal move over the guesses drawn; None if no guess was finished in time."""
@@ -117,11 +103,8 @@ class HardPlayer:
         limit = self.iterations
         if self.knowledge.certain:
             limit = 1
-        weights = 0.0
-        weight = 1.0
         own = [list(view.hand) if seat == view.seat else [] for seat in range(view.seats)]
         base = Position(view, own, [])
-        self.posterior = self._posterior(base) if ENUMERATE and self.model and self.model.active else None
         timed = self.iterations is None
         start = time.perf_counter()
         if timed:
@@ -133,87 +116,26 @@ class HardPlayer:
             except _OutOfTime:
                 break
             for move, value in zip(moves, values, strict=True):
-                totals[move] += weight * value
+                totals[move] += value
             self.samples += 1
-            weights += weight
             if limit is not None and self.samples >= limit:
                 break
             if timed:
                 now = time.perf_counter()
                 if now + (now - start) / self.samples > self.deadline:
                     break
-        if not weights:
+        if not self.samples:
             return None
-        return {move: total / weights for move, total in totals.items()}
-
-    def _posterior(self, base: Position) -> tuple[list[tuple[Card, ...]], list[float]] | None:
-        """Every hand the one hidden seat may hold, with cumulative likelihoods; None if too many.
-
-        With one hidden hand (2-player scopa, before the last deal) the
-        likelihood of the plays depends on that hand alone, so the hands can
-        be weighed once per move and drawn exactly in proportion.
-        """
-        knowledge = self.knowledge
-        model = self.model
-        if model is None or len(knowledge.hidden) != 1 or knowledge.certain:
-            return None
-        seat, count = knowledge.hidden[0]
-        unseen = knowledge.unseen
-        if math.comb(len(unseen), count) > ENUMERATE_LIMIT:
-            return None
-        banned = knowledge.forbidden.get(seat, frozenset())
-        allowed = [card for card in unseen if card.rank not in banned]
-        pool = allowed if len(allowed) >= count else list(unseen)
-        hands_found: list[tuple[Card, ...]] = []
-        cumulative: list[float] = []
-        total = 0.0
-        position = base.copy()
-        position.in_hands = len(self.view.hand) + count
-        for hand in itertools.combinations(pool, count):
-            held = set(hand)
-            position.hands = [list(h) for h in base.hands]
-            position.hands[seat] = list(hand)
-            position.stock = [card for card in unseen if card not in held]
-            total += model.weight(position)
-            hands_found.append(hand)
-            cumulative.append(total)
-        if not total:
-            return None
-        return hands_found, cumulative
+        return {move: total / self.samples for move, total in totals.items()}
 
     def _guess(self, base: Position) -> tuple[list[list[Card]], Position]:
-        """A guess of the hidden cards, drawn in proportion to how likely they make the other seats' plays."""
-        if self.posterior is not None:
-            found, cumulative = self.posterior
-            hand = found[min(bisect.bisect_right(cumulative, self.rng.random() * cumulative[-1]),
-                             len(found) - 1)]
-            seat = self.knowledge.hidden[0][0]
-            held = set(hand)
-            stock = [card for card in self.knowledge.unseen if card not in held]
-            self.rng.shuffle(stock)
-            hands = [list(h) for h in base.hands]
-            hands[seat] = list(hand)
-            position = base.copy()
-            position.hands = hands
-            position.stock = stock
-            position.in_hands = sum(len(h) for h in hands)
-            return hands, position
-        model = self.model
-        draws = MODEL_DRAWS if model is not None and model.active else 1
-        guesses = []
-        weights = []
-        for _ in range(draws):
-            hands, stock = self.knowledge.sample(self.rng)
-            position = base.copy()
-            position.hands = hands
-            position.stock = stock
-            position.in_hands = sum(len(hand) for hand in hands)
-            guesses.append((hands, position))
-            if model is not None and draws > 1:
-                weights.append(model.weight(position))
-        if draws == 1:
-            return guesses[0]
-        return guesses[choose_weighted(weights, self.rng.random())]
+        """A guess of the hidden cards (and the stock), consistent with the view."""
+        hands, stock = self.knowledge.sample(self.rng)
+        position = base.copy()
+        position.hands = hands
+        position.stock = stock
+        position.in_hands = sum(len(hand) for hand in hands)
+        return hands, position
 
     def _sample_values(self, position: Position, hands: list[list[Card]],
                        moves: list[Move]) -> list[float]:
@@ -252,7 +174,6 @@ class HardPlayer:
             # Free the search's caches before collection resumes: a collection
             # over the objects they hold took up to 40 ms past the search's end.
             self.evaluator.clear()
-            self.posterior = None
             if collecting:
                 gc.enable()
         if values is None:
