@@ -240,13 +240,14 @@ async def test_timer_deadlines_kept_in_memory_match_the_database(tmp_path: Path)
 
 async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
     """Past two round ends: the database alone gives back the same game, finished
-    rounds and their breakdowns included."""
-    sessions, game_id = await _started(tmp_path / "s.db")
-    s = sessions  # type: ignore[assignment]
+    rounds and their breakdowns included (to 31 points, so two rounds never end the match)."""
+    s = await open_sessions(tmp_path / "s.db")
+    await s.set_chat_defaults(CHAT, {"target": 31})
+    await s.new_game(CHAT, ALICE, "scopa")
+    await s.join(CHAT, BOB)
+    game_id = (await s.start(CHAT, ALICE)).game_id
     for _ in range(80):
         table = await s.table(game_id)
-        if table.finished:
-            break
         user = ALICE if table.to_play == 0 else BOB
         hand = await s.hand(game_id, user)
         await s.play(game_id, user, hand.version, hand.choices[-1].moves[0].code)

@@ -1,0 +1,26 @@
+"""Every store a test opens is closed when the test ends, even when it fails:
+an open aiosqlite connection keeps its thread, and the test run, alive."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.storage import Store
+
+
+@pytest.fixture(autouse=True)
+async def _close_stores(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    opened: list[Store] = []
+    open_store = Store.open.__func__  # type: ignore[attr-defined]
+
+    async def tracked(cls: type[Store], *args: object, **kwargs: object) -> Store:
+        store = await open_store(cls, *args, **kwargs)
+        opened.append(store)
+        return store
+
+    monkeypatch.setattr(Store, "open", classmethod(tracked))
+    yield
+    for store in opened:
+        await store.close()
