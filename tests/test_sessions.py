@@ -242,8 +242,7 @@ async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
     """Past two round ends: the database alone gives back the same game, finished
     rounds and their breakdowns included (to 31 points, so two rounds never end the match)."""
     s = await open_sessions(tmp_path / "s.db")
-    await s.set_chat_defaults(CHAT, {"target": 31})
-    await s.new_game(CHAT, ALICE, "scopa")
+    assert (await s.new_game(CHAT, ALICE, "scopa", {"target": 31})).rules.target == 31
     await s.join(CHAT, BOB)
     game_id = (await s.start(CHAT, ALICE)).game_id
     for _ in range(80):
