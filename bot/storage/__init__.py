@@ -1,4 +1,4 @@
-"""Persistence: SQLite through aiosqlite. Nothing outside this package writes SQL."""
+"""Persistence: one SQLite file (WAL). Nothing outside this package writes SQL."""
 
 from .models import (
     ChatRow,

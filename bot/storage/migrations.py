@@ -109,4 +109,9 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, key)
     );
     """,
+    # 2: a player's open games are looked up on the event loop's thread, so by index
+    # (seats of finished games stay in the table).
+    """
+    CREATE INDEX seats_player ON seats(player_id);
+    """,
 )

@@ -1,14 +1,23 @@
-"""The only code that speaks SQL: one SQLite file in WAL mode, through aiosqlite.
+"""The only code that speaks SQL: one SQLite file in WAL mode.
 
-Every write runs inside `BEGIN IMMEDIATE` under one lock, so a move is
-checked against the stored version, stored and logged in one transaction,
-or not at all.
+Game flow (every write, and the small lookups of chats, players and games)
+runs on a connection of the event loop's own thread, each write as one
+`BEGIN IMMEDIATE` transaction: a move is checked against the stored version,
+stored and logged in one transaction, or not at all. In WAL mode with
+`synchronous=NORMAL` a commit only appends to the log (no fsync), so it takes
+tens of microseconds, less than handing it to another thread would; and a
+move never waits in a queue behind other games' database work, which is what
+made the slowest moves slow. Everything that may take long runs on a second,
+read-only connection in aiosqlite's thread: reports (leaderboards, stats,
+exports) and the checkpoints that copy the log into the database file and
+fsync it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
@@ -32,8 +41,16 @@ from .models import (
     dumps,
 )
 
+log = logging.getLogger(__name__)
 _T = TypeVar("_T")
-_BATCH = 64
+_CHECKPOINT_EVERY = 200
+"""Commits between two background checkpoints (a move writes two to five pages)."""
+_RESTART_LOG_AT = 8_000
+"""Log pages (4 KiB each, so 32 MiB) past which the log is started afresh after a
+checkpoint: each time costs the event loop some milliseconds."""
+_CHECKPOINT_BACKSTOP = 16_000
+"""Log pages at which the writing connection checkpoints by itself (64 MiB), should
+background checkpoints ever fall behind (a long report holding the reports' thread)."""
 
 Deadline = tuple[int, float, str, bool, int]
 """A running game's (id, deadline, kind, warned, version)."""
@@ -63,12 +80,13 @@ _PLAYER_COLUMNS = ("id, platform, user_key, display_name, language, platform_lan
 
 
 class Store:
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self._conn = conn
+    def __init__(self, db: sqlite3.Connection, reports: aiosqlite.Connection | None,
+                 path: str) -> None:
+        self._db = db
+        self._reports = reports
         self.path = path
-        self._write_lock = asyncio.Lock()
-        self._pending: list[tuple[MoveCommit, asyncio.Future[None]]] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._commits = 0
+        self._checkpoint: asyncio.Task[None] | None = None
         self._deadlines: dict[int, Deadline] | None = None
         """Running games' deadlines, read from the database once and then kept up to date
         by every write that changes one: the timer loop asks each time it wakes."""
@@ -78,79 +96,122 @@ class Store:
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        store = cls(conn, path)
-        await store._migrate()
+        db = sqlite3.connect(path, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA busy_timeout=5000")
+        db.execute("PRAGMA foreign_keys=ON")
+        reports = None
+        if path != ":memory:":
+            db.execute(f"PRAGMA wal_autocheckpoint={_CHECKPOINT_BACKSTOP}")
+            db.execute(f"PRAGMA journal_size_limit={_RESTART_LOG_AT * 4096}")
+            reports = await aiosqlite.connect(path, isolation_level=None)
+            reports.row_factory = sqlite3.Row
+            await reports.execute("PRAGMA busy_timeout=5000")
+            await reports.execute("PRAGMA query_only=1")
+        store = cls(db, reports, path)
+        try:
+            store._migrate()
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def close(self) -> None:
-        await self._conn.close()
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+        if self._reports is not None:
+            await self._reports.close()
+        self._db.close()
 
-    async def _migrate(self) -> None:
-        async with self._conn.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        current = int(row[0]) if row else 0
+    def _migrate(self) -> None:
+        current = int(self._db.execute("PRAGMA user_version").fetchone()[0])
         if current > len(MIGRATIONS):
             raise RuntimeError(
                 f"database {self.path} has schema version {current}, newer than this bot "
                 f"({len(MIGRATIONS)}); upgrade the bot"
             )
         for version in range(current, len(MIGRATIONS)):
-            async with self._write_lock:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in MIGRATIONS[version].split(";"):
-                        if statement.strip():
-                            await self._conn.execute(statement)
-                    await self._conn.execute(f"PRAGMA user_version={version + 1}")
-                    await self._conn.execute("COMMIT")
-                except BaseException:
-                    await self._conn.execute("ROLLBACK")
-                    raise
+            def work(conn: sqlite3.Connection, version: int = version) -> None:
+                for statement in MIGRATIONS[version].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version={version + 1}")
 
-    async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        rows = await self._read(sql, tuple(params), 1)
-        return rows[0] if rows else None
+            self._write(work)
 
-    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        return await self._read(sql, tuple(params), None)
+    def _one(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
+        return self._db.execute(sql, params).fetchone()  # type: ignore[no-any-return]
 
-    async def _read(self, sql: str, params: tuple[Any, ...], limit: int | None) -> list[sqlite3.Row]:
-        """A query in one hop to the connection's thread: executing, fetching and closing
-        its cursor through aiosqlite's cursor took three, each queued behind moves."""
-        def run() -> list[sqlite3.Row]:
-            cursor = self._conn._conn.execute(sql, params)
-            try:
-                return cursor.fetchall() if limit is None else cursor.fetchmany(limit)
-            finally:
-                cursor.close()
+    def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return self._db.execute(sql, params).fetchall()
 
-        return await self._conn._execute(run)  # type: ignore[no-any-return]
+    async def _report(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        """A query that may read much of the database, kept off the event loop's thread."""
+        if self._reports is None:
+            return self._all(sql, params)
+        return list(await self._reports.execute_fetchall(sql, params))
+
+    def _write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run `work` as one transaction, at once: nothing else runs on this thread meanwhile,
+        so no lock is needed and no write waits behind another."""
+        conn = self._db
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = work(conn)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        self._commits += 1
+        if self._commits >= _CHECKPOINT_EVERY and self._reports is not None and (
+                self._checkpoint is None or self._checkpoint.done()):
+            self._commits = 0
+            self._checkpoint = asyncio.get_running_loop().create_task(self._copy_log())
+        return result
+
+    def _write_one(self, sql: str, params: tuple[Any, ...]) -> int:
+        """One statement as its own transaction; gives the number of rows it changed."""
+        return self._write(lambda conn: conn.execute(sql, params).rowcount)
+
+    async def _copy_log(self) -> None:
+        """Copy the log's committed pages into the database file and fsync it; once the log
+        is long, let the next write start it afresh.
+
+        The copy runs in the reports' thread: a PASSIVE checkpoint never blocks the
+        writing connection. But moves keep committing meanwhile, and SQLite starts
+        the log afresh only when every page in it was copied, so once in a while the
+        last pages are copied here, on the writing connection's thread, where no write
+        can come in between: a few pages and two fsyncs, some milliseconds."""
+        assert self._reports is not None
+        try:
+            async with self._reports.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
+                _, pages, _ = await cursor.fetchone() or (0, 0, 0)
+            if pages >= _RESTART_LOG_AT:
+                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            log.exception("checkpoint of %s failed; the next one tries again", self.path)
 
     # ---- chats and players -------------------------------------------------
 
     async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
                           language: str | None = None) -> ChatRow:
-        row = await self._one("SELECT * FROM chats WHERE platform=? AND chat_key=?",
-                              (platform, chat_key))
+        row = self._one("SELECT * FROM chats WHERE platform=? AND chat_key=?",
+                        (platform, chat_key))
         if row is None:
-            await self._write_one(
+            self._write_one(
                 "INSERT OR IGNORE INTO chats (platform, chat_key, title, language, created_at) "
                 "VALUES (?, ?, ?, ?, ?)", (platform, chat_key, title, language or "it", time.time()))
-            row = await self._one("SELECT * FROM chats WHERE platform=? AND chat_key=?",
-                                  (platform, chat_key))
+            row = self._one("SELECT * FROM chats WHERE platform=? AND chat_key=?",
+                            (platform, chat_key))
         elif title and row["title"] != title:
-            await self._write_one("UPDATE chats SET title=? WHERE id=?", (title, row["id"]))
+            self._write_one("UPDATE chats SET title=? WHERE id=?", (title, row["id"]))
         assert row is not None
         return _chat(row)
 
     async def get_chat(self, chat_id: int) -> ChatRow | None:
-        row = await self._one("SELECT * FROM chats WHERE id=?", (chat_id,))
+        row = self._one("SELECT * FROM chats WHERE id=?", (chat_id,))
         return _chat(row) if row else None
 
     async def update_chat(self, chat_id: int, *, language: str | None = None,
@@ -164,7 +225,7 @@ class Store:
             if defaults is not None:
                 conn.execute("UPDATE chats SET defaults=? WHERE id=?", (dumps(defaults), chat_id))
 
-        await self._write(work)
+        self._write(work)
         chat = await self.get_chat(chat_id)
         assert chat is not None
         return chat
@@ -172,30 +233,30 @@ class Store:
     async def ensure_player(self, platform: str, user_key: str, display_name: str,
                             platform_language: str | None = None,
                             is_computer: bool = False) -> PlayerRow:
-        row = await self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
-                              (platform, user_key))
+        row = self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
+                        (platform, user_key))
         name = display_name.strip()[:64] or user_key
         if row is None or row["display_name"] != name or (
                 platform_language and row["platform_language"] != platform_language):
-            await self._write_one(
+            self._write_one(
                 "INSERT INTO players (platform, user_key, display_name, platform_language, "
                 "is_computer, created_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (platform, user_key) DO UPDATE SET display_name=excluded.display_name, "
                 "platform_language=COALESCE(excluded.platform_language, platform_language)",
                 (platform, user_key, name, platform_language, int(is_computer), time.time()))
-            row = await self._one(
+            row = self._one(
                 f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
                 (platform, user_key))
         assert row is not None
         return _player(row)
 
     async def get_player(self, player_id: int) -> PlayerRow | None:
-        row = await self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id=?", (player_id,))
+        row = self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id=?", (player_id,))
         return _player(row) if row else None
 
     async def find_player(self, platform: str, user_key: str) -> PlayerRow | None:
-        row = await self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
-                              (platform, user_key))
+        row = self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
+                        (platform, user_key))
         return _player(row) if row else None
 
     async def update_player(self, player_id: int, *, language: str | None = None,
@@ -208,7 +269,7 @@ class Store:
             if dm_pings is not None:
                 conn.execute("UPDATE players SET dm_pings=? WHERE id=?", (int(dm_pings), player_id))
 
-        await self._write(work)
+        self._write(work)
 
     # ---- games -------------------------------------------------------------
 
@@ -234,34 +295,30 @@ class Store:
                              (game_id, creator_id))
             return game_id
 
-        game = await self.get_game(await self._write(work))
+        game = await self.get_game(self._write(work))
         assert game is not None
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        found = await self._games(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
+        found = self._games(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
         return found[0] if found else None
 
     async def open_game(self, chat_id: int) -> GameRow | None:
-        found = await self._games(
+        found = self._games(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id=? AND status IN ('lobby','running')",
             (chat_id,))
         return found[0] if found else None
 
     async def open_games_of_player(self, player_id: int) -> list[GameRow]:
-        return await self._games(
+        return self._games(
             f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g "
             "JOIN seats s ON s.game_id=g.id WHERE s.player_id=? AND g.status IN ('lobby','running') "
             "ORDER BY g.id", (player_id,))
 
-    async def _games(self, sql: str, params: tuple[Any, ...]) -> list[GameRow]:
-        """Games with their seats, read in one hop to the connection's thread."""
-        def run() -> list[GameRow]:
-            conn = self._conn._conn
-            return [_game(row, _seat_rows(conn, int(row["id"])))
-                    for row in conn.execute(sql, params).fetchall()]
-
-        return await self._conn._execute(run)  # type: ignore[no-any-return]
+    def _games(self, sql: str, params: tuple[Any, ...]) -> list[GameRow]:
+        """Games with their seats."""
+        return [_game(row, _seat_rows(self._db, int(row["id"])))
+                for row in self._all(sql, params)]
 
     async def update_lobby(self, game_id: int, *, variant: str | None = None,
                            options: dict[str, Any] | None = None, players: int | None = None,
@@ -280,8 +337,8 @@ class Store:
             params.append(int(teams))
         sets.append("updated_at=?")
         params.append(time.time())
-        await self._write_one(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND status='lobby'",
-                              (*params, game_id))
+        self._write_one(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND status='lobby'",
+                        (*params, game_id))
 
     async def set_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
         """Replace the lobby's seats (used by join, leave, add computer)."""
@@ -291,7 +348,7 @@ class Store:
             _replace_seats(conn, game_id, rows)
             conn.execute("UPDATE games SET updated_at=? WHERE id=?", (time.time(), game_id))
 
-        await self._write(work)
+        self._write(work)
 
     async def set_seat_flags(self, game_id: int, seat: int, *, timeouts: int | None = None,
                              autoplay: bool | None = None, ready: bool | None = None) -> None:
@@ -306,7 +363,7 @@ class Store:
                 conn.execute("UPDATE seats SET ready=? WHERE game_id=? AND seat=?",
                              (int(ready), game_id, seat))
 
-        await self._write(work)
+        self._write(work)
 
     async def start_game(self, game_id: int, state: dict[str, Any], seats: Iterable[SeatRow],
                          deadline: float | None, deadline_kind: str | None) -> bool:
@@ -324,7 +381,7 @@ class Store:
             _replace_seats(conn, game_id, rows)
             return True
 
-        if not await self._write(work):
+        if not self._write(work):
             return False
         self._note_deadline(game_id, deadline, deadline_kind, False, 0)
         return True
@@ -343,79 +400,24 @@ class Store:
                              (game_id, record_line))
             return True
 
-        if not await self._write(work):
+        if not self._write(work):
             return False
         self._note_deadline(game_id, None, None, False, 0)
         return True
 
-    async def _write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run `work` as one transaction in a single hop to aiosqlite's connection thread.
-
-        Every write goes this way. With one await per statement, a transaction
-        held the write lock across several hops, each waiting behind whatever
-        else was queued for the connection, and every move waiting to commit
-        waited for it all; in one hop a move stays well under a millisecond.
-        """
-        def run() -> _T:
-            conn = self._conn._conn
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(conn)
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-            return result
-
-        async with self._write_lock:
-            return await self._conn._execute(run)  # type: ignore[no-any-return]
-
-    async def _write_one(self, sql: str, params: tuple[Any, ...]) -> int:
-        """One statement as its own transaction; gives the number of rows it changed.
-
-        Its cursor ends in the connection's thread: none is handed to the event loop."""
-        return await self._write(lambda conn: conn.execute(sql, params).rowcount)
-
     async def commit_move(self, commit: MoveCommit) -> None:
-        """Store a move and everything it changes, or raise StaleVersion and change nothing.
-
-        Moves that arrive while a write is under way are committed together in
-        the next transaction (group commit), each inside its own savepoint, so
-        one stale move never undoes another; every caller returns only after
-        the transaction holding its move is committed.
-        """
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((commit, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush_moves())
-        await future
-
-    async def _flush_moves(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending[:_BATCH], self._pending[_BATCH:]
-            try:
-                errors = await self._write(lambda conn, b=batch: _commit_batch(conn, b))
-            except BaseException as exc:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc)
-                if not isinstance(exc, Exception):
-                    raise
-                continue
-            for (commit, future), error in zip(batch, errors, strict=True):
-                if error is None:
-                    self._note_deadline(commit.game_id, None if commit.finish else commit.deadline,
-                                        commit.deadline_kind, False, commit.expected_version + 1)
-                if future.done():
-                    continue
-                if error is None:
-                    future.set_result(None)
-                else:
-                    future.set_exception(error)
+        """Store a move and everything it changes, or raise StaleVersion and change nothing."""
+        now = time.time()
+        try:
+            self._write(lambda conn: _commit_move(conn, commit, now))
+        except sqlite3.IntegrityError as exc:
+            raise StaleVersion(str(exc)) from exc
+        self._note_deadline(commit.game_id, None if commit.finish else commit.deadline,
+                            commit.deadline_kind, False, commit.expected_version + 1)
 
     async def set_deadline(self, game_id: int, version: int, deadline: float | None,
                            kind: str | None, warned: bool = False) -> bool:
-        changed = await self._write_one(
+        changed = self._write_one(
             "UPDATE games SET deadline=?, deadline_kind=?, warned=? "
             "WHERE id=? AND version=? AND status='running'",
             (deadline, kind, int(warned), game_id, version)) == 1
@@ -427,13 +429,12 @@ class Store:
         """(game id, deadline, kind, warned, version) of every running game with a deadline,
         soonest first."""
         if self._deadlines is None:
-            async with self._write_lock:  # no write may commit between the read and the copy
-                rows = await self._all(
-                    "SELECT id, deadline, deadline_kind, warned, version FROM games "
-                    "WHERE status='running' AND deadline IS NOT NULL")
-                self._deadlines = {
-                    int(r["id"]): (int(r["id"]), float(r["deadline"]), r["deadline_kind"],
-                                   bool(r["warned"]), int(r["version"])) for r in rows}
+            rows = self._all(
+                "SELECT id, deadline, deadline_kind, warned, version FROM games "
+                "WHERE status='running' AND deadline IS NOT NULL")
+            self._deadlines = {
+                int(r["id"]): (int(r["id"]), float(r["deadline"]), r["deadline_kind"],
+                               bool(r["warned"]), int(r["version"])) for r in rows}
         return sorted(self._deadlines.values(), key=_deadline_of)
 
     def _note_deadline(self, game_id: int, deadline: float | None, kind: str | None,
@@ -448,34 +449,34 @@ class Store:
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         """The game's moves numbered above `after`, in order."""
-        rows = await self._all(
+        rows = self._all(
             "SELECT number, seat, move, by_computer, created_at FROM moves WHERE game_id=? "
             "AND number>? ORDER BY number", (game_id, after))
         return [MoveRow(int(r["number"]), int(r["seat"]), r["move"], bool(r["by_computer"]),
                         float(r["created_at"])) for r in rows]
 
     async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]:
-        rows = await self._all("SELECT breakdown FROM rounds WHERE game_id=? ORDER BY number",
-                               (game_id,))
+        rows = self._all("SELECT breakdown FROM rounds WHERE game_id=? ORDER BY number",
+                         (game_id,))
         return [json.loads(r["breakdown"]) for r in rows]
 
     async def round_records(self, game_id: int) -> list[dict[str, Any]]:
         """The finished rounds of a game, as its scopa-record/1 round objects."""
-        rows = await self._all("SELECT record FROM rounds WHERE game_id=? ORDER BY number",
-                               (game_id,))
+        rows = self._all("SELECT record FROM rounds WHERE game_id=? ORDER BY number",
+                         (game_id,))
         return [json.loads(r["record"]) for r in rows]
 
     # ---- adapter message references ---------------------------------------
 
     async def get_refs(self, game_id: int) -> dict[str, str]:
-        rows = await self._all("SELECT key, value FROM ui_refs WHERE game_id=?", (game_id,))
+        rows = self._all("SELECT key, value FROM ui_refs WHERE game_id=?", (game_id,))
         return {r["key"]: r["value"] for r in rows}
 
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None:
         if value is None:
-            await self._write_one("DELETE FROM ui_refs WHERE game_id=? AND key=?", (game_id, key))
+            self._write_one("DELETE FROM ui_refs WHERE game_id=? AND key=?", (game_id, key))
         else:
-            await self._write_one(
+            self._write_one(
                 "INSERT INTO ui_refs (game_id, key, value) VALUES (?, ?, ?) "
                 "ON CONFLICT (game_id, key) DO UPDATE SET value=excluded.value", (game_id, key, value))
 
@@ -485,7 +486,7 @@ class Store:
         ids = list(player_ids)
         if not ids:
             return {}
-        rows = await self._all(
+        rows = self._all(
             f"SELECT player_id, ladder, mu, sigma, games, wins FROM ratings WHERE ladder=? AND "
             f"player_id IN ({','.join('?' * len(ids))})", (ladder, *ids))
         return {int(r["player_id"]): RatingRow(int(r["player_id"]), r["ladder"], float(r["mu"]),
@@ -493,7 +494,7 @@ class Store:
                 for r in rows}
 
     async def results(self, game_id: int) -> list[ResultRow]:
-        rows = await self._all("SELECT * FROM results WHERE game_id=? ORDER BY seat", (game_id,))
+        rows = self._all("SELECT * FROM results WHERE game_id=? ORDER BY seat", (game_id,))
         return [ResultRow(int(r["seat"]), r["player_id"], int(r["side"]), int(r["points"]),
                           bool(r["won"]), int(r["scope"]), r["rating_before"], r["rating_after"])
                 for r in rows]
@@ -509,7 +510,7 @@ class Store:
         ladder_filter = ""
         if ladder is not None:
             ladder_filter = "AND r.ladder=?"
-        rows = await self._all(
+        rows = await self._report(
             "SELECT p.id AS player_id, p.display_name AS name, COUNT(*) AS games, "
             "SUM(res.won) AS wins, SUM(res.scope) AS scope, "
             f"(SELECT MAX(r.mu - 3 * r.sigma) FROM ratings r WHERE r.player_id=p.id {ladder_filter}) "
@@ -523,14 +524,14 @@ class Store:
                 for r in rows]
 
     async def player_stats(self, player_id: int) -> dict[str, Any]:
-        row = await self._one(
+        rows = await self._report(
             "SELECT COUNT(*) AS games, COALESCE(SUM(res.won),0) AS wins, "
             "COALESCE(SUM(res.scope),0) AS scope, COALESCE(SUM(res.points),0) AS points "
             "FROM results res JOIN games g ON g.id=res.game_id "
             "WHERE res.player_id=? AND g.status='finished'", (player_id,))
-        ratings = await self._all(
+        ratings = await self._report(
             "SELECT ladder, mu, sigma, games, wins FROM ratings WHERE player_id=?", (player_id,))
-        assert row is not None
+        row = rows[0]
         return {
             "games": int(row["games"]), "wins": int(row["wins"]), "scope": int(row["scope"]),
             "points": int(row["points"]),
@@ -541,12 +542,12 @@ class Store:
         }
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
-        games = await self._all(
+        games = await self._report(
             "SELECT id, variant, finished_at FROM games WHERE chat_id=? AND status='finished' "
             "ORDER BY finished_at DESC LIMIT ?", (chat_id, limit))
         out = []
         for game in games:
-            rows = await self._all(
+            rows = await self._report(
                 "SELECT COALESCE(p.display_name, 'CPU') AS name, res.points, res.won FROM results res "
                 "LEFT JOIN players p ON p.id=res.player_id WHERE res.game_id=? ORDER BY res.seat",
                 (game["id"],))
@@ -556,7 +557,7 @@ class Store:
         return out
 
     async def records(self) -> list[str]:
-        rows = await self._all("SELECT line FROM records ORDER BY game_id")
+        rows = await self._report("SELECT line FROM records ORDER BY game_id")
         return [r["line"] for r in rows]
 
 
@@ -587,23 +588,6 @@ def _replace_seats(conn: sqlite3.Connection, game_id: int, seats: list[SeatRow])
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(game_id, s.seat, s.player_id, s.computer_level, int(s.ready), s.timeouts, int(s.autoplay))
          for s in seats])
-
-
-def _commit_batch(conn: sqlite3.Connection,
-                  batch: list[tuple[MoveCommit, asyncio.Future[None]]]) -> list[Exception | None]:
-    now = time.time()
-    errors: list[Exception | None] = []
-    for commit, _ in batch:
-        conn.execute("SAVEPOINT move")
-        try:
-            _commit_move(conn, commit, now)
-        except (StaleVersion, sqlite3.IntegrityError) as exc:
-            conn.execute("ROLLBACK TO move")
-            errors.append(exc if isinstance(exc, StaleVersion) else StaleVersion(str(exc)))
-        else:
-            errors.append(None)
-        conn.execute("RELEASE move")
-    return errors
 
 
 def _commit_move(conn: sqlite3.Connection, commit: MoveCommit, now: float) -> None:
