@@ -61,3 +61,21 @@ async def play_to_end(sessions: Sessions, game_id: int, users: list[UserRef],
         move = hand.choices[0].moves[-1]
         await sessions.play(game_id, user, hand.version, move.code)
     raise AssertionError("match did not finish")
+
+
+async def start_duel(sessions: Sessions, chat: ChatRef = CHAT, first: UserRef = ALICE,
+                     second: UserRef = BOB, options: dict[str, object] | None = None) -> int:
+    """A 2-player scopa opened by `first`, joined by `second` and started; gives its id."""
+    await sessions.new_game(chat, first, "scopa", options)
+    await sessions.join(chat, second)
+    return (await sessions.start(chat, first)).game_id
+
+
+async def play_one(sessions: Sessions, game_id: int, first: UserRef = ALICE,
+                   second: UserRef = BOB, choice: int = 0) -> int:
+    """The player to move plays the first move of their `choice`-th card; gives the new version."""
+    table = await sessions.table(game_id)
+    user = first if table.to_play == 0 else second
+    hand = await sessions.hand(game_id, user)
+    await sessions.play(game_id, user, hand.version, hand.choices[choice].moves[0].code)
+    return hand.version + 1

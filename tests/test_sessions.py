@@ -22,7 +22,18 @@ from bot.sessions import (
 )
 from bot.storage import Store
 
-from .sessions_helpers import ALICE, BOB, CARLA, CHAT, DINO, FakeClock, open_sessions, play_to_end
+from .sessions_helpers import (
+    ALICE,
+    BOB,
+    CARLA,
+    CHAT,
+    DINO,
+    FakeClock,
+    open_sessions,
+    play_one,
+    play_to_end,
+    start_duel,
+)
 
 
 async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> None:
@@ -104,10 +115,7 @@ async def test_team_match_with_a_computer_seat(tmp_path: Path) -> None:
 
 async def _started(sessions_path: Path, clock: FakeClock | None = None) -> tuple[object, int]:
     sessions = await open_sessions(sessions_path, clock)
-    await sessions.new_game(CHAT, ALICE, "scopa")
-    await sessions.join(CHAT, BOB)
-    table = await sessions.start(CHAT, ALICE)
-    return sessions, table.game_id
+    return sessions, await start_duel(sessions)
 
 
 async def test_hundred_concurrent_taps_apply_exactly_one_move(tmp_path: Path) -> None:
@@ -214,14 +222,9 @@ async def test_timer_deadlines_kept_in_memory_match_the_database(tmp_path: Path)
     s = sessions  # type: ignore[assignment]
     assert await s.store.running_deadlines() == await _deadlines_on_disk(path)
     other_chat = ChatRef("test", "group-2", "Others")
-    await s.new_game(other_chat, CARLA, "scopa")
-    await s.join(other_chat, DINO)
-    second = (await s.start(other_chat, CARLA)).game_id
-    table = await s.table(first)
-    user = ALICE if table.to_play == 0 else BOB
-    hand = await s.hand(first, user)
+    second = await start_duel(s, other_chat, CARLA, DINO)
     clock.advance(5)
-    await s.play(first, user, hand.version, hand.choices[0].moves[0].code)
+    await play_one(s, first)
     clock.advance(75)
     assert await s.run_due() == 2, "both games warn their player"
     memory = await s.store.running_deadlines()
@@ -242,14 +245,10 @@ async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
     """Past two round ends: the database alone gives back the same game, finished
     rounds and their breakdowns included (to 31 points, so two rounds never end the match)."""
     s = await open_sessions(tmp_path / "s.db")
-    assert (await s.new_game(CHAT, ALICE, "scopa", {"target": 31})).rules.target == 31
-    await s.join(CHAT, BOB)
-    game_id = (await s.start(CHAT, ALICE)).game_id
+    game_id = await start_duel(s, options={"target": 31})
+    assert s._cache[game_id][1].rules.target == 31
     for _ in range(80):
-        table = await s.table(game_id)
-        user = ALICE if table.to_play == 0 else BOB
-        hand = await s.hand(game_id, user)
-        await s.play(game_id, user, hand.version, hand.choices[-1].moves[0].code)
+        await play_one(s, game_id, choice=-1)
     _, live = s._cache[game_id]
     assert len(live.results) == 2, "two rounds of 2-player scopa are 72 plays"
     await s.store.close()

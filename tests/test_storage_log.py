@@ -7,7 +7,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from .sessions_helpers import ALICE, BOB, CHAT, open_sessions
+from .sessions_helpers import open_sessions, play_one, start_duel
 
 
 async def test_the_log_stays_short_while_games_run(tmp_path: Path) -> None:
@@ -18,13 +18,8 @@ async def test_the_log_stays_short_while_games_run(tmp_path: Path) -> None:
     game_id = -1
     while moves < 3000:
         if game_id < 0 or (await sessions.table(game_id)).finished:
-            await sessions.new_game(CHAT, ALICE, "scopa")
-            await sessions.join(CHAT, BOB)
-            game_id = (await sessions.start(CHAT, ALICE)).game_id
-        table = await sessions.table(game_id)
-        user = ALICE if table.to_play == 0 else BOB
-        hand = await sessions.hand(game_id, user)
-        await sessions.play(game_id, user, hand.version, hand.choices[0].moves[0].code)
+            game_id = await start_duel(sessions)
+        await play_one(sessions, game_id)
         moves += 1
         await asyncio.sleep(0)  # the event loop turns between two taps
         longest = max(longest, log.stat().st_size)
