@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from .sessions import Sessions
+from .sessions import ComputerPool, Sessions
 from .storage import Store
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,13 @@ def settle_heap() -> None:
 async def serve(names: list[str], settings: Settings,
                 stop: Callable[[], Awaitable[None]] | None = None) -> None:
     """Run the named front-ends and the timer loop until SIGINT/SIGTERM (or `stop` returns)."""
-    sessions = await open_sessions(settings.database)
+    computers = ComputerPool()
+    try:
+        await computers.start()
+        sessions = await open_sessions(settings.database, think=computers.think)
+    except BaseException:
+        computers.close()
+        raise
     driver = asyncio.create_task(sessions.run_forever(), name="timers")
     started: list[FrontEnd] = []
     try:
@@ -122,6 +128,7 @@ async def serve(names: list[str], settings: Settings,
         driver.cancel()
         await asyncio.gather(driver, return_exceptions=True)
         await sessions.store.close()
+        await asyncio.to_thread(computers.close)
 
 
 async def _until_signal() -> None:

@@ -36,7 +36,8 @@ DINO = UserRef("test", "u4", "Dino", "it")
 
 async def open_sessions(path: Path, clock: FakeClock | None = None, **kwargs: object) -> Sessions:
     store = await Store.open(path)
-    return Sessions(store, clock=clock or FakeClock(), chooser=first_legal, computer_pace=0.0,
+    kwargs.setdefault("chooser", first_legal)
+    return Sessions(store, clock=clock or FakeClock(), computer_pace=0.0,
                     **kwargs)  # type: ignore[arg-type]
 
 

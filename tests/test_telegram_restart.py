@@ -33,6 +33,20 @@ def _launch(tg: FakeTelegramServer, db: Path, log: Path) -> subprocess.Popen[byt
                                 stdout=out, stderr=subprocess.STDOUT)
 
 
+def _workers() -> set[int]:
+    """Computer players' worker processes (and their fork server) on this machine."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"multiprocessing.forkserver" in command:
+                found.add(int(entry.name))
+    return found
+
+
 async def _polling(tg: FakeTelegramServer, since: int) -> None:
     """Until the bot has asked for updates (counted when a request starts, not when it ends)."""
     await tg.wait_for(lambda: tg.request_counts["getUpdates"] > since, 30, what="the bot polling")
@@ -51,9 +65,11 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
         for user in (alice, bob):
             tg.user_starts_bot(user)
 
+        before = _workers()
         first = _launch(tg, db, log)
         try:
             await _polling(tg, 0)
+            assert _workers() - before, "computer players think in processes of their own"
             tg.user_sends(group, alice, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game", timeout=10)
             assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
@@ -66,6 +82,8 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
             first.kill()
             await asyncio.to_thread(first.wait)
         assert first.returncode == -signal.SIGKILL
+        await tg.wait_for(lambda: not _workers() - before, 10,
+                          what="the killed bot's computer players to end")
         hands = {user.id: hand_message(tg, user, 1) for user in (alice, bob)}
         edits = table.edit_count
 

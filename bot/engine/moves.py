@@ -42,6 +42,10 @@ class Move(tuple[Card, tuple[Card, ...]]):
             raise InvalidMoveError("a card cannot capture itself")
         return tuple.__new__(cls, (card, ordered))
 
+    def __getnewargs__(self) -> tuple[Card, tuple[Card, ...]]:  # type: ignore[override]
+        """Pickled as its two parts, so a view can be handed to another process."""
+        return self[0], self[1]
+
     @classmethod
     def parse(cls, text: object) -> Move:
         if not isinstance(text, str) or not text.strip() or len(text) > 64:

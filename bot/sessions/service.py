@@ -51,6 +51,7 @@ from ..storage import (
 from . import events as ev
 from .ratings import display_rating, ladder_for, rate
 from .refusals import Reason, Refused
+from .thinking import Chooser, Think, think_in_thread
 from .views import (
     HandView,
     LobbyView,
@@ -67,8 +68,6 @@ from .views import (
 log = logging.getLogger(__name__)
 
 Listener = Callable[[ev.Event], Awaitable[None]]
-Chooser = Callable[[str, SeatView, str], Move]
-
 LEVELS = ("easy", "medium", "hard")
 _IDLE_POLL = 2.0  # the timer loop also looks for due work at least this often
 DEFAULT_PLAYERS = {"scopa": 2, "scopone": 4, "scopone_scientifico": 4, "escoba": 2}
@@ -109,13 +108,15 @@ def default_chooser(level: str, view: SeatView, seed: str) -> Move:
 class Sessions:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  computer_pace: float = 1.2, warn_before: float = 20.0,
-                 chooser: Chooser | None = None, timeout_level: str = "medium",
-                 max_timeouts: int = 3) -> None:
+                 chooser: Chooser | None = None, think: Think | None = None,
+                 timeout_level: str = "medium", max_timeouts: int = 3) -> None:
         self.store = store
         self.clock = clock
         self.computer_pace = computer_pace
         self.warn_before = warn_before
         self.chooser = chooser or default_chooser
+        self.think = think or think_in_thread
+        """Where the chooser runs: a thread by default, worker processes in the bot."""
         self.timeout_level = timeout_level
         self.max_timeouts = max_timeouts
         self._listeners: list[Listener] = []
@@ -747,15 +748,30 @@ class Sessions:
         return soonest
 
     async def run_due(self) -> int:
-        """Warn, time out and play computer seats whose time has come; returns actions taken."""
+        """Warn, time out and play computer seats whose time has come; returns actions taken.
+
+        Games due together are handled together: a computer thinking in one game
+        does not hold up the others, and one game's failure does not stop them (it
+        is raised once the others are done, and the timer loop tries it again later)."""
         now = self.clock()
-        done = 0
+        actions: list[Awaitable[int]] = []
         for game_id, deadline, kind, warned, version in await self.store.running_deadlines():
             if now >= deadline:
-                done += await self._act(game_id, version)
+                actions.append(self._act(game_id, version))
             elif kind == "turn" and not warned and self.warn_before and \
                     now >= deadline - self.warn_before:
-                done += await self._warn(game_id, version, deadline)
+                actions.append(self._warn(game_id, version, deadline))
+        done = 0
+        failed: Exception | None = None
+        for outcome in await asyncio.gather(*actions, return_exceptions=True):
+            if isinstance(outcome, Exception):
+                failed = failed or outcome
+            elif isinstance(outcome, BaseException):
+                raise outcome
+            else:
+                done += outcome
+        if failed is not None:
+            raise failed
         return done
 
     async def _warn(self, game_id: int, version: int, deadline: float) -> int:
@@ -785,7 +801,7 @@ class Sessions:
             level = seat.computer_level if seat.is_computer and seat.computer_level else \
                 self.timeout_level
             view = game.view(seat.seat)
-            move = await asyncio.to_thread(self.chooser, level, view, f"{row.seed}/{game.version}")
+            move = await self.think(self.chooser, level, view, f"{row.seed}/{game.version}")
             chat = await self._chat_row(row.chat_id)
             try:
                 events, _, _ = await self._commit(chat, row, game, seat, move, by_computer=True,

@@ -1,0 +1,108 @@
+"""Where computer players think.
+
+A `hard` search computes for 300 ms. Run in a thread, it holds the
+interpreter lock that the event loop needs: while a computer thinks, every
+tap waits for the lock, 5 ms as a rule and sometimes the whole search, and
+the search shares one core with the bot. `ComputerPool` runs the choice in
+worker processes instead, so the loop keeps its core and each search has
+one of its own. A worker that dies (killed, out of memory) costs nothing:
+that move is chosen in a thread, and the next one starts a new pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import select
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+
+from ..engine import Move, SeatView
+
+log = logging.getLogger(__name__)
+
+Chooser = Callable[[str, SeatView, str], Move]
+Think = Callable[[Chooser, str, SeatView, str], Awaitable[Move]]
+"""Runs a chooser for (level, view, seed) somewhere and gives its move."""
+
+
+async def think_in_thread(chooser: Chooser, level: str, view: SeatView, seed: str) -> Move:
+    return await asyncio.to_thread(chooser, level, view, seed)
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def _exit_with(bot: int) -> None:
+    """Worker set-up: end this worker when the bot's process ends, however it ends.
+
+    A worker waits on a queue whose pipe it holds both ends of, so the bot's
+    death (kill -9, out of memory) would not reach it, and it would stay."""
+    def watch() -> None:
+        with contextlib.suppress(OSError, AttributeError):
+            handle = os.pidfd_open(bot)
+            select.select([handle], [], [])
+            os._exit(0)
+        while True:
+            try:
+                os.kill(bot, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:
+                pass
+            time.sleep(1.0)
+
+    threading.Thread(target=watch, name="bot-watch", daemon=True).start()
+
+
+class ComputerPool:
+    """Worker processes for computer players: by default one per core, at most four.
+
+    One per core, not one fewer: the operating system preempts a worker to run
+    the bot, where a thread can keep the interpreter lock through a whole
+    search, so the event loop stays responsive either way (measured by
+    `benchmarks/computer_turns.py`), and a second worker halves how long
+    computer turns queue."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or min(4, os.cpu_count() or 1)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # forkserver: workers start from a clean process with the rules and the
+            # computer players imported, not as copies of a bot that runs threads.
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["bot.ai", "bot.sessions.service"])
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                             initializer=_exit_with, initargs=(os.getpid(),))
+        return self._pool
+
+    async def start(self) -> None:
+        """Start the workers now, so that the first computer move does not wait for them."""
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.workers)))
+
+    async def think(self, chooser: Chooser, level: str, view: SeatView, seed: str) -> Move:
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        try:
+            return await loop.run_in_executor(pool, chooser, level, view, seed)
+        except BrokenExecutor:
+            log.warning("a computer player's process stopped; this move is chosen in a thread")
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            return await think_in_thread(chooser, level, view, seed)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
