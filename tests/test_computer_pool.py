@@ -1,15 +1,18 @@
-"""Computer players think in worker processes, and a worker that dies loses no move."""
+"""Computer players think in worker processes, a worker that dies loses no move,
+and one game's computer does not hold up another's."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
 from bot.engine import Game, Move, SeatView
-from bot.sessions import ComputerPool
+from bot.sessions import ChatRef, ComputerPool, Sessions, UserRef
 from bot.sessions.service import default_chooser
+from bot.sessions.thinking import Chooser
 
-from .sessions_helpers import ALICE, CHAT, first_legal, open_sessions, play_to_end
+from .sessions_helpers import ALICE, BOB, CHAT, first_legal, open_sessions, play_to_end
 
 
 def chosen_where(level: str, view: SeatView, seed: str) -> Move:
@@ -54,3 +57,41 @@ async def test_a_worker_that_dies_loses_no_move() -> None:
         assert pool._pool is not None and pool._pool is not first, "a new pool took over"
     finally:
         pool.close()
+
+
+async def _computer_to_play(sessions: Sessions, chat: ChatRef, person: UserRef) -> int:
+    await sessions.new_game(chat, person, "scopa")
+    await sessions.add_computer(chat, person, "easy")
+    game_id = (await sessions.start(chat, person)).game_id
+    if (await sessions.table(game_id)).to_play == 0:
+        hand = await sessions.hand(game_id, person)
+        await sessions.play(game_id, person, hand.version, hand.choices[0].moves[0].code)
+    return game_id
+
+
+async def test_a_computer_thinking_in_one_game_does_not_hold_up_another(tmp_path: Path) -> None:
+    release = asyncio.Event()
+    slow_seeds: set[str] = set()
+
+    async def think(chooser: Chooser, level: str, view: SeatView, seed: str) -> Move:
+        if seed.split("/")[0] in slow_seeds:
+            await release.wait()
+        return chooser(level, view, seed)
+
+    sessions = await open_sessions(tmp_path / "s.db", think=think)
+    slow = await _computer_to_play(sessions, CHAT, ALICE)
+    quick = await _computer_to_play(sessions, ChatRef("test", "group-2", "Others"), BOB)
+    slow_row = await sessions.game_row(slow)
+    slow_seeds.add(slow_row.seed)
+    versions = {slow: slow_row.version, quick: (await sessions.game_row(quick)).version}
+    due = asyncio.create_task(sessions.run_due())
+    for _ in range(1000):
+        if (await sessions.game_row(quick)).version > versions[quick]:
+            break
+        await asyncio.sleep(0)
+    assert (await sessions.game_row(quick)).version == versions[quick] + 1, "played meanwhile"
+    assert (await sessions.game_row(slow)).version == versions[slow], "still thinking"
+    release.set()
+    assert await due == 2
+    assert (await sessions.game_row(slow)).version == versions[slow] + 1
+    await sessions.store.close()
