@@ -16,20 +16,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from latency import milliseconds
+
 from bot.app import open_sessions
 from bot.sessions import ChatRef, ComputerPool, MovePlayed, Sessions, UserRef
 from bot.sessions.events import Event
-
-
-def _summary(values: list[float]) -> str:
-    ordered = sorted(values)
-    return (f"p50 {statistics.median(ordered) * 1000:.1f} ms, "
-            f"p99 {ordered[int(len(ordered) * 0.99)] * 1000:.1f} ms, max {ordered[-1] * 1000:.1f} ms")
 
 
 async def run(games: int, seconds: float, database: Path, pool: ComputerPool | None) -> None:
@@ -81,8 +76,9 @@ async def run(games: int, seconds: float, database: Path, pool: ComputerPool | N
     await sessions.store.close()
     where = f"{pool.workers} worker process(es)" if pool else "threads"
     print(f"{games} games, computers in {where}: {len(waits)} computer moves in {seconds:.0f} s "
-          f"({len(waits) / seconds:.1f}/s); from due to played: {_summary(waits)}; "
-          f"loop lag: {_summary(lags)}")
+          f"({len(waits) / seconds:.1f}/s); from due to played: "
+          f"{milliseconds(waits, digits=1, worst=True)}; "
+          f"loop lag: {milliseconds(lags, digits=1, worst=True)}")
 
 
 def main() -> None:

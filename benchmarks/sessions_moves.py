@@ -13,10 +13,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import tempfile
 import time
 from pathlib import Path
+
+from latency import milliseconds
 
 from bot.app import open_sessions, settle_heap
 from bot.sessions import ChatRef, UserRef
@@ -83,17 +84,13 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
     timers.cancel()
     await asyncio.gather(timers, return_exceptions=True)
     await sessions.store.close()
-    ordered = sorted(latencies)
-    p99 = ordered[int(len(ordered) * 0.99)] * 1000
     load = f"offered {rate:,.0f} moves/s, {arrivals} arrivals" if rate else "as fast as possible"
     print(f"sessions ({load}): {len(latencies) / elapsed:,.0f} moves/s sustained with {games} games at once "
-          f"({len(latencies)} moves and {matches} matches ended in {elapsed:.1f} s); latency p50 "
-          f"{statistics.median(ordered) * 1000:.2f} ms, p99 {p99:.2f} ms")
+          f"({len(latencies)} moves and {matches} matches ended in {elapsed:.1f} s); latency "
+          f"{milliseconds(latencies)}")
     if late:
-        behind = sorted(late)
         print(f"  counted from the moment each move was due (waits for the event loop included): "
-              f"p50 {statistics.median(behind) * 1000:.2f} ms, "
-              f"p99 {behind[int(len(behind) * 0.99)] * 1000:.2f} ms")
+              f"{milliseconds(late)}")
 
 
 def main() -> None:
