@@ -61,6 +61,7 @@ def play_checked(game: Game, rng: random.Random, resume_at: int | None = None) -
             saved = json.loads(json.dumps(game.to_json()))
             copy = Game.from_json(saved)
             assert copy.to_json() == game.to_json()
+            assert copy.rounds == game.rounds, "finished rounds resume with their plays as Play values"
             assert game.to_json(rounds=False) == {**saved, "rounds": []}
             apart = Game.from_json({**game.to_json(rounds=False), "rounds": saved["rounds"]})
             assert apart.to_json() == saved, "a state kept apart from its rounds resumes the same"

@@ -87,14 +87,16 @@ def _build(data: dict[str, Any]) -> Game:
     game.scope = [int(s) for s in data["scope"]]
     game.last_capturer = None if data["last_capturer"] is None else int(data["last_capturer"])
     game.deals = list(data["deals"])
-    game.plays = [
-        Play(int(p["seat"]), None if p["card"] is None else Card.parse(p["card"]),
-             tuple(parse_cards(p["captured"])), bool(p["scopa"]))
-        for p in data["plays"]
-    ]
-    game.rounds = list(data["rounds"])
+    game.plays = [_play(p) for p in data["plays"]]
+    game.rounds = [{**stored, "plays": [_play(p) for p in stored["plays"]]} for stored in data["rounds"]]
     game.results = [RoundResult.from_dict(r) for r in data["results"]]
     return game
+
+
+def _play(data: dict[str, Any]) -> Play:
+    card = data["card"]
+    return Play(int(data["seat"]), None if card is None else Card.parse(card),
+                tuple(parse_cards(data["captured"])), bool(data["scopa"]))
 
 
 def _check(game: Game) -> None:
