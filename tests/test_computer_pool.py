@@ -7,15 +7,24 @@ import asyncio
 import os
 from pathlib import Path
 
+import pytest
+
 from bot.engine import Game, Move, SeatView
 from bot.sessions import ChatRef, ComputerPool, Sessions, UserRef
 from bot.sessions.service import default_chooser
-from bot.sessions.thinking import Chooser
+from bot.sessions.thinking import SHORTEST_BUDGET, Chooser
 
 from .sessions_helpers import ALICE, BOB, CHAT, first_legal, open_sessions, play_to_end
 
 
-def chosen_where(level: str, view: SeatView, seed: str) -> Move:
+def budget_noted(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
+    """Plays like `first_legal` and adds the budget it was given to the file named by the seed."""
+    with open(seed, "a") as notes:
+        notes.write(f"{budget}\n")
+    return first_legal(level, view, seed)
+
+
+def chosen_where(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
     """Plays like `first_legal`; with the seed `die:PID`, dies unless it runs in process PID."""
     if seed.startswith("die:") and os.getpid() != int(seed[4:]):
         os._exit(1)
@@ -55,6 +64,27 @@ async def test_a_worker_that_dies_loses_no_move() -> None:
         assert move in view.legal_moves, "chosen again in the bot's own process"
         assert await pool.think(chosen_where, "easy", view, "next") in view.legal_moves
         assert pool._pool is not None and pool._pool is not first, "a new pool took over"
+    finally:
+        pool.close()
+
+
+async def test_computers_due_together_share_the_workers(tmp_path: Path) -> None:
+    pool = ComputerPool(workers=1)
+    view = _view()
+    notes = tmp_path / "budgets"
+    try:
+        await pool.start()
+        moves = await asyncio.gather(*(pool.think(budget_noted, "hard", view, str(notes))
+                                       for _ in range(6)))
+        assert all(move in view.legal_moves for move in moves)
+        budgets = notes.read_text().split()
+        assert budgets[0] == "None", "the first search has the worker to itself"
+        shared = [float(budget) for budget in budgets[1:]]
+        assert shared == sorted(shared, reverse=True), "the longer the queue, the shorter each search"
+        assert shared[0] == pytest.approx(0.15) and shared[-1] == SHORTEST_BUDGET
+        notes.unlink()
+        await pool.think(budget_noted, "hard", view, str(notes))
+        assert notes.read_text().split() == ["None"], "alone again, the full budget"
     finally:
         pool.close()
 

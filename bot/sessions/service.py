@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..ai import choose_move
 from ..engine import (
     EngineError,
     Game,
@@ -99,10 +100,8 @@ def language_of(code: str | None, fallback: str = "it") -> str:
     return "it" if code.lower().startswith("it") else "en"
 
 
-def default_chooser(level: str, view: SeatView, seed: str) -> Move:
-    from ..ai import choose_move
-
-    return choose_move(level, view, seed)
+def default_chooser(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
+    return choose_move(level, view, seed, budget)
 
 
 class Sessions:

@@ -7,6 +7,10 @@ the search shares one core with the bot. `ComputerPool` runs the choice in
 worker processes instead, so the loop keeps its core and each search has
 one of its own. A worker that dies (killed, out of memory) costs nothing:
 that move is chosen in a thread, and the next one starts a new pool.
+
+When more computers are due than there are workers, the searches share them:
+each gets a shorter budget, so that the last in the queue still plays about
+one full budget after it was due, however many chats play at once.
 """
 
 from __future__ import annotations
@@ -21,18 +25,38 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from typing import Protocol
 
+from ..ai import DEFAULT_BUDGET
 from ..engine import Move, SeatView
 
 log = logging.getLogger(__name__)
 
-Chooser = Callable[[str, SeatView, str], Move]
+SHORTEST_BUDGET = 0.06
+"""The least time a shared search gets: `hard` with some 30 guesses, which measured
+0.08 ± 0.27 points per round below its full budget (docs/ai.md)."""
+
+
+class Chooser(Protocol):
+    def __call__(self, level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
+        """The move of a computer of `level`; `budget` is a search's seconds (None: its default)."""
+        ...
+
+
 Think = Callable[[Chooser, str, SeatView, str], Awaitable[Move]]
 """Runs a chooser for (level, view, seed) somewhere and gives its move."""
 
 
 async def think_in_thread(chooser: Chooser, level: str, view: SeatView, seed: str) -> Move:
     return await asyncio.to_thread(chooser, level, view, seed)
+
+
+def shared_budget(thinking: int, workers: int) -> float | None:
+    """A search's budget while `thinking` searches (this one included) share `workers`
+    processes: the full one (None) while each has a worker, else a share of it."""
+    if thinking <= workers:
+        return None
+    return max(SHORTEST_BUDGET, DEFAULT_BUDGET * workers / thinking)
 
 
 def _ready() -> int:
@@ -73,6 +97,8 @@ class ComputerPool:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or min(4, os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
+        self.thinking = 0
+        """Searches handed to the workers and not yet back."""
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -93,14 +119,18 @@ class ComputerPool:
     async def think(self, chooser: Chooser, level: str, view: SeatView, seed: str) -> Move:
         loop = asyncio.get_running_loop()
         pool = self._executor()
+        self.thinking += 1
+        budget = shared_budget(self.thinking, self.workers)
         try:
-            return await loop.run_in_executor(pool, chooser, level, view, seed)
+            return await loop.run_in_executor(pool, chooser, level, view, seed, budget)
         except BrokenExecutor:
             log.warning("a computer player's process stopped; this move is chosen in a thread")
             if self._pool is pool:
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
             return await think_in_thread(chooser, level, view, seed)
+        finally:
+            self.thinking -= 1
 
     def close(self) -> None:
         if self._pool is not None:
