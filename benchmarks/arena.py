@@ -4,7 +4,8 @@ Plays medium against easy and hard against medium through the same code as
 `scopa-bot arena` and prints a Markdown table for the README. The full run
 (500 deals, 1,000 rounds, for hard at the default 300 ms per move) takes
 about half an hour on two cores; `--deals-hard 50` gives a rough figure in
-a few minutes.
+a few minutes. `--scale` also plays medium and hard against `greedy`, the
+reference player of published Scopa programs (as many deals each again).
 """
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None, metavar="MS", help="hard's ms per move")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="2024")
+    parser.add_argument("--scale", action="store_true", help="also medium and hard against greedy")
     args = parser.parse_args()
     budget = None if args.budget is None else args.budget / 1000
     runs = [("medium", "easy", args.deals_medium), ("hard", "medium", args.deals_hard)]
+    if args.scale:
+        runs += [("medium", "greedy", args.deals_medium), ("hard", "greedy", args.deals_hard)]
     print("| a vs b | rounds | won/lost/tied | margin per round (95% CI) | ms per move a / b "
           "| slowest move a (ms) |")
     print("| --- | --- | --- | --- | --- | --- |")

@@ -14,6 +14,7 @@ import pytest
 from bot.ai import LEVELS, choose_move
 from bot.ai.arena import configure_parser, run
 from bot.ai.evaluate import Evaluator
+from bot.ai.greedy import greedy_move
 from bot.ai.knowledge import Knowledge
 from bot.ai.sim import Position
 from bot.engine import DECK, SETTEBELLO, Card, Game, SeatView, game_from_view, unseen_cards
@@ -150,6 +151,24 @@ def test_medium_leaves_no_easy_scopa() -> None:
 def test_hard_takes_a_scopa_and_the_settebello() -> None:
     view = _position(["3C", "4S"], ["7D", "2B", "9C"], ["6S", "8B", "1C"])
     assert choose_move("hard", view, 0, iterations=20).code == "7D:3C+4S"
+
+
+def test_greedy_takes_the_most_cards_and_otherwise_lays_its_cheapest_card() -> None:
+    assert greedy_move(_position(["2C", "3S", "4B", "10D"], ["5C", "9S"], ["6S"])).code == "9S:2C+3S+4B"
+    assert greedy_move(_position(["9C"], ["7D", "1B", "2S"], ["6S"])).code == "2S"
+
+
+def test_greedy_is_for_the_arena_only() -> None:
+    with pytest.raises(ValueError, match="unknown computer level"):
+        choose_move("greedy", _position(["9C"], ["7D"], ["6S"]), 0)
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        run(parser.parse_args(["--a", "easy", "--b", "greedy", "--deals", "30", "--seed", "3", "--json"]))
+    summary = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert summary["b"] == "greedy" and summary["rounds"] == 60
+    assert summary["losses"] > summary["wins"]
 
 
 def test_lay_downs_rule_out_capturing_ranks() -> None:

@@ -23,6 +23,10 @@ from bot.engine import Game, Rules
 from bot.engine.rules import parse_rule_pairs, parse_variant
 
 from . import LEVELS, choose_move
+from .greedy import greedy_move
+
+OPPONENTS = (*LEVELS, "greedy")
+"""What the arena can pit: the computer levels, and the reference player of published results."""
 
 
 @dataclass
@@ -74,8 +78,11 @@ def play_round(match: Match, deal: int, swapped: bool, tally: Tally) -> float:
         who = label_of_side[game.side_of[seat]]
         view = game.view(seat)
         started = time.perf_counter()
-        move = choose_move(level[who], view, f"{seed}/{int(swapped)}/{game.version}", match.budget,
-                           match.iterations)
+        if level[who] == "greedy":
+            move = greedy_move(view)
+        else:
+            move = choose_move(level[who], view, f"{seed}/{int(swapped)}/{game.version}", match.budget,
+                               match.iterations)
         spent = time.perf_counter() - started
         tally.seconds[who] += spent
         tally.moves[who] += 1
@@ -136,8 +143,9 @@ def arena(match: Match, deals: int, workers: int = 1) -> dict[str, object]:
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--a", required=True, choices=LEVELS, help="the level measured")
-    parser.add_argument("--b", required=True, choices=LEVELS, help="the level it plays against")
+    parser.add_argument("--a", required=True, choices=OPPONENTS, help="the level measured")
+    parser.add_argument("--b", required=True, choices=OPPONENTS,
+                        help="the level it plays against (greedy: the reference player of published results)")
     parser.add_argument("--variant", default="scopa")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--teams", action="store_true")
