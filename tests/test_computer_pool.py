@@ -74,10 +74,13 @@ async def test_computers_due_together_share_the_workers(tmp_path: Path) -> None:
     notes = tmp_path / "budgets"
     try:
         await pool.start()
-        moves = await asyncio.gather(*(pool.think(budget_noted, "hard", view, str(notes))
-                                       for _ in range(6)))
+        levels = ["hard", "medium", "hard", "hard", "easy", "hard", "hard", "hard"]
+        moves = await asyncio.gather(*(pool.think(budget_noted, level, view, str(notes))
+                                       for level in levels))
         assert all(move in view.legal_moves for move in moves)
         budgets = notes.read_text().split()
+        assert [budgets[1], budgets[4]] == ["None", "None"], "medium and easy answer at once"
+        del budgets[4], budgets[1]
         assert budgets[0] == "None", "the first search has the worker to itself"
         shared = [float(budget) for budget in budgets[1:]]
         assert shared == sorted(shared, reverse=True), "the longer the queue, the shorter each search"

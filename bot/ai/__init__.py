@@ -17,8 +17,10 @@ from .medium import MediumPlayer
 from .sim import canonical_moves
 
 LEVELS = ("easy", "medium", "hard")
+SEARCHING = frozenset({"hard"})
+"""The levels that think for their whole time budget; the others answer at once."""
 
-__all__ = ["DEFAULT_BUDGET", "LEVELS", "choose_move"]
+__all__ = ["DEFAULT_BUDGET", "LEVELS", "SEARCHING", "choose_move"]
 
 
 def choose_move(level: str, view: SeatView, seed: int | str, time_budget: float | None = None,

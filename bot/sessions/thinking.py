@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Protocol
 
-from ..ai import DEFAULT_BUDGET
+from ..ai import DEFAULT_BUDGET, SEARCHING
 from ..engine import Move, SeatView
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ class ComputerPool:
         self.workers = workers or min(4, os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
         self.thinking = 0
-        """Searches handed to the workers and not yet back."""
+        """Searches (of the levels that search) handed to the workers and not yet back."""
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -119,8 +119,9 @@ class ComputerPool:
     async def think(self, chooser: Chooser, level: str, view: SeatView, seed: str) -> Move:
         loop = asyncio.get_running_loop()
         pool = self._executor()
-        self.thinking += 1
-        budget = shared_budget(self.thinking, self.workers)
+        searching = level in SEARCHING
+        self.thinking += searching
+        budget = shared_budget(self.thinking, self.workers) if searching else None
         try:
             return await loop.run_in_executor(pool, chooser, level, view, seed, budget)
         except BrokenExecutor:
@@ -130,7 +131,7 @@ class ComputerPool:
                 pool.shutdown(wait=False, cancel_futures=True)
             return await think_in_thread(chooser, level, view, seed)
         finally:
-            self.thinking -= 1
+            self.thinking -= searching
 
     def close(self) -> None:
         if self._pool is not None:
