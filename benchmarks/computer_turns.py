@@ -46,7 +46,8 @@ async def run(games: int, seconds: float, database: Path, pool: ComputerPool | N
         await sessions.add_computer(chat, person, "hard")
         people.append((chat, person, (await sessions.start(chat, person)).game_id))
     timers = asyncio.create_task(sessions.run_forever())
-    end = time.perf_counter() + seconds
+    began = time.perf_counter()
+    end = began + seconds
     lags: list[float] = []
 
     async def probe() -> None:
@@ -71,12 +72,13 @@ async def run(games: int, seconds: float, database: Path, pool: ComputerPool | N
                 await asyncio.sleep(0.005)
 
     await asyncio.gather(probe(), *(person_plays(*seat) for seat in people))
+    elapsed = time.perf_counter() - began
     timers.cancel()
     await asyncio.gather(timers, return_exceptions=True)
     await sessions.store.close()
     where = f"{pool.workers} worker process(es)" if pool else "threads"
-    print(f"{games} games, computers in {where}: {len(waits)} computer moves in {seconds:.0f} s "
-          f"({len(waits) / seconds:.1f}/s); from due to played: "
+    print(f"{games} games, computers in {where}: {len(waits)} computer moves in {elapsed:.1f} s "
+          f"({len(waits) / elapsed:.1f}/s); from due to played: "
           f"{milliseconds(waits, digits=1, worst=True)}; "
           f"loop lag: {milliseconds(lags, digits=1, worst=True)}")
 
