@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .game import Game, Play
+from .game import Game
 
 FORMAT = "scopa-record/1"
 
@@ -28,7 +28,7 @@ def to_record(game: Game) -> dict[str, Any]:
 def round_dict(stored: dict[str, Any]) -> dict[str, Any]:
     """A finished round as the record writes it (plays are kept as `Play` values)."""
     out = dict(stored)
-    out["plays"] = [p.to_dict() if isinstance(p, Play) else p for p in stored["plays"]]
+    out["plays"] = [p.to_dict() for p in stored["plays"]]
     return out
 
 
