@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ai import choose_move
+from ..ai import LEVELS, choose_move
 from ..engine import (
     EngineError,
     Game,
@@ -69,7 +69,6 @@ from .views import (
 log = logging.getLogger(__name__)
 
 Listener = Callable[[ev.Event], Awaitable[None]]
-LEVELS = ("easy", "medium", "hard")
 _IDLE_POLL = 2.0  # the timer loop also looks for due work at least this often
 DEFAULT_PLAYERS = {"scopa": 2, "scopone": 4, "scopone_scientifico": 4, "escoba": 2}
 PLAYER_RANGE = {"scopa": (2, 4), "scopone": (4, 4), "scopone_scientifico": (4, 4), "escoba": (2, 6)}
