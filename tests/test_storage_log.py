@@ -7,6 +7,8 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+from bot.storage import Store
+
 from .sessions_helpers import open_sessions, play_one, start_duel
 
 
@@ -29,3 +31,22 @@ async def test_the_log_stays_short_while_games_run(tmp_path: Path) -> None:
     assert not log.exists() or log.stat().st_size == 0
     with sqlite3.connect(path) as database:
         assert database.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 3000
+
+
+def test_a_closed_store_can_be_closed_again_from_another_event_loop(tmp_path: Path) -> None:
+    """Commands run each step in its own event loop; a second close, after enough
+    moves to have copied the log in the background, must neither fail nor hang."""
+
+    async def play() -> Store:
+        sessions = await open_sessions(tmp_path / "s.db")
+        game_id = -1
+        for _ in range(300):
+            if game_id < 0 or (await sessions.table(game_id)).finished:
+                game_id = await start_duel(sessions)
+            await play_one(sessions, game_id)
+            await asyncio.sleep(0)
+        await sessions.store.close()
+        return sessions.store
+
+    store = asyncio.run(play())
+    asyncio.run(store.close())

@@ -119,10 +119,13 @@ class Store:
         return store
 
     async def close(self) -> None:
-        if self._checkpoint is not None:
-            await asyncio.gather(self._checkpoint, return_exceptions=True)
-        if self._reports is not None:
-            await self._reports.close()
+        """Close once; closing again, even from another event loop, does nothing."""
+        checkpoint, self._checkpoint = self._checkpoint, None
+        reports, self._reports = self._reports, None
+        if checkpoint is not None:
+            await asyncio.gather(checkpoint, return_exceptions=True)
+        if reports is not None:
+            await reports.close()
         self._db.close()
 
     def _migrate(self) -> None:
