@@ -43,6 +43,11 @@ def move_label(move: Move, style: str = "napoletane") -> str:
     return f"{card_label(move.card, style)} → " + "+".join(card_label(c, style) for c in move.captures)
 
 
+def house_rule_label(name: str, lang: str) -> str:
+    """A house rule's name (engine.rules.HOUSE_RULES), as a switch shows it."""
+    return t(lang, "option.primiera.sevens" if name == "primiera" else f"option.{name}")
+
+
 def rules_summary(variant: str, rules: Rules, lang: str) -> str:
     parts = [t(lang, "option.target", value=rules.target)]
     parts.append(t(lang, f"option.capture_choice.{rules.capture_choice.value}"))

@@ -27,7 +27,16 @@ from bot.adapters.discord.lanes import Lanes
 from bot.i18n import catalogue, placeholders
 from bot.sessions import ChatRef, Sessions, UserRef
 
-from .fakes.discord_fakes import TOKEN, VIEW_CHANNEL, Channel, FakeDiscord, Interaction, Message, User
+from .fakes.discord_fakes import (
+    JSON,
+    TOKEN,
+    VIEW_CHANNEL,
+    Channel,
+    FakeDiscord,
+    Interaction,
+    Message,
+    User,
+)
 from .sessions_helpers import FakeClock, open_sessions
 
 HAND = "scopa:hand:"
@@ -508,6 +517,38 @@ async def test_lobby_menus_and_computers(world: World) -> None:
     await fake.wait_for(lambda: lobby.find("🤖 facile").get("disabled"), what="a full table")
     await fake.press(w.alice, lobby, "Togli i computer")
     await fake.wait_for(lambda: "CPU" not in lobby.text, what="no computers")
+
+
+async def test_house_rules_are_switched_from_the_lobby_menu(world: World) -> None:
+    w, fake = world, world.fake
+    await fake.slash(w.alice, w.channel, "newgame", variant="scopa")
+    lobby = await lobby_message(w)
+    game_id = await open_game(w)
+    table_menu = f"scopa:opt:{game_id}:table"
+
+    def switch(name: str) -> JSON:
+        return next(o for o in lobby.find(custom_id=table_menu)["options"]
+                    if o["value"].startswith(f"{name}="))
+
+    assert switch("ace_takes_all")["value"] == "ace_takes_all=on"
+    assert switch("must_capture")["value"] == "must_capture=off", "compulsory capture is on by default"
+    await fake.press(w.alice, lobby, custom_id=table_menu, values=["ace_takes_all=on"])
+    await fake.wait_for(lambda: "L'asso piglia tutto" in lobby.text, what="scopa d'assi")
+    assert switch("ace_takes_all")["value"] == "ace_takes_all=off"
+    assert switch("ace_takes_all")["emoji"]["name"] == "✅"
+    refused = await fake.press(w.bob, lobby, custom_id=table_menu, values=["re_bello=on"])
+    assert "Only the player who created" in refused.reply.text
+    await fake.press(w.alice, lobby, custom_id=table_menu, values=["primiera=sevens"])
+    await fake.wait_for(lambda: "più sette" in lobby.text, what="the sevens primiera")
+    rules = (await w.sessions.lobby_of(game_id)).rules
+    assert rules.ace_takes_all and rules.primiera.value == "sevens" and not rules.re_bello
+
+    await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:variant", values=["variant=escoba"])
+    await fake.wait_for(lambda: "Escoba" in lobby.text, what="escoba")
+    offered = [o["value"].partition("=")[0] for o in lobby.find(custom_id=table_menu)["options"]]
+    assert offered[-2:] == ["primiera", "must_capture"] and "napola" not in offered
+    forged = await fake.press(w.alice, lobby, custom_id=table_menu, values=["napola=on"], forge=True)
+    assert forged.reply.ephemeral and not (await w.sessions.lobby_of(game_id)).rules.napola
 
 
 async def test_the_computer_plays_for_an_absent_player_until_they_are_back(world: World) -> None:

@@ -98,6 +98,35 @@ async def test_commands_options_settings_and_who_may_do_what(tmp_path: Path) -> 
             assert chat.language == "it" and chat.turn_limit == 60
 
 
+async def test_house_rules_are_switched_from_the_lobby(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = tg.add_group("Friends", members=[alice, bob])
+        for user in (alice, bob):
+            tg.user_starts_bot(user)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game of Scopa")
+            await answered(tg, tg.tap(group, lobby, alice, "Options"))
+            await tg.wait_for(lambda: "House rules" in lobby.button_texts, what="the options menu")
+            await answered(tg, tg.tap(group, lobby, alice, "House rules"))
+            await tg.wait_for(lambda: "Ace takes all" in lobby.button_texts, what="the house rules")
+            assert "✅ Capturing is compulsory" in lobby.button_texts
+            for switch in ("Ace takes all", "Re bello", "Primiera: most sevens"):
+                assert not (await answered(tg, tg.tap(group, lobby, alice, switch))).show_alert
+                await tg.wait_for(lambda s=switch: f"✅ {s}" in lobby.button_texts, what=switch)
+                assert switch in (lobby.text or "")
+            denied = await answered(tg, tg.tap(group, lobby, bob, "✅ Re bello"))
+            assert denied.show_alert
+            await answered(tg, tg.tap(group, lobby, alice, "✅ Re bello"))
+            await tg.wait_for(lambda: "Re bello" in lobby.button_texts, what="re bello off again")
+            assert "Re bello" not in (lobby.text or "")
+            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))
+            assert game_id is not None
+            rules = (await bot.sessions.lobby_of(game_id)).rules
+            assert rules.ace_takes_all and not rules.re_bello and rules.primiera.value == "sevens"
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

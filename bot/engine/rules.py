@@ -35,6 +35,18 @@ class Primiera(StrEnum):
 
 TARGETS_OFFERED = (11, 15, 21, 31)
 
+_REGIONAL = ("ace_takes_all", "re_bello", "napola", "asso_bello", "sevens_point")
+HOUSE_RULES: dict[Variant, tuple[str, ...]] = {
+    Variant.SCOPA: (*_REGIONAL, "primiera", "must_capture", "three_kings_redeal", "low_table_redeal"),
+    Variant.SCOPONE: (*_REGIONAL, "primiera", "must_capture", "three_kings_redeal",
+                      "low_table_redeal"),
+    Variant.SCOPONE_SCIENTIFICO: (*_REGIONAL, "primiera", "must_capture"),
+    Variant.ESCOBA: ("primiera", "must_capture"),
+}
+"""The two-way options a lobby offers per variant: those that change something in it.
+Escoba scores and captures by its own rules (docs/rules.md), and scopone scientifico
+deals no table, so the options they would ignore are not offered there."""
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -99,6 +111,16 @@ class Rules:
             found = _WRITTEN[self] = {key: value.value if isinstance(value, Enum) else value
                                       for key, value in asdict(self).items()}
         return dict(found)
+
+
+def house_rule_switch(rules: Rules, name: str) -> tuple[bool, str]:
+    """Whether the house rule `name` is on in `rules`, and the value that switches it over;
+    for `primiera`, "on" is the most-sevens count."""
+    if name == "primiera":
+        on = rules.primiera is Primiera.SEVENS
+        return on, (Primiera.CLASSIC if on else Primiera.SEVENS).value
+    on = bool(getattr(rules, name))
+    return on, "off" if on else "on"
 
 
 def parse_rule_pairs(pairs: Sequence[str]) -> dict[str, str]:

@@ -34,7 +34,7 @@ from ..engine import (
     to_record,
 )
 from ..engine.record import record_text
-from ..engine.rules import Seating, Variant, parse_variant
+from ..engine.rules import HOUSE_RULES, Seating, Variant, parse_variant
 from ..storage import (
     ChatRow,
     GameRow,
@@ -75,6 +75,7 @@ PLAYER_RANGE = {"scopa": (2, 4), "scopone": (4, 4), "scopone_scientifico": (4, 4
 DECK_STYLES = ("napoletane", "piacentine", "siciliane", "french")
 LANGUAGES = ("it", "en")
 TURN_LIMITS = (15, 3600)
+_HOUSE_ANYWHERE = frozenset(name for names in HOUSE_RULES.values() for name in names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,6 +449,8 @@ class Sessions:
                         raise InvalidInputError(f"unknown deck style {value!r}")
                     deck_style = str(value)
                 else:
+                    if key in _HOUSE_ANYWHERE and key not in HOUSE_RULES[parse_variant(variant)]:
+                        raise InvalidInputError(f"{key} changes nothing in {variant}")
                     options[key] = value
                 rules = Rules.from_options(variant, options)
                 Seating.make(variant, players, teams)

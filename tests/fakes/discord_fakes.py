@@ -263,8 +263,9 @@ def check_components(rows: Any) -> None:
                 if not 1 <= len(options) <= 25 or len(set(values)) != len(values):
                     raise invalid("components: a select menu has 1-25 options with distinct values")
                 if any(not 1 <= len(o.get("label", "")) <= 100 or not 1 <= len(o["value"]) <= 100
-                       for o in options):
-                    raise invalid("components: option labels and values must be 1-100 characters")
+                       or len(o.get("description") or "") > 100 for o in options):
+                    raise invalid("components: option labels, values and descriptions must be "
+                                  "1-100 characters")
                 if sum(bool(o.get("default")) for o in options) > item.get("max_values", 1):
                     raise invalid("components: more default options than max_values")
                 if len(item.get("placeholder") or "") > 150:

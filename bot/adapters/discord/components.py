@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import discord
 from discord import ui
 
-from ...engine.rules import TARGETS_OFFERED
+from ...engine.rules import HOUSE_RULES, TARGETS_OFFERED, house_rule_switch
 from ...i18n import t
-from ...render import card_label, move_label
+from ...render import card_label, house_rule_label, move_label
 from ...sessions import LEVELS, HandView, LobbyView
 from ...sessions.service import DECK_STYLES, PLAYER_RANGE
 from .custom_ids import VARIANTS, Action, Menu, Press, option_value
@@ -51,12 +51,18 @@ def link(label: str, url: str) -> ui.View:
     return view
 
 
-def _select(menu: Menu, game_id: int, placeholder: str, options: list[tuple[str, str]],
+Choice = tuple[str, str] | discord.SelectOption
+"""A select menu's entry: (label, value), or an option with more to show."""
+
+
+def _select(menu: Menu, game_id: int, placeholder: str, options: Sequence[Choice],
             current: str | None = None) -> ui.Select[ui.View]:
     return ui.Select(custom_id=Press(Action.OPTION, game_id, arg=menu.value).encode(),
                      placeholder=placeholder[:150], min_values=1, max_values=1,
-                     options=[discord.SelectOption(label=label[:100], value=value, default=value == current)
-                              for label, value in options[:25]])
+                     options=[choice if isinstance(choice, discord.SelectOption) else
+                              discord.SelectOption(label=choice[0][:100], value=choice[1],
+                                                   default=choice[1] == current)
+                              for choice in options[:25]])
 
 
 # ---- the lobby --------------------------------------------------------------------
@@ -87,17 +93,24 @@ def lobby_components(view: LobbyView, lang: str) -> ui.View:
     return layout(*rows)
 
 
-def _table_options(view: LobbyView, lang: str) -> list[tuple[str, str]]:
-    """Players, teams, capture rule and cards in one menu (the lobby text shows the current ones)."""
+def _table_options(view: LobbyView, lang: str) -> list[Choice]:
+    """Players, teams, capture rule, cards and house rules in one menu (the lobby text shows
+    the current ones); choosing a house rule switches it over."""
     low, high = PLAYER_RANGE[view.variant]
-    options = [(t(lang, "discord.players", count=n), option_value("players", str(n)))
-               for n in range(low, high + 1)]
+    options: list[Choice] = [(t(lang, "discord.players", count=n),
+                              option_value("players", str(n))) for n in range(low, high + 1)]
     options += [(t(lang, "option.teams"), option_value("teams", "on")),
                 (t(lang, "option.no_teams"), option_value("teams", "off"))]
     options += [(t(lang, f"option.capture_choice.{value}"), option_value("capture_choice", value))
                 for value in ("free", "fewest")]
     options += [(t(lang, "lobby.deck", deck=t(lang, f"deck.{style}")), option_value("deck_style", style))
                 for style in DECK_STYLES]
+    for name in HOUSE_RULES[view.variant]:
+        on, switch = house_rule_switch(view.rules, name)
+        options.append(discord.SelectOption(
+            label=house_rule_label(name, lang)[:100], value=option_value(name, switch),
+            emoji="✅" if on else "⬜",
+            description=t(lang, "discord.option.switch_off" if on else "discord.option.switch_on")))
     return options
 
 

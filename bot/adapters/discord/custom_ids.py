@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
-from ...engine.rules import TARGETS_OFFERED
+from ...engine.rules import HOUSE_RULES, TARGETS_OFFERED
 from ...sessions import LEVELS
 from ...sessions.service import DECK_STYLES, PLAYER_RANGE
 
@@ -88,6 +88,8 @@ MENU_VALUES: dict[Menu, dict[str, tuple[str, ...]]] = {
         "teams": ("on", "off"),
         "capture_choice": ("free", "fewest"),
         "deck_style": DECK_STYLES,
+        **{name: ("classic", "sevens") if name == "primiera" else ("on", "off")
+           for names in HOUSE_RULES.values() for name in names},
     },
 }
 

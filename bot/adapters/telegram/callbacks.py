@@ -40,8 +40,22 @@ class Action(StrEnum):
 
 
 
-MENUS = ("main", "options", "variant", "players", "target", "teams", "capture", "deck", "turn")
+MENUS = ("main", "options", "variant", "players", "target", "teams", "capture", "deck", "turn",
+         "house")
 LEVELS = ("easy", "medium", "hard")
+
+# The house rules (engine.rules.HOUSE_RULES), each switched on or off by its own button.
+HOUSE: dict[str, tuple[str, tuple[str, ...]]] = {
+    "a": ("ace_takes_all", ("on", "off")),
+    "b": ("re_bello", ("on", "off")),
+    "N": ("napola", ("on", "off")),
+    "A": ("asso_bello", ("on", "off")),
+    "7": ("sevens_point", ("on", "off")),
+    "p": ("primiera", ("classic", "sevens")),
+    "m": ("must_capture", ("on", "off")),
+    "k": ("three_kings_redeal", ("on", "off")),
+    "L": ("low_table_redeal", ("on", "off")),
+}
 
 # Lobby options a button may set: short key -> (sessions key, allowed values).
 OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -52,7 +66,9 @@ OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "c": ("capture_choice", ("free", "fewest")),
     "d": ("deck_style", ("napoletane", "piacentine", "siciliane", "french")),
     "l": ("turn_limit", ("30", "60", "90", "120", "300")),
+    **HOUSE,
 }
+HOUSE_SHORT = {key: short for short, (key, _) in HOUSE.items()}
 
 # Chat and player settings: short key -> allowed values.
 SETTINGS: dict[str, tuple[str, ...]] = {

@@ -32,7 +32,7 @@ from ...render import leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from ...sessions.service import language_of
 from ...storage import PlayerRow
-from .callbacks import OPTIONS, Action, Tap, decode
+from .callbacks import HOUSE_SHORT, OPTIONS, Action, Tap, decode
 from .identity import PLATFORM, chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
 from .markup import clip, escape, hand_alert
@@ -502,7 +502,7 @@ class Handlers:
             else:
                 await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.set_option(
                     cref, uref, key, value, is_admin=admin))
-            self.presenter.menus[game_id] = "options"
+            self.presenter.menus[game_id] = "house" if key in HOUSE_SHORT else "options"
             self.presenter.refresh_table(game_id, chat_id)
         return Answer()
 

@@ -7,12 +7,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.rules import TARGETS_OFFERED
+from ...engine.rules import HOUSE_RULES, TARGETS_OFFERED, house_rule_switch
 from ...i18n import t
-from ...render import card_label, move_label
+from ...render import card_label, house_rule_label, move_label
 from ...sessions import HandView, LobbyView
 from ...sessions.service import PLAYER_RANGE
-from .callbacks import LEVELS, OPTIONS, SETTINGS, Action, Tap
+from .callbacks import HOUSE_SHORT, LEVELS, OPTIONS, SETTINGS, Action, Tap
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +89,12 @@ def _option_menu(view: LobbyView, lang: str, menu: str) -> Keyboard:
         entries = [("variant", "button.variant"), ("players", "telegram.button.players"),
                    ("target", "button.target"), ("teams", "button.teams"),
                    ("capture", "button.capture_rule"), ("deck", "button.deck"),
-                   ("turn", "button.turn_limit")]
+                   ("turn", "button.turn_limit"), ("house", "button.house_rules")]
         buttons = [tap(t(lang, key), Action.MENU, gid, arg=name) for name, key in entries]
         return (*rows_of(buttons, width=3), back)
     buttons = list(_option_buttons(view, lang, menu))
-    return (*rows_of(buttons, width=2 if menu in ("variant", "deck", "capture") else 3), back)
+    width = 1 if menu == "house" else 2 if menu in ("variant", "deck", "capture") else 3
+    return (*rows_of(buttons, width=width), back)
 
 
 def _option_buttons(view: LobbyView, lang: str, menu: str) -> Iterable[Button]:
@@ -122,6 +123,10 @@ def _option_buttons(view: LobbyView, lang: str, menu: str) -> Iterable[Button]:
         for value in OPTIONS["l"][1]:
             yield _option(view, "l", value, t(lang, "telegram.seconds", seconds=value),
                           int(value) == view.turn_limit)
+    elif menu == "house":
+        for name in HOUSE_RULES[view.variant]:
+            on, switch = house_rule_switch(rules, name)
+            yield _option(view, HOUSE_SHORT[name], switch, house_rule_label(name, lang), on)
 
 
 # ---- the table and the end of a match -------------------------------------------------
