@@ -48,8 +48,14 @@ def house_rule_label(name: str, lang: str) -> str:
     return t(lang, "option.primiera.sevens" if name == "primiera" else f"option.{name}")
 
 
+def round_limit_label(limit: int, lang: str) -> str:
+    return t(lang, "option.round_limit", value=limit) if limit else t(lang, "option.no_round_limit")
+
+
 def rules_summary(variant: str, rules: Rules, lang: str) -> str:
     parts = [t(lang, "option.target", value=rules.target)]
+    if rules.round_limit:
+        parts.append(t(lang, "option.round_limit", value=rules.round_limit))
     parts.append(t(lang, f"option.capture_choice.{rules.capture_choice.value}"))
     if rules.primiera is not Primiera.CLASSIC or variant == Variant.ESCOBA.value:
         parts.append(t(lang, f"option.primiera.{rules.primiera.value}"))
@@ -113,7 +119,12 @@ def play_line(name: str, card: Card | None, captured: Sequence[Card], scopa: boo
 
 def table_text(view: TableView, lang: str, now: float | None = None) -> str:
     style = view.deck_style
-    lines = [t(lang, "table.title", variant=t(lang, f"variant.{view.variant}"), round=view.round_number)]
+    variant = t(lang, f"variant.{view.variant}")
+    if view.round_limit:
+        lines = [t(lang, "table.title_limited", variant=variant, round=view.round_number,
+                   limit=view.round_limit)]
+    else:
+        lines = [t(lang, "table.title", variant=variant, round=view.round_number)]
     lines.append(t(lang, "table.table", cards=cards_text(view.table, style)) if view.table
                  else t(lang, "table.empty"))
     lines.append(t(lang, "table.stock", count=view.stock_count))

@@ -519,7 +519,7 @@ async def test_lobby_menus_and_computers(world: World) -> None:
     await fake.wait_for(lambda: "CPU" not in lobby.text, what="no computers")
 
 
-async def test_house_rules_are_switched_from_the_lobby_menu(world: World) -> None:
+async def test_house_rules_and_a_round_limit_are_set_from_the_lobby_menus(world: World) -> None:
     w, fake = world, world.fake
     await fake.slash(w.alice, w.channel, "newgame", variant="scopa")
     lobby = await lobby_message(w)
@@ -540,8 +540,11 @@ async def test_house_rules_are_switched_from_the_lobby_menu(world: World) -> Non
     assert "Only the player who created" in refused.reply.text
     await fake.press(w.alice, lobby, custom_id=table_menu, values=["primiera=sevens"])
     await fake.wait_for(lambda: "più sette" in lobby.text, what="the sevens primiera")
+    await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:target", values=["round_limit=3"])
+    await fake.wait_for(lambda: "Smazzate al massimo: 3" in lobby.text, what="three rounds")
     rules = (await w.sessions.lobby_of(game_id)).rules
     assert rules.ace_takes_all and rules.primiera.value == "sevens" and not rules.re_bello
+    assert rules.round_limit == 3
 
     await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:variant", values=["variant=escoba"])
     await fake.wait_for(lambda: "Escoba" in lobby.text, what="escoba")

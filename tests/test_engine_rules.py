@@ -184,6 +184,28 @@ def test_match_needs_target_reached_alone_at_the_top() -> None:
     assert match_winner([12, 13, 2], 11) == 1
 
 
+def test_an_agreed_number_of_rounds_ends_the_match_unless_the_top_is_tied() -> None:
+    from bot.engine.scoring import match_winner
+
+    assert match_winner([5, 3], 11, rounds_played=3, round_limit=3) == 0
+    assert match_winner([5, 5], 11, rounds_played=3, round_limit=3) is None
+    assert match_winner([5, 3], 11, rounds_played=2, round_limit=3) is None
+    assert match_winner([11, 3], 11, rounds_played=1, round_limit=3) == 0, "the target still ends it"
+    ended = []
+    for seed in range(20):
+        game = Game.new("scopa", 2, seed=seed, rules={"round_limit": "1"})
+        while game.winner is None:
+            game.apply(game.legal_moves()[0])
+        top = max(game.totals)
+        assert game.totals[game.winner] == top and game.totals.count(top) == 1
+        ended.append(len(game.results))
+        assert len(game.results) == 1 or len(set(game.results[0].totals)) == 1
+    assert ended.count(1) > 10, "most one-round matches end after their round"
+    with pytest.raises(InvalidRulesError):
+        Rules.from_options("scopa", {"round_limit": "-1"})
+    assert Rules.from_options("scopa", {"round_limit": "0"}).round_limit == 0
+
+
 def test_options_are_validated() -> None:
     with pytest.raises(InvalidRulesError):
         Rules.from_options("scopa", {"target": "lots"})

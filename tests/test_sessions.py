@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.render import lobby_text, table_text
 from bot.sessions import (
     ChatRef,
     GameStarted,
@@ -276,3 +277,22 @@ async def test_a_finished_match_stores_every_round_and_loads_without_replay(tmp_
     assert len(breakdowns) >= 2 and breakdowns[-1]["totals"] == game.totals
     assert [json.loads(line) for line in await store.records()] == [game.record()]
     await store.close()
+
+
+async def test_a_match_of_an_agreed_number_of_rounds(tmp_path: Path) -> None:
+    """One round agreed: the match ends with it, unless it leaves the top tied."""
+    s = await open_sessions(tmp_path / "s.db")
+    await s.new_game(CHAT, ALICE, "scopa")
+    lobby = await s.set_option(CHAT, ALICE, "round_limit", "1")
+    assert "Smazzate al massimo: 1" in lobby_text(lobby, "it")
+    await s.join(CHAT, BOB)
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    assert "round 1 of 1" in table_text(await s.table(game_id), "en")
+    await play_to_end(s, game_id, [ALICE, BOB])
+    assert (await s.table(game_id)).finished
+    game = await s.stored_game(game_id)
+    assert game is not None and game.winner is not None
+    *tied, last = [result.totals for result in game.results]
+    assert all(totals[0] == totals[1] for totals in tied), "only a tie plays another round"
+    assert last[game.winner] > last[1 - game.winner]
+    await s.store.close()

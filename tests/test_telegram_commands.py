@@ -98,7 +98,7 @@ async def test_commands_options_settings_and_who_may_do_what(tmp_path: Path) -> 
             assert chat.language == "it" and chat.turn_limit == 60
 
 
-async def test_house_rules_are_switched_from_the_lobby(tmp_path: Path) -> None:
+async def test_house_rules_and_a_round_limit_are_set_from_the_lobby(tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = tg.add_group("Friends", members=[alice, bob])
@@ -121,10 +121,16 @@ async def test_house_rules_are_switched_from_the_lobby(tmp_path: Path) -> None:
             await answered(tg, tg.tap(group, lobby, alice, "✅ Re bello"))
             await tg.wait_for(lambda: "Re bello" in lobby.button_texts, what="re bello off again")
             assert "Re bello" not in (lobby.text or "")
+            await answered(tg, tg.tap(group, lobby, alice, "Back"))
+            await answered(tg, tg.tap(group, lobby, alice, "Rounds"))
+            await tg.wait_for(lambda: "✅ No round limit" in lobby.button_texts, what="the round limits")
+            await answered(tg, tg.tap(group, lobby, alice, "Round limit: 3"))
+            await tg.wait_for(lambda: "Round limit: 3" in (lobby.text or ""), what="three rounds")
             game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))
             assert game_id is not None
             rules = (await bot.sessions.lobby_of(game_id)).rules
             assert rules.ace_takes_all and not rules.re_bello and rules.primiera.value == "sevens"
+            assert rules.round_limit == 3
 
 
 def _free_port() -> int:

@@ -137,8 +137,8 @@ def test_names_are_escaped_and_the_lobby_offers_the_private_chat() -> None:
     keyboard = lobby_keyboard(view, "en", private_link=link)
     assert any(b.url == link for row in keyboard for b in row)
     assert parse_join_payload(link.rsplit("=", 1)[1]) == 5
-    for menu in ("options", "variant", "players", "target", "teams", "capture", "deck", "turn",
-                 "house"):
+    for menu in ("options", "variant", "players", "target", "rounds", "teams", "capture", "deck",
+                 "turn", "house"):
         for row in lobby_keyboard(view, "it", menu=menu):
             for button in row:
                 assert button.data is not None and decode(button.data) is not None

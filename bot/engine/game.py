@@ -516,7 +516,8 @@ class Game:
         totals = self.totals
         for index, score in enumerate(scores):
             totals[index] += score.total
-        self.winner = match_winner(totals, self.rules.target)
+        rules = self.rules
+        self.winner = match_winner(totals, rules.target, self.round_number, rules.round_limit)
         result = RoundResult(self.round_number, self.dealer, scores, tuple(totals),
                              self.winner, plan.categories)
         self.results.append(result)

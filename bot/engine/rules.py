@@ -34,6 +34,8 @@ class Primiera(StrEnum):
 
 
 TARGETS_OFFERED = (11, 15, 21, 31)
+ROUND_LIMITS_OFFERED = (0, 1, 3, 5)
+"""0: no limit, the match is played to its target alone."""
 
 _REGIONAL = ("ace_takes_all", "re_bello", "napola", "asso_bello", "sevens_point")
 HOUSE_RULES: dict[Variant, tuple[str, ...]] = {
@@ -63,6 +65,7 @@ class Rules:
     must_capture: bool = True
     sevens_point: bool = False
     asso_bello: bool = False
+    round_limit: int = 0
 
     @classmethod
     def default(cls, variant: Variant | str) -> Rules:
@@ -134,6 +137,9 @@ def parse_rule_pairs(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
+_RANGES = {"target": (1, 101), "round_limit": (0, 101)}
+"""The whole-number options' bounds."""
+
 _WRITTEN: dict[Rules, dict[str, Any]] = {}
 """Each Rules value written out once: every saved game and record writes its rules."""
 
@@ -162,8 +168,9 @@ def _parse_value(key: str, current: Any, raw: Any) -> Any:
             value = int(str(raw).strip())
         except ValueError:
             raise InvalidRulesError(f"option {key} takes a whole number, not {raw!r}") from None
-        if not 1 <= value <= 101:
-            raise InvalidRulesError(f"option {key} must be between 1 and 101, not {value}")
+        low, high = _RANGES[key]
+        if not low <= value <= high:
+            raise InvalidRulesError(f"option {key} must be between {low} and {high}, not {value}")
         return value
     raise InvalidRulesError(f"option {key} cannot be set")  # pragma: no cover
 

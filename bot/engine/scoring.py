@@ -249,8 +249,10 @@ def _award(points: list[dict[str, int]], name: str, side: int | None, value: int
         points[side][name] += value
 
 
-def match_winner(totals: Sequence[int], target: int) -> int | None:
-    """The side that reached the target with the highest total alone, if any."""
-    if max(totals) < target:
+def match_winner(totals: Sequence[int], target: int, rounds_played: int = 0,
+                 round_limit: int = 0) -> int | None:
+    """The side that reached the target, or played the agreed rounds (`round_limit`, 0 for
+    none), with the highest total alone, if any: a tie at the top plays on."""
+    if max(totals) < target and not 0 < round_limit <= rounds_played:
         return None
     return _sole_best(list(totals))

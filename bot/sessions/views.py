@@ -69,6 +69,7 @@ class TableView:
     deck_style: str
     target: int
     round_number: int
+    round_limit: int
     dealer: int
     to_play: int
     seats: tuple[SeatInfo, ...]
@@ -153,7 +154,8 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
                   for p in game.plays[-plays_shown:])
     return TableView(
         row.id, row.status, game.version, row.variant, row.deck_style, game.rules.target,
-        game.round_number, game.dealer, game.to_play, seats, game.seating.sides, names,
+        game.round_number, game.rules.round_limit, game.dealer, game.to_play, seats,
+        game.seating.sides, names,
         tuple(game.table), len(game.stock), tuple([len(h) for h in game.hands]),
         tuple([len(c) for c in game.captured]), tuple(game.scope), tuple(game.totals), lines,
         game.results[-1] if game.results else None, game.winner, row.deadline)

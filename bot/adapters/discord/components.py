@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import discord
 from discord import ui
 
-from ...engine.rules import HOUSE_RULES, TARGETS_OFFERED, house_rule_switch
+from ...engine.rules import HOUSE_RULES, ROUND_LIMITS_OFFERED, TARGETS_OFFERED, house_rule_switch
 from ...i18n import t
-from ...render import card_label, house_rule_label, move_label
+from ...render import card_label, house_rule_label, move_label, round_limit_label
 from ...sessions import LEVELS, HandView, LobbyView
 from ...sessions.service import DECK_STYLES, PLAYER_RANGE
 from .custom_ids import VARIANTS, Action, Menu, Press, option_value
@@ -86,8 +86,10 @@ def lobby_components(view: LobbyView, lang: str) -> ui.View:
                          [(t(lang, f"variant.{v}"), option_value("variant", v)) for v in VARIANTS],
                          option_value("variant", view.variant))])
     rows.append([_select(Menu.TARGET, gid, t(lang, "button.target"),
-                         [(t(lang, "option.target", value=n), option_value("target", str(n)))
-                          for n in TARGETS_OFFERED],
+                         [*((t(lang, "option.target", value=n), option_value("target", str(n)))
+                            for n in TARGETS_OFFERED),
+                          *((round_limit_label(n, lang), option_value("round_limit", str(n)))
+                            for n in ROUND_LIMITS_OFFERED if n != view.rules.round_limit)],
                          option_value("target", str(view.rules.target)))])
     rows.append([_select(Menu.TABLE, gid, t(lang, "button.options"), _table_options(view, lang))])
     return layout(*rows)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
-from ...engine.rules import HOUSE_RULES, TARGETS_OFFERED
+from ...engine.rules import HOUSE_RULES, ROUND_LIMITS_OFFERED, TARGETS_OFFERED
 from ...sessions import LEVELS
 from ...sessions.service import DECK_STYLES, PLAYER_RANGE
 
@@ -81,7 +81,8 @@ _PATTERN = re.compile(
 # The values each lobby menu may send back: menu -> key -> allowed values.
 MENU_VALUES: dict[Menu, dict[str, tuple[str, ...]]] = {
     Menu.VARIANT: {"variant": VARIANTS},
-    Menu.TARGET: {"target": tuple(str(t) for t in TARGETS_OFFERED)},
+    Menu.TARGET: {"target": tuple(str(t) for t in TARGETS_OFFERED),
+                  "round_limit": tuple(str(n) for n in ROUND_LIMITS_OFFERED)},
     Menu.TABLE: {
         "players": tuple(str(n) for n in range(min(low for low, _ in PLAYER_RANGE.values()),
                                                max(high for _, high in PLAYER_RANGE.values()) + 1)),

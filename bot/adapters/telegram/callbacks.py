@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
-from ...engine.rules import TARGETS_OFFERED
+from ...engine.rules import ROUND_LIMITS_OFFERED, TARGETS_OFFERED
 
 MAX_BYTES = 64
 SEPARATOR = "|"
@@ -40,8 +40,8 @@ class Action(StrEnum):
 
 
 
-MENUS = ("main", "options", "variant", "players", "target", "teams", "capture", "deck", "turn",
-         "house")
+MENUS = ("main", "options", "variant", "players", "target", "rounds", "teams", "capture", "deck",
+         "turn", "house")
 LEVELS = ("easy", "medium", "hard")
 
 # The house rules (engine.rules.HOUSE_RULES), each switched on or off by its own button.
@@ -62,6 +62,7 @@ OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "v": ("variant", ("scopa", "scopone", "scopone_scientifico", "escoba")),
     "n": ("players", ("2", "3", "4", "5", "6")),
     "t": ("target", tuple(str(t) for t in TARGETS_OFFERED)),
+    "r": ("round_limit", tuple(str(n) for n in ROUND_LIMITS_OFFERED)),
     "T": ("teams", ("on", "off")),
     "c": ("capture_choice", ("free", "fewest")),
     "d": ("deck_style", ("napoletane", "piacentine", "siciliane", "french")),

@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.rules import HOUSE_RULES, TARGETS_OFFERED, house_rule_switch
+from ...engine.rules import HOUSE_RULES, ROUND_LIMITS_OFFERED, TARGETS_OFFERED, house_rule_switch
 from ...i18n import t
-from ...render import card_label, house_rule_label, move_label
+from ...render import card_label, house_rule_label, move_label, round_limit_label
 from ...sessions import HandView, LobbyView
 from ...sessions.service import PLAYER_RANGE
 from .callbacks import HOUSE_SHORT, LEVELS, OPTIONS, SETTINGS, Action, Tap
@@ -87,13 +87,14 @@ def _option_menu(view: LobbyView, lang: str, menu: str) -> Keyboard:
     back = (tap("↩️ " + t(lang, "button.back"), Action.MENU, gid, arg=back_to),)
     if menu == "options":
         entries = [("variant", "button.variant"), ("players", "telegram.button.players"),
-                   ("target", "button.target"), ("teams", "button.teams"),
+                   ("target", "button.target"), ("rounds", "button.round_limit"),
+                   ("teams", "button.teams"),
                    ("capture", "button.capture_rule"), ("deck", "button.deck"),
                    ("turn", "button.turn_limit"), ("house", "button.house_rules")]
         buttons = [tap(t(lang, key), Action.MENU, gid, arg=name) for name, key in entries]
         return (*rows_of(buttons, width=3), back)
     buttons = list(_option_buttons(view, lang, menu))
-    width = 1 if menu == "house" else 2 if menu in ("variant", "deck", "capture") else 3
+    width = 1 if menu == "house" else 2 if menu in ("variant", "deck", "capture", "rounds") else 3
     return (*rows_of(buttons, width=width), back)
 
 
@@ -109,6 +110,10 @@ def _option_buttons(view: LobbyView, lang: str, menu: str) -> Iterable[Button]:
     elif menu == "target":
         for target in TARGETS_OFFERED:
             yield _option(view, "t", str(target), str(target), target == rules.target)
+    elif menu == "rounds":
+        for limit in ROUND_LIMITS_OFFERED:
+            yield _option(view, "r", str(limit), round_limit_label(limit, lang),
+                          limit == rules.round_limit)
     elif menu == "teams":
         yield _option(view, "T", "on", t(lang, "option.teams"), view.teams)
         yield _option(view, "T", "off", t(lang, "option.no_teams"), not view.teams)
