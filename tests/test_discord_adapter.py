@@ -499,10 +499,10 @@ async def test_cancel_in_the_lobby_and_in_a_match(world: World) -> None:
 
 async def test_lobby_menus_and_computers(world: World) -> None:
     w, fake = world, world.fake
-    await fake.slash(w.alice, w.channel, "newgame", variant="scopa", target=21)
+    await fake.slash(w.alice, w.channel, "newgame", variant="scopa", target=21, rounds=5)
     lobby = await lobby_message(w)
     game_id = await open_game(w)
-    assert "Si gioca a 21" in lobby.text
+    assert "Si gioca a 21" in lobby.text and "Smazzate al massimo: 5" in lobby.text
     await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:variant", values=["variant=escoba"])
     await fake.wait_for(lambda: "Escoba" in lobby.text, what="escoba")
     await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:table", values=["players=3"])

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from ...engine.rules import TARGETS_OFFERED
+from ...engine.rules import ROUND_LIMITS_OFFERED, TARGETS_OFFERED
 from .custom_ids import VARIANTS
 from .handlers import TURN_LIMITS, CommandHandlers
 from .translator import english
@@ -29,6 +29,7 @@ def _described(*names: str) -> dict[str, str]:
 VARIANT_CHOICES = [_choice(f"variant.{v}", v) for v in VARIANTS]
 PLAYER_CHOICES = [Choice(name=str(n), value=n) for n in range(2, 7)]
 TARGET_CHOICES = [Choice(name=str(n), value=n) for n in TARGETS_OFFERED]
+ROUND_CHOICES = [Choice(name=str(n), value=n) for n in ROUND_LIMITS_OFFERED if n]
 CAPTURE_CHOICES = [_choice(f"option.capture_choice.{v}", v) for v in ("free", "fewest")]
 DECK_CHOICES = [_choice(f"deck.{v}", v) for v in ("napoletane", "piacentine", "siciliane", "french")]
 LANGUAGE_CHOICES = [_choice(f"discord.language.{v}", v) for v in ("it", "en")]
@@ -38,15 +39,17 @@ TURN_CHOICES = [Choice(name=f"{n} s", value=n) for n in TURN_LIMITS]
 def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[None, ..., None]]:
     @app_commands.command(name="newgame", description=english("discord.command.newgame.description"))
     @app_commands.guild_only()
-    @app_commands.describe(**_described("variant", "players", "target", "teams", "capture", "deck"))
+    @app_commands.describe(**_described("variant", "players", "target", "teams", "capture", "deck",
+                                        "rounds"))
     @app_commands.choices(variant=VARIANT_CHOICES, players=PLAYER_CHOICES, target=TARGET_CHOICES,
-                          capture=CAPTURE_CHOICES, deck=DECK_CHOICES)
+                          capture=CAPTURE_CHOICES, deck=DECK_CHOICES, rounds=ROUND_CHOICES)
     async def newgame(interaction: discord.Interaction, variant: str | None = None,
                       players: int | None = None, target: int | None = None, teams: bool | None = None,
-                      capture: str | None = None, deck: str | None = None) -> None:
+                      capture: str | None = None, deck: str | None = None,
+                      rounds: int | None = None) -> None:
         await handlers.newgame(interaction, variant, {
             "players": players, "target": target, "teams": teams, "capture_choice": capture,
-            "deck_style": deck})
+            "deck_style": deck, "round_limit": rounds})
 
     @app_commands.command(name="leaderboard", description=english("discord.command.leaderboard.description"))
     @app_commands.describe(**_described("everyone"))
