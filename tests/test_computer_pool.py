@@ -31,6 +31,14 @@ def chosen_where(level: str, view: SeatView, seed: str, budget: float | None = N
     return first_legal(level, view, seed)
 
 
+def noted_where(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
+    """Dies unless it runs in the process named by the seed `PID:FILE`, where it is `budget_noted`."""
+    pid, _, notes = seed.partition(":")
+    if os.getpid() != int(pid):
+        os._exit(1)
+    return budget_noted(level, view, notes, budget)
+
+
 def _view() -> SeatView:
     game = Game.new("scopa", seed=11)
     return game.view(game.to_play)
@@ -64,6 +72,23 @@ async def test_a_worker_that_dies_loses_no_move() -> None:
         assert move in view.legal_moves, "chosen again in the bot's own process"
         assert await pool.think(chosen_where, "easy", view, "next") in view.legal_moves
         assert pool._pool is not None and pool._pool is not first, "a new pool took over"
+    finally:
+        pool.close()
+
+
+async def test_searches_moved_to_threads_by_a_dead_worker_keep_their_shares(tmp_path: Path) -> None:
+    pool = ComputerPool(workers=1)
+    view = _view()
+    notes = tmp_path / "budgets"
+    try:
+        await pool.start()
+        moves = await asyncio.gather(*(pool.think(noted_where, "hard", view, f"{os.getpid()}:{notes}")
+                                       for _ in range(3)))
+        assert all(move in view.legal_moves for move in moves)
+        budgets = notes.read_text().split()
+        assert budgets.count("None") == 1, "one search had the worker to itself"
+        shared = sorted(float(budget) for budget in budgets if budget != "None")
+        assert shared == pytest.approx([0.1, 0.15])
     finally:
         pool.close()
 

@@ -47,8 +47,9 @@ Think = Callable[[Chooser, str, SeatView, str], Awaitable[Move]]
 """Runs a chooser for (level, view, seed) somewhere and gives its move."""
 
 
-async def think_in_thread(chooser: Chooser, level: str, view: SeatView, seed: str) -> Move:
-    return await asyncio.to_thread(chooser, level, view, seed)
+async def think_in_thread(chooser: Chooser, level: str, view: SeatView, seed: str,
+                          budget: float | None = None) -> Move:
+    return await asyncio.to_thread(chooser, level, view, seed, budget)
 
 
 def shared_budget(thinking: int, workers: int) -> float | None:
@@ -129,7 +130,7 @@ class ComputerPool:
             if self._pool is pool:
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
-            return await think_in_thread(chooser, level, view, seed)
+            return await think_in_thread(chooser, level, view, seed, budget)
         finally:
             self.thinking -= searching
 
