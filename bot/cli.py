@@ -30,12 +30,20 @@ def _simulate(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from .adapters.terminal import TerminalGame
     from .app import open_sessions
+    from .render import refusal_text
+    from .sessions import Refused
+
+    rules = parse_rule_pairs(args.rule)
 
     async def main() -> int:
         sessions = await open_sessions(args.db, computer_pace=args.pace)
         try:
             game = TerminalGame(sessions, lang=args.lang)
-            game_id = await game.setup(args.variant, args.players, args.level, args.teams)
+            try:
+                game_id = await game.setup(args.variant, args.players, args.level, args.teams, rules)
+            except Refused as refused:
+                print(f"scopa-bot: {refusal_text(refused, args.lang)}", file=sys.stderr)
+                return 2
             await game.run(game_id)
         finally:
             await sessions.store.close()
@@ -88,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     print(_WELCOME)
     if not sys.stdin.isatty():
         return 0
-    args.variant, args.players, args.level, args.teams = "scopa", 2, "medium", False
+    args.variant, args.players, args.level, args.teams, args.rule = "scopa", 2, "medium", False, []
     args.lang, args.pace = "it", 0.8
     return _play(args)
 
@@ -129,8 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a match in the terminal against the computer")
     play.add_argument("--variant", default="scopa")
-    play.add_argument("--players", type=int, default=2)
+    play.add_argument("--players", type=int, help="the variant's usual number when left out")
     play.add_argument("--teams", action="store_true")
+    play.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                      help="a rule option (docs/rules.md), e.g. round_limit=3 or ace_takes_all=on")
     play.add_argument("--level", default="medium", choices=("easy", "medium", "hard"))
     play.add_argument("--lang", default="it", choices=("it", "en"))
     play.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"))

@@ -41,6 +41,15 @@ def test_simulate_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> Non
         assert "key=value, not 'napola'" in capsys.readouterr().err
 
 
+def test_play_refuses_options_that_make_no_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "p.db")
+    assert main(["play", "--db", db, "--lang", "en", "--rule", "colour=red"]) == 2
+    assert "unknown rule option 'colour'" in capsys.readouterr().err
+    assert main(["play", "--db", db, "--lang", "en", "--variant", "scopone", "--players", "2"]) == 2
+    assert "4 players" in capsys.readouterr().err
+    assert main(["play", "--db", db, "--rule", "napola"]) == 2
+
+
 def test_run_without_tokens_explains_how_to_get_one(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("TELEGRAM_TOKEN", "DISCORD_TOKEN")}
     env["SCOPA_DB"] = str(tmp_path / "x.db")

@@ -48,3 +48,17 @@ async def test_bad_input_then_quit_then_resume_to_the_end(tmp_path: Path) -> Non
     table = await again.table(game_id)
     assert table.finished and table.winner is not None
     await again.store.close()
+
+
+async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "terminal.db")
+    out = io.StringIO()
+    game = TerminalGame(sessions, lang="en", out=out, read_line=feeder(iter(["q"])))  # type: ignore[arg-type]
+    game_id = await game.setup("scopone", None, "medium", False, {"round_limit": "1", "re_bello": "on"})
+    await game.run(game_id)
+    table = await sessions.table(game_id)
+    assert [seat.name for seat in table.seats][1:] == ["CPU 🤔 2", "CPU 🤔 3", "CPU 🤔 4"]
+    assert "Scopone · round 1 of 1" in out.getvalue()
+    rules = (await sessions.lobby_of(game_id)).rules
+    assert rules.round_limit == 1 and rules.re_bello
+    await sessions.store.close()

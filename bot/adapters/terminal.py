@@ -83,20 +83,21 @@ class TerminalGame:
         self.out.write(text + "\n")
         self.out.flush()
 
-    async def setup(self, variant: str, players: int, level: str, teams: bool) -> int:
-        """The game to play: the open one in this terminal, or a new one with computers."""
+    async def setup(self, variant: str, players: int | None, level: str, teams: bool,
+                    rules: dict[str, str] | None = None) -> int:
+        """The game to play: the open one in this terminal, or a new one with computers
+        (`players` None for the variant's usual number, `rules` as `--rule` gives them)."""
         await self.sessions.chat(self.chat, self.lang)
         await self.sessions.set_turn_limit(self.chat, 3600)
         game_id = await self.sessions.open_game_id(self.chat)
         if game_id is None:
-            options = {"teams": teams} if teams else {}
-            await self.sessions.new_game(self.chat, self.user, variant)
-            for key, value in options.items():
-                await self.sessions.set_option(self.chat, self.user, key, value)
-            lobby = await self.sessions.lobby(self.chat)
-            if players != lobby.players:
-                await self.sessions.set_option(self.chat, self.user, "players", players)
-            for _ in range(players - 1):
+            options: dict[str, object] = dict(rules or {})
+            if teams:
+                options["teams"] = True
+            if players is not None:
+                options["players"] = players
+            lobby = await self.sessions.new_game(self.chat, self.user, variant, options)
+            for _ in range(lobby.players - 1):
                 await self.sessions.add_computer(self.chat, self.user, level)
             game_id = lobby.game_id
         row = await self.sessions.game_row(game_id)

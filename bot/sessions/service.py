@@ -240,7 +240,7 @@ class Sessions:
         known = self._seat_infos.get(row.id)
         if known is not None and known[0] is row.seats:
             return known[1], known[2]
-        infos = tuple(seat_info(s) for s in row.seats)
+        infos = tuple(seat_info(s, row.seats) for s in row.seats)
         names = side_names(game, infos)
         if row.status == "running":
             self._seat_infos[row.id] = (row.seats, infos, names)
@@ -481,7 +481,7 @@ class Sessions:
                 raise Refused(Reason.NOT_ALLOWED)
             if len(row.seats) < row.players:
                 raise Refused(Reason.SEATS_EMPTY, missing=row.players - len(row.seats))
-            waiting = [seat_name(s) for s in row.seats if not s.ready]
+            waiting = [seat_name(s, row.seats) for s in row.seats if not s.ready]
             if waiting:
                 raise Refused(Reason.SEAT_WAITING, names=", ".join(waiting))
             game = Game.new(row.variant, row.players, teams=row.teams, rules=self._rules(row),
@@ -633,7 +633,7 @@ class Sessions:
             self._cache[row.id] = (row, new)
         base = self._base(row, chat)
         play = outcome.play
-        name = seat_name(seat)
+        name = seat_name(seat, seats)
         out: list[ev.Event] = [ev.MovePlayed(
             **base, version=new.version, seat=seat.seat, name=name, card=play.card,
             captured=play.captured, scopa=play.scopa, by_computer=by_computer, timed_out=timed_out,
@@ -643,10 +643,10 @@ class Sessions:
             out.append(ev.SeatAutoplay(**base, seat=seat.seat, player_id=seat.player_id,
                                        name=name, on=True))
         if result is not None:
-            names = side_names(new, tuple(seat_info(s) for s in seats))
+            names = side_names(new, tuple(seat_info(s, seats) for s in seats))
             out.append(ev.RoundEnded(**base, result=result, side_names=names))
             if finished:
-                changes = tuple((seat_name(s), r.rating_before or 0.0, r.rating_after or 0.0)
+                changes = tuple((seat_name(s, seats), r.rating_before or 0.0, r.rating_after or 0.0)
                                 for s, r in zip(seats, finish.results if finish else (),
                                                 strict=False)
                                 if r.player_id is not None and r.rating_after is not None)
@@ -695,7 +695,7 @@ class Sessions:
         seat = next(s for s in row.seats if s.seat == game.to_play)
         player_id = None if seat.is_computer else seat.player_id
         return ev.TurnStarted(**self._base(row, chat), version=game.version, seat=seat.seat,
-                              player_id=player_id, name=seat_name(seat),
+                              player_id=player_id, name=seat_name(seat, row.seats),
                               deadline=row.deadline if row.deadline_kind == "turn" else None)
 
     async def set_autoplay(self, game_id: int, user: UserRef, on: bool) -> None:
@@ -721,7 +721,8 @@ class Sessions:
             self._cache[game_id] = (row, game)
         self._timer_set(row.deadline, row.deadline_kind, row.warned)
         await self._publish([ev.SeatAutoplay(**self._base(row, chat), seat=seat.seat,
-                                             player_id=seat.player_id, name=seat_name(seat), on=on)])
+                                             player_id=seat.player_id, name=seat_name(seat, row.seats),
+                                             on=on)])
 
     # ---- timers and computer players --------------------------------------------
 
@@ -785,7 +786,7 @@ class Sessions:
             chat = await self._chat_row(row.chat_id)
             seat = next(s for s in row.seats if s.seat == game.to_play)
             event = ev.TurnWarning(**self._base(row, chat), seat=seat.seat, player_id=seat.player_id,
-                                   name=seat_name(seat),
+                                   name=seat_name(seat, row.seats),
                                    seconds_left=max(0, round(deadline - self.clock())))
         await self._publish([event])
         return 1

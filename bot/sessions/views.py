@@ -6,6 +6,7 @@ only what that player may see: their hand, the table and their legal moves.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine import Card, Game, Move, RoundResult, Rules
@@ -116,16 +117,23 @@ class HandView:
         return ()
 
 
-def seat_name(seat: SeatRow | None) -> str:
+def seat_name(seat: SeatRow | None, seats: Sequence[SeatRow] = ()) -> str:
+    """A player's name; a computer's level, with its seat number (as the lobby counts
+    seats) when another computer of that level sits at the same table (`seats`)."""
     if seat is None:
         return "—"
     if seat.player is not None and not seat.player.is_computer:
         return seat.player.display_name
-    return COMPUTER_NAMES.get(seat.computer_level or "medium", "CPU")
+    level = seat.computer_level or "medium"
+    name = COMPUTER_NAMES.get(level, "CPU")
+    if any(other.seat != seat.seat and other.is_computer and (other.computer_level or "medium") == level
+           for other in seats):
+        return f"{name} {seat.seat + 1}"
+    return name
 
 
-def seat_info(seat: SeatRow) -> SeatInfo:
-    return SeatInfo(seat.seat, seat_name(seat), seat.player_id, seat.is_computer,
+def seat_info(seat: SeatRow, seats: Sequence[SeatRow] = ()) -> SeatInfo:
+    return SeatInfo(seat.seat, seat_name(seat, seats), seat.player_id, seat.is_computer,
                     seat.computer_level, seat.ready, seat.autoplay)
 
 
@@ -135,7 +143,7 @@ def side_names(game: Game, seats: tuple[SeatInfo, ...]) -> tuple[str, ...]:
 
 
 def lobby_view(row: GameRow, rules: Rules, turn_limit: int) -> LobbyView:
-    by_seat = {s.seat: seat_info(s) for s in row.seats}
+    by_seat = {s.seat: seat_info(s, row.seats) for s in row.seats}
     return LobbyView(row.id, row.status, row.variant, rules, dict(row.options), row.players,
                      row.teams, row.deck_style, row.creator_id,
                      tuple(by_seat.get(i) for i in range(row.players)), turn_limit)
@@ -146,7 +154,7 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
                names: tuple[str, ...] | None = None) -> TableView:
     """The public table; `seats` and `names` may be passed when already built for `row`."""
     if seats is None:
-        seats = tuple(seat_info(s) for s in row.seats)
+        seats = tuple(seat_info(s, row.seats) for s in row.seats)
     if names is None:
         names = side_names(game, seats)
     by_seat = {s.seat: s.name for s in seats}
