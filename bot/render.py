@@ -60,7 +60,7 @@ def rules_summary(variant: str, rules: Rules, lang: str) -> str:
     if rules.primiera is not Primiera.CLASSIC or variant == Variant.ESCOBA.value:
         parts.append(t(lang, f"option.primiera.{rules.primiera.value}"))
     default = Rules.default(variant)
-    for name in ("ace_takes_all", "re_bello", "napola", "sevens_point", "asso_bello",
+    for name in ("ace_takes_all", "re_bello", "napola", "sevens_point", "asso_bello", "fuori",
                  "three_kings_redeal", "low_table_redeal"):
         if getattr(rules, name) and (getattr(default, name) != getattr(rules, name)
                                      or name in ("three_kings_redeal", "low_table_redeal")):

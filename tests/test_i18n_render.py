@@ -30,6 +30,18 @@ def test_every_catalogue_key_used_in_code_exists() -> None:
     assert used and used <= keys, used - keys
 
 
+def test_every_house_rule_and_round_limit_has_a_label() -> None:
+    from bot.engine.rules import HOUSE_RULES, ROUND_LIMITS_OFFERED
+    from bot.render import house_rule_label, round_limit_label
+
+    names = {name for names in HOUSE_RULES.values() for name in names}
+    for lang in ("it", "en"):
+        labels = {house_rule_label(name, lang) for name in names}
+        limits = {round_limit_label(n, lang) for n in ROUND_LIMITS_OFFERED}
+        assert len(labels) == len(names) and len(limits) == len(ROUND_LIMITS_OFFERED)
+        assert not any(label.startswith("option.") for label in labels | limits), "a missing key"
+
+
 def test_unknown_language_falls_back_to_italian() -> None:
     assert t("xx", "button.join") == "Partecipa"
     assert t("en", "button.join") == "Join"

@@ -462,6 +462,66 @@ class Game:
             move = Move(*move)
         return self.apply(move)
 
+    def may_declare(self, seat: int) -> bool:
+        """Whether `seat` may declare fuori with the play it is about to make (004 art. 16):
+        with the option on, two sides, on its turn, but not the last play of the round,
+        nor in a round that began with the sides tied at or above the target."""
+        rules = self.rules
+        return (rules.fuori and self.winner is None and seat == self.to_play
+                and len(self.seating.sides) == 2 and max(self.totals) < rules.target
+                and (self._in_hands > 1 or len(self.stock) > 0))
+
+    def declare_fuori(self, move: Move | str, seat: int | None = None) -> Outcome:
+        """Play `move` and declare fuori with it: the match ends, won by the declaring
+        side if what it has secured (`fuori.secured_scores`) reaches the target, else
+        by the other side. Nothing changes when the move or the declaration is refused."""
+        to_play = self.to_play
+        if seat is not None and seat != to_play:
+            raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
+        if not self.may_declare(to_play):
+            raise IllegalMoveError(self._why_no_fuori(to_play))
+        outcome = self.apply(move, to_play)
+        return outcome._replace(round_result=self._settle_fuori(to_play))
+
+    def _why_no_fuori(self, seat: int) -> str:
+        if not self.rules.fuori:
+            return "fuori is not played in this match"
+        if self.winner is not None:
+            return "the match is over"
+        if len(self.seating.sides) != 2:
+            return "fuori is declared between two sides only"
+        if max(self.totals) >= self.rules.target:
+            return "no fuori in a round begun with the sides tied at the target"
+        return "no fuori with the last play of the round"
+
+    def _settle_fuori(self, seat: int) -> RoundResult:
+        from .fuori import secured_scores
+
+        sides = self.seating.sides
+        taken = [[c for s in side for c in self.captured[s]] for side in sides]
+        scope = [sum(self.scope[s] for s in side) for side in sides]
+        untaken = [c for hand in self.hands for c in hand] + self.table + self.stock
+        plan = self._scoring
+        scores = secured_scores(plan, taken, scope, untaken)
+        side = self.side_of[seat]
+        reached = self.totals[side] + scores[side].total >= self.rules.target
+        for index, score in enumerate(scores):
+            self.totals[index] += score.total
+        self.winner = side if reached else 1 - side
+        result = RoundResult(self.round_number, self.dealer, scores, tuple(self.totals),
+                             self.winner, plan.categories, seat)
+        self.results.append(result)
+        self._rounds.append({
+            "dealer": self.dealer,
+            "deals": [_deal_dict(deal, self._seats) for deal in self._deals],
+            "plays": self.plays,
+            "last_capture_seat": self.last_capturer,
+            "score": [score.to_dict() for score in scores],
+            "fuori": seat,
+        })
+        self._legal = None
+        return result
+
     def _why_illegal(self, move: Move, seat: int, legal: list[Move]) -> str:
         if move.card not in self.hands[seat]:
             return f"{move.card.code} is not in the hand of seat {seat}"

@@ -33,7 +33,7 @@ class Primiera(StrEnum):
     SEVENS = "sevens"
 
 
-TARGETS_OFFERED = (11, 15, 21, 31)
+TARGETS_OFFERED = (8, 11, 15, 16, 21, 31)
 ROUND_LIMITS_OFFERED = (0, 1, 3, 5)
 """0: no limit, the match is played to its target alone."""
 
@@ -41,8 +41,8 @@ _REGIONAL = ("ace_takes_all", "re_bello", "napola", "asso_bello", "sevens_point"
 HOUSE_RULES: dict[Variant, tuple[str, ...]] = {
     Variant.SCOPA: (*_REGIONAL, "primiera", "must_capture", "three_kings_redeal", "low_table_redeal"),
     Variant.SCOPONE: (*_REGIONAL, "primiera", "must_capture", "three_kings_redeal",
-                      "low_table_redeal"),
-    Variant.SCOPONE_SCIENTIFICO: (*_REGIONAL, "primiera", "must_capture"),
+                      "low_table_redeal", "fuori"),
+    Variant.SCOPONE_SCIENTIFICO: (*_REGIONAL, "primiera", "must_capture", "fuori"),
     Variant.ESCOBA: ("primiera", "must_capture"),
 }
 """The two-way options a lobby offers per variant: those that change something in it.
@@ -66,6 +66,7 @@ class Rules:
     sevens_point: bool = False
     asso_bello: bool = False
     round_limit: int = 0
+    fuori: bool = False
 
     @classmethod
     def default(cls, variant: Variant | str) -> Rules:

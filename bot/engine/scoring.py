@@ -107,9 +107,12 @@ class RoundResult(NamedTuple):
     totals: tuple[int, ...]
     winner: int | None = None
     categories: tuple[str, ...] = ()
+    fuori: int | None = None
+    """The seat that ended the round by declaring fuori (its side's `scores` are then
+    what it had secured), or None for a round played to its last card."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "number": self.number,
             "dealer": self.dealer,
             "scores": [score.to_dict() for score in self.scores],
@@ -117,6 +120,9 @@ class RoundResult(NamedTuple):
             "totals": list(self.totals),
             "winner": self.winner,
         }
+        if self.fuori is not None:
+            out["fuori"] = self.fuori
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoundResult:
@@ -125,8 +131,10 @@ class RoundResult(NamedTuple):
             for points, tally in zip(data["scores"], data["tallies"], strict=True)
         )
         categories = tuple(k for k in data["scores"][0] if k != "total") if scores else ()
+        fuori = data.get("fuori")
         return cls(int(data["number"]), int(data["dealer"]), scores,
-                   tuple(int(t) for t in data["totals"]), data.get("winner"), categories)
+                   tuple(int(t) for t in data["totals"]), data.get("winner"), categories,
+                   None if fuori is None else int(fuori))
 
 
 def _sole_best(values: Sequence[int | None]) -> int | None:

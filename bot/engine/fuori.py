@@ -1,0 +1,39 @@
+"""Declaring *fuori* (004 art. 16): a player ends the match with a play, claiming that
+their side has reached the target.
+
+What counts is what the side has made so far and can no longer lose: its scope,
+the settebello once taken, most cards or denari once nobody else could reach as
+many, and the primiera "only when the opponents could not reach it even with all
+the cards not yet taken". One rule covers them all: a point counts when the side
+keeps it however the cards nobody has taken yet are shared out, and the worst
+sharing for a side is all of them to one other side. The side wins the match if
+its total with those points reaches the target, even when the other side has
+more; otherwise it loses the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import Card
+from .scoring import ScoringPlan, SideScore, SideTally, score_with
+
+
+def secured_scores(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
+                   scope_by_side: Sequence[int], untaken: Sequence[Card]) -> tuple[SideScore, ...]:
+    """Each side's points of the round that no sharing out of `untaken` could take away."""
+    sides = len(taken_by_side)
+    secured = []
+    for side in range(sides):
+        worst: dict[str, int] | None = None
+        for other in range(sides):
+            if other == side:
+                continue
+            shared = [list(taken) for taken in taken_by_side]
+            shared[other] += untaken
+            points = score_with(plan, shared, scope_by_side)[side].points
+            worst = dict(points) if worst is None else {
+                category: min(value, points[category]) for category, value in worst.items()}
+        assert worst is not None, "a match has at least two sides"
+        secured.append(SideScore(worst, SideTally.of(taken_by_side[side], scope_by_side[side])))
+    return tuple(secured)
