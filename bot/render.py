@@ -169,6 +169,8 @@ def move_text(event: MovePlayed, lang: str, style: str) -> str:
     text = play_line(event.name, event.card, event.captured, event.scopa, lang, style)
     if event.swept_by_ace:
         text += " " + t(lang, "play.ace_sweep")
+    if event.fuori:
+        text += " " + t(lang, "play.fuori")
     if event.timed_out:
         text = t(lang, "play.timed_out", name=event.name) + "\n" + text
     return text
@@ -194,9 +196,23 @@ def monospace_table(rows: list[list[str]], max_name: int = 14) -> str:
                                for i, cell in enumerate(row)) for row in clipped)
 
 
+def fuori_line(event: RoundEnded, lang: str) -> str | None:
+    """Who declared fuori and how it went, for a round that ended that way."""
+    side, result = event.fuori_side, event.result
+    if side is None or event.fuori_name is None:
+        return None
+    points = result.totals[side]
+    if result.winner == side:
+        return t(lang, "round.fuori_reached", name=event.fuori_name, side=event.side_names[side],
+                 points=points)
+    return t(lang, "round.fuori_short", name=event.fuori_name, side=event.side_names[side],
+             points=points, other=event.side_names[1 - side])
+
+
 def breakdown_text(event: RoundEnded, lang: str) -> str:
-    return t(lang, "round.title", round=event.result.number) + "\n" + monospace_table(
-        breakdown_rows(event, lang))
+    fuori = fuori_line(event, lang)
+    return t(lang, "round.title", round=event.result.number) + "\n" + (
+        f"{fuori}\n" if fuori else "") + monospace_table(breakdown_rows(event, lang))
 
 
 def match_text(event: MatchEnded, lang: str) -> str:

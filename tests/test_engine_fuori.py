@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bot.engine import Game, IllegalMoveError, Rules, Variant
+from bot.engine import Game, IllegalMoveError, Move, Rules, Variant
 from bot.engine.cards import parse_cards
-from bot.engine.fuori import secured_scores
+from bot.engine.fuori import declaring_wins, secured_scores
 from bot.engine.scoring import ScoringPlan
 
 from .engine_helpers import arrange
@@ -46,6 +46,14 @@ def test_declaring_short_of_the_target_loses_the_match() -> None:
     game = _late_scopone([3, 6])
     game.declare_fuori("7D:7C")
     assert game.totals == [7, 6] and game.winner == 1
+
+
+def test_a_computer_declares_only_when_it_wins_and_the_trial_changes_nothing() -> None:
+    capture = Move.parse("7D:7C")
+    winning, short = _late_scopone([4, 7]), _late_scopone([3, 6])
+    before = winning.to_json()
+    assert declaring_wins(winning, capture) and winning.to_json() == before
+    assert not declaring_wins(short, capture)
 
 
 def test_primiera_counts_only_when_no_sharing_of_the_rest_could_match_it() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import lobby_text, table_text
+from bot.render import breakdown_text, lobby_text, table_text
 from bot.sessions import (
     ChatRef,
     GameStarted,
@@ -295,4 +295,51 @@ async def test_a_match_of_an_agreed_number_of_rounds(tmp_path: Path) -> None:
     *tied, last = [result.totals for result in game.results]
     assert all(totals[0] == totals[1] for totals in tied), "only a tie plays another round"
     assert last[game.winner] > last[1 - game.winner]
+    await s.store.close()
+
+
+async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side(tmp_path: Path) -> None:
+    s = await open_sessions(tmp_path / "s.db")
+    seen: list[object] = []
+
+    async def listen(event: object) -> None:
+        seen.append(event)
+
+    s.subscribe(listen)
+    await s.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
+    for level in ("easy", "easy", "easy"):
+        await s.add_computer(CHAT, ALICE, level)
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    for _ in range(8):
+        hand = await s.hand(game_id, ALICE)
+        if hand.my_turn:
+            break
+        await s.run_due()
+    assert hand.my_turn and hand.may_declare, "fuori can be declared from the first play"
+    await s.play(game_id, ALICE, hand.version, hand.choices[0].moves[0], fuori=True)
+    final = await s.table(game_id)
+    assert final.finished and final.winner == 1, "nobody has 8 points after one play"
+    ended = next(e for e in seen if isinstance(e, RoundEnded))
+    assert ended.fuori_name == "Alice" and ended.fuori_side == 0
+    assert "si è dichiarato fuori, ma Alice & CPU 🙂 3 aveva solo" in breakdown_text(ended, "it")
+    moved = [e for e in seen if isinstance(e, MovePlayed)]
+    assert moved[-1].fuori and not any(e.fuori for e in moved[:-1])
+    record = json.loads((await s.store.records())[0])
+    assert record["winner"] == 1 and record["rounds"][-1]["fuori"] == 0
+    board = await s.leaderboard(CHAT)
+    assert [(row.display_name, row.wins) for row in board] == [("Alice", 0)]
+    await s.store.close()
+
+
+async def test_fuori_is_refused_where_it_is_not_played(tmp_path: Path) -> None:
+    s = await open_sessions(tmp_path / "s.db")
+    game_id = await start_duel(s)
+    table = await s.table(game_id)
+    user = ALICE if table.to_play == 0 else BOB
+    hand = await s.hand(game_id, user)
+    assert not hand.may_declare
+    with pytest.raises(Refused) as refused:
+        await s.play(game_id, user, hand.version, hand.choices[0].moves[0], fuori=True)
+    assert refused.value.reason is Reason.NO_FUORI
+    assert (await s.table(game_id)).version == hand.version
     await s.store.close()

@@ -14,9 +14,14 @@ more; otherwise it loses the match.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .cards import Card
+from .moves import Move
 from .scoring import ScoringPlan, SideScore, SideTally, score_with
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 def secured_scores(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
@@ -37,3 +42,15 @@ def secured_scores(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
         assert worst is not None, "a match has at least two sides"
         secured.append(SideScore(worst, SideTally.of(taken_by_side[side], scope_by_side[side])))
     return tuple(secured)
+
+
+def declaring_wins(game: Game, move: Move) -> bool:
+    """Whether declaring fuori with `move` would win the match for the side to play: how a
+    computer player decides. It looks at nothing hidden: what counts depends on the cards
+    each side has taken and on which cards are still untaken, not on who holds them."""
+    seat = game.to_play
+    if not game.may_declare(seat):
+        return False
+    trial = game.copy()
+    trial.declare_fuori(move, seat)
+    return trial.winner == game.side_of[seat]

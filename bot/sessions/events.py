@@ -39,12 +39,17 @@ class MovePlayed(Event):
     dealt: bool = False
     leftover: tuple[Card, ...] = ()
     leftover_seat: int | None = None
+    fuori: bool = False
+    """The player declared fuori with this play: the match ends (see the RoundEnded)."""
 
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     result: RoundResult
     side_names: tuple[str, ...]
+    fuori_name: str | None = None
+    """Who ended the round by declaring fuori (`result.fuori` is their seat)."""
+    fuori_side: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

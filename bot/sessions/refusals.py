@@ -24,6 +24,7 @@ class Reason(StrEnum):
     BAD_INPUT = "bad_input"
     BAD_OPTION = "bad_option"
     IN_OTHER_GAME = "in_other_game"
+    NO_FUORI = "no_fuori"
 
 
 class Refused(Exception):

@@ -33,6 +33,7 @@ from ..engine import (
     record_line,
     to_record,
 )
+from ..engine.fuori import declaring_wins
 from ..engine.record import record_text
 from ..engine.rules import HOUSE_RULES, Seating, Variant, parse_variant
 from ..storage import (
@@ -545,8 +546,9 @@ class Sessions:
     # ---- play -----------------------------------------------------------------
 
     async def play(self, game_id: int, user: UserRef, expected_version: int,
-                   move: str | Move) -> TableView:
-        """Play a move for `user` in game `game_id`, as seen at `expected_version`."""
+                   move: str | Move, fuori: bool = False) -> TableView:
+        """Play a move for `user` in game `game_id`, as seen at `expected_version`;
+        with `fuori`, declare fuori with it (docs/rules.md)."""
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise Refused(Reason.BAD_INPUT)
         player = await self._known_player(user)
@@ -563,20 +565,23 @@ class Sessions:
                 raise Refused(Reason.STALE)
             if seat.seat != game.to_play:
                 raise Refused(Reason.NOT_YOUR_TURN)
+            if fuori and not game.may_declare(seat.seat):
+                raise Refused(Reason.NO_FUORI)
             try:
                 parsed = move if isinstance(move, Move) else Move.parse(move)
             except InvalidInputError:
                 raise Refused(Reason.BAD_INPUT) from None
             chat = await self._chat_row(row.chat_id)
             events, row, game = await self._commit(chat, row, game, seat, parsed,
-                                                   by_computer=False, timed_out=False)
+                                                   by_computer=False, timed_out=False, fuori=fuori)
         self._timer_set(row.deadline, row.deadline_kind, row.warned)
         await self._publish(events)
         assert game is not None
         return self._table(row, game)
 
     async def _commit(self, chat: ChatRow, row: GameRow, game: Game, seat: SeatRow, move: Move,
-                      *, by_computer: bool, timed_out: bool) -> tuple[list[ev.Event], GameRow, Game]:
+                      *, by_computer: bool, timed_out: bool,
+                      fuori: bool = False) -> tuple[list[ev.Event], GameRow, Game]:
         """Apply `move` to a copy, store it with all it changes, then update the cache;
         gives the events and the game's new row and state.
 
@@ -588,7 +593,7 @@ class Sessions:
         """
         new = game.copy()
         try:
-            outcome = new.apply(move, seat=seat.seat)
+            outcome = new.declare_fuori(move, seat.seat) if fuori else new.apply(move, seat=seat.seat)
         except IllegalMoveError as exc:
             raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc)) from None
         timeouts, autoplay = seat.timeouts, seat.autoplay
@@ -638,13 +643,18 @@ class Sessions:
             **base, version=new.version, seat=seat.seat, name=name, card=play.card,
             captured=play.captured, scopa=play.scopa, by_computer=by_computer, timed_out=timed_out,
             swept_by_ace=outcome.swept_by_ace, dealt=outcome.dealt, leftover=outcome.leftover,
-            leftover_seat=outcome.leftover_seat)]
+            leftover_seat=outcome.leftover_seat, fuori=fuori)]
         if autoplay and not seat.autoplay:
             out.append(ev.SeatAutoplay(**base, seat=seat.seat, player_id=seat.player_id,
                                        name=name, on=True))
         if result is not None:
             names = side_names(new, tuple(seat_info(s, seats) for s in seats))
-            out.append(ev.RoundEnded(**base, result=result, side_names=names))
+            declarer = None if result.fuori is None else next(
+                (s for s in seats if s.seat == result.fuori), None)
+            out.append(ev.RoundEnded(
+                **base, result=result, side_names=names,
+                fuori_name=None if declarer is None else seat_name(declarer, seats),
+                fuori_side=None if result.fuori is None else new.side_of[result.fuori]))
             if finished:
                 changes = tuple((seat_name(s, seats), r.rating_before or 0.0, r.rating_after or 0.0)
                                 for s, r in zip(seats, finish.results if finish else (),
@@ -807,7 +817,8 @@ class Sessions:
             chat = await self._chat_row(row.chat_id)
             try:
                 events, _, _ = await self._commit(chat, row, game, seat, move, by_computer=True,
-                                                  timed_out=not computer)
+                                                  timed_out=not computer,
+                                                  fuori=computer and declaring_wins(game, move))
             except Refused:
                 log.exception("computer move %s refused in game %s", move, game_id)
                 return 0

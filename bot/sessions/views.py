@@ -109,6 +109,8 @@ class HandView:
     my_turn: bool
     choices: tuple[CardChoice, ...]
     finished: bool
+    may_declare: bool = False
+    """The player may declare fuori with the play they are about to make."""
 
     def moves_for(self, card: Card) -> tuple[Move, ...]:
         for choice in self.choices:
@@ -176,5 +178,6 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
         grouped.setdefault(move.card, []).append(move)
     choices = tuple(CardChoice(card, tuple(grouped[card])) for card in hand if card in grouped)
     running = row.status == "running"
+    my_turn = running and game.winner is None and game.to_play == seat
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
-                    running and game.winner is None and game.to_play == seat, choices, not running)
+                    my_turn, choices, not running, my_turn and game.may_declare(seat))

@@ -10,6 +10,7 @@ from ...i18n import t
 from ...render import (
     breakdown_rows,
     card_label,
+    fuori_line,
     hand_text,
     lobby_text,
     match_text,
@@ -71,8 +72,10 @@ def breakdown_embed(event: RoundEnded, lang: str) -> discord.Embed:
     """The round as a table, one row per side, in a code block so the columns line up;
     and one field per side for narrow screens, where the table may wrap."""
     rows = breakdown_rows(event, lang)
+    fuori = fuori_line(event, lang)
+    table = "```\n" + monospace_table(rows) + "\n```"
     embed = discord.Embed(title=t(lang, "round.title", round=event.result.number),
-                          description=_clip("```\n" + monospace_table(rows) + "\n```"), colour=ROUND)
+                          description=_clip(f"{fuori}\n{table}" if fuori else table), colour=ROUND)
     header = rows[0]
     for row in rows[1:26]:
         points = " · ".join(f"{name} {value}" for name, value in zip(header[1:-2], row[1:-2], strict=True))

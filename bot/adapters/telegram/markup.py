@@ -13,6 +13,7 @@ from ...render import (
     breakdown_rows,
     card_label,
     cards_text,
+    fuori_line,
     lobby_text,
     match_text,
     monospace_table,
@@ -53,8 +54,11 @@ def cancelled_html(lang: str, by: str | None, started: bool) -> str:
 
 
 def breakdown_html(event: RoundEnded, lang: str) -> str:
-    title = t(lang, "round.title", round=event.result.number)
-    return f"<b>{escape(title)}</b>\n<pre>{escape(monospace_table(breakdown_rows(event, lang)))}</pre>"
+    title = f"<b>{escape(t(lang, 'round.title', round=event.result.number))}</b>\n"
+    fuori = fuori_line(event, lang)
+    if fuori:
+        title += f"{escape(fuori)}\n"
+    return f"{title}<pre>{escape(monospace_table(breakdown_rows(event, lang)))}</pre>"
 
 
 def match_html(event: MatchEnded, lang: str) -> str:
