@@ -554,6 +554,39 @@ async def test_house_rules_and_a_round_limit_are_set_from_the_lobby_menus(world:
     assert forged.reply.ephemeral and not (await w.sessions.lobby_of(game_id)).rules.napola
 
 
+async def test_a_player_declares_fuori_from_their_hand(world: World) -> None:
+    w, fake = world, world.fake
+    await fake.slash(w.alice, w.channel, "newgame", variant="scopone", target=8)
+    lobby = await lobby_message(w)
+    game_id = await open_game(w)
+    await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:table", values=["fuori=on"])
+    await fake.wait_for(lambda: "«fuori»" in lobby.text, what="fuori on")
+    for _ in range(3):
+        await fake.press(w.alice, lobby, "🤖 facile")
+    await fake.wait_for(lambda: lobby.find("🤖 facile").get("disabled"), what="a full table")
+    await fake.press(w.alice, lobby, "▶️ Inizia")
+    while (await w.sessions.table(game_id)).to_play != 0:
+        assert await w.sessions.run_due() == 1
+    table = await table_message(w, game_id)
+    hand = (await fake.press(w.alice, table, prefix=f"{HAND}{game_id}")).reply
+    assert "🏁 Dichiaro fuori…" in hand.labels()
+    await fake.press(w.alice, hand, "🏁 Dichiaro fuori…")
+    await fake.wait_for(lambda: "giocata con cui ti dichiari fuori" in hand.text, what="the plays")
+    plays = [c["custom_id"] for c in hand.components_flat()
+             if c.get("custom_id", "").startswith(f"scopa:declare:{game_id}:")]
+    assert plays and "↩️ Indietro" in hand.labels()
+    await fake.press(w.alice, hand, custom_id=plays[0])
+    breakdown = await fake.wait_for(
+        lambda: next((m for m in fake.messages(w.channel)
+                      if m.embeds and "dichiarato fuori" in m.embeds[0].get("description", "")), None),
+        what="the breakdown")
+    assert "la partita va a" in breakdown.embeds[0]["description"]
+    final = await w.sessions.table(game_id)
+    assert final.finished and final.winner == 1
+    forged = await fake.press(w.alice, hand, custom_id=plays[0], forge=True)
+    assert "finita" in (forged.reply.content or forged.reply.text), "a declared match takes no more plays"
+
+
 async def test_the_computer_plays_for_an_absent_player_until_they_are_back(world: World) -> None:
     w, fake = world, world.fake
     game_id = await started_duel(w)
@@ -693,8 +726,9 @@ def test_decode_accepts_only_what_encode_makes(text: str) -> None:
 def test_every_custom_id_round_trips_within_100_characters(action: Action, game: int, version: int) -> None:
     longest = "10D:" + "+".join(["10C"] * 15)
     args = {Action.COMPUTER: "hard", Action.OPTION: "table", Action.PLAY: longest, Action.PICK: "10S",
-            Action.IDLE: "7B"}
-    versioned = action in (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE)
+            Action.IDLE: "7B", Action.DECLARE: longest}
+    versioned = action in (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE, Action.FUORI,
+                           Action.DECLARE)
     press = Press(action, game, version if versioned else None, args.get(action, ""))
     encoded = press.encode()
     assert len(encoded) <= 100 and decode(encoded) == press

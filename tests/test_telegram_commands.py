@@ -133,6 +133,44 @@ async def test_house_rules_and_a_round_limit_are_set_from_the_lobby(tmp_path: Pa
             assert rules.round_limit == 3
 
 
+async def test_a_player_declares_fuori_from_their_hand(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice = tg.add_user("Alice")
+        group = tg.add_group("Friends", members=[alice])
+        tg.user_starts_bot(alice)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            tg.user_sends(group, alice, "/newgame scopone")
+            lobby = await tg.wait_for_message(group, contains="New game of Scopone")
+            await answered(tg, tg.tap(group, lobby, alice, "Options"))
+            await answered(tg, tg.tap(group, lobby, alice, "House rules"))
+            await tg.wait_for(lambda: "Declaring fuori" in lobby.button_texts, what="the fuori switch")
+            await answered(tg, tg.tap(group, lobby, alice, "Declaring fuori"))
+            await tg.wait_for(lambda: "Declaring fuori" in (lobby.text or ""), what="fuori on")
+            await answered(tg, tg.tap(group, lobby, alice, "Back"))
+            await answered(tg, tg.tap(group, lobby, alice, "Back"))
+            for _ in range(3):
+                await answered(tg, tg.tap(group, lobby, alice, "🤖 easy"))
+            await tg.wait_for(lambda: "4. CPU" in (lobby.text or ""), what="three computers")
+            await answered(tg, tg.tap(group, lobby, alice, "Start"))
+            declare = "🏁 Declare fuori…"
+            hand = await tg.wait_for(
+                lambda: next((m for m in bot_messages(tg, alice) if declare in m.button_texts), None),
+                what="Alice's turn, with the fuori button")
+            assert not (await answered(tg, tg.tap(alice, hand, alice, declare))).show_alert
+            await tg.wait_for(lambda: "Choose the play you declare fuori with" in (hand.text or ""),
+                              what="the plays to declare with")
+            plays = [label for label in hand.button_texts if label.startswith("🏁 ")]
+            assert plays and "↩️ Back" in hand.button_texts
+            assert not (await answered(tg, tg.tap(alice, hand, alice, plays[0]))).show_alert
+            breakdown = await tg.wait_for_message(group, contains="declared fuori, but")
+            assert "the match goes to" in (breakdown.text or "")
+            await tg.wait_for(lambda: "Match over" in (table_message(tg, group).text or "")
+                              or any("Match over" in (m.text or "") for m in bot_messages(tg, group)),
+                              what="the end of the match")
+            game = await bot.sessions.stored_game(1)
+            assert game is not None and game.winner == 1 and game.results[-1].fuori == 0
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -145,6 +145,19 @@ def test_names_are_escaped_and_the_lobby_offers_the_private_chat() -> None:
     assert escape("a<b") == "a&lt;b"
 
 
+def test_every_house_rule_has_a_switch_on_every_variant() -> None:
+    from bot.adapters.telegram.callbacks import HOUSE_SHORT
+    from bot.engine.rules import HOUSE_RULES
+
+    for variant, names in HOUSE_RULES.items():
+        assert set(names) <= set(HOUSE_SHORT)
+        players = 4 if variant.value.startswith("scopone") else 2
+        view = LobbyView(5, "lobby", variant.value, Rules.default(variant), {}, players, players == 4,
+                         "napoletane", 1, (None,) * players, 90)
+        switches = [b for row in lobby_keyboard(view, "en", menu="house") for b in row][:-1]
+        assert len(switches) == len(names) and all(decode(b.data or "") for b in switches)
+
+
 def test_join_payloads_are_strict() -> None:
     for bad in ("", "j", "j0", "j01", "x5", "j5 ", "j" + "9" * 13, "j-1"):
         assert parse_join_payload(bad) is None

@@ -38,6 +38,7 @@ _TEXT = {
         "continue": "Premi Invio per continuare…",
         "waiting": "Aspetto le altre mosse…",
         "last": "Ultime mosse:",
+        "fuori": "f e il numero di una mossa: la giochi e ti dichiari fuori.",
     },
     "en": {
         "prompt": "Your move (number), h help, q quit: ",
@@ -49,6 +50,7 @@ _TEXT = {
         "continue": "Press Enter to continue…",
         "waiting": "Waiting for the other players…",
         "last": "Last moves:",
+        "fuori": "f and the number of a move: play it and declare fuori.",
     },
 }
 
@@ -132,6 +134,8 @@ class TerminalGame:
             screen.append(self._say("moves"))
             for number, move in enumerate(moves, 1):
                 screen.append(f"  {number}. {move_label(move, hand.deck_style)}")
+            if hand.may_declare:
+                screen.append(self._say("fuori"))
         self._show("\n".join(screen))
         return [m.code for m in moves]
 
@@ -173,12 +177,15 @@ class TerminalGame:
                 self._show(rules_text(row.variant, Rules.from_options(row.variant, row.options),
                                       self.lang))
                 continue
-            if not line.isdigit() or not 1 <= int(line) <= len(moves):
+            fuori = line[:1].lower() == "f"
+            number = line[1:].strip() if fuori else line
+            if not number.isdigit() or not 1 <= int(number) <= len(moves):
                 self._show(self._say("bad", text=line[:20], count=len(moves)))
                 continue
             version = (await self.sessions.table(game_id)).version
             try:
-                await self.sessions.play(game_id, self.user, version, moves[int(line) - 1])
+                await self.sessions.play(game_id, self.user, version, moves[int(number) - 1],
+                                         fuori=fuori)
             except Refused as exc:
                 self._show(refusal_text(exc, self.lang))
 

@@ -18,7 +18,7 @@ from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label
 from ...sessions import LEVELS, HandView, LobbyView
 from ...sessions.service import DECK_STYLES, PLAYER_RANGE
-from .custom_ids import VARIANTS, Action, Menu, Press, option_value
+from .custom_ids import DECLARING, VARIANTS, Action, Menu, Press, option_value
 
 LABEL_MAX = 80
 PER_ROW = 5
@@ -155,6 +155,15 @@ def hand_components(view: HandView, lang: str, *, choosing: str | None = None,
         extra.append(button(t(lang, "button.take_back"), Press(Action.TAKE_BACK, gid), emoji="👋"))
     picked = next((c for c in view.choices if c.card.code == choosing), None)
     live = view.my_turn and not autoplay
+    if live and choosing == DECLARING and view.may_declare:
+        buttons = [button(move_label(move, style), Press(Action.DECLARE, gid, version, move.code),
+                          Style.danger, emoji="🏁")
+                   for choice in view.choices for move in choice.moves][: PER_ROW * (ROWS - 1)]
+        rows = _rows(buttons)
+        rows.append([button(t(lang, "button.back"), Press(Action.CARDS, gid, version), emoji="↩️")])
+        return layout(*rows)
+    if live and view.may_declare:
+        extra.append(button(t(lang, "button.fuori"), Press(Action.FUORI, gid, version), emoji="🏁"))
     if live and picked is not None and len(picked.moves) > 1:
         buttons = [button(move_label(move, style), Press(Action.PLAY, gid, version, move.code), Style.primary)
                    for move in picked.moves[: PER_ROW * (ROWS - 1)]]

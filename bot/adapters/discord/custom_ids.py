@@ -2,7 +2,7 @@
 
 `scopa:<action>:<game>[:<version>][:<argument>]`, with game ids and versions
 below a billion and arguments of at most 64 characters (the engine's longest
-move), so every id fits: `scopa:play:` + 9 + 1 + 9 + 1 + 64 = 95. Buttons that
+move), so every id fits: `scopa:declare:` + 9 + 1 + 9 + 1 + 64 = 98. Buttons that
 act on a game in play carry the version they were drawn at, so a press on an old message is
 refused by the sessions layer instead of playing the wrong move. Discord hands
 the custom id back on every press, from any client: `decode` accepts only what
@@ -42,6 +42,8 @@ class Action(StrEnum):
     PICK = "pick"
     CARDS = "cards"
     IDLE = "idle"
+    FUORI = "fuori"
+    DECLARE = "declare"
 
 
 class Menu(StrEnum):
@@ -51,6 +53,10 @@ class Menu(StrEnum):
     TARGET = "target"
     TABLE = "table"
 
+
+DECLARING = "fuori"
+"""What a hand is drawn choosing among while its player picks the play to declare fuori
+with; otherwise it is the card whose captures they pick from (no card has this code)."""
 
 _NUMBER = r"(?:0|[1-9][0-9]{0,8})"
 
@@ -71,6 +77,8 @@ _SHAPES: dict[Action, tuple[bool, str]] = {
     Action.PICK: (True, CARD_PATTERN),
     Action.CARDS: (True, ""),
     Action.IDLE: (True, CARD_PATTERN),
+    Action.FUORI: (True, ""),
+    Action.DECLARE: (True, MOVE_PATTERN),
 }
 
 _PATTERN = re.compile(

@@ -18,6 +18,7 @@ from ...render import (
     table_text,
 )
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
+from .custom_ids import DECLARING
 
 LOBBY = discord.Colour.blurple()
 TABLE = discord.Colour.dark_green()
@@ -61,6 +62,8 @@ def hand_embed(view: HandView, lang: str, variant: str, *, choosing: str | None 
     text = hand_text(view, lang, variant)
     if autoplay and not view.finished:
         text += "\n" + t(lang, "discord.hand.autoplay")
+    elif choosing == DECLARING and view.may_declare:
+        text += "\n" + t(lang, "hand.fuori")
     elif choosing:
         card = next((c.card for c in view.choices if c.card.code == choosing), None)
         if card is not None:

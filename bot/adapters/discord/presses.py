@@ -19,7 +19,7 @@ from ...i18n import t
 from ...render import refusal_text
 from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
 from .components import confirm_cancel
-from .custom_ids import Action, Menu, Press, decode, option_choice
+from .custom_ids import DECLARING, Action, Menu, Press, decode, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import chat_ref, is_admin, user_ref
 from .replies import Reply, answer
@@ -27,7 +27,7 @@ from .replies import Reply, answer
 log = logging.getLogger(__name__)
 
 # Presses on a hand are answered on the hand itself; the others in a new ephemeral message.
-HAND_ACTIONS = (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE)
+HAND_ACTIONS = (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE, Action.FUORI, Action.DECLARE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +141,9 @@ class PressHandlers:
     async def _on_hand(self, p: Presser, press: Press) -> Reply:
         game_id, version = press.game_id, press.version
         assert version is not None
-        if press.action is Action.PLAY:
-            await self.sessions.play(game_id, p.user, version, press.arg)
+        if press.action in (Action.PLAY, Action.DECLARE):
+            await self.sessions.play(game_id, p.user, version, press.arg,
+                                     fuori=press.action is Action.DECLARE)
             return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
         drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
         hand = drawn.view
@@ -154,6 +155,11 @@ class PressHandlers:
             return self._hand_reply(p, drawn)
         if not hand.my_turn:
             raise Refused(Reason.NOT_YOUR_TURN)
+        if press.action is Action.FUORI:
+            if not hand.may_declare:
+                raise Refused(Reason.NO_FUORI)
+            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang,
+                                                       choosing=DECLARING))
         choice = next((c for c in hand.choices if c.card.code == press.arg), None)
         if press.action is Action.IDLE or choice is None:
             raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))

@@ -37,8 +37,14 @@ class Action(StrEnum):
     TAKE_BACK = "a"
     REMATCH = "r"
     SETTING = "g"
+    FUORI = "f"
+    DECLARE = "F"
 
 
+
+DECLARING = "fuori"
+"""What a player is choosing among while they pick the play to declare fuori with; otherwise
+it is the card whose captures they pick from (no card has this code)."""
 
 MENUS = ("main", "options", "variant", "players", "target", "rounds", "teams", "capture", "deck",
          "turn", "house")
@@ -55,6 +61,7 @@ HOUSE: dict[str, tuple[str, tuple[str, ...]]] = {
     "m": ("must_capture", ("on", "off")),
     "k": ("three_kings_redeal", ("on", "off")),
     "L": ("low_table_redeal", ("on", "off")),
+    "f": ("fuori", ("on", "off")),
 }
 
 # Lobby options a button may set: short key -> (sessions key, allowed values).
@@ -106,6 +113,8 @@ _SHAPES: dict[Action, tuple[bool, str]] = {
     Action.TAKE_BACK: (False, ""),
     Action.REMATCH: (False, ""),
     Action.SETTING: (False, _SETTING_ARG),
+    Action.FUORI: (True, ""),
+    Action.DECLARE: (True, MOVE_PATTERN),
 }
 
 _NUMBER = r"(?:0|[1-9][0-9]{0,11})"

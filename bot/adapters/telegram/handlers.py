@@ -32,7 +32,7 @@ from ...render import leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from ...sessions.service import language_of
 from ...storage import PlayerRow
-from .callbacks import HOUSE_SHORT, OPTIONS, Action, Tap, decode
+from .callbacks import DECLARING, HOUSE_SHORT, OPTIONS, Action, Tap, decode
 from .identity import PLATFORM, chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
 from .markup import clip, escape, hand_alert
@@ -368,7 +368,7 @@ class Handlers:
         if query is None:
             return
         tapped = decode(query.data)
-        if tapped is not None and tapped.action is Action.PLAY:
+        if tapped is not None and tapped.action in (Action.PLAY, Action.DECLARE):
             async with self.outbox.first():
                 await self._answer(query, await self._settle(query, tapped))
         else:
@@ -415,12 +415,13 @@ class Handlers:
     async def _tap(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerRow,
                    lang: str) -> Answer:
         action, game_id = tapped.action, tapped.game_id
-        if action is Action.PLAY:
+        if action in (Action.PLAY, Action.DECLARE):
             assert tapped.version is not None
-            await self.sessions.play(game_id, uref, tapped.version, tapped.arg)
+            await self.sessions.play(game_id, uref, tapped.version, tapped.arg,
+                                     fuori=action is Action.DECLARE)
             self.presenter.choosing.pop((game_id, uref.key), None)
             return Answer()
-        if action in (Action.CHOOSE, Action.BACK, Action.WAIT, Action.SHOW_HAND):
+        if action in (Action.CHOOSE, Action.BACK, Action.WAIT, Action.SHOW_HAND, Action.FUORI):
             return await self._hand_tap(tapped, uref, lang)
         if action is Action.TAKE_BACK:
             await self.sessions.set_autoplay(game_id, uref, False)
@@ -455,6 +456,12 @@ class Handlers:
             return Answer()
         if not hand.my_turn:
             raise Refused(Reason.NOT_YOUR_TURN)
+        if tapped.action is Action.FUORI:
+            if not hand.may_declare:
+                raise Refused(Reason.NO_FUORI)
+            self.presenter.choosing[(game_id, uref.key)] = (hand.version, DECLARING)
+            self.presenter.refresh_hand(game_id, uref.key)
+            return Answer()
         choice = next((c for c in hand.choices if c.card.code == tapped.arg), None)
         if choice is None:
             raise Refused(Reason.ILLEGAL_MOVE, detail=tapped.arg)

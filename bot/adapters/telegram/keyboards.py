@@ -12,7 +12,7 @@ from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label
 from ...sessions import HandView, LobbyView
 from ...sessions.service import PLAYER_RANGE
-from .callbacks import HOUSE_SHORT, LEVELS, OPTIONS, SETTINGS, Action, Tap
+from .callbacks import DECLARING, HOUSE_SHORT, LEVELS, OPTIONS, SETTINGS, Action, Tap
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,17 +153,25 @@ def match_keyboard(game_id: int, lang: str) -> Keyboard:
 
 def hand_keyboard(view: HandView, lang: str, choosing: str | None = None,
                   autoplay: bool = False) -> Keyboard:
-    """One button per card; live on the player's turn, a capture picker for `choosing`."""
+    """One button per card; live on the player's turn, a capture picker for `choosing`,
+    every legal play for `DECLARING`."""
     gid, style = view.game_id, view.deck_style
     rows: list[tuple[Button, ...]] = []
     if view.finished:
         return ()
+    live = view.my_turn and not autoplay
+    back = (tap("↩️ " + t(lang, "button.back"), Action.BACK, gid, view.version),)
     picked = next((c for c in view.choices if c.card.code == choosing), None)
-    if view.my_turn and not autoplay and picked is not None and len(picked.moves) > 1:
+    if live and choosing == DECLARING and view.may_declare:
+        rows.extend(rows_of([tap("🏁 " + move_label(move, style), Action.DECLARE, gid, view.version,
+                                 move.code) for choice in view.choices for move in choice.moves],
+                            width=2, max_chars=30))
+        rows.append(back)
+    elif live and picked is not None and len(picked.moves) > 1:
         for move in picked.moves:
             rows.append((tap(move_label(move, style), Action.PLAY, gid, view.version, move.code),))
-        rows.append((tap("↩️ " + t(lang, "button.back"), Action.BACK, gid, view.version),))
-    elif view.my_turn and not autoplay:
+        rows.append(back)
+    elif live:
         buttons = []
         for card in view.hand:
             moves = view.moves_for(card)
@@ -176,6 +184,8 @@ def hand_keyboard(view: HandView, lang: str, choosing: str | None = None,
             else:
                 buttons.append(tap(card_label(card, style), Action.WAIT, gid))
         rows.extend(rows_of(buttons, width=3, max_chars=24))
+        if view.may_declare:
+            rows.append((tap("🏁 " + t(lang, "button.fuori"), Action.FUORI, gid, view.version),))
     else:
         rows.extend(rows_of([tap(card_label(card, style), Action.WAIT, gid) for card in view.hand],
                             width=5))

@@ -20,6 +20,7 @@ from ...render import (
     table_text,
 )
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
+from .callbacks import DECLARING
 
 ALERT_LIMIT = 200
 
@@ -79,7 +80,9 @@ def hand_html(view: HandView, lang: str, variant: str, *, choosing: str | None =
         lines.append(escape(t(lang, "telegram.hand.autoplay")))
     elif view.my_turn:
         picked = next((c for c in view.choices if c.card.code == choosing), None)
-        if picked is not None and len(picked.moves) > 1:
+        if choosing == DECLARING and view.may_declare:
+            lines.append(escape(t(lang, "hand.fuori")))
+        elif picked is not None and len(picked.moves) > 1:
             lines.append(escape(t(lang, "hand.choose", card=card_label(picked.card, style))))
         else:
             lines.append(escape(t(lang, "hand.your_turn")))

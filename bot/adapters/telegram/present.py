@@ -66,6 +66,7 @@ class Presenter:
         self.table_delay = table_delay
         self.menus: dict[int, str] = {}
         self.choosing: dict[tuple[int, str], tuple[int, str]] = {}
+        """(game, player) -> (version, the card whose captures they pick from, or DECLARING)."""
         self._cancelled_by: dict[int, str] = {}
         self._dm: dict[str, bool] = {}
         self._languages: dict[str, str] = {}
