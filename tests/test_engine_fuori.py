@@ -102,6 +102,7 @@ def test_a_declared_match_saves_resumes_and_records_the_declaration() -> None:
     assert copy.to_json() == game.to_json() and copy.results == game.results
     record = game.record()
     assert record["winner"] == 0 and record["rounds"][-1]["fuori"] == 0
+    assert record["rounds"][-1]["last_capture_seat"] is None, "nobody takes the cards left"
     assert record["rounds"][-1]["plays"][-1]["card"] == "7D"
 
 

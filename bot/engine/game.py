@@ -515,7 +515,7 @@ class Game:
             "dealer": self.dealer,
             "deals": [_deal_dict(deal, self._seats) for deal in self._deals],
             "plays": self.plays,
-            "last_capture_seat": self.last_capturer,
+            "last_capture_seat": None,
             "score": [score.to_dict() for score in scores],
             "fuori": seat,
         })
