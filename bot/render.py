@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .engine import Card, DeckStyle, Move, Rules, label
-from .engine.rules import Primiera, Variant
+from .engine.rules import HOUSE_RULES, Primiera, Variant, parse_variant
 from .i18n import t
 from .sessions import (
     HandView,
@@ -43,6 +43,10 @@ def move_label(move: Move, style: str = "napoletane") -> str:
     return f"{card_label(move.card, style)} → " + "+".join(card_label(c, style) for c in move.captures)
 
 
+_EXPLAINED = ("ace_takes_all", "re_bello", "napola", "sevens_point", "asso_bello", "fuori")
+"""The two-way options players may not know: the lobby names them when on, /rules explains them."""
+
+
 def house_rule_label(name: str, lang: str) -> str:
     """A house rule's name (engine.rules.HOUSE_RULES), as a switch shows it."""
     return t(lang, "option.primiera.sevens" if name == "primiera" else f"option.{name}")
@@ -60,11 +64,11 @@ def rules_summary(variant: str, rules: Rules, lang: str) -> str:
     if rules.primiera is not Primiera.CLASSIC or variant == Variant.ESCOBA.value:
         parts.append(t(lang, f"option.primiera.{rules.primiera.value}"))
     default = Rules.default(variant)
-    for name in ("ace_takes_all", "re_bello", "napola", "sevens_point", "asso_bello", "fuori",
-                 "three_kings_redeal", "low_table_redeal"):
-        if getattr(rules, name) and (getattr(default, name) != getattr(rules, name)
-                                     or name in ("three_kings_redeal", "low_table_redeal")):
-            parts.append(t(lang, f"option.{name}"))
+    offered = HOUSE_RULES[parse_variant(variant)]
+    parts += [t(lang, f"option.{name}") for name in _EXPLAINED
+              if name in offered and getattr(rules, name) and not getattr(default, name)]
+    parts += [t(lang, f"option.{name}") for name in ("three_kings_redeal", "low_table_redeal")
+              if getattr(rules, name)]
     if not rules.must_capture:
         parts.append(t(lang, "option.must_capture.off"))
     return ", ".join(parts)
@@ -258,5 +262,16 @@ def stats_text(name: str, stats: dict[str, Any], lang: str) -> str:
 
 
 def rules_text(variant: str, rules: Rules, lang: str) -> str:
-    return t(lang, f"rules.{variant}", target=rules.target) + "\n\n" + t(
-        lang, "lobby.rules", rules=rules_summary(variant, rules, lang))
+    """The variant's rules in short, the options in effect, and what each less common one means."""
+    lines = [t(lang, f"rules.{variant}", target=rules.target), "",
+             t(lang, "lobby.rules", rules=rules_summary(variant, rules, lang))]
+    offered = HOUSE_RULES[parse_variant(variant)]
+    lines += [t(lang, f"rules.explain.{name}") for name in _EXPLAINED
+              if name in offered and getattr(rules, name)]
+    if rules.primiera is Primiera.SEVENS and variant != Variant.ESCOBA.value:
+        lines.append(t(lang, "rules.explain.primiera_sevens"))
+    if not rules.must_capture:
+        lines.append(t(lang, "rules.explain.optional_capture"))
+    if rules.round_limit:
+        lines.append(t(lang, "rules.explain.round_limit", value=rules.round_limit))
+    return "\n".join(lines)

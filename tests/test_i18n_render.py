@@ -42,6 +42,20 @@ def test_every_house_rule_and_round_limit_has_a_label() -> None:
         assert not any(label.startswith("option.") for label in labels | limits), "a missing key"
 
 
+def test_rules_explain_the_house_rules_in_effect_and_only_those() -> None:
+    from bot.engine import Rules
+    from bot.render import rules_text
+
+    scopone = Rules.from_options("scopone", {"fuori": "on", "round_limit": "3", "must_capture": "off"})
+    text = rules_text("scopone", scopone, "en")
+    assert "Fuori: with any play but the last of a round" in text
+    assert "after 3 rounds at the latest" in text and "Capturing is optional card by card" in text
+    assert "Napola" not in text and "Re bello" not in text
+    assert "ci si può dichiarare fuori" in rules_text("scopone", scopone, "it")
+    escoba = rules_text("escoba", Rules.from_options("escoba", {"napola": "on"}), "en")
+    assert "Napola" not in escoba, "escoba scores no napola, so it is not announced"
+
+
 def test_unknown_language_falls_back_to_italian() -> None:
     assert t("xx", "button.join") == "Partecipa"
     assert t("en", "button.join") == "Join"

@@ -45,9 +45,9 @@ HOUSE_RULES: dict[Variant, tuple[str, ...]] = {
     Variant.SCOPONE_SCIENTIFICO: (*_REGIONAL, "primiera", "must_capture", "fuori"),
     Variant.ESCOBA: ("primiera", "must_capture"),
 }
-"""The two-way options a lobby offers per variant: those that change something in it.
-Escoba scores and captures by its own rules (docs/rules.md), and scopone scientifico
-deals no table, so the options they would ignore are not offered there."""
+"""The two-way options a lobby offers per variant, none that the variant would ignore:
+escoba scores and captures by its own rules (docs/rules.md), and scopone scientifico
+deals no table. Escoba's text has no redeal, so escoba offers none either."""
 
 
 @dataclass(frozen=True, slots=True)
