@@ -61,6 +61,14 @@ async def running_bot(tg: FakeTelegramServer, db: Path, **options: Any) -> Async
         await bot.stop()
 
 
+def friends_group(tg: FakeTelegramServer, *users: FakeUser) -> FakeChat:
+    """A group "Friends" of `users`, each of whom has opened the private chat with the bot."""
+    group = tg.add_group("Friends", members=list(users))
+    for user in users:
+        tg.user_starts_bot(user)
+    return group
+
+
 def bot_messages(tg: FakeTelegramServer, chat: FakeChat | FakeUser) -> list[FakeMessage]:
     return tg.messages(chat, from_bot=True)
 

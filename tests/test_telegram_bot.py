@@ -13,6 +13,7 @@ from .fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, Fa
 from .telegram_helpers import (
     answered,
     bot_messages,
+    friends_group,
     hand_message,
     match_over,
     play_until_over,
@@ -43,9 +44,7 @@ def _ref(user: FakeUser) -> UserRef:
 async def test_two_player_match_from_newgame_to_the_leaderboard(tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob", language_code="it")
-        group = tg.add_group("Friends", members=[alice, bob])
-        for user in (alice, bob):
-            tg.user_starts_bot(user)
+        group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             await tg.wait_for(lambda: len(bot_messages(tg, bob)) == 1, what="the welcome")
             tg.user_sends(group, alice, "/newgame")
@@ -154,9 +153,7 @@ async def test_deep_link_join_for_users_who_never_started_the_bot(tmp_path: Path
 async def test_double_taps_stale_keyboards_and_strangers_change_nothing(tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
         alice, bob, eve = tg.add_user("Alice"), tg.add_user("Bob"), tg.add_user("Eve")
-        group = tg.add_group("Friends", members=[alice, bob, eve])
-        for user in (alice, bob, eve):
-            tg.user_starts_bot(user)
+        group = friends_group(tg, alice, bob, eve)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             await _lobby_started(tg, group, alice, [bob])
             game = await bot.sessions.table(1)
@@ -213,9 +210,7 @@ async def test_double_taps_stale_keyboards_and_strangers_change_nothing(tmp_path
 async def test_429_storm_the_match_still_finishes(tmp_path: Path) -> None:
     async with FakeTelegramServer(flood_control=True) as tg:
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
-        group = tg.add_group("Friends", members=[alice, bob])
-        for user in (alice, bob):
-            tg.user_starts_bot(user)
+        group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db", rate_limiter="default",
                                group_rate=(20.0, 60.0)) as bot:
             chat = ChatRef(PLATFORM, str(group.id))
@@ -236,9 +231,7 @@ async def test_429_storm_the_match_still_finishes(tmp_path: Path) -> None:
 async def test_leaving_coming_back_turn_warnings_and_rematch(tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
-        group = tg.add_group("Friends", members=[alice, bob])
-        for user in (alice, bob):
-            tg.user_starts_bot(user)
+        group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             await _lobby_started(tg, group, alice, [bob])
             table = table_message(tg, group)

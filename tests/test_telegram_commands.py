@@ -11,7 +11,7 @@ from bot.adapters.telegram.identity import PLATFORM
 from bot.sessions import ChatRef
 
 from .fakes.telegram_server import FakeTelegramServer
-from .telegram_helpers import answered, bot_messages, running_bot, table_message
+from .telegram_helpers import answered, bot_messages, friends_group, running_bot, table_message
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -101,9 +101,7 @@ async def test_commands_options_settings_and_who_may_do_what(tmp_path: Path) -> 
 async def test_house_rules_and_a_round_limit_are_set_from_the_lobby(tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
-        group = tg.add_group("Friends", members=[alice, bob])
-        for user in (alice, bob):
-            tg.user_starts_bot(user)
+        group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             tg.user_sends(group, alice, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game of Scopa")
@@ -136,8 +134,7 @@ async def test_house_rules_and_a_round_limit_are_set_from_the_lobby(tmp_path: Pa
 async def test_a_player_declares_fuori_from_their_hand(tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
         alice = tg.add_user("Alice")
-        group = tg.add_group("Friends", members=[alice])
-        tg.user_starts_bot(alice)
+        group = friends_group(tg, alice)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             tg.user_sends(group, alice, "/newgame scopone")
             lobby = await tg.wait_for_message(group, contains="New game of Scopone")
