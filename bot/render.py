@@ -22,6 +22,7 @@ from .sessions import (
     RoundEnded,
     TableView,
 )
+from .sessions.service import LOBBY_IDLE
 from .storage import LeaderboardRow
 
 
@@ -231,7 +232,8 @@ def match_text(event: MatchEnded, lang: str) -> str:
 
 
 def refusal_text(refused: Refused, lang: str) -> str:
-    params: dict[str, Any] = {"detail": "", "missing": "", "names": "", "game_id": ""}
+    params: dict[str, Any] = {"detail": "", "missing": "", "names": "", "game_id": "",
+                              "minutes": LOBBY_IDLE // 60}
     params.update(refused.params)
     return t(lang, f"refused.{refused.reason.value}", **params)
 

@@ -35,10 +35,10 @@ DINO = UserRef("test", "u4", "Dino", "it")
 
 
 async def open_sessions(path: Path, clock: FakeClock | None = None, **kwargs: object) -> Sessions:
-    store = await Store.open(path)
+    clock = clock or FakeClock()
+    store = await Store.open(path, clock)
     kwargs.setdefault("chooser", first_legal)
-    return Sessions(store, clock=clock or FakeClock(), computer_pace=0.0,
-                    **kwargs)  # type: ignore[arg-type]
+    return Sessions(store, clock=clock, computer_pace=0.0, **kwargs)  # type: ignore[arg-type]
 
 
 async def play_to_end(sessions: Sessions, game_id: int, users: list[UserRef],

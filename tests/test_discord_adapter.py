@@ -587,6 +587,21 @@ async def test_a_player_declares_fuori_from_their_hand(world: World) -> None:
     assert "finita" in (forged.reply.content or forged.reply.text), "a declared match takes no more plays"
 
 
+async def test_an_idle_lobby_makes_way_for_a_new_game(world: World) -> None:
+    from bot.sessions.service import LOBBY_IDLE
+
+    w, fake = world, world.fake
+    await fake.slash(w.alice, w.channel, "newgame", variant="scopa")
+    old = await lobby_message(w)
+    refused = await fake.slash(w.bob, w.channel, "newgame", variant="escoba")
+    assert "30 minutes" in refused.reply.text
+    w.clock.advance(LOBBY_IDLE + 1)
+    await fake.slash(w.bob, w.channel, "newgame", variant="escoba")
+    await fake.wait_for(lambda: "chiusa" in old.text and not old.components, what="the old lobby closed")
+    new = await lobby_message(w)
+    assert new is not old and "Escoba" in new.text
+
+
 async def test_the_computer_plays_for_an_absent_player_until_they_are_back(world: World) -> None:
     w, fake = world, world.fake
     game_id = await started_duel(w)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import breakdown_text, lobby_text, table_text
+from bot.render import breakdown_text, lobby_text, refusal_text, table_text
 from bot.sessions import (
     ChatRef,
+    GameCancelled,
     GameStarted,
     MatchEnded,
     MovePlayed,
@@ -21,6 +22,7 @@ from bot.sessions import (
     Sessions,
     TurnWarning,
 )
+from bot.sessions.service import LOBBY_IDLE
 from bot.storage import Store
 
 from .sessions_helpers import (
@@ -342,4 +344,38 @@ async def test_fuori_is_refused_where_it_is_not_played(tmp_path: Path) -> None:
         await s.play(game_id, user, hand.version, hand.choices[0].moves[0], fuori=True)
     assert refused.value.reason is Reason.NO_FUORI
     assert (await s.table(game_id)).version == hand.version
+    await s.store.close()
+
+
+async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -> None:
+    clock = FakeClock()
+    s = await open_sessions(tmp_path / "s.db", clock)
+    seen: list[object] = []
+
+    async def listen(event: object) -> None:
+        seen.append(event)
+
+    s.subscribe(listen)
+    first = await s.new_game(CHAT, ALICE, "scopa")
+    clock.advance(LOBBY_IDLE - 60)
+    await s.join(CHAT, CARLA)
+    clock.advance(LOBBY_IDLE - 60)
+    with pytest.raises(Refused) as refused:
+        await s.new_game(CHAT, BOB, "escoba")
+    assert refused.value.reason is Reason.GAME_OPEN, "a seat taken 29 minutes ago keeps it open"
+    assert "30 minutes" in refusal_text(refused.value, "en")
+    clock.advance(120)
+    second = await s.new_game(CHAT, BOB, "escoba")
+    assert second.game_id != first.game_id and second.variant == "escoba"
+    assert (await s.game_row(first.game_id)).status == "cancelled"
+    closed = [e for e in seen if isinstance(e, GameCancelled)]
+    assert [(e.game_id, e.by) for e in closed] == [(first.game_id, "")]
+
+    await s.join(CHAT, ALICE)
+    game_id = (await s.start(CHAT, BOB)).game_id
+    clock.advance(10 * LOBBY_IDLE)
+    with pytest.raises(Refused) as refused:
+        await s.new_game(CHAT, DINO, "scopa")
+    assert refused.value.reason is Reason.GAME_OPEN, "a match in play never gives way"
+    assert (await s.game_row(game_id)).status == "running"
     await s.store.close()

@@ -88,3 +88,4 @@ class SeatAutoplay(Event):
 @dataclass(frozen=True, slots=True)
 class GameCancelled(Event):
     by: str
+    """Who cancelled it; empty for a lobby that closed on its own (sessions.LOBBY_IDLE)."""

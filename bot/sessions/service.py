@@ -76,6 +76,8 @@ PLAYER_RANGE = {"scopa": (2, 4), "scopone": (4, 4), "scopone_scientifico": (4, 4
 DECK_STYLES = ("napoletane", "piacentine", "siciliane", "french")
 LANGUAGES = ("it", "en")
 TURN_LIMITS = (15, 3600)
+LOBBY_IDLE = 30 * 60
+"""Seconds after its last change (a seat, an option) when a lobby gives way to a new /newgame."""
 _HOUSE_ANYWHERE = frozenset(name for names in HOUSE_RULES.values() for name in names)
 
 
@@ -306,17 +308,37 @@ class Sessions:
         except (InvalidInputError, ValueError) as exc:
             raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
         stored_options = _changed_options(chosen, rules)
+        seed = secrets.token_hex(8)
         try:
             row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
-                                               players, teams, deck_style, secrets.token_hex(8))
+                                               players, teams, deck_style, seed)
         except OpenGameExists as exc:
-            raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+            if not await self._close_idle_lobby(chat, exc.game_id):
+                raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+            try:
+                row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
+                                                   players, teams, deck_style, seed)
+            except OpenGameExists as again:
+                raise Refused(Reason.GAME_OPEN, game_id=again.game_id) from None
         if not ready:
             await self.store.set_seat_flags(row.id, 0, ready=False)
             row = dataclasses.replace(row, seats=tuple(dataclasses.replace(s, ready=False)
                                                        for s in row.seats))
         await self._publish([ev.LobbyUpdated(**self._base(row, chat))])
         return lobby_view(row, rules, chat.turn_limit)
+
+    async def _close_idle_lobby(self, chat: ChatRow, game_id: int) -> bool:
+        """Close the chat's open game if it is a lobby nobody has touched for LOBBY_IDLE
+        seconds, so that a creator who went away does not keep the chat from playing."""
+        async with self._lock(game_id):
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "lobby" or self.clock() - row.updated_at < LOBBY_IDLE:
+                return False
+            if not await self.store.cancel_game(row.id, None):
+                return False
+            self._forget(row.id)
+        await self._publish([ev.GameCancelled(**self._base(row, chat), by="")])
+        return True
 
     async def lobby(self, chat_ref: ChatRef) -> LobbyView:
         chat, row = await self._open_row(chat_ref)

@@ -81,10 +81,12 @@ _PLAYER_COLUMNS = ("id, platform, user_key, display_name, language, platform_lan
 
 class Store:
     def __init__(self, db: sqlite3.Connection, reports: aiosqlite.Connection | None,
-                 path: str) -> None:
+                 path: str, clock: Callable[[], float] = time.time) -> None:
         self._db = db
         self._reports = reports
         self.path = path
+        self.clock = clock
+        """Stamps rows' times (created, updated, finished): the sessions' clock."""
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
         self._deadlines: dict[int, Deadline] | None = None
@@ -92,7 +94,7 @@ class Store:
         by every write that changes one: the timer loop asks each time it wakes."""
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, clock: Callable[[], float] = time.time) -> Store:
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -110,7 +112,7 @@ class Store:
             reports.row_factory = sqlite3.Row
             await reports.execute("PRAGMA busy_timeout=5000")
             await reports.execute("PRAGMA query_only=1")
-        store = cls(db, reports, path)
+        store = cls(db, reports, path, clock)
         try:
             store._migrate()
         except BaseException:
@@ -205,7 +207,7 @@ class Store:
         if row is None:
             self._write_one(
                 "INSERT OR IGNORE INTO chats (platform, chat_key, title, language, created_at) "
-                "VALUES (?, ?, ?, ?, ?)", (platform, chat_key, title, language or "it", time.time()))
+                "VALUES (?, ?, ?, ?, ?)", (platform, chat_key, title, language or "it", self.clock()))
             row = self._one("SELECT * FROM chats WHERE platform=? AND chat_key=?",
                             (platform, chat_key))
         elif title and row["title"] != title:
@@ -246,7 +248,7 @@ class Store:
                 "is_computer, created_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (platform, user_key) DO UPDATE SET display_name=excluded.display_name, "
                 "platform_language=COALESCE(excluded.platform_language, platform_language)",
-                (platform, user_key, name, platform_language, int(is_computer), time.time()))
+                (platform, user_key, name, platform_language, int(is_computer), self.clock()))
             row = self._one(
                 f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
                 (platform, user_key))
@@ -279,7 +281,7 @@ class Store:
     async def create_game(self, chat_id: int, creator_id: int, variant: str,
                           options: dict[str, Any], players: int, teams: bool, deck_style: str,
                           seed: str, creator_seat: bool = True) -> GameRow:
-        now = time.time()
+        now = self.clock()
 
         def work(conn: sqlite3.Connection) -> int:
             existing = conn.execute(
@@ -339,7 +341,7 @@ class Store:
             sets.append("teams=?")
             params.append(int(teams))
         sets.append("updated_at=?")
-        params.append(time.time())
+        params.append(self.clock())
         self._write_one(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND status='lobby'",
                         (*params, game_id))
 
@@ -349,7 +351,7 @@ class Store:
 
         def work(conn: sqlite3.Connection) -> None:
             _replace_seats(conn, game_id, rows)
-            conn.execute("UPDATE games SET updated_at=? WHERE id=?", (time.time(), game_id))
+            conn.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game_id))
 
         self._write(work)
 
@@ -370,7 +372,7 @@ class Store:
 
     async def start_game(self, game_id: int, state: dict[str, Any], seats: Iterable[SeatRow],
                          deadline: float | None, deadline_kind: str | None) -> bool:
-        now = time.time()
+        now = self.clock()
         text = dumps(state)
         rows = list(seats)
 
@@ -392,7 +394,7 @@ class Store:
     async def cancel_game(self, game_id: int, record_line: str | None = None) -> bool:
         """Cancel an open game; a running one keeps its record (with no winner)."""
         def work(conn: sqlite3.Connection) -> bool:
-            now = time.time()
+            now = self.clock()
             cursor = conn.execute(
                 "UPDATE games SET status='cancelled', deadline=NULL, finished_at=?, updated_at=? "
                 "WHERE id=? AND status IN ('lobby','running')", (now, now, game_id))
@@ -410,7 +412,7 @@ class Store:
 
     async def commit_move(self, commit: MoveCommit) -> None:
         """Store a move and everything it changes, or raise StaleVersion and change nothing."""
-        now = time.time()
+        now = self.clock()
         try:
             self._write(lambda conn: _commit_move(conn, commit, now))
         except sqlite3.IntegrityError as exc:

@@ -88,7 +88,7 @@ class CommandHandlers:
 
     async def _point_to_game(self, interaction: discord.Interaction, chat: ChatRef, lang: str,
                              game_id: int) -> Reply:
-        text = t(lang, "refused.game_open")
+        text = refusal_text(Refused(Reason.GAME_OPEN), lang)
         message_id = await self.presenter.table_message(game_id)
         if message_id is None or interaction.guild_id is None:
             return Reply.note(text)

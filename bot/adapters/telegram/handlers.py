@@ -239,7 +239,7 @@ class Handlers:
             link = message_link(message.chat.id, int(ref), message.chat.username)
             if link:
                 keyboard = link_keyboard(t(lang, "telegram.button.go_to_game"), link)
-        self._reply(message, escape(t(lang, "refused.game_open")), keyboard,
+        self._reply(message, escape(refusal_text(Refused(Reason.GAME_OPEN), lang)), keyboard,
                     reply_to=int(ref) if ref else None)
 
     async def cmd_join(self, update: Update, context: Context) -> None:
