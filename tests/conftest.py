@@ -1,5 +1,5 @@
-"""Every store a test opens is closed when the test ends, even when it fails:
-an open aiosqlite connection keeps its thread, and the test run, alive."""
+"""Every store a test opens is closed when the test ends, even when it fails: an open
+aiosqlite connection keeps its thread, and the test run, alive. Texts are strict."""
 
 from __future__ import annotations
 
@@ -24,3 +24,9 @@ async def _close_stores(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
     yield
     for store in opened:
         await store.close()
+
+
+@pytest.fixture(autouse=True)
+def _strict_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text shown without one of its parameters fails the test instead of reaching a user."""
+    monkeypatch.setattr("bot.i18n.STRICT", True)

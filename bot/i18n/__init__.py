@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from functools import cache
 from pathlib import Path
 from string import Formatter
@@ -10,6 +11,9 @@ from typing import Any
 
 LANGUAGES = ("it", "en")
 DEFAULT_LANGUAGE = "it"
+STRICT = False
+"""Raise, instead of showing the text unfilled, when a call leaves out a parameter (tests)."""
+log = logging.getLogger(__name__)
 
 
 @cache
@@ -31,6 +35,9 @@ def t(lang: str | None, key: str, **params: Any) -> str:
     try:
         return text.format(**params)
     except (KeyError, IndexError, ValueError):
+        if STRICT:
+            raise
+        log.warning("text %s lacks a parameter (given: %s)", key, ", ".join(params) or "none")
         return text
 
 
