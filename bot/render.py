@@ -75,10 +75,15 @@ def rules_summary(variant: str, rules: Rules, lang: str) -> str:
     return ", ".join(parts)
 
 
+def teams_label(teams: int, lang: str) -> str:
+    """How the players are seated: in two teams, in three, or each on their own."""
+    return t(lang, {0: "option.no_teams", 3: "option.three_teams"}.get(teams, "option.teams"))
+
+
 def lobby_text(view: LobbyView, lang: str) -> str:
     lines = [t(lang, "lobby.title", variant=t(lang, f"variant.{view.variant}"))]
     lines.append(t(lang, "lobby.rules", rules=rules_summary(view.variant, view.rules, lang)))
-    lines.append(t(lang, "option.teams") if view.teams else t(lang, "option.no_teams"))
+    lines.append(teams_label(view.teams, lang))
     lines.append(t(lang, "lobby.deck", deck=t(lang, f"deck.{view.deck_style}")))
     lines.append(t(lang, "lobby.turn_limit", seconds=view.turn_limit))
     lines.append("")
@@ -95,7 +100,7 @@ def lobby_text(view: LobbyView, lang: str) -> str:
         else:
             line = t(lang, "lobby.seat_player", seat=number, name=seat.name)
         if view.teams:
-            line += " · " + t(lang, "lobby.team", team="AB"[index % 2])
+            line += " · " + t(lang, "lobby.team", team="ABC"[index % view.teams])
         lines.append(line)
     if view.status == "lobby":
         lines.append("")

@@ -41,7 +41,8 @@ async def test_kill_9_mid_match_then_resume(tmp_path: Path) -> None:
     moves = await resumed.store.moves(game_id)
     assert [m.number for m in moves] == list(range(1, row.version + 1))
     assert row.version >= last
-    replay = Game.new(row.variant, row.players, teams=row.teams, rules=row.options, seed=row.seed)
+    replay = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
+                      rules=row.options, seed=row.seed)
     for move in moves:
         replay.apply(move.move, seat=move.seat)
     stored = await resumed.stored_game(game_id)

@@ -505,8 +505,14 @@ async def test_lobby_menus_and_computers(world: World) -> None:
     assert "Si gioca a 21" in lobby.text and "Smazzate al massimo: 5" in lobby.text
     await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:variant", values=["variant=escoba"])
     await fake.wait_for(lambda: "Escoba" in lobby.text, what="escoba")
+    await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:table", values=["players=6"])
+    await fake.wait_for(lambda: "6. (libero)" in lobby.text, what="six seats")
+    await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:table", values=["teams=three"])
+    await fake.wait_for(lambda: "Tre coppie" in lobby.text and "coppia C" in lobby.text,
+                        what="three teams of two")
     await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:table", values=["players=3"])
     await fake.wait_for(lambda: "3. (libero)" in lobby.text, what="three seats")
+    assert "Tre coppie" not in lobby.text, "three players form no teams"
     refused = await fake.press(w.bob, lobby, custom_id=f"scopa:opt:{game_id}:target", values=["target=31"])
     assert "Only the player who created" in refused.reply.text
     erin = fake.add_user("Erin", "it", admin=True)
@@ -712,13 +718,13 @@ async def test_new_game_takes_the_table_layout_from_options(tmp_path: Path) -> N
     sessions = await open_sessions(tmp_path / "s.db")
     lobby = await sessions.new_game(CHAT, ALICE, "escoba", {"players": 3, "deck_style": "french",
                                                              "target": 15})
-    assert (lobby.players, lobby.teams, lobby.deck_style, lobby.rules.target) == (3, False, "french", 15)
+    assert (lobby.players, lobby.teams, lobby.deck_style, lobby.rules.target) == (3, 0, "french", 15)
     assert not await sessions.may_manage(lobby.game_id, BOB)
     assert await sessions.may_manage(lobby.game_id, BOB, is_admin=True)
     assert await sessions.may_manage(lobby.game_id, ALICE)
     await sessions.cancel(CHAT, ALICE)
     lobby = await sessions.new_game(CHAT, ALICE, "scopa", {"players": 4, "teams": True})
-    assert (lobby.players, lobby.teams) == (4, True)
+    assert (lobby.players, lobby.teams) == (4, 2)
     await sessions.cancel(CHAT, ALICE)
     for bad in ({"players": "many"}, {"deck_style": "tarot"}, {"players": 3, "teams": True}):
         with pytest.raises(Refused) as refused:

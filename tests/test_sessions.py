@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -378,4 +379,43 @@ async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -
         await s.new_game(CHAT, DINO, "scopa")
     assert refused.value.reason is Reason.GAME_OPEN, "a match in play never gives way"
     assert (await s.game_row(game_id)).status == "running"
+    await s.store.close()
+
+
+async def test_six_players_of_escoba_as_three_teams_of_two(tmp_path: Path) -> None:
+    s = await open_sessions(tmp_path / "s.db")
+    await s.new_game(CHAT, ALICE, "escoba", {"players": 6})
+    lobby = await s.set_option(CHAT, ALICE, "teams", "three")
+    assert lobby.teams == 3 and "Tre coppie" in lobby_text(lobby, "it")
+    for _ in range(5):
+        await s.add_computer(CHAT, ALICE, "easy")
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    table = await s.table(game_id)
+    assert table.sides == ((0, 3), (1, 4), (2, 5)) and len(table.side_names) == 3
+    await play_to_end(s, game_id, [ALICE])
+    assert (await s.table(game_id)).winner is not None
+
+    await s.new_game(CHAT, BOB, "escoba", {"players": 6, "teams": "three"})
+    assert (await s.set_option(CHAT, BOB, "players", "4")).teams == 2, "three teams need six"
+    assert (await s.set_option(CHAT, BOB, "players", "3")).teams == 0, "nor can three make teams"
+    await s.set_option(CHAT, BOB, "players", "4")
+    with pytest.raises(Refused) as refused:
+        await s.set_option(CHAT, BOB, "teams", "three")
+    assert refused.value.reason is Reason.BAD_OPTION
+    await s.cancel(CHAT, BOB)
+    scopone = await s.new_game(CHAT, BOB, "scopone", {"teams": "off"})
+    assert scopone.teams == 2, "scopone is always played in two teams"
+    await s.store.close()
+
+
+async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    s = await open_sessions(path)
+    lobby = await s.new_game(CHAT, ALICE, "scopa", {"players": 4, "teams": "on"})
+    await s.store.close()
+    with sqlite3.connect(path) as database:
+        database.execute("UPDATE games SET teams = 1")
+        database.execute("PRAGMA user_version = 2")
+    s = await open_sessions(path)
+    assert (await s.lobby_of(lobby.game_id)).teams == 2
     await s.store.close()

@@ -152,10 +152,21 @@ def test_every_house_rule_has_a_switch_on_every_variant() -> None:
     for variant, names in HOUSE_RULES.items():
         assert set(names) <= set(HOUSE_SHORT)
         players = 4 if variant.value.startswith("scopone") else 2
-        view = LobbyView(5, "lobby", variant.value, Rules.default(variant), {}, players, players == 4,
-                         "napoletane", 1, (None,) * players, 90)
+        view = LobbyView(5, "lobby", variant.value, Rules.default(variant), {}, players,
+                         2 if players == 4 else 0, "napoletane", 1, (None,) * players, 90)
         switches = [b for row in lobby_keyboard(view, "en", menu="house") for b in row][:-1]
         assert len(switches) == len(names) and all(decode(b.data or "") for b in switches)
+
+
+def test_six_players_may_sit_as_three_teams() -> None:
+    six = LobbyView(5, "lobby", "escoba", Rules.default("escoba"), {}, 6, 3, "napoletane", 1,
+                    (None,) * 6, 90)
+    labels = [b.label for row in lobby_keyboard(six, "en", menu="teams") for b in row]
+    assert labels == ["Teams", "✅ Three teams of two", "Every player for themselves", "↩️ Back"]
+    assert "Three teams of two" in lobby_html(six, "en") and "team C" in lobby_html(six, "en")
+    four = LobbyView(5, "lobby", "escoba", Rules.default("escoba"), {}, 4, 2, "napoletane", 1,
+                     (None,) * 4, 90)
+    assert "Three teams of two" not in str(lobby_keyboard(four, "en", menu="teams"))
 
 
 def test_join_payloads_are_strict() -> None:

@@ -298,13 +298,13 @@ class Sessions:
         rule_options = {**defaults, **(options or {})}
         try:
             players = int(rule_options.pop("players", DEFAULT_PLAYERS[chosen.value]))
-            teams = _flag(rule_options.pop("teams", chosen in (Variant.SCOPONE,
-                                                                Variant.SCOPONE_SCIENTIFICO)))
+            teams = _team_count(rule_options.pop("teams", chosen in (Variant.SCOPONE,
+                                                                      Variant.SCOPONE_SCIENTIFICO)))
             deck_style = str(rule_options.pop("deck_style", "napoletane"))
             if deck_style not in DECK_STYLES:
                 raise InvalidInputError(f"unknown deck style {deck_style!r}")
             rules = Rules.from_options(chosen, rule_options)
-            Seating.make(chosen, players, teams)
+            teams = _teams_of(_seating(chosen.value, players, teams))
         except (InvalidInputError, ValueError) as exc:
             raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
         stored_options = _changed_options(chosen, rules)
@@ -460,13 +460,15 @@ class Sessions:
             try:
                 if key == "variant":
                     variant = parse_variant(str(value)).value
-                    options, teams = {}, variant in ("scopone", "scopone_scientifico")
+                    options = {}
+                    teams = 2 if variant in ("scopone", "scopone_scientifico") else 0
                     low, high = PLAYER_RANGE[variant]
                     players = min(max(players, low), high)
                 elif key == "players":
                     players = int(value)
+                    teams = _fitting_teams(variant, players, teams)
                 elif key == "teams":
-                    teams = str(value).lower() in ("1", "true", "on", "yes")
+                    teams = _team_count(value)
                 elif key == "deck_style":
                     if value not in DECK_STYLES:
                         raise InvalidInputError(f"unknown deck style {value!r}")
@@ -476,7 +478,7 @@ class Sessions:
                         raise InvalidInputError(f"{key} changes nothing in {variant}")
                     options[key] = value
                 rules = Rules.from_options(variant, options)
-                Seating.make(variant, players, teams)
+                teams = _teams_of(_seating(variant, players, teams))
             except (InvalidInputError, ValueError) as exc:
                 raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
             if sum(1 for s in row.seats) > players:
@@ -507,8 +509,8 @@ class Sessions:
             waiting = [seat_name(s, row.seats) for s in row.seats if not s.ready]
             if waiting:
                 raise Refused(Reason.SEAT_WAITING, names=", ".join(waiting))
-            game = Game.new(row.variant, row.players, teams=row.teams, rules=self._rules(row),
-                            seed=row.seed)
+            game = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
+                            rules=self._rules(row), seed=row.seed)
             deadline, kind = self._deadline_for(chat, row.seats, game)
             if not await self.store.start_game(row.id, game.to_json(), row.seats, deadline, kind):
                 raise Refused(Reason.NOT_IN_LOBBY)
@@ -981,6 +983,34 @@ def _moved(row: GameRow, version: int, status: str, deadline: float | None, kind
 
 def _flag(value: Any) -> bool:
     return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "on", "yes")
+
+
+def _team_count(value: Any) -> int:
+    """A lobby's `teams` option: `three` (or 3) teams, on for two, off for none."""
+    if str(value).lower() in ("three", "3"):
+        return 3
+    return 2 if _flag(value) else 0
+
+
+def _seating(variant: str, players: int, teams: int) -> Seating:
+    return Seating.make(variant, players, teams > 0, teams or None)
+
+
+def _fitting_teams(variant: str, players: int, teams: int) -> int:
+    """`teams` if `players` can sit that way, else the most teams they can form (0: none)."""
+    for count in (teams, 2, 0):
+        if count <= teams:
+            try:
+                _seating(variant, players, count)
+            except InvalidInputError:
+                continue
+            return count
+    return 0
+
+
+def _teams_of(seating: Seating) -> int:
+    """The teams as the rules seat them (scopone always in two, whatever was asked)."""
+    return len(seating.sides) if seating.teams else 0
 
 
 def _free_seat(row: GameRow) -> int | None:

@@ -35,7 +35,8 @@ class LobbyView:
     rules: Rules
     options: dict[str, object]
     players: int
-    teams: bool
+    teams: int
+    """How many teams the players form; 0 when every player is on their own."""
     deck_style: str
     creator_id: int
     seats: tuple[SeatInfo | None, ...]

@@ -114,4 +114,9 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX seats_player ON seats(player_id);
     """,
+    # 3: games.teams holds the number of teams (0: every player for themselves), no longer
+    # a flag, so that six players can play as three teams of two.
+    """
+    UPDATE games SET teams = 2 WHERE teams = 1;
+    """,
 )

@@ -54,7 +54,8 @@ class GameRow:
     variant: str
     options: dict[str, Any]
     players: int
-    teams: bool
+    teams: int
+    """How many teams the players form; 0 when every player is on their own."""
     deck_style: str
     status: str
     state: dict[str, Any] | None

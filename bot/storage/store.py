@@ -279,7 +279,7 @@ class Store:
     # ---- games -------------------------------------------------------------
 
     async def create_game(self, chat_id: int, creator_id: int, variant: str,
-                          options: dict[str, Any], players: int, teams: bool, deck_style: str,
+                          options: dict[str, Any], players: int, teams: int, deck_style: str,
                           seed: str, creator_seat: bool = True) -> GameRow:
         now = self.clock()
 
@@ -292,7 +292,7 @@ class Store:
             cursor = conn.execute(
                 "INSERT INTO games (chat_id, creator_id, variant, options, players, teams, deck_style, "
                 "status, seed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                (chat_id, creator_id, variant, dumps(options), players, int(teams), deck_style,
+                (chat_id, creator_id, variant, dumps(options), players, teams, deck_style,
                  seed, now, now))
             game_id = int(cursor.lastrowid or 0)
             if creator_seat:
@@ -327,7 +327,7 @@ class Store:
 
     async def update_lobby(self, game_id: int, *, variant: str | None = None,
                            options: dict[str, Any] | None = None, players: int | None = None,
-                           teams: bool | None = None, deck_style: str | None = None) -> None:
+                           teams: int | None = None, deck_style: str | None = None) -> None:
         sets, params = [], []
         for column, value in (("variant", variant), ("players", players),
                               ("deck_style", deck_style)):
@@ -339,7 +339,7 @@ class Store:
             params.append(dumps(options))
         if teams is not None:
             sets.append("teams=?")
-            params.append(int(teams))
+            params.append(teams)
         sets.append("updated_at=?")
         params.append(self.clock())
         self._write_one(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND status='lobby'",
@@ -654,7 +654,7 @@ def _game(row: sqlite3.Row, seats: tuple[SeatRow, ...]) -> GameRow:
     return GameRow(
         id=int(row["id"]), chat_id=int(row["chat_id"]), creator_id=int(row["creator_id"]),
         variant=row["variant"], options=json.loads(row["options"] or "{}"),
-        players=int(row["players"]), teams=bool(row["teams"]), deck_style=row["deck_style"],
+        players=int(row["players"]), teams=int(row["teams"]), deck_style=row["deck_style"],
         status=row["status"], state=json.loads(row["state"]) if row["state"] else None,
         version=int(row["version"]), seed=row["seed"], deadline=row["deadline"],
         deadline_kind=row["deadline_kind"], warned=bool(row["warned"]),

@@ -94,7 +94,7 @@ MENU_VALUES: dict[Menu, dict[str, tuple[str, ...]]] = {
     Menu.TABLE: {
         "players": tuple(str(n) for n in range(min(low for low, _ in PLAYER_RANGE.values()),
                                                max(high for _, high in PLAYER_RANGE.values()) + 1)),
-        "teams": ("on", "off"),
+        "teams": ("on", "off", "three"),
         "capture_choice": ("free", "fewest"),
         "deck_style": DECK_STYLES,
         **{name: ("classic", "sevens") if name == "primiera" else ("on", "off")

@@ -70,7 +70,7 @@ OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "n": ("players", ("2", "3", "4", "5", "6")),
     "t": ("target", tuple(str(t) for t in TARGETS_OFFERED)),
     "r": ("round_limit", tuple(str(n) for n in ROUND_LIMITS_OFFERED)),
-    "T": ("teams", ("on", "off")),
+    "T": ("teams", ("on", "off", "three")),
     "c": ("capture_choice", ("free", "fewest")),
     "d": ("deck_style", ("napoletane", "piacentine", "siciliane", "french")),
     "l": ("turn_limit", ("30", "60", "90", "120", "300")),

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...engine.rules import HOUSE_RULES, ROUND_LIMITS_OFFERED, TARGETS_OFFERED, house_rule_switch
 from ...i18n import t
-from ...render import card_label, house_rule_label, move_label, round_limit_label
+from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
 from ...sessions.service import PLAYER_RANGE
 from .callbacks import DECLARING, HOUSE_SHORT, LEVELS, OPTIONS, SETTINGS, Action, Tap
@@ -115,8 +115,10 @@ def _option_buttons(view: LobbyView, lang: str, menu: str) -> Iterable[Button]:
             yield _option(view, "r", str(limit), round_limit_label(limit, lang),
                           limit == rules.round_limit)
     elif menu == "teams":
-        yield _option(view, "T", "on", t(lang, "option.teams"), view.teams)
-        yield _option(view, "T", "off", t(lang, "option.no_teams"), not view.teams)
+        yield _option(view, "T", "on", teams_label(2, lang), view.teams == 2)
+        if view.players == 6:
+            yield _option(view, "T", "three", teams_label(3, lang), view.teams == 3)
+        yield _option(view, "T", "off", teams_label(0, lang), not view.teams)
     elif menu == "capture":
         for value in OPTIONS["c"][1]:
             yield _option(view, "c", value, t(lang, f"option.capture_choice.{value}"),
