@@ -41,6 +41,17 @@ async def open_sessions(path: Path, clock: FakeClock | None = None, **kwargs: ob
     return Sessions(store, clock=clock, computer_pace=0.0, **kwargs)  # type: ignore[arg-type]
 
 
+def recorded(sessions: Sessions) -> list[object]:
+    """A list that receives every event `sessions` publishes from now on."""
+    seen: list[object] = []
+
+    async def listen(event: object) -> None:
+        seen.append(event)
+
+    sessions.subscribe(listen)
+    return seen
+
+
 async def play_to_end(sessions: Sessions, game_id: int, users: list[UserRef],
                       max_moves: int = 2000) -> None:
     """Every human plays a legal move on their turn; computers are run when due."""

@@ -36,18 +36,14 @@ from .sessions_helpers import (
     open_sessions,
     play_one,
     play_to_end,
+    recorded,
     start_duel,
 )
 
 
 async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "s.db")
-    seen: list[object] = []
-
-    async def listen(event: object) -> None:
-        seen.append(event)
-
-    sessions.subscribe(listen)
+    seen = recorded(sessions)
     lobby = await sessions.new_game(CHAT, ALICE, "scopa")
     assert [s.name if s else None for s in lobby.seats] == ["Alice", None]
     lobby = await sessions.join(CHAT, BOB)
@@ -181,12 +177,7 @@ async def test_turn_timer_warns_plays_for_the_absent_and_survives_restart(tmp_pa
 
     clock.advance(75)
     restarted = await open_sessions(tmp_path / "s.db", clock)
-    seen: list[object] = []
-
-    async def listen(event: object) -> None:
-        seen.append(event)
-
-    restarted.subscribe(listen)
+    seen = recorded(restarted)
     assert await restarted.run_due() == 1
     assert any(isinstance(e, TurnWarning) for e in seen)
     clock.advance(20)
@@ -303,12 +294,7 @@ async def test_a_match_of_an_agreed_number_of_rounds(tmp_path: Path) -> None:
 
 async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side(tmp_path: Path) -> None:
     s = await open_sessions(tmp_path / "s.db")
-    seen: list[object] = []
-
-    async def listen(event: object) -> None:
-        seen.append(event)
-
-    s.subscribe(listen)
+    seen = recorded(s)
     await s.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
     for level in ("easy", "easy", "easy"):
         await s.add_computer(CHAT, ALICE, level)
@@ -351,12 +337,7 @@ async def test_fuori_is_refused_where_it_is_not_played(tmp_path: Path) -> None:
 async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -> None:
     clock = FakeClock()
     s = await open_sessions(tmp_path / "s.db", clock)
-    seen: list[object] = []
-
-    async def listen(event: object) -> None:
-        seen.append(event)
-
-    s.subscribe(listen)
+    seen = recorded(s)
     first = await s.new_game(CHAT, ALICE, "scopa")
     clock.advance(LOBBY_IDLE - 60)
     await s.join(CHAT, CARLA)
