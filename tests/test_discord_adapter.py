@@ -8,6 +8,7 @@ buttons there, and the tests read what the channel and each user see.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import json
 import re
@@ -578,9 +579,18 @@ async def test_a_player_declares_fuori_from_their_hand(world: World) -> None:
     assert "🏁 Dichiaro fuori…" in hand.labels()
     await fake.press(w.alice, hand, "🏁 Dichiaro fuori…")
     await fake.wait_for(lambda: "giocata con cui ti dichiari fuori" in hand.text, what="the plays")
+    assert "↩️ Indietro" in hand.labels() and "🏁 Dichiaro fuori…" not in hand.labels()
+    declare, pick = f"scopa:declare:{game_id}:", f"scopa:fpick:{game_id}:"
+    ids = [c.get("custom_id", "") for c in hand.components_flat()]
+    assert all(i.startswith((declare, pick, f"scopa:idle:{game_id}:", f"scopa:cards:{game_id}:"))
+               for i in ids), "every play declares"
+    if not any(i.startswith(declare) for i in ids):
+        await fake.press(w.alice, hand, prefix=pick)
+        await fake.wait_for(lambda: "giocata con cui ti dichiari fuori" in hand.text
+                            and any(c.get("custom_id", "").startswith(declare)
+                                    for c in hand.components_flat()), what="a card's captures")
     plays = [c["custom_id"] for c in hand.components_flat()
-             if c.get("custom_id", "").startswith(f"scopa:declare:{game_id}:")]
-    assert plays and "↩️ Indietro" in hand.labels()
+             if c.get("custom_id", "").startswith(declare)]
     await fake.press(w.alice, hand, custom_id=plays[0])
     breakdown = await fake.wait_for(
         lambda: next((m for m in fake.messages(w.channel)
@@ -747,9 +757,9 @@ def test_decode_accepts_only_what_encode_makes(text: str) -> None:
 def test_every_custom_id_round_trips_within_100_characters(action: Action, game: int, version: int) -> None:
     longest = "10D:" + "+".join(["10C"] * 15)
     args = {Action.COMPUTER: "hard", Action.OPTION: "table", Action.PLAY: longest, Action.PICK: "10S",
-            Action.IDLE: "7B", Action.DECLARE: longest}
+            Action.IDLE: "7B", Action.DECLARE: longest, Action.FUORI_PICK: "10S"}
     versioned = action in (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE, Action.FUORI,
-                           Action.DECLARE)
+                           Action.FUORI_PICK, Action.DECLARE)
     press = Press(action, game, version if versioned else None, args.get(action, ""))
     encoded = press.encode()
     assert len(encoded) <= 100 and decode(encoded) == press
@@ -805,3 +815,27 @@ async def test_lanes_run_in_order_merge_waiting_redraws_and_survive_failures() -
     gate.set()
     await lanes.idle()
     assert done == ["elsewhere", "first", "redraw"]
+
+
+def test_while_declaring_every_card_and_capture_declares() -> None:
+    from bot.adapters.discord.components import hand_components
+    from bot.engine import Move
+    from bot.engine.cards import parse_cards
+    from bot.sessions.views import CardChoice, HandView
+
+    hand = tuple(parse_cards(["7D", "1C"]))
+    takes = (Move.parse("7D:3C+4S"), Move.parse("7D:2B+5B"))
+    view = HandView(9, 4, 0, "napoletane", hand, tuple(parse_cards(["2B", "3C", "4S", "5B"])), True,
+                    (CardChoice(hand[0], takes), CardChoice(hand[1], (Move.parse("1C"),))), False,
+                    may_declare=True)
+
+    def ids(shown: HandView, **drawn: object) -> list[str]:
+        return [getattr(item, "custom_id", "") for item in hand_components(shown, "en", **drawn).children]
+
+    assert ids(view) == ["scopa:pick:9:4:7D", "scopa:play:9:4:1C", "scopa:fuori:9:4"]
+    assert ids(view, declaring=True) == ["scopa:fpick:9:4:7D", "scopa:declare:9:4:1C", "scopa:cards:9:4"]
+    assert ids(view, declaring=True, choosing="7D") == [
+        "scopa:declare:9:4:7D:3C+4S", "scopa:declare:9:4:7D:2B+5B", "scopa:cards:9:4"]
+    barred = dataclasses.replace(view, may_declare=False)
+    assert ids(barred, declaring=True) == ["scopa:pick:9:4:7D", "scopa:play:9:4:1C"], \
+        "no declaring where the rules forbid it"

@@ -18,7 +18,7 @@ from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import LEVELS, HandView, LobbyView
 from ...sessions.service import DECK_STYLES, PLAYER_RANGE
-from .custom_ids import DECLARING, VARIANTS, Action, Menu, Press, option_value
+from .custom_ids import VARIANTS, Action, Menu, Press, option_value
 
 LABEL_MAX = 80
 PER_ROW = 5
@@ -147,8 +147,9 @@ def confirm_cancel(game_id: int, lang: str) -> ui.View:
 # ---- a player's hand ------------------------------------------------------------------
 
 def hand_components(view: HandView, lang: str, *, choosing: str | None = None,
-                    autoplay: bool = False) -> ui.View:
-    """One button per card: live on the player's turn, the captures to choose from for `choosing`."""
+                    autoplay: bool = False, declaring: bool = False) -> ui.View:
+    """One button per card: live on the player's turn, the captures to choose from for
+    `choosing`; while `declaring`, every play declares fuori with it."""
     gid, version, style = view.game_id, view.version, view.deck_style
     if view.finished:
         return layout()
@@ -157,34 +158,31 @@ def hand_components(view: HandView, lang: str, *, choosing: str | None = None,
         extra.append(button(t(lang, "button.take_back"), Press(Action.TAKE_BACK, gid), emoji="👋"))
     picked = next((c for c in view.choices if c.card.code == choosing), None)
     live = view.my_turn and not autoplay
-    if live and choosing == DECLARING and view.may_declare:
-        buttons = [button(move_label(move, style), Press(Action.DECLARE, gid, version, move.code),
-                          Style.danger, emoji="🏁")
-                   for choice in view.choices for move in choice.moves][: PER_ROW * (ROWS - 1)]
-        rows = _rows(buttons)
-        rows.append([button(t(lang, "button.back"), Press(Action.CARDS, gid, version), emoji="↩️")])
-        return layout(*rows)
-    if live and view.may_declare:
-        extra.append(button(t(lang, "button.fuori"), Press(Action.FUORI, gid, version), emoji="🏁"))
+    declaring = declaring and live and view.may_declare
+    play, pick = (Action.DECLARE, Action.FUORI_PICK) if declaring else (Action.PLAY, Action.PICK)
+    kind, mark = (Style.danger, "🏁") if declaring else (Style.primary, None)
+    back = button(t(lang, "button.back"), Press(Action.CARDS, gid, version), emoji="↩️")
     if live and picked is not None and len(picked.moves) > 1:
-        buttons = [button(move_label(move, style), Press(Action.PLAY, gid, version, move.code), Style.primary)
+        buttons = [button(move_label(move, style), Press(play, gid, version, move.code), kind, emoji=mark)
                    for move in picked.moves[: PER_ROW * (ROWS - 1)]]
-        rows = _rows(buttons)
-        rows.append([button(t(lang, "button.back"), Press(Action.CARDS, gid, version), emoji="↩️")])
-        return layout(*rows)
+        return layout(*_rows(buttons), [back])
     buttons = []
     for card in view.hand:
         moves = view.moves_for(card) if live else ()
         if len(moves) == 1:
-            play = Press(Action.PLAY, gid, version, moves[0].code)
-            buttons.append(button(move_label(moves[0], style), play, Style.primary))
+            buttons.append(button(move_label(moves[0], style), Press(play, gid, version, moves[0].code),
+                                  kind, emoji=mark))
         elif moves:
-            buttons.append(button(card_label(card, style) + " …", Press(Action.PICK, gid, version, card.code),
-                                  Style.primary))
+            buttons.append(button(card_label(card, style) + " …", Press(pick, gid, version, card.code),
+                                  kind, emoji=mark))
         else:
             buttons.append(button(card_label(card, style), Press(Action.IDLE, gid, version, card.code),
                                   disabled=True))
     rows = _rows(buttons)
+    if declaring:
+        rows.append([back])
+    elif live and view.may_declare:
+        extra.append(button(t(lang, "button.fuori"), Press(Action.FUORI, gid, version), emoji="🏁"))
     if extra:
         rows.append(extra)
     return layout(*rows)

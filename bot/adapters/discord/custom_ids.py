@@ -43,6 +43,7 @@ class Action(StrEnum):
     CARDS = "cards"
     IDLE = "idle"
     FUORI = "fuori"
+    FUORI_PICK = "fpick"
     DECLARE = "declare"
 
 
@@ -53,10 +54,6 @@ class Menu(StrEnum):
     TARGET = "target"
     TABLE = "table"
 
-
-DECLARING = "fuori"
-"""What a hand is drawn choosing among while its player picks the play to declare fuori
-with; otherwise it is the card whose captures they pick from (no card has this code)."""
 
 _NUMBER = r"(?:0|[1-9][0-9]{0,8})"
 
@@ -78,6 +75,7 @@ _SHAPES: dict[Action, tuple[bool, str]] = {
     Action.CARDS: (True, ""),
     Action.IDLE: (True, CARD_PATTERN),
     Action.FUORI: (True, ""),
+    Action.FUORI_PICK: (True, CARD_PATTERN),
     Action.DECLARE: (True, MOVE_PATTERN),
 }
 

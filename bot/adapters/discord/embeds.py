@@ -18,7 +18,6 @@ from ...render import (
     table_text,
 )
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
-from .custom_ids import DECLARING
 
 LOBBY = discord.Colour.blurple()
 TABLE = discord.Colour.dark_green()
@@ -58,13 +57,13 @@ def closed_embed(lang: str, by: str | None, started: bool) -> discord.Embed:
 
 
 def hand_embed(view: HandView, lang: str, variant: str, *, choosing: str | None = None,
-               autoplay: bool = False) -> discord.Embed:
+               autoplay: bool = False, declaring: bool = False) -> discord.Embed:
     text = hand_text(view, lang, variant)
     if autoplay and not view.finished:
         text += "\n" + t(lang, "discord.hand.autoplay")
-    elif choosing == DECLARING and view.may_declare:
-        text += "\n" + t(lang, "hand.fuori")
-    elif choosing:
+    else:
+        if declaring and view.my_turn and view.may_declare:
+            text += "\n" + t(lang, "hand.fuori")
         card = next((c.card for c in view.choices if c.card.code == choosing), None)
         if card is not None:
             text += "\n" + t(lang, "hand.choose", card=card_label(card, view.deck_style))

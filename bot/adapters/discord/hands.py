@@ -41,13 +41,15 @@ class DrawnHand:
 
 
 async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
-                    choosing: str | None = None) -> DrawnHand:
+                    choosing: str | None = None, declaring: bool = False) -> DrawnHand:
     """The player's hand in game `game_id`; Refused if they have none there."""
     view = await sessions.hand(game_id, user)
     row = await sessions.game_row(game_id)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
-    embed = hand_embed(view, lang, row.variant, choosing=choosing, autoplay=autoplay)
-    return DrawnHand(view, autoplay, embed, hand_components(view, lang, choosing=choosing, autoplay=autoplay))
+    embed = hand_embed(view, lang, row.variant, choosing=choosing, autoplay=autoplay,
+                       declaring=declaring)
+    return DrawnHand(view, autoplay, embed, hand_components(view, lang, choosing=choosing,
+                                                            autoplay=autoplay, declaring=declaring))
 
 
 @dataclass(slots=True)

@@ -19,7 +19,7 @@ from ...i18n import t
 from ...render import refusal_text
 from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
 from .components import confirm_cancel
-from .custom_ids import DECLARING, Action, Menu, Press, decode, option_choice
+from .custom_ids import Action, Menu, Press, decode, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import chat_ref, is_admin, user_ref
 from .replies import Reply, answer
@@ -27,7 +27,8 @@ from .replies import Reply, answer
 log = logging.getLogger(__name__)
 
 # Presses on a hand are answered on the hand itself; the others in a new ephemeral message.
-HAND_ACTIONS = (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE, Action.FUORI, Action.DECLARE)
+HAND_ACTIONS = (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE, Action.FUORI, Action.FUORI_PICK,
+                Action.DECLARE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,18 +156,20 @@ class PressHandlers:
             return self._hand_reply(p, drawn)
         if not hand.my_turn:
             raise Refused(Reason.NOT_YOUR_TURN)
+        declaring = press.action in (Action.FUORI, Action.FUORI_PICK)
+        if declaring and not hand.may_declare:
+            raise Refused(Reason.NO_FUORI)
         if press.action is Action.FUORI:
-            if not hand.may_declare:
-                raise Refused(Reason.NO_FUORI)
             return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang,
-                                                       choosing=DECLARING))
+                                                       declaring=True))
         choice = next((c for c in hand.choices if c.card.code == press.arg), None)
         if press.action is Action.IDLE or choice is None:
             raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
-        if len(choice.moves) == 1:
+        if len(choice.moves) == 1 and not declaring:
             await self.sessions.play(game_id, p.user, version, choice.moves[0])
             return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
-        choosing = await draw_hand(self.sessions, game_id, p.user, p.lang, choosing=press.arg)
+        choosing = await draw_hand(self.sessions, game_id, p.user, p.lang, choosing=press.arg,
+                                   declaring=declaring)
         return self._hand_reply(p, choosing)
 
     async def _refused_on_hand(self, p: Presser, press: Press, refused: Refused) -> Reply:
