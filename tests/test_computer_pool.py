@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -44,77 +45,69 @@ def _view() -> SeatView:
     return game.view(game.to_play)
 
 
-async def test_a_match_against_a_computer_thinking_in_another_process(tmp_path: Path) -> None:
-    pool = ComputerPool(workers=1)
+@pytest.fixture
+async def pool() -> AsyncIterator[ComputerPool]:
+    """One worker process, started, and closed after the test."""
+    started = ComputerPool(workers=1)
     try:
-        await pool.start()
-        sessions = await open_sessions(tmp_path / "s.db", chooser=default_chooser,
-                                       think=pool.think)
-        await sessions.new_game(CHAT, ALICE, "scopa", {"target": 1})
-        await sessions.add_computer(CHAT, ALICE, "medium")
-        game_id = (await sessions.start(CHAT, ALICE)).game_id
-        await play_to_end(sessions, game_id, [ALICE])
-        moves = await sessions.store.moves(game_id)
-        assert len(moves) >= 36 and any(move.by_computer for move in moves)
-        assert all(move.by_computer == (move.seat == 1) for move in moves)
-        await sessions.store.close()
+        await started.start()
+        yield started
     finally:
-        pool.close()
+        started.close()
 
 
-async def test_a_worker_that_dies_loses_no_move() -> None:
-    pool = ComputerPool(workers=1)
+async def test_a_match_against_a_computer_thinking_in_another_process(pool: ComputerPool,
+                                                                     tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "s.db", chooser=default_chooser, think=pool.think)
+    await sessions.new_game(CHAT, ALICE, "scopa", {"target": 1})
+    await sessions.add_computer(CHAT, ALICE, "medium")
+    game_id = (await sessions.start(CHAT, ALICE)).game_id
+    await play_to_end(sessions, game_id, [ALICE])
+    moves = await sessions.store.moves(game_id)
+    assert len(moves) >= 36 and any(move.by_computer for move in moves)
+    assert all(move.by_computer == (move.seat == 1) for move in moves)
+    await sessions.store.close()
+
+
+async def test_a_worker_that_dies_loses_no_move(pool: ComputerPool) -> None:
     view = _view()
-    try:
-        await pool.start()
-        first = pool._pool
-        move = await pool.think(chosen_where, "easy", view, f"die:{os.getpid()}")
-        assert move in view.legal_moves, "chosen again in the bot's own process"
-        assert await pool.think(chosen_where, "easy", view, "next") in view.legal_moves
-        assert pool._pool is not None and pool._pool is not first, "a new pool took over"
-    finally:
-        pool.close()
+    first = pool._pool
+    move = await pool.think(chosen_where, "easy", view, f"die:{os.getpid()}")
+    assert move in view.legal_moves, "chosen again in the bot's own process"
+    assert await pool.think(chosen_where, "easy", view, "next") in view.legal_moves
+    assert pool._pool is not None and pool._pool is not first, "a new pool took over"
 
 
-async def test_searches_moved_to_threads_by_a_dead_worker_keep_their_shares(tmp_path: Path) -> None:
-    pool = ComputerPool(workers=1)
-    view = _view()
-    notes = tmp_path / "budgets"
-    try:
-        await pool.start()
-        moves = await asyncio.gather(*(pool.think(noted_where, "hard", view, f"{os.getpid()}:{notes}")
-                                       for _ in range(3)))
-        assert all(move in view.legal_moves for move in moves)
-        budgets = notes.read_text().split()
-        assert budgets.count("None") == 1, "one search had the worker to itself"
-        shared = sorted(float(budget) for budget in budgets if budget != "None")
-        assert shared == pytest.approx([0.1, 0.15])
-    finally:
-        pool.close()
-
-
-async def test_computers_due_together_share_the_workers(tmp_path: Path) -> None:
-    pool = ComputerPool(workers=1)
+async def test_searches_moved_to_threads_by_a_dead_worker_keep_their_shares(pool: ComputerPool,
+                                                                            tmp_path: Path) -> None:
     view = _view()
     notes = tmp_path / "budgets"
-    try:
-        await pool.start()
-        levels = ["hard", "medium", "hard", "hard", "easy", "hard", "hard", "hard"]
-        moves = await asyncio.gather(*(pool.think(budget_noted, level, view, str(notes))
-                                       for level in levels))
-        assert all(move in view.legal_moves for move in moves)
-        budgets = notes.read_text().split()
-        assert [budgets[1], budgets[4]] == ["None", "None"], "medium and easy answer at once"
-        del budgets[4], budgets[1]
-        assert budgets[0] == "None", "the first search has the worker to itself"
-        shared = [float(budget) for budget in budgets[1:]]
-        assert shared == sorted(shared, reverse=True), "the longer the queue, the shorter each search"
-        assert shared[0] == pytest.approx(0.15) and shared[-1] == SHORTEST_BUDGET
-        notes.unlink()
-        await pool.think(budget_noted, "hard", view, str(notes))
-        assert notes.read_text().split() == ["None"], "alone again, the full budget"
-    finally:
-        pool.close()
+    moves = await asyncio.gather(*(pool.think(noted_where, "hard", view, f"{os.getpid()}:{notes}")
+                                   for _ in range(3)))
+    assert all(move in view.legal_moves for move in moves)
+    budgets = notes.read_text().split()
+    assert budgets.count("None") == 1, "one search had the worker to itself"
+    shared = sorted(float(budget) for budget in budgets if budget != "None")
+    assert shared == pytest.approx([0.1, 0.15])
+
+
+async def test_computers_due_together_share_the_workers(pool: ComputerPool, tmp_path: Path) -> None:
+    view = _view()
+    notes = tmp_path / "budgets"
+    levels = ["hard", "medium", "hard", "hard", "easy", "hard", "hard", "hard"]
+    moves = await asyncio.gather(*(pool.think(budget_noted, level, view, str(notes))
+                                   for level in levels))
+    assert all(move in view.legal_moves for move in moves)
+    budgets = notes.read_text().split()
+    assert [budgets[1], budgets[4]] == ["None", "None"], "medium and easy answer at once"
+    del budgets[4], budgets[1]
+    assert budgets[0] == "None", "the first search has the worker to itself"
+    shared = [float(budget) for budget in budgets[1:]]
+    assert shared == sorted(shared, reverse=True), "the longer the queue, the shorter each search"
+    assert shared[0] == pytest.approx(0.15) and shared[-1] == SHORTEST_BUDGET
+    notes.unlink()
+    await pool.think(budget_noted, "hard", view, str(notes))
+    assert notes.read_text().split() == ["None"], "alone again, the full budget"
 
 
 async def _computer_to_play(sessions: Sessions, chat: ChatRef, person: UserRef) -> int:
