@@ -216,6 +216,21 @@ class Seating:
             raise InvalidRulesError("team scopa is played by 4 players, partners opposite")
         return cls(players, tuple(tuple(range(k, players, sides)) for k in range(sides)))
 
+    @classmethod
+    def team_counts(cls, variant: Variant | str, players: int) -> tuple[int, ...]:
+        """The ways `players` may sit in `variant`, as numbers of teams (0: each on their
+        own), two teams first: (2, 0) for four at scopa, (2,) for scopone, (2, 3, 0) for
+        six at escoba."""
+        counts = []
+        for count in (2, 3, 0):
+            try:
+                seating = cls.make(variant, players, count > 0, count or None)
+            except InvalidRulesError:
+                continue
+            if (len(seating.sides) if seating.teams else 0) == count:
+                counts.append(count)
+        return tuple(counts)
+
     @property
     def side_of(self) -> tuple[int, ...]:
         owner = [0] * self.seats

@@ -76,6 +76,8 @@ PLAYER_RANGE = {"scopa": (2, 4), "scopone": (4, 4), "scopone_scientifico": (4, 4
 DECK_STYLES = ("napoletane", "piacentine", "siciliane", "french")
 LANGUAGES = ("it", "en")
 TURN_LIMITS = (15, 3600)
+TEAMS_VALUES = {2: "on", 3: "three", 0: "off"}
+"""The lobby's `teams` option by number of teams, as buttons and menus send it."""
 LOBBY_IDLE = 30 * 60
 """Seconds after its last change (a seat, an option) when a lobby gives way to a new /newgame."""
 _HOUSE_ANYWHERE = frozenset(name for names in HOUSE_RULES.values() for name in names)
@@ -986,7 +988,7 @@ def _flag(value: Any) -> bool:
 
 
 def _team_count(value: Any) -> int:
-    """A lobby's `teams` option: `three` (or 3) teams, on for two, off for none."""
+    """A lobby's `teams` option (`TEAMS_VALUES`, or a flag for two teams) as a number of teams."""
     if str(value).lower() in ("three", "3"):
         return 3
     return 2 if _flag(value) else 0
@@ -997,15 +999,9 @@ def _seating(variant: str, players: int, teams: int) -> Seating:
 
 
 def _fitting_teams(variant: str, players: int, teams: int) -> int:
-    """`teams` if `players` can sit that way, else the most teams they can form (0: none)."""
-    for count in (teams, 2, 0):
-        if count <= teams:
-            try:
-                _seating(variant, players, count)
-            except InvalidInputError:
-                continue
-            return count
-    return 0
+    """`teams` if `players` can sit that way, else the most teams, up to that, they can form."""
+    return max((count for count in Seating.team_counts(variant, players) if count <= teams),
+               default=0)
 
 
 def _teams_of(seating: Seating) -> int:

@@ -13,11 +13,17 @@ from collections.abc import Sequence
 import discord
 from discord import ui
 
-from ...engine.rules import HOUSE_RULES, ROUND_LIMITS_OFFERED, TARGETS_OFFERED, house_rule_switch
+from ...engine.rules import (
+    HOUSE_RULES,
+    ROUND_LIMITS_OFFERED,
+    TARGETS_OFFERED,
+    Seating,
+    house_rule_switch,
+)
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import LEVELS, HandView, LobbyView
-from ...sessions.service import DECK_STYLES, PLAYER_RANGE
+from ...sessions.service import DECK_STYLES, PLAYER_RANGE, TEAMS_VALUES
 from .custom_ids import VARIANTS, Action, Menu, Press, option_value
 
 LABEL_MAX = 80
@@ -101,10 +107,8 @@ def _table_options(view: LobbyView, lang: str) -> list[Choice]:
     low, high = PLAYER_RANGE[view.variant]
     options: list[Choice] = [(t(lang, "discord.players", count=n),
                               option_value("players", str(n))) for n in range(low, high + 1)]
-    options += [(teams_label(2, lang), option_value("teams", "on"))]
-    if view.players == 6:
-        options.append((teams_label(3, lang), option_value("teams", "three")))
-    options.append((teams_label(0, lang), option_value("teams", "off")))
+    options += [(teams_label(count, lang), option_value("teams", TEAMS_VALUES[count]))
+                for count in Seating.team_counts(view.variant, view.players)]
     options += [(t(lang, f"option.capture_choice.{value}"), option_value("capture_choice", value))
                 for value in ("free", "fewest")]
     options += [(t(lang, "lobby.deck", deck=t(lang, f"deck.{style}")), option_value("deck_style", style))

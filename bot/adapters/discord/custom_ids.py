@@ -19,7 +19,7 @@ from enum import StrEnum
 from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
 from ...engine.rules import HOUSE_RULES, ROUND_LIMITS_OFFERED, TARGETS_OFFERED
 from ...sessions import LEVELS
-from ...sessions.service import DECK_STYLES, PLAYER_RANGE
+from ...sessions.service import DECK_STYLES, PLAYER_RANGE, TEAMS_VALUES
 
 PREFIX = "scopa"
 MAX_LENGTH = 100
@@ -92,7 +92,7 @@ MENU_VALUES: dict[Menu, dict[str, tuple[str, ...]]] = {
     Menu.TABLE: {
         "players": tuple(str(n) for n in range(min(low for low, _ in PLAYER_RANGE.values()),
                                                max(high for _, high in PLAYER_RANGE.values()) + 1)),
-        "teams": ("on", "off", "three"),
+        "teams": tuple(TEAMS_VALUES.values()),
         "capture_choice": ("free", "fewest"),
         "deck_style": DECK_STYLES,
         **{name: ("classic", "sevens") if name == "primiera" else ("on", "off")

@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
 from ...engine.rules import ROUND_LIMITS_OFFERED, TARGETS_OFFERED
+from ...sessions.service import TEAMS_VALUES
 
 MAX_BYTES = 64
 SEPARATOR = "|"
@@ -70,7 +71,7 @@ OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "n": ("players", ("2", "3", "4", "5", "6")),
     "t": ("target", tuple(str(t) for t in TARGETS_OFFERED)),
     "r": ("round_limit", tuple(str(n) for n in ROUND_LIMITS_OFFERED)),
-    "T": ("teams", ("on", "off", "three")),
+    "T": ("teams", tuple(TEAMS_VALUES.values())),
     "c": ("capture_choice", ("free", "fewest")),
     "d": ("deck_style", ("napoletane", "piacentine", "siciliane", "french")),
     "l": ("turn_limit", ("30", "60", "90", "120", "300")),

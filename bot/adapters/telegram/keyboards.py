@@ -7,11 +7,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.rules import HOUSE_RULES, ROUND_LIMITS_OFFERED, TARGETS_OFFERED, house_rule_switch
+from ...engine.rules import (
+    HOUSE_RULES,
+    ROUND_LIMITS_OFFERED,
+    TARGETS_OFFERED,
+    Seating,
+    house_rule_switch,
+)
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
-from ...sessions.service import PLAYER_RANGE
+from ...sessions.service import PLAYER_RANGE, TEAMS_VALUES
 from .callbacks import DECLARING, HOUSE_SHORT, LEVELS, OPTIONS, SETTINGS, Action, Tap
 
 
@@ -115,10 +121,8 @@ def _option_buttons(view: LobbyView, lang: str, menu: str) -> Iterable[Button]:
             yield _option(view, "r", str(limit), round_limit_label(limit, lang),
                           limit == rules.round_limit)
     elif menu == "teams":
-        yield _option(view, "T", "on", teams_label(2, lang), view.teams == 2)
-        if view.players == 6:
-            yield _option(view, "T", "three", teams_label(3, lang), view.teams == 3)
-        yield _option(view, "T", "off", teams_label(0, lang), not view.teams)
+        for count in Seating.team_counts(view.variant, view.players):
+            yield _option(view, "T", TEAMS_VALUES[count], teams_label(count, lang), view.teams == count)
     elif menu == "capture":
         for value in OPTIONS["c"][1]:
             yield _option(view, "c", value, t(lang, f"option.capture_choice.{value}"),
