@@ -463,36 +463,38 @@ class Game:
         return self.apply(move)
 
     def may_declare(self, seat: int) -> bool:
-        """Whether `seat` may declare fuori with the play it is about to make (004 art. 16):
-        with the option on, two sides, on its turn, but not the last play of the round,
-        nor in a round that began with the sides tied at or above the target."""
-        rules = self.rules
-        return (rules.fuori and self.winner is None and seat == self.to_play
-                and len(self.seating.sides) == 2 and max(self.totals) < rules.target
-                and (self._in_hands > 1 or len(self.stock) > 0))
+        """Whether `seat` may declare fuori with the play it is about to make (004 art. 16)."""
+        return self._why_no_fuori(seat) is None
 
     def declare_fuori(self, move: Move | str, seat: int | None = None) -> Outcome:
         """Play `move` and declare fuori with it: the match ends, won by the declaring
         side if what it has secured (`fuori.secured_scores`) reaches the target, else
         by the other side. Nothing changes when the move or the declaration is refused."""
         to_play = self.to_play
-        if seat is not None and seat != to_play:
-            raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
-        if not self.may_declare(to_play):
-            raise IllegalMoveError(self._why_no_fuori(to_play))
+        refused = self._why_no_fuori(to_play if seat is None else seat)
+        if refused is not None:
+            raise IllegalMoveError(refused)
         outcome = self.apply(move, to_play)
         return outcome._replace(round_result=self._settle_fuori(to_play))
 
-    def _why_no_fuori(self, seat: int) -> str:
-        if not self.rules.fuori:
+    def _why_no_fuori(self, seat: int) -> str | None:
+        """Why `seat` may not declare now: the option is off, it is not its turn, there are
+        not two sides, the round began tied at or above the target, or this is the last
+        play of the round; None when it may."""
+        rules = self.rules
+        if not rules.fuori:
             return "fuori is not played in this match"
         if self.winner is not None:
             return "the match is over"
+        if seat != self.to_play:
+            return f"it is seat {self.to_play}'s turn, not seat {seat}'s"
         if len(self.seating.sides) != 2:
             return "fuori is declared between two sides only"
-        if max(self.totals) >= self.rules.target:
+        if max(self.totals) >= rules.target:
             return "no fuori in a round begun with the sides tied at the target"
-        return "no fuori with the last play of the round"
+        if self._in_hands <= 1 and not self.stock:
+            return "no fuori with the last play of the round"
+        return None
 
     def _settle_fuori(self, seat: int) -> RoundResult:
         from .fuori import secured_scores
