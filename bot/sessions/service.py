@@ -400,6 +400,21 @@ class Sessions:
 
         return await self._lobby_change(chat_ref, user, change, game_id)
 
+    async def confirm_seat(self, game_id: int, user: UserRef) -> LobbyView:
+        """Mark the seat `user` took in lobby `game_id` as ready (the bot can now reach them).
+
+        Only a seat taken in the chat itself is confirmed: whoever knows a game's number
+        (they are sequential) cannot sit in the lobby of a chat they are not in."""
+        row = await self.store.get_game(game_id)
+        player = await self._known_player(user)
+        if row is None or player is None or not any(s.player_id == player.id for s in row.seats):
+            raise Refused(Reason.NOT_JOINED)
+        if row.status != "lobby":
+            raise Refused(Reason.NOT_IN_LOBBY)
+        chat = await self._chat_row(row.chat_id)
+        return await self.join(ChatRef(chat.platform, chat.chat_key, chat.title), user, ready=True,
+                               game_id=game_id)
+
     async def leave(self, chat_ref: ChatRef, user: UserRef) -> LobbyView | TableView:
         chat = await self.chat(chat_ref)
         player = await self.player(user)

@@ -33,7 +33,7 @@ from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from ...sessions.service import language_of
 from ...storage import PlayerRow
 from .callbacks import DECLARING, HOUSE_SHORT, OPTIONS, Action, Tap, decode
-from .identity import PLATFORM, chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
+from .identity import chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
 from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
@@ -174,22 +174,25 @@ class Handlers:
             self.presenter.repost_hand(row.id, uref.key)
 
     async def _deep_join(self, message: Message, uref: UserRef, lang: str, game_id: int) -> None:
+        """The private chat opened from a lobby's link: confirm the seat taken in the group.
+
+        The link never seats anyone, and a refusal names no group: game numbers are
+        sequential, so anyone can make such a link."""
         try:
-            row = await self.sessions.game_row(game_id)
-            chat = await self.sessions.store.get_chat(row.chat_id)
-            if chat is None or chat.platform != PLATFORM:
-                raise Refused(Reason.NO_GAME)
-            gref = ChatRef(chat.platform, chat.chat_key, chat.title)
-            if row.status == "lobby":
-                try:
-                    await self.sessions.join(gref, uref, ready=True, game_id=game_id)
-                except Refused as refused:
-                    if refused.reason is not Reason.ALREADY_JOINED:
-                        raise
-            elif row.status == "running":
-                await self.sessions.hand(game_id, uref)
+            lobby = await self.sessions.confirm_seat(game_id, uref)
+        except Refused as refused:
+            if refused.reason is Reason.ALREADY_JOINED:
+                self.presenter.repost_hand(game_id, uref.key)
+            elif refused.reason is Reason.NOT_IN_LOBBY:
+                await self._resume_hand(message, uref, lang, game_id)
             else:
-                raise Refused(Reason.GAME_OVER)
+                self._reply(message, escape(t(lang, "dm.join_in_group")))
+            return
+        self.presenter.repost_hand(lobby.game_id, uref.key)
+
+    async def _resume_hand(self, message: Message, uref: UserRef, lang: str, game_id: int) -> None:
+        try:
+            await self.sessions.hand(game_id, uref)
         except Refused as refused:
             self._reply(message, escape(refusal_text(refused, lang)))
             return
