@@ -13,8 +13,10 @@ import os
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
+from .failures import FatalError
+from .redact import mask_secret
 from .sessions import ComputerPool, Sessions
 from .storage import Store
 
@@ -28,6 +30,10 @@ class FrontEnd(Protocol):
 
     async def stop(self) -> None: ...
 
+    async def failure(self) -> FatalError:
+        """Returns only when the front-end cannot go on (e.g. its token was revoked)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -37,6 +43,7 @@ class Settings:
     telegram_webhook_url: str | None
     telegram_listen: str | None
     discord_token: str | None
+    discord_api_base: str | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -53,7 +60,14 @@ class Settings:
             telegram_webhook_url=get("TELEGRAM_WEBHOOK_URL"),
             telegram_listen=get("TELEGRAM_LISTEN"),
             discord_token=get("DISCORD_TOKEN"),
+            discord_api_base=get("DISCORD_API_BASE"),
         )
+
+    def mask_tokens(self) -> None:
+        """From now on no output of this process shows either token."""
+        for token in (self.telegram_token, self.discord_token):
+            if token:
+                mask_secret(token)
 
     def __repr__(self) -> str:
         hidden = {True: "<set>", False: "<unset>"}
@@ -79,7 +93,7 @@ def discord_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:
     from .adapters.discord import DiscordFrontEnd
 
     assert settings.discord_token
-    return DiscordFrontEnd(sessions, settings.discord_token)
+    return DiscordFrontEnd(sessions, settings.discord_token, api_base=settings.discord_api_base)
 
 
 FRONT_ENDS: dict[str, Callable[[Sessions, Settings], FrontEnd]] = {
@@ -100,7 +114,14 @@ def settle_heap() -> None:
 
 async def serve(names: list[str], settings: Settings,
                 stop: Callable[[], Awaitable[None]] | None = None) -> None:
-    """Run the named front-ends and the timer loop until SIGINT/SIGTERM (or `stop` returns)."""
+    """Run the named front-ends and the timer loop until SIGINT/SIGTERM (or `stop` returns).
+
+    A front-end that cannot go on (a refused token, a gateway closed for good) stops
+    everything and its `FatalError` is raised once all is closed; a signal during the
+    start (say, while Telegram cannot be reached) stops at once."""
+    settings.mask_tokens()
+    stopping = asyncio.Event()
+    _on_signals(stopping.set)
     computers = ComputerPool()
     try:
         await computers.start()
@@ -113,14 +134,17 @@ async def serve(names: list[str], settings: Settings,
     try:
         for name in names:
             front = FRONT_ENDS[name](sessions, settings)
-            await front.start()
             started.append(front)
+            if not await _unless_stopping(front.start(), stopping):
+                return
             log.info("%s front-end started", name)
         settle_heap()
+        ends: list[Awaitable[Any]] = [stopping.wait(), *(front.failure() for front in started)]
         if stop is not None:
-            await stop()
-        else:
-            await _until_signal()
+            ends.append(stop())
+        failure = await _first(ends)
+        if isinstance(failure, FatalError):
+            raise failure
     finally:
         for front in reversed(started):
             with contextlib.suppress(Exception):
@@ -131,10 +155,36 @@ async def serve(names: list[str], settings: Settings,
         await asyncio.to_thread(computers.close)
 
 
-async def _until_signal() -> None:
-    done = asyncio.Event()
+async def _unless_stopping(work: Awaitable[None], stopping: asyncio.Event) -> bool:
+    """Run `work` unless `stopping` is set first (then cancel it); True if it finished."""
+    task = asyncio.ensure_future(work)
+    waiter = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
+    if task.done():
+        task.result()
+        return True
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    return False
+
+
+async def _first(awaitables: list[Awaitable[Any]]) -> Any:
+    """The result of whichever of `awaitables` finishes first; the others are cancelled."""
+    tasks = [asyncio.ensure_future(a) for a in awaitables]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        return next(iter(done)).result()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _on_signals(callback: Callable[[], None]) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, done.set)
-    await done.wait()
+            loop.add_signal_handler(sig, callback)

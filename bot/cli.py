@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from .engine.errors import EngineError
 from .engine.rules import parse_rule_pairs
+from .failures import FatalError
+from .redact import redact
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -79,9 +81,14 @@ def _serve(names: list[str]) -> int:
         print(_NO_TOKEN.format(names=", ".join(n.upper() + "_TOKEN" for n in missing)),
               file=sys.stderr)
         return 2
+    settings.mask_tokens()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    asyncio.run(serve(names, settings))
+    try:
+        asyncio.run(serve(names, settings))
+    except FatalError as failure:
+        print(f"scopa-bot: {redact(str(failure))}", file=sys.stderr)
+        return failure.exit_code
     return 0
 
 

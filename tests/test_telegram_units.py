@@ -13,9 +13,9 @@ from bot.adapters.telegram.front_end import file_base, parse_listen
 from bot.adapters.telegram.identity import message_link, parse_join_payload, private_link
 from bot.adapters.telegram.keyboards import hand_keyboard, lobby_keyboard, settings_keyboard
 from bot.adapters.telegram.markup import escape, hand_alert, hand_html, lobby_html
-from bot.adapters.telegram.redact import mask_secret
 from bot.engine import Card, Game, Move, Rules
 from bot.i18n import catalogue
+from bot.redact import mask_secret
 from bot.sessions.views import CardChoice, HandView, LobbyView, SeatInfo
 
 WORST_MOVE = Move.parse("1D:1C+1S+1B+2D+2C+2S+2B+3D").code

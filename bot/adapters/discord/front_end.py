@@ -6,6 +6,13 @@ import asyncio
 import contextlib
 import logging
 
+import aiohttp
+import discord
+from discord.http import Route
+from discord.utils import MISSING
+
+from ...failures import RETRY_FIRST, FatalError, next_delay
+from ...redact import mask_secret
 from ...sessions import Event, Sessions
 from .client import ScopaClient
 from .commands import build_commands
@@ -16,6 +23,10 @@ from .presenter import Presenter
 from .presses import PressHandlers
 
 log = logging.getLogger(__name__)
+
+REFUSED = ("Discord refused the token in DISCORD_TOKEN: copy it again from the Bot page of "
+           "your application in the Discord developer portal")
+AUTHENTICATION_FAILED = 4004
 
 
 class DiscordFrontEnd:
@@ -32,9 +43,14 @@ class DiscordFrontEnd:
     def __init__(self, sessions: Sessions, token: str, *, ack_after: float = 1.5,
                  hand_ttl: float = TOKEN_LIFETIME - 60.0, shard_count: int | None = None,
                  sync_commands: bool = True, guild_ready_timeout: float = 2.0,
-                 drain_timeout: float = 5.0) -> None:
+                 drain_timeout: float = 5.0, api_base: str | None = None) -> None:
         if not token:
             raise ValueError("a Discord bot token is required")
+        mask_secret(token)
+        if api_base:
+            Route.BASE = api_base.rstrip("/")
+        self.api_base = Route.BASE
+        self._failed: asyncio.Future[FatalError] | None = None
         self.sessions = sessions
         self._token = token
         self.sync_commands = sync_commands
@@ -58,9 +74,43 @@ class DiscordFrontEnd:
     def running(self) -> bool:
         return self.presenter.running
 
+    async def failure(self) -> FatalError:
+        """Returns when the bot cannot go on (the gateway refused the token or closed for good)."""
+        return await self._failure_future()
+
+    def _failure_future(self) -> asyncio.Future[FatalError]:
+        if self._failed is None:
+            self._failed = asyncio.get_running_loop().create_future()
+        return self._failed
+
+    def _fail(self, error: FatalError) -> None:
+        failed = self._failure_future()
+        if not failed.done():
+            failed.set_result(error)
+
+    async def _login(self) -> None:
+        """Log in, waiting out an unreachable API with back-off; a refused token is a
+        `FatalError` at once."""
+        delay = RETRY_FIRST
+        while True:
+            try:
+                await self.client.login(self._token)
+                return
+            except discord.LoginFailure:
+                raise FatalError(REFUSED, exit_code=2) from None
+            except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
+                log.warning("cannot reach Discord at %s (%s): retrying in %.0f s", self.api_base,
+                            type(exc).__name__, delay)
+                log.debug("reaching Discord failed", exc_info=True)
+            await self.client.http.close()
+            self.client.http.connector = MISSING  # closing the session closed its connector too
+            await asyncio.sleep(delay)
+            delay = next_delay(delay)
+
     async def start(self) -> None:
         """Log in, register the slash commands, redraw games in play, and connect to the gateway."""
-        await self.client.login(self._token)
+        self._failure_future()
+        await self._login()
         if self.sync_commands:
             synced = await self.client.tree.sync()
             log.info("registered %d slash commands", len(synced))
@@ -74,8 +124,18 @@ class DiscordFrontEnd:
             await self.client.connect(reconnect=True)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("the Discord gateway connection ended")
+        except discord.ConnectionClosed as exc:
+            log.debug("the Discord gateway connection ended", exc_info=True)
+            if exc.code == AUTHENTICATION_FAILED:
+                self._fail(FatalError(REFUSED, exit_code=2))
+            else:
+                self._fail(FatalError(f"the Discord gateway closed the connection (code {exc.code})"))
+        except discord.PrivilegedIntentsRequired:
+            self._fail(FatalError("Discord refused an intent the bot asks for: see docs/discord.md",
+                                  exit_code=2))
+        except Exception as exc:
+            log.debug("the Discord gateway connection ended", exc_info=True)
+            self._fail(FatalError(f"the Discord gateway connection ended ({type(exc).__name__})"))
 
     async def wait_until_ready(self) -> None:
         await self.client.wait_until_ready()

@@ -4,29 +4,37 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
-from telegram.error import TelegramError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTypes
 
+from ...failures import RETRY_FIRST, FatalError, next_delay
 from ...i18n import LANGUAGES, t
+from ...redact import mask_secret
 from ...sessions import Event, Sessions
 from .handlers import Handlers
 from .identity import PLATFORM
 from .outbox import GROUP_RATE, Outbox, RefBook
 from .present import Presenter
-from .redact import mask_secret
-from .transport import AiohttpRequest
+from .transport import AiohttpRequest, InvalidApiUrl
 
 log = logging.getLogger(__name__)
 
 MENU_COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "rules", "settings",
                  "help")
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+DEFAULT_API = "https://api.telegram.org/bot"
+REFUSED = ("Telegram refused the token in TELEGRAM_TOKEN: copy it again from @BotFather "
+           "(or /revoke there for a new one)")
+REVOKED = "Telegram no longer accepts the token in TELEGRAM_TOKEN (revoked or replaced at @BotFather)"
+BAD_BASE = ("TELEGRAM_API_BASE makes no valid Bot API URL: it must end in /bot, "
+            "e.g. http://127.0.0.1:8081/bot")
 
 
 def file_base(api_base: str) -> str:
@@ -46,6 +54,18 @@ def parse_listen(listen: str | None) -> tuple[str, int]:
     except ValueError:
         raise ValueError(f"TELEGRAM_LISTEN must look like host:port, not {listen!r}") from None
     return host.strip("[]") or "0.0.0.0", number
+
+
+def _quiet_expected(record: logging.LogRecord) -> bool:
+    """Keep python-telegram-bot's tracebacks for a refused token or a page that is no Bot API
+    answer (a proxy's error page) in the debug log: the front-end says these in one line."""
+    if record.exc_info and isinstance(record.exc_info[1], InvalidToken | json.JSONDecodeError):
+        log.debug("python-telegram-bot: %s", record.getMessage()[:200], exc_info=record.exc_info)
+        return False
+    return True
+
+
+QUIETED = ("telegram.ext", "telegram.request.BaseRequest")
 
 
 class TelegramFrontEnd:
@@ -68,6 +88,9 @@ class TelegramFrontEnd:
         if not token:
             raise ValueError("a Telegram bot token is required")
         mask_secret(token)
+        for name in QUIETED:
+            if _quiet_expected not in logging.getLogger(name).filters:
+                logging.getLogger(name).addFilter(_quiet_expected)
         # APScheduler logs four INFO lines per job, i.e. per coalesced table edit.
         logging.getLogger("apscheduler").setLevel(max(logging.WARNING,
                                                       logging.getLogger("apscheduler").level))
@@ -80,8 +103,11 @@ class TelegramFrontEnd:
         self.drain_timeout = drain_timeout
         if rate_limiter == "default":
             rate_limiter = AIORateLimiter(group_max_rate=0, max_retries=3)
+        self._failed: asyncio.Future[FatalError] | None = None
+        self._requests = (AiohttpRequest(on_unauthorized=self._revoked),
+                          AiohttpRequest(pool_size=1, on_unauthorized=self._revoked))
         builder = (Application.builder().token(token).concurrent_updates(True)
-                   .request(AiohttpRequest()).get_updates_request(AiohttpRequest(pool_size=1)))
+                   .request(self._requests[0]).get_updates_request(self._requests[1]))
         if rate_limiter is not None:
             builder = builder.rate_limiter(rate_limiter)
         if api_base:
@@ -104,9 +130,44 @@ class TelegramFrontEnd:
     def __repr__(self) -> str:
         return f"TelegramFrontEnd(api_base={self.api_base!r}, webhook={bool(self.webhook_url)})"
 
+    async def failure(self) -> FatalError:
+        """Returns when the bot cannot go on (the token was revoked while running)."""
+        return await self._failure_future()
+
+    def _failure_future(self) -> asyncio.Future[FatalError]:
+        if self._failed is None:
+            self._failed = asyncio.get_running_loop().create_future()
+        return self._failed
+
+    def _revoked(self) -> None:
+        failed = self._failure_future()
+        if self._running and not failed.done():
+            failed.set_result(FatalError(REVOKED, exit_code=2))
+
+    async def _initialize(self) -> None:
+        """Ask Telegram who the bot is, waiting out an unreachable API with back-off;
+        a refused token or a bad API prefix is a `FatalError` at once."""
+        delay = RETRY_FIRST
+        where = self.api_base or DEFAULT_API
+        while True:
+            try:
+                await self.application.initialize()
+                return
+            except InvalidToken:
+                raise FatalError(REFUSED, exit_code=2) from None
+            except InvalidApiUrl:
+                raise FatalError(BAD_BASE, exit_code=2) from None
+            except NetworkError as exc:
+                log.warning("cannot reach Telegram at %s (%s): retrying in %.0f s", where,
+                            type(exc).__name__, delay)
+                log.debug("reaching Telegram failed", exc_info=True)
+            await asyncio.sleep(delay)
+            delay = next_delay(delay)
+
     async def start(self) -> None:
         app = self.application
-        await app.initialize()
+        self._failure_future()
+        await self._initialize()
         await self._set_commands()
         await app.start()
         self._running = True
@@ -141,6 +202,8 @@ class TelegramFrontEnd:
         if app.running:
             await app.stop()
         await app.shutdown()
+        for request in self._requests:
+            await request.shutdown()
 
     async def _set_commands(self) -> None:
         """The command menu, in Italian and English (the default for other languages)."""

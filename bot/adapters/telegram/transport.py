@@ -14,10 +14,11 @@ cheaper to build than a form), files as multipart/form-data.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
-from telegram.error import NetworkError, TimedOut
+from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 if TYPE_CHECKING:
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
 
 
 _JSON = {"Content-Type": "application/json"}
+UNAUTHORIZED = 401
+
+
+class InvalidApiUrl(TelegramError):
+    """The Bot API prefix and the token make no valid URL (the prefix must end in `/bot`)."""
 
 
 def _pick(value: ODVInput[float], default: float | None) -> float | None:
@@ -41,7 +47,10 @@ class AiohttpRequest(BaseRequest):
     """
 
     def __init__(self, *, pool_size: int = 256, connect_timeout: float | None = 10.0,
-                 read_timeout: float | None = 15.0, pool_timeout: float | None = 10.0) -> None:
+                 read_timeout: float | None = 15.0, pool_timeout: float | None = 10.0,
+                 on_unauthorized: Callable[[], None] | None = None) -> None:
+        self.on_unauthorized = on_unauthorized
+        """Called when the Bot API answers 401: the token was revoked or replaced."""
         self._pool_size = pool_size
         self._connect_timeout = connect_timeout
         self._read_timeout = read_timeout
@@ -94,8 +103,13 @@ class AiohttpRequest(BaseRequest):
         try:
             async with self._session.request(method, url, data=data, headers=headers,
                                              timeout=timeout) as response:
-                return response.status, await response.read()
+                body = await response.read()
         except (TimeoutError, aiohttp.ServerTimeoutError) as exc:
             raise TimedOut from exc
+        except aiohttp.InvalidURL:
+            raise InvalidApiUrl("the Bot API prefix makes no valid URL") from None
         except aiohttp.ClientError as exc:
-            raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
+            raise NetworkError(f"aiohttp.{type(exc).__name__}") from exc
+        if response.status == UNAUTHORIZED and self.on_unauthorized is not None:
+            self.on_unauthorized()
+        return response.status, body
