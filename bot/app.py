@@ -19,6 +19,7 @@ from .failures import FatalError
 from .redact import mask_secret
 from .sessions import ComputerPool, Sessions
 from .storage import Store
+from .storage.health import StorageUnavailable, check_sqlite
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,12 @@ class Settings:
 
 
 async def open_sessions(database: str, **options: object) -> Sessions:
+    """The sessions layer over the database at `database`, checked first: a database the bot
+    cannot use is a `FatalError` before any user is answered."""
+    try:
+        check_sqlite(database)
+    except StorageUnavailable as exc:
+        raise FatalError(str(exc)) from None
     store = await Store.open(database)
     return Sessions(store, **options)  # type: ignore[arg-type]
 

@@ -84,11 +84,7 @@ def _serve(names: list[str]) -> int:
     settings.mask_tokens()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    try:
-        asyncio.run(serve(names, settings))
-    except FatalError as failure:
-        print(f"scopa-bot: {redact(str(failure))}", file=sys.stderr)
-        return failure.exit_code
+    asyncio.run(serve(names, settings))
     return 0
 
 
@@ -186,6 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineError as exc:
         print(f"scopa-bot: {exc}", file=sys.stderr)
         return 2
+    except FatalError as failure:
+        print(f"scopa-bot: {redact(str(failure))}", file=sys.stderr)
+        return failure.exit_code
 
 
 if __name__ == "__main__":
