@@ -236,10 +236,21 @@ def match_text(event: MatchEnded, lang: str) -> str:
     return "\n".join(lines)
 
 
+QUOTE_MOST = 48
+"""At most this many characters of what a user sent are quoted back: a refusal of a 5,000-character
+argument must itself fit in a message."""
+
+
+def quoted(value: object) -> object:
+    if isinstance(value, str) and len(value) > QUOTE_MOST:
+        return value[:QUOTE_MOST - 1] + "…"
+    return value
+
+
 def refusal_text(refused: Refused, lang: str) -> str:
     params: dict[str, Any] = {"detail": "", "missing": "", "names": "", "game_id": "",
                               "minutes": LOBBY_IDLE // 60}
-    params.update(refused.params)
+    params.update({key: quoted(value) for key, value in refused.params.items()})
     return t(lang, f"refused.{refused.reason.value}", **params)
 
 

@@ -37,3 +37,17 @@ async def test_a_start_link_seats_nobody_who_did_not_join_in_the_group(tmp_path:
             tg.user_starts_bot(carla, payload)
             await tg.wait_for_message(carla, contains="You joined a game of Scopa in “Secret Club”")
             await tg.wait_for(lambda: "⏳" not in (lobby.text or ""), what="Carla ready")
+
+
+async def test_a_huge_argument_is_refused_with_a_short_quote(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice = tg.add_user("Alice")
+        group = tg.add_group("Friends", members=[alice])
+        tg.user_starts_bot(alice)
+        async with running_bot(tg, tmp_path / "bot.db"):
+            tg.user_sends(group, alice, "/newgame " + "x" * 4080)
+            refusal = await tg.wait_for_message(group, contains="not valid")
+            assert len(refusal.text or "") < 200 and "xxx…" in (refusal.text or "")
+            tg.user_sends(group, alice, "/rules " + "y" * 4080)
+            refusal = await tg.wait_for_message(group, contains="not valid", after=refusal)
+            assert len(refusal.text or "") < 200
