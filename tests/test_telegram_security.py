@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.sessions.throttle import CommandReply, CommandThrottle
+
 from .fakes.telegram_server import FakeTelegramServer
-from .telegram_helpers import answered, bot_messages, running_bot
+from .telegram_helpers import answered, bot_messages, friends_group, running_bot
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -51,3 +53,34 @@ async def test_a_huge_argument_is_refused_with_a_short_quote(tmp_path: Path) -> 
             tg.user_sends(group, alice, "/rules " + "y" * 4080)
             refusal = await tg.wait_for_message(group, contains="not valid", after=refusal)
             assert len(refusal.text or "") < 200
+
+
+async def test_a_command_flood_leaves_the_group_its_allowance(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, spammer = tg.add_user("Alice"), tg.add_user("Bob"), tg.add_user("Spammer")
+        group = friends_group(tg, alice, bob, spammer)
+        async with running_bot(tg, tmp_path / "bot.db"):
+            for _ in range(20):
+                tg.user_sends(group, spammer, "/help")
+                tg.user_sends(group, spammer, "/rules")
+            tg.user_sends(group, bob, "/help")
+            await tg.wait_for(lambda: len(bot_messages(tg, group)) >= 3, what="three answers")
+            tg.user_sends(group, bob, "/stats")
+            await tg.wait_for_message(group, contains="Bob")
+            texts = [m.text or "" for m in bot_messages(tg, group)]
+            assert len(texts) == 4, texts
+            assert sum("/newgame" in text for text in texts) == 2, "the spammer's /help and Bob's"
+
+
+def test_the_throttle_answers_a_repeat_once_and_sends_the_overflow_privately() -> None:
+    now = [0.0]
+    throttle = CommandThrottle(repeat_after=10, chat_replies=3, window=60, clock=lambda: now[0])
+    assert throttle.answer("g", "u", "/help") is CommandReply.IN_CHAT
+    assert throttle.answer("g", "u", "/help") is CommandReply.NOT_AGAIN
+    now[0] = 10.0
+    assert throttle.answer("g", "u", "/help") is CommandReply.IN_CHAT
+    assert throttle.answer("g", "v", "/help") is CommandReply.IN_CHAT
+    assert throttle.answer("g", "w", "/help") is CommandReply.PRIVATELY
+    assert throttle.answer("h", "w", "/help") is CommandReply.IN_CHAT, "each group has its own allowance"
+    now[0] = 60.0
+    assert throttle.answer("g", "x", "/help") is CommandReply.IN_CHAT

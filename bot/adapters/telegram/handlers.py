@@ -31,6 +31,7 @@ from ...i18n import t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from ...sessions.service import language_of
+from ...sessions.throttle import CommandReply, CommandThrottle
 from ...storage import PlayerRow
 from .callbacks import DECLARING, HOUSE_SHORT, OPTIONS, Action, Tap, decode
 from .identity import chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
@@ -62,6 +63,7 @@ class Handlers:
         self.sessions = sessions
         self.presenter = presenter
         self.outbox = presenter.outbox
+        self.throttle = CommandThrottle()
 
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         for name in COMMANDS:
@@ -73,6 +75,18 @@ class Handlers:
 
     def _reply(self, message: Message, html: str, keyboard: Keyboard = (),
                reply_to: int | None = None) -> None:
+        """Answer a command; in a group as `CommandThrottle` allows, so that the game's own
+        messages keep their share of the group's allowance."""
+        asker = message.from_user
+        if is_group(message.chat) and asker is not None:
+            asked = " ".join((message.text or "").lower().split())[:64]
+            where = self.throttle.answer(str(message.chat.id), str(asker.id), asked)
+            if where is CommandReply.NOT_AGAIN:
+                return
+            if where is CommandReply.PRIVATELY:
+                if not keyboard:
+                    self.outbox.post(asker.id, Content(html))
+                return
         self.outbox.post(message.chat.id, Content(html, keyboard), reply_to or message.message_id)
 
     async def _context(self, update: Update) -> tuple[ChatRef, UserRef, PlayerRow, str] | None:
