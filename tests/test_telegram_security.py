@@ -84,3 +84,22 @@ def test_the_throttle_answers_a_repeat_once_and_sends_the_overflow_privately() -
     assert throttle.answer("h", "w", "/help") is CommandReply.IN_CHAT, "each group has its own allowance"
     now[0] = 60.0
     assert throttle.answer("g", "x", "/help") is CommandReply.IN_CHAT
+
+
+async def test_a_stale_leave_button_after_the_start_hands_no_seat_over(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game")
+            assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
+            await tg.wait_for(lambda: "2. Bob" in (lobby.text or ""))
+            leave = next(b["callback_data"] for b in lobby.buttons if "Leave" in b["text"])
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+            await tg.wait_for(lambda: "Join" not in lobby.button_texts, what="the table")
+
+            stale = await answered(tg, tg.forge_callback(group, lobby, bob, leave))
+            assert stale.show_alert and "/leave" in (stale.answer_text or "")
+            table = await bot.sessions.table(1)
+            assert not any(seat.autoplay for seat in table.seats)

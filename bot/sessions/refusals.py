@@ -25,6 +25,7 @@ class Reason(StrEnum):
     BAD_OPTION = "bad_option"
     IN_OTHER_GAME = "in_other_game"
     NO_FUORI = "no_fuori"
+    MATCH_STARTED = "match_started"
 
 
 class Refused(Exception):

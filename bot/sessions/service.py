@@ -415,12 +415,18 @@ class Sessions:
         return await self.join(ChatRef(chat.platform, chat.chat_key, chat.title), user, ready=True,
                                game_id=game_id)
 
-    async def leave(self, chat_ref: ChatRef, user: UserRef) -> LobbyView | TableView:
+    async def leave(self, chat_ref: ChatRef, user: UserRef, *,
+                    from_lobby: bool = False) -> LobbyView | TableView:
+        """Leave the chat's open game: a seat in the lobby is freed; in a match the computer
+        plays it from now on. `from_lobby` (the lobby's Leave button) leaves only a lobby: a
+        button pressed after the start does not hand a seat over unasked."""
         chat = await self.chat(chat_ref)
         player = await self.player(user)
         row = await self.store.open_game(chat.id)
         if row is None:
             raise Refused(Reason.NO_GAME)
+        if row.status == "running" and from_lobby:
+            raise Refused(Reason.MATCH_STARTED)
         if row.status == "running":
             seat = next((s for s in row.seats if s.player_id == player.id), None)
             if seat is None:

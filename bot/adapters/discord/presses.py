@@ -96,7 +96,7 @@ class PressHandlers:
             raise Refused(Reason.STALE)
         calls: dict[Action, Callable[[], Awaitable[object]]] = {
             Action.JOIN: lambda: self.sessions.join(chat, user, game_id=game_id),
-            Action.LEAVE: lambda: self.sessions.leave(chat, user),
+            Action.LEAVE: lambda: self.sessions.leave(chat, user, from_lobby=True),
             Action.COMPUTER: lambda: self.sessions.add_computer(chat, user, press.arg, is_admin=admin),
             Action.NO_COMPUTERS: lambda: self.sessions.remove_computers(chat, user, is_admin=admin),
             Action.START: lambda: self.sessions.start(chat, user, is_admin=admin),

@@ -282,9 +282,10 @@ class Handlers:
         except Refused as refused:
             self._reply(message, escape(refusal_text(refused, lang)))
 
-    async def _leave(self, cref: ChatRef, uref: UserRef, player: PlayerRow) -> None:
+    async def _leave(self, cref: ChatRef, uref: UserRef, player: PlayerRow,
+                     from_lobby: bool = False) -> None:
         game_id = await self.sessions.open_game_id(cref)
-        view = await self.sessions.leave(cref, uref)
+        view = await self.sessions.leave(cref, uref, from_lobby=from_lobby)
         if game_id is not None and view.status != "running" and self.presenter.reachable(player):
             self.presenter.refresh_hand(game_id, uref.key)
 
@@ -500,7 +501,7 @@ class Handlers:
             return Answer()
         await self._open_game(cref, game_id)
         if action is Action.LEAVE:
-            await self._leave(cref, uref, player)
+            await self._leave(cref, uref, player, from_lobby=True)
         elif action is Action.ADD_COMPUTER:
             await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.add_computer(
                 cref, uref, tapped.arg, is_admin=admin))
