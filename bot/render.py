@@ -247,10 +247,19 @@ def quoted(value: object) -> object:
     return value
 
 
+def _shown(value: object) -> object:
+    """A refusal's parameter as a user reads it: cards and moves with their signs."""
+    if isinstance(value, Move):
+        return move_label(value)
+    if isinstance(value, Card):
+        return card_label(value)
+    return quoted(value)
+
+
 def refusal_text(refused: Refused, lang: str) -> str:
     params: dict[str, Any] = {"detail": "", "missing": "", "names": "", "game_id": "",
                               "minutes": LOBBY_IDLE // 60}
-    params.update({key: quoted(value) for key, value in refused.params.items()})
+    params.update({key: _shown(value) for key, value in refused.params.items()})
     return t(lang, f"refused.{refused.reason.value}", **params)
 
 

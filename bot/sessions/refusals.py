@@ -26,6 +26,7 @@ class Reason(StrEnum):
     IN_OTHER_GAME = "in_other_game"
     NO_FUORI = "no_fuori"
     MATCH_STARTED = "match_started"
+    MUST_CAPTURE = "must_capture"
 
 
 class Refused(Exception):

@@ -1,0 +1,122 @@
+"""What a tap on a hand means, the same on every front-end.
+
+A hand shows the player's cards; tapping one plays it when it has a single
+play, and otherwise asks which capture to make (or, while declaring fuori,
+which play to declare with). What the hand shows is a `HandPrompt`; the
+front-ends draw it and put everything a later tap needs (game, version, card
+or move) into the button itself, so a restart forgets nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from ..engine import Card, Move
+from .refusals import Reason, Refused
+from .views import HandView
+
+if TYPE_CHECKING:
+    from .service import ChatRef, Sessions, UserRef
+
+
+class HandMode(StrEnum):
+    PLAIN = "plain"
+    CHOOSING = "choosing"
+    """The captures of one card, to pick from."""
+    DECLARING = "declaring"
+    """Every play, each declaring fuori with it."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandPrompt:
+    """What a player's hand shows: plainly, the captures of `card`, or the plays to declare with."""
+
+    mode: HandMode = HandMode.PLAIN
+    card: str | None = None
+
+
+PLAIN = HandPrompt()
+
+
+@dataclass(frozen=True, slots=True)
+class Blocked:
+    """Why a card in the hand cannot be played now: a capture must be made, e.g. `example`."""
+
+    card: Card
+    example: Move
+
+
+def blocked_cards(view: HandView) -> tuple[Blocked, ...]:
+    """The cards of the hand that cannot be played now although it is the player's turn,
+    each with a capture that can be made instead (compulsory capture)."""
+    if not view.my_turn or not view.choices:
+        return ()
+    playable = {choice.card for choice in view.choices}
+    captures = [move for choice in view.choices for move in choice.moves if move.captures]
+    if not captures:
+        return ()
+    return tuple(Blocked(card, captures[0]) for card in view.hand if card not in playable)
+
+
+def _current(view: HandView, version: int | None) -> None:
+    if view.finished:
+        raise Refused(Reason.GAME_OVER)
+    if version != view.version:
+        raise Refused(Reason.STALE)
+
+
+async def tap_card(sessions: Sessions, game_id: int, user: UserRef, version: int, card: str,
+                   prompt: HandPrompt = PLAIN) -> HandPrompt | None:
+    """A tap on `card` of the hand seen at `version`: None when it was played; otherwise what
+    the hand must show now (the captures to choose from, or the plays to declare fuori with)."""
+    view = await sessions.hand(game_id, user)
+    _current(view, version)
+    if not view.my_turn:
+        raise Refused(Reason.NOT_YOUR_TURN)
+    declaring = prompt.mode is HandMode.DECLARING
+    if declaring and not view.may_declare:
+        raise Refused(Reason.NO_FUORI)
+    choice = next((c for c in view.choices if c.card.code == card), None)
+    if choice is None:
+        blocked = next((b for b in blocked_cards(view) if b.card.code == card), None)
+        if blocked is not None:
+            raise Refused(Reason.MUST_CAPTURE, card=blocked.card, example=blocked.example)
+        raise Refused(Reason.ILLEGAL_MOVE)
+    if len(choice.moves) == 1 and not declaring:
+        await sessions.play(game_id, user, version, choice.moves[0])
+        return None
+    return HandPrompt(HandMode.DECLARING if declaring else HandMode.CHOOSING, card)
+
+
+async def open_fuori(sessions: Sessions, game_id: int, user: UserRef, version: int) -> HandPrompt:
+    """The hand redrawn so that each card declares fuori with its play."""
+    view = await sessions.hand(game_id, user)
+    _current(view, version)
+    if not view.my_turn:
+        raise Refused(Reason.NOT_YOUR_TURN)
+    if not view.may_declare:
+        raise Refused(Reason.NO_FUORI)
+    return HandPrompt(HandMode.DECLARING)
+
+
+async def back(sessions: Sessions, game_id: int, user: UserRef, version: int) -> HandPrompt:
+    """Leave a choice of captures (or of fuori plays): the plain hand."""
+    _current(await sessions.hand(game_id, user), version)
+    return PLAIN
+
+
+async def play(sessions: Sessions, game_id: int, user: UserRef, version: int, move: str,
+               *, declaring: bool = False) -> None:
+    """A tap on one capture (or one fuori play) of a prompt."""
+    await sessions.play(game_id, user, version, move, fuori=declaring)
+
+
+async def require_open_game(sessions: Sessions, chat: ChatRef, game_id: int) -> None:
+    """A button of a chat's game still means something only while it is the chat's open game."""
+    current = await sessions.open_game_id(chat)
+    if current is None:
+        raise Refused(Reason.NO_GAME)
+    if current != game_id:
+        raise Refused(Reason.STALE)
