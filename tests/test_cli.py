@@ -35,7 +35,10 @@ def test_simulate_is_deterministic_and_writes_valid_records(tmp_path: Path,
 def test_simulate_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--rule", "target=lots", "--games", "1"]) == 2
     assert "target" in capsys.readouterr().err
-    assert main(["simulate", "--variant", "briscola", "--games", "1"]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "--variant", "briscola", "--games", "1"])
+    assert exit_.value.code == 2
+    assert "unknown variant 'briscola'; variants: scopa, scopone" in capsys.readouterr().err
     for command in (["simulate", "--games", "1"], ["arena", "--a", "easy", "--b", "easy", "--deals", "1"]):
         assert main([*command, "--rule", "napola"]) == 2
         assert "key=value, not 'napola'" in capsys.readouterr().err
@@ -53,10 +56,11 @@ def test_play_refuses_options_that_make_no_game(tmp_path: Path, capsys: pytest.C
 def test_run_without_tokens_explains_how_to_get_one(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("TELEGRAM_TOKEN", "DISCORD_TOKEN")}
     env["SCOPA_DB"] = str(tmp_path / "x.db")
-    result = subprocess.run([sys.executable, "-m", "bot"], cwd=ROOT, env=env, input="",
+    result = subprocess.run([sys.executable, "-m", "bot", "--lang", "en"], cwd=ROOT, env=env, input="",
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
     assert "BotFather" in result.stdout and "DISCORD_TOKEN" in result.stdout
+    assert "./scripts/run play --help" in result.stdout and "scopa-bot play" not in result.stdout
 
 
 def test_export_prints_stored_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,3 +81,42 @@ def test_export_prints_stored_records(tmp_path: Path, capsys: pytest.CaptureFixt
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 and json.loads(lines[0])["format"] == "scopa-record/1"
     assert main(["export", "--db", str(tmp_path / "missing.db")]) == 2
+
+
+def test_scientifico_is_a_variant_on_the_command_line_as_in_chat(capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("scientifico", "scopone-scientifico", "Scopone_Scientifico"):
+        assert main(["simulate", "--variant", name, "--players", "4", "--teams", "--games", "1"]) == 0
+        assert "scopone_scientifico" in capsys.readouterr().out
+
+
+def help_of(*command: str, capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--help"])
+    assert exit_.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_help_of_each_subcommand_lists_its_options_and_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    play = help_of("play", capsys=capsys)
+    for word in ("scopa, scopone, scopone_scientifico, escoba", "scientifico", "{easy,medium,hard}",
+                 "{it,en}", "round_limit", "ace_takes_all", "must_capture", "fuori", "Ctrl-C"):
+        assert word in play
+    assert "round_limit" in help_of("simulate", capsys=capsys)
+    telegram = help_of("telegram", capsys=capsys)
+    for name in ("TELEGRAM_TOKEN", "TELEGRAM_API_BASE", "TELEGRAM_WEBHOOK_URL", "TELEGRAM_LISTEN", "SCOPA_DB"):
+        assert name in telegram
+    discord = help_of("discord", capsys=capsys)
+    for name in ("DISCORD_TOKEN", "DISCORD_API_BASE", "SCOPA_DB"):
+        assert name in discord
+    arena = help_of("arena", capsys=capsys)
+    assert "--deals" in arena and "greedy" in arena and "escoba" in arena
+    assert "{it,en}" in help_of("run", capsys=capsys)
+
+
+def test_the_language_is_chosen_without_a_subcommand_too(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("TELEGRAM_TOKEN", "DISCORD_TOKEN")}
+    env["SCOPA_DB"] = str(tmp_path / "x.db")
+    result = subprocess.run([sys.executable, "-m", "bot", "--lang", "it"], cwd=ROOT, env=env, input="",
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "scrivi a @BotFather" in result.stdout and "./scripts/run play --help" in result.stdout

@@ -67,12 +67,13 @@ async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path
 async def test_declaring_fuori_in_the_terminal(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "terminal.db")
     out = io.StringIO()
-    script = iter(["f 99", "f1", ""])
+    script = iter(["f 99", "f1", "y", ""])
     game = TerminalGame(sessions, lang="en", out=out, read_line=feeder(script))  # type: ignore[arg-type]
     game_id = await game.setup("scopone", None, "easy", False, {"fuori": "on"})
     assert await game.run(game_id)
     text = out.getvalue()
-    assert "f and the number of a move: play it and declare fuori." in text
+    assert "f and the number of a move (f 1): play it and declare fuori." in text
+    assert "so you would LOSE" in text and "Declare fuori? y to confirm" in text
     assert "“f 99” is not a move" in text
     assert "declared fuori, but" in text and "Match over" in text
     await sessions.store.close()
