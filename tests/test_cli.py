@@ -83,10 +83,12 @@ def test_export_prints_stored_records(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["export", "--db", str(tmp_path / "missing.db")]) == 2
 
 
-def test_scientifico_is_a_variant_on_the_command_line_as_in_chat(capsys: pytest.CaptureFixture[str]) -> None:
+def test_scientifico_is_a_variant_on_the_command_line_as_in_chat(tmp_path: Path) -> None:
     for name in ("scientifico", "scopone-scientifico", "Scopone_Scientifico"):
-        assert main(["simulate", "--variant", name, "--players", "4", "--teams", "--games", "1"]) == 0
-        assert "scopone_scientifico" in capsys.readouterr().out
+        records = tmp_path / f"{name}.jsonl"
+        assert main(["simulate", "--variant", name, "--players", "4", "--teams", "--games", "1",
+                     "--records", str(records)]) == 0
+        assert json.loads(records.read_text())["variant"] == "scopone_scientifico"
 
 
 def help_of(*command: str, capsys: pytest.CaptureFixture[str]) -> str:
@@ -103,7 +105,8 @@ def test_help_of_each_subcommand_lists_its_options_and_choices(capsys: pytest.Ca
         assert word in play
     assert "round_limit" in help_of("simulate", capsys=capsys)
     telegram = help_of("telegram", capsys=capsys)
-    for name in ("TELEGRAM_TOKEN", "TELEGRAM_API_BASE", "TELEGRAM_WEBHOOK_URL", "TELEGRAM_LISTEN", "SCOPA_DB"):
+    for name in ("TELEGRAM_TOKEN", "TELEGRAM_API_BASE", "TELEGRAM_WEBHOOK_URL", "TELEGRAM_LISTEN",
+                 "SCOPA_DB"):
         assert name in telegram
     discord = help_of("discord", capsys=capsys)
     for name in ("DISCORD_TOKEN", "DISCORD_API_BASE", "SCOPA_DB"):

@@ -51,6 +51,11 @@ class LineSource(Protocol):
         ...
 
 
+def _wake(ready: asyncio.Future[None]) -> None:
+    if not ready.done():
+        ready.set_result(None)
+
+
 class StdinLines:
     """Lines from a file descriptor, read by the event loop itself rather than by a
     blocked thread, so that Ctrl-C ends the program at once."""
@@ -76,7 +81,7 @@ class StdinLines:
         while not self._lines and not self._eof:
             ready: asyncio.Future[None] = loop.create_future()
             try:
-                loop.add_reader(self.fd, lambda: ready.done() or ready.set_result(None))
+                loop.add_reader(self.fd, _wake, ready)
             except (OSError, NotImplementedError, ValueError):  # a regular file, or no selector
                 self._take(await asyncio.to_thread(os.read, self.fd, 4096))
                 continue
@@ -182,7 +187,7 @@ class TerminalGame:
         self._pending = None
         return None if line is None else line.strip()
 
-    async def _line_or_event(self, prompt: str) -> str | None | Event:
+    async def _line_or_event(self, prompt: str) -> str | Event | None:
         """The line typed after `prompt`, or the game's next event if it comes first (the
         line being typed then stays for the next call)."""
         self._prompt(prompt)
