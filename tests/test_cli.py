@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -123,3 +124,72 @@ def test_the_language_is_chosen_without_a_subcommand_too(tmp_path: Path) -> None
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "scrivi a @BotFather" in result.stdout and "./scripts/run play --help" in result.stdout
+
+
+def _own_terminal() -> None:
+    """Make the pseudo-terminal on stdin the program's own, so Ctrl-C reaches it."""
+    import fcntl
+    import termios
+
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Terminal:
+    """The bot run in a pseudo-terminal, read and typed into as a person would."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        import pty
+
+        self.master, worker = pty.openpty()
+        self.process = subprocess.Popen([sys.executable, "-m", "bot", *args], cwd=ROOT, env=env,
+                                        stdin=worker, stdout=worker, stderr=worker, close_fds=True,
+                                        start_new_session=True, preexec_fn=_own_terminal)
+        os.close(worker)
+        self.seen = ""
+
+    def read_until(self, text: str, timeout: float = 60.0) -> str:
+        import select
+
+        while text not in self.seen:
+            ready, _, _ = select.select([self.master], [], [], timeout)
+            assert ready, f"waited {timeout} s for {text!r}; screen so far:\n{self.seen}"
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:  # the program ended
+                chunk = b""
+            if not chunk:
+                raise AssertionError(f"ended before {text!r}; screen:\n{self.seen}")
+            self.seen += chunk.decode("utf-8", "replace")
+        return self.seen
+
+    def type(self, text: str) -> None:
+        os.write(self.master, text.encode())
+
+    def finish(self) -> int:
+        code = self.process.wait(timeout=60)
+        with contextlib.suppress(OSError):
+            while chunk := os.read(self.master, 4096):
+                self.seen += chunk.decode("utf-8", "replace")
+        os.close(self.master)
+        return code
+
+
+def test_without_a_token_the_explanation_stays_until_enter_and_ctrl_c_leaves_like_q(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("TELEGRAM_TOKEN", "DISCORD_TOKEN")}
+    env["SCOPA_DB"] = str(tmp_path / "t.db")
+    terminal = Terminal(["--lang", "en"], env)
+    screen = terminal.read_until("Press Enter to start a match against the computer")
+    assert "BotFather" in screen and "Your move" not in screen
+    terminal.type("\n")
+    terminal.read_until("Your move (number), h help, q quit: ")
+    terminal.type("\x03")  # Ctrl-C, as the keyboard sends it
+    assert terminal.finish() == 0
+    after = terminal.seen[terminal.seen.rindex("quit: "):]
+    assert "Match saved: run the same command to resume it." in after
+    assert "Traceback" not in terminal.seen
+
+    again = Terminal(["play", "--lang", "en", "--level", "easy"], env)
+    again.read_until("Your move (number), h help, q quit: ")
+    again.type("q\n")
+    assert again.finish() == 0
+    assert "Match saved" in again.seen
