@@ -193,3 +193,98 @@ def test_without_a_token_the_explanation_stays_until_enter_and_ctrl_c_leaves_lik
     again.type("q\n")
     assert again.finish() == 0
     assert "Match saved" in again.seen
+
+
+FAKE_PYTHON = """#!/bin/sh
+echo "python $*" >> "$LOG"
+if [ "$1" = "-c" ]; then exit "${FAKE_COMPILED_EXIT:-0}"; fi
+if [ "$2" = "pip" ]; then exit "${FAKE_PIP_EXIT:-0}"; fi
+if [ "$2" = "pytest" ]; then exit "${FAKE_PYTEST_EXIT:-0}"; fi
+"""
+FAKE_VENV = """#!/bin/sh
+echo "python3 $*" >> "$LOG"
+mkdir -p .venv/bin
+cp "$FAKES/python" "$FAKES/scopa-bot" "$FAKES/ruff" .venv/bin/
+"""
+
+
+class Checkout:
+    """A copy of the start-up scripts and install files, with a stand-in Python that notes what
+    it is asked to do instead of installing anything."""
+
+    def __init__(self, root: Path) -> None:
+        import shutil
+
+        self.root = root / "checkout"
+        (self.root / "scripts").mkdir(parents=True)
+        for name in ("scripts/run", "scripts/test", "pyproject.toml", "setup.py"):
+            shutil.copy2(ROOT / name, self.root / name)
+        fakes = root / "fakes"
+        fakes.mkdir()
+        for name, text in (("python", FAKE_PYTHON), ("python3", FAKE_VENV),
+                           ("scopa-bot", '#!/bin/sh\necho "scopa-bot $*" >> "$LOG"\n'),
+                           ("ruff", '#!/bin/sh\necho "ruff $*" >> "$LOG"\n')):
+            (fakes / name).write_text(text)
+            (fakes / name).chmod(0o755)
+        self.log = root / "log"
+        self.env = {**os.environ, "LOG": str(self.log), "FAKES": str(fakes),
+                    "PATH": f"{fakes}:{os.environ['PATH']}"}
+
+    def launch(self, script: str, *args: str, **env: str) -> tuple[int, list[str], str]:
+        """Exit code, the commands the script ran, and what it said."""
+        self.log.write_text("")
+        result = subprocess.run(["bash", f"scripts/{script}", *args], cwd=self.root,
+                                env={**self.env, **env}, capture_output=True, text=True, timeout=60)
+        return result.returncode, self.log.read_text().splitlines(), result.stderr
+
+
+def test_run_installs_on_the_first_launch_only_and_again_when_the_install_files_change(
+        tmp_path: Path) -> None:
+    checkout = Checkout(tmp_path)
+    code, ran, said = checkout.launch("run", "play", "--help")
+    assert code == 0
+    assert ran[0] == "python3 -m venv .venv" and "pip install" in ran[1] and ran[1].endswith("-e .")
+    assert ran[-1] == "scopa-bot play --help"
+    assert said.count("\n") == 1 and "installing into .venv and compiling the engine" in said
+
+    code, ran, said = checkout.launch("run", "play", "--help")
+    assert (code, ran, said) == (0, ["scopa-bot play --help"], "")
+
+    with (checkout.root / "pyproject.toml").open("a") as pyproject:
+        pyproject.write("\n# a new dependency\n")
+    code, ran, said = checkout.launch("run")
+    assert code == 0 and "pip install" in ran[0] and ran[-1] == "scopa-bot "
+    assert checkout.launch("run")[1] == ["scopa-bot "]
+
+
+def test_run_says_when_the_engine_could_not_be_compiled_or_the_install_failed(tmp_path: Path) -> None:
+    checkout = Checkout(tmp_path)
+    code, ran, said = checkout.launch("run", FAKE_COMPILED_EXIT="1")
+    assert code == 0 and ran[-1] == "scopa-bot "
+    assert "the engine could not be compiled" in said and "plain Python" in said
+
+    (checkout.root / "setup.py").write_text("# changed\n")
+    code, ran, said = checkout.launch("run", FAKE_PIP_EXIT="1")
+    assert code != 0 and not any(line.startswith("scopa-bot") for line in ran)
+    assert "the installation failed" in said
+    code, ran, _ = checkout.launch("run")
+    assert code == 0 and "pip install" in ran[0]
+
+
+def test_the_test_script_installs_the_test_tools_once_and_fails_when_tests_fail(tmp_path: Path) -> None:
+    checkout = Checkout(tmp_path)
+    code, ran, said = checkout.launch("test", "-q")
+    assert code == 0 and ran[0] == "python3 -m venv .venv" and ran[1].endswith("-e .[dev]")
+    assert ran[-2:] == ["ruff check bot tests benchmarks", "python -m pytest -q"]
+    assert "installing" in said
+
+    for pytest_exit in ("1", "5"):
+        code, ran, _ = checkout.launch("test", FAKE_PYTEST_EXIT=pytest_exit)
+        assert code == int(pytest_exit)
+        assert ran == ["ruff check bot tests benchmarks", "python -m pytest"]
+
+    assert checkout.launch("run")[1] == ["scopa-bot "]  # the test tools' install serves run too
+    checkout2 = Checkout(tmp_path / "other")
+    checkout2.launch("run")
+    code, ran, _ = checkout2.launch("test")
+    assert code == 0 and ran[0].endswith("-e .[dev]")  # run's install lacks the test tools
