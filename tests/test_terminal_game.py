@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bot.adapters.terminal import TerminalGame
-from bot.engine import DECK, Card, Move
-from bot.sessions import CardChoice, HandView, MovePlayed, Sessions
+from bot.engine import DECK, Card, Move, RoundResult, SideScore, SideTally
+from bot.render_counts import round_counts_text
+from bot.sessions import CardChoice, HandView, MovePlayed, RoundEnded, Sessions
 
 from .sessions_helpers import FakeClock, open_sessions
 
@@ -112,15 +113,36 @@ async def test_a_match_to_the_end_shows_each_rounds_counts(tmp_path: Path) -> No
     await sessions.store.close()
 
 
-async def test_the_cards_left_on_the_table_are_announced(tmp_path: Path) -> None:
+def round_end(primiera: str) -> RoundEnded:
+    points = [dict.fromkeys(("cards", "coins", "settebello", primiera, "scope"), 0) for _ in range(2)]
+    points[0].update(cards=1, coins=1, settebello=1, scope=2)
+    points[1][primiera] = 1
+    tallies = (SideTally(22, 7, 1, 3, 73, 2, True), SideTally(18, 3, 3, 2, 78, 0, False))
+    result = RoundResult(1, 0, tuple(SideScore(p, x) for p, x in zip(points, tallies, strict=True)),
+                         (5, 1), None, tuple(points[0]))
+    return RoundEnded(1, "terminal", "local", result, ("root", "CPU 🙂"))
+
+
+async def test_the_cards_left_on_the_table_are_announced_before_the_round_summary(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "terminal.db")
-    game, _ = console_game(sessions, [])
+    game, out = console_game(sessions, [""])
     game.names = {0: "root", 1: "CPU 🙂"}
     last = MovePlayed(1, "terminal", "local", 40, 0, "root", card_of("5C"), (), False,
                       leftover=(card_of("3D"), card_of("10S")), leftover_seat=1)
     game._record(last, "napoletane")
     assert game.log[-1] == "CPU 🙂 takes what is left: 3🪙 R🗡️"
+    assert not await game._drain(round_end("primiera"), "napoletane")
+    text = out.getvalue()
+    assert text.index("• CPU 🙂 takes what is left: 3🪙 R🗡️") < text.index("📊 End of round 1")
+    assert ("Counts (root – CPU 🙂): cards 22–18 · denari 7–3 · primiera 73–78 · settebello: root"
+            " · scope 2–0") in text
     await sessions.store.close()
+
+
+def test_round_counts_name_sevens_where_they_score_instead_of_the_primiera() -> None:
+    text = round_counts_text(round_end("sevens"), "it")
+    assert text == ("Conteggi (root – CPU 🙂): carte 22–18 · denari 7–3 · sette 1–3 · settebello: root"
+                    " · scope 2–0")
 
 
 def card_of(text: str) -> Card:
@@ -181,6 +203,6 @@ async def test_a_turn_that_timed_out_while_away_is_shown_and_no_internal_text(tm
     game, out = console_game(sessions, ["1", "1", "1", "q"])
     await game.run(game_id)
     text = out.getvalue()
-    assert "⏰ time is up for" in text
+    assert re.search(r"  ⏰ time is up for \S+: the computer played\n  \S+ plays ", text)
     assert "not in the hand" not in text and "not allowed" not in text
     await sessions.store.close()

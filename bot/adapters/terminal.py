@@ -151,6 +151,8 @@ class TerminalGame:
         self.chat = self._chat_ref(chat_key)
         self.user = UserRef(PLATFORM, chat_key, getpass.getuser() or "you", self.lang)
         self.log: list[str] = []
+        self.unseen: list[str] = []
+        """Lines of the log not on screen yet: shown before a round's or the match's end."""
         self.names: dict[int, str] = {}
         self.events: asyncio.Queue[Event] = asyncio.Queue()
         self._pending: asyncio.Future[str | None] | None = None
@@ -280,7 +282,7 @@ class TerminalGame:
     def _record(self, event: Event, style: str) -> str | None:
         if isinstance(event, MovePlayed):
             prefix = t(self.lang, "play.computer") + " " if event.by_computer and not event.timed_out else ""
-            lines = [prefix + move_text(event, self.lang, style)]
+            lines = (prefix + move_text(event, self.lang, style)).splitlines()
             if event.leftover:
                 if event.leftover_seat is None:
                     lines.append(self._say("leftover_nobody"))
@@ -288,6 +290,7 @@ class TerminalGame:
                     lines.append(t(self.lang, "play.leftover", cards=cards_text(event.leftover, style),
                                    name=self.names.get(event.leftover_seat, "?")))
             self.log = [*self.log, *lines][-6:]
+            self.unseen += lines
         elif isinstance(event, RoundEnded):
             return breakdown_text(event, self.lang) + "\n" + round_counts_text(event, self.lang)
         elif isinstance(event, MatchEnded):
@@ -295,6 +298,7 @@ class TerminalGame:
         elif isinstance(event, SeatAutoplay):
             key = "play.autoplay_on" if event.on else "play.autoplay_off"
             self.log.append(t(self.lang, key, name=event.name))
+            self.unseen.append(self.log[-1])
         elif isinstance(event, GameCancelled):
             return t(self.lang, "match.cancelled")
         return None
@@ -328,6 +332,7 @@ class TerminalGame:
         table = await self.sessions.table(game_id)
         hand = await self.sessions.hand(game_id, self.user)
         self.names = {seat.seat: seat.name for seat in table.seats}
+        self.unseen = []
         screen = [_CLEAR if self.out.isatty() else "", table_text(table, self.lang), ""]
         if self.log:
             screen += [self._say("last"), *("  " + line for line in self.log), ""]
@@ -431,7 +436,8 @@ class TerminalGame:
         text = self._record(event, style)
         if text is None:
             return False
-        self._show("\n" + text)
+        self._show("\n" + "\n".join([*("• " + line for line in self.unseen), text]))
+        self.unseen = []
         if isinstance(event, MatchEnded | GameCancelled):
             return True
         await self._read(self._say("continue"))
