@@ -155,6 +155,15 @@ _RUN_ENV = "environment: TELEGRAM_TOKEN, DISCORD_TOKEN (and those listed by tele
            "discord --help), SCOPA_DB."
 
 
+def default_language() -> str:
+    """Italian on an Italian system (LC_ALL, LC_MESSAGES or LANG), English elsewhere."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return "it" if value.lower().startswith("it") else "en"
+    return "en"
+
+
 def _variants_help() -> str:
     from .engine import Variant
 
@@ -200,8 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
                          epilog=_RUN_ENV)
     run.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                      help="the SQLite file (SCOPA_DB, default scopa.db)")
-    run.add_argument("--lang", default="it", choices=("it", "en"),
-                     help="language of the terminal game offered when no token is set")
+    run.add_argument("--lang", default=default_language(), choices=("it", "en"),
+                     help="language of the terminal game offered when no token is set "
+                          "(default: the system's, Italian or English)")
     run.set_defaults(func=_run)
 
     for name, environment in (("telegram", _TELEGRAM_ENV), ("discord", _DISCORD_ENV)):
@@ -220,7 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--teams", action="store_true", help="play in teams of two")
     play.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help=rules_help)
     play.add_argument("--level", default="medium", choices=LEVELS, help="the computer players' level")
-    play.add_argument("--lang", default="it", choices=("it", "en"))
+    play.add_argument("--lang", default=default_language(), choices=("it", "en"),
+                      help="default: the system's language, Italian or English")
     play.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                       help="the SQLite file (SCOPA_DB, default scopa.db)")
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")

@@ -288,3 +288,16 @@ def test_the_test_script_installs_the_test_tools_once_and_fails_when_tests_fail(
     checkout2.launch("run")
     code, ran, _ = checkout2.launch("test")
     assert code == 0 and ran[0].endswith("-e .[dev]")  # run's install lacks the test tools
+
+
+def test_the_terminal_speaks_the_systems_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.cli import build_parser
+
+    for environment, expected in (({"LANG": "it_IT.UTF-8"}, "it"), ({"LANG": "en_GB.UTF-8"}, "en"),
+                                  ({"LC_ALL": "it_CH.UTF-8", "LANG": "C.UTF-8"}, "it"), ({}, "en")):
+        for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+            monkeypatch.delenv(name, raising=False)
+        for name, value in environment.items():
+            monkeypatch.setenv(name, value)
+        assert build_parser().parse_args(["play"]).lang == expected
+        assert build_parser().parse_args(["run"]).lang == expected

@@ -232,7 +232,7 @@ class TerminalGame:
         self._show(self._say("open_other", round=round_number, score=score, **names))
         while True:
             answer = await self._read(self._say("open_choice", **names))
-            if answer is None:
+            if answer is None or answer.lower() in _QUIT:
                 return None
             if answer in ("1", "2"):
                 return answer == "1"
