@@ -29,15 +29,34 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+VARIANT_ALIASES = {"scientifico": "scopone_scientifico", "scopone-scientifico": "scopone_scientifico"}
+"""Other names a variant is typed with, as in chat (`/newgame scientifico`)."""
+
+
+def variant_name(text: str) -> str:
+    """The variant `text` names (`scientifico` included), for argparse: an unknown name is a
+    usage error that lists the variants."""
+    from .engine.rules import parse_variant
+
+    key = text.strip().lower()
+    try:
+        return parse_variant(VARIANT_ALIASES.get(key, key)).value
+    except EngineError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _play(args: argparse.Namespace) -> int:
     from .adapters.terminal import TerminalGame
     from .app import open_sessions
+    from .i18n import t
     from .render import refusal_text
     from .sessions import Refused
 
     rules = parse_rule_pairs(args.rule)
+    game: TerminalGame | None = None
 
     async def main() -> int:
+        nonlocal game
         sessions = await open_sessions(args.db, computer_pace=args.pace)
         try:
             game = TerminalGame(sessions, lang=args.lang)
@@ -46,12 +65,18 @@ def _play(args: argparse.Namespace) -> int:
             except Refused as refused:
                 print(f"scopa-bot: {refusal_text(refused, args.lang)}", file=sys.stderr)
                 return 2
-            await game.run(game_id)
+            if game_id is not None:
+                await game.run(game_id)
         finally:
             await sessions.store.close()
         return 0
 
-    return asyncio.run(main())
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        # Every move is stored as it is played: leaving now loses nothing.
+        print("\n" + t(args.lang, "terminal.saved"))
+        return 0
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -91,72 +116,129 @@ def _serve(names: list[str]) -> int:
 def _run(args: argparse.Namespace) -> int:
     """Every front-end whose token is configured; with none, explain and offer the terminal game."""
     from .app import Settings
+    from .i18n import t
 
     settings = Settings.from_env()
     names = [name for name in ("telegram", "discord") if getattr(settings, f"{name}_token")]
     if names:
         return _serve(names)
-    print(_WELCOME)
+    print(t(args.lang, "terminal.welcome"))
     if not sys.stdin.isatty():
         return 0
-    args.variant, args.players, args.level, args.teams, args.rule = "scopa", 2, "medium", False, []
-    args.lang, args.pace = "it", 0.8
+    print()
+    try:
+        input(t(args.lang, "terminal.start"))
+    except (KeyboardInterrupt, EOFError):
+        print()
+        return 0
+    args.variant, args.players, args.level, args.teams, args.rule = None, None, "medium", False, []
+    args.pace = 0.8
     return _play(args)
 
 
 _NO_TOKEN = "scopa-bot: set {names} in the environment first (see README.md)."
-_WELCOME = """No chat token is configured, so no chat bot is started.
+_TELEGRAM_ENV = """environment:
+  TELEGRAM_TOKEN        the token from @BotFather (required)
+  TELEGRAM_API_BASE     Bot API prefix, e.g. http://127.0.0.1:8081/bot for a self-hosted server
+  TELEGRAM_WEBHOOK_URL  webhook mode: the public URL (long polling when unset)
+  TELEGRAM_LISTEN       webhook mode: the host:port to listen on
+  SCOPA_DB              the SQLite file (default scopa.db)"""
+_DISCORD_ENV = """environment:
+  DISCORD_TOKEN         the bot token from the Discord developer portal (required)
+  DISCORD_API_BASE      the Discord API's address, for a proxy or a test server
+  SCOPA_DB              the SQLite file (default scopa.db)"""
+_RUN_ENV = "environment: TELEGRAM_TOKEN, DISCORD_TOKEN (and those listed by telegram --help and " \
+           "discord --help), SCOPA_DB."
 
-To run the bot in chats:
-  Telegram: talk to @BotFather, send /newbot, and put the token it gives you in TELEGRAM_TOKEN.
-  Discord:  create an application at the Discord developer portal, add a bot, and put its
-            token in DISCORD_TOKEN (docs/discord.md has the invite link and permissions).
-Then run this command again.
 
-Meanwhile, a match against the computer starts here in the terminal (scopa-bot play --help)."""
+def default_language() -> str:
+    """Italian on an Italian system (LC_ALL, LC_MESSAGES or LANG), English elsewhere."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return "it" if value.lower().startswith("it") else "en"
+    return "en"
+
+
+def _variants_help() -> str:
+    from .engine import Variant
+
+    names = ", ".join(v.value for v in Variant)
+    aliases = ", ".join(f"{alias} = {name}" for alias, name in VARIANT_ALIASES.items())
+    return f"{names} ({aliases})"
+
+
+def _rules_help() -> str:
+    import textwrap
+    from dataclasses import fields
+
+    from .engine import Rules
+
+    return textwrap.fill("rule options (docs/rules.md): " + ", ".join(f.name for f in fields(Rules))
+                         + "; values are numbers, on/off, or a choice such as capture_choice=fewest "
+                         "or primiera=sevens.", 78)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="scopa-bot", description="Scopa for Telegram and Discord.")
-    sub = parser.add_subparsers(dest="command")
+    from .ai import LEVELS
 
-    sim = sub.add_parser("simulate", help="play seeded random matches and summarise them")
-    sim.add_argument("--variant", default="scopa")
+    parser = argparse.ArgumentParser(
+        prog="scopa-bot", description="Scopa for Telegram and Discord.",
+        epilog="Without a subcommand: run. From a checkout, ./scripts/run SUBCOMMAND runs these.")
+    sub = parser.add_subparsers(dest="command")
+    variants = _variants_help()
+    rules_help = "a rule option, repeatable, e.g. round_limit=3 or ace_takes_all=on"
+    formatter = argparse.RawDescriptionHelpFormatter
+
+    sim = sub.add_parser("simulate", help="play seeded random matches and summarise them",
+                         epilog=_rules_help(), formatter_class=formatter)
+    sim.add_argument("--variant", type=variant_name, default="scopa", help=f"one of {variants}")
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--teams", action="store_true")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", default="0")
-    sim.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    sim.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help=rules_help)
     sim.add_argument("--records", metavar="FILE", help="write one scopa-record/1 line per match")
     sim.set_defaults(func=_simulate)
 
-    run = sub.add_parser("run", help="run every front-end whose token is configured (the default)")
-    run.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"))
+    run = sub.add_parser("run", help="run every front-end whose token is configured (the default)",
+                         epilog=_RUN_ENV)
+    run.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
+                     help="the SQLite file (SCOPA_DB, default scopa.db)")
+    run.add_argument("--lang", default=default_language(), choices=("it", "en"),
+                     help="language of the terminal game offered when no token is set "
+                          "(default: the system's, Italian or English)")
     run.set_defaults(func=_run)
 
-    for name in ("telegram", "discord"):
-        front = sub.add_parser(name, help=f"run the {name.title()} bot ({name.upper()}_TOKEN)")
+    for name, environment in (("telegram", _TELEGRAM_ENV), ("discord", _DISCORD_ENV)):
+        front = sub.add_parser(name, help=f"run the {name.title()} bot ({name.upper()}_TOKEN)",
+                               description=f"Run the {name.title()} bot alone.", epilog=environment,
+                               formatter_class=formatter)
         front.set_defaults(func=lambda _args, name=name: _serve([name]))
 
-    play = sub.add_parser("play", help="play a match in the terminal against the computer")
-    play.add_argument("--variant", default="scopa")
+    play = sub.add_parser(
+        "play", help="play a match in the terminal against the computer",
+        description="A match against computer players. q or Ctrl-C saves and quits; the same "
+                    "command resumes it.", epilog=_rules_help(), formatter_class=formatter)
+    play.add_argument("--variant", type=variant_name, default=None,
+                      help=f"one of {variants}; default: the open match, else scopa")
     play.add_argument("--players", type=int, help="the variant's usual number when left out")
-    play.add_argument("--teams", action="store_true")
-    play.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
-                      help="a rule option (docs/rules.md), e.g. round_limit=3 or ace_takes_all=on")
-    play.add_argument("--level", default="medium", choices=("easy", "medium", "hard"))
-    play.add_argument("--lang", default="it", choices=("it", "en"))
-    play.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"))
+    play.add_argument("--teams", action="store_true", help="play in teams of two")
+    play.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help=rules_help)
+    play.add_argument("--level", default="medium", choices=LEVELS, help="the computer players' level")
+    play.add_argument("--lang", default=default_language(), choices=("it", "en"),
+                      help="default: the system's language, Italian or English")
+    play.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
+                      help="the SQLite file (SCOPA_DB, default scopa.db)")
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")
     play.set_defaults(func=_play)
 
-    arena = sub.add_parser("arena", help="measure computer levels against each other")
+    arena = sub.add_parser("arena", help="measure computer levels against each other", add_help=False)
     arena.set_defaults(func=_arena, takes_rest=True)
-    arena.usage = ("scopa-bot arena --a LEVEL --b LEVEL [--variant V] [--players N] --deals D "
-                   "--seed S [--json]")
 
     export = sub.add_parser("export", help="print the stored scopa-record/1 lines")
-    export.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"))
+    export.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
+                        help="the SQLite file (SCOPA_DB, default scopa.db)")
     export.set_defaults(func=_export)
     return parser
 
@@ -164,16 +246,24 @@ def build_parser() -> argparse.ArgumentParser:
 def _arena(args: argparse.Namespace) -> int:
     from .ai.arena import configure_parser, run
 
-    parser = argparse.ArgumentParser(prog="scopa-bot arena")
+    parser = argparse.ArgumentParser(prog="scopa-bot arena", epilog=f"variants: {_variants_help()}")
     configure_parser(parser)
-    return run(parser.parse_args(args.rest))  # the arena's own options, parsed by bot.ai
+    options = parser.parse_args(args.rest)  # the arena's own options, parsed by bot.ai
+    try:
+        options.variant = variant_name(options.variant)
+    except argparse.ArgumentTypeError as exc:
+        parser.error(str(exc))
+    return run(options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args, rest = parser.parse_known_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words and words[0].startswith("-") and words[0] not in ("-h", "--help"):
+        words.insert(0, "run")  # `scopa-bot --lang en` is `scopa-bot run --lang en`
+    args, rest = parser.parse_known_args(words)
     if not getattr(args, "func", None):
-        args, rest = parser.parse_known_args(["run", *(argv or [])])
+        args, rest = parser.parse_known_args(["run", *words])
     if rest and not getattr(args, "takes_rest", False):
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     args.rest = rest

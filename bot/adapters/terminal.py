@@ -1,21 +1,30 @@
 """The terminal game: one human against computer players, through the same
-sessions layer and SQLite file as the chat front-ends. Quitting keeps the
-match; running the command again resumes it."""
+sessions layer and SQLite file as the chat front-ends. Quitting (q or Ctrl-C)
+keeps the match; running the command again resumes it.
+
+Each variant the player asks for while another match is open gets its own
+chat (`local-<variant>`), so starting an escoba never ends a saved scopa.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import getpass
+import os
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from dataclasses import dataclass
+from typing import Protocol, TextIO
 
+from ..engine import DECK, Move, Suit, Variant
 from ..i18n import t
-from ..render import breakdown_text, hand_text, match_text, move_label, move_text, refusal_text, table_text
+from ..render import breakdown_text, card_label, cards_text, match_text, move_label, move_text, table_text
+from ..render_counts import round_counts_text
 from ..sessions import (
     ChatRef,
     Event,
     GameCancelled,
+    HandView,
     MatchEnded,
     MovePlayed,
     Refused,
@@ -24,81 +33,242 @@ from ..sessions import (
     Sessions,
     UserRef,
 )
+from ..sessions.refusals import Reason
 
 PLATFORM = "terminal"
 _CLEAR = "\x1b[2J\x1b[H"
-_TEXT = {
-    "it": {
-        "prompt": "La tua mossa (numero), h aiuto, q esci: ",
-        "help": "Scrivi il numero della mossa e premi Invio. q salva ed esce: la partita riprende "
-                "la prossima volta. r mostra le regole.",
-        "bad": "«{text}» non è una mossa: scrivi un numero da 1 a {count}, oppure h per l'aiuto.",
-        "moves": "Mosse possibili:",
-        "saved": "Partita salvata: riprendi con lo stesso comando.",
-        "continue": "Premi Invio per continuare…",
-        "waiting": "Aspetto le altre mosse…",
-        "last": "Ultime mosse:",
-        "fuori": "f e il numero di una mossa: la giochi e ti dichiari fuori.",
-    },
-    "en": {
-        "prompt": "Your move (number), h help, q quit: ",
-        "help": "Type the number of a move and press Enter. q saves and quits: the match resumes "
-                "next time. r shows the rules.",
-        "bad": "“{text}” is not a move: type a number from 1 to {count}, or h for help.",
-        "moves": "Your moves:",
-        "saved": "Match saved: run the same command to resume it.",
-        "continue": "Press Enter to continue…",
-        "waiting": "Waiting for the other players…",
-        "last": "Last moves:",
-        "fuori": "f and the number of a move: play it and declare fuori.",
-    },
-}
+_QUIT = ("q", "quit", "esci")
+_HELP = ("h", "help", "aiuto", "?")
+_RULES = ("r", "rules", "regole")
+_YES = ("y", "yes", "s", "si", "sì")
+_MOVED_ON = (Reason.STALE, Reason.ILLEGAL_MOVE, Reason.NOT_YOUR_TURN, Reason.GAME_OVER)
+"""Refusals that only mean the game changed between the screen and the key press."""
+
+
+class LineSource(Protocol):
+    async def next_line(self) -> str | None:
+        """The next line typed, without its newline; None at the end of input."""
+        ...
+
+
+def _wake(ready: asyncio.Future[None]) -> None:
+    if not ready.done():
+        ready.set_result(None)
+
+
+class StdinLines:
+    """Lines from a file descriptor, read by the event loop itself rather than by a
+    blocked thread, so that Ctrl-C ends the program at once."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._buffer = b""
+        self._lines: list[str] = []
+        self._eof = False
+
+    def _take(self, data: bytes) -> None:
+        if not data:
+            self._eof = True
+            data, self._buffer = self._buffer, b""
+            if data:
+                self._lines.append(data.decode("utf-8", "replace"))
+            return
+        *complete, self._buffer = (self._buffer + data).split(b"\n")
+        self._lines += [line.decode("utf-8", "replace").rstrip("\r") for line in complete]
+
+    async def next_line(self) -> str | None:
+        loop = asyncio.get_running_loop()
+        while not self._lines and not self._eof:
+            ready: asyncio.Future[None] = loop.create_future()
+            try:
+                loop.add_reader(self.fd, _wake, ready)
+            except (OSError, NotImplementedError, ValueError):  # a regular file, or no selector
+                self._take(await asyncio.to_thread(os.read, self.fd, 4096))
+                continue
+            try:
+                await ready
+            finally:
+                loop.remove_reader(self.fd)
+            self._take(os.read(self.fd, 4096))
+        return self._lines.pop(0) if self._lines else None
+
+
+class CallableLines:
+    """Lines from a blocking `read_line` (which returns "" at the end), run in a thread."""
+
+    def __init__(self, read_line: Callable[[], str]) -> None:
+        self.read_line = read_line
+
+    async def next_line(self) -> str | None:
+        line = await asyncio.to_thread(self.read_line)
+        return None if line == "" else line.rstrip("\n")
+
+
+def stdin_lines() -> LineSource:
+    try:
+        return StdinLines(sys.stdin.fileno())
+    except (OSError, ValueError):  # io.UnsupportedOperation: stdin replaced by an object without a descriptor
+        return CallableLines(sys.stdin.readline)
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """What the player was shown: the version of the game and the numbered moves."""
+
+    version: int
+    moves: tuple[Move, ...]
+    finished: bool
+
+
+def card_legend(style: str, lang: str) -> str:
+    """What the letters and suit signs of `style` mean."""
+    suits = {suit: card_label(next(c for c in DECK if c.suit is suit and c.rank == 2), style)[1:]
+             for suit in Suit}
+    ranks = t(lang, "terminal.legend_ranks_french" if style == "french" else "terminal.legend_ranks_italian")
+    return t(lang, "terminal.legend", ranks=ranks, suits=t(
+        lang, "terminal.legend_suits", denari=suits[Suit.DENARI], coppe=suits[Suit.COPPE],
+        spade=suits[Suit.SPADE], bastoni=suits[Suit.BASTONI]))
+
+
+def slot_key(base: str, variant: str) -> str:
+    return f"{base}-{variant}"
 
 
 class TerminalGame:
     def __init__(self, sessions: Sessions, *, lang: str = "it", out: TextIO = sys.stdout,
-                 read_line: Callable[[], str] | None = None, chat_key: str = "local") -> None:
+                 read_line: Callable[[], str] | None = None, lines: LineSource | None = None,
+                 chat_key: str = "local") -> None:
         self.sessions = sessions
-        self.lang = lang if lang in _TEXT else "en"
+        self.lang = lang if lang in ("it", "en") else "en"
         self.out = out
-        self.read_line = read_line or sys.stdin.readline
-        self.chat = ChatRef(PLATFORM, chat_key, "terminal")
+        if lines is not None:
+            self.lines: LineSource = lines
+        elif read_line is not None:
+            self.lines = CallableLines(read_line)
+        else:
+            self.lines = stdin_lines()
+        self.base_key = chat_key
+        self.chat = self._chat_ref(chat_key)
         self.user = UserRef(PLATFORM, chat_key, getpass.getuser() or "you", self.lang)
         self.log: list[str] = []
+        self.unseen: list[str] = []
+        """Lines of the log not on screen yet: shown before a round's or the match's end."""
+        self.names: dict[int, str] = {}
         self.events: asyncio.Queue[Event] = asyncio.Queue()
+        self._pending: asyncio.Future[str | None] | None = None
         sessions.subscribe(self._on_event)
 
     def _say(self, key: str, **params: object) -> str:
-        return _TEXT[self.lang][key].format(**params)
+        return t(self.lang, f"terminal.{key}", **params)
+
+    @staticmethod
+    def _chat_ref(key: str) -> ChatRef:
+        return ChatRef(PLATFORM, key, "terminal")
 
     async def _on_event(self, event: Event) -> None:
         if event.platform == PLATFORM and event.chat_key == self.chat.key:
             await self.events.put(event)
 
-    async def _read(self) -> str | None:
-        line = await asyncio.to_thread(self.read_line)
-        if line == "":
-            return None
-        return line.strip()
-
     def _show(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
 
-    async def setup(self, variant: str, players: int | None, level: str, teams: bool,
-                    rules: dict[str, str] | None = None) -> int:
-        """The game to play: the open one in this terminal, or a new one with computers
-        (`players` None for the variant's usual number, `rules` as `--rule` gives them)."""
+    def _prompt(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+    def _line_task(self) -> asyncio.Future[str | None]:
+        if self._pending is None:
+            self._pending = asyncio.ensure_future(self.lines.next_line())
+        return self._pending
+
+    async def _read(self, prompt: str = "") -> str | None:
+        """A line typed after `prompt`, stripped; None at the end of input."""
+        self._prompt(prompt)
+        line = await self._line_task()
+        self._pending = None
+        return None if line is None else line.strip()
+
+    async def _line_or_event(self, prompt: str) -> str | Event | None:
+        """The line typed after `prompt`, or the game's next event if it comes first (the
+        line being typed then stays for the next call)."""
+        self._prompt(prompt)
+        line = self._line_task()
+        event = asyncio.ensure_future(self.events.get())
+        await asyncio.wait({line, event}, return_when=asyncio.FIRST_COMPLETED)
+        if event.done():
+            self._show("")
+            return event.result()
+        event.cancel()
+        self._pending = None
+        result = line.result()
+        return None if result is None else result.strip()
+
+    # ---- choosing the match ---------------------------------------------------
+
+    async def _open_games(self) -> list[tuple[ChatRef, int, str]]:
+        """The matches open in this terminal's chats: (chat, game id, variant)."""
+        found = []
+        for key in [self.base_key, *(slot_key(self.base_key, v.value) for v in Variant)]:
+            ref = self._chat_ref(key)
+            game_id = await self.sessions.open_game_id(ref)
+            if game_id is not None:
+                found.append((ref, game_id, (await self.sessions.game_row(game_id)).variant))
+        return found
+
+    async def _describe(self, game_id: int) -> tuple[int, str]:
+        try:
+            table = await self.sessions.table(game_id)
+        except Refused:
+            return 1, "—"
+        return table.round_number, " – ".join(
+            f"{name} {total}" for name, total in zip(table.side_names, table.totals, strict=True))
+
+    async def _choose_open(self, open_chat: ChatRef, game_id: int, open_variant: str,
+                           asked: str) -> bool | None:
+        """Whether to resume the open match rather than start `asked`; None at the end of input."""
+        round_number, score = await self._describe(game_id)
+        names = {"open": t(self.lang, f"variant.{open_variant}"), "asked": t(self.lang, f"variant.{asked}")}
+        self._show(self._say("open_other", round=round_number, score=score, **names))
+        while True:
+            answer = await self._read(self._say("open_choice", **names))
+            if answer is None or answer.lower() in _QUIT:
+                return None
+            if answer in ("1", "2"):
+                return answer == "1"
+            self._show(self._say("open_bad"))
+
+    async def setup(self, variant: str | None, players: int | None, level: str, teams: bool,
+                    rules: dict[str, str] | None = None) -> int | None:
+        """The game to play: the open one of `variant` (of any variant when None), or a new one
+        with computers (`players` None for the variant's usual number, `rules` as `--rule` gives
+        them). When only a match of another variant is open, the player chooses between resuming
+        it and starting `variant` beside it. None when the input ends before a choice."""
         await self.sessions.chat(self.chat, self.lang)
-        await self.sessions.set_turn_limit(self.chat, 3600)
-        game_id = await self.sessions.open_game_id(self.chat)
-        if game_id is None:
+        open_games = await self._open_games()
+        mine = next((g for g in open_games if variant is None or g[2] == variant), None)
+        if mine is None and open_games and variant is not None:
+            chat, game_id, open_variant = open_games[0]
+            resume = await self._choose_open(chat, game_id, open_variant, variant)
+            if resume is None:
+                return None
+            if resume:
+                mine = open_games[0]
+        if mine is not None:
+            self.chat, game_id, _ = mine
+        else:
+            busy = {chat.key for chat, _, _ in open_games}
+            asked = variant or Variant.SCOPA.value
+            key = self.base_key if self.base_key not in busy else slot_key(self.base_key, asked)
+            self.chat = self._chat_ref(key)
+            await self.sessions.chat(self.chat, self.lang)
+            await self.sessions.set_turn_limit(self.chat, 3600)
             options: dict[str, object] = dict(rules or {})
             if teams:
                 options["teams"] = True
             if players is not None:
                 options["players"] = players
-            lobby = await self.sessions.new_game(self.chat, self.user, variant, options)
+            lobby = await self.sessions.new_game(self.chat, self.user, asked, options)
             for _ in range(lobby.players - 1):
                 await self.sessions.add_computer(self.chat, self.user, level)
             game_id = lobby.game_id
@@ -107,37 +277,80 @@ class TerminalGame:
             await self.sessions.start(self.chat, self.user)
         return game_id
 
+    # ---- the screen -----------------------------------------------------------
+
     def _record(self, event: Event, style: str) -> str | None:
         if isinstance(event, MovePlayed):
-            prefix = t(self.lang, "play.computer") + " " if event.by_computer else ""
-            self.log = [*self.log[-5:], prefix + move_text(event, self.lang, style)]
+            prefix = t(self.lang, "play.computer") + " " if event.by_computer and not event.timed_out else ""
+            lines = (prefix + move_text(event, self.lang, style)).splitlines()
+            if event.leftover:
+                if event.leftover_seat is None:
+                    lines.append(self._say("leftover_nobody"))
+                else:
+                    lines.append(t(self.lang, "play.leftover", cards=cards_text(event.leftover, style),
+                                   name=self.names.get(event.leftover_seat, "?")))
+            self.log = [*self.log, *lines][-6:]
+            self.unseen += lines
         elif isinstance(event, RoundEnded):
-            return breakdown_text(event, self.lang)
+            return breakdown_text(event, self.lang) + "\n" + round_counts_text(event, self.lang)
         elif isinstance(event, MatchEnded):
             return match_text(event, self.lang)
         elif isinstance(event, SeatAutoplay):
             key = "play.autoplay_on" if event.on else "play.autoplay_off"
             self.log.append(t(self.lang, key, name=event.name))
+            self.unseen.append(self.log[-1])
         elif isinstance(event, GameCancelled):
             return t(self.lang, "match.cancelled")
         return None
 
-    async def _draw(self, game_id: int) -> list[str]:
+    def _hand_lines(self, hand: HandView, variant: str) -> list[str]:
+        style = hand.deck_style
+        lines = [t(self.lang, "hand.title", variant=t(self.lang, f"variant.{variant}"), game=hand.game_id),
+                 t(self.lang, "hand.cards", cards=cards_text(hand.hand, style) or "—")]
+        if hand.finished:
+            lines.append(t(self.lang, "hand.over"))
+        elif hand.my_turn:
+            lines.append(self._say("your_turn"))
+        else:
+            lines.append(t(self.lang, "hand.wait"))
+        return lines
+
+    def _blocked_lines(self, hand: HandView, moves: list[Move]) -> list[str]:
+        """The cards of the hand that no move plays now, each with the capture that forbids it."""
+        playable = {choice.card for choice in hand.choices}
+        blocked = [card for card in hand.hand if card not in playable]
+        capture = next((m for m in moves if m.captures), None)
+        if not blocked or capture is None:
+            return []
+        style = hand.deck_style
+        reason = self._say("takes", card=card_label(capture.card, style),
+                           captured=cards_text(capture.captures, style))
+        return [self._say("blocked_title"), *(
+            "  " + self._say("blocked", card=card_label(card, style), move=reason) for card in blocked)]
+
+    async def _draw(self, game_id: int, notice: str | None = None) -> Screen:
         table = await self.sessions.table(game_id)
         hand = await self.sessions.hand(game_id, self.user)
+        self.names = {seat.seat: seat.name for seat in table.seats}
+        self.unseen = []
         screen = [_CLEAR if self.out.isatty() else "", table_text(table, self.lang), ""]
         if self.log:
             screen += [self._say("last"), *("  " + line for line in self.log), ""]
-        screen.append(hand_text(hand, self.lang, table.variant))
+        screen += self._hand_lines(hand, table.variant)
         moves = [m for choice in hand.choices for m in choice.moves] if hand.my_turn else []
         if moves:
             screen.append(self._say("moves"))
             for number, move in enumerate(moves, 1):
                 screen.append(f"  {number}. {move_label(move, hand.deck_style)}")
+            screen += self._blocked_lines(hand, moves)
             if hand.may_declare:
-                screen.append(self._say("fuori"))
+                screen.append(self._say("fuori_hint"))
+        if notice:
+            screen += ["", notice]
         self._show("\n".join(screen))
-        return [m.code for m in moves]
+        return Screen(hand.version, tuple(moves), table.finished)
+
+    # ---- playing ----------------------------------------------------------------
 
     async def run(self, game_id: int) -> bool:
         """Play until the match ends (True) or the player quits (False)."""
@@ -146,57 +359,86 @@ class TerminalGame:
             return await self._loop(game_id)
         finally:
             driver.cancel()
+            if self._pending is not None:
+                self._pending.cancel()
             await asyncio.gather(driver, return_exceptions=True)
 
     async def _loop(self, game_id: int) -> bool:
         style = (await self.sessions.game_row(game_id)).deck_style
+        notice: str | None = None
         while True:
             while not self.events.empty():
                 if await self._drain(self.events.get_nowait(), style):
                     return True
-            moves = await self._draw(game_id)
-            if (await self.sessions.table(game_id)).finished:
+            screen = await self._draw(game_id, notice)
+            notice = None
+            if screen.finished:
                 return True
-            if not moves:
+            if not screen.moves:
                 self._show(self._say("waiting"))
                 if await self._drain(await self.events.get(), style):
                     return True
                 continue
-            line = await self._read()
-            if line is None or line.lower() in ("q", "quit", "esci"):
+            got = await self._line_or_event(self._say("prompt"))
+            if isinstance(got, Event):
+                if await self._drain(got, style):
+                    return True
+                continue
+            line = got
+            if line is None or line.lower() in _QUIT:
                 self._show(self._say("saved"))
                 return False
-            if line.lower() in ("h", "help", "aiuto", "?"):
-                self._show(self._say("help"))
-                continue
-            if line.lower() in ("r", "rules", "regole"):
-                from ..engine import Rules
-                from ..render import rules_text
+            notice = await self._command(game_id, line, screen, style)
 
-                row = await self.sessions.game_row(game_id)
-                self._show(rules_text(row.variant, Rules.from_options(row.variant, row.options),
-                                      self.lang))
-                continue
-            fuori = line[:1].lower() == "f"
-            number = line[1:].strip() if fuori else line
-            if not number.isdigit() or not 1 <= int(number) <= len(moves):
-                self._show(self._say("bad", text=line[:20], count=len(moves)))
-                continue
-            version = (await self.sessions.table(game_id)).version
-            try:
-                await self.sessions.play(game_id, self.user, version, moves[int(number) - 1],
-                                         fuori=fuori)
-            except Refused as exc:
-                self._show(refusal_text(exc, self.lang))
+    async def _command(self, game_id: int, line: str, screen: Screen, style: str) -> str | None:
+        """Act on one typed line; the notice to show under the next screen, if any."""
+        lowered = line.lower()
+        if lowered in _HELP:
+            return self._say("help") + "\n" + card_legend(style, self.lang)
+        if lowered in _RULES:
+            from ..engine import Rules
+            from ..render import rules_text
+
+            row = await self.sessions.game_row(game_id)
+            return rules_text(row.variant, Rules.from_options(row.variant, row.options), self.lang)
+        fuori = lowered[:1] == "f"
+        number = line[1:].strip() if fuori else line
+        if not number.isdigit() or not 1 <= int(number) <= len(screen.moves):
+            return self._say("bad", text=line[:20], count=len(screen.moves))
+        move = screen.moves[int(number) - 1]
+        if fuori and not await self._confirm_fuori(game_id, move, style):
+            return self._say("fuori_kept")
+        try:
+            await self.sessions.play(game_id, self.user, screen.version, move, fuori=fuori)
+        except Refused as exc:
+            if exc.reason in _MOVED_ON:
+                return self._say("moved_on")
+            from ..render import refusal_text
+
+            return refusal_text(exc, self.lang)
+        return None
+
+    async def _confirm_fuori(self, game_id: int, move: Move, style: str) -> bool:
+        """Say what declaring fuori with `move` would mean now, and ask to confirm."""
+        game = await self.sessions.stored_game(game_id)
+        if game is not None and game.may_declare(game.to_play):
+            trial = game.copy()
+            side = game.side_of[game.to_play]
+            trial.declare_fuori(move, game.to_play)
+            key = "fuori_win" if trial.winner == side else "fuori_lose"
+            self._show(self._say(key, move=move_label(move, style), points=trial.totals[side],
+                                 target=game.rules.target))
+        answer = await self._read(self._say("fuori_confirm"))
+        return answer is not None and answer.lower() in _YES
 
     async def _drain(self, event: Event, style: str) -> bool:
         """Record one event; pause on round and match ends. True when the match is over."""
         text = self._record(event, style)
         if text is None:
             return False
-        self._show("\n" + text)
+        self._show("\n" + "\n".join([*("• " + line for line in self.unseen), text]))
+        self.unseen = []
         if isinstance(event, MatchEnded | GameCancelled):
             return True
-        self._show(self._say("continue"))
-        await self._read()
+        await self._read(self._say("continue"))
         return False
