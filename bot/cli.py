@@ -13,6 +13,13 @@ from .engine.errors import EngineError
 from .engine.rules import parse_rule_pairs
 
 
+def _variant(text: str) -> str:
+    """A variant's name or another name for it (`scientifico`); the engine refuses unknown ones."""
+    from .sessions.options import VARIANT_ALIASES
+
+    return VARIANT_ALIASES.get(text.strip().lower(), text)
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate
 
@@ -118,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
 
     sim = sub.add_parser("simulate", help="play seeded random matches and summarise them")
-    sim.add_argument("--variant", default="scopa")
+    sim.add_argument("--variant", default="scopa", type=_variant)
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--teams", action="store_true")
     sim.add_argument("--games", type=int, default=100)
@@ -136,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
         front.set_defaults(func=lambda _args, name=name: _serve([name]))
 
     play = sub.add_parser("play", help="play a match in the terminal against the computer")
-    play.add_argument("--variant", default="scopa")
+    play.add_argument("--variant", default="scopa", type=_variant)
     play.add_argument("--players", type=int, help="the variant's usual number when left out")
     play.add_argument("--teams", action="store_true")
     play.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",

@@ -355,6 +355,24 @@ def _it(english: str) -> str:
 
 # ---- three seconds -------------------------------------------------------------------------------
 
+async def test_a_capture_sent_by_its_place_among_the_cards_captures_is_played(world: World) -> None:
+    w, fake = world, world.fake
+    game_id = await started_duel(w)
+    table = await table_message(w, game_id)
+    to_move, _, version = await mover(w, game_id)
+    hand = await w.sessions.hand(game_id, UserRef("discord", str(to_move.id), to_move.name))
+    card = hand.choices[0].card.code
+    opened = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
+    by_place = f"scopa:C:{game_id}:{version}:{card}"
+    beyond = await fake.press(to_move, opened, custom_id=f"{by_place}:999", forge=True)
+    assert re.search("cannot be played|non si può", beyond.reply.text), beyond.reply.text
+    assert (await w.sessions.table(game_id)).version == version
+    await fake.press(to_move, opened, custom_id=f"{by_place}:0", forge=True)
+    assert (await w.sessions.table(game_id)).version > version
+    after = await w.sessions.hand(game_id, UserRef("discord", str(to_move.id), to_move.name))
+    assert card not in [c.code for c in after.hand]
+
+
 async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     w, fake = world, world.fake
@@ -523,6 +541,21 @@ async def test_lobby_menus_and_computers(world: World) -> None:
     await fake.wait_for(lambda: lobby.find("🤖 facile").get("disabled"), what="a full table")
     await fake.press(w.alice, lobby, "Togli i computer")
     await fake.wait_for(lambda: "CPU" not in lobby.text, what="no computers")
+
+
+async def test_a_button_drawn_before_the_shared_codec_is_answered_as_out_of_date(world: World) -> None:
+    w, fake = world, world.fake
+    await fake.slash(w.alice, w.channel, "newgame", variant="scopa")
+    lobby = await lobby_message(w)
+    game_id = await open_game(w)
+    before = await w.sessions.lobby(_chat(w))
+    for old in (f"scopa:join:{game_id}", f"scopa:cpu:{game_id}:hard", f"scopa:start:{game_id}"):
+        pressed = await fake.press(w.bob, lobby, custom_id=old, forge=True)
+        assert pressed.reply.ephemeral and "out of date" in pressed.reply.text, pressed.reply.text
+    menu = await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:target", values=["target=31"],
+                            forge=True)
+    assert "vecchio" in menu.reply.text or "out of date" in menu.reply.text, menu.reply.text
+    assert await w.sessions.lobby(_chat(w)) == before
 
 
 async def test_house_rules_and_a_round_limit_are_set_from_the_lobby_menus(world: World) -> None:

@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 # Presses on a hand are answered on the hand itself; the others in a new ephemeral message.
 HAND_ACTIONS = (Action.PLAY, Action.CHOOSE, Action.BACK, Action.IDLE, Action.FUORI, Action.FUORI_CHOOSE,
-                Action.DECLARE)
+                Action.DECLARE, Action.CAPTURE, Action.DECLARE_CAPTURE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +164,13 @@ class PressHandlers:
             return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang,
                                                        declaring=True))
         choice = next((c for c in hand.choices if c.card.code == press.arg), None)
+        if press.action in (Action.CAPTURE, Action.DECLARE_CAPTURE):
+            moves = choice.moves if choice is not None else ()
+            if press.index is None or press.index >= len(moves):
+                raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
+            await self.sessions.play(game_id, p.user, version, moves[press.index],
+                                     fuori=press.action is Action.DECLARE_CAPTURE)
+            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
         if press.action is Action.IDLE or choice is None:
             raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
         if len(choice.moves) == 1 and not declaring:
