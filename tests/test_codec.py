@@ -10,6 +10,7 @@ from bot.adapters.common.codec import (
     MAX_INDEX,
     MAX_NUMBER,
     MENUS,
+    OPTION_CODES,
     SELECTS,
     SETTINGS,
     SHAPES,
@@ -20,9 +21,10 @@ from bot.adapters.common.codec import (
     TooLong,
 )
 from bot.adapters.discord.custom_ids import CODEC as DISCORD
+from bot.adapters.discord.custom_ids import MENU_KEYS, Menu
 from bot.adapters.telegram.callbacks import CODEC as TELEGRAM
 from bot.engine import DECK, Move
-from bot.sessions.options import ALL_OPTIONS, LEVELS, VARIANTS, options_for
+from bot.sessions.options import ALL_OPTIONS, HOUSE_OPTIONS, LEVELS, VARIANTS, options_for
 
 CODECS = {"telegram": TELEGRAM, "discord": DISCORD}
 CARD_CODES = [card.code for card in DECK]
@@ -140,7 +142,7 @@ def test_forged_fields_are_refused(name: str, tap: Tap, field: int, junk: str) -
     if data is None:
         return
     sep = codec.platform.separator
-    head = codec.platform.prefix + sep if codec.platform.prefix else ""
+    head = codec.platform.head
     parts = data[len(head):].split(sep)
     parts[field % len(parts)] = junk
     forged = head + sep.join(parts)
@@ -159,6 +161,13 @@ def test_what_is_not_text_or_too_big_is_refused(name: str) -> None:
         codec.encode(Tap(Action.CAPTURE, 1, 1, "7D", MAX_INDEX + 1))
     with pytest.raises(ValueError):
         codec.encode(Tap(Action.OPTION, 1, arg="turn_limit=45"))
+
+
+def test_every_lobby_option_and_select_menu_has_its_name_in_buttons() -> None:
+    assert set(OPTION_CODES) == set(ALL_OPTIONS)
+    assert len(set(OPTION_CODES.values())) == len(OPTION_CODES)
+    assert tuple(Menu) == SELECTS and set(MENU_KEYS[Menu.TABLE]) >= set(HOUSE_OPTIONS)
+    assert len({action.value for action in Action}) == len(Action) == len(SHAPES)
 
 
 def test_lobby_options_travel_with_their_full_names() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.adapters.common.codec import Action
+from bot.adapters.common.codec import MENUS, Action
 from bot.adapters.discord import commands as slash
 from bot.adapters.discord.components import lobby_components
 from bot.adapters.discord.custom_ids import MENU_KEYS, Menu, decode, option_choice
@@ -30,10 +30,10 @@ from bot.sessions.options import (
     VARIANTS,
     catalogue_keys,
     current_values,
+    option_of,
     options_for,
     parse,
     parse_any,
-    parse_turn_limit,
     variant_named,
 )
 from bot.sessions.views import LobbyView
@@ -66,9 +66,10 @@ def test_the_table_is_the_engines_and_the_ais() -> None:
         assert offered & set(HOUSE_OPTIONS) == set(HOUSE_RULES[variant])
         assert offered >= {"variant", "players", "target", "round_limit", "teams", "capture_choice",
                            "deck_style", "turn_limit"}
-    assert options_for("scopa", 4)[4].values == ("on", "off")
-    assert options_for("escoba", 6)[4].values == ("on", "three", "off")
-    assert options_for("escoba", 5)[4].values == ("off",)
+    assert option_of("scopa", "teams", 4).values == ("on", "off")
+    assert option_of("escoba", "teams", 6).values == ("on", "three", "off")
+    assert option_of("escoba", "teams", 5).values == ("off",)
+    assert option_of("scopone", "teams").values == ("on",)
     assert set(DECK_STYLES) <= set(DECK_STYLES_PICTURED) and "napoletane" in DECK_STYLES
     assert tuple(sorted(TURN_LIMITS)) == TURN_LIMITS and TURN_LIMITS[-1] == 600
 
@@ -92,7 +93,7 @@ def test_every_offered_value_parses_and_anything_else_is_refused() -> None:
     assert parse("scopa", "teams", True, 4) == ("teams", "on")
     assert parse("scopa", "napola", False) == ("napola", "off")
     assert parse("scopa", "variant", "scientifico") == ("variant", "scopone_scientifico")
-    assert parse_turn_limit("600") == 600
+    assert parse_any("variant", "Scientifico") == ("variant", "scopone_scientifico")
     bad = [("scopa", "players", 5), ("scopone", "players", 2), ("escoba", "napola", "on"),
            ("scopa", "teams", "three"), ("scopa", "target", "12"), ("scopa", "colour", "red"),
            ("scopa", "turn_limit", "45"), ("scopa", "deck_style", "tarot"), ("scopa", 7, "on"),
@@ -133,6 +134,11 @@ def test_telegram_menus_offer_exactly_the_tables_values(lobby: LobbyView) -> Non
     main = [tg_decode(b.data) for row in lobby_keyboard(lobby, "en") for b in row if b.data]
     levels = [tap.arg for tap in main if tap is not None and tap.action is Action.ADD_COMPUTER]
     assert tuple(levels) == LEVELS
+
+
+def test_telegram_menus_are_the_ones_buttons_may_open() -> None:
+    assert set(MENU_OPTIONS) | {"main", "options", "house"} == set(MENUS)
+    assert set(MENU_OPTIONS.values()) <= set(ALL_OPTIONS)
 
 
 def test_telegram_settings_offer_the_same_turn_limits_and_variants() -> None:
@@ -192,7 +198,7 @@ async def test_the_sessions_layer_accepts_every_value_the_table_offers(tmp_path:
                 for value in option.values:
                     if option.key == "teams":
                         players = (await sessions.lobby(CHAT)).players
-                        if value not in options_for(variant, players)[4].values:
+                        if value not in option_of(variant, "teams", players).values:
                             continue
                     lobby = await sessions.set_option(CHAT, ALICE, option.key, value)
                     assert current_values(lobby)[option.key] == value, (variant, option.key, value)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..ai import LEVELS as AI_LEVELS
 from ..engine.cards import DeckStyle
@@ -78,8 +79,6 @@ DECK_STYLES: tuple[str, ...] = tuple(s for s in DECK_STYLES_PICTURED if s in set
 """The pictured styles the engine can also write as text (`DeckStyle`): a style is offered
 once it can be drawn both ways, so a lobby never picks cards nobody can show."""
 
-DEFAULT_DECK_STYLE = DeckStyle.NAPOLETANE.value
-
 ON_OFF = ("on", "off")
 
 
@@ -87,43 +86,40 @@ ON_OFF = ("on", "off")
 class Option:
     """One lobby option: its key in the sessions layer, the values it takes as text, the
     catalogue key naming it and, where values have names, the key naming each value
-    (`{value}` stands for the value)."""
+    (`{value}` stands for the value); `switch` is the (yes, no) values a true or false
+    stands for, in options that are switched on or off."""
 
     key: str
     values: tuple[str, ...]
     label: str
     value_label: str | None = None
+    switch: tuple[str, str] | None = None
 
     def value_key(self, value: str) -> str | None:
         return self.value_label.format(value=value) if self.value_label else None
 
     def parse(self, raw: object) -> str:
         """`raw` as one of `values`, or Refused(BAD_OPTION) naming the option and the value."""
-        text = _text(raw, self.values)
+        text = self._text(raw)
         if text is None or text not in self.values:
             raise Refused(Reason.BAD_OPTION, detail=f"{self.key}={str(raw)[:40]}")
         return text
 
-
-def _text(raw: object, values: tuple[str, ...]) -> str | None:
-    if isinstance(raw, bool):
-        if values == ON_OFF:
-            return "on" if raw else "off"
-        if set(TEAMS_VALUES.values()) >= set(values):
-            return TEAMS_VALUES[2] if raw else TEAMS_VALUES[0]
+    def _text(self, raw: object) -> str | None:
+        if isinstance(raw, bool):
+            return self.switch[0 if raw else 1] if self.switch else None
+        if isinstance(raw, int):
+            return str(raw)
+        if isinstance(raw, str) and len(raw) <= 40:
+            return raw.strip().lower()
         return None
-    if isinstance(raw, int):
-        return str(raw)
-    if isinstance(raw, str) and len(raw) <= 40:
-        return raw.strip().lower()
-    return None
 
 
 def _house(name: str) -> Option:
     if name == "primiera":
         return Option(name, tuple(p.value for p in Primiera), "option.primiera.sevens",
                       "option.primiera.{value}")
-    return Option(name, ON_OFF, f"option.{name}")
+    return Option(name, ON_OFF, f"option.{name}", switch=ON_OFF)
 
 
 HOUSE_OPTIONS: dict[str, Option] = {name: _house(name) for names in HOUSE_RULES.values()
@@ -150,13 +146,18 @@ def teams_option(variant: str, players: int | None = None) -> Option:
     low, high = PLAYER_RANGE[variant]
     counts = {c for n in ((players,) if players is not None else range(low, high + 1))
               for c in Seating.team_counts(variant, n)}
-    return Option("teams", tuple(v for c, v in TEAMS_VALUES.items() if c in counts), "button.teams")
+    return Option("teams", tuple(v for c, v in TEAMS_VALUES.items() if c in counts), "button.teams",
+                  switch=(TEAMS_VALUES[2], TEAMS_VALUES[0]))
 
 
 def options_for(variant: object, players: int | None = None) -> tuple[Option, ...]:
     """The options a lobby of `variant` offers, each with its allowed values, in menu order;
     `players` narrows the seatings to those that many players may take."""
-    name = variant_named(variant)
+    return _options(variant_named(variant), players)
+
+
+@lru_cache(maxsize=64)
+def _options(name: str, players: int | None) -> tuple[Option, ...]:
     return (VARIANT, players_option(name), TARGET, ROUND_LIMIT, teams_option(name, players),
             CAPTURE_CHOICE, DECK_STYLE, TURN_LIMIT,
             *(HOUSE_OPTIONS[rule] for rule in HOUSE_RULES[Variant(name)]))
@@ -178,7 +179,7 @@ def variant_named(raw: object) -> str:
 def _widest(key: str) -> Option:
     same = [o for v in VARIANTS for o in options_for(v) if o.key == key]
     values = tuple(dict.fromkeys(value for o in same for value in o.values))
-    return Option(key, values, same[0].label, same[0].value_label)
+    return Option(key, values, same[0].label, same[0].value_label, same[0].switch)
 
 
 ALL_OPTIONS: dict[str, Option] = {key: _widest(key) for key in
@@ -210,15 +211,7 @@ def parse_any(key: object, raw: object) -> tuple[str, str]:
     option = ALL_OPTIONS.get(key) if isinstance(key, str) else None
     if option is None:
         raise Refused(Reason.BAD_OPTION, detail=str(key)[:40])
-    return option.key, variant_named(raw) if option is VARIANT else option.parse(raw)
-
-
-def parse_level(raw: object) -> str:
-    return LEVEL.parse(raw)
-
-
-def parse_turn_limit(raw: object) -> int:
-    return int(TURN_LIMIT.parse(raw))
+    return option.key, variant_named(raw) if option.key == VARIANT.key else option.parse(raw)
 
 
 def current_values(view: LobbyView) -> dict[str, str]:

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 
 from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
-from ...engine.rules import HOUSE_RULES
 from ...i18n import LANGUAGES
 from ...sessions import Refused
 from ...sessions.options import ALL_OPTIONS, LEVELS, TURN_LIMIT, VARIANTS, parse_any
@@ -169,10 +168,6 @@ _ARG_LONGEST: dict[Arg, int] = {
 _NUMBER = r"(?:0|[1-9][0-9]{0,8})"
 _INDEX = r"(?:0|[1-9][0-9]{0,2})"
 
-if set(OPTION_CODES) != set(ALL_OPTIONS) or set(_HOUSE_CODES) != {n for ns in HOUSE_RULES.values()
-                                                                  for n in ns}:
-    raise RuntimeError("every lobby option needs a short name in OPTION_CODES")  # pragma: no cover
-
 
 class TooLong(ValueError):
     """The button's data would not fit the platform's limit."""
@@ -206,14 +201,16 @@ class Platform:
     limit: int
     size: Callable[[str], int] = len
 
-    def _head(self) -> str:
+    @property
+    def head(self) -> str:
+        """What every button's data begins with."""
         return self.prefix + self.separator if self.prefix else ""
 
     def worst(self, action: Action) -> int:
         """The longest data `action` may make on this platform."""
         shape = SHAPES[action]
         sep, number = len(self.separator), len(str(MAX_NUMBER))
-        return (len(self._head()) + len(action.value) + sep + number
+        return (len(self.head) + len(action.value) + sep + number
                 + (sep + number if shape.versioned else 0)
                 + (sep + _ARG_LONGEST[shape.arg] if shape.arg is not Arg.NONE else 0)
                 + (sep + len(str(MAX_INDEX)) if shape.indexed else 0))
@@ -225,7 +222,7 @@ class Codec:
     def __init__(self, platform: Platform) -> None:
         self.platform = platform
         sep = re.escape(platform.separator)
-        head = re.escape(platform._head())
+        head = re.escape(platform.head)
         self._patterns = {
             action: re.compile(
                 rf"{head}{re.escape(action.value)}{sep}(?P<game>{_NUMBER})"
@@ -234,7 +231,7 @@ class Codec:
                 + (rf"{sep}(?P<index>{_INDEX})" if shape.indexed else ""))
             for action, shape in SHAPES.items()
         }
-        self._action_at = len(platform._head())
+        self._action_at = len(platform.head)
 
     def encode(self, tap: Tap) -> str:
         """The data for `tap`; ValueError if it is not one `decode` would accept,
@@ -243,7 +240,7 @@ class Codec:
         if shape.versioned != (tap.version is not None) or shape.indexed != (tap.index is not None):
             raise ValueError(f"{tap.action.name} takes a version: {shape.versioned}, "
                              f"an index: {shape.indexed}")
-        parts = [self.platform._head() + tap.action.value, str(tap.game_id)]
+        parts = [self.platform.head + tap.action.value, str(tap.game_id)]
         if tap.version is not None:
             parts.append(str(tap.version))
         if shape.arg is Arg.OPTION:
@@ -270,7 +267,7 @@ class Codec:
             action = Action(data[self._action_at])
         except (ValueError, IndexError):
             return None
-        if data[:self._action_at] != self.platform._head():
+        if data[:self._action_at] != self.platform.head:
             return None
         match = self._patterns[action].fullmatch(data)
         if match is None:
