@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .ai import LEVELS
 from .engine.errors import EngineError
 from .engine.rules import parse_rule_pairs
 
@@ -148,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--teams", action="store_true")
     play.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                       help="a rule option (docs/rules.md), e.g. round_limit=3 or ace_takes_all=on")
-    play.add_argument("--level", default="medium", choices=("easy", "medium", "hard"))
+    play.add_argument("--level", default="medium", choices=LEVELS)
     play.add_argument("--lang", default="it", choices=("it", "en"))
     play.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"))
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")

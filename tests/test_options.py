@@ -84,6 +84,15 @@ def test_variants_are_named_with_or_without_their_aliases() -> None:
         assert refused.value.reason is Reason.BAD_OPTION
 
 
+def test_the_command_line_takes_the_same_names() -> None:
+    from bot.cli import build_parser
+
+    for command in ("simulate", "play"):
+        args = build_parser().parse_args([command, "--variant", "Scientifico"])
+        assert args.variant == "scopone_scientifico"
+    assert build_parser().parse_args(["play", "--level", "hard"]).level in LEVELS
+
+
 def test_every_offered_value_parses_and_anything_else_is_refused() -> None:
     for variant in VARIANTS:
         for option in options_for(variant):
