@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .ai import LEVELS
 from .engine.errors import EngineError
 from .engine.rules import parse_rule_pairs
 from .failures import FatalError
@@ -29,20 +30,18 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-VARIANT_ALIASES = {"scientifico": "scopone_scientifico", "scopone-scientifico": "scopone_scientifico"}
-"""Other names a variant is typed with, as in chat (`/newgame scientifico`)."""
-
-
 def variant_name(text: str) -> str:
-    """The variant `text` names (`scientifico` included), for argparse: an unknown name is a
-    usage error that lists the variants."""
-    from .engine.rules import parse_variant
+    """The variant `text` names, with the chat's other names for it (`scientifico`), for
+    argparse: an unknown name is a usage error that lists the variants."""
+    from .engine import Variant
+    from .sessions import Refused
+    from .sessions.options import variant_named
 
-    key = text.strip().lower()
     try:
-        return parse_variant(VARIANT_ALIASES.get(key, key)).value
-    except EngineError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        return variant_named(text)
+    except Refused:
+        names = ", ".join(v.value for v in Variant)
+        raise argparse.ArgumentTypeError(f"unknown variant {text[:40]!r}; variants: {names}") from None
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -162,6 +161,7 @@ def default_language() -> str:
 
 def _variants_help() -> str:
     from .engine import Variant
+    from .sessions.options import VARIANT_ALIASES
 
     names = ", ".join(v.value for v in Variant)
     aliases = ", ".join(f"{alias} = {name}" for alias, name in VARIANT_ALIASES.items())
@@ -180,8 +180,6 @@ def _rules_help() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .ai import LEVELS
-
     parser = argparse.ArgumentParser(
         prog="scopa-bot", description="Scopa for Telegram and Discord.",
         epilog="Without a subcommand: run. From a checkout, ./scripts/run SUBCOMMAND runs these.")

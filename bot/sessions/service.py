@@ -51,6 +51,7 @@ from ..storage import (
     Store,
 )
 from . import events as ev
+from .options import DECK_STYLES, DEFAULT_PLAYERS, PLAYER_RANGE, TURN_LIMIT_BOUNDS
 from .ratings import display_rating, ladder_for, rate
 from .refusals import Reason, Refused
 from .thinking import Chooser, Think, think_in_thread
@@ -71,13 +72,7 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[ev.Event], Awaitable[None]]
 _IDLE_POLL = 2.0  # the timer loop also looks for due work at least this often
-DEFAULT_PLAYERS = {"scopa": 2, "scopone": 4, "scopone_scientifico": 4, "escoba": 2}
-PLAYER_RANGE = {"scopa": (2, 4), "scopone": (4, 4), "scopone_scientifico": (4, 4), "escoba": (2, 6)}
-DECK_STYLES = ("napoletane", "piacentine", "siciliane", "french")
 LANGUAGES = ("it", "en")
-TURN_LIMITS = (15, 3600)
-TEAMS_VALUES = {2: "on", 3: "three", 0: "off"}
-"""The lobby's `teams` option by number of teams, as buttons and menus send it."""
 LOBBY_IDLE = 30 * 60
 """Seconds after its last change (a seat, an option) when a lobby gives way to a new /newgame."""
 _HOUSE_ANYWHERE = frozenset(name for names in HOUSE_RULES.values() for name in names)
@@ -956,7 +951,7 @@ class Sessions:
             value = int(seconds)
         except (TypeError, ValueError):
             raise Refused(Reason.BAD_OPTION, detail=str(seconds)) from None
-        low, high = TURN_LIMITS
+        low, high = TURN_LIMIT_BOUNDS
         if not low <= value <= high:
             raise Refused(Reason.BAD_OPTION, detail=str(seconds))
         chat = await self.chat(chat_ref)

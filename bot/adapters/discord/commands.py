@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from ...engine.rules import ROUND_LIMITS_OFFERED, TARGETS_OFFERED
-from .custom_ids import VARIANTS
-from .handlers import TURN_LIMITS, CommandHandlers
+from ...i18n import LANGUAGES
+from ...sessions.options import ALL_OPTIONS, CAPTURE_CHOICE, DECK_STYLE, TARGET, TURN_LIMITS, VARIANTS
+from .handlers import CommandHandlers
 from .translator import english
 
 
@@ -27,12 +27,12 @@ def _described(*names: str) -> dict[str, str]:
 
 
 VARIANT_CHOICES = [_choice(f"variant.{v}", v) for v in VARIANTS]
-PLAYER_CHOICES = [Choice(name=str(n), value=n) for n in range(2, 7)]
-TARGET_CHOICES = [Choice(name=str(n), value=n) for n in TARGETS_OFFERED]
-ROUND_CHOICES = [Choice(name=str(n), value=n) for n in ROUND_LIMITS_OFFERED if n]
-CAPTURE_CHOICES = [_choice(f"option.capture_choice.{v}", v) for v in ("free", "fewest")]
-DECK_CHOICES = [_choice(f"deck.{v}", v) for v in ("napoletane", "piacentine", "siciliane", "french")]
-LANGUAGE_CHOICES = [_choice(f"discord.language.{v}", v) for v in ("it", "en")]
+PLAYER_CHOICES = [Choice(name=n, value=int(n)) for n in ALL_OPTIONS["players"].values]
+TARGET_CHOICES = [Choice(name=n, value=int(n)) for n in TARGET.values]
+ROUND_CHOICES = [Choice(name=n, value=int(n)) for n in ALL_OPTIONS["round_limit"].values if n != "0"]
+CAPTURE_CHOICES = [_choice(f"option.capture_choice.{v}", v) for v in CAPTURE_CHOICE.values]
+DECK_CHOICES = [_choice(f"deck.{v}", v) for v in DECK_STYLE.values]
+LANGUAGE_CHOICES = [_choice(f"discord.language.{v}", v) for v in LANGUAGES]
 TURN_CHOICES = [Choice(name=f"{n} s", value=n) for n in TURN_LIMITS]
 
 

@@ -13,18 +13,12 @@ from collections.abc import Sequence
 import discord
 from discord import ui
 
-from ...engine.rules import (
-    HOUSE_RULES,
-    ROUND_LIMITS_OFFERED,
-    TARGETS_OFFERED,
-    Seating,
-    house_rule_switch,
-)
+from ...engine.rules import house_rule_switch
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
-from ...sessions import LEVELS, HandView, LobbyView
-from ...sessions.service import DECK_STYLES, PLAYER_RANGE, TEAMS_VALUES
-from .custom_ids import VARIANTS, Action, Menu, Press, option_value
+from ...sessions import HandView, LobbyView
+from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
+from .custom_ids import MENU_KEYS, Action, Menu, Press, encode, option_value
 
 LABEL_MAX = 80
 PER_ROW = 5
@@ -46,7 +40,7 @@ def layout(*rows: Sequence[ui.Item[ui.View]]) -> ui.View:
 
 def button(label: str, press: Press, style: Style = Style.secondary, disabled: bool = False,
            emoji: str | None = None) -> ui.Button[ui.View]:
-    return ui.Button(label=label[:LABEL_MAX], custom_id=press.encode(), style=style, disabled=disabled,
+    return ui.Button(label=label[:LABEL_MAX], custom_id=encode(press), style=style, disabled=disabled,
                      emoji=emoji)
 
 
@@ -63,7 +57,7 @@ Choice = tuple[str, str] | discord.SelectOption
 
 def _select(menu: Menu, game_id: int, placeholder: str, options: Sequence[Choice],
             current: str | None = None) -> ui.Select[ui.View]:
-    return ui.Select(custom_id=Press(Action.OPTION, game_id, arg=menu.value).encode(),
+    return ui.Select(custom_id=encode(Press(Action.SELECT, game_id, arg=menu.value)),
                      placeholder=placeholder[:150], min_values=1, max_values=1,
                      options=[choice if isinstance(choice, discord.SelectOption) else
                               discord.SelectOption(label=choice[0][:100], value=choice[1],
@@ -82,51 +76,71 @@ def lobby_components(view: LobbyView, lang: str) -> ui.View:
         button(t(lang, "button.cancel"), Press(Action.CANCEL, gid), Style.danger, emoji="✖️"),
     ]]
     computers = [button(t(lang, "discord.button.computer", level=t(lang, f"level.{level}")),
-                        Press(Action.COMPUTER, gid, arg=level), disabled=view.full)
+                        Press(Action.ADD_COMPUTER, gid, arg=level), disabled=view.full)
                  for level in LEVELS]
     if any(seat is not None and seat.is_computer for seat in view.seats):
         computers.append(button(t(lang, "discord.button.remove_computers"),
-                                Press(Action.NO_COMPUTERS, gid)))
+                                Press(Action.REMOVE_COMPUTERS, gid)))
     rows.append(computers)
-    rows.append([_select(Menu.VARIANT, gid, t(lang, "button.variant"),
-                         [(t(lang, f"variant.{v}"), option_value("variant", v)) for v in VARIANTS],
+    offered = {option.key: option for option in options_for(view.variant, view.players)}
+    current = current_values(view)
+    rows.append([_select(Menu.VARIANT, gid, t(lang, offered["variant"].label),
+                         _menu_options(view, offered, Menu.VARIANT, lang, current),
                          option_value("variant", view.variant))])
-    rows.append([_select(Menu.TARGET, gid, t(lang, "button.target"),
-                         [*((t(lang, "option.target", value=n), option_value("target", str(n)))
-                            for n in TARGETS_OFFERED),
-                          *((round_limit_label(n, lang), option_value("round_limit", str(n)))
-                            for n in ROUND_LIMITS_OFFERED if n != view.rules.round_limit)],
-                         option_value("target", str(view.rules.target)))])
-    rows.append([_select(Menu.TABLE, gid, t(lang, "button.options"), _table_options(view, lang))])
+    rows.append([_select(Menu.TARGET, gid, t(lang, offered["target"].label),
+                         _menu_options(view, offered, Menu.TARGET, lang, current),
+                         option_value("target", current["target"]))])
+    rows.append([_select(Menu.TABLE, gid, t(lang, "button.options"),
+                         _menu_options(view, offered, Menu.TABLE, lang, current))])
     return layout(*rows)
 
 
-def _table_options(view: LobbyView, lang: str) -> list[Choice]:
-    """Players, teams, capture rule, cards and house rules in one menu (the lobby text shows
-    the current ones); choosing a house rule switches it over."""
-    low, high = PLAYER_RANGE[view.variant]
-    options: list[Choice] = [(t(lang, "discord.players", count=n),
-                              option_value("players", str(n))) for n in range(low, high + 1)]
-    options += [(teams_label(count, lang), option_value("teams", TEAMS_VALUES[count]))
-                for count in Seating.team_counts(view.variant, view.players)]
-    options += [(t(lang, f"option.capture_choice.{value}"), option_value("capture_choice", value))
-                for value in ("free", "fewest")]
-    options += [(t(lang, "lobby.deck", deck=t(lang, f"deck.{style}")), option_value("deck_style", style))
-                for style in DECK_STYLES]
-    for name in HOUSE_RULES[view.variant]:
-        on, switch = house_rule_switch(view.rules, name)
-        options.append(discord.SelectOption(
-            label=house_rule_label(name, lang)[:100], value=option_value(name, switch),
-            emoji="✅" if on else "⬜",
-            description=t(lang, "discord.option.switch_off" if on else "discord.option.switch_on")))
-    return options
+_TEAM_COUNTS = {value: count for count, value in TEAMS_VALUES.items()}
+
+
+def value_label(option: Option, value: str, lang: str) -> str:
+    """How a lobby option's value reads in a select menu."""
+    if option.key == "target":
+        return t(lang, "option.target", value=value)
+    if option.key == "round_limit":
+        return round_limit_label(int(value), lang)
+    if option.key == "players":
+        return t(lang, "discord.players", count=value)
+    if option.key == "teams":
+        return teams_label(_TEAM_COUNTS[value], lang)
+    if option.key == "deck_style":
+        return t(lang, "lobby.deck", deck=t(lang, f"deck.{value}"))
+    key = option.value_key(value)
+    return t(lang, key) if key else value
+
+
+def _menu_options(view: LobbyView, offered: dict[str, Option], menu: Menu, lang: str,
+                  current: dict[str, str]) -> list[Choice]:
+    """A select menu's entries, from the options the lobby offers. The target menu leaves out
+    the round limit in effect (it shows the target); in the table menu (the lobby text shows
+    the current values) choosing a house rule switches it over."""
+    choices: list[Choice] = []
+    for key in MENU_KEYS[menu]:
+        option = offered.get(key)
+        if option is None:
+            continue
+        if key in HOUSE_OPTIONS:
+            on, switch = house_rule_switch(view.rules, key)
+            choices.append(discord.SelectOption(
+                label=house_rule_label(key, lang)[:100], value=option_value(key, switch),
+                emoji="✅" if on else "⬜",
+                description=t(lang, "discord.option.switch_off" if on else "discord.option.switch_on")))
+            continue
+        choices += [(value_label(option, value, lang), option_value(key, value)) for value in option.values
+                    if not (key == "round_limit" and value == current[key])]
+    return choices
 
 
 # ---- the table, the end of a match, pings ------------------------------------------
 
 def table_components(game_id: int, lang: str, take_back: bool) -> ui.View:
     row: list[ui.Item[ui.View]] = [
-        button(t(lang, "button.my_hand"), Press(Action.HAND, game_id), Style.primary, emoji="🃏")]
+        button(t(lang, "button.my_hand"), Press(Action.SHOW_HAND, game_id), Style.primary, emoji="🃏")]
     if take_back:
         row.append(button(t(lang, "button.take_back"), Press(Action.TAKE_BACK, game_id), emoji="👋"))
     row.append(button(t(lang, "button.cancel"), Press(Action.CANCEL, game_id), Style.danger, emoji="✖️"))
@@ -134,7 +148,7 @@ def table_components(game_id: int, lang: str, take_back: bool) -> ui.View:
 
 
 def hand_button(game_id: int, lang: str) -> ui.View:
-    return layout([button(t(lang, "button.my_hand"), Press(Action.HAND, game_id), Style.primary,
+    return layout([button(t(lang, "button.my_hand"), Press(Action.SHOW_HAND, game_id), Style.primary,
                           emoji="🃏")])
 
 
@@ -163,9 +177,9 @@ def hand_components(view: HandView, lang: str, *, choosing: str | None = None,
     picked = next((c for c in view.choices if c.card.code == choosing), None)
     live = view.my_turn and not autoplay
     declaring = declaring and live and view.may_declare
-    play, pick = (Action.DECLARE, Action.FUORI_PICK) if declaring else (Action.PLAY, Action.PICK)
+    play, pick = (Action.DECLARE, Action.FUORI_CHOOSE) if declaring else (Action.PLAY, Action.CHOOSE)
     kind, mark = (Style.danger, "🏁") if declaring else (Style.primary, None)
-    back = button(t(lang, "button.back"), Press(Action.CARDS, gid, version), emoji="↩️")
+    back = button(t(lang, "button.back"), Press(Action.BACK, gid, version), emoji="↩️")
     if live and picked is not None and len(picked.moves) > 1:
         buttons = [button(move_label(move, style), Press(play, gid, version, move.code), kind, emoji=mark)
                    for move in picked.moves[: PER_ROW * (ROWS - 1)]]

@@ -18,17 +18,15 @@ from ...engine.rules import parse_variant
 from ...i18n import LANGUAGES, t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
+from ...sessions.options import TURN_LIMITS, VARIANTS, variant_named
 from ...storage import ChatRow
 from .components import link
-from .custom_ids import VARIANTS
 from .embeds import text_embed
 from .identity import chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
 from .presenter import Presenter
 from .replies import Reply, answer
 
 log = logging.getLogger(__name__)
-
-TURN_LIMITS = (30, 60, 90, 120, 300, 600)
 
 
 class CommandHandlers:
@@ -126,7 +124,7 @@ class CommandHandlers:
         chat = chat_ref(interaction)
         try:
             if variant is not None:
-                name = parse_variant(variant).value
+                name = variant_named(variant)
                 shown = Rules.default(name)
             elif chat is not None and await self.sessions.open_game_id(chat) is not None:
                 lobby = await self.sessions.lobby(chat)

@@ -19,7 +19,7 @@ from ...i18n import t
 from ...render import refusal_text
 from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
 from .components import confirm_cancel
-from .custom_ids import Action, Menu, Press, decode, option_choice
+from .custom_ids import Action, Menu, Press, decode, drawn_before, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import chat_ref, is_admin, user_ref
 from .replies import Reply, answer
@@ -27,8 +27,8 @@ from .replies import Reply, answer
 log = logging.getLogger(__name__)
 
 # Presses on a hand are answered on the hand itself; the others in a new ephemeral message.
-HAND_ACTIONS = (Action.PLAY, Action.PICK, Action.CARDS, Action.IDLE, Action.FUORI, Action.FUORI_PICK,
-                Action.DECLARE)
+HAND_ACTIONS = (Action.PLAY, Action.CHOOSE, Action.BACK, Action.IDLE, Action.FUORI, Action.FUORI_CHOOSE,
+                Action.DECLARE, Action.CAPTURE, Action.DECLARE_CAPTURE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +57,8 @@ class PressHandlers:
             player = await self.sessions.player(user)
             lang = self.sessions.player_language(player)
             if press is None:
-                return Reply.note(t(lang, "discord.bad_button"))
+                return Reply.note(refusal_text(Refused(Reason.STALE), lang) if drawn_before(custom_id)
+                                  else t(lang, "discord.bad_button"))
             presser = Presser(interaction, user, lang, chat_ref(interaction), is_admin(interaction))
             return await self._handle(presser, press)
         except Refused as refused:
@@ -71,7 +72,7 @@ class PressHandlers:
 
     async def _handle(self, p: Presser, press: Press) -> Reply:
         action = press.action
-        if action is Action.HAND:
+        if action is Action.SHOW_HAND:
             return await self._show_hand(p, press.game_id)
         if action is Action.TAKE_BACK:
             await self.sessions.set_autoplay(press.game_id, p.user, False)
@@ -97,14 +98,14 @@ class PressHandlers:
         calls: dict[Action, Callable[[], Awaitable[object]]] = {
             Action.JOIN: lambda: self.sessions.join(chat, user, game_id=game_id),
             Action.LEAVE: lambda: self.sessions.leave(chat, user, from_lobby=True),
-            Action.COMPUTER: lambda: self.sessions.add_computer(chat, user, press.arg, is_admin=admin),
-            Action.NO_COMPUTERS: lambda: self.sessions.remove_computers(chat, user, is_admin=admin),
+            Action.ADD_COMPUTER: lambda: self.sessions.add_computer(chat, user, press.arg, is_admin=admin),
+            Action.REMOVE_COMPUTERS: lambda: self.sessions.remove_computers(chat, user, is_admin=admin),
             Action.START: lambda: self.sessions.start(chat, user, is_admin=admin),
         }
         if press.action in calls:
             await calls[press.action]()
             return Reply.nothing()
-        if press.action is Action.OPTION:
+        if press.action is Action.SELECT:
             choice = option_choice(Menu(press.arg), _values(p.interaction))
             if choice is None:
                 raise Refused(Reason.BAD_INPUT)
@@ -152,17 +153,24 @@ class PressHandlers:
             raise Refused(Reason.GAME_OVER)
         if version != hand.version:
             raise Refused(Reason.STALE)
-        if press.action is Action.CARDS:
+        if press.action is Action.BACK:
             return self._hand_reply(p, drawn)
         if not hand.my_turn:
             raise Refused(Reason.NOT_YOUR_TURN)
-        declaring = press.action in (Action.FUORI, Action.FUORI_PICK)
+        declaring = press.action in (Action.FUORI, Action.FUORI_CHOOSE)
         if declaring and not hand.may_declare:
             raise Refused(Reason.NO_FUORI)
         if press.action is Action.FUORI:
             return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang,
                                                        declaring=True))
         choice = next((c for c in hand.choices if c.card.code == press.arg), None)
+        if press.action in (Action.CAPTURE, Action.DECLARE_CAPTURE):
+            moves = choice.moves if choice is not None else ()
+            if press.index is None or press.index >= len(moves):
+                raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
+            await self.sessions.play(game_id, p.user, version, moves[press.index],
+                                     fuori=press.action is Action.DECLARE_CAPTURE)
+            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
         if press.action is Action.IDLE or choice is None:
             raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
         if len(choice.moves) == 1 and not declaring:

@@ -30,10 +30,11 @@ from ...engine.rules import parse_variant
 from ...i18n import t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef
+from ...sessions.options import HOUSE_OPTIONS, variant_named
 from ...sessions.service import language_of
 from ...sessions.throttle import CommandReply, CommandThrottle
 from ...storage import PlayerRow
-from .callbacks import DECLARING, HOUSE_SHORT, OPTIONS, Action, Tap, decode
+from .callbacks import DECLARING, Action, Tap, decode
 from .identity import chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
 from .markup import clip, escape, hand_alert
@@ -45,7 +46,6 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 Context = ContextTypes.DEFAULT_TYPE
 
-VARIANT_ALIASES = {"scientifico": "scopone_scientifico", "scopone-scientifico": "scopone_scientifico"}
 ANSWER_WITHIN = 12.0
 COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "rules", "settings",
             "help", "start")
@@ -235,10 +235,9 @@ class Handlers:
         if found is None:
             return
         message, cref, uref, player, lang = found
-        variant = context.args[0].lower() if context.args else None
-        variant = VARIANT_ALIASES.get(variant, variant) if variant else None
         reachable = self.presenter.reachable(player)
         try:
+            variant = variant_named(context.args[0]) if context.args else None
             lobby = await self.sessions.new_game(cref, uref, variant, ready=reachable)
         except Refused as refused:
             if refused.reason is Reason.GAME_OPEN:
@@ -328,8 +327,7 @@ class Handlers:
         cref, _, _, lang = found
         try:
             if context.args:
-                name = VARIANT_ALIASES.get(context.args[0].lower(), context.args[0].lower())
-                variant = parse_variant(name).value
+                variant = variant_named(context.args[0])
                 rules = Rules.default(variant)
             elif is_group(message.chat) and await self.sessions.open_game_id(cref) is not None:
                 lobby = await self.sessions.lobby(cref)
@@ -340,6 +338,9 @@ class Handlers:
                 rules = Rules.default(variant)
         except EngineError as exc:
             self._reply(message, escape(refusal_text(Refused(Reason.BAD_OPTION, detail=str(exc)), lang)))
+            return
+        except Refused as refused:
+            self._reply(message, escape(refusal_text(refused, lang)))
             return
         self._reply(message, escape(rules_text(variant, rules, lang)))
 
@@ -439,6 +440,8 @@ class Handlers:
                                      fuori=action is Action.DECLARE)
             self.presenter.choosing.pop((game_id, uref.key), None)
             return Answer()
+        if action in (Action.CAPTURE, Action.DECLARE_CAPTURE):
+            return await self._capture_tap(tapped, uref)
         if action in (Action.CHOOSE, Action.BACK, Action.WAIT, Action.SHOW_HAND, Action.FUORI):
             return await self._hand_tap(tapped, uref, lang)
         if action is Action.TAKE_BACK:
@@ -490,6 +493,19 @@ class Handlers:
         self.presenter.refresh_hand(game_id, uref.key)
         return Answer()
 
+    async def _capture_tap(self, tapped: Tap, uref: UserRef) -> Answer:
+        """A play sent by its place among its card's captures (one too long to name)."""
+        hand = await self.sessions.hand(tapped.game_id, uref)
+        if tapped.version != hand.version:
+            raise Refused(Reason.STALE)
+        moves = next((c.moves for c in hand.choices if c.card.code == tapped.arg), ())
+        if tapped.index is None or tapped.index >= len(moves):
+            raise Refused(Reason.ILLEGAL_MOVE, detail=tapped.arg)
+        await self.sessions.play(tapped.game_id, uref, hand.version, moves[tapped.index],
+                                 fuori=tapped.action is Action.DECLARE_CAPTURE)
+        self.presenter.choosing.pop((tapped.game_id, uref.key), None)
+        return Answer()
+
     async def _lobby_tap(self, query: CallbackQuery, tapped: Tap, cref: ChatRef, uref: UserRef,
                          player: PlayerRow, lang: str) -> Answer:
         action, game_id = tapped.action, tapped.game_id
@@ -519,15 +535,14 @@ class Handlers:
             self.presenter.menus[game_id] = tapped.arg
             self.presenter.refresh_table(game_id, chat_id)
         elif action is Action.OPTION:
-            short, _, value = tapped.arg.partition("=")
-            key = OPTIONS[short][0]
+            key, value = tapped.option
             if key == "turn_limit":
                 await self._may_manage(bot, chat_id, user_id, cref, player)
                 await self.sessions.set_turn_limit(cref, value)
             else:
                 await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.set_option(
                     cref, uref, key, value, is_admin=admin))
-            self.presenter.menus[game_id] = "house" if key in HOUSE_SHORT else "options"
+            self.presenter.menus[game_id] = "house" if key in HOUSE_OPTIONS else "options"
             self.presenter.refresh_table(game_id, chat_id)
         return Answer()
 

@@ -7,18 +7,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.rules import (
-    HOUSE_RULES,
-    ROUND_LIMITS_OFFERED,
-    TARGETS_OFFERED,
-    Seating,
-    house_rule_switch,
-)
+from ...engine import Move
+from ...engine.rules import house_rule_switch
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
-from ...sessions.service import PLAYER_RANGE, TEAMS_VALUES
-from .callbacks import DECLARING, HOUSE_SHORT, LEVELS, OPTIONS, SETTINGS, Action, Tap
+from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
+from ..common.codec import SETTINGS
+from .callbacks import DECLARING, Action, Tap, TooLong, encode
+
+MENU_OPTIONS: dict[str, str] = {"variant": "variant", "players": "players", "target": "target",
+                                "rounds": "round_limit", "teams": "teams", "capture": "capture_choice",
+                                "deck": "deck_style", "turn": "turn_limit"}
+"""The menus that each pick one option's value (`house` switches the house rules)."""
+_TEAM_COUNTS = {value: count for count, value in TEAMS_VALUES.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +41,20 @@ def markup_dict(keyboard: Keyboard) -> dict[str, Any]:
 
 
 def tap(label: str, action: Action, game_id: int = 0, version: int | None = None,
-        arg: str = "") -> Button:
-    return Button(label, data=Tap(action, game_id, version, arg).encode())
+        arg: str = "", index: int | None = None) -> Button:
+    return Button(label, data=encode(Tap(action, game_id, version, arg, index)))
+
+
+def play(label: str, view: HandView, move: Move, declare: bool = False) -> Button:
+    """A button playing `move`: by its text, or, when that is too long for a button (the ace
+    taking a crowded table), by its place among its card's captures."""
+    try:
+        return tap(label, Action.DECLARE if declare else Action.PLAY, view.game_id, view.version,
+                   move.code)
+    except TooLong:
+        index = view.moves_for(move.card).index(move)
+        return tap(label, Action.DECLARE_CAPTURE if declare else Action.CAPTURE, view.game_id,
+                   view.version, move.card.code, index)
 
 
 def rows_of(buttons: Sequence[Button], width: int = 3, max_chars: int = 30) -> Keyboard:
@@ -83,61 +97,55 @@ def lobby_keyboard(view: LobbyView, lang: str, menu: str = "main",
     return tuple(rows)
 
 
-def _option(view: LobbyView, short: str, value: str, label: str, current: bool) -> Button:
-    return tap(_checked(label, current), Action.OPTION, view.game_id, arg=f"{short}={value}")
+def _option(view: LobbyView, key: str, value: str, label: str, current: bool) -> Button:
+    return tap(_checked(label, current), Action.OPTION, view.game_id, arg=f"{key}={value}")
 
 
 def _option_menu(view: LobbyView, lang: str, menu: str) -> Keyboard:
     gid = view.game_id
     back_to = "main" if menu == "options" else "options"
     back = (tap("↩️ " + t(lang, "button.back"), Action.MENU, gid, arg=back_to),)
+    offered = {option.key: option for option in options_for(view.variant, view.players)}
     if menu == "options":
-        entries = [("variant", "button.variant"), ("players", "telegram.button.players"),
-                   ("target", "button.target"), ("rounds", "button.round_limit"),
-                   ("teams", "button.teams"),
-                   ("capture", "button.capture_rule"), ("deck", "button.deck"),
-                   ("turn", "button.turn_limit"), ("house", "button.house_rules")]
-        buttons = [tap(t(lang, key), Action.MENU, gid, arg=name) for name, key in entries]
+        buttons = [tap(t(lang, offered[key].label), Action.MENU, gid, arg=name)
+                   for name, key in MENU_OPTIONS.items()]
+        buttons.append(tap(t(lang, "button.house_rules"), Action.MENU, gid, arg="house"))
         return (*rows_of(buttons, width=3), back)
-    buttons = list(_option_buttons(view, lang, menu))
+    if menu == "house":
+        buttons = list(_house_buttons(view, lang))
+    elif menu in MENU_OPTIONS:
+        buttons = list(_option_buttons(view, lang, offered[MENU_OPTIONS[menu]]))
+    else:
+        buttons = []
     width = 1 if menu == "house" else 2 if menu in ("variant", "deck", "capture", "rounds") else 3
     return (*rows_of(buttons, width=width), back)
 
 
-def _option_buttons(view: LobbyView, lang: str, menu: str) -> Iterable[Button]:
-    rules = view.rules
-    if menu == "variant":
-        for value in OPTIONS["v"][1]:
-            yield _option(view, "v", value, t(lang, f"variant.{value}"), value == view.variant)
-    elif menu == "players":
-        low, high = PLAYER_RANGE[view.variant]
-        for count in range(low, high + 1):
-            yield _option(view, "n", str(count), str(count), count == view.players)
-    elif menu == "target":
-        for target in TARGETS_OFFERED:
-            yield _option(view, "t", str(target), str(target), target == rules.target)
-    elif menu == "rounds":
-        for limit in ROUND_LIMITS_OFFERED:
-            yield _option(view, "r", str(limit), round_limit_label(limit, lang),
-                          limit == rules.round_limit)
-    elif menu == "teams":
-        for count in Seating.team_counts(view.variant, view.players):
-            yield _option(view, "T", TEAMS_VALUES[count], teams_label(count, lang), view.teams == count)
-    elif menu == "capture":
-        for value in OPTIONS["c"][1]:
-            yield _option(view, "c", value, t(lang, f"option.capture_choice.{value}"),
-                          value == rules.capture_choice.value)
-    elif menu == "deck":
-        for value in OPTIONS["d"][1]:
-            yield _option(view, "d", value, t(lang, f"deck.{value}"), value == view.deck_style)
-    elif menu == "turn":
-        for value in OPTIONS["l"][1]:
-            yield _option(view, "l", value, t(lang, "telegram.seconds", seconds=value),
-                          int(value) == view.turn_limit)
-    elif menu == "house":
-        for name in HOUSE_RULES[view.variant]:
-            on, switch = house_rule_switch(rules, name)
-            yield _option(view, HOUSE_SHORT[name], switch, house_rule_label(name, lang), on)
+def value_label(option: Option, value: str, lang: str) -> str:
+    """How a lobby option's value reads on its button."""
+    key = option.value_key(value)
+    if key:
+        return t(lang, key)
+    if option.key == "round_limit":
+        return round_limit_label(int(value), lang)
+    if option.key == "teams":
+        return teams_label(_TEAM_COUNTS[value], lang)
+    if option.key == "turn_limit":
+        return t(lang, "telegram.seconds", seconds=value)
+    return value
+
+
+def _option_buttons(view: LobbyView, lang: str, option: Option) -> Iterable[Button]:
+    current = current_values(view)[option.key]
+    for value in option.values:
+        yield _option(view, option.key, value, value_label(option, value, lang), value == current)
+
+
+def _house_buttons(view: LobbyView, lang: str) -> Iterable[Button]:
+    for option in options_for(view.variant, view.players):
+        if option.key in HOUSE_OPTIONS:
+            on, switch = house_rule_switch(view.rules, option.key)
+            yield _option(view, option.key, switch, house_rule_label(option.key, lang), on)
 
 
 # ---- the table and the end of a match -------------------------------------------------
@@ -169,21 +177,20 @@ def hand_keyboard(view: HandView, lang: str, choosing: str | None = None,
     back = (tap("↩️ " + t(lang, "button.back"), Action.BACK, gid, view.version),)
     picked = next((c for c in view.choices if c.card.code == choosing), None)
     if live and choosing == DECLARING and view.may_declare:
-        rows.extend(rows_of([tap("🏁 " + move_label(move, style), Action.DECLARE, gid, view.version,
-                                 move.code) for choice in view.choices for move in choice.moves],
+        rows.extend(rows_of([play("🏁 " + move_label(move, style), view, move, declare=True)
+                             for choice in view.choices for move in choice.moves],
                             width=2, max_chars=30))
         rows.append(back)
     elif live and picked is not None and len(picked.moves) > 1:
         for move in picked.moves:
-            rows.append((tap(move_label(move, style), Action.PLAY, gid, view.version, move.code),))
+            rows.append((play(move_label(move, style), view, move),))
         rows.append(back)
     elif live:
         buttons = []
         for card in view.hand:
             moves = view.moves_for(card)
             if len(moves) == 1:
-                buttons.append(tap(move_label(moves[0], style), Action.PLAY, gid, view.version,
-                                   moves[0].code))
+                buttons.append(play(move_label(moves[0], style), view, moves[0]))
             elif moves:
                 buttons.append(tap(card_label(card, style) + " …", Action.CHOOSE, gid, view.version,
                                    card.code))

@@ -1,0 +1,1 @@
+"""What the chat front-ends share: the button codec."""

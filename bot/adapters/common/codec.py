@@ -1,0 +1,290 @@
+"""What a button carries, for every chat platform: one table of actions and their fields.
+
+A button's data is `[prefix<sep>]<action><sep><game>[<sep><version>][<sep><argument>][<sep><index>]`.
+Each platform supplies only its prefix, separator and size limit (`Platform`);
+the actions, their one-letter codes and the shape of each field are the same
+everywhere, so a capture choice, a lobby option or a setting travels the same
+way on Telegram and on Discord. Buttons that act on a game in play carry the
+version they were drawn at, so a press on an old keyboard is refused by the
+sessions layer instead of playing the wrong move.
+
+Nothing a client sends back is trusted: `decode` accepts only what `encode`
+can make, field by field (lobby options and settings against
+`bot.sessions.options`), and returns None for anything else, never raising.
+
+Every action fits every platform's limit whatever its fields, except a play
+named by its whole move (`PLAY`, `DECLARE`): a capture of many cards (the ace
+taking a full table) does not fit Telegram's 64 bytes. `encode` then raises
+`TooLong`, and the capture is sent by its place among the card's captures
+instead (`CAPTURE`, `DECLARE_CAPTURE`), which always fits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+
+from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
+from ...i18n import LANGUAGES
+from ...sessions import Refused
+from ...sessions.options import ALL_OPTIONS, LEVELS, TURN_LIMIT, VARIANTS, parse_any
+
+MAX_NUMBER = 999_999_999
+"""Game ids and versions: nine digits at most."""
+MAX_INDEX = 999
+MAX_MOVE = 67
+"""The longest move text MOVE_PATTERN allows: `10D:` and sixteen `10X` joined by `+`."""
+
+
+class Action(StrEnum):
+    """What a button asks for; the value is its code in the data."""
+
+    JOIN = "j"
+    LEAVE = "l"
+    ADD_COMPUTER = "c"
+    REMOVE_COMPUTERS = "x"
+    START = "s"
+    CANCEL = "k"
+    CONFIRM_CANCEL = "K"
+    MENU = "m"
+    OPTION = "o"
+    SELECT = "e"
+    PLAY = "p"
+    CHOOSE = "h"
+    CAPTURE = "C"
+    BACK = "b"
+    WAIT = "w"
+    IDLE = "i"
+    SHOW_HAND = "H"
+    TAKE_BACK = "a"
+    REMATCH = "r"
+    SETTING = "g"
+    FUORI = "f"
+    FUORI_CHOOSE = "P"
+    DECLARE = "F"
+    DECLARE_CAPTURE = "D"
+
+
+class Arg(Enum):
+    """The kinds of argument an action may carry."""
+
+    NONE = "none"
+    LEVEL = "level"
+    MENU = "menu"
+    SELECT = "select"
+    OPTION = "option"
+    SETTING = "setting"
+    CARD = "card"
+    MOVE = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    versioned: bool = False
+    arg: Arg = Arg.NONE
+    indexed: bool = False
+
+
+SHAPES: dict[Action, Shape] = {
+    Action.JOIN: Shape(),
+    Action.LEAVE: Shape(),
+    Action.ADD_COMPUTER: Shape(arg=Arg.LEVEL),
+    Action.REMOVE_COMPUTERS: Shape(),
+    Action.START: Shape(),
+    Action.CANCEL: Shape(),
+    Action.CONFIRM_CANCEL: Shape(),
+    Action.MENU: Shape(arg=Arg.MENU),
+    Action.OPTION: Shape(arg=Arg.OPTION),
+    Action.SELECT: Shape(arg=Arg.SELECT),
+    Action.PLAY: Shape(True, Arg.MOVE),
+    Action.CHOOSE: Shape(True, Arg.CARD),
+    Action.CAPTURE: Shape(True, Arg.CARD, indexed=True),
+    Action.BACK: Shape(True),
+    Action.WAIT: Shape(),
+    Action.IDLE: Shape(True, Arg.CARD),
+    Action.SHOW_HAND: Shape(),
+    Action.TAKE_BACK: Shape(),
+    Action.REMATCH: Shape(),
+    Action.SETTING: Shape(arg=Arg.SETTING),
+    Action.FUORI: Shape(True),
+    Action.FUORI_CHOOSE: Shape(True, Arg.CARD),
+    Action.DECLARE: Shape(True, Arg.MOVE),
+    Action.DECLARE_CAPTURE: Shape(True, Arg.CARD, indexed=True),
+}
+"""Per action: does it carry a version, which argument, and a capture's index."""
+
+MENUS = ("main", "options", "variant", "players", "target", "rounds", "teams", "capture", "deck",
+         "turn", "house")
+"""The lobby's menus a button opens (Telegram shows one at a time)."""
+
+SELECTS = ("variant", "target", "table")
+"""The lobby's select menus (Discord shows them all at once); each chosen value is `key=value`."""
+
+_HOUSE_CODES = {"ace_takes_all": "a", "re_bello": "b", "napola": "N", "asso_bello": "A",
+                "sevens_point": "7", "primiera": "p", "must_capture": "m", "three_kings_redeal": "k",
+                "low_table_redeal": "L", "fuori": "f"}
+OPTION_CODES: dict[str, str] = {"variant": "v", "players": "n", "target": "t", "round_limit": "r",
+                                "teams": "T", "capture_choice": "c", "deck_style": "d",
+                                "turn_limit": "l", **_HOUSE_CODES}
+"""Each lobby option's short name in a button (`bot.sessions.options.ALL_OPTIONS` has them all)."""
+_OPTION_KEYS = {code: key for key, code in OPTION_CODES.items()}
+
+SETTINGS: dict[str, tuple[str, ...]] = {
+    "cl": LANGUAGES,
+    "ct": TURN_LIMIT.values,
+    "cv": VARIANTS,
+    "ul": LANGUAGES,
+}
+"""Chat settings (`c…`, for admins) and a player's own (`u…`): short name -> values."""
+
+
+def _choice(table: dict[str, tuple[str, ...]]) -> str:
+    return "|".join(rf"{re.escape(key)}=(?:{'|'.join(map(re.escape, values))})"
+                    for key, values in table.items())
+
+
+_ARG_PATTERNS: dict[Arg, str] = {
+    Arg.LEVEL: "|".join(LEVELS),
+    Arg.MENU: "|".join(MENUS),
+    Arg.SELECT: "|".join(SELECTS),
+    Arg.OPTION: _choice({OPTION_CODES[key]: option.values for key, option in ALL_OPTIONS.items()}),
+    Arg.SETTING: _choice(SETTINGS),
+    Arg.CARD: CARD_PATTERN,
+    Arg.MOVE: MOVE_PATTERN,
+}
+_ARG_LONGEST: dict[Arg, int] = {
+    Arg.NONE: 0,
+    Arg.LEVEL: max(map(len, LEVELS)),
+    Arg.MENU: max(map(len, MENUS)),
+    Arg.SELECT: max(map(len, SELECTS)),
+    Arg.OPTION: max(len(code) + 1 + len(value) for key, code in OPTION_CODES.items()
+                    for value in ALL_OPTIONS[key].values),
+    Arg.SETTING: max(len(key) + 1 + len(value) for key, values in SETTINGS.items() for value in values),
+    Arg.CARD: 3,
+    Arg.MOVE: MAX_MOVE,
+}
+_NUMBER = r"(?:0|[1-9][0-9]{0,8})"
+_INDEX = r"(?:0|[1-9][0-9]{0,2})"
+
+
+class TooLong(ValueError):
+    """The button's data would not fit the platform's limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    """One button's meaning: an action on a game (0 for none), at a version, with an argument
+    (a lobby option as `key=value`, with the option's full key) and a capture's index."""
+
+    action: Action
+    game_id: int = 0
+    version: int | None = None
+    arg: str = ""
+    index: int | None = None
+
+    @property
+    def option(self) -> tuple[str, str]:
+        """A lobby option's (key, value), for OPTION."""
+        key, _, value = self.arg.partition("=")
+        return key, value
+
+
+@dataclass(frozen=True, slots=True)
+class Platform:
+    """How one chat platform frames button data: a prefix (may be empty), a separator, and
+    the most the data may hold, measured by `size`."""
+
+    prefix: str
+    separator: str
+    limit: int
+    size: Callable[[str], int] = len
+
+    @property
+    def head(self) -> str:
+        """What every button's data begins with."""
+        return self.prefix + self.separator if self.prefix else ""
+
+    def worst(self, action: Action) -> int:
+        """The longest data `action` may make on this platform."""
+        shape = SHAPES[action]
+        sep, number = len(self.separator), len(str(MAX_NUMBER))
+        return (len(self.head) + len(action.value) + sep + number
+                + (sep + number if shape.versioned else 0)
+                + (sep + _ARG_LONGEST[shape.arg] if shape.arg is not Arg.NONE else 0)
+                + (sep + len(str(MAX_INDEX)) if shape.indexed else 0))
+
+
+class Codec:
+    """Encodes and decodes taps for one platform."""
+
+    def __init__(self, platform: Platform) -> None:
+        self.platform = platform
+        sep = re.escape(platform.separator)
+        head = re.escape(platform.head)
+        self._patterns = {
+            action: re.compile(
+                rf"{head}{re.escape(action.value)}{sep}(?P<game>{_NUMBER})"
+                + (rf"{sep}(?P<version>{_NUMBER})" if shape.versioned else "")
+                + (rf"{sep}(?P<arg>{_ARG_PATTERNS[shape.arg]})" if shape.arg is not Arg.NONE else "")
+                + (rf"{sep}(?P<index>{_INDEX})" if shape.indexed else ""))
+            for action, shape in SHAPES.items()
+        }
+        self._action_at = len(platform.head)
+
+    def encode(self, tap: Tap) -> str:
+        """The data for `tap`; ValueError if it is not one `decode` would accept,
+        TooLong if it does not fit (only a whole move may not)."""
+        shape = SHAPES[tap.action]
+        if shape.versioned != (tap.version is not None) or shape.indexed != (tap.index is not None):
+            raise ValueError(f"{tap.action.name} takes a version: {shape.versioned}, "
+                             f"an index: {shape.indexed}")
+        parts = [self.platform.head + tap.action.value, str(tap.game_id)]
+        if tap.version is not None:
+            parts.append(str(tap.version))
+        if shape.arg is Arg.OPTION:
+            key, value = tap.option
+            parts.append(f"{OPTION_CODES.get(key, '?')}={value}")
+        elif shape.arg is not Arg.NONE:
+            parts.append(tap.arg)
+        if tap.index is not None:
+            parts.append(str(tap.index))
+        data = self.platform.separator.join(parts)
+        if self.platform.size(data) > self.platform.limit:
+            raise TooLong(f"{tap!r} does not fit in {self.platform.limit}")
+        if self.decode(data) != tap:
+            raise ValueError(f"cannot encode {tap!r}")
+        return data
+
+    def decode(self, data: object) -> Tap | None:
+        """The tap `data` stands for, or None if it is not one `encode` could have made."""
+        if not isinstance(data, str) or not data or len(data) > self.platform.limit:
+            return None
+        if self.platform.size(data) > self.platform.limit:
+            return None
+        try:
+            action = Action(data[self._action_at])
+        except (ValueError, IndexError):
+            return None
+        if data[:self._action_at] != self.platform.head:
+            return None
+        match = self._patterns[action].fullmatch(data)
+        if match is None:
+            return None
+        found = match.groupdict()
+        arg = found.get("arg") or ""
+        if SHAPES[action].arg is Arg.OPTION:
+            code, _, value = arg.partition("=")
+            try:
+                key, value = parse_any(_OPTION_KEYS[code], value)
+            except (KeyError, Refused):
+                return None
+            arg = f"{key}={value}"
+        version, index = found.get("version"), found.get("index")
+        return Tap(action, int(match["game"]), int(version) if version is not None else None, arg,
+                   int(index) if index is not None else None)
+
+
+def utf8_size(data: str) -> int:
+    return len(data.encode("utf-8"))
