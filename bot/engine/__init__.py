@@ -13,11 +13,12 @@ from .errors import (
     InvalidRulesError,
     StateFormatError,
 )
-from .game import Game, Outcome, Play
-from .moves import Move
+from .game import Game, Outcome
+from .moves import Move, Play
 from .record import record_line, to_record
 from .rules import CaptureChoice, Primiera, Rules, Seating, Variant
 from .scoring import RoundResult, SideScore, SideTally
+from .state import dump_game, load_game
 from .view import SeatView
 
 COMPILED = compiled()
@@ -51,8 +52,10 @@ __all__ = [
     "StateFormatError",
     "Suit",
     "Variant",
+    "dump_game",
     "game_from_view",
     "label",
+    "load_game",
     "record_line",
     "to_record",
     "unseen_cards",

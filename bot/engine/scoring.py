@@ -264,3 +264,24 @@ def match_winner(totals: Sequence[int], target: int, rounds_played: int = 0,
     if max(totals) < target and not 0 < round_limit <= rounds_played:
         return None
     return _sole_best(list(totals))
+
+
+def secured_scores(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
+                   scope_by_side: Sequence[int], untaken: Sequence[Card]) -> tuple[SideScore, ...]:
+    """Each side's points of the round that no sharing out of `untaken` could take away: what
+    a *fuori* declaration counts (004 art. 16; see bot/engine/fuori.py)."""
+    sides = len(taken_by_side)
+    secured = []
+    for side in range(sides):
+        worst: dict[str, int] | None = None
+        for other in range(sides):
+            if other == side:
+                continue
+            shared = [list(taken) for taken in taken_by_side]
+            shared[other] += untaken
+            points = score_with(plan, shared, scope_by_side)[side].points
+            worst = dict(points) if worst is None else {
+                category: min(value, points[category]) for category, value in worst.items()}
+        assert worst is not None, "a match has at least two sides"
+        secured.append(SideScore(worst, SideTally.of(taken_by_side[side], scope_by_side[side])))
+    return tuple(secured)
