@@ -12,15 +12,22 @@ from hashlib import blake2b
 from operator import attrgetter
 from typing import Any, Final, NamedTuple
 
-from .captures import ESCOBA_SUM, RANK_KEY, Effect, capture_mode, capture_table, subsets_by_sum
+from .captures import ESCOBA_SUM, RANK_KEY, Effect, capture_mode, capture_table
 from .cards import DECK, Card
 from .errors import GameOverError, IllegalMoveError, InvalidInputError
 from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play, table_order
-from .rules import Rules, Seating, Variant, parse_variant
-from .scoring import RoundResult, ScoringPlan, match_winner, score_with, secured_scores
+from .rules import FEDERAL_TARGET, Rules, Seating, Variant, WinKind, parse_variant
+from .scoring import (
+    RoundResult,
+    ScoringPlan,
+    federal_win_kind,
+    match_winner,
+    score_with,
+    secured_scores,
+)
 from .view import SeatView
 
-__all__ = ["Game", "Outcome", "Play", "round_seed", "seed_number", "shuffled_deck"]
+__all__ = ["Game", "Outcome", "Play", "first_dealer", "round_seed", "seed_number", "shuffled_deck"]
 
 HAND_SIZE = 3
 _START = {Variant.SCOPA: (3, 4), Variant.ESCOBA: (3, 4),
@@ -35,6 +42,11 @@ def seed_number(text: str) -> int:
     """A 256-bit number drawn from `text` alone: the same on every machine and run."""
     digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
     return int.from_bytes(digest, "little")
+
+
+def first_dealer(seed: int | str, seats: int) -> int:
+    """The seat that deals the first round of the match with this seed."""
+    return seed_number(f"{seed}/dealer") % seats
 
 
 def shuffled_deck(text: str) -> list[Card]:
@@ -145,6 +157,15 @@ def laid_outcomes(seats: int) -> list[dict[Card, Outcome]]:
     return _laid_by_seat[:seats]
 
 
+def _fifteen(table: list[Card]) -> tuple[Card, ...]:
+    """The first cards of `table` (in table order) that make 15 together, or () if none do."""
+    for mask in range(1, 1 << len(table)):
+        cards = tuple([card for index, card in enumerate(table) if mask >> index & 1])
+        if sum([card.rank for card in cards]) == ESCOBA_SUM:
+            return cards
+    return ()
+
+
 class Game:
     """The state of one match.
 
@@ -167,7 +188,7 @@ class Game:
         self.side_of = seating.side_of
         self.version = 0
         self.round_number = 0
-        self.first_dealer = seed_number(f"{seed}/dealer") % seating.seats
+        self.first_dealer = first_dealer(seed, seating.seats)
         self.dealer = self.first_dealer
         self.totals = [0] * len(seating.sides)
         self.results: list[RoundResult] = []
@@ -203,6 +224,8 @@ class Game:
         variant = parse_variant(variant)
         if not isinstance(rules, Rules):
             rules = Rules.from_options(variant, rules)
+        else:
+            rules.check(variant)
         if not isinstance(seed, (int, str)) or isinstance(seed, bool):
             raise InvalidInputError("a game seed is a whole number or a text")
         seating = Seating.make(variant, players, teams, sides)
@@ -264,6 +287,37 @@ class Game:
     @property
     def finished(self) -> bool:
         return self.winner is not None
+
+    @property
+    def win_kind(self) -> WinKind | None:
+        """How the match was won under `federal` rules to 8 (004 art. 16): by the losers'
+        points; a side whose fuori failed loses "come l'avrebbe vinta, cioè col punteggio
+        ottenuto dagli avversari, o col proprio se inferiore". None otherwise."""
+        winner = self.winner
+        rules = self.rules
+        if winner is None or not rules.federal or rules.target != FEDERAL_TARGET:
+            return None
+        totals = self.totals
+        points = min([total for side, total in enumerate(totals) if side != winner])
+        declared = self.results[-1].fuori if self.results else None
+        if declared is not None and self.side_of[declared] != winner:
+            points = min(totals[winner], totals[self.side_of[declared]])
+        return federal_win_kind(points)
+
+    def hand_visible(self, seat: int) -> bool:
+        """Whether `seat` may look at its hand: always, except that under `federal` rules a
+        player sees their cards "solo quando giunge il suo primo turno di gioco" (004 art. 5)
+        of each round."""
+        if not self.rules.federal or self.winner is not None or self.to_play == seat:
+            return True
+        return any(play.seat == seat and play.card is not None for play in self.plays)
+
+    @property
+    def counts_shown(self) -> bool:
+        """Whether the number of cards and denari each side has taken may be shown: not while
+        a round is played under `federal` rules ("non è consentito rivedere le prese", 004
+        art. 18); scope are shown all the same."""
+        return not self.rules.federal or self.winner is not None
 
     @property
     def table_ranks(self) -> tuple[int, ...]:
@@ -350,11 +404,10 @@ class Game:
         if total == ESCOBA_SUM:
             groups = [tuple(self.table)]
         else:
-            split = next((idx for idx in subsets_by_sum(ranks).get(ESCOBA_SUM, ())), None)
-            if split is None:
+            first = _fifteen(self.table)
+            if not first:
                 return ()
-            first = tuple(self.table[i] for i in split)
-            groups = [first, tuple(c for c in self.table if c not in first)]
+            groups = [first, tuple([c for c in self.table if c not in first])]
         plays = tuple(Play(self.dealer, None, group, True) for group in groups)
         for play in plays:
             self.captured[self.dealer].extend(play.captured)
@@ -622,9 +675,11 @@ class Game:
     # ---- what a seat sees ---------------------------------------------
 
     def view(self, seat: int) -> SeatView:
-        """What `seat` may see: its own hand, the table, everything played and taken."""
+        """What `seat` may see: its own hand (empty until `hand_visible`), the table,
+        everything played and taken."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._seats:
             raise ValueError(f"no seat {seat!r} in a game of {self._seats}")
+        visible = self.hand_visible(seat)
         return SeatView(
             variant=self.variant,
             rules=self.rules,
@@ -635,7 +690,7 @@ class Game:
             round_number=self.round_number,
             dealer=self.dealer,
             to_play=self.to_play,
-            hand=tuple(sorted(self.hands[seat], key=table_order)),
+            hand=tuple(sorted(self.hands[seat], key=table_order)) if visible else (),
             table=tuple(self.table),
             stock_count=len(self.stock),
             hand_counts=tuple([len(h) for h in self.hands]),
@@ -647,4 +702,6 @@ class Game:
             results=tuple(self.results),
             legal_moves=tuple(self.legal_moves(seat)),
             winner=self.winner,
+            hand_visible=visible,
+            counts_shown=self.counts_shown,
         )

@@ -37,6 +37,12 @@ class SeatView:
     results: tuple[RoundResult, ...]
     legal_moves: tuple[Move, ...]
     winner: int | None
+    hand_visible: bool = True
+    """False while the federal rules keep this seat's hand face down (004 art. 5): `hand`
+    is then empty, `hand_counts` still says how many cards it holds."""
+    counts_shown: bool = True
+    """False while the federal rules forbid showing how many cards each side has taken
+    (004 art. 18): a front-end then shows neither `captured_counts` nor denari, only `scope`."""
 
     @property
     def seats(self) -> int:
