@@ -39,7 +39,7 @@ def test_a_player_sees_their_hand_only_when_their_first_turn_comes() -> None:
     game = Game.new("scopone_scientifico", 4, rules={"federal": "on"}, seed=5)
     first = game.to_play
     order = [(first + step) % 4 for step in range(4)]
-    for turn, seat in enumerate(order):
+    for turn in range(4):
         for other in range(4):
             view = game.view(other)
             seen = other in order[:turn + 1]

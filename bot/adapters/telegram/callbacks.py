@@ -63,6 +63,7 @@ HOUSE: dict[str, tuple[str, tuple[str, ...]]] = {
     "k": ("three_kings_redeal", ("on", "off")),
     "L": ("low_table_redeal", ("on", "off")),
     "f": ("fuori", ("on", "off")),
+    "F": ("federal", ("on", "off")),
 }
 
 # Lobby options a button may set: short key -> (sessions key, allowed values).
