@@ -9,6 +9,10 @@ keeps it however the cards nobody has taken yet are shared out, and the worst
 sharing for a side is all of them to one other side. The side wins the match if
 its total with those points reaches the target, even when the other side has
 more; otherwise it loses the match.
+
+`Game.may_declare` and `Game.declare_fuori` apply the rule, counting with
+`scoring.secured_scores`; this module adds what a computer player asks, and
+depends on the game, never the other way round.
 """
 
 from __future__ import annotations
