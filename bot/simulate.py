@@ -44,11 +44,13 @@ def play_random_match(game: Game, rng: random.Random) -> None:
 
 
 def simulate(variant: str, players: int, teams: bool, games: int, seed: int | str,
-             options: dict[str, str], records: TextIO | None = None) -> Summary:
+             options: dict[str, str], records: TextIO | None = None, *,
+             sides: int | None = None) -> Summary:
+    """Play `games` random matches; `sides` is the number of teams when `teams` (default 2)."""
     rules = Rules.from_options(parse_variant(variant), options)
     summary = Summary()
     for number in range(games):
-        game = Game.new(variant, players, teams=teams, rules=rules, seed=f"{seed}/{number}")
+        game = Game.new(variant, players, teams=teams, sides=sides, rules=rules, seed=f"{seed}/{number}")
         play_random_match(game, random.Random(f"{seed}/{number}/players"))
         summary.games += 1
         summary.rounds += len(game.results)

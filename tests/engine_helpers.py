@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine import DECK, Card, Game
+from bot.engine import DECK, Card, Game, dump_game, load_game
 from bot.engine.cards import parse_cards
 
 
@@ -13,7 +13,7 @@ def arrange(variant: str = "scopa", players: int = 2, *, hands: list[list[str]],
     """A game whose hands and table are as given; unnamed cards go to the stock
     unless `stock` is given, in which case they go to seat 0's captures."""
     game = Game.new(variant, players, teams=teams, rules=rules, seed=0)
-    state = game.to_json()
+    state = dump_game(game)
     used: set[Card] = set()
     for group in [*hands, table, *(captured or []), stock or []]:
         used.update(parse_cards(group))
@@ -25,7 +25,7 @@ def arrange(variant: str = "scopa", players: int = 2, *, hands: list[list[str]],
         piles[0] = piles[0] + rest
     state.update(hands=hands, table=table, stock=stock, captured=piles,
                  scope=[0] * players, to_play=to_play, last_capturer=None, plays=[])
-    return Game.from_json(state)
+    return load_game(state)
 
 
 def moves_text(game: Game) -> set[str]:

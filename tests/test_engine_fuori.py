@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.engine import Game, IllegalMoveError, Move, Rules, Variant
+from bot.engine import Game, IllegalMoveError, Move, Rules, Variant, dump_game, load_game, to_record
 from bot.engine.cards import parse_cards
 from bot.engine.fuori import declaring_wins, secured_scores
 from bot.engine.scoring import ScoringPlan
@@ -32,7 +32,7 @@ def _late_scopone(totals: list[int], scope: list[int] | None = None) -> Game:
 def test_reaching_the_target_wins_even_behind_the_other_side() -> None:
     game = _late_scopone([4, 7], scope=[0, 5, 0, 0])
     assert game.may_declare(0)
-    outcome = game.declare_fuori("7D:7C")
+    outcome = game.declare_fuori(game.parse_move("7D:7C"))
     result = outcome.round_result
     assert result is not None and outcome.match_over and result.fuori == 0
     assert result.scores[0].points == {"cards": 1, "coins": 1, "settebello": 1, "primiera": 1,
@@ -44,15 +44,15 @@ def test_reaching_the_target_wins_even_behind_the_other_side() -> None:
 
 def test_declaring_short_of_the_target_loses_the_match() -> None:
     game = _late_scopone([3, 6])
-    game.declare_fuori("7D:7C")
+    game.declare_fuori(game.parse_move("7D:7C"))
     assert game.totals == [7, 6] and game.winner == 1
 
 
 def test_a_computer_declares_only_when_it_wins_and_the_trial_changes_nothing() -> None:
     capture = Move.parse("7D:7C")
     winning, short = _late_scopone([4, 7]), _late_scopone([3, 6])
-    before = winning.to_json()
-    assert declaring_wins(winning, capture) and winning.to_json() == before
+    before = dump_game(winning)
+    assert declaring_wins(winning, capture) and dump_game(winning) == before
     assert not declaring_wins(short, capture)
 
 
@@ -89,18 +89,18 @@ def test_fuori_is_refused_and_changes_nothing_where_the_rules_forbid_it() -> Non
     assert not game.may_declare(1), "only on one's own turn"
     for refused, move, seat in ((last, "7D:7C", None), (tied, "7D:7C", None), (off, "7D:7C", None),
                                 (game, "7D:7C", 1), (game, "1C:7C", None)):
-        before = refused.to_json()
+        before = dump_game(refused)
         with pytest.raises(IllegalMoveError):
-            refused.declare_fuori(move, seat)
-        assert refused.to_json() == before
+            refused.declare_fuori(refused.parse_move(move), seat)
+        assert dump_game(refused) == before
 
 
 def test_a_declared_match_saves_resumes_and_records_the_declaration() -> None:
     game = _late_scopone([4, 7])
-    game.declare_fuori("7D:7C")
-    copy = Game.from_json(game.to_json())
-    assert copy.to_json() == game.to_json() and copy.results == game.results
-    record = game.record()
+    game.declare_fuori(game.parse_move("7D:7C"))
+    copy = load_game(dump_game(game))
+    assert dump_game(copy) == dump_game(game) and copy.results == game.results
+    record = to_record(game)
     assert record["winner"] == 0 and record["rounds"][-1]["fuori"] == 0
     assert record["rounds"][-1]["last_capture_seat"] is None, "nobody takes the cards left"
     assert record["rounds"][-1]["plays"][-1]["card"] == "7D"

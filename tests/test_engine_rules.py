@@ -14,6 +14,8 @@ from bot.engine import (
     Move,
     Rules,
     StateFormatError,
+    dump_game,
+    load_game,
 )
 from bot.engine.cards import DECK, DeckStyle, label
 from bot.engine.game import seed_number, shuffled_deck
@@ -68,7 +70,7 @@ def test_capture_is_compulsory_by_default_and_optional_card_by_card() -> None:
     game = arrange(hands=hands, table=["2C", "3C"])
     assert moves_text(game) == {"5D:2C+3C"}
     with pytest.raises(IllegalMoveError, match="compulsory"):
-        game.apply("9S")
+        game.apply(game.parse_move("9S"))
     relaxed = arrange(hands=hands, table=["2C", "3C"], rules={"must_capture": "off"})
     assert moves_text(relaxed) == {"5D:2C+3C", "9S", "10B"}
 
@@ -76,19 +78,19 @@ def test_capture_is_compulsory_by_default_and_optional_card_by_card() -> None:
 def test_a_card_that_cannot_capture_is_laid_down() -> None:
     game = arrange(hands=[["9S", "10B", "1C"], ["6B", "6C", "6S"]], table=["2C", "3C"])
     assert moves_text(game) == {"9S", "10B", "1C"}
-    outcome = game.apply("9S")
+    outcome = game.apply(game.parse_move("9S"))
     assert not outcome.play.captured
     assert "9S" in [c.code for c in game.table]
 
 
 def test_scopa_scores_but_not_on_the_last_play_of_the_round() -> None:
     game = arrange(hands=[["5D", "9S"], ["6B", "6C"]], table=["2C", "3C"], stock=[])
-    outcome = game.apply("5D:2C+3C")
+    outcome = game.apply(game.parse_move("5D:2C+3C"))
     assert outcome.play.scopa
     assert game.scope[0] == 1
     # Last play of the round clears the table: no scopa.
     game = arrange(hands=[["5D"], []], table=["5S"], stock=[], to_play=0)
-    outcome = game.apply("5D:5S")
+    outcome = game.apply(game.parse_move("5D:5S"))
     assert outcome.play.captured and not outcome.play.scopa
     assert outcome.round_result is not None
     assert outcome.round_result.scores[0].points["scope"] == 0
@@ -96,8 +98,8 @@ def test_scopa_scores_but_not_on_the_last_play_of_the_round() -> None:
 
 def test_last_capturer_takes_what_is_left_without_scopa() -> None:
     game = arrange(hands=[["5D"], ["9B"]], table=["5S", "1C"], stock=[], to_play=0)
-    game.apply("5D:5S")
-    outcome = game.apply("9B")
+    game.apply(game.parse_move("5D:5S"))
+    outcome = game.apply(game.parse_move("9B"))
     assert outcome.leftover_seat == 0
     assert {c.code for c in outcome.leftover} == {"1C", "9B"}
     assert outcome.round_result is not None
@@ -110,7 +112,7 @@ def test_ace_takes_all_is_no_scopa_and_an_ace_on_the_table_is_taken_alone() -> N
     game = arrange(hands=[["1D", "9S", "9B"], ["6B", "6C", "6S"]], table=["2C", "3C", "7S"],
                    rules=rules)
     assert {m.code for m in game.legal_moves() if m.card.code == "1D"} == {"1D:2C+3C+7S"}
-    outcome = game.apply("1D:2C+3C+7S")
+    outcome = game.apply(game.parse_move("1D:2C+3C+7S"))
     assert outcome.swept_by_ace and not outcome.play.scopa and not game.table
     game = arrange(hands=[["1D", "9S", "9B"], ["6B", "6C", "6S"]], table=["1C", "3C", "7S"],
                    rules=rules)
@@ -220,16 +222,20 @@ def test_options_are_validated() -> None:
 
 def test_illegal_moves_change_nothing() -> None:
     game = Game.new("scopa", 2, seed=3)
-    before = game.to_json()
+    before = dump_game(game)
     not_mine = game.hands[1 - game.to_play][0]
-    for bad in (Move(not_mine), "7D:1D+1C+1S", Move(Card.parse("7D"), (Card.parse("7C"),))):
+    for bad in (Move(not_mine), Move.parse("7D:1D+1C+1S"), Move(Card.parse("7D"), (Card.parse("7C"),))):
         with pytest.raises(IllegalMoveError):
             game.apply(bad)
     with pytest.raises(InvalidMoveError):
-        game.apply("zz")
+        game.parse_move("zz")
+    legal = game.legal_moves()[0]
+    assert game.parse_move(legal.code) == legal, "parsing checks the form, not the position"
+    with pytest.raises(TypeError):
+        game.apply(legal.code)  # type: ignore[arg-type]
     with pytest.raises(IllegalMoveError):
         game.apply(game.legal_moves()[0], seat=1 - game.to_play)
-    assert game.to_json() == before
+    assert dump_game(game) == before
 
 
 def test_redeal_on_three_kings() -> None:
@@ -248,13 +254,13 @@ def test_scopone_deal_and_scientifico_deal() -> None:
 
 
 def test_saved_game_from_another_version_is_refused() -> None:
-    state = Game.new("scopa", 2, seed=1).to_json()
+    state = dump_game(Game.new("scopa", 2, seed=1))
     with pytest.raises(StateFormatError):
-        Game.from_json({**state, "format": "scopa-state/0"})
+        load_game({**state, "format": "scopa-state/0"})
     with pytest.raises(StateFormatError):
-        Game.from_json({**state, "stock": state["stock"][1:]})
+        load_game({**state, "stock": state["stock"][1:]})
     with pytest.raises(StateFormatError):
-        Game.from_json("nonsense")
+        load_game("nonsense")
 
 
 def test_view_hides_other_hands_and_stock() -> None:
@@ -280,12 +286,12 @@ def test_shuffle_is_fisher_yates_on_the_digits_of_the_seed_number(text: str) -> 
 def test_a_copy_plays_on_without_touching_the_original() -> None:
     game = Game.new("scopa", 2, seed="copy")
     game.apply(game.legal_moves()[0])
-    before = game.to_json()
+    before = dump_game(game)
     clone = game.copy()
-    assert clone.to_json() == before
+    assert dump_game(clone) == before
     while not clone.finished:
         clone.apply(clone.legal_moves()[-1])
-    assert game.to_json() == before
+    assert dump_game(game) == before
     assert game.legal_moves() and not clone.legal_moves()
 
 

@@ -154,19 +154,20 @@ def primiera_chances(taken: Sequence[int], remaining: int) -> list[float]:
     return chances
 
 
-def _sevens_chances(taken: Sequence[int], remaining: int) -> list[float]:
-    """Most sevens, a tie on sevens broken by most sixes (the `sevens` primiera)."""
+def _sevens_chances(taken: Sequence[int], remaining: int, sixes_tiebreak: bool) -> list[float]:
+    """Most sevens, a tie on sevens broken by most sixes with `sixes_tiebreak` (the `sevens`
+    primiera)."""
     if not remaining & (SEVENS | SIXES):
         counts = [(m & SEVENS).bit_count() for m in taken]
         top = max(counts)
         tied = [i for i, count in enumerate(counts) if count == top]
-        if len(tied) > 1:
+        if len(tied) > 1 and sixes_tiebreak:
             sixes = {i: (taken[i] & SIXES).bit_count() for i in tied}
             most = max(sixes.values())
             tied = [i for i in tied if sixes[i] == most]
         return [1.0 if len(tied) == 1 and i == tied[0] else 0.0 for i in range(len(taken))]
     sevens = majority([(m & SEVENS).bit_count() for m in taken], (remaining & SEVENS).bit_count())
-    if len(taken) != 2:
+    if len(taken) != 2 or not sixes_tiebreak:
         return sevens
     tie = max(0.0, 1.0 - sevens[0] - sevens[1])
     sixes = majority([(m & SIXES).bit_count() for m in taken], (remaining & SIXES).bit_count())
@@ -199,6 +200,7 @@ class Evaluator:
         self.sides = len(view.sides)
         self.escoba = view.variant is Variant.ESCOBA
         self.sevens_primiera = rules.primiera is Primiera.SEVENS
+        self.sixes_tiebreak = rules.sixes_tiebreak
         self.re_bello = rules.re_bello and not self.escoba
         self.asso_bello = rules.asso_bello and not self.escoba
         self.napola = rules.napola and not self.escoba
@@ -227,7 +229,7 @@ class Evaluator:
         points = majority([m.bit_count() for m in taken], remaining.bit_count())
         denari = majority([(m & DENARI).bit_count() for m in taken], (remaining & DENARI).bit_count())
         if self.sevens_primiera:
-            primiera = _sevens_chances(taken, remaining)
+            primiera = _sevens_chances(taken, remaining, self.sixes_tiebreak)
         else:
             primiera = primiera_chances(taken, remaining)
         settebello = SETTEBELLO.bit

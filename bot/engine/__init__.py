@@ -13,11 +13,13 @@ from .errors import (
     InvalidRulesError,
     StateFormatError,
 )
-from .game import Game, Outcome, Play
-from .moves import Move
+from .federal import TeamDraw, draw_teams
+from .game import Game, Outcome
+from .moves import Move, Play
 from .record import record_line, to_record
-from .rules import CaptureChoice, Primiera, Rules, Seating, Variant
+from .rules import CaptureChoice, Primiera, Rules, Seating, Variant, WinKind
 from .scoring import RoundResult, SideScore, SideTally
+from .state import dump_game, load_game
 from .view import SeatView
 
 COMPILED = compiled()
@@ -50,9 +52,14 @@ __all__ = [
     "SideTally",
     "StateFormatError",
     "Suit",
+    "TeamDraw",
     "Variant",
+    "WinKind",
+    "draw_teams",
+    "dump_game",
     "game_from_view",
     "label",
+    "load_game",
     "record_line",
     "to_record",
     "unseen_cards",

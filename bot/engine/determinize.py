@@ -32,19 +32,6 @@ def game_from_view(view: SeatView, hands: Sequence[Sequence[Card]], stock: Seque
         raise InvalidInputError("the hands must include this seat's own hand, one per seat")
     if [len(h) for h in hands] != list(view.hand_counts) or len(stock) != view.stock_count:
         raise InvalidInputError("hand or stock sizes do not match the view")
-    game = Game(view.variant, view.rules, Seating(seats, view.sides), seed)
-    game.version = view.version
-    game.round_number = view.round_number
-    game.dealer = view.dealer
-    game.first_dealer = view.dealer
-    game.totals = list(view.totals)
-    game.results = list(view.results)
-    game.winner = view.winner
-    game.to_play = view.to_play
-    game.hands = [list(hand) for hand in hands]
-    game._in_hands = sum(len(hand) for hand in hands)
-    game._set_table(list(view.table))
-    game.stock = list(stock)
     captured: list[list[Card]] = [[] for _ in range(seats)]
     last = None
     for play in view.plays:
@@ -53,9 +40,11 @@ def game_from_view(view: SeatView, hands: Sequence[Sequence[Card]], stock: Seque
                 captured[play.seat].append(play.card)
             captured[play.seat].extend(play.captured)
             last = play.seat
-    game.captured = captured
-    game.scope = list(view.scope)
-    game.last_capturer = last
-    game.plays = list(view.plays)
-    game.deals = [{"hands": [], "table": [c.code for c in view.starting_table]}]
-    return game
+    return Game.restore(
+        view.variant, view.rules, Seating(seats, view.sides), seed,
+        version=view.version, round_number=view.round_number, first_dealer=view.dealer,
+        dealer=view.dealer, totals=list(view.totals), results=list(view.results), rounds=[],
+        winner=view.winner, to_play=view.to_play, hands=[list(hand) for hand in hands],
+        table=list(view.table), stock=list(stock), captured=captured, scope=list(view.scope),
+        last_capturer=last, deals=[{"hands": [], "table": [c.code for c in view.starting_table]}],
+        plays=list(view.plays))

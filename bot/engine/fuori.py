@@ -9,39 +9,19 @@ keeps it however the cards nobody has taken yet are shared out, and the worst
 sharing for a side is all of them to one other side. The side wins the match if
 its total with those points reaches the target, even when the other side has
 more; otherwise it loses the match.
+
+`Game.may_declare` and `Game.declare_fuori` apply the rule, counting with
+`scoring.secured_scores`; this module adds what a computer player asks, and
+depends on the game, never the other way round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-from .cards import Card
+from .game import Game
 from .moves import Move
-from .scoring import ScoringPlan, SideScore, SideTally, score_with
+from .scoring import secured_scores
 
-if TYPE_CHECKING:
-    from .game import Game
-
-
-def secured_scores(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
-                   scope_by_side: Sequence[int], untaken: Sequence[Card]) -> tuple[SideScore, ...]:
-    """Each side's points of the round that no sharing out of `untaken` could take away."""
-    sides = len(taken_by_side)
-    secured = []
-    for side in range(sides):
-        worst: dict[str, int] | None = None
-        for other in range(sides):
-            if other == side:
-                continue
-            shared = [list(taken) for taken in taken_by_side]
-            shared[other] += untaken
-            points = score_with(plan, shared, scope_by_side)[side].points
-            worst = dict(points) if worst is None else {
-                category: min(value, points[category]) for category, value in worst.items()}
-        assert worst is not None, "a match has at least two sides"
-        secured.append(SideScore(worst, SideTally.of(taken_by_side[side], scope_by_side[side])))
-    return tuple(secured)
+__all__ = ["declaring_wins", "secured_scores"]
 
 
 def declaring_wins(game: Game, move: Move) -> bool:

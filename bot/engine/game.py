@@ -10,17 +10,24 @@ from __future__ import annotations
 
 from hashlib import blake2b
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from .captures import ESCOBA_SUM, RANK_KEY, Effect, capture_mode, capture_table, subsets_by_sum
+from .captures import ESCOBA_SUM, RANK_KEY, Effect, capture_mode, capture_table
 from .cards import DECK, Card
 from .errors import GameOverError, IllegalMoveError, InvalidInputError
-from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move
-from .rules import Rules, Seating, Variant, parse_variant
-from .scoring import RoundResult, ScoringPlan, match_winner, score_with
+from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play, table_order
+from .rules import FEDERAL_TARGET, Rules, Seating, Variant, WinKind, parse_variant
+from .scoring import (
+    RoundResult,
+    ScoringPlan,
+    federal_win_kind,
+    match_winner,
+    score_with,
+    secured_scores,
+)
+from .view import SeatView
 
-if TYPE_CHECKING:
-    from .view import SeatView
+__all__ = ["Game", "Outcome", "Play", "first_dealer", "round_seed", "seed_number", "shuffled_deck"]
 
 HAND_SIZE = 3
 _START = {Variant.SCOPA: (3, 4), Variant.ESCOBA: (3, 4),
@@ -35,6 +42,11 @@ def seed_number(text: str) -> int:
     """A 256-bit number drawn from `text` alone: the same on every machine and run."""
     digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
     return int.from_bytes(digest, "little")
+
+
+def first_dealer(seed: int | str, seats: int) -> int:
+    """The seat that deals the first round of the match with this seed."""
+    return seed_number(f"{seed}/dealer") % seats
 
 
 def shuffled_deck(text: str) -> list[Card]:
@@ -71,19 +83,6 @@ def _swap_groups() -> tuple[tuple[int, tuple[int, ...]], ...]:
 
 
 _SWAP_GROUPS: Final = _swap_groups()
-
-
-class Play(NamedTuple):
-    """One card played (or, in escoba, the dealer's take of the starting table)."""
-
-    seat: int
-    card: Card | None
-    captured: tuple[Card, ...]
-    scopa: bool
-
-    def to_dict(self) -> dict[str, object]:
-        return {"seat": self.seat, "card": self.card.code if self.card else None,
-                "captured": [c.code for c in self.captured], "scopa": self.scopa}
 
 
 class Outcome(NamedTuple):
@@ -158,19 +157,30 @@ def laid_outcomes(seats: int) -> list[dict[Card, Outcome]]:
     return _laid_by_seat[:seats]
 
 
+def _fifteen(table: list[Card]) -> tuple[Card, ...]:
+    """The first cards of `table` (in table order) that make 15 together, or () if none do."""
+    for mask in range(1, 1 << len(table)):
+        cards = tuple([card for index, card in enumerate(table) if mask >> index & 1])
+        if sum([card.rank for card in cards]) == ESCOBA_SUM:
+            return cards
+    return ()
+
+
 class Game:
     """The state of one match.
 
     `hands`, `table`, `stock`, `captured` and `scope` are lists the game keeps
     up to date in place; `table` is always in table order. Records (`deals`,
     `rounds`) are kept as cards and turned into codes only when read.
+
+    A game starts with `Game.new`; a game in any other position (a saved one, a
+    copy, a guess at the hidden cards) is made with `Game.restore`, the one place
+    that derives the game's working state from its public fields.
     """
 
-    def __init__(self, variant: Variant, rules: Rules, seating: Seating, seed: int | str,
-                 copy_of: Game | None = None) -> None:
-        if copy_of is not None:
-            self._copy(copy_of)
-            return
+    def __init__(self, variant: Variant, rules: Rules, seating: Seating, seed: int | str) -> None:
+        """A game before its first deal; what follows from the variant, rules and seating
+        alone is set here, once."""
         self.variant = variant
         self.rules = rules
         self.seating = seating
@@ -178,7 +188,7 @@ class Game:
         self.side_of = seating.side_of
         self.version = 0
         self.round_number = 0
-        self.first_dealer = seed_number(f"{seed}/dealer") % seating.seats
+        self.first_dealer = first_dealer(seed, seating.seats)
         self.dealer = self.first_dealer
         self.totals = [0] * len(seating.sides)
         self.results: list[RoundResult] = []
@@ -214,12 +224,61 @@ class Game:
         variant = parse_variant(variant)
         if not isinstance(rules, Rules):
             rules = Rules.from_options(variant, rules)
+        else:
+            rules.check(variant)
         if not isinstance(seed, (int, str)) or isinstance(seed, bool):
             raise InvalidInputError("a game seed is a whole number or a text")
-        game = cls(variant, rules, Seating.make(variant, players, teams, sides), seed)
+        seating = Seating.make(variant, players, teams, sides)
+        game = cls(variant, rules, seating, seed)
         game._start_round()
         game._escoba_starting_takes()
         return game
+
+    @classmethod
+    def restore(cls, variant: Variant, rules: Rules, seating: Seating, seed: int | str, *,
+                version: int, round_number: int, first_dealer: int, dealer: int,
+                totals: list[int], results: list[RoundResult], rounds: list[dict[str, Any]],
+                winner: int | None, to_play: int, hands: list[list[Card]], table: list[Card],
+                stock: list[Card], captured: list[list[Card]], scope: list[int],
+                last_capturer: int | None, deals: list[dict[str, Any]], plays: list[Play]) -> Game:
+        """The game in the position given by its public fields (the lists are kept, not
+        copied): how loading, copying and determinising make a game. `rounds` are the
+        finished rounds as `rounds` reads them, `deals` this round's as `deals` reads them.
+        The fields are taken as they are; `bot.engine.state` checks a saved game's."""
+        game = cls(variant, rules, seating, seed)
+        game.version = version
+        game.round_number = round_number
+        game.first_dealer = first_dealer
+        game.dealer = dealer
+        game.totals = totals
+        game.results = results
+        game._rounds = list(rounds)
+        game.winner = winner
+        game.to_play = to_play
+        game.hands = hands
+        game.stock = stock
+        game.captured = captured
+        game.scope = scope
+        game.last_capturer = last_capturer
+        game._deals = list(deals)
+        game.plays = plays
+        game._in_hands = sum([len(hand) for hand in hands])
+        game._set_table(table)
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy, for search: later moves on one do not touch the other."""
+        return Game.restore(
+            self.variant, self.rules, self.seating, self.seed, version=self.version,
+            round_number=self.round_number, first_dealer=self.first_dealer, dealer=self.dealer,
+            totals=list(self.totals), results=list(self.results),
+            rounds=self._rounds,  # type: ignore[arg-type]
+            winner=self.winner, to_play=self.to_play, hands=[list(hand) for hand in self.hands],
+            table=list(self.table), stock=list(self.stock),
+            captured=[list(pile) for pile in self.captured], scope=list(self.scope),
+            last_capturer=self.last_capturer,
+            deals=self._deals,  # type: ignore[arg-type]
+            plays=list(self.plays))
 
     @property
     def seats(self) -> int:
@@ -230,41 +289,66 @@ class Game:
         return self.winner is not None
 
     @property
+    def win_kind(self) -> WinKind | None:
+        """How the match was won under `federal` rules to 8 (004 art. 16): by the losers'
+        points; a side whose fuori failed loses "come l'avrebbe vinta, cioè col punteggio
+        ottenuto dagli avversari, o col proprio se inferiore". None otherwise."""
+        winner = self.winner
+        rules = self.rules
+        if winner is None or not rules.federal or rules.target != FEDERAL_TARGET:
+            return None
+        totals = self.totals
+        points = min([total for side, total in enumerate(totals) if side != winner])
+        declared = self.results[-1].fuori if self.results else None
+        if declared is not None and self.side_of[declared] != winner:
+            points = min(totals[winner], totals[self.side_of[declared]])
+        return federal_win_kind(points)
+
+    def hand_visible(self, seat: int) -> bool:
+        """Whether `seat` may look at its hand: always, except that under `federal` rules a
+        player sees their cards "solo quando giunge il suo primo turno di gioco" (004 art. 5)
+        of each round."""
+        if not self.rules.federal or self.winner is not None or self.to_play == seat:
+            return True
+        return any(play.seat == seat and play.card is not None for play in self.plays)
+
+    @property
+    def counts_shown(self) -> bool:
+        """Whether the number of cards and denari each side has taken may be shown: not while
+        a round is played under `federal` rules ("non è consentito rivedere le prese", 004
+        art. 18); scope are shown all the same."""
+        return not self.rules.federal or self.winner is not None
+
+    @property
     def table_ranks(self) -> tuple[int, ...]:
         return tuple([c.rank for c in self.table])
 
     @property
     def deals(self) -> list[dict[str, Any]]:
-        """This round's deals, e.g. `{"hands": [["7D", ...], ...], "table": [...]}` first."""
-        deals = self._deals
-        for index, deal in enumerate(deals):
-            if not isinstance(deal, dict):
-                deals[index] = _deal_dict(deal, self._seats)
-        return deals  # type: ignore[return-value]
-
-    @deals.setter
-    def deals(self, deals: list[dict[str, Any]]) -> None:
-        self._deals = deals  # type: ignore[assignment]
+        """This round's deals, e.g. `{"hands": [["7D", ...], ...], "table": [...]}` first
+        (a new list each time)."""
+        seats = self._seats
+        return [_deal_dict(deal, seats) for deal in self._deals]
 
     @property
     def rounds(self) -> list[dict[str, Any]]:
-        """The finished rounds as the record writes them, except that plays are `Play` values."""
-        rounds = self._rounds
-        for index, stored in enumerate(rounds):
-            if not isinstance(stored, dict):
+        """The finished rounds as the record writes them, except that plays are `Play` values
+        (a new list of new dicts each time)."""
+        seats = self._seats
+        rounds: list[dict[str, Any]] = []
+        for stored in self._rounds:
+            if isinstance(stored, dict):
+                rounds.append(dict(stored))
+            else:
                 dealer, deals, plays, last, scores = stored
-                rounds[index] = {
+                rounds.append({
                     "dealer": dealer,
-                    "deals": [_deal_dict(deal, self._seats) for deal in deals],
+                    "deals": [_deal_dict(deal, seats) for deal in deals],
                     "plays": plays,
                     "last_capture_seat": last,
                     "score": [score.to_dict() for score in scores],
-                }
-        return rounds  # type: ignore[return-value]
-
-    @rounds.setter
-    def rounds(self, rounds: list[dict[str, Any]]) -> None:
-        self._rounds = rounds  # type: ignore[assignment]
+                })
+        return rounds
 
     def _starting_table(self) -> tuple[Card, ...]:
         if not self._deals:
@@ -320,11 +404,10 @@ class Game:
         if total == ESCOBA_SUM:
             groups = [tuple(self.table)]
         else:
-            split = next((idx for idx in subsets_by_sum(ranks).get(ESCOBA_SUM, ())), None)
-            if split is None:
+            first = _fifteen(self.table)
+            if not first:
                 return ()
-            first = tuple(self.table[i] for i in split)
-            groups = [first, tuple(c for c in self.table if c not in first)]
+            groups = [first, tuple([c for c in self.table if c not in first])]
         plays = tuple(Play(self.dealer, None, group, True) for group in groups)
         for play in plays:
             self.captured[self.dealer].extend(play.captured)
@@ -392,13 +475,20 @@ class Game:
         self._legal = moves
         return moves.copy()
 
-    def apply(self, move: Move | str, seat: int | None = None) -> Outcome:
-        """Play `move` for the seat to play (or check that it is `seat`'s turn)."""
+    def parse_move(self, text: object) -> Move:
+        """The move written as `text` (`7D`, `7D:3C+4S`); raises InvalidMoveError (an
+        InvalidInputError) when it is not a move at all. Whether the rules allow it
+        now is for `apply` to say."""
+        return Move.parse(text)
+
+    def apply(self, move: Move, seat: int | None = None) -> Outcome:
+        """Play `move` for the seat to play (or check that it is `seat`'s turn); raises
+        IllegalMoveError, changing nothing, when the rules do not allow it now."""
         legal = self._legal
         if legal is None or type(move) is not _MOVE or (seat is not None and seat != self.to_play):
             return self._apply_checked(move, seat)
         try:
-            index = legal.index(move)  # type: ignore[arg-type]
+            index = legal.index(move)
         except ValueError:
             return self._apply_checked(move, seat)
         to_play = self.to_play
@@ -443,13 +533,10 @@ class Game:
             return outcome
         return self._end_of_hands(play, outcome[1])
 
-    def _apply_checked(self, move: Move | str, seat: int | None) -> Outcome:
+    def _apply_checked(self, move: Move, seat: int | None) -> Outcome:
         """`apply` for anything but a move just taken from `legal_moves`: says what is wrong."""
-        if move.__class__ is not Move:
-            if isinstance(move, str):
-                move = Move.parse(move)
-            elif not isinstance(move, Move):
-                raise IllegalMoveError(f"not a move: {move!r}")
+        if not isinstance(move, Move):
+            raise TypeError(f"apply takes a Move, not {move!r}: text is read with parse_move")
         if self.winner is not None:
             raise GameOverError("the match is over")
         to_play = self.to_play
@@ -457,7 +544,7 @@ class Game:
             raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
         legal = self.legal_moves()
         if move not in legal:
-            raise IllegalMoveError(self._why_illegal(move, to_play, legal))  # type: ignore[arg-type]
+            raise IllegalMoveError(self._why_illegal(move, to_play, legal))
         if move.__class__ is not Move:
             move = Move(*move)
         return self.apply(move)
@@ -466,7 +553,7 @@ class Game:
         """Whether `seat` may declare fuori with the play it is about to make (004 art. 16)."""
         return self._why_no_fuori(seat) is None
 
-    def declare_fuori(self, move: Move | str, seat: int | None = None) -> Outcome:
+    def declare_fuori(self, move: Move, seat: int | None = None) -> Outcome:
         """Play `move` and declare fuori with it: the match ends, won by the declaring
         side if what it has secured (`fuori.secured_scores`) reaches the target, else
         by the other side. Nothing changes when the move or the declaration is refused."""
@@ -497,8 +584,6 @@ class Game:
         return None
 
     def _settle_fuori(self, seat: int) -> RoundResult:
-        from .fuori import secured_scores
-
         sides = self.seating.sides
         taken = [[c for s in side for c in self.captured[s]] for side in sides]
         scope = [sum(self.scope[s] for s in side) for side in sides]
@@ -587,68 +672,36 @@ class Game:
         self._legal = None
         return result
 
-    def copy(self) -> Game:
-        """An independent copy, for search: later moves on one do not touch the other."""
-        return Game(self.variant, self.rules, self.seating, self.seed, self)
-
-    def _copy(self, other: Game) -> None:
-        """Become a copy of `other`, sharing immutable values and lists the game replaces
-        rather than changes."""
-        self.variant = other.variant
-        self.rules = other.rules
-        self.seating = other.seating
-        self.seed = other.seed
-        self.side_of = other.side_of
-        self.version = other.version
-        self.round_number = other.round_number
-        self.first_dealer = other.first_dealer
-        self.dealer = other.dealer
-        self.totals = list(other.totals)
-        self.results = list(other.results)
-        self._rounds = list(other._rounds)
-        self.winner = other.winner
-        self.hands = [list(hand) for hand in other.hands]
-        self.table = list(other.table)
-        self.stock = list(other.stock)
-        self.captured = [list(pile) for pile in other.captured]
-        self.scope = list(other.scope)
-        self.last_capturer = other.last_capturer
-        self.to_play = other.to_play
-        self._deals = list(other._deals)
-        self.plays = list(other.plays)
-        self._seats = other._seats
-        self._legal = other._legal
-        self._must_capture = other._must_capture
-        self._scoring = other._scoring
-        self._effects = other._effects
-        self._laid = other._laid
-        self._took = other._took
-        self._after = other._after
-        self._takes = other._takes
-        self._table_key = other._table_key
-        self._in_hands = other._in_hands
-
-    # ---- views and saving -----------------------------------------------
+    # ---- what a seat sees ---------------------------------------------
 
     def view(self, seat: int) -> SeatView:
-        from .view import seat_view
-
-        return seat_view(self, seat)
-
-    def to_json(self, rounds: bool = True) -> dict[str, object]:
-        """The game as a `scopa-state/1` object; with `rounds=False` its finished rounds
-        are left out (an empty list), for a store that keeps each round once on its own."""
-        from .state import dump_game
-
-        return dump_game(self, rounds)
-
-    @classmethod
-    def from_json(cls, data: object) -> Game:
-        from .state import load_game
-
-        return load_game(data)
-
-    def record(self) -> dict[str, object]:
-        from .record import to_record
-
-        return to_record(self)
+        """What `seat` may see: its own hand (empty until `hand_visible`), the table,
+        everything played and taken."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._seats:
+            raise ValueError(f"no seat {seat!r} in a game of {self._seats}")
+        visible = self.hand_visible(seat)
+        return SeatView(
+            variant=self.variant,
+            rules=self.rules,
+            seat=seat,
+            sides=self.seating.sides,
+            side_of=self.side_of,
+            version=self.version,
+            round_number=self.round_number,
+            dealer=self.dealer,
+            to_play=self.to_play,
+            hand=tuple(sorted(self.hands[seat], key=table_order)) if visible else (),
+            table=tuple(self.table),
+            stock_count=len(self.stock),
+            hand_counts=tuple([len(h) for h in self.hands]),
+            captured_counts=tuple([len(c) for c in self.captured]),
+            scope=tuple(self.scope),
+            starting_table=self._starting_table(),
+            plays=tuple(self.plays),
+            totals=tuple(self.totals),
+            results=tuple(self.results),
+            legal_moves=tuple(self.legal_moves(seat)),
+            winner=self.winner,
+            hand_visible=visible,
+            counts_shown=self.counts_shown,
+        )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import NamedTuple
 
 from .cards import DECK, Card, Suit
 from .errors import InvalidCardError, InvalidMoveError
@@ -92,3 +93,16 @@ SINGLE_TAKES: list[list[Move]] = [
 ]
 """`SINGLE_TAKES[card.index][taken.index]`: the shared move playing `card` to take `taken` alone
 (the entry where both are the same card is never used)."""
+
+
+class Play(NamedTuple):
+    """One card played (or, in escoba, the dealer's take of the starting table)."""
+
+    seat: int
+    card: Card | None
+    captured: tuple[Card, ...]
+    scopa: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {"seat": self.seat, "card": self.card.code if self.card else None,
+                "captured": [c.code for c in self.captured], "scopa": self.scopa}

@@ -22,6 +22,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "totals": list(game.totals),
         "winner": game.winner,
         "seed": str(game.seed),
+        **({} if game.win_kind is None else {"win_kind": game.win_kind.value}),
     }
 
 

@@ -23,6 +23,19 @@ class Variant(StrEnum):
     ESCOBA = "escoba"
 
 
+class WinKind(StrEnum):
+    """How a federal match to 8 is won (004 art. 16), by the losers' points: 4 or more,
+    1 to 3, none."""
+
+    SEMPLICE = "semplice"
+    DOPPIA = "doppia"
+    TRIPLA = "tripla"
+
+
+FEDERAL_TARGET = 8
+"""004 art. 16 names the win kinds for a match to 8 points only."""
+
+
 class CaptureChoice(StrEnum):
     FREE = "free"
     FEWEST = "fewest"
@@ -41,13 +54,16 @@ _REGIONAL = ("ace_takes_all", "re_bello", "napola", "asso_bello", "sevens_point"
 HOUSE_RULES: dict[Variant, tuple[str, ...]] = {
     Variant.SCOPA: (*_REGIONAL, "primiera", "must_capture", "three_kings_redeal", "low_table_redeal"),
     Variant.SCOPONE: (*_REGIONAL, "primiera", "must_capture", "three_kings_redeal",
-                      "low_table_redeal", "fuori"),
-    Variant.SCOPONE_SCIENTIFICO: (*_REGIONAL, "primiera", "must_capture", "fuori"),
+                      "low_table_redeal", "fuori", "federal"),
+    Variant.SCOPONE_SCIENTIFICO: (*_REGIONAL, "primiera", "must_capture", "fuori", "federal"),
     Variant.ESCOBA: ("primiera", "must_capture"),
 }
 """The two-way options a lobby offers per variant, none that the variant would ignore:
 escoba scores and captures by its own rules (docs/rules.md), and scopone scientifico
 deals no table. Escoba's text has no redeal, so escoba offers none either."""
+
+SCOPONE_ONLY = ("fuori", "federal")
+"""Options of the federal rulebook of scopone (004) that no other variant plays."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +83,13 @@ class Rules:
     asso_bello: bool = False
     round_limit: int = 0
     fuori: bool = False
+    sixes_tiebreak: bool = True
+    """With `primiera=sevens`, a tie on sevens goes to the side with most sixes (003's
+    Sicilian primiera); off, a tie scores nothing (001's "maggioranza di 7")."""
+    federal: bool = False
+    """Scopone as 004 plays it: hands seen from one's first turn (art. 5), no count of
+    the cards taken shown during a round (art. 18), teams drawn (art. 3), a match to 8
+    won semplice, doppia or tripla (art. 16)."""
 
     @classmethod
     def default(cls, variant: Variant | str) -> Rules:
@@ -85,12 +108,14 @@ class Rules:
         if variant is Variant.SCOPONE_SCIENTIFICO:
             return cls(three_kings_redeal=False)
         if variant is Variant.ESCOBA:
-            return cls(target=21, primiera=Primiera.SEVENS, three_kings_redeal=False)
+            return cls(target=21, primiera=Primiera.SEVENS, three_kings_redeal=False,
+                       sixes_tiebreak=False)
         return cls()
 
     @classmethod
     def from_options(cls, variant: Variant | str, options: dict[str, Any] | None = None) -> Rules:
         """The variant's defaults with `options` applied; values may be strings."""
+        variant = parse_variant(variant)
         rules = cls.default(variant)
         if not options:
             return rules
@@ -104,7 +129,19 @@ class Rules:
                     f"unknown rule option {key!r}; known options: {', '.join(sorted(known))}"
                 )
             changes[key] = _parse_value(key, getattr(rules, key), raw)
-        return replace(rules, **changes)
+        rules = replace(rules, **changes)
+        rules.check(variant)
+        return rules
+
+    def check(self, variant: Variant) -> None:
+        """Raise InvalidRulesError if an option is on that `variant` does not play."""
+        if variant in (Variant.SCOPONE, Variant.SCOPONE_SCIENTIFICO):
+            return
+        for name in SCOPONE_ONLY:
+            if getattr(self, name):
+                raise InvalidRulesError(
+                    f"option {name} belongs to scopone's federal rulebook (004): it is played in "
+                    f"scopone and scopone_scientifico only, not in {variant.value}")
 
     def to_dict(self) -> dict[str, Any]:
         """Every option written out, enums as their string values (a new dict each call)."""

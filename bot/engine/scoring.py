@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
 from .cards import ASSO_BELLO, DECK, PRIMIERA_VALUE, RE_BELLO, SETTEBELLO, Card, Suit
-from .rules import Primiera, Rules, Variant
+from .rules import Primiera, Rules, Variant, WinKind
 
 _SUIT_BITS: Final = 10
 _SUIT_MASK: Final = (1 << _SUIT_BITS) - 1
@@ -152,12 +152,14 @@ def _sole_best(values: Sequence[int | None]) -> int | None:
     return None if tied else best_index
 
 
-def _most_sevens(tallies: Sequence[SideTally]) -> int | None:
-    """Most sevens; among the sides tied on sevens, most sixes; else nobody."""
+def _most_sevens(tallies: Sequence[SideTally], sixes_tiebreak: bool) -> int | None:
+    """Most sevens; among the sides tied on sevens, most sixes (`sixes_tiebreak`); else nobody."""
     top = max(t.sevens for t in tallies)
     tied = [i for i, t in enumerate(tallies) if t.sevens == top]
     if len(tied) == 1:
         return tied[0]
+    if not sixes_tiebreak:
+        return None
     best = _sole_best([tallies[i].sixes for i in tied])
     return None if best is None else tied[best]
 
@@ -199,6 +201,7 @@ class ScoringPlan:
         self.categories: tuple[str, ...] = categories(variant, rules)
         self.escoba: bool = variant is Variant.ESCOBA
         self.by_sevens: bool = rules.primiera is Primiera.SEVENS
+        self.sixes_tiebreak: bool = rules.sixes_tiebreak
         self.re_bello: bool = rules.re_bello and not self.escoba
         self.asso_bello: bool = rules.asso_bello and not self.escoba
         self.napola: bool = rules.napola and not self.escoba
@@ -228,7 +231,7 @@ def score_with(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
         if coins_side is not None and tallies[coins_side].coins == 10:
             _award(points, "coins", coins_side)
         if plan.by_sevens:
-            sevens_side = _most_sevens(tallies)
+            sevens_side = _most_sevens(tallies, plan.sixes_tiebreak)
             bonus = 3 if sevens_side is not None and tallies[sevens_side].sevens == 4 else 1
             _award(points, "sevens", sevens_side, bonus)
         else:
@@ -236,7 +239,7 @@ def score_with(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
         return tuple([SideScore(p, t) for p, t in zip(points, tallies, strict=True)])
 
     if plan.by_sevens:
-        _award(points, "primiera", _most_sevens(tallies))
+        _award(points, "primiera", _most_sevens(tallies, plan.sixes_tiebreak))
     else:
         _award(points, "primiera", _sole_best([t.primiera for t in tallies]))
     if plan.extras:
@@ -264,3 +267,32 @@ def match_winner(totals: Sequence[int], target: int, rounds_played: int = 0,
     if max(totals) < target and not 0 < round_limit <= rounds_played:
         return None
     return _sole_best(list(totals))
+
+
+def secured_scores(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
+                   scope_by_side: Sequence[int], untaken: Sequence[Card]) -> tuple[SideScore, ...]:
+    """Each side's points of the round that no sharing out of `untaken` could take away: what
+    a *fuori* declaration counts (004 art. 16; see bot/engine/fuori.py)."""
+    sides = len(taken_by_side)
+    secured = []
+    for side in range(sides):
+        worst: dict[str, int] | None = None
+        for other in range(sides):
+            if other == side:
+                continue
+            shared = [list(taken) for taken in taken_by_side]
+            shared[other] += untaken
+            points = score_with(plan, shared, scope_by_side)[side].points
+            worst = dict(points) if worst is None else {
+                category: min(value, points[category]) for category, value in worst.items()}
+        assert worst is not None, "a match has at least two sides"
+        secured.append(SideScore(worst, SideTally.of(taken_by_side[side], scope_by_side[side])))
+    return tuple(secured)
+
+
+def federal_win_kind(points: int) -> WinKind:
+    """004 art. 16: "si vince semplice se gli avversari hanno ottenuto 4 o più punti, doppia
+    se hanno ottenuto 1, 2, o 3 punti, tripla se non hanno ottenuto alcun punto"."""
+    if points >= 4:
+        return WinKind.SEMPLICE
+    return WinKind.DOPPIA if points > 0 else WinKind.TRIPLA

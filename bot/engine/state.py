@@ -10,7 +10,8 @@ from typing import Any
 
 from .cards import DECK, Card, parse_cards
 from .errors import InvalidInputError, StateFormatError
-from .game import Game, Play
+from .game import Game
+from .moves import Play
 from .record import round_dict
 from .rules import Rules, Seating, parse_variant
 from .scoring import RoundResult
@@ -19,6 +20,8 @@ STATE_FORMAT = "scopa-state/1"
 
 
 def dump_game(game: Game, rounds: bool = True) -> dict[str, Any]:
+    """The game as a `scopa-state/1` object; with `rounds=False` its finished rounds are
+    left out (an empty list), for a store that keeps each round once on its own."""
     return {
         "format": STATE_FORMAT,
         "variant": game.variant.value,
@@ -47,6 +50,7 @@ def dump_game(game: Game, rounds: bool = True) -> dict[str, Any]:
 
 
 def load_game(data: Any) -> Game:
+    """The game saved as `data` by `dump_game`; raises StateFormatError for anything else."""
     if not isinstance(data, dict):
         raise StateFormatError("a saved game is a JSON object")
     if data.get("format") != STATE_FORMAT:
@@ -71,26 +75,26 @@ def _build(data: dict[str, Any]) -> Game:
     seed = data["seed"]
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
         raise StateFormatError("the seed must be a number or a text")
-    game = Game(variant, rules, seating, seed)
-    game.version = int(data["version"])
-    game.round_number = int(data["round_number"])
-    game.first_dealer = int(data["first_dealer"])
-    game.dealer = int(data["dealer"])
-    game.totals = [int(t) for t in data["totals"]]
-    game.winner = None if data["winner"] is None else int(data["winner"])
-    game.to_play = int(data["to_play"])
-    game.hands = [parse_cards(hand) for hand in data["hands"]]
-    game._in_hands = sum(len(hand) for hand in game.hands)
-    game._set_table(parse_cards(data["table"]))
-    game.stock = parse_cards(data["stock"])
-    game.captured = [parse_cards(pile) for pile in data["captured"]]
-    game.scope = [int(s) for s in data["scope"]]
-    game.last_capturer = None if data["last_capturer"] is None else int(data["last_capturer"])
-    game.deals = list(data["deals"])
-    game.plays = [_play(p) for p in data["plays"]]
-    game.rounds = [{**stored, "plays": [_play(p) for p in stored["plays"]]} for stored in data["rounds"]]
-    game.results = [RoundResult.from_dict(r) for r in data["results"]]
-    return game
+    return Game.restore(
+        variant, rules, seating, seed,
+        version=int(data["version"]),
+        round_number=int(data["round_number"]),
+        first_dealer=int(data["first_dealer"]),
+        dealer=int(data["dealer"]),
+        totals=[int(t) for t in data["totals"]],
+        results=[RoundResult.from_dict(r) for r in data["results"]],
+        rounds=[{**stored, "plays": [_play(p) for p in stored["plays"]]} for stored in data["rounds"]],
+        winner=None if data["winner"] is None else int(data["winner"]),
+        to_play=int(data["to_play"]),
+        hands=[parse_cards(hand) for hand in data["hands"]],
+        table=parse_cards(data["table"]),
+        stock=parse_cards(data["stock"]),
+        captured=[parse_cards(pile) for pile in data["captured"]],
+        scope=[int(s) for s in data["scope"]],
+        last_capturer=None if data["last_capturer"] is None else int(data["last_capturer"]),
+        deals=list(data["deals"]),
+        plays=[_play(p) for p in data["plays"]],
+    )
 
 
 def _play(data: dict[str, Any]) -> Play:

@@ -1,12 +1,15 @@
-"""What one seat may see: never another hand, never the order of the stock."""
+"""What one seat may see: never another hand, never the order of the stock.
+
+`Game.view(seat)` builds it; this module knows nothing of `Game`, so that the
+dependency goes one way (game -> view).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from .cards import Card
-from .game import Game, Play
-from .moves import Move, table_order
+from .moves import Move, Play
 from .rules import Rules, Variant
 from .scoring import RoundResult
 
@@ -34,6 +37,12 @@ class SeatView:
     results: tuple[RoundResult, ...]
     legal_moves: tuple[Move, ...]
     winner: int | None
+    hand_visible: bool = True
+    """False while the federal rules keep this seat's hand face down (004 art. 5): `hand`
+    is then empty, `hand_counts` still says how many cards it holds."""
+    counts_shown: bool = True
+    """False while the federal rules forbid showing how many cards each side has taken
+    (004 art. 18): a front-end then shows neither `captured_counts` nor denari, only `scope`."""
 
     @property
     def seats(self) -> int:
@@ -59,31 +68,3 @@ class SeatView:
                 seen.add(play.card)
             seen.update(play.captured)
         return seen
-
-
-def seat_view(game: Game, seat: int) -> SeatView:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.seats:
-        raise ValueError(f"no seat {seat!r} in a game of {game.seats}")
-    return SeatView(
-        variant=game.variant,
-        rules=game.rules,
-        seat=seat,
-        sides=game.seating.sides,
-        side_of=game.side_of,
-        version=game.version,
-        round_number=game.round_number,
-        dealer=game.dealer,
-        to_play=game.to_play,
-        hand=tuple(sorted(game.hands[seat], key=table_order)),
-        table=tuple(game.table),
-        stock_count=len(game.stock),
-        hand_counts=tuple(len(h) for h in game.hands),
-        captured_counts=tuple(len(c) for c in game.captured),
-        scope=tuple(game.scope),
-        starting_table=game._starting_table(),
-        plays=tuple(game.plays),
-        totals=tuple(game.totals),
-        results=tuple(game.results),
-        legal_moves=tuple(game.legal_moves(seat)),
-        winner=game.winner,
-    )

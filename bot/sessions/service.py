@@ -30,6 +30,8 @@ from ..engine import (
     Rules,
     SeatView,
     StateFormatError,
+    dump_game,
+    load_game,
     record_line,
     to_record,
 )
@@ -212,7 +214,7 @@ class Sessions:
         the engine; anything inconsistent raises StateFormatError."""
         if not row.state:
             return None
-        game = Game.from_json({**row.state, "rounds": await self.store.round_records(row.id)})
+        game = load_game({**row.state, "rounds": await self.store.round_records(row.id)})
         if game.version < row.version:
             for move in await self.store.moves(row.id, after=game.version):
                 if move.number != game.version + 1:
@@ -530,7 +532,7 @@ class Sessions:
             game = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
                             rules=self._rules(row), seed=row.seed)
             deadline, kind = self._deadline_for(chat, row.seats, game)
-            if not await self.store.start_game(row.id, game.to_json(), row.seats, deadline, kind):
+            if not await self.store.start_game(row.id, dump_game(game), row.seats, deadline, kind):
                 raise Refused(Reason.NOT_IN_LOBBY)
             row = await self.store.get_game(row.id)
             assert row is not None
@@ -655,7 +657,7 @@ class Sessions:
         rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
         finish = None
         if finished:
-            state = new.to_json(rounds=False)
+            state = dump_game(new, rounds=False)
             del state["rounds"]
             record = to_record(new)
             rounds = tuple((r.number, r.to_dict(), stored)

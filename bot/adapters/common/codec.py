@@ -124,7 +124,7 @@ SELECTS = ("variant", "target", "table")
 
 _HOUSE_CODES = {"ace_takes_all": "a", "re_bello": "b", "napola": "N", "asso_bello": "A",
                 "sevens_point": "7", "primiera": "p", "must_capture": "m", "three_kings_redeal": "k",
-                "low_table_redeal": "L", "fuori": "f"}
+                "low_table_redeal": "L", "fuori": "f", "federal": "F"}
 OPTION_CODES: dict[str, str] = {"variant": "v", "players": "n", "target": "t", "round_limit": "r",
                                 "teams": "T", "capture_choice": "c", "deck_style": "d",
                                 "turn_limit": "l", **_HOUSE_CODES}
