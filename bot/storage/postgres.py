@@ -60,6 +60,17 @@ _GAMES_WITH_SEATS = (
     "FROM games g LEFT JOIN seats s ON s.game_id=g.id LEFT JOIN players p ON p.id=s.player_id "
     "WHERE {where} ORDER BY g.id, s.seat")
 """Games with their seats in one statement, so one snapshot: a row per seat."""
+_PLAIN_MOVE = (
+    "WITH moved AS (UPDATE games SET state=COALESCE($1, state), version=version+1, deadline=$2, "
+    "deadline_kind=$3, warned=FALSE, updated_at=$4 WHERE id=$5 AND version=$6 AND status='running' "
+    "RETURNING id), "
+    "flags AS (UPDATE seats SET timeouts=COALESCE($9::integer, timeouts), "
+    "autoplay=COALESCE($10::boolean, autoplay) WHERE game_id=$5 AND seat=$7 "
+    "AND ($9::integer IS NOT NULL OR $10::boolean IS NOT NULL) AND EXISTS (SELECT 1 FROM moved)) "
+    "INSERT INTO moves (game_id, number, seat, move, by_computer, created_at) "
+    "SELECT id, $6 + 1, $7, $8, $11, $4 FROM moved")
+"""A move that neither ends a round nor the match, as one statement (so one transaction,
+and one round trip): the move is stored only if the game's version was the expected one."""
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
@@ -334,7 +345,15 @@ class PostgresStore:
         """Store a move and everything it changes, or raise StaleVersion and change nothing."""
         now = float(self.clock())
         try:
-            await self._write(lambda conn: _commit_move(conn, commit, now))
+            if commit.rounds or commit.finish is not None:
+                await self._write(lambda conn: _commit_move(conn, commit, now))
+            elif _changed(await self.pool.execute(
+                    _PLAIN_MOVE, None if commit.state is None else dumps(commit.state),
+                    _float(commit.deadline), commit.deadline_kind, now, commit.game_id,
+                    commit.expected_version, commit.seat, commit.move, commit.seat_timeouts,
+                    commit.seat_autoplay, bool(commit.by_computer))) != 1:
+                raise StaleVersion(
+                    f"game {commit.game_id} is no longer at version {commit.expected_version}")
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise StaleVersion(str(exc)) from exc
 
