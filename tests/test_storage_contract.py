@@ -193,6 +193,18 @@ async def test_an_empty_database_is_migrated_and_reopening_keeps_everything(back
         await again.close()
 
 
+def test_a_closed_store_can_be_closed_again_from_another_event_loop(backend: Backend) -> None:
+    """Commands run each step in their own event loop."""
+    async def work() -> Any:
+        store = await backend.open()
+        await _running(store)
+        await store.close()
+        return store
+
+    store = asyncio.run(work())
+    asyncio.run(store.close())
+
+
 async def test_a_database_from_a_newer_bot_is_refused(backend: Backend) -> None:
     await (await backend.open()).close()
     await backend.set_schema_version(999)
@@ -378,21 +390,34 @@ async def test_a_stale_move_is_refused_and_changes_nothing(store: Any) -> None:
     for version in (0, 2, 7):
         with pytest.raises(StaleVersion):
             await store.commit_move(_move(game, version, state={"lost": True}, seat_timeouts=3))
+        with pytest.raises(StaleVersion):
+            await store.commit_move(_move(game, version, state={"lost": True}, rounds=((1, {}, {}),),
+                                          finish=_finish(game)))
     assert await store.get_game(game.id) == before
     assert [m.number for m in await store.moves(game.id)] == [1]
+    assert await store.round_records(game.id) == [] and await store.results(game.id) == []
+    assert await store.records() == []
 
 
-async def test_of_two_moves_at_one_version_one_is_stored(backend: Backend) -> None:
+@pytest.mark.parametrize("last", [False, True], ids=["plain", "last"])
+async def test_of_two_moves_at_one_version_one_is_stored(backend: Backend, last: bool) -> None:
     """Two bots on one database (or two taps at once) play on the same version."""
     first, second = await backend.open(), await backend.open()
     game = await _running(first)
+    finish = _finish(game) if last else None
     outcomes = await asyncio.gather(
-        *(store.commit_move(_move(game, move=f"{n + 1}C"))
+        *(store.commit_move(_move(game, move=f"{n + 1}C", rounds=((1, {"n": n}, {}),) if last else (),
+                                  finish=finish))
           for n, store in enumerate((first, second, first, second))), return_exceptions=True)
     assert sum(o is None for o in outcomes) == 1, outcomes
     assert all(isinstance(o, StaleVersion) for o in outcomes if o is not None)
     assert (await second.get_game(game.id)).version == 1
-    assert len(await first.moves(game.id)) == 1
+    moves = await first.moves(game.id)
+    assert len(moves) == 1
+    if last:
+        winner = int(moves[0].move[0]) - 1
+        assert await second.round_breakdowns(game.id) == [{"n": winner}]
+        assert len(await second.results(game.id)) == 2 and len(await second.records()) == 1
 
 
 async def test_a_move_sets_seat_flags_and_stores_finished_rounds(store: Any) -> None:
