@@ -29,7 +29,8 @@ from bot.storage import (
     SeatRow,
     StaleVersion,
 )
-from bot.storage.backends import open_store
+from bot.storage.backends import Backend as Kind
+from bot.storage.backends import UnsupportedDatabase, describe_database, open_store, parse_database
 
 from . import pg
 from .sessions_helpers import FakeClock, first_legal, play_to_end
@@ -176,6 +177,48 @@ async def _finished(store: Any, chat_key: str, names: tuple[str, str] = ("Alice"
     done = await store.get_game(game.id)
     assert done is not None and done.status == "finished"
     return done
+
+
+# ---- choosing the backend ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("address", "kind", "target"), [
+    ("scopa.db", Kind.SQLITE, "scopa.db"),
+    ("/data/scopa.db", Kind.SQLITE, "/data/scopa.db"),
+    ("sqlite:///data/scopa.db", Kind.SQLITE, "data/scopa.db"),
+    ("sqlite:////data/scopa.db", Kind.SQLITE, "/data/scopa.db"),
+    (":memory:", Kind.SQLITE, ":memory:"),
+    ("sqlite://", Kind.SQLITE, ":memory:"),
+    ("sqlite:///:memory:", Kind.SQLITE, ":memory:"),
+    ("postgresql://scopa@db:5432/scopa", Kind.POSTGRESQL, "postgresql://scopa@db:5432/scopa"),
+    ("postgres://scopa:pw@db/scopa", Kind.POSTGRESQL, "postgres://scopa:pw@db/scopa"),
+])
+def test_the_address_chooses_the_backend(address: str, kind: Kind, target: str) -> None:
+    database = parse_database(address)
+    assert (database.backend, database.target) == (kind, target)
+
+
+@pytest.mark.parametrize("address", ["mysql://root:secret@db/scopa", "", "  ", "sqlite:relative.db",
+                                     "sqlite://relative.db", "http://example.org/scopa.db"])
+def test_any_other_address_is_refused_in_one_line(address: str) -> None:
+    with pytest.raises(UnsupportedDatabase) as refused:
+        parse_database(address)
+    message = str(refused.value)
+    assert "\n" not in message and "secret" not in message
+    assert "postgresql://user@host:port/db" in message
+
+
+def test_a_password_in_the_address_is_never_shown() -> None:
+    assert describe_database("postgresql://scopa:secret@db:5432/scopa") == "postgresql://scopa:***@db:5432/scopa"
+    assert describe_database("postgresql://scopa@db/scopa") == "postgresql://scopa@db/scopa"
+    assert describe_database("scopa.db") == "scopa.db"
+
+
+async def test_an_sqlite_address_opens_a_working_store() -> None:
+    store = await open_store("sqlite://")
+    chat = await store.ensure_chat("t", "g1")
+    assert await store.get_chat(chat.id) == chat
+    await store.close()
 
 
 # ---- schema ------------------------------------------------------------------

@@ -40,13 +40,14 @@ def parse_database(url: str) -> Database:
     if not text:
         raise UnsupportedDatabase("the database address is empty: give a file path, "
                                   "sqlite:///path or postgresql://user@host:port/db")
-    if text.startswith(_SQLITE_PREFIX):
-        path = text[len(_SQLITE_PREFIX):]
+    if text.lower().startswith("sqlite:"):
+        path = text[len(_SQLITE_PREFIX):] if text.startswith(_SQLITE_PREFIX) else None
         if path in ("", "/"):
             return Database(Backend.SQLITE, ":memory:")
-        if not path.startswith("/"):
+        if path is None or not path.startswith("/"):
             raise UnsupportedDatabase(
-                f"{text!r}: an SQLite address is sqlite:///relative/file or sqlite:////absolute/file")
+                f"{text!r}: an SQLite address is sqlite:///relative/file or sqlite:////absolute/file "
+                f"(or postgresql://user@host:port/db for PostgreSQL)")
         return Database(Backend.SQLITE, path[1:])
     scheme, sep, _ = text.partition("://")
     if not sep:
