@@ -64,7 +64,7 @@ def server_programs() -> Path | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -155,7 +155,7 @@ def start_cluster(durable: bool = False) -> Cluster:
     folder = Path(tempfile.mkdtemp(prefix="scopa-pg-"))
     if account is not None:
         os.chown(folder, account.pw_uid, account.pw_gid)
-    cluster = Cluster(programs, folder, _free_port(), account)
+    cluster = Cluster(programs, folder, free_port(), account)
     atexit.register(cluster.stop)
     try:
         cluster.start(durable)

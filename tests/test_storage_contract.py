@@ -31,6 +31,7 @@ from bot.storage import (
 )
 from bot.storage.backends import Backend as Kind
 from bot.storage.backends import UnsupportedDatabase, describe_database, open_store, parse_database
+from bot.storage.postgres import DatabaseUnavailable
 
 from . import pg
 from .sessions_helpers import FakeClock, first_legal, play_to_end
@@ -212,6 +213,19 @@ def test_a_password_in_the_address_is_never_shown() -> None:
     assert describe_database("postgresql://scopa:secret@db:5432/scopa") == "postgresql://scopa:***@db:5432/scopa"
     assert describe_database("postgresql://scopa@db/scopa") == "postgresql://scopa@db/scopa"
     assert describe_database("scopa.db") == "scopa.db"
+
+
+async def test_an_unreachable_postgresql_server_is_reported_in_one_line() -> None:
+    port = pg.free_port()
+    with pytest.raises(DatabaseUnavailable) as refused:
+        await open_store(f"postgresql://scopa:secret@127.0.0.1:{port}/scopa")
+    message = str(refused.value)
+    assert "\n" not in message and "secret" not in message and f"127.0.0.1:{port}/scopa" in message
+
+
+async def test_a_missing_postgresql_database_is_reported_in_one_line(postgres_cluster: pg.Cluster) -> None:
+    with pytest.raises(DatabaseUnavailable, match="does not exist"):
+        await open_store(postgres_cluster.url("no_such_database"))
 
 
 async def test_an_sqlite_address_opens_a_working_store() -> None:

@@ -78,6 +78,10 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     settings, listens or holds session locks, so the reset's round trip is saved."""
 
 
+class DatabaseUnavailable(RuntimeError):
+    """The PostgreSQL server cannot be reached, or refuses the user or the database."""
+
+
 class PostgresStore:
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Callable[[], float] = time.time) -> None:
         self._pool: asyncpg.Pool | None = pool
@@ -89,8 +93,13 @@ class PostgresStore:
     @classmethod
     async def open(cls, url: str, clock: Callable[[], float] = time.time, *,
                    min_connections: int = 1, max_connections: int = 10) -> PostgresStore:
-        pool = await asyncpg.create_pool(url, min_size=min_connections, max_size=max_connections,
-                                         reset=_keep_session)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_connections, max_size=max_connections,
+                                             reset=_keep_session)
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise DatabaseUnavailable(
+                f"cannot open PostgreSQL database {redacted_url(url)}: {reason}") from exc
         store = cls(pool, url, clock)
         try:
             await store._migrate()
