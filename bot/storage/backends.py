@@ -8,8 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from .postgres import PostgresStore, redacted_url
+from .postgres import DatabaseUnavailable, PostgresStore, redacted_url
 from .store import Store
+
+__all__ = ["AnyStore", "Backend", "Database", "DatabaseUnavailable", "UnsupportedDatabase",
+           "describe_database", "open_store", "parse_database"]
 
 AnyStore = Store | PostgresStore
 
