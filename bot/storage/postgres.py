@@ -75,7 +75,10 @@ and one round trip): the move is stored only if the game's version was the expec
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """Connections go back to the pool as they are: the store never changes a session's
-    settings, listens or holds session locks, so the reset's round trip is saved."""
+    settings, listens or holds session locks, so the reset's round trip is saved. Only a
+    transaction left open (its task cancelled mid-way) is rolled back."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
 
 
 class DatabaseUnavailable(RuntimeError):
@@ -86,7 +89,9 @@ class PostgresStore:
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Callable[[], float] = time.time) -> None:
         self._pool: asyncpg.Pool | None = pool
         self._loop = asyncio.get_running_loop()
-        self.url = url
+        self._url = url
+        self.address = redacted_url(url)
+        """The database's URL with its password hidden, fit for logs."""
         self.clock = clock
         """Stamps rows' times (created, updated, finished): the sessions' clock."""
 
@@ -141,7 +146,7 @@ class PostgresStore:
                 current = 0
             if current > len(MIGRATIONS):
                 raise RuntimeError(
-                    f"database {redacted_url(self.url)} has schema version {current}, newer than this "
+                    f"database {self.address} has schema version {current}, newer than this "
                     f"bot ({len(MIGRATIONS)}); upgrade the bot")
             for script in MIGRATIONS[current:]:
                 await conn.execute(script)
