@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.storage import (
     GameRow,
@@ -652,6 +653,6 @@ async def test_a_match_played_through_sessions_is_stored_whole(backend: Backend)
     reopened = await backend.open()
     row = await reopened.get_game(game_id)
     assert row.status == "finished" and len(await reopened.moves(game_id)) == row.version
-    assert [json.loads(line) for line in await reopened.records()] == [game.record()]
+    assert [json.loads(line) for line in await reopened.records()] == [to_record(game)]
     assert await reopened.round_breakdowns(game_id) == [result.to_dict() for result in game.results]
     assert {r.display_name for r in await reopened.leaderboard(row.chat_id)} == {"Alice", "Bob"}
