@@ -152,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     arena.usage = ("scopa-bot arena --a LEVEL --b LEVEL [--variant V] [--players N] --deals D "
                    "--seed S [--json]")
 
+    sub.add_parser("picture", help="draw a deck, or a stored match's table").set_defaults(
+        func=_picture, takes_rest=True)
+
     export = sub.add_parser("export", help="print the stored scopa-record/1 lines")
     export.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"))
     export.set_defaults(func=_export)
@@ -164,6 +167,12 @@ def _arena(args: argparse.Namespace) -> int:
     parser = argparse.ArgumentParser(prog="scopa-bot arena")
     configure_parser(parser)
     return run(parser.parse_args(args.rest))  # the arena's own options, parsed by bot.ai
+
+
+def _picture(args: argparse.Namespace) -> int:
+    from .pictures.cli import main
+
+    return main(args.rest)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
