@@ -19,6 +19,7 @@ from .score import round_picture
 from .sheet import deck_sheet
 from .styles import Style, parse_style
 from .table import table_picture
+from .warm import warm_up
 
 __all__ = [
     "HandScene",
@@ -39,4 +40,5 @@ __all__ = [
     "round_scene",
     "table_picture",
     "table_scene",
+    "warm_up",
 ]

@@ -5,11 +5,9 @@ Cards are drawn once per style, card and width, and kept (`card_image`).
 
 from __future__ import annotations
 
-from functools import cache
-
 from PIL import Image, ImageDraw
 
-from ..engine import DECK, Card, Suit
+from ..engine import Card, Suit
 from .figures import draw_figure
 from .pen import Pen
 from .styles import PALETTES, Blades, Style
@@ -48,13 +46,35 @@ def card_height(width: int) -> int:
     return round(width * RATIO)
 
 
-@cache
+WIDTHS = (26, 76, 88, 108, 112, 130, 150)
+"""The widths the pictures use: one drawing of a card gives them all."""
+
+_faces: dict[tuple[Card, Style], dict[int, Image.Image]] = {}
+
+
 def card_image(card: Card, style: Style, width: int) -> Image.Image:
-    """The face of `card` `width` pixels wide, with transparent rounded corners."""
-    height = card_height(width)
-    big = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (0, 0, 0, 0))
+    """The face of `card` `width` pixels wide, with transparent rounded corners.
+
+    A card is drawn SUPERSAMPLE times larger than the widest size it is needed at, halved
+    with a box filter, and scaled down; the sizes in WIDTHS are all made from that one
+    drawing and kept.
+    """
+    faces = _faces.setdefault((card, style), {})
+    face = faces.get(width)
+    if face is None:
+        wanted = {width} if width in faces or width not in WIDTHS else set(WIDTHS) - faces.keys()
+        master = max(max(wanted), WIDTHS[-1]) * SUPERSAMPLE
+        big = _draw(card, style, master, round(master * RATIO)).reduce(SUPERSAMPLE // 2)
+        for size in wanted:
+            faces[size] = big.resize((size, card_height(size)), Image.Resampling.LANCZOS, reducing_gap=3.0)
+        face = faces[width]
+    return face
+
+
+def _draw(card: Card, style: Style, width: int, height: int) -> Image.Image:
+    big = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
-    pen = Pen(draw, width * SUPERSAMPLE / CARD_W)
+    pen = Pen(draw, width / CARD_W)
     p = PALETTES[style]
     draw.rounded_rectangle(
         (0, 0, big.width - 1, big.height - 1),
@@ -75,7 +95,7 @@ def card_image(card: Card, style: Style, width: int) -> Image.Image:
     else:
         _signs(pen, card, style)
     _corner_index(big, pen, card, style)
-    return big.resize((width, height), Image.Resampling.LANCZOS)
+    return big
 
 
 def _signs(pen: Pen, card: Card, style: Style) -> None:
@@ -116,7 +136,7 @@ def _crossed(pen: Pen, card: Card, style: Style) -> None:
     n = card.rank
     lattice = p.blades is Blades.LATTICE
     if n == 1:
-        draw_sign(pen.at(50, 80, 134, 0), card.suit, style, 0.25 if lattice else 0.0)
+        draw_sign(pen.at(50, 80, 134, 0), card.suit, style, 0.25 if lattice else 0.0, 1.8 if lattice else 1.0)
         return
     pairs, odd = divmod(n, 2)
     top, bottom = 14.0, 146.0
@@ -141,30 +161,26 @@ def rank_label(card: Card, style: Style) -> str:
 
 def _corner_index(big: Image.Image, pen: Pen, card: Card, style: Style) -> None:
     """The value and a small suit sign, top left and (turned round) bottom right."""
-    w, h = round(pen.scale * 17), round(pen.scale * 34)
+    w, h = round(pen.scale * 19), round(pen.scale * 39)
     tile = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
     tp = Pen(draw, pen.scale)
     label = rank_label(card, style)
-    size = round(pen.scale * (15 if len(label) == 1 else 12.5))
+    size = round(pen.scale * (19 if len(label) == 1 else 15))
     face = font(size)
     color = index_color(card.suit, style)
     draw.text(
-        (tp.pt(9.5, 11.5)),
+        tp.pt(9.5, 13),
         label,
         font=face,
         fill=color,
         anchor="mm",
-        stroke_width=max(1, round(pen.scale * 0.55)),
+        stroke_width=max(1, round(pen.scale * 0.5)),
         stroke_fill=color,
     )
-    small = 10.0 if card.suit not in (Suit.SPADE, Suit.BASTONI) or style is Style.FRENCH else 13.0
-    draw_sign(tp.at(9.5, 26, small, 0), card.suit, style)
-    ox, oy = pen.pt(2.2, 3.5)
+    small = 11.0 if card.suit not in (Suit.SPADE, Suit.BASTONI) or style is Style.FRENCH else 14.0
+    draw_sign(tp.at(9.5, 30.5, small, 0), card.suit, style)
+    ox, oy = pen.pt(1.8, 3.2)
     big.alpha_composite(tile, (round(ox), round(oy)))
     turned = tile.rotate(180)
     big.alpha_composite(turned, (big.width - w - round(ox), big.height - h - round(oy)))
-
-
-def all_cards() -> tuple[Card, ...]:
-    return DECK

@@ -44,8 +44,8 @@ def dimmed(card: Card, style: Style, width: int) -> Image.Image:
     """A card that cannot be played now: darkened and greyed."""
     face = card_image(card, style, width)
     grey = face.convert("LA").convert("RGBA")
-    blended = Image.blend(face, grey, 0.6)
-    shade = Image.new("RGBA", face.size, (20, 40, 28, 120))
+    blended = Image.blend(face, grey, 0.7)
+    shade = Image.new("RGBA", face.size, (20, 40, 28, 90))
     out = Image.alpha_composite(blended, shade)
     out.putalpha(face.getchannel("A"))
     return out

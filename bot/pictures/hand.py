@@ -12,11 +12,13 @@ from .scenes import HandScene
 
 PAD = 30
 GAP = 14
+WIDTHS = (150, 130, 108)
+"""A card's width in a hand of up to 5, up to 7, and more cards."""
 
 
 def hand_picture(scene: HandScene, lang: str = "it") -> Image.Image:
     count = max(1, len(scene.cards))
-    width_each = 150 if count <= 5 else (130 if count <= 7 else 108)
+    width_each = WIDTHS[0] if count <= 5 else (WIDTHS[1] if count <= 7 else WIDTHS[2])
     card_h = card_height(width_each)
     width = max(560, 2 * PAD + count * width_each + (count - 1) * GAP)
     top = 66

@@ -12,13 +12,13 @@ from .felt import GOLD, LIGHT, MUTED, PANEL, felt, write
 from .scenes import RoundScene
 from .text import fit, printable
 
-WIDTH = 860
+WIDTH = 720
 PAD = 34
-LABEL_W = 250
+LABEL_W = 230
 ROW = 46
 MINI = 26
 
-_MARKER_CARD = {"settebello": Card.parse("7D"), "re_bello": Card.parse("10D"), "asso_bello": Card.parse("1D")}
+MARKER_CARDS = {"settebello": Card.parse("7D"), "re_bello": Card.parse("10D"), "asso_bello": Card.parse("1D")}
 
 
 def _count(category: str, tally: SideTally, scene: RoundScene) -> str:
@@ -73,7 +73,7 @@ def round_picture(scene: RoundScene, lang: str = "it") -> Image.Image:
             x0 = PAD + LABEL_W + col_w * i
             points = score.points.get(category, 0)
             count = _count(category, score.tally, scene)
-            marker = _MARKER_CARD.get(category)
+            marker = MARKER_CARDS.get(category)
             if marker is not None and points:
                 face = card_image(marker, scene.style, MINI)
                 image.paste(

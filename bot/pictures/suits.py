@@ -179,7 +179,7 @@ def _baton(pen: Pen, style: Style, curve: float, slim: float) -> None:
     p = PALETTES[style]
     ink = p.ink
     if p.blades is Blades.LATTICE:
-        _thin_baton(pen, style, curve)
+        _thin_baton(pen, style, curve, slim)
         return
     trunk, stub = (
         (p.green, p.gold)
@@ -220,19 +220,21 @@ def _baton(pen: Pen, style: Style, curve: float, slim: float) -> None:
             pen.line([left[k], right[k]], p.red, 0.035)
 
 
-def _thin_baton(pen: Pen, style: Style, curve: float) -> None:
+def _thin_baton(pen: Pen, style: Style, curve: float, slim: float) -> None:
+    """Already thin: `slim` only ever makes it thicker (the ace)."""
+    slim = max(slim, 1.0)
     p = PALETTES[style]
     ink = p.ink
     colors = (p.red, p.gold, p.blue) if style is Style.TREVISANE else (p.green, p.gold, p.red)
     steps = 16
     centre = [(curve * 0.5 * math.sin(math.pi * i / steps), -0.5 + i / steps) for i in range(steps + 1)]
-    pen.line(centre, ink, 0.085)
+    pen.line(centre, ink, 0.085 * slim)
     for i in range(steps):
-        pen.line([centre[i], centre[i + 1]], colors[(i // 3) % 3], 0.05)
+        pen.line([centre[i], centre[i + 1]], colors[(i // 3) % 3], 0.05 * slim)
     for i in range(3, steps, 3):
-        pen.ellipse(centre[i][0], centre[i][1], 0.05, 0.018, p.gold, ink, 0.01)
-    pen.circle(centre[0][0], centre[0][1], 0.04, p.gold, ink, 0.012)
-    pen.circle(centre[-1][0], centre[-1][1], 0.04, p.gold, ink, 0.012)
+        pen.ellipse(centre[i][0], centre[i][1], 0.05 * slim, 0.018 * slim, p.gold, ink, 0.01)
+    pen.circle(centre[0][0], centre[0][1], 0.04 * slim, p.gold, ink, 0.012)
+    pen.circle(centre[-1][0], centre[-1][1], 0.04 * slim, p.gold, ink, 0.012)
 
 
 # ---- French suits ----------------------------------------------------------

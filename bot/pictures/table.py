@@ -10,12 +10,12 @@ from .felt import GOLD, LIGHT, MUTED, PANEL, felt, glow, write
 from .scenes import LastPlay, SideLine, TableScene
 from .text import fit, font, printable
 
-WIDTH = 960
+WIDTH = 800
 PAD = 34
-CARD = 100
-SMALL = 70
-PER_ROW = 8
-GAP = 14
+CARD = 112
+SMALL = 76
+PER_ROW = 6
+GAP = 12
 
 
 def table_picture(scene: TableScene, lang: str = "it") -> Image.Image:
@@ -57,6 +57,8 @@ def _header(draw: ImageDraw.ImageDraw, scene: TableScene, lang: str) -> None:
 
 def _sides(draw: ImageDraw.ImageDraw, scene: TableScene, lang: str) -> None:
     count = len(scene.sides)
+    if not count:
+        return
     gap = 14
     width = (WIDTH - 2 * PAD - gap * (count - 1)) / count
     for index, side in enumerate(scene.sides):
