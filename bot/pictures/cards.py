@@ -12,7 +12,7 @@ from .figures import draw_figure
 from .pen import Pen
 from .styles import PALETTES, Blades, Style
 from .suits import draw_sign, index_color
-from .text import font
+from .text import builtin_font
 
 CARD_W = 100.0
 CARD_H = 160.0
@@ -167,7 +167,7 @@ def _corner_index(big: Image.Image, pen: Pen, card: Card, style: Style) -> None:
     tp = Pen(draw, pen.scale)
     label = rank_label(card, style)
     size = round(pen.scale * (19 if len(label) == 1 else 15))
-    face = font(size)
+    face = builtin_font(size)
     color = index_color(card.suit, style)
     draw.text(
         tp.pt(9.5, 13),

@@ -2,7 +2,8 @@
 
 Photos are JPEG: chats re-encode every photo anyway, libjpeg-turbo writes a table
 picture in a few milliseconds where a palette PNG needs a slow colour quantisation,
-and flat felt and cards stay well under the size limit at quality 88. Files written
+and flat felt and cards stay under the size limit at quality 88 (a crowded
+table at a lower quality). Files written
 for people (the `picture` command, the docs) are palette PNGs: small and exact.
 """
 
@@ -12,12 +13,18 @@ import io
 
 from PIL import Image
 
-PHOTO_QUALITY = 88
+PHOTO_QUALITIES = (88, 80, 70, 60)
+MAX_PHOTO = 120 * 1024
+"""The most a photo may weigh; a crowded table is saved at a lower quality to stay under it."""
 
 
 def photo_bytes(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.convert("RGB").save(out, "JPEG", quality=PHOTO_QUALITY, optimize=False, subsampling="4:2:0")
+    rgb = image.convert("RGB")
+    for quality in PHOTO_QUALITIES:
+        out = io.BytesIO()
+        rgb.save(out, "JPEG", quality=quality, subsampling="4:2:0")
+        if out.tell() <= MAX_PHOTO:
+            break
     return out.getvalue()
 
 

@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from ..engine import Card
 from .cards import card_image
 from .styles import Style
-from .text import font
+from .text import font, printable, stroke_for
 
 WOOD = "#3a2718"
 FELT = "#1d6a3c"
@@ -74,12 +74,14 @@ def write(
     anchor: str = "la",
     bold: bool = False,
 ) -> None:
+    """`text` as the font can draw it (see text.printable)."""
+    stroke = stroke_for(size, bold)
     draw.text(
         xy,
-        text,
-        font=font(size),
+        printable(text),
+        font=font(size, bold),
         fill=fill,
         anchor=anchor,
-        stroke_width=1 if bold and size >= 26 else 0,
+        stroke_width=stroke,
         stroke_fill=fill,
     )

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..engine import Card, RoundResult
-from ..sessions import HandView, PlayLine, TableView
+from ..sessions import HandView, TableView
 from .styles import Style, parse_style
 
 
@@ -77,7 +78,20 @@ def style_of(name: str) -> Style:
         return Style.NAPOLETANE
 
 
-def last_play_of(play: PlayLine | None) -> LastPlay | None:
+class PlayLike(Protocol):
+    """A play as the sessions report it: a `PlayLine` of a view, or a `MovePlayed` event."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def card(self) -> Card | None: ...
+    @property
+    def captured(self) -> tuple[Card, ...]: ...
+    @property
+    def scopa(self) -> bool: ...
+
+
+def last_play_of(play: PlayLike | None) -> LastPlay | None:
     if play is None:
         return None
     return LastPlay(play.name, play.card, tuple(play.captured), play.scopa)

@@ -52,7 +52,7 @@ def round_picture(scene: RoundScene, lang: str = "it") -> Image.Image:
         write(
             draw,
             (PAD + LABEL_W + col_w * (i + 0.5), 100),
-            fit(name, 22, int(col_w) - 12),
+            fit(name, 22, int(col_w) - 12, True),
             22,
             LIGHT,
             "mm",

@@ -39,7 +39,9 @@ def table_picture(scene: TableScene, lang: str = "it") -> Image.Image:
         footer = t(lang, "pictures.turn", name=printable(scene.to_play))
     else:
         footer = ""
-    write(draw, (WIDTH / 2, footer_top + 18), fit(footer, 26, WIDTH - 2 * PAD), 26, GOLD, "mm", bold=True)
+    write(
+        draw, (WIDTH / 2, footer_top + 18), fit(footer, 26, WIDTH - 2 * PAD, True), 26, GOLD, "mm", bold=True
+    )
     return image
 
 
@@ -70,8 +72,8 @@ def _sides(draw: ImageDraw.ImageDraw, scene: TableScene, lang: str) -> None:
         )
         total = str(side.total)
         write(draw, (box[2] - 14, 100), total, 40, GOLD, "rm", bold=True)
-        room = int(width - 40 - font(40).getlength(total) - 16)
-        write(draw, (x0 + 14, 86), fit(side.name, 22, max(40, room)), 22, LIGHT, "lm", bold=True)
+        room = int(width - 40 - font(40, True).getlength(total) - 16)
+        write(draw, (x0 + 14, 86), fit(side.name, 22, max(40, room), True), 22, LIGHT, "lm", bold=True)
         write(draw, (x0 + 14, 116), fit(_side_detail(side, lang), 18, max(40, room)), 18, MUTED, "lm")
 
 
@@ -110,8 +112,8 @@ def _last_play(
     draw.rounded_rectangle((PAD, top - 10, WIDTH - PAD, top + small_h + 10), radius=12, fill=PANEL)
     name = play.name + ":"
     middle = top + small_h / 2
-    write(draw, (PAD + 16, middle), fit(name, 22, 200), 22, LIGHT, "lm", bold=True)
-    x = PAD + 16 + min(200, font(22).getlength(fit(name, 22, 200))) + 16
+    write(draw, (PAD + 16, middle), fit(name, 22, 200, True), 22, LIGHT, "lm", bold=True)
+    x = PAD + 16 + min(200, font(22, True).getlength(fit(name, 22, 200, True))) + 16
     if play.card is not None:
         face = card_image(play.card, scene.style, SMALL)
         ring = glow(SMALL, small_h, GOLD, 5)

@@ -1,24 +1,47 @@
-"""Fonts and text: the scalable font that ships inside Pillow, so nothing is installed by hand.
+"""Fonts and text, with nothing to install by hand.
 
-The font covers Latin scripts; a character it lacks (an emoji in a player's name) is
-left out instead of showing as an empty box.
+Words are set in DejaVu Sans where Debian's `fonts-dejavu-core` is installed (it
+covers accents and most alphabets); elsewhere in the font that ships inside Pillow,
+which has ASCII only: accented letters then lose their accent (è → e) and other
+characters the font lacks (an emoji in a player's name) are left out, never drawn
+as empty boxes. Card values always use Pillow's font, so cards look the same on
+every machine.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from functools import cache
+from pathlib import Path
 
 from PIL import ImageFont
 
 Font = ImageFont.FreeTypeFont
 
+_DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
+_FACES = {False: _DEJAVU / "DejaVuSans.ttf", True: _DEJAVU / "DejaVuSans-Bold.ttf"}
+
 
 @cache
-def font(size: int) -> Font:
+def builtin_font(size: int) -> Font:
+    """Pillow's own scalable font (Pillow 10.1 and later)."""
     loaded = ImageFont.load_default(size=size)
     if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
         raise RuntimeError("Pillow was built without FreeType: pictures need its scalable default font")
     return loaded
+
+
+@cache
+def font(size: int, bold: bool = False) -> Font:
+    path = _FACES[bold]
+    if path.exists():
+        return ImageFont.truetype(str(path), size)
+    return builtin_font(size)
+
+
+def stroke_for(size: int, bold: bool) -> int:
+    """How much to thicken text drawn bold when there is no bold face."""
+    return 1 if bold and size >= 20 and not _FACES[True].exists() else 0
 
 
 @cache
@@ -33,18 +56,25 @@ def _drawable(char: str) -> bool:
     return bytes(font(24).getmask(char)) != _missing_mask()
 
 
+def _shown(char: str) -> str:
+    if _drawable(char):
+        return char
+    base = unicodedata.normalize("NFKD", char)[:1]
+    return base if base and base != char and _drawable(base) else ""
+
+
 def printable(text: str) -> str:
-    """`text` without the characters the font cannot draw, spaces tidied."""
-    kept = "".join(ch for ch in text if _drawable(ch))
-    return " ".join(kept.split())
+    """`text` as the font can draw it, spaces tidied."""
+    return " ".join("".join(_shown(ch) for ch in text).split())
 
 
-def fit(text: str, size: int, width: int) -> str:
+def fit(text: str, size: int, width: int, bold: bool = False) -> str:
     """`text`, cut short with an ellipsis when it is wider than `width` pixels at `size`."""
     text = printable(text)
-    face = font(size)
+    face = font(size, bold)
     if face.getlength(text) <= width:
         return text
-    while text and face.getlength(text + "…") > width:
+    ellipsis = "…" if _drawable("…") else "..."
+    while text and face.getlength(text + ellipsis) > width:
         text = text[:-1]
-    return text.rstrip() + "…"
+    return text.rstrip() + ellipsis
