@@ -141,7 +141,7 @@ def _crossed(pen: Pen, card: Card, style: Style) -> None:
     pairs, odd = divmod(n, 2)
     top, bottom = 14.0, 146.0
     row = (bottom - top) / pairs
-    length = min(132.0, row * 1.22)
+    length = min(124.0, row * 1.22)
     angle = 22.0 if pairs == 1 else 40.0
     bend = (0.35 if pairs == 1 else 0.22) if lattice else 0.0
     slim = 0.7 if pairs == 1 else 0.62
@@ -179,7 +179,7 @@ def _corner_index(big: Image.Image, pen: Pen, card: Card, style: Style) -> None:
         stroke_fill=color,
     )
     small = 11.0 if card.suit not in (Suit.SPADE, Suit.BASTONI) or style is Style.FRENCH else 14.0
-    draw_sign(tp.at(9.5, 30.5, small, 0), card.suit, style)
+    draw_sign(tp.at(9.5, 30.5, small, 0), card.suit, style, 0.0, 1.6)
     ox, oy = pen.pt(1.8, 3.2)
     big.alpha_composite(tile, (round(ox), round(oy)))
     turned = tile.rotate(180)

@@ -19,7 +19,7 @@ MAX_PHOTO = 120 * 1024
 
 
 def photo_bytes(image: Image.Image) -> bytes:
-    rgb = image.convert("RGB")
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
     for quality in PHOTO_QUALITIES:
         out = io.BytesIO()
         rgb.save(out, "JPEG", quality=quality, subsampling="4:2:0")

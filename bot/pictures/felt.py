@@ -3,7 +3,7 @@ looks the same on light and dark chat themes."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -74,14 +74,24 @@ def write(
     anchor: str = "la",
     bold: bool = False,
 ) -> None:
-    """`text` as the font can draw it (see text.printable)."""
+    """`text` as the font can draw it (see text.printable), placed by `anchor` as Pillow does."""
+    mask, dx, dy = _text_mask(text, size, bold, anchor)
+    if mask is not None:
+        draw.bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, fill=fill)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
+    """The text drawn once as a mask, and where its corner lies from the anchor point: the
+    same words come back on every table (labels, names), and drawing text is the slow part."""
+    shown = printable(text)
+    face = font(size, bold)
     stroke = stroke_for(size, bold)
-    draw.text(
-        xy,
-        printable(text),
-        font=font(size, bold),
-        fill=fill,
-        anchor=anchor,
-        stroke_width=stroke,
-        stroke_fill=fill,
+    box = face.getbbox(shown, anchor=anchor, stroke_width=stroke) if shown else (0, 0, 0, 0)
+    if box[2] <= box[0] or box[3] <= box[1]:
+        return None, 0, 0
+    mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
+    ImageDraw.Draw(mask).text(
+        (-box[0], -box[1]), shown, font=face, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
     )
+    return mask, int(box[0]), int(box[1])

@@ -72,9 +72,10 @@ def _sides(draw: ImageDraw.ImageDraw, scene: TableScene, lang: str) -> None:
         )
         total = str(side.total)
         write(draw, (box[2] - 14, 100), total, 40, GOLD, "rm", bold=True)
-        room = int(width - 40 - font(40, True).getlength(total) - 16)
+        room = int(width - 28 - font(40, True).getlength(total) - 10)
         write(draw, (x0 + 14, 86), fit(side.name, 22, max(40, room), True), 22, LIGHT, "lm", bold=True)
-        write(draw, (x0 + 14, 116), fit(_side_detail(side, lang), 18, max(40, room)), 18, MUTED, "lm")
+        detail = 17 if count <= 2 else 15
+        write(draw, (x0 + 14, 116), fit(_side_detail(side, lang), detail, max(40, room)), detail, MUTED, "lm")
 
 
 def _side_detail(side: SideLine, lang: str) -> str:
@@ -110,7 +111,7 @@ def _last_play(
 ) -> None:
     small_h = card_height(SMALL)
     draw.rounded_rectangle((PAD, top - 10, WIDTH - PAD, top + small_h + 10), radius=12, fill=PANEL)
-    name = play.name + ":"
+    name = printable(play.name) + ":"
     middle = top + small_h / 2
     write(draw, (PAD + 16, middle), fit(name, 22, 200, True), 22, LIGHT, "lm", bold=True)
     x = PAD + 16 + min(200, font(22, True).getlength(fit(name, 22, 200, True))) + 16

@@ -11,7 +11,7 @@ every machine.
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import ImageFont
@@ -35,7 +35,7 @@ def builtin_font(size: int) -> Font:
 def font(size: int, bold: bool = False) -> Font:
     path = _FACES[bold]
     if path.exists():
-        return ImageFont.truetype(str(path), size)
+        return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
     return builtin_font(size)
 
 
@@ -68,6 +68,7 @@ def printable(text: str) -> str:
     return " ".join("".join(_shown(ch) for ch in text).split())
 
 
+@lru_cache(maxsize=4096)
 def fit(text: str, size: int, width: int, bold: bool = False) -> str:
     """`text`, cut short with an ellipsis when it is wider than `width` pixels at `size`."""
     text = printable(text)
