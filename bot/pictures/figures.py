@@ -141,7 +141,20 @@ def _queen(pen: Pen, suit: Suit, style: Style, p: Palette) -> None:
     pen.line([(cx - 5, 86), (cx - 2, 72)], p.green, 1.4)
     for a in (0, 120, 240):
         pen.at(cx - 2, 70, 1, a).ellipse(0, -2.2, 1.6, 2.4, p.red, p.ink, 0.4)
-    pen.poly([(cx - 11, 34), (cx + 11, 34), (cx + 13, 58), (cx - 13, 58)], "#c8902f", p.ink, 0.8)
+    pen.poly(
+        [
+            (cx - 11, 40),
+            *ellipse_points(cx, 40, 11, 10, 10, 180, 360),
+            (cx + 11, 40),
+            (cx + 14, 60),
+            (cx + 6, 56),
+            (cx - 6, 56),
+            (cx - 14, 60),
+        ],
+        "#c8902f",
+        p.ink,
+        0.8,
+    )
     _face(pen, cx, 42, 8.5, p)
     _crown(pen, cx, 31, 15, 8, p)
     draw_sign(pen.at(cx + 22, 104, 18), suit, style, 0.0)
@@ -153,17 +166,32 @@ def _rider(pen: Pen, suit: Suit, style: Style, p: Palette) -> None:
         suit
     ]
     mane = "#3a2618" if coat in ("#f4efe6", "#e8e2d6") else "#1f150e"
-    pen.line(ellipse_points(6, 110, 8, 18, 10, 200, 300), mane, 4)
-    for x, lift in ((14, 0.0), (22, 4.0), (42, 0.0), (50, -5.0)):
-        pen.line([(x, 112), (x + lift * 0.4, 126), (x + lift, 140)], p.ink, 6.2)
-        pen.line([(x, 112), (x + lift * 0.4, 126), (x + lift, 140)], coat, 4.0)
-        pen.line([(x + lift - 2.2, 141), (x + lift + 2.2, 141)], p.ink, 3)
-    pen.ellipse(32, 108, 25, 12, coat, p.ink, _LINE)
-    pen.poly([(46, 102), (52, 80), (58, 74), (64, 84), (62, 88), (56, 88), (56, 106)], coat, p.ink, _LINE)
-    pen.poly([(52, 80), (56, 70), (58, 76)], coat, p.ink, 0.8)
-    pen.line([(48, 100), (53, 80), (57, 73)], mane, 2.6)
-    pen.circle(58.5, 79, 1.2, p.ink)
-    pen.line([(60, 86), (40, 84)], p.ink, 0.8)
+    pen.poly([(9, 100), (3, 112), (1, 128), (5, 130), (9, 116), (13, 104)], mane, p.ink, 0.8)
+    for top, knee, hoof in (
+        ((15, 110), (12, 126), (13, 140)),
+        ((22, 112), (25, 126), (24, 140)),
+        ((42, 112), (44, 126), (43, 140)),
+        ((49, 110), (56, 122), (52, 132)),
+    ):
+        pen.line([top, knee, hoof], p.ink, 7.4)
+        pen.line([top, knee, hoof], coat, 5.2)
+        pen.poly(
+            [
+                (hoof[0] - 3.4, hoof[1]),
+                (hoof[0] + 3.4, hoof[1]),
+                (hoof[0] + 3.8, hoof[1] + 3),
+                (hoof[0] - 3.8, hoof[1] + 3),
+            ],
+            p.ink,
+        )
+    pen.ellipse(31, 104, 24, 12.5, coat, p.ink, _LINE)
+    pen.poly([(42, 98), (48, 80), (54, 70), (60, 68), (62, 74), (56, 86), (54, 104)], coat, p.ink, _LINE)
+    pen.poly([(54, 70), (60, 66), (66, 78), (67, 84), (62, 86), (58, 80)], coat, p.ink, _LINE)
+    pen.poly([(55, 69), (56, 61), (59, 67)], coat, p.ink, 0.8)
+    pen.line([(46, 96), (50, 82), (55, 71), (57, 66)], mane, 3.2)
+    pen.circle(60, 73.5, 1.2, p.ink)
+    pen.circle(65, 82.5, 0.8, p.ink)
+    pen.line([(64, 84), (40, 82)], p.ink, 0.8)
     pen.poly([(20, 98), (44, 98), (42, 112), (22, 112)], second, p.ink, 0.9)
     pen.poly([(25, 68), (39, 68), (42, 96), (22, 96)], main, p.ink, _LINE)
     pen.poly([(28, 94), (36, 94), (36, 112), (38, 122), (32, 122), (28, 112)], second, p.ink, _LINE)
