@@ -181,6 +181,8 @@ def test_pictures_fit_a_phone_and_the_photo_limit(style: Style, lang: str) -> No
     pictures = [
         table_picture(_crowded_table(style), lang),
         table_picture(TableScene(style, "scopa", 1, 11, 0, (), 30, (), None), lang),
+        table_picture(TableScene(style, "escoba", 1, 15, 0, (), 27, (), "Anna",
+                                 LastPlay("Bruno", None, cards("1D 2C 5S 7B"), True)), lang),
         hand_picture(HandScene(style, hand, frozenset(hand[:4]), True), lang),
         hand_picture(HandScene(style, (), frozenset(), False), lang),
         round_picture(_full_round(style), lang),
@@ -224,6 +226,15 @@ def test_without_a_system_font_accents_are_folded_not_boxed(monkeypatch: pytest.
         monkeypatch.undo()
         for cached in (text.font, text._drawable, text._missing_mask):
             cached.cache_clear()
+
+
+def test_pictures_depend_on_the_engine_catalogue_and_session_views_only() -> None:
+    for path in Path("bot/pictures").glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert "storage" not in source and "adapters" not in source, path
+        for line in source.splitlines():
+            if line.startswith("from ..sessions"):
+                assert line == "from ..sessions import HandView, TableView", path
 
 
 def test_picture_words_exist_in_both_languages() -> None:

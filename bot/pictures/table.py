@@ -148,5 +148,11 @@ def _last_play(
         box = (WIDTH - PAD - 16 - 134, middle - 24, WIDTH - PAD - 16, middle + 24)
         draw.rounded_rectangle(box, radius=24, fill=GOLD)
         write(
-            draw, ((box[0] + box[2]) / 2, middle), t(lang, "pictures.scopa"), 26, "#3a2718", "mm", bold=True
+            draw,
+            ((box[0] + box[2]) / 2, middle),
+            t(lang, "pictures.escoba" if scene.variant == "escoba" else "pictures.scopa"),
+            26,
+            "#3a2718",
+            "mm",
+            bold=True,
         )
