@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.usage = ("scopa-bot arena --a LEVEL --b LEVEL [--variant V] [--players N] --deals D "
                    "--seed S [--json]")
 
-    sub.add_parser("picture", help="draw a deck, or a stored match's table").set_defaults(
+    sub.add_parser("picture", help="draw a deck, or a stored match's table", add_help=False).set_defaults(
         func=_picture, takes_rest=True)
 
     export = sub.add_parser("export", help="print the stored scopa-record/1 lines")
