@@ -361,6 +361,13 @@ def test_the_command_refuses_bad_input_in_one_line(args: list[str], records: Pat
     assert not out.exists()
 
 
+def test_a_round_ended_by_fuori_says_who_declared_it() -> None:
+    game, _ = _played("scopa", 2, 9)
+    plain = round_picture(round_scene(game.results[0], ["A", "B"]), "en")
+    fuori = round_picture(round_scene(game.results[0], ["A", "B"], fuori_name="Anna"), "en")
+    assert fuori.height > plain.height
+
+
 def test_round_results_from_storage_draw_as_well() -> None:
     game, _ = _played("scopa", 2, 9)
     stored = RoundResult.from_dict(json.loads(json.dumps(game.results[0].to_dict())))

@@ -135,6 +135,7 @@ class _Replay:
             game.variant.value,
             game.rules.target,
             game.rules.primiera is Primiera.SEVENS,
+            None if result.fuori is None else self.names[result.fuori],
         )
 
     def _apply(self, number: int, index: int, play: dict[str, Any], fuori: bool) -> None:

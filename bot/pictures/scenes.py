@@ -68,6 +68,8 @@ class RoundScene:
     by_sevens: bool = False
     """Primiera was settled by counting sevens (the `primiera=sevens` rule)."""
     winner: str | None = None
+    fuori_name: str | None = None
+    """Who ended the round by declaring fuori."""
 
 
 def style_of(name: str) -> Style:
@@ -142,6 +144,10 @@ def round_scene(
     variant: str = "scopa",
     target: int = 11,
     by_sevens: bool = False,
+    fuori_name: str | None = None,
 ) -> RoundScene:
+    """The end of a round, e.g. from a `RoundEnded` event (its result, side names and fuori name)."""
     winner = side_names[result.winner] if result.winner is not None else None
-    return RoundScene(style_of(deck_style), variant, tuple(side_names), result, target, by_sevens, winner)
+    return RoundScene(
+        style_of(deck_style), variant, tuple(side_names), result, target, by_sevens, winner, fuori_name
+    )

@@ -42,7 +42,10 @@ def round_picture(scene: RoundScene, lang: str = "it") -> Image.Image:
     categories = result.categories or tuple(result.scores[0].points)
     rows = len(categories)
     top = 130
-    height = top + (rows + 2) * ROW + 40 + (50 if scene.winner else 0)
+    notes = [t(lang, "pictures.fuori", name=printable(scene.fuori_name))] if scene.fuori_name else []
+    if scene.winner:
+        notes.append(t(lang, "pictures.winner", side=printable(scene.winner)))
+    height = top + (rows + 2) * ROW + 40 + 46 * len(notes)
     image = felt(WIDTH, height)
     draw = ImageDraw.Draw(image)
     write(draw, (PAD, 42), t(lang, "pictures.round_end", round=result.number), 30, GOLD, "lm", bold=True)
@@ -102,14 +105,7 @@ def round_picture(scene: RoundScene, lang: str = "it") -> Image.Image:
             x0 = PAD + LABEL_W + col_w * i
             write(draw, (x0 + col_w / 2 + 30, y + ROW / 2), str(value), 28, GOLD, "rm", bold=True)
         y += ROW
-    if scene.winner:
-        write(
-            draw,
-            (WIDTH / 2, y + 30),
-            t(lang, "pictures.winner", side=printable(scene.winner)),
-            28,
-            GOLD,
-            "mm",
-            bold=True,
-        )
+    for note in notes:
+        write(draw, (WIDTH / 2, y + 30), fit(note, 26, WIDTH - 2 * PAD, True), 26, GOLD, "mm", bold=True)
+        y += 46
     return image
