@@ -39,7 +39,7 @@ def felt(width: int, height: int) -> Image.Image:
     return _felt(width, height).copy()
 
 
-@cache
+@lru_cache(maxsize=120)
 def dimmed(card: Card, style: Style, width: int) -> Image.Image:
     """A card that cannot be played now: darkened and greyed."""
     face = card_image(card, style, width)
