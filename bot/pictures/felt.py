@@ -21,7 +21,7 @@ PANEL = "#154f2d"
 MARGIN = 10
 
 
-@cache
+@lru_cache(maxsize=32)
 def _felt(width: int, height: int) -> Image.Image:
     image = Image.new("RGB", (width, height), WOOD)
     draw = ImageDraw.Draw(image)
