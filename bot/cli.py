@@ -234,6 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
     arena = sub.add_parser("arena", help="measure computer levels against each other", add_help=False)
     arena.set_defaults(func=_arena, takes_rest=True)
 
+    sub.add_parser("picture", help="draw a deck, or a stored match's table", add_help=False).set_defaults(
+        func=_picture, takes_rest=True)
+
     export = sub.add_parser("export", help="print the stored scopa-record/1 lines")
     export.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                         help="the SQLite file (SCOPA_DB, default scopa.db)")
@@ -252,6 +255,12 @@ def _arena(args: argparse.Namespace) -> int:
     except argparse.ArgumentTypeError as exc:
         parser.error(str(exc))
     return run(options)
+
+
+def _picture(args: argparse.Namespace) -> int:
+    from .pictures.cli import main
+
+    return main(args.rest)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,44 @@
+"""Cards, the table, a hand and a round's score drawn as pictures by the project itself
+(Pillow polygons, no artwork from elsewhere), from small platform-neutral scenes."""
+
+from .cards import card_image
+from .encode import photo_bytes, png_bytes
+from .hand import hand_picture
+from .scenes import (
+    HandScene,
+    LastPlay,
+    RoundScene,
+    SideLine,
+    TableScene,
+    hand_scene,
+    last_play_of,
+    round_scene,
+    table_scene,
+)
+from .score import round_picture
+from .sheet import deck_sheet
+from .styles import Style, parse_style
+from .table import table_picture
+from .warm import warm_up
+
+__all__ = [
+    "HandScene",
+    "LastPlay",
+    "RoundScene",
+    "SideLine",
+    "Style",
+    "TableScene",
+    "card_image",
+    "deck_sheet",
+    "hand_picture",
+    "hand_scene",
+    "last_play_of",
+    "parse_style",
+    "photo_bytes",
+    "png_bytes",
+    "round_picture",
+    "round_scene",
+    "table_picture",
+    "table_scene",
+    "warm_up",
+]
