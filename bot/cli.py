@@ -46,7 +46,7 @@ def _play(args: argparse.Namespace) -> int:
                 return 2
             await game.run(game_id)
         finally:
-            await sessions.store.close()
+            await sessions.close()
         return 0
 
     return asyncio.run(main())

@@ -70,7 +70,7 @@ def test_export_prints_stored_records(tmp_path: Path, capsys: pytest.CaptureFixt
         await sessions.join(CHAT, BOB)
         table = await sessions.start(CHAT, ALICE)
         await play_to_end(sessions, table.game_id, [ALICE, BOB])
-        await sessions.store.close()
+        await sessions.close()
 
     asyncio.run(play())
     assert main(["export", "--db", str(tmp_path / "e.db")]) == 0

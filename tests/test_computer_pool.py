@@ -63,10 +63,10 @@ async def test_a_match_against_a_computer_thinking_in_another_process(pool: Comp
     await sessions.add_computer(CHAT, ALICE, "medium")
     game_id = (await sessions.start(CHAT, ALICE)).game_id
     await play_to_end(sessions, game_id, [ALICE])
-    moves = await sessions.store.moves(game_id)
+    moves = await sessions._store.moves(game_id)
     assert len(moves) >= 36 and any(move.by_computer for move in moves)
     assert all(move.by_computer == (move.seat == 1) for move in moves)
-    await sessions.store.close()
+    await sessions.close()
 
 
 async def test_a_worker_that_dies_loses_no_move(pool: ComputerPool) -> None:
@@ -132,17 +132,18 @@ async def test_a_computer_thinking_in_one_game_does_not_hold_up_another(tmp_path
     sessions = await open_sessions(tmp_path / "s.db", think=think)
     slow = await _computer_to_play(sessions, CHAT, ALICE)
     quick = await _computer_to_play(sessions, ChatRef("test", "group-2", "Others"), BOB)
-    slow_row = await sessions.game_row(slow)
+    slow_row = await sessions._store.get_game(slow)
+    assert slow_row is not None
     slow_seeds.add(slow_row.seed)
-    versions = {slow: slow_row.version, quick: (await sessions.game_row(quick)).version}
+    versions = {slow: slow_row.version, quick: (await sessions.game(quick)).version}
     due = asyncio.create_task(sessions.run_due())
     for _ in range(1000):
-        if (await sessions.game_row(quick)).version > versions[quick]:
+        if (await sessions.game(quick)).version > versions[quick]:
             break
         await asyncio.sleep(0)
-    assert (await sessions.game_row(quick)).version == versions[quick] + 1, "played meanwhile"
-    assert (await sessions.game_row(slow)).version == versions[slow], "still thinking"
+    assert (await sessions.game(quick)).version == versions[quick] + 1, "played meanwhile"
+    assert (await sessions.game(slow)).version == versions[slow], "still thinking"
     release.set()
     assert await due == 2
-    assert (await sessions.game_row(slow)).version == versions[slow] + 1
-    await sessions.store.close()
+    assert (await sessions.game(slow)).version == versions[slow] + 1
+    await sessions.close()

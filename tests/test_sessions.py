@@ -55,7 +55,7 @@ async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> 
     await play_to_end(sessions, table.game_id, [ALICE, BOB])
     final = await sessions.table(table.game_id)
     assert final.winner is not None and max(final.totals) >= 11
-    assert not (sessions._cache or sessions._tables or sessions._seat_infos or sessions._locks), \
+    assert sessions._games.idle, \
         "a finished match keeps nothing in memory: a long-running bot does not grow"
     assert any(isinstance(e, GameStarted) for e in seen)
     assert any(isinstance(e, RoundEnded) for e in seen)
@@ -65,11 +65,11 @@ async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> 
     assert sum(row.wins for row in board) == 1 and all(row.games == 1 for row in board)
     winner_row = next(r for r in board if r.wins)
     assert winner_row is board[0]
-    records = await sessions.store.records()
+    records = await sessions._store.records()
     assert len(records) == 1 and json.loads(records[0])["winner"] == final.winner
     stats = await sessions.stats(ALICE)
     assert stats["games"] == 1 and "duel" in stats["ratings"]
-    await sessions.store.close()
+    await sessions.close()
 
 
 async def test_one_open_game_per_chat_and_lobby_rules(tmp_path: Path) -> None:
@@ -95,7 +95,7 @@ async def test_one_open_game_per_chat_and_lobby_rules(tmp_path: Path) -> None:
         await sessions.cancel(CHAT, BOB)
     await sessions.cancel(CHAT, BOB, is_admin=True)
     assert await sessions.open_game_id(CHAT) is None
-    await sessions.store.close()
+    await sessions.close()
 
 
 async def test_team_match_with_a_computer_seat(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ async def test_team_match_with_a_computer_seat(tmp_path: Path) -> None:
     await play_to_end(sessions, table.game_id, [ALICE, BOB, CARLA])
     board = await sessions.leaderboard(None, "team")
     assert len(board) == 3
-    await sessions.store.close()
+    await sessions.close()
 
 
 async def _started(sessions_path: Path, clock: FakeClock | None = None) -> tuple[object, int]:
@@ -135,9 +135,9 @@ async def test_hundred_concurrent_taps_apply_exactly_one_move(tmp_path: Path) ->
     outcomes = await asyncio.gather(*(tap() for _ in range(100)))
     assert outcomes.count("ok") == 1
     assert set(outcomes) - {"ok"} == {"stale"}
-    moves = await sessions.store.moves(game_id)  # type: ignore[attr-defined]
+    moves = await sessions._store.moves(game_id)  # type: ignore[attr-defined]
     assert len(moves) == 1 and moves[0].move == move
-    await sessions.store.close()  # type: ignore[attr-defined]
+    await sessions.close()  # type: ignore[attr-defined]
 
 
 async def test_refused_moves_change_nothing(tmp_path: Path) -> None:
@@ -146,7 +146,7 @@ async def test_refused_moves_change_nothing(tmp_path: Path) -> None:
     table = await s.table(game_id)
     mover, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
     hand = await s.hand(game_id, mover)
-    before = await s.store.get_game(game_id)
+    before = await s._store.get_game(game_id)
     cases = [
         (other, hand.version, hand.choices[0].moves[0].code, Reason.NOT_YOUR_TURN),
         (CARLA, hand.version, hand.choices[0].moves[0].code, Reason.NOT_IN_GAME),
@@ -160,20 +160,20 @@ async def test_refused_moves_change_nothing(tmp_path: Path) -> None:
         with pytest.raises(Refused) as refused:
             await s.play(game_id, user, version, move)
         assert refused.value.reason is reason
-    after = await s.store.get_game(game_id)
-    assert after == before and await s.store.moves(game_id) == []
+    after = await s._store.get_game(game_id)
+    assert after == before and await s._store.moves(game_id) == []
     await play_to_end(s, game_id, [ALICE, BOB])
     with pytest.raises(Refused) as over:
         await s.play(game_id, mover, (await s.table(game_id)).version, "1D")
     assert over.value.reason is Reason.GAME_OVER
-    await s.store.close()
+    await s.close()
 
 
 async def test_turn_timer_warns_plays_for_the_absent_and_survives_restart(tmp_path: Path) -> None:
     clock = FakeClock()
     sessions, game_id = await _started(tmp_path / "s.db", clock)
     s = sessions  # type: ignore[assignment]
-    await s.store.close()
+    await s.close()
 
     clock.advance(75)
     restarted = await open_sessions(tmp_path / "s.db", clock)
@@ -191,13 +191,13 @@ async def test_turn_timer_warns_plays_for_the_absent_and_survives_restart(tmp_pa
         await restarted.run_due()
     autoplay = [e for e in seen if isinstance(e, SeatAutoplay)]
     assert autoplay and autoplay[0].on and autoplay[0].seat == played[0].seat
-    row = await restarted.store.get_game(game_id)
+    row = await restarted._store.get_game(game_id)
     assert row is not None and any(seat.autoplay for seat in row.seats)
     user = ALICE if autoplay[0].player_id == row.seats[0].player_id else BOB
     await restarted.set_autoplay(game_id, user, False)
-    row = await restarted.store.get_game(game_id)
+    row = await restarted._store.get_game(game_id)
     assert row is not None and not any(seat.autoplay for seat in row.seats)
-    await restarted.store.close()
+    await restarted.close()
 
 
 async def _deadlines_on_disk(path: Path) -> list[tuple[int, float, str, bool, int]]:
@@ -215,25 +215,25 @@ async def test_timer_deadlines_kept_in_memory_match_the_database(tmp_path: Path)
     path = tmp_path / "s.db"
     sessions, first = await _started(path, clock)
     s = sessions  # type: ignore[assignment]
-    assert await s.store.running_deadlines() == await _deadlines_on_disk(path)
+    assert await s._store.running_deadlines() == await _deadlines_on_disk(path)
     other_chat = ChatRef("test", "group-2", "Others")
     second = await start_duel(s, other_chat, CARLA, DINO)
     clock.advance(5)
     await play_one(s, first)
     clock.advance(75)
     assert await s.run_due() == 2, "both games warn their player"
-    memory = await s.store.running_deadlines()
+    memory = await s._store.running_deadlines()
     assert memory == await _deadlines_on_disk(path)
     assert [entry[0] for entry in memory] == [second, first] and all(e[3] for e in memory)
     clock.advance(12)
     assert await s.run_due() == 1, "the second game's turn expires first"
     await s.set_autoplay(first, ALICE, True)
-    assert await s.store.running_deadlines() == await _deadlines_on_disk(path)
+    assert await s._store.running_deadlines() == await _deadlines_on_disk(path)
     await s.cancel(other_chat, CARLA)
-    assert [e[0] for e in await s.store.running_deadlines()] == [first]
+    assert [e[0] for e in await s._store.running_deadlines()] == [first]
     await play_to_end(s, first, [ALICE, BOB])
-    assert await s.store.running_deadlines() == [] == await _deadlines_on_disk(path)
-    await s.store.close()
+    assert await s._store.running_deadlines() == [] == await _deadlines_on_disk(path)
+    await s.close()
 
 
 async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
@@ -241,12 +241,13 @@ async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
     rounds and their breakdowns included (to 31 points, so two rounds never end the match)."""
     s = await open_sessions(tmp_path / "s.db")
     game_id = await start_duel(s, options={"target": 31})
-    assert s._cache[game_id][1].rules.target == 31
+    assert (await s.stored_game(game_id)).rules.target == 31
     for _ in range(80):
         await play_one(s, game_id, choice=-1)
-    _, live = s._cache[game_id]
+    live = s._games.cached(game_id)
+    assert live is not None
     assert len(live.results) == 2, "two rounds of 2-player scopa are 72 plays"
-    await s.store.close()
+    await s.close()
     store = await Store.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
     assert row is not None and row.version == 80
@@ -260,7 +261,7 @@ async def test_a_finished_match_stores_every_round_and_loads_without_replay(tmp_
     sessions, game_id = await _started(tmp_path / "s.db")
     s = sessions  # type: ignore[assignment]
     await play_to_end(s, game_id, [ALICE, BOB])
-    await s.store.close()
+    await s.close()
     store = await Store.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
     assert row is not None and row.state is not None and row.state["version"] == row.version
@@ -289,7 +290,7 @@ async def test_a_match_of_an_agreed_number_of_rounds(tmp_path: Path) -> None:
     *tied, last = [result.totals for result in game.results]
     assert all(totals[0] == totals[1] for totals in tied), "only a tie plays another round"
     assert last[game.winner] > last[1 - game.winner]
-    await s.store.close()
+    await s.close()
 
 
 async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side(tmp_path: Path) -> None:
@@ -313,11 +314,11 @@ async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side(tmp_p
     assert "si è dichiarato fuori, ma Alice & CPU 🙂 3 aveva solo" in breakdown_text(ended, "it")
     moved = [e for e in seen if isinstance(e, MovePlayed)]
     assert moved[-1].fuori and not any(e.fuori for e in moved[:-1])
-    record = json.loads((await s.store.records())[0])
+    record = json.loads((await s._store.records())[0])
     assert record["winner"] == 1 and record["rounds"][-1]["fuori"] == 0
     board = await s.leaderboard(CHAT)
     assert [(row.display_name, row.wins) for row in board] == [("Alice", 0)]
-    await s.store.close()
+    await s.close()
 
 
 async def test_fuori_is_refused_where_it_is_not_played(tmp_path: Path) -> None:
@@ -331,7 +332,7 @@ async def test_fuori_is_refused_where_it_is_not_played(tmp_path: Path) -> None:
         await s.play(game_id, user, hand.version, hand.choices[0].moves[0], fuori=True)
     assert refused.value.reason is Reason.NO_FUORI
     assert (await s.table(game_id)).version == hand.version
-    await s.store.close()
+    await s.close()
 
 
 async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -> None:
@@ -349,7 +350,7 @@ async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -
     clock.advance(120)
     second = await s.new_game(CHAT, BOB, "escoba")
     assert second.game_id != first.game_id and second.variant == "escoba"
-    assert (await s.game_row(first.game_id)).status == "cancelled"
+    assert (await s.game(first.game_id)).status == "cancelled"
     closed = [e for e in seen if isinstance(e, GameCancelled)]
     assert [(e.game_id, e.by) for e in closed] == [(first.game_id, "")]
 
@@ -359,8 +360,8 @@ async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -
     with pytest.raises(Refused) as refused:
         await s.new_game(CHAT, DINO, "scopa")
     assert refused.value.reason is Reason.GAME_OPEN, "a match in play never gives way"
-    assert (await s.game_row(game_id)).status == "running"
-    await s.store.close()
+    assert (await s.game(game_id)).status == "running"
+    await s.close()
 
 
 async def test_six_players_of_escoba_as_three_teams_of_two(tmp_path: Path) -> None:
@@ -386,17 +387,17 @@ async def test_six_players_of_escoba_as_three_teams_of_two(tmp_path: Path) -> No
     await s.cancel(CHAT, BOB)
     scopone = await s.new_game(CHAT, BOB, "scopone", {"teams": "off"})
     assert scopone.teams == 2, "scopone is always played in two teams"
-    await s.store.close()
+    await s.close()
 
 
 async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     s = await open_sessions(path)
     lobby = await s.new_game(CHAT, ALICE, "scopa", {"players": 4, "teams": "on"})
-    await s.store.close()
+    await s.close()
     with sqlite3.connect(path) as database:
         database.execute("UPDATE games SET teams = 1")
         database.execute("PRAGMA user_version = 2")
     s = await open_sessions(path)
     assert (await s.lobby_of(lobby.game_id)).teams == 2
-    await s.store.close()
+    await s.close()

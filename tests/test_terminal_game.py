@@ -34,7 +34,7 @@ async def test_bad_input_then_quit_then_resume_to_the_end(tmp_path: Path) -> Non
     assert "Your moves:" in text and "1. " in text
     version = (await sessions.table(game_id)).version
     assert version >= 3
-    await sessions.store.close()
+    await sessions.close()
 
     again = await open_sessions(db)
     out = io.StringIO()
@@ -47,7 +47,7 @@ async def test_bad_input_then_quit_then_resume_to_the_end(tmp_path: Path) -> Non
     assert "Fine della smazzata" in text and "Partita finita" in text
     table = await again.table(game_id)
     assert table.finished and table.winner is not None
-    await again.store.close()
+    await again.close()
 
 
 async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path
     assert "Scopone · round 1 of 1" in out.getvalue()
     rules = (await sessions.lobby_of(game_id)).rules
     assert rules.round_limit == 1 and rules.re_bello
-    await sessions.store.close()
+    await sessions.close()
 
 
 async def test_declaring_fuori_in_the_terminal(tmp_path: Path) -> None:
@@ -75,4 +75,4 @@ async def test_declaring_fuori_in_the_terminal(tmp_path: Path) -> None:
     assert "f and the number of a move: play it and declare fuori." in text
     assert "“f 99” is not a move" in text
     assert "declared fuori, but" in text and "Match over" in text
-    await sessions.store.close()
+    await sessions.close()

@@ -17,8 +17,7 @@ from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
 from ...i18n import LANGUAGES, t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
-from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
-from ...storage import ChatRow
+from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
 from .components import link
 from .custom_ids import VARIANTS
 from .embeds import text_embed
@@ -56,7 +55,7 @@ class CommandHandlers:
     async def _language(self, user: UserRef) -> str:
         return self.sessions.player_language(await self.sessions.player(user))
 
-    async def _chat(self, interaction: discord.Interaction, chat: ChatRef) -> ChatRow:
+    async def _chat(self, interaction: discord.Interaction, chat: ChatRef) -> ChatSettings:
         """The channel's settings; a channel seen for the first time takes the server's language."""
         return await self.sessions.chat(chat, language_hint(interaction))
 

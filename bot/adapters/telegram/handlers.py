@@ -29,9 +29,8 @@ from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
 from ...i18n import t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
-from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef
+from ...sessions import ChatRef, GameStatus, PlayerProfile, Reason, Refused, Sessions, UserRef
 from ...sessions.service import language_of
-from ...storage import PlayerRow
 from .callbacks import DECLARING, HOUSE_SHORT, OPTIONS, Action, Tap, decode
 from .identity import PLATFORM, chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
@@ -75,7 +74,7 @@ class Handlers:
                reply_to: int | None = None) -> None:
         self.outbox.post(message.chat.id, Content(html, keyboard), reply_to or message.message_id)
 
-    async def _context(self, update: Update) -> tuple[ChatRef, UserRef, PlayerRow, str] | None:
+    async def _context(self, update: Update) -> tuple[ChatRef, UserRef, PlayerProfile, str] | None:
         message, chat, user = update.effective_message, update.effective_chat, update.effective_user
         if message is None or chat is None or user is None or user.is_bot:
             return None
@@ -115,12 +114,12 @@ class Handlers:
             raise Refused(Reason.STALE)
 
     async def _may_manage(self, bot: Bot, chat_id: int, user_id: int, cref: ChatRef,
-                          player: PlayerRow) -> None:
+                          player: PlayerProfile) -> None:
         lobby = await self.sessions.lobby(cref)
         if lobby.creator_id != player.id and not await self._is_admin(bot, chat_id, user_id):
             raise Refused(Reason.NOT_ALLOWED)
 
-    async def _seat(self, cref: ChatRef, uref: UserRef, player: PlayerRow,
+    async def _seat(self, cref: ChatRef, uref: UserRef, player: PlayerProfile,
                     game_id: int | None = None) -> tuple[int, bool]:
         """Join (or re-check a waiting seat); True if the bot can write to the player."""
         reachable = self.presenter.reachable(player)
@@ -175,18 +174,17 @@ class Handlers:
 
     async def _deep_join(self, message: Message, uref: UserRef, lang: str, game_id: int) -> None:
         try:
-            row = await self.sessions.game_row(game_id)
-            chat = await self.sessions.store.get_chat(row.chat_id)
-            if chat is None or chat.platform != PLATFORM:
+            row = await self.sessions.game(game_id)
+            if row.chat.platform != PLATFORM:
                 raise Refused(Reason.NO_GAME)
-            gref = ChatRef(chat.platform, chat.chat_key, chat.title)
-            if row.status == "lobby":
+            gref = row.chat
+            if row.status is GameStatus.LOBBY:
                 try:
                     await self.sessions.join(gref, uref, ready=True, game_id=game_id)
                 except Refused as refused:
                     if refused.reason is not Reason.ALREADY_JOINED:
                         raise
-            elif row.status == "running":
+            elif row.status is GameStatus.RUNNING:
                 await self.sessions.hand(game_id, uref)
             else:
                 raise Refused(Reason.GAME_OVER)
@@ -203,7 +201,8 @@ class Handlers:
         self._reply(update.effective_message,
                     escape(t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra")))
 
-    async def _group_only(self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerRow, str] | None:
+    async def _group_only(
+            self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerProfile, str] | None:
         found = await self._context(update)
         message = update.effective_message
         if found is None or message is None:
@@ -265,10 +264,10 @@ class Handlers:
         except Refused as refused:
             self._reply(message, escape(refusal_text(refused, lang)))
 
-    async def _leave(self, cref: ChatRef, uref: UserRef, player: PlayerRow) -> None:
+    async def _leave(self, cref: ChatRef, uref: UserRef, player: PlayerProfile) -> None:
         game_id = await self.sessions.open_game_id(cref)
         view = await self.sessions.leave(cref, uref)
-        if game_id is not None and view.status != "running" and self.presenter.reachable(player):
+        if game_id is not None and view.status != GameStatus.RUNNING and self.presenter.reachable(player):
             self.presenter.refresh_hand(game_id, uref.key)
 
     async def cmd_cancel(self, update: Update, context: Context) -> None:
@@ -333,7 +332,7 @@ class Handlers:
         cref, _, player, lang = found
         self._reply(message, *(await self._settings(cref, player, lang, is_group(message.chat))))
 
-    async def _settings(self, cref: ChatRef, player: PlayerRow, lang: str,
+    async def _settings(self, cref: ChatRef, player: PlayerProfile, lang: str,
                         group: bool) -> tuple[str, Keyboard]:
         if not group:
             text = t(lang, "settings.title") + "\n" + t(
@@ -412,7 +411,7 @@ class Handlers:
                 return
             await asyncio.sleep(delay)
 
-    async def _tap(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerRow,
+    async def _tap(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerProfile,
                    lang: str) -> Answer:
         action, game_id = tapped.action, tapped.game_id
         if action in (Action.PLAY, Action.DECLARE):
@@ -473,7 +472,7 @@ class Handlers:
         return Answer()
 
     async def _lobby_tap(self, query: CallbackQuery, tapped: Tap, cref: ChatRef, uref: UserRef,
-                         player: PlayerRow, lang: str) -> Answer:
+                         player: PlayerProfile, lang: str) -> Answer:
         action, game_id = tapped.action, tapped.game_id
         bot, chat_id, user_id = query.get_bot(), int(cref.key), query.from_user.id
         if action is Action.JOIN:
@@ -513,7 +512,7 @@ class Handlers:
             self.presenter.refresh_table(game_id, chat_id)
         return Answer()
 
-    async def _setting(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerRow,
+    async def _setting(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerProfile,
                        lang: str) -> Answer:
         message = query.message
         assert message is not None
