@@ -1,4 +1,5 @@
-"""Games through the sessions layer, against a real SQLite file."""
+"""Games through the sessions layer: on the in-memory store, and against a real SQLite
+file for what SQLite itself keeps (restarts, the timer's deadlines, stored rounds)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from .sessions_helpers import (
     CHAT,
     DINO,
     FakeClock,
+    open_memory_sessions,
     open_sessions,
     play_one,
     play_to_end,
@@ -41,8 +43,8 @@ from .sessions_helpers import (
 )
 
 
-async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> None:
-    sessions = await open_sessions(tmp_path / "s.db")
+async def test_full_two_player_match_reaches_the_leaderboard() -> None:
+    sessions = await open_memory_sessions()
     seen = recorded(sessions)
     lobby = await sessions.new_game(CHAT, ALICE, "scopa")
     assert [s.name if s else None for s in lobby.seats] == ["Alice", None]
@@ -72,8 +74,8 @@ async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> 
     await sessions.close()
 
 
-async def test_one_open_game_per_chat_and_lobby_rules(tmp_path: Path) -> None:
-    sessions = await open_sessions(tmp_path / "s.db")
+async def test_one_open_game_per_chat_and_lobby_rules() -> None:
+    sessions = await open_memory_sessions()
     lobby = await sessions.new_game(CHAT, ALICE, "scopone")
     assert lobby.players == 4 and lobby.teams
     with pytest.raises(Refused) as again:
@@ -98,9 +100,9 @@ async def test_one_open_game_per_chat_and_lobby_rules(tmp_path: Path) -> None:
     await sessions.close()
 
 
-async def test_team_match_with_a_computer_seat(tmp_path: Path) -> None:
+async def test_team_match_with_a_computer_seat() -> None:
     clock = FakeClock()
-    sessions = await open_sessions(tmp_path / "s.db", clock)
+    sessions = await open_memory_sessions(clock)
     await sessions.new_game(CHAT, ALICE, "scopone")
     await sessions.join(CHAT, BOB)
     await sessions.join(CHAT, CARLA)
@@ -113,13 +115,15 @@ async def test_team_match_with_a_computer_seat(tmp_path: Path) -> None:
     await sessions.close()
 
 
-async def _started(sessions_path: Path, clock: FakeClock | None = None) -> tuple[object, int]:
-    sessions = await open_sessions(sessions_path, clock)
+async def _started(sessions_path: Path | None, clock: FakeClock | None = None) -> tuple[object, int]:
+    """A duel started on SQLite at `sessions_path`, or in memory (None)."""
+    sessions = await (open_memory_sessions(clock) if sessions_path is None
+                      else open_sessions(sessions_path, clock))
     return sessions, await start_duel(sessions)
 
 
-async def test_hundred_concurrent_taps_apply_exactly_one_move(tmp_path: Path) -> None:
-    sessions, game_id = await _started(tmp_path / "s.db")
+async def test_hundred_concurrent_taps_apply_exactly_one_move() -> None:
+    sessions, game_id = await _started(None)
     table = await sessions.table(game_id)  # type: ignore[attr-defined]
     user = ALICE if table.to_play == 0 else BOB
     hand = await sessions.hand(game_id, user)  # type: ignore[attr-defined]
@@ -140,8 +144,8 @@ async def test_hundred_concurrent_taps_apply_exactly_one_move(tmp_path: Path) ->
     await sessions.close()  # type: ignore[attr-defined]
 
 
-async def test_refused_moves_change_nothing(tmp_path: Path) -> None:
-    sessions, game_id = await _started(tmp_path / "s.db")
+async def test_refused_moves_change_nothing() -> None:
+    sessions, game_id = await _started(None)
     s = sessions  # type: ignore[assignment]
     table = await s.table(game_id)
     mover, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
@@ -274,9 +278,9 @@ async def test_a_finished_match_stores_every_round_and_loads_without_replay(tmp_
     await store.close()
 
 
-async def test_a_match_of_an_agreed_number_of_rounds(tmp_path: Path) -> None:
+async def test_a_match_of_an_agreed_number_of_rounds() -> None:
     """One round agreed: the match ends with it, unless it leaves the top tied."""
-    s = await open_sessions(tmp_path / "s.db")
+    s = await open_memory_sessions()
     await s.new_game(CHAT, ALICE, "scopa")
     lobby = await s.set_option(CHAT, ALICE, "round_limit", "1")
     assert "Smazzate al massimo: 1" in lobby_text(lobby, "it")
@@ -293,8 +297,8 @@ async def test_a_match_of_an_agreed_number_of_rounds(tmp_path: Path) -> None:
     await s.close()
 
 
-async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side(tmp_path: Path) -> None:
-    s = await open_sessions(tmp_path / "s.db")
+async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side() -> None:
+    s = await open_memory_sessions()
     seen = recorded(s)
     await s.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
     for level in ("easy", "easy", "easy"):
@@ -321,8 +325,8 @@ async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side(tmp_p
     await s.close()
 
 
-async def test_fuori_is_refused_where_it_is_not_played(tmp_path: Path) -> None:
-    s = await open_sessions(tmp_path / "s.db")
+async def test_fuori_is_refused_where_it_is_not_played() -> None:
+    s = await open_memory_sessions()
     game_id = await start_duel(s)
     table = await s.table(game_id)
     user = ALICE if table.to_play == 0 else BOB
@@ -335,9 +339,9 @@ async def test_fuori_is_refused_where_it_is_not_played(tmp_path: Path) -> None:
     await s.close()
 
 
-async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -> None:
+async def test_a_lobby_left_untouched_makes_way_for_a_new_game() -> None:
     clock = FakeClock()
-    s = await open_sessions(tmp_path / "s.db", clock)
+    s = await open_memory_sessions(clock)
     seen = recorded(s)
     first = await s.new_game(CHAT, ALICE, "scopa")
     clock.advance(LOBBY_IDLE - 60)
@@ -364,8 +368,8 @@ async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -
     await s.close()
 
 
-async def test_six_players_of_escoba_as_three_teams_of_two(tmp_path: Path) -> None:
-    s = await open_sessions(tmp_path / "s.db")
+async def test_six_players_of_escoba_as_three_teams_of_two() -> None:
+    s = await open_memory_sessions()
     await s.new_game(CHAT, ALICE, "escoba", {"players": 6})
     lobby = await s.set_option(CHAT, ALICE, "teams", "three")
     assert lobby.teams == 3 and "Tre coppie" in lobby_text(lobby, "it")
