@@ -15,7 +15,7 @@ from bot.sessions import ChatRef, ComputerPool, Sessions, UserRef
 from bot.sessions.service import default_chooser
 from bot.sessions.thinking import SHORTEST_BUDGET, Chooser
 
-from .sessions_helpers import ALICE, BOB, CHAT, first_legal, open_sessions, play_to_end
+from .sessions_helpers import ALICE, BOB, CHAT, first_legal, open_memory_sessions, play_to_end
 
 
 def budget_noted(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
@@ -56,9 +56,8 @@ async def pool() -> AsyncIterator[ComputerPool]:
         started.close()
 
 
-async def test_a_match_against_a_computer_thinking_in_another_process(pool: ComputerPool,
-                                                                     tmp_path: Path) -> None:
-    sessions = await open_sessions(tmp_path / "s.db", chooser=default_chooser, think=pool.think)
+async def test_a_match_against_a_computer_thinking_in_another_process(pool: ComputerPool) -> None:
+    sessions = await open_memory_sessions(chooser=default_chooser, think=pool.think)
     await sessions.new_game(CHAT, ALICE, "scopa", {"target": 1})
     await sessions.add_computer(CHAT, ALICE, "medium")
     game_id = (await sessions.start(CHAT, ALICE)).game_id
@@ -120,7 +119,7 @@ async def _computer_to_play(sessions: Sessions, chat: ChatRef, person: UserRef) 
     return game_id
 
 
-async def test_a_computer_thinking_in_one_game_does_not_hold_up_another(tmp_path: Path) -> None:
+async def test_a_computer_thinking_in_one_game_does_not_hold_up_another() -> None:
     release = asyncio.Event()
     slow_seeds: set[str] = set()
 
@@ -129,7 +128,7 @@ async def test_a_computer_thinking_in_one_game_does_not_hold_up_another(tmp_path
             await release.wait()
         return chooser(level, view, seed)
 
-    sessions = await open_sessions(tmp_path / "s.db", think=think)
+    sessions = await open_memory_sessions(think=think)
     slow = await _computer_to_play(sessions, CHAT, ALICE)
     quick = await _computer_to_play(sessions, ChatRef("test", "group-2", "Others"), BOB)
     slow_row = await sessions._store.get_game(slow)

@@ -15,6 +15,7 @@ from bot.sessions import (
     ChatRef,
     GameCancelled,
     GameStarted,
+    GameStatus,
     MatchEnded,
     MovePlayed,
     Reason,
@@ -404,4 +405,47 @@ async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_pat
         database.execute("PRAGMA user_version = 2")
     s = await open_sessions(path)
     assert (await s.lobby_of(lobby.game_id)).teams == 2
+    await s.close()
+
+
+async def test_front_ends_get_views_of_games_chats_and_players() -> None:
+    s = await open_memory_sessions()
+    assert await s.find_player("test", ALICE.key) is None, "looking a player up never creates one"
+    lobby = await s.new_game(CHAT, ALICE, "scopa")
+    summary = await s.game(lobby.game_id)
+    assert summary.status is GameStatus.LOBBY and not summary.started
+    assert summary.chat == CHAT and summary.variant == "scopa"
+    await s.add_computer(CHAT, ALICE, "easy")
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    summary = await s.game(game_id)
+    assert summary.status is GameStatus.RUNNING and summary.started and summary.status.open
+    alice, computer = summary.seats
+    assert alice.player is not None and alice.player.display_name == "Alice" and not alice.is_computer
+    assert computer.player is None and computer.is_computer and computer.computer_level == "easy"
+    assert [g.id for g in await s.running_games()] == [game_id]
+    assert [g.id for g in await s.games_of(ALICE)] == [game_id]
+    profile = await s.find_player("test", ALICE.key)
+    assert profile == alice.player and s.player_language(profile) == "it"
+    await s.set_player_language(ALICE, "en")
+    assert s.player_language(await s.player(ALICE)) == "en"
+
+    settings = await s.set_turn_limit(CHAT, "45")
+    assert settings.turn_limit == 45 and settings.chat == CHAT and settings.title == "Friends"
+    assert (await s.chat(CHAT)).turn_limit == 45
+
+    refs = s.message_refs
+    await refs.set_ref(game_id, "table", "101")
+    assert await refs.get_refs(game_id) == {"table": "101"}
+
+    await play_to_end(s, game_id, [ALICE])
+    assert (await s.game(game_id)).status is GameStatus.FINISHED
+    assert await s.running_games() == []
+    board = await s.leaderboard(CHAT)
+    assert [(line.display_name, line.games) for line in board] == [("Alice", 1)]
+    assert 0.0 <= board[0].win_rate <= 1.0
+    recent = await s.recent(CHAT)
+    assert [match.game_id for match in recent] == [game_id] and len(recent[0].players) == 2
+    await s.new_game(CHAT, BOB)
+    await s.cancel(CHAT, BOB)
+    assert (await s.game(game_id + 1)).status is GameStatus.CANCELLED
     await s.close()
