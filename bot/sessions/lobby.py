@@ -300,16 +300,15 @@ class Lobby:
             raise Refused(Reason.NOT_IN_GAME)
         chat = await self.directory.chat_row(old.chat_id)
         try:
-            row = await self.store.create_game(chat.id, player.id, old.variant, old.options,
-                                               old.players, old.teams, old.deck_style,
-                                               secrets.token_hex(8), creator_seat=False)
+            created = await self.store.create_game(chat.id, player.id, old.variant, old.options,
+                                                   old.players, old.teams, old.deck_style,
+                                                   secrets.token_hex(8), creator_seat=False)
         except OpenGameExists as exc:
             raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
         seats = [dataclasses.replace(s, seat=(s.seat + 1) % old.players, timeouts=0, autoplay=False)
                  for s in old.seats]
-        await self.store.set_seats(row.id, sorted(seats, key=lambda s: s.seat))
-        row = await self.store.get_game(row.id)
-        assert row is not None
+        await self.store.set_seats(created.id, sorted(seats, key=lambda s: s.seat))
+        row = await self.games.row(created.id)
         await self.bus.publish([ev.LobbyUpdated(**base(row, chat))])
         return lobby_view(row, rules_of(row), chat.turn_limit)
 
