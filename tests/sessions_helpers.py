@@ -74,7 +74,7 @@ async def play_to_end(sessions: Sessions, game_id: int, users: list[UserRef],
         if table.finished:
             return
         user = by_seat.get(table.to_play)
-        row = await sessions.game(game_id)
+        row = await sessions.game_row(game_id)
         seat_row = next(s for s in row.seats if s.seat == table.to_play)
         if user is None or seat_row.autoplay:
             await sessions.run_due()

@@ -134,15 +134,15 @@ async def test_a_computer_thinking_in_one_game_does_not_hold_up_another() -> Non
     slow_row = await sessions._store.get_game(slow)
     assert slow_row is not None
     slow_seeds.add(slow_row.seed)
-    versions = {slow: slow_row.version, quick: (await sessions.game(quick)).version}
+    versions = {slow: slow_row.version, quick: (await sessions.game_row(quick)).version}
     due = asyncio.create_task(sessions.run_due())
     for _ in range(1000):
-        if (await sessions.game(quick)).version > versions[quick]:
+        if (await sessions.game_row(quick)).version > versions[quick]:
             break
         await asyncio.sleep(0)
-    assert (await sessions.game(quick)).version == versions[quick] + 1, "played meanwhile"
-    assert (await sessions.game(slow)).version == versions[slow], "still thinking"
+    assert (await sessions.game_row(quick)).version == versions[quick] + 1, "played meanwhile"
+    assert (await sessions.game_row(slow)).version == versions[slow], "still thinking"
     release.set()
     assert await due == 2
-    assert (await sessions.game(slow)).version == versions[slow] + 1
+    assert (await sessions.game_row(slow)).version == versions[slow] + 1
     await sessions.close()

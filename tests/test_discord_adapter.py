@@ -139,7 +139,7 @@ async def play_turn(w: World, game_id: int, users: dict[str, User], hands: dict[
     if table.finished:
         return False
     seat = table.seats[table.to_play]
-    row = await w.sessions.game(game_id)
+    row = await w.sessions.game_row(game_id)
     if seat.is_computer or any(s.seat == seat.seat and s.autoplay for s in row.seats):
         assert await w.sessions.run_due() == 1
         return True

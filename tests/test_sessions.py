@@ -355,7 +355,7 @@ async def test_a_lobby_left_untouched_makes_way_for_a_new_game() -> None:
     clock.advance(120)
     second = await s.new_game(CHAT, BOB, "escoba")
     assert second.game_id != first.game_id and second.variant == "escoba"
-    assert (await s.game(first.game_id)).status == "cancelled"
+    assert (await s.game_row(first.game_id)).status == "cancelled"
     closed = [e for e in seen if isinstance(e, GameCancelled)]
     assert [(e.game_id, e.by) for e in closed] == [(first.game_id, "")]
 
@@ -365,7 +365,7 @@ async def test_a_lobby_left_untouched_makes_way_for_a_new_game() -> None:
     with pytest.raises(Refused) as refused:
         await s.new_game(CHAT, DINO, "scopa")
     assert refused.value.reason is Reason.GAME_OPEN, "a match in play never gives way"
-    assert (await s.game(game_id)).status == "running"
+    assert (await s.game_row(game_id)).status == "running"
     await s.close()
 
 
@@ -412,12 +412,12 @@ async def test_front_ends_get_views_of_games_chats_and_players() -> None:
     s = await open_memory_sessions()
     assert await s.find_player("test", ALICE.key) is None, "looking a player up never creates one"
     lobby = await s.new_game(CHAT, ALICE, "scopa")
-    summary = await s.game(lobby.game_id)
+    summary = await s.game_row(lobby.game_id)
     assert summary.status is GameStatus.LOBBY and not summary.started
     assert summary.chat == CHAT and summary.variant == "scopa"
     await s.add_computer(CHAT, ALICE, "easy")
     game_id = (await s.start(CHAT, ALICE)).game_id
-    summary = await s.game(game_id)
+    summary = await s.game_row(game_id)
     assert summary.status is GameStatus.RUNNING and summary.started and summary.status.open
     alice, computer = summary.seats
     assert alice.player is not None and alice.player.display_name == "Alice" and not alice.is_computer
@@ -438,7 +438,7 @@ async def test_front_ends_get_views_of_games_chats_and_players() -> None:
     assert await refs.get_refs(game_id) == {"table": "101"}
 
     await play_to_end(s, game_id, [ALICE])
-    assert (await s.game(game_id)).status is GameStatus.FINISHED
+    assert (await s.game_row(game_id)).status is GameStatus.FINISHED
     assert await s.running_games() == []
     board = await s.leaderboard(CHAT)
     assert [(line.display_name, line.games) for line in board] == [("Alice", 1)]
@@ -447,5 +447,26 @@ async def test_front_ends_get_views_of_games_chats_and_players() -> None:
     assert [match.game_id for match in recent] == [game_id] and len(recent[0].players) == 2
     await s.new_game(CHAT, BOB)
     await s.cancel(CHAT, BOB)
-    assert (await s.game(game_id + 1)).status is GameStatus.CANCELLED
+    assert (await s.game_row(game_id + 1)).status is GameStatus.CANCELLED
+    await s.close()
+
+
+async def test_a_seat_is_confirmed_only_where_it_was_taken_and_a_lobby_button_never_leaves_a_match() -> None:
+    s = await open_memory_sessions()
+    lobby = await s.new_game(CHAT, ALICE, "scopa")
+    await s.join(CHAT, BOB, ready=False)
+    with pytest.raises(Refused) as stranger:
+        await s.confirm_seat(lobby.game_id, CARLA)
+    assert stranger.value.reason is Reason.NOT_JOINED, "a game's number alone seats nobody"
+    assert [seat.ready for seat in (await s.confirm_seat(lobby.game_id, BOB)).seats if seat] == [True, True]
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    with pytest.raises(Refused) as started:
+        await s.confirm_seat(game_id, BOB)
+    assert started.value.reason is Reason.NOT_IN_LOBBY
+    with pytest.raises(Refused) as button:
+        await s.leave(CHAT, BOB, from_lobby=True)
+    assert button.value.reason is Reason.MATCH_STARTED
+    assert not any(seat.autoplay for seat in (await s.table(game_id)).seats)
+    await s.leave(CHAT, BOB)
+    assert any(seat.autoplay for seat in (await s.table(game_id)).seats)
     await s.close()

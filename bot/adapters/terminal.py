@@ -103,7 +103,7 @@ class TerminalGame:
             for _ in range(lobby.players - 1):
                 await self.sessions.add_computer(self.chat, self.user, level)
             game_id = lobby.game_id
-        row = await self.sessions.game(game_id)
+        row = await self.sessions.game_row(game_id)
         if row.status is GameStatus.LOBBY:
             await self.sessions.start(self.chat, self.user)
         return game_id
@@ -150,7 +150,7 @@ class TerminalGame:
             await asyncio.gather(driver, return_exceptions=True)
 
     async def _loop(self, game_id: int) -> bool:
-        style = (await self.sessions.game(game_id)).deck_style
+        style = (await self.sessions.game_row(game_id)).deck_style
         while True:
             while not self.events.empty():
                 if await self._drain(self.events.get_nowait(), style):
@@ -174,7 +174,7 @@ class TerminalGame:
                 from ..engine import Rules
                 from ..render import rules_text
 
-                row = await self.sessions.game(game_id)
+                row = await self.sessions.game_row(game_id)
                 self._show(rules_text(row.variant, Rules.from_options(row.variant, row.options),
                                       self.lang))
                 continue

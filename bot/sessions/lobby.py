@@ -162,12 +162,33 @@ class Lobby:
 
         return await self._lobby_change(chat_ref, user, change, game_id)
 
-    async def leave(self, chat_ref: ChatRef, user: UserRef) -> LobbyView | TableView:
+    async def confirm_seat(self, game_id: int, user: UserRef) -> LobbyView:
+        """Mark the seat `user` took in lobby `game_id` as ready (the bot can now reach them).
+
+        Only a seat taken in the chat itself is confirmed: whoever knows a game's number
+        (they are sequential) cannot sit in the lobby of a chat they are not in."""
+        row = await self.store.get_game(game_id)
+        player = await self.directory.known_player(user.platform, user.key)
+        if row is None or player is None or not any(s.player_id == player.id for s in row.seats):
+            raise Refused(Reason.NOT_JOINED)
+        if row.status != "lobby":
+            raise Refused(Reason.NOT_IN_LOBBY)
+        chat = await self.directory.chat_row(row.chat_id)
+        return await self.join(ChatRef(chat.platform, chat.chat_key, chat.title), user, ready=True,
+                               game_id=game_id)
+
+    async def leave(self, chat_ref: ChatRef, user: UserRef, *,
+                    from_lobby: bool = False) -> LobbyView | TableView:
+        """Leave the chat's open game: a seat in the lobby is freed; in a match the computer
+        plays it from now on. `from_lobby` (the lobby's Leave button) leaves only a lobby: a
+        button pressed after the start does not hand a seat over unasked."""
         chat = await self.directory.chat(chat_ref)
         player = await self.directory.player(user)
         row = await self.store.open_game(chat.id)
         if row is None:
             raise Refused(Reason.NO_GAME)
+        if row.status == "running" and from_lobby:
+            raise Refused(Reason.MATCH_STARTED)
         if row.status == "running":
             seat = next((s for s in row.seats if s.player_id == player.id), None)
             if seat is None:

@@ -25,6 +25,8 @@ class Reason(StrEnum):
     BAD_OPTION = "bad_option"
     IN_OTHER_GAME = "in_other_game"
     NO_FUORI = "no_fuori"
+    MATCH_STARTED = "match_started"
+    MUST_CAPTURE = "must_capture"
 
 
 class Refused(Exception):

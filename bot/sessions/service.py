@@ -141,8 +141,15 @@ class Sessions:
                    game_id: int | None = None) -> LobbyView:
         return await self._lobby.join(chat_ref, user, ready=ready, game_id=game_id)
 
-    async def leave(self, chat_ref: ChatRef, user: UserRef) -> LobbyView | TableView:
-        return await self._lobby.leave(chat_ref, user)
+    async def confirm_seat(self, game_id: int, user: UserRef) -> LobbyView:
+        """Mark the seat `user` took in lobby `game_id` as ready (the bot can now reach them);
+        only a seat taken in the chat itself."""
+        return await self._lobby.confirm_seat(game_id, user)
+
+    async def leave(self, chat_ref: ChatRef, user: UserRef, *,
+                    from_lobby: bool = False) -> LobbyView | TableView:
+        """Leave the chat's open game; `from_lobby` leaves only a lobby, never a match."""
+        return await self._lobby.leave(chat_ref, user, from_lobby=from_lobby)
 
     async def add_computer(self, chat_ref: ChatRef, user: UserRef, level: str,
                            is_admin: bool = False) -> LobbyView:
@@ -200,7 +207,7 @@ class Sessions:
     async def hand(self, game_id: int, user: UserRef) -> HandView:
         return await self._queries.hand(game_id, user)
 
-    async def game(self, game_id: int) -> GameSummary:
+    async def game_row(self, game_id: int) -> GameSummary:
         """Where game `game_id` is played, its status and its seats."""
         return await self._queries.game(game_id)
 

@@ -44,7 +44,7 @@ async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
                     choosing: str | None = None, declaring: bool = False) -> DrawnHand:
     """The player's hand in game `game_id`; Refused if they have none there."""
     view = await sessions.hand(game_id, user)
-    row = await sessions.game(game_id)
+    row = await sessions.game_row(game_id)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
     embed = hand_embed(view, lang, row.variant, choosing=choosing, autoplay=autoplay,
                        declaring=declaring)

@@ -127,7 +127,7 @@ class Presenter:
             self._drawn[game_id] = signature
 
     async def _drawing(self, game_id: int, lang: str) -> tuple[Drawing, bool]:
-        row = await self.sessions.game(game_id)
+        row = await self.sessions.game_row(game_id)
         if row.status is GameStatus.LOBBY:
             lobby = await self.sessions.lobby_of(game_id)
             return (lobby_embed(lobby, lang), lobby_components(lobby, lang)), False
@@ -191,7 +191,7 @@ class Presenter:
                                seconds=event.seconds_left)
 
     async def _player(self, game_id: int, seat: int) -> PlayerProfile | None:
-        row = await self.sessions.game(game_id)
+        row = await self.sessions.game_row(game_id)
         found = next((s for s in row.seats if s.seat == seat), None)
         if found is None or found.is_computer:
             return None

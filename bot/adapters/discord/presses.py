@@ -111,7 +111,7 @@ class PressHandlers:
             await self.sessions.set_option(chat, user, *choice, is_admin=admin)
             return Reply.nothing()
         if press.action is Action.CANCEL:
-            row = await self.sessions.game(game_id)
+            row = await self.sessions.game_row(game_id)
             if row.status is GameStatus.LOBBY:
                 await self.sessions.cancel(chat, user, is_admin=admin)
                 return Reply.nothing()

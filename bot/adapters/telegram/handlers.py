@@ -174,7 +174,7 @@ class Handlers:
 
     async def _deep_join(self, message: Message, uref: UserRef, lang: str, game_id: int) -> None:
         try:
-            row = await self.sessions.game(game_id)
+            row = await self.sessions.game_row(game_id)
             if row.chat.platform != PLATFORM:
                 raise Refused(Reason.NO_GAME)
             gref = row.chat

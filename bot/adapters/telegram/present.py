@@ -145,7 +145,7 @@ class Presenter:
         Seat `last` (who just played) goes last: when the flood limits make
         hands wait, the hand that can play now is drawn first.
         """
-        row = await self.sessions.game(game_id)
+        row = await self.sessions.game_row(game_id)
         for seat in sorted(row.seats, key=lambda s: s.seat == last):
             player = human(seat)
             if player is not None and seat.ready and self.reachable(player):
@@ -158,7 +158,7 @@ class Presenter:
 
     async def draw_table(self, game_id: int, chat_id: int) -> Content | None:
         lang = await self.chat_language(chat_id)
-        row = await self.sessions.game(game_id)
+        row = await self.sessions.game_row(game_id)
         if row.status is GameStatus.LOBBY:
             view = await self.sessions.lobby_of(game_id)
             link = private_link(self.bot_username(), game_id) if view.waiting else None
@@ -176,7 +176,7 @@ class Presenter:
                        table_keyboard(game_id, lang, show_hand, take_back))
 
     async def draw_hand(self, game_id: int, user_key: str) -> Content | None:
-        row = await self.sessions.game(game_id)
+        row = await self.sessions.game_row(game_id)
         seat = next((s for s in row.seats if (p := human(s)) is not None and p.user_key == user_key),
                     None)
         player = human(seat) if seat is not None else await self.sessions.find_player(
@@ -227,7 +227,7 @@ class Presenter:
             await self._warn(event)
 
     async def _warn(self, event: TurnWarning) -> None:
-        row = await self.sessions.game(event.game_id)
+        row = await self.sessions.game_row(event.game_id)
         seat = next((s for s in row.seats if s.seat == event.seat), None)
         player = human(seat) if seat is not None else None
         if player is not None and self.reachable(player):
