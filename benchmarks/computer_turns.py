@@ -75,7 +75,7 @@ async def run(games: int, seconds: float, database: Path, pool: ComputerPool | N
     elapsed = time.perf_counter() - began
     timers.cancel()
     await asyncio.gather(timers, return_exceptions=True)
-    await sessions.store.close()
+    await sessions.close()
     where = f"{pool.workers} worker process(es)" if pool else "threads"
     print(f"{games} games, computers in {where}: {len(waits)} computer moves in {elapsed:.1f} s "
           f"({len(waits) / elapsed:.1f}/s); from due to played: "

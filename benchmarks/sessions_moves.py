@@ -83,7 +83,7 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
     elapsed = time.perf_counter() - begin
     timers.cancel()
     await asyncio.gather(timers, return_exceptions=True)
-    await sessions.store.close()
+    await sessions.close()
     load = f"offered {rate:,.0f} moves/s, {arrivals} arrivals" if rate else "as fast as possible"
     print(f"sessions ({load}): {len(latencies) / elapsed:,.0f} moves/s sustained with {games} games at once "
           f"({len(latencies)} moves and {matches} matches ended in {elapsed:.1f} s); latency "

@@ -75,7 +75,7 @@ async def serve_bot(api_base: str, token: str, db: str, limits: str) -> None:
     await done.wait()
     await front.stop()
     timers.cancel()
-    await sessions.store.close()
+    await sessions.close()
 
 
 # ---- the players ----------------------------------------------------------------------------------

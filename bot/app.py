@@ -158,7 +158,7 @@ async def serve(names: list[str], settings: Settings,
                 await front.stop()
         driver.cancel()
         await asyncio.gather(driver, return_exceptions=True)
-        await sessions.store.close()
+        await sessions.close()
         await asyncio.to_thread(computers.close)
 
 

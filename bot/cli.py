@@ -13,6 +13,7 @@ from .ai import LEVELS
 from .engine.errors import EngineError
 from .engine.rules import parse_rule_pairs
 from .failures import FatalError
+from .i18n import LANGUAGES
 from .redact import redact
 
 
@@ -67,7 +68,7 @@ def _play(args: argparse.Namespace) -> int:
             if game_id is not None:
                 await game.run(game_id)
         finally:
-            await sessions.store.close()
+            await sessions.close()
         return 0
 
     try:
@@ -151,11 +152,13 @@ _RUN_ENV = "environment: TELEGRAM_TOKEN, DISCORD_TOKEN (and those listed by tele
 
 
 def default_language() -> str:
-    """Italian on an Italian system (LC_ALL, LC_MESSAGES or LANG), English elsewhere."""
+    """The system's language (LC_ALL, LC_MESSAGES or LANG) when the catalogue has it, else English."""
+    from .i18n import language_of
+
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(name)
         if value:
-            return "it" if value.lower().startswith("it") else "en"
+            return language_of(value.split(".")[0], "en")
     return "en"
 
 
@@ -203,9 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
                          epilog=_RUN_ENV)
     run.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                      help="the SQLite file (SCOPA_DB, default scopa.db)")
-    run.add_argument("--lang", default=default_language(), choices=("it", "en"),
+    run.add_argument("--lang", default=default_language(), choices=LANGUAGES,
                      help="language of the terminal game offered when no token is set "
-                          "(default: the system's, Italian or English)")
+                          "(default: the system's, else English)")
     run.set_defaults(func=_run)
 
     for name, environment in (("telegram", _TELEGRAM_ENV), ("discord", _DISCORD_ENV)):
@@ -224,8 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--teams", action="store_true", help="play in teams of two")
     play.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help=rules_help)
     play.add_argument("--level", default="medium", choices=LEVELS, help="the computer players' level")
-    play.add_argument("--lang", default=default_language(), choices=("it", "en"),
-                      help="default: the system's language, Italian or English")
+    play.add_argument("--lang", default=default_language(), choices=LANGUAGES,
+                      help="default: the system's language, else English")
     play.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                       help="the SQLite file (SCOPA_DB, default scopa.db)")
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")

@@ -14,7 +14,9 @@ from .engine import Card, DeckStyle, Move, Rules, label
 from .engine.rules import HOUSE_RULES, Primiera, Variant, parse_variant
 from .i18n import t
 from .sessions import (
+    GameStatus,
     HandView,
+    LeaderboardLine,
     LobbyView,
     MatchEnded,
     MovePlayed,
@@ -23,7 +25,6 @@ from .sessions import (
     TableView,
 )
 from .sessions.service import LOBBY_IDLE
-from .storage import LeaderboardRow
 
 
 def card_label(card: Card, style: str = "napoletane") -> str:
@@ -102,7 +103,7 @@ def lobby_text(view: LobbyView, lang: str) -> str:
         if view.teams:
             line += " · " + t(lang, "lobby.team", team="ABC"[index % view.teams])
         lines.append(line)
-    if view.status == "lobby":
+    if view.status == GameStatus.LOBBY:
         lines.append("")
         lines.append(t(lang, "lobby.hint"))
     return "\n".join(lines)
@@ -263,7 +264,7 @@ def refusal_text(refused: Refused, lang: str) -> str:
     return t(lang, f"refused.{refused.reason.value}", **params)
 
 
-def leaderboard_text(rows: Sequence[LeaderboardRow], lang: str, global_scope: bool) -> str:
+def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool) -> str:
     scope = t(lang, "leaderboard.global" if global_scope else "leaderboard.chat")
     lines = [t(lang, "leaderboard.title", scope=scope)]
     if not rows:

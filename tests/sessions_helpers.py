@@ -1,4 +1,5 @@
-"""A sessions layer over a real SQLite file, with a clock the tests move by hand."""
+"""A sessions layer over a real SQLite file or over the in-memory store, with a clock
+the tests move by hand."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 from bot.engine import Move, SeatView
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.storage import Store
+
+from .fakes.memory_store import MemoryStore
 
 
 class FakeClock:
@@ -39,6 +42,13 @@ async def open_sessions(path: Path, clock: FakeClock | None = None, **kwargs: ob
     store = await Store.open(path, clock)
     kwargs.setdefault("chooser", first_legal)
     return Sessions(store, clock=clock, computer_pace=0.0, **kwargs)  # type: ignore[arg-type]
+
+
+async def open_memory_sessions(clock: FakeClock | None = None, **kwargs: object) -> Sessions:
+    """Sessions over the in-memory store: for what does not depend on SQLite itself."""
+    clock = clock or FakeClock()
+    kwargs.setdefault("chooser", first_legal)
+    return Sessions(MemoryStore(clock), clock=clock, computer_pace=0.0, **kwargs)  # type: ignore[arg-type]
 
 
 def recorded(sessions: Sessions) -> list[object]:

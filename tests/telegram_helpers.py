@@ -31,7 +31,7 @@ class Bot:
         self.timers.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.timers
-        await self.sessions.store.close()
+        await self.sessions.close()
 
 
 async def start_bot(tg: FakeTelegramServer, db: Path, *, clock: FakeClock | None = None,

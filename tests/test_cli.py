@@ -75,7 +75,7 @@ def test_export_prints_stored_records(tmp_path: Path, capsys: pytest.CaptureFixt
         await sessions.join(CHAT, BOB)
         table = await sessions.start(CHAT, ALICE)
         await play_to_end(sessions, table.game_id, [ALICE, BOB])
-        await sessions.store.close()
+        await sessions.close()
 
     asyncio.run(play())
     assert main(["export", "--db", str(tmp_path / "e.db")]) == 0
@@ -102,7 +102,7 @@ def help_of(*command: str, capsys: pytest.CaptureFixture[str]) -> str:
 def test_help_of_each_subcommand_lists_its_options_and_choices(capsys: pytest.CaptureFixture[str]) -> None:
     play = help_of("play", capsys=capsys)
     for word in ("scopa, scopone, scopone_scientifico, escoba", "scientifico", "{easy,medium,hard}",
-                 "{it,en}", "round_limit", "ace_takes_all", "must_capture", "fuori", "Ctrl-C"):
+                 "{it,en,es}", "round_limit", "ace_takes_all", "must_capture", "fuori", "Ctrl-C"):
         assert word in play
     assert "round_limit" in help_of("simulate", capsys=capsys)
     telegram = help_of("telegram", capsys=capsys)
@@ -114,7 +114,7 @@ def test_help_of_each_subcommand_lists_its_options_and_choices(capsys: pytest.Ca
         assert name in discord
     arena = help_of("arena", capsys=capsys)
     assert "--deals" in arena and "greedy" in arena and "escoba" in arena
-    assert "{it,en}" in help_of("run", capsys=capsys)
+    assert "{it,en,es}" in help_of("run", capsys=capsys)
 
 
 def test_the_language_is_chosen_without_a_subcommand_too(tmp_path: Path) -> None:
@@ -294,6 +294,7 @@ def test_the_terminal_speaks_the_systems_language(monkeypatch: pytest.MonkeyPatc
     from bot.cli import build_parser
 
     for environment, expected in (({"LANG": "it_IT.UTF-8"}, "it"), ({"LANG": "en_GB.UTF-8"}, "en"),
+                                  ({"LANG": "es_ES.UTF-8"}, "es"), ({"LANG": "de_DE.UTF-8"}, "en"),
                                   ({"LC_ALL": "it_CH.UTF-8", "LANG": "C.UTF-8"}, "it"), ({}, "en")):
         for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
             monkeypatch.delenv(name, raising=False)

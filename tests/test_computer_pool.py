@@ -15,7 +15,7 @@ from bot.sessions import ChatRef, ComputerPool, Sessions, UserRef
 from bot.sessions.service import default_chooser
 from bot.sessions.thinking import SHORTEST_BUDGET, Chooser
 
-from .sessions_helpers import ALICE, BOB, CHAT, first_legal, open_sessions, play_to_end
+from .sessions_helpers import ALICE, BOB, CHAT, first_legal, open_memory_sessions, play_to_end
 
 
 def budget_noted(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
@@ -56,17 +56,16 @@ async def pool() -> AsyncIterator[ComputerPool]:
         started.close()
 
 
-async def test_a_match_against_a_computer_thinking_in_another_process(pool: ComputerPool,
-                                                                     tmp_path: Path) -> None:
-    sessions = await open_sessions(tmp_path / "s.db", chooser=default_chooser, think=pool.think)
+async def test_a_match_against_a_computer_thinking_in_another_process(pool: ComputerPool) -> None:
+    sessions = await open_memory_sessions(chooser=default_chooser, think=pool.think)
     await sessions.new_game(CHAT, ALICE, "scopa", {"target": 1})
     await sessions.add_computer(CHAT, ALICE, "medium")
     game_id = (await sessions.start(CHAT, ALICE)).game_id
     await play_to_end(sessions, game_id, [ALICE])
-    moves = await sessions.store.moves(game_id)
+    moves = await sessions._store.moves(game_id)
     assert len(moves) >= 36 and any(move.by_computer for move in moves)
     assert all(move.by_computer == (move.seat == 1) for move in moves)
-    await sessions.store.close()
+    await sessions.close()
 
 
 async def test_a_worker_that_dies_loses_no_move(pool: ComputerPool) -> None:
@@ -120,7 +119,7 @@ async def _computer_to_play(sessions: Sessions, chat: ChatRef, person: UserRef) 
     return game_id
 
 
-async def test_a_computer_thinking_in_one_game_does_not_hold_up_another(tmp_path: Path) -> None:
+async def test_a_computer_thinking_in_one_game_does_not_hold_up_another() -> None:
     release = asyncio.Event()
     slow_seeds: set[str] = set()
 
@@ -129,10 +128,11 @@ async def test_a_computer_thinking_in_one_game_does_not_hold_up_another(tmp_path
             await release.wait()
         return chooser(level, view, seed)
 
-    sessions = await open_sessions(tmp_path / "s.db", think=think)
+    sessions = await open_memory_sessions(think=think)
     slow = await _computer_to_play(sessions, CHAT, ALICE)
     quick = await _computer_to_play(sessions, ChatRef("test", "group-2", "Others"), BOB)
-    slow_row = await sessions.game_row(slow)
+    slow_row = await sessions._store.get_game(slow)
+    assert slow_row is not None
     slow_seeds.add(slow_row.seed)
     versions = {slow: slow_row.version, quick: (await sessions.game_row(quick)).version}
     due = asyncio.create_task(sessions.run_due())
@@ -145,4 +145,4 @@ async def test_a_computer_thinking_in_one_game_does_not_hold_up_another(tmp_path
     release.set()
     assert await due == 2
     assert (await sessions.game_row(slow)).version == versions[slow] + 1
-    await sessions.store.close()
+    await sessions.close()

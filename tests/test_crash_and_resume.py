@@ -21,7 +21,7 @@ async def test_kill_9_mid_match_then_resume(tmp_path: Path) -> None:
     await sessions.new_game(CHAT, ALICE, "scopa")
     await sessions.join(CHAT, BOB)
     game_id = (await sessions.start(CHAT, ALICE)).game_id
-    await sessions.store.close()
+    await sessions.close()
 
     child = subprocess.Popen([sys.executable, "-m", "tests.crash_player", str(db)], cwd=ROOT,
                              stdout=subprocess.PIPE, text=True)
@@ -36,9 +36,9 @@ async def test_kill_9_mid_match_then_resume(tmp_path: Path) -> None:
     assert child.returncode == -signal.SIGKILL
 
     resumed = await open_sessions(db)
-    row = await resumed.store.get_game(game_id)
+    row = await resumed._store.get_game(game_id)
     assert row is not None and row.status == "running"
-    moves = await resumed.store.moves(game_id)
+    moves = await resumed._store.moves(game_id)
     assert [m.number for m in moves] == list(range(1, row.version + 1))
     assert row.version >= last
     replay = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
@@ -50,5 +50,5 @@ async def test_kill_9_mid_match_then_resume(tmp_path: Path) -> None:
     await play_to_end(resumed, game_id, [ALICE, BOB])
     final = await resumed.table(game_id)
     assert final.winner is not None
-    assert len(await resumed.store.moves(game_id)) == final.version
-    await resumed.store.close()
+    assert len(await resumed._store.moves(game_id)) == final.version
+    await resumed.close()

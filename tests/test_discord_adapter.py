@@ -58,7 +58,7 @@ class World:
     async def restart(self, **options: object) -> None:
         """Stop the bot and start a new one on the same database, as after a crash."""
         await self.front.stop()
-        await self.sessions.store.close()
+        await self.sessions.close()
         self.sessions = await open_sessions(self.path, self.clock)
         self.front = await start_front(self.sessions, **options)
 
@@ -74,7 +74,7 @@ async def start_front(sessions: Sessions, **options: object) -> DiscordFrontEnd:
 def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every run deals the same cards: game seeds come from a counter, not from `secrets`."""
     counter = itertools.count(1)
-    monkeypatch.setattr("bot.sessions.service.secrets.token_hex", lambda n: f"{next(counter):0{2 * n}x}")
+    monkeypatch.setattr("bot.sessions.lobby.secrets.token_hex", lambda n: f"{next(counter):0{2 * n}x}")
 
 
 @pytest.fixture
@@ -91,7 +91,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     w = World(fake, sessions, front, clock, tmp_path / "discord.db", channel, *users)
     yield w
     await w.front.stop()
-    await w.sessions.store.close()
+    await w.sessions.close()
     await fake.close()
 
 
@@ -382,13 +382,13 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
     to_move, _, version = await mover(w, game_id)
     hand = (await fake.press(to_move, await table_message(w, game_id), prefix=f"{HAND}{game_id}")).reply
     disk = asyncio.Event()
-    commit = w.sessions.store.commit_move
+    commit = w.sessions._store.commit_move
 
     async def slow_commit(*args: object) -> None:
         await disk.wait()
         await commit(*args)
 
-    monkeypatch.setattr(w.sessions.store, "commit_move", slow_commit)
+    monkeypatch.setattr(w.sessions._store, "commit_move", slow_commit)
     hand, move = await ready_to_play(w, to_move, hand, game_id, version)
     pressed = await fake.press(to_move, hand, custom_id=move, wait=False)
     await fake.acknowledged(pressed)
@@ -399,14 +399,14 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
     assert (await w.sessions.table(game_id)).version > version
     assert version + 1 not in versions(hand) and not hand.content
 
-    board = w.sessions.store.leaderboard
+    board = w.sessions._store.leaderboard
     ranking = asyncio.Event()
 
     async def slow_board(*args: object, **kwargs: object) -> object:
         await ranking.wait()
         return await board(*args, **kwargs)
 
-    monkeypatch.setattr(w.sessions.store, "leaderboard", slow_board)
+    monkeypatch.setattr(w.sessions._store, "leaderboard", slow_board)
     asked = await fake.slash(w.dino, w.channel, "leaderboard", wait=False)
     await fake.acknowledged(asked)
     assert asked.log == ["callback 5"] and not asked.reply.ephemeral
@@ -418,20 +418,24 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
 
 # ---- commands, settings, pings -------------------------------------------------------------------
 
-async def test_commands_are_registered_in_english_and_italian(world: World) -> None:
-    it, en = catalogue("it"), catalogue("en")
+async def test_commands_are_registered_in_english_italian_and_spanish(world: World) -> None:
+    it, en, es = catalogue("it"), catalogue("en"), catalogue("es")
+
+    def local(key: str) -> dict[str, str]:
+        return {"it": it[key], "es-ES": es[key], "es-419": es[key]}
+
     by_name = {c["name"]: c for c in world.fake.commands}
     assert set(by_name) == {"newgame", "leaderboard", "stats", "rules", "settings", "help"}
     for name, command in by_name.items():
         assert en[f"discord.command.{name}.name"] == name
-        assert command["name_localizations"] == {"it": it[f"discord.command.{name}.name"]}
+        assert command["name_localizations"] == local(f"discord.command.{name}.name")
         assert command["description"] == en[f"discord.command.{name}.description"]
-        assert command["description_localizations"] == {"it": it[f"discord.command.{name}.description"]}
+        assert command["description_localizations"] == local(f"discord.command.{name}.description")
         for option in command["options"]:
             key = "everyone" if option["name"] == "global" else option["name"]
             assert en[f"discord.option.{key}.name"] == option["name"]
-            assert option["name_localizations"] == {"it": it[f"discord.option.{key}.name"]}
-            assert option["description_localizations"] == {"it": it[f"discord.option.{key}.description"]}
+            assert option["name_localizations"] == local(f"discord.option.{key}.name")
+            assert option["description_localizations"] == local(f"discord.option.{key}.description")
             for choice in option.get("choices", []):
                 assert choice["name"][0].isdigit() or "it" in choice.get("name_localizations", {})
     assert by_name["newgame"]["contexts"] == [0], "no /newgame in direct messages"
@@ -457,7 +461,7 @@ async def test_settings_and_pings_by_direct_message(world: World) -> None:
     assert mine.reply.ephemeral and "ping you privately" in mine.reply.text
     denied = await fake.slash(w.bob, w.channel, "settings", channel_language="en", dm_pings=False)
     assert "Only server managers" in denied.reply.text
-    bob = await w.sessions.store.find_player("discord", str(w.bob.id))
+    bob = await w.sessions._store.find_player("discord", str(w.bob.id))
     assert bob is not None and bob.dm_pings, "a refused /settings changes nothing"
     assert (await w.sessions.chat(_chat(w))).language == "it"
 
@@ -729,7 +733,7 @@ async def test_two_shards_identify_together_and_both_take_interactions(tmp_path:
             await fake.wait_for(lambda c=channel: fake.messages(c), what="a lobby on each shard")
     finally:
         await front.stop()
-        await sessions.store.close()
+        await sessions.close()
         await fake.close()
 
 
@@ -773,7 +777,7 @@ async def test_new_game_takes_the_table_layout_from_options(tmp_path: Path) -> N
             await sessions.new_game(CHAT, ALICE, "scopa", bad)
         assert refused.value.reason is Reason.BAD_OPTION
     assert await sessions.open_game_id(CHAT) is None
-    await sessions.store.close()
+    await sessions.close()
 
 
 # ---- custom ids, menus, catalogue, lanes ---------------------------------------------------------

@@ -26,7 +26,8 @@ SAME_AS_ENGLISH = {
     "pictures.category.primiera", "pictures.category.re_bello", "pictures.category.napola",
     "pictures.category.asso_bello",
     # a language's name is written in that language
-    "telegram.language.it", "telegram.language.en", "discord.language.it", "discord.language.en",
+    "telegram.language.it", "telegram.language.en", "telegram.language.es",
+    "discord.language.it", "discord.language.en", "discord.language.es",
     # emoji, names and numbers only
     "lobby.seat_player", "lobby.seat_computer", "play.computer", "stats.title", "computer.name",
     "telegram.button.computer", "discord.button.computer", "telegram.seconds", "counts.no_primiera",

@@ -215,4 +215,4 @@ async def test_the_sessions_layer_accepts_every_value_the_table_offers(tmp_path:
             assert (await sessions.set_turn_limit(CHAT, seconds)).turn_limit == seconds
         assert TEAMS_VALUES[0] == "off"
     finally:
-        await sessions.store.close()
+        await sessions.close()

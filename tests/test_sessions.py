@@ -1,4 +1,5 @@
-"""Games through the sessions layer, against a real SQLite file."""
+"""Games through the sessions layer: on the in-memory store, and against a real SQLite
+file for what SQLite itself keeps (restarts, the timer's deadlines, stored rounds)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.sessions import (
     ChatRef,
     GameCancelled,
     GameStarted,
+    GameStatus,
     MatchEnded,
     MovePlayed,
     Reason,
@@ -34,6 +36,7 @@ from .sessions_helpers import (
     CHAT,
     DINO,
     FakeClock,
+    open_memory_sessions,
     open_sessions,
     play_one,
     play_to_end,
@@ -42,8 +45,8 @@ from .sessions_helpers import (
 )
 
 
-async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> None:
-    sessions = await open_sessions(tmp_path / "s.db")
+async def test_full_two_player_match_reaches_the_leaderboard() -> None:
+    sessions = await open_memory_sessions()
     seen = recorded(sessions)
     lobby = await sessions.new_game(CHAT, ALICE, "scopa")
     assert [s.name if s else None for s in lobby.seats] == ["Alice", None]
@@ -56,7 +59,7 @@ async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> 
     await play_to_end(sessions, table.game_id, [ALICE, BOB])
     final = await sessions.table(table.game_id)
     assert final.winner is not None and max(final.totals) >= 11
-    assert not (sessions._cache or sessions._tables or sessions._seat_infos or sessions._locks), \
+    assert sessions._games.idle, \
         "a finished match keeps nothing in memory: a long-running bot does not grow"
     assert any(isinstance(e, GameStarted) for e in seen)
     assert any(isinstance(e, RoundEnded) for e in seen)
@@ -66,15 +69,15 @@ async def test_full_two_player_match_reaches_the_leaderboard(tmp_path: Path) -> 
     assert sum(row.wins for row in board) == 1 and all(row.games == 1 for row in board)
     winner_row = next(r for r in board if r.wins)
     assert winner_row is board[0]
-    records = await sessions.store.records()
+    records = await sessions._store.records()
     assert len(records) == 1 and json.loads(records[0])["winner"] == final.winner
     stats = await sessions.stats(ALICE)
     assert stats["games"] == 1 and "duel" in stats["ratings"]
-    await sessions.store.close()
+    await sessions.close()
 
 
-async def test_one_open_game_per_chat_and_lobby_rules(tmp_path: Path) -> None:
-    sessions = await open_sessions(tmp_path / "s.db")
+async def test_one_open_game_per_chat_and_lobby_rules() -> None:
+    sessions = await open_memory_sessions()
     lobby = await sessions.new_game(CHAT, ALICE, "scopone")
     assert lobby.players == 4 and lobby.teams
     with pytest.raises(Refused) as again:
@@ -96,12 +99,12 @@ async def test_one_open_game_per_chat_and_lobby_rules(tmp_path: Path) -> None:
         await sessions.cancel(CHAT, BOB)
     await sessions.cancel(CHAT, BOB, is_admin=True)
     assert await sessions.open_game_id(CHAT) is None
-    await sessions.store.close()
+    await sessions.close()
 
 
-async def test_team_match_with_a_computer_seat(tmp_path: Path) -> None:
+async def test_team_match_with_a_computer_seat() -> None:
     clock = FakeClock()
-    sessions = await open_sessions(tmp_path / "s.db", clock)
+    sessions = await open_memory_sessions(clock)
     await sessions.new_game(CHAT, ALICE, "scopone")
     await sessions.join(CHAT, BOB)
     await sessions.join(CHAT, CARLA)
@@ -111,16 +114,18 @@ async def test_team_match_with_a_computer_seat(tmp_path: Path) -> None:
     await play_to_end(sessions, table.game_id, [ALICE, BOB, CARLA])
     board = await sessions.leaderboard(None, "team")
     assert len(board) == 3
-    await sessions.store.close()
+    await sessions.close()
 
 
-async def _started(sessions_path: Path, clock: FakeClock | None = None) -> tuple[object, int]:
-    sessions = await open_sessions(sessions_path, clock)
+async def _started(sessions_path: Path | None, clock: FakeClock | None = None) -> tuple[object, int]:
+    """A duel started on SQLite at `sessions_path`, or in memory (None)."""
+    sessions = await (open_memory_sessions(clock) if sessions_path is None
+                      else open_sessions(sessions_path, clock))
     return sessions, await start_duel(sessions)
 
 
-async def test_hundred_concurrent_taps_apply_exactly_one_move(tmp_path: Path) -> None:
-    sessions, game_id = await _started(tmp_path / "s.db")
+async def test_hundred_concurrent_taps_apply_exactly_one_move() -> None:
+    sessions, game_id = await _started(None)
     table = await sessions.table(game_id)  # type: ignore[attr-defined]
     user = ALICE if table.to_play == 0 else BOB
     hand = await sessions.hand(game_id, user)  # type: ignore[attr-defined]
@@ -136,18 +141,18 @@ async def test_hundred_concurrent_taps_apply_exactly_one_move(tmp_path: Path) ->
     outcomes = await asyncio.gather(*(tap() for _ in range(100)))
     assert outcomes.count("ok") == 1
     assert set(outcomes) - {"ok"} == {"stale"}
-    moves = await sessions.store.moves(game_id)  # type: ignore[attr-defined]
+    moves = await sessions._store.moves(game_id)  # type: ignore[attr-defined]
     assert len(moves) == 1 and moves[0].move == move
-    await sessions.store.close()  # type: ignore[attr-defined]
+    await sessions.close()  # type: ignore[attr-defined]
 
 
-async def test_refused_moves_change_nothing(tmp_path: Path) -> None:
-    sessions, game_id = await _started(tmp_path / "s.db")
+async def test_refused_moves_change_nothing() -> None:
+    sessions, game_id = await _started(None)
     s = sessions  # type: ignore[assignment]
     table = await s.table(game_id)
     mover, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
     hand = await s.hand(game_id, mover)
-    before = await s.store.get_game(game_id)
+    before = await s._store.get_game(game_id)
     cases = [
         (other, hand.version, hand.choices[0].moves[0].code, Reason.NOT_YOUR_TURN),
         (CARLA, hand.version, hand.choices[0].moves[0].code, Reason.NOT_IN_GAME),
@@ -161,20 +166,20 @@ async def test_refused_moves_change_nothing(tmp_path: Path) -> None:
         with pytest.raises(Refused) as refused:
             await s.play(game_id, user, version, move)
         assert refused.value.reason is reason
-    after = await s.store.get_game(game_id)
-    assert after == before and await s.store.moves(game_id) == []
+    after = await s._store.get_game(game_id)
+    assert after == before and await s._store.moves(game_id) == []
     await play_to_end(s, game_id, [ALICE, BOB])
     with pytest.raises(Refused) as over:
         await s.play(game_id, mover, (await s.table(game_id)).version, "1D")
     assert over.value.reason is Reason.GAME_OVER
-    await s.store.close()
+    await s.close()
 
 
 async def test_turn_timer_warns_plays_for_the_absent_and_survives_restart(tmp_path: Path) -> None:
     clock = FakeClock()
     sessions, game_id = await _started(tmp_path / "s.db", clock)
     s = sessions  # type: ignore[assignment]
-    await s.store.close()
+    await s.close()
 
     clock.advance(75)
     restarted = await open_sessions(tmp_path / "s.db", clock)
@@ -192,13 +197,13 @@ async def test_turn_timer_warns_plays_for_the_absent_and_survives_restart(tmp_pa
         await restarted.run_due()
     autoplay = [e for e in seen if isinstance(e, SeatAutoplay)]
     assert autoplay and autoplay[0].on and autoplay[0].seat == played[0].seat
-    row = await restarted.store.get_game(game_id)
+    row = await restarted._store.get_game(game_id)
     assert row is not None and any(seat.autoplay for seat in row.seats)
     user = ALICE if autoplay[0].player_id == row.seats[0].player_id else BOB
     await restarted.set_autoplay(game_id, user, False)
-    row = await restarted.store.get_game(game_id)
+    row = await restarted._store.get_game(game_id)
     assert row is not None and not any(seat.autoplay for seat in row.seats)
-    await restarted.store.close()
+    await restarted.close()
 
 
 async def _deadlines_on_disk(path: Path) -> list[tuple[int, float, str, bool, int]]:
@@ -216,25 +221,25 @@ async def test_timer_deadlines_kept_in_memory_match_the_database(tmp_path: Path)
     path = tmp_path / "s.db"
     sessions, first = await _started(path, clock)
     s = sessions  # type: ignore[assignment]
-    assert await s.store.running_deadlines() == await _deadlines_on_disk(path)
+    assert await s._store.running_deadlines() == await _deadlines_on_disk(path)
     other_chat = ChatRef("test", "group-2", "Others")
     second = await start_duel(s, other_chat, CARLA, DINO)
     clock.advance(5)
     await play_one(s, first)
     clock.advance(75)
     assert await s.run_due() == 2, "both games warn their player"
-    memory = await s.store.running_deadlines()
+    memory = await s._store.running_deadlines()
     assert memory == await _deadlines_on_disk(path)
     assert [entry[0] for entry in memory] == [second, first] and all(e[3] for e in memory)
     clock.advance(12)
     assert await s.run_due() == 1, "the second game's turn expires first"
     await s.set_autoplay(first, ALICE, True)
-    assert await s.store.running_deadlines() == await _deadlines_on_disk(path)
+    assert await s._store.running_deadlines() == await _deadlines_on_disk(path)
     await s.cancel(other_chat, CARLA)
-    assert [e[0] for e in await s.store.running_deadlines()] == [first]
+    assert [e[0] for e in await s._store.running_deadlines()] == [first]
     await play_to_end(s, first, [ALICE, BOB])
-    assert await s.store.running_deadlines() == [] == await _deadlines_on_disk(path)
-    await s.store.close()
+    assert await s._store.running_deadlines() == [] == await _deadlines_on_disk(path)
+    await s.close()
 
 
 async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
@@ -242,12 +247,13 @@ async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
     rounds and their breakdowns included (to 31 points, so two rounds never end the match)."""
     s = await open_sessions(tmp_path / "s.db")
     game_id = await start_duel(s, options={"target": 31})
-    assert s._cache[game_id][1].rules.target == 31
+    assert (await s.stored_game(game_id)).rules.target == 31
     for _ in range(80):
         await play_one(s, game_id, choice=-1)
-    _, live = s._cache[game_id]
+    live = s._games.cached(game_id)
+    assert live is not None
     assert len(live.results) == 2, "two rounds of 2-player scopa are 72 plays"
-    await s.store.close()
+    await s.close()
     store = await Store.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
     assert row is not None and row.version == 80
@@ -261,7 +267,7 @@ async def test_a_finished_match_stores_every_round_and_loads_without_replay(tmp_
     sessions, game_id = await _started(tmp_path / "s.db")
     s = sessions  # type: ignore[assignment]
     await play_to_end(s, game_id, [ALICE, BOB])
-    await s.store.close()
+    await s.close()
     store = await Store.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
     assert row is not None and row.state is not None and row.state["version"] == row.version
@@ -274,9 +280,9 @@ async def test_a_finished_match_stores_every_round_and_loads_without_replay(tmp_
     await store.close()
 
 
-async def test_a_match_of_an_agreed_number_of_rounds(tmp_path: Path) -> None:
+async def test_a_match_of_an_agreed_number_of_rounds() -> None:
     """One round agreed: the match ends with it, unless it leaves the top tied."""
-    s = await open_sessions(tmp_path / "s.db")
+    s = await open_memory_sessions()
     await s.new_game(CHAT, ALICE, "scopa")
     lobby = await s.set_option(CHAT, ALICE, "round_limit", "1")
     assert "Smazzate al massimo: 1" in lobby_text(lobby, "it")
@@ -290,11 +296,11 @@ async def test_a_match_of_an_agreed_number_of_rounds(tmp_path: Path) -> None:
     *tied, last = [result.totals for result in game.results]
     assert all(totals[0] == totals[1] for totals in tied), "only a tie plays another round"
     assert last[game.winner] > last[1 - game.winner]
-    await s.store.close()
+    await s.close()
 
 
-async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side(tmp_path: Path) -> None:
-    s = await open_sessions(tmp_path / "s.db")
+async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side() -> None:
+    s = await open_memory_sessions()
     seen = recorded(s)
     await s.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
     for level in ("easy", "easy", "easy"):
@@ -314,15 +320,15 @@ async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side(tmp_p
     assert "si è dichiarato fuori, ma Alice & CPU 🙂 3 aveva solo" in breakdown_text(ended, "it")
     moved = [e for e in seen if isinstance(e, MovePlayed)]
     assert moved[-1].fuori and not any(e.fuori for e in moved[:-1])
-    record = json.loads((await s.store.records())[0])
+    record = json.loads((await s._store.records())[0])
     assert record["winner"] == 1 and record["rounds"][-1]["fuori"] == 0
     board = await s.leaderboard(CHAT)
     assert [(row.display_name, row.wins) for row in board] == [("Alice", 0)]
-    await s.store.close()
+    await s.close()
 
 
-async def test_fuori_is_refused_where_it_is_not_played(tmp_path: Path) -> None:
-    s = await open_sessions(tmp_path / "s.db")
+async def test_fuori_is_refused_where_it_is_not_played() -> None:
+    s = await open_memory_sessions()
     game_id = await start_duel(s)
     table = await s.table(game_id)
     user = ALICE if table.to_play == 0 else BOB
@@ -332,12 +338,12 @@ async def test_fuori_is_refused_where_it_is_not_played(tmp_path: Path) -> None:
         await s.play(game_id, user, hand.version, hand.choices[0].moves[0], fuori=True)
     assert refused.value.reason is Reason.NO_FUORI
     assert (await s.table(game_id)).version == hand.version
-    await s.store.close()
+    await s.close()
 
 
-async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -> None:
+async def test_a_lobby_left_untouched_makes_way_for_a_new_game() -> None:
     clock = FakeClock()
-    s = await open_sessions(tmp_path / "s.db", clock)
+    s = await open_memory_sessions(clock)
     seen = recorded(s)
     first = await s.new_game(CHAT, ALICE, "scopa")
     clock.advance(LOBBY_IDLE - 60)
@@ -361,11 +367,11 @@ async def test_a_lobby_left_untouched_makes_way_for_a_new_game(tmp_path: Path) -
         await s.new_game(CHAT, DINO, "scopa")
     assert refused.value.reason is Reason.GAME_OPEN, "a match in play never gives way"
     assert (await s.game_row(game_id)).status == "running"
-    await s.store.close()
+    await s.close()
 
 
-async def test_six_players_of_escoba_as_three_teams_of_two(tmp_path: Path) -> None:
-    s = await open_sessions(tmp_path / "s.db")
+async def test_six_players_of_escoba_as_three_teams_of_two() -> None:
+    s = await open_memory_sessions()
     await s.new_game(CHAT, ALICE, "escoba", {"players": 6})
     lobby = await s.set_option(CHAT, ALICE, "teams", "three")
     assert lobby.teams == 3 and "Tre coppie" in lobby_text(lobby, "it")
@@ -387,17 +393,81 @@ async def test_six_players_of_escoba_as_three_teams_of_two(tmp_path: Path) -> No
     await s.cancel(CHAT, BOB)
     scopone = await s.new_game(CHAT, BOB, "scopone", {"teams": "off"})
     assert scopone.teams == 2, "scopone is always played in two teams"
-    await s.store.close()
+    await s.close()
 
 
 async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     s = await open_sessions(path)
     lobby = await s.new_game(CHAT, ALICE, "scopa", {"players": 4, "teams": "on"})
-    await s.store.close()
+    await s.close()
     with sqlite3.connect(path) as database:
         database.execute("UPDATE games SET teams = 1")
         database.execute("PRAGMA user_version = 2")
     s = await open_sessions(path)
     assert (await s.lobby_of(lobby.game_id)).teams == 2
-    await s.store.close()
+    await s.close()
+
+
+async def test_front_ends_get_views_of_games_chats_and_players() -> None:
+    s = await open_memory_sessions()
+    assert await s.find_player("test", ALICE.key) is None, "looking a player up never creates one"
+    lobby = await s.new_game(CHAT, ALICE, "scopa")
+    summary = await s.game_row(lobby.game_id)
+    assert summary.status is GameStatus.LOBBY and not summary.started
+    assert summary.chat == CHAT and summary.variant == "scopa"
+    await s.add_computer(CHAT, ALICE, "easy")
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    summary = await s.game_row(game_id)
+    assert summary.status is GameStatus.RUNNING and summary.started and summary.status.open
+    alice, computer = summary.seats
+    assert alice.player is not None and alice.player.display_name == "Alice" and not alice.is_computer
+    assert computer.player is None and computer.is_computer and computer.computer_level == "easy"
+    assert [g.id for g in await s.running_games()] == [game_id]
+    assert [g.id for g in await s.games_of(ALICE)] == [game_id]
+    profile = await s.find_player("test", ALICE.key)
+    assert profile == alice.player and s.player_language(profile) == "it"
+    await s.set_player_language(ALICE, "en")
+    assert s.player_language(await s.player(ALICE)) == "en"
+
+    settings = await s.set_turn_limit(CHAT, "45")
+    assert settings.turn_limit == 45 and settings.chat == CHAT and settings.title == "Friends"
+    assert (await s.chat(CHAT)).turn_limit == 45
+
+    refs = s.message_refs
+    await refs.set_ref(game_id, "table", "101")
+    assert await refs.get_refs(game_id) == {"table": "101"}
+
+    await play_to_end(s, game_id, [ALICE])
+    assert (await s.game_row(game_id)).status is GameStatus.FINISHED
+    assert await s.running_games() == []
+    board = await s.leaderboard(CHAT)
+    assert [(line.display_name, line.games) for line in board] == [("Alice", 1)]
+    assert 0.0 <= board[0].win_rate <= 1.0
+    recent = await s.recent(CHAT)
+    assert [match.game_id for match in recent] == [game_id] and len(recent[0].players) == 2
+    await s.new_game(CHAT, BOB)
+    await s.cancel(CHAT, BOB)
+    assert (await s.game_row(game_id + 1)).status is GameStatus.CANCELLED
+    await s.close()
+
+
+async def test_a_seat_is_confirmed_only_where_it_was_taken_and_a_lobby_button_never_leaves_a_match() -> None:
+    s = await open_memory_sessions()
+    lobby = await s.new_game(CHAT, ALICE, "scopa")
+    await s.join(CHAT, BOB, ready=False)
+    with pytest.raises(Refused) as stranger:
+        await s.confirm_seat(lobby.game_id, CARLA)
+    assert stranger.value.reason is Reason.NOT_JOINED, "a game's number alone seats nobody"
+    assert [seat.ready for seat in (await s.confirm_seat(lobby.game_id, BOB)).seats if seat] == [True, True]
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    with pytest.raises(Refused) as started:
+        await s.confirm_seat(game_id, BOB)
+    assert started.value.reason is Reason.NOT_IN_LOBBY
+    with pytest.raises(Refused) as button:
+        await s.leave(CHAT, BOB, from_lobby=True)
+    assert button.value.reason is Reason.MATCH_STARTED
+    assert not any(seat.autoplay for seat in (await s.table(game_id)).seats)
+    await s.leave(CHAT, BOB)
+    assert any(seat.autoplay for seat in (await s.table(game_id)).seats)
+    await s.close()

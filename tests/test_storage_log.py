@@ -27,7 +27,7 @@ async def test_the_log_stays_short_while_games_run(tmp_path: Path) -> None:
         longest = max(longest, log.stat().st_size)
     # about 5 pages of 4 KiB a move: 60 MiB in all, had none been copied
     assert longest < 40 * 2**20, f"the log reached {longest / 2**20:.1f} MiB"
-    await sessions.store.close()
+    await sessions.close()
     assert not log.exists() or log.stat().st_size == 0
     with sqlite3.connect(path) as database:
         assert database.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 3000
@@ -45,8 +45,8 @@ def test_a_closed_store_can_be_closed_again_from_another_event_loop(tmp_path: Pa
                 game_id = await start_duel(sessions)
             await play_one(sessions, game_id)
             await asyncio.sleep(0)
-        await sessions.store.close()
-        return sessions.store
+        await sessions.close()
+        return sessions._store
 
     store = asyncio.run(play())
     asyncio.run(store.close())

@@ -82,7 +82,7 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(tmp_path: Path) 
             board = await tg.wait_for_message(group, contains="Leaderboard", after=end)
             text = board.text or ""
             assert "Alice" in text and "Bob" in text and "1 wins" in text and "0 wins" in text
-            assert len(await bot.sessions.store.records()) == 1
+            assert len(await bot.sessions._store.records()) == 1
             tg.user_sends(group, bob, "/leaderboard global")
             everyone = await tg.wait_for_message(group, contains="everyone", after=board)
             assert "Alice" in (everyone.text or "")
@@ -176,7 +176,7 @@ async def test_double_taps_stale_keyboards_and_strangers_change_nothing(tmp_path
             results = [await answered(tg, first), await answered(tg, second)]
             assert sorted(r.show_alert for r in results) == [False, True]
             assert (await bot.sessions.table(1)).version == 1, "exactly one move applied"
-            assert len(await bot.sessions.store.moves(1)) == 1
+            assert len(await bot.sessions._store.moves(1)) == 1
 
             stale = await answered(tg, tg.forge_callback(player, hand, player, data))
             assert stale.show_alert and "out of date" in (stale.answer_text or "")
@@ -223,7 +223,7 @@ async def test_429_storm_the_match_still_finishes(tmp_path: Path) -> None:
             assert sum(tg.rate_limited_counts.values()) == 40, "only the storm: flood limits were kept"
             assert (await bot.sessions.table(1)).finished
             played = [r for r in taps.records if r.data.startswith("p|")]
-            assert len(await bot.sessions.store.moves(1)) == len(played), "every tap's move is stored"
+            assert len(await bot.sessions._store.moves(1)) == len(played), "every tap's move is stored"
             await tg.wait_for(lambda: "Match over." in (table_message(tg, group).text or ""), 30)
             assert all(record.answered for record in taps.records)
 
@@ -242,7 +242,7 @@ async def test_leaving_coming_back_turn_warnings_and_rematch(tmp_path: Path) -> 
             await tg.wait_for(lambda: "👋 I'm back" in hand.button_texts, what="Bob's way back")
             taps = None
             for _ in range(6):
-                if any(move.by_computer for move in await bot.sessions.store.moves(1)):
+                if any(move.by_computer for move in await bot.sessions._store.moves(1)):
                     break
                 taps = await play_until_over(tg, group, [alice], taps, stop_after=1)
             else:

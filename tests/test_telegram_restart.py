@@ -61,7 +61,7 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
         chat = ChatRef(PLATFORM, str(group.id), "Friends")
         await sessions.set_chat_language(chat, "en")
         await sessions.set_chat_defaults(chat, {"target": 1})
-        await sessions.store.close()
+        await sessions.close()
         for user in (alice, bob):
             tg.user_starts_bot(user)
 

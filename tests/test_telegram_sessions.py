@@ -26,4 +26,4 @@ async def test_a_creator_who_cannot_be_written_to_waits_until_ready(tmp_path: Pa
         table = await sessions.start(CHAT, ALICE)
         assert table.status == "running"
     finally:
-        await sessions.store.close()
+        await sessions.close()

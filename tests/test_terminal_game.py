@@ -38,7 +38,7 @@ async def test_bad_input_then_quit_then_resume_to_the_end(tmp_path: Path) -> Non
     assert "Your moves:" in text and "1. " in text
     version = (await sessions.table(game_id)).version
     assert version >= 3
-    await sessions.store.close()
+    await sessions.close()
 
     again = await open_sessions(db)
     out = io.StringIO()
@@ -51,7 +51,7 @@ async def test_bad_input_then_quit_then_resume_to_the_end(tmp_path: Path) -> Non
     assert "Fine della smazzata" in text and "Partita finita" in text
     table = await again.table(game_id)
     assert table.finished and table.winner is not None
-    await again.store.close()
+    await again.close()
 
 
 async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path
     assert "Scopone · round 1 of 1" in out.getvalue()
     rules = (await sessions.lobby_of(game_id)).rules
     assert rules.round_limit == 1 and rules.re_bello
-    await sessions.store.close()
+    await sessions.close()
 
 
 async def test_declaring_fuori_in_the_terminal(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ async def test_declaring_fuori_in_the_terminal(tmp_path: Path) -> None:
     assert "so you would LOSE" in text and "Declare fuori? y to confirm" in text
     assert "“f 99” is not a move" in text
     assert "declared fuori, but" in text and "Match over" in text
-    await sessions.store.close()
+    await sessions.close()
 
 
 def console_game(sessions: Sessions, script: list[str], lang: str = "en") -> tuple[TerminalGame, io.StringIO]:
@@ -99,7 +99,7 @@ async def test_the_prompt_is_where_the_cursor_waits(tmp_path: Path) -> None:
     assert text.index("Your moves:") < text.index(prompt) < text.index("Type the number of a move")
     assert "Your turn: type the number of a move." in text and "tap a card" not in text
     assert "F = fante (jack, 8)" in text and "🪙 denari (coins)" in text
-    await sessions.store.close()
+    await sessions.close()
 
 
 async def test_a_match_to_the_end_shows_each_rounds_counts(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ async def test_a_match_to_the_end_shows_each_rounds_counts(tmp_path: Path) -> No
     counts = text[text.index("Counts ("):].splitlines()[0]
     assert re.search(r"cards \d+–\d+ · denari \d+–\d+ · primiera (\d+|—)–(\d+|—) · settebello: \S+", counts)
     assert re.search(r"scope \d+–\d+", counts)
-    await sessions.store.close()
+    await sessions.close()
 
 
 def round_end(primiera: str) -> RoundEnded:
@@ -136,7 +136,7 @@ async def test_the_cards_left_on_the_table_are_announced_before_the_round_summar
     assert text.index("• CPU 🙂 takes what is left: 3🪙 R🗡️") < text.index("📊 End of round 1")
     assert ("Counts (root – CPU 🙂): cards 22–18 · denari 7–3 · primiera 73–78 · settebello: root"
             " · scope 2–0") in text
-    await sessions.store.close()
+    await sessions.close()
 
 
 def test_round_counts_name_sevens_where_they_score_instead_of_the_primiera() -> None:
@@ -186,7 +186,7 @@ async def test_asking_for_another_variant_offers_to_resume_or_start_it(tmp_path:
         game, out = console_game(sessions, [])
         assert await game.setup(variant, None, "easy", False) == expected
         assert "is open in this terminal" not in out.getvalue()
-    await sessions.store.close()
+    await sessions.close()
 
 
 async def test_a_turn_that_timed_out_while_away_is_shown_and_no_internal_text(tmp_path: Path) -> None:
@@ -205,4 +205,4 @@ async def test_a_turn_that_timed_out_while_away_is_shown_and_no_internal_text(tm
     text = out.getvalue()
     assert re.search(r"  ⏰ time is up for \S+: the computer played\n  \S+ plays ", text)
     assert "not in the hand" not in text and "not allowed" not in text
-    await sessions.store.close()
+    await sessions.close()

@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from ..engine import DECK, Move, Suit, Variant
-from ..i18n import t
+from ..i18n import LANGUAGES, t
 from ..render import breakdown_text, card_label, cards_text, match_text, move_label, move_text, table_text
 from ..render_counts import round_counts_text
 from ..sessions import (
     ChatRef,
     Event,
     GameCancelled,
+    GameStatus,
     HandView,
     MatchEnded,
     MovePlayed,
@@ -139,7 +140,7 @@ class TerminalGame:
                  read_line: Callable[[], str] | None = None, lines: LineSource | None = None,
                  chat_key: str = "local") -> None:
         self.sessions = sessions
-        self.lang = lang if lang in ("it", "en") else "en"
+        self.lang = lang if lang in LANGUAGES else "en"
         self.out = out
         if lines is not None:
             self.lines: LineSource = lines
@@ -273,7 +274,7 @@ class TerminalGame:
                 await self.sessions.add_computer(self.chat, self.user, level)
             game_id = lobby.game_id
         row = await self.sessions.game_row(game_id)
-        if row.status == "lobby":
+        if row.status is GameStatus.LOBBY:
             await self.sessions.start(self.chat, self.user)
         return game_id
 

@@ -9,6 +9,7 @@ from typing import NoReturn
 
 from PIL import Image
 
+from ..i18n import LANGUAGES
 from .encode import png_bytes
 from .record import Position, RecordError, read_records, record_scene
 from .scenes import TableScene
@@ -39,7 +40,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--style", default="napoletane", metavar="STYLE", help="the deck the cards are drawn as"
     )
-    parser.add_argument("--lang", default="it", choices=("it", "en"))
+    parser.add_argument("--lang", default="it", choices=LANGUAGES)
     parser.add_argument(
         "--hide-taken", action="store_true", help="leave out the cards each side took (federal scopone)"
     )

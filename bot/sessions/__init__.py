@@ -12,14 +12,32 @@ from .events import (
     TurnStarted,
     TurnWarning,
 )
+from .ports import GameStore, MessageRefs, OpenGameExists, StaleVersion
+from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
-from .service import LEVELS, ChatRef, Sessions, UserRef, language_of
+from .service import LEVELS, Sessions
 from .thinking import ComputerPool
-from .views import CardChoice, HandView, LobbyView, PlayLine, SeatInfo, TableView
+from .views import (
+    CardChoice,
+    ChatSettings,
+    GameSeat,
+    GameStatus,
+    GameSummary,
+    HandView,
+    LeaderboardLine,
+    LobbyView,
+    PlayerProfile,
+    PlayLine,
+    RecentMatch,
+    SeatInfo,
+    TableView,
+)
 
 __all__ = [
-    "LEVELS", "CardChoice", "ChatRef", "ComputerPool", "Event", "GameCancelled", "GameStarted", "HandView",
-    "LobbyUpdated", "LobbyView", "MatchEnded", "MovePlayed", "PlayLine", "Reason", "Refused",
-    "RoundEnded", "SeatAutoplay", "SeatInfo", "Sessions", "TableView", "TurnStarted",
-    "TurnWarning", "UserRef", "language_of",
+    "LEVELS", "CardChoice", "ChatRef", "ChatSettings", "ComputerPool", "Event", "GameCancelled",
+    "GameSeat", "GameStarted", "GameStatus", "GameStore", "GameSummary", "HandView", "LeaderboardLine",
+    "LobbyUpdated", "LobbyView", "MatchEnded", "MessageRefs", "MovePlayed", "OpenGameExists",
+    "PlayLine", "PlayerProfile", "Reason", "RecentMatch", "Refused", "RoundEnded", "SeatAutoplay",
+    "SeatInfo", "Sessions", "StaleVersion", "TableView", "TurnStarted", "TurnWarning", "UserRef",
+    "language_of",
 ]

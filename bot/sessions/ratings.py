@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from ..storage import RatingRow
+from .records import RatingRow
 
 _MODEL = PlackettLuce()
 

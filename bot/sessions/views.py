@@ -8,12 +8,110 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
 from ..engine import Card, Game, Move, RoundResult, Rules
 from ..engine.moves import table_order
-from ..storage import GameRow, SeatRow
+from .records import ChatRow, GameRow, LeaderboardRow, MatchSummary, PlayerRow, SeatRow
+from .refs import ChatRef
 
 COMPUTER_NAMES = {"easy": "CPU 🙂", "medium": "CPU 🤔", "hard": "CPU 😈"}
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def open(self) -> bool:
+        return self in (GameStatus.LOBBY, GameStatus.RUNNING)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerProfile:
+    """A person (or a computer level) as the bot knows them; `language` is the one they
+    chose, `platform_language` the one their app reports."""
+
+    id: int
+    platform: str
+    user_key: str
+    display_name: str
+    language: str | None
+    platform_language: str | None
+    can_dm: bool
+    dm_pings: bool
+    is_computer: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """A chat's settings: its language, seconds per turn, and the defaults of a new game."""
+
+    chat: ChatRef
+    language: str
+    turn_limit: int
+    defaults: dict[str, Any]
+
+    @property
+    def title(self) -> str | None:
+        return self.chat.title
+
+
+@dataclass(frozen=True, slots=True)
+class GameSeat:
+    seat: int
+    player: PlayerProfile | None
+    """Who sits there; None for a computer."""
+    computer_level: str | None
+    ready: bool
+    autoplay: bool
+
+    @property
+    def is_computer(self) -> bool:
+        return self.player is None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game as front-ends look it up: where it is played, its state and its seats."""
+
+    id: int
+    chat: ChatRef
+    status: GameStatus
+    variant: str
+    options: dict[str, Any]
+    deck_style: str
+    version: int
+    creator_id: int
+    started: bool
+    """It was dealt (a cancelled game may have been cancelled in its lobby)."""
+    seats: tuple[GameSeat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardLine:
+    player_id: int
+    display_name: str
+    rating: float
+    games: int
+    wins: int
+    scope: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RecentMatch:
+    game_id: int
+    variant: str
+    finished_at: float
+    players: tuple[tuple[str, int, bool], ...]
+    """(name, points, won) of each seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +128,7 @@ class SeatInfo:
 @dataclass(frozen=True, slots=True)
 class LobbyView:
     game_id: int
-    status: str
+    status: GameStatus
     variant: str
     rules: Rules
     options: dict[str, object]
@@ -65,7 +163,7 @@ class PlayLine:
 @dataclass(frozen=True, slots=True)
 class TableView:
     game_id: int
-    status: str
+    status: GameStatus
     version: int
     variant: str
     deck_style: str
@@ -90,7 +188,7 @@ class TableView:
 
     @property
     def finished(self) -> bool:
-        return self.status != "running"
+        return self.status != GameStatus.RUNNING
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +245,7 @@ def side_names(game: Game, seats: tuple[SeatInfo, ...]) -> tuple[str, ...]:
 
 def lobby_view(row: GameRow, rules: Rules, turn_limit: int) -> LobbyView:
     by_seat = {s.seat: seat_info(s, row.seats) for s in row.seats}
-    return LobbyView(row.id, row.status, row.variant, rules, dict(row.options), row.players,
+    return LobbyView(row.id, GameStatus(row.status), row.variant, rules, dict(row.options), row.players,
                      row.teams, row.deck_style, row.creator_id,
                      tuple(by_seat.get(i) for i in range(row.players)), turn_limit)
 
@@ -164,7 +262,7 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
     lines = tuple(PlayLine(p.seat, by_seat.get(p.seat, "?"), p.card, tuple(p.captured), p.scopa)
                   for p in game.plays[-plays_shown:])
     return TableView(
-        row.id, row.status, game.version, row.variant, row.deck_style, game.rules.target,
+        row.id, GameStatus(row.status), game.version, row.variant, row.deck_style, game.rules.target,
         game.round_number, game.rules.round_limit, game.dealer, game.to_play, seats,
         game.seating.sides, names,
         tuple(game.table), len(game.stock), tuple([len(h) for h in game.hands]),
@@ -182,3 +280,31 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     my_turn = running and game.winner is None and game.to_play == seat
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
                     my_turn, choices, not running, my_turn and game.may_declare(seat))
+
+
+def player_profile(row: PlayerRow) -> PlayerProfile:
+    return PlayerProfile(row.id, row.platform, row.user_key, row.display_name, row.language,
+                         row.platform_language, row.can_dm, row.dm_pings, row.is_computer)
+
+
+def chat_ref(row: ChatRow) -> ChatRef:
+    return ChatRef(row.platform, row.chat_key, row.title)
+
+
+def chat_settings(row: ChatRow) -> ChatSettings:
+    return ChatSettings(chat_ref(row), row.language, row.turn_limit, dict(row.defaults))
+
+
+def game_summary(row: GameRow, chat: ChatRow) -> GameSummary:
+    seats = tuple(GameSeat(s.seat, None if s.is_computer or s.player is None else player_profile(s.player),
+                           s.computer_level, s.ready, s.autoplay) for s in row.seats)
+    return GameSummary(row.id, chat_ref(chat), GameStatus(row.status), row.variant, dict(row.options),
+                       row.deck_style, row.version, row.creator_id, row.state is not None, seats)
+
+
+def leaderboard_line(row: LeaderboardRow) -> LeaderboardLine:
+    return LeaderboardLine(row.player_id, row.display_name, row.rating, row.games, row.wins, row.scope)
+
+
+def recent_match(row: MatchSummary) -> RecentMatch:
+    return RecentMatch(row.game_id, row.variant, row.finished_at, row.players)

@@ -1,161 +1,29 @@
-"""Rows as the rest of the bot sees them: plain values, no SQL."""
+"""The rows a store reads and writes. The sessions define them (bot/sessions/records.py,
+next to the port they belong to); this module names them for code that imports them here."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
+from ..sessions.records import (
+    ChatRow,
+    GameRow,
+    LeaderboardRow,
+    MatchFinish,
+    MatchSummary,
+    MoveCommit,
+    MoveRow,
+    PlayerRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+)
 
-@dataclass(frozen=True, slots=True)
-class ChatRow:
-    id: int
-    platform: str
-    chat_key: str
-    title: str | None
-    language: str
-    turn_limit: int
-    defaults: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRow:
-    id: int
-    platform: str
-    user_key: str
-    display_name: str
-    language: str | None
-    platform_language: str | None
-    can_dm: bool
-    dm_pings: bool
-    is_computer: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    seat: int
-    player_id: int | None
-    computer_level: str | None
-    ready: bool
-    timeouts: int
-    autoplay: bool
-    player: PlayerRow | None = None
-
-    @property
-    def is_computer(self) -> bool:
-        return self.player_id is None or self.player is None or self.player.is_computer
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    id: int
-    chat_id: int
-    creator_id: int
-    variant: str
-    options: dict[str, Any]
-    players: int
-    teams: int
-    """How many teams the players form; 0 when every player is on their own."""
-    deck_style: str
-    status: str
-    state: dict[str, Any] | None
-    version: int
-    seed: str
-    deadline: float | None
-    deadline_kind: str | None
-    warned: bool
-    created_at: float
-    updated_at: float
-    finished_at: float | None
-    seats: tuple[SeatRow, ...] = field(default=())
-
-    @property
-    def open(self) -> bool:
-        return self.status in ("lobby", "running")
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRow:
-    number: int
-    seat: int
-    move: str
-    by_computer: bool
-    created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    seat: int
-    player_id: int | None
-    side: int
-    points: int
-    won: bool
-    scope: int
-    rating_before: float | None = None
-    rating_after: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RatingRow:
-    player_id: int
-    ladder: str
-    mu: float
-    sigma: float
-    games: int
-    wins: int
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderboardRow:
-    player_id: int
-    display_name: str
-    rating: float
-    games: int
-    wins: int
-    scope: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSummary:
-    game_id: int
-    variant: str
-    finished_at: float
-    players: tuple[tuple[str, int, bool], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class MoveCommit:
-    """Everything one move changes, written in one transaction.
-
-    `state`, when given, is a new snapshot of the game without its finished
-    rounds (taken when the match ends); None keeps the stored snapshot, from
-    which the game is rebuilt by playing the moves stored after it. `rounds`
-    are finished rounds to store, each as (number, breakdown, round record).
-    """
-
-    game_id: int
-    expected_version: int
-    state: dict[str, Any] | None
-    seat: int
-    move: str
-    by_computer: bool
-    deadline: float | None
-    deadline_kind: str | None
-    seat_timeouts: int | None = None
-    seat_autoplay: bool | None = None
-    rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
-    finish: MatchFinish | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MatchFinish:
-    record_line: str
-    results: tuple[ResultRow, ...]
-    ratings: tuple[RatingRow, ...]
+__all__ = [
+    "ChatRow", "GameRow", "LeaderboardRow", "MatchFinish", "MatchSummary", "MoveCommit", "MoveRow",
+    "PlayerRow", "RatingRow", "ResultRow", "SeatRow", "dumps",
+]
 
 
 def dumps(value: Any) -> str:

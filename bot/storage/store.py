@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from ..sessions.ports import Deadline, OpenGameExists, StaleVersion
 from .migrations import MIGRATIONS
 from .models import (
     ChatRow,
@@ -52,24 +53,9 @@ _CHECKPOINT_BACKSTOP = 16_000
 """Log pages at which the writing connection checkpoints by itself (64 MiB), should
 background checkpoints ever fall behind (a long report holding the reports' thread)."""
 
-Deadline = tuple[int, float, str, bool, int]
-"""A running game's (id, deadline, kind, warned, version)."""
-
 
 def _deadline_of(entry: Deadline) -> float:
     return entry[1]
-
-
-class OpenGameExists(Exception):
-    """The chat already has a game in its lobby or running."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"game {game_id} is already open in this chat")
-        self.game_id = game_id
-
-
-class StaleVersion(Exception):
-    """The game moved on since the caller looked at it."""
 
 
 _GAME_COLUMNS = ("id, chat_id, creator_id, variant, options, players, teams, deck_style, status, "
@@ -80,6 +66,8 @@ _PLAYER_COLUMNS = ("id, platform, user_key, display_name, language, platform_lan
 
 
 class Store:
+    """The `GameStore` (bot/sessions/ports.py) on SQLite."""
+
     def __init__(self, db: sqlite3.Connection, reports: aiosqlite.Connection | None,
                  path: str, clock: Callable[[], float] = time.time) -> None:
         self._db = db

@@ -17,9 +17,8 @@ from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
 from ...i18n import LANGUAGES, t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
-from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
+from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions.options import TURN_LIMITS, VARIANTS, variant_named
-from ...storage import ChatRow
 from .components import link
 from .embeds import text_embed
 from .identity import chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
@@ -54,7 +53,7 @@ class CommandHandlers:
     async def _language(self, user: UserRef) -> str:
         return self.sessions.player_language(await self.sessions.player(user))
 
-    async def _chat(self, interaction: discord.Interaction, chat: ChatRef) -> ChatRow:
+    async def _chat(self, interaction: discord.Interaction, chat: ChatRef) -> ChatSettings:
         """The channel's settings; a channel seen for the first time takes the server's language."""
         return await self.sessions.chat(chat, language_hint(interaction))
 

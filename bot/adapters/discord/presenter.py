@@ -1,7 +1,7 @@
 """From sessions events to a channel's messages.
 
 Each game has one channel message, the lobby and then the table, edited in
-place from the latest state; its id is kept with the game (`store.set_ref`),
+place from the latest state; its id is kept with the game (`sessions.message_refs`),
 so a restarted bot edits the same message. A round's breakdown, the end of a
 match and turn pings are new messages. Listeners are awaited by the sessions
 layer, so `on_event` only queues work in the channel's lane and returns.
@@ -20,15 +20,16 @@ from ...sessions import (
     ChatRef,
     Event,
     GameCancelled,
+    GameStatus,
     LobbyUpdated,
     MatchEnded,
+    PlayerProfile,
     Refused,
     RoundEnded,
     Sessions,
     TurnStarted,
     TurnWarning,
 )
-from ...storage import PlayerRow
 from .components import hand_button, lobby_components, match_components, table_components
 from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, table_embed
 from .hands import HandTracker
@@ -67,7 +68,7 @@ class Presenter:
     def set_chat_language(self, channel_key: str, lang: str) -> None:
         self._languages[channel_key] = lang
 
-    def player_language(self, player: PlayerRow | None) -> str:
+    def player_language(self, player: PlayerProfile | None) -> str:
         return self.sessions.player_language(player)
 
     def _channel(self, channel: str) -> discord.PartialMessageable:
@@ -103,11 +104,9 @@ class Presenter:
     async def redraw_running(self) -> int:
         """Redraw every Discord game in play: the last move before a restart may not be shown yet."""
         count = 0
-        for game_id, *_ in await self.sessions.store.running_deadlines():
-            row = await self.sessions.game_row(game_id)
-            chat = await self.sessions.store.get_chat(row.chat_id)
-            if chat is not None and chat.platform == PLATFORM:
-                self.redraw(game_id, chat.chat_key)
+        for game in await self.sessions.running_games():
+            if game.chat.platform == PLATFORM:
+                self.redraw(game.id, game.chat.key)
                 count += 1
         return count
 
@@ -129,11 +128,11 @@ class Presenter:
 
     async def _drawing(self, game_id: int, lang: str) -> tuple[Drawing, bool]:
         row = await self.sessions.game_row(game_id)
-        if row.status == "lobby":
+        if row.status is GameStatus.LOBBY:
             lobby = await self.sessions.lobby_of(game_id)
             return (lobby_embed(lobby, lang), lobby_components(lobby, lang)), False
-        if row.status == "cancelled":
-            return (closed_embed(lang, self._cancelled_by.get(game_id), row.state is not None), None), True
+        if row.status is GameStatus.CANCELLED:
+            return (closed_embed(lang, self._cancelled_by.get(game_id), row.started), None), True
         table = await self.sessions.table(game_id)
         now = self.sessions.clock()
         if table.finished:
@@ -144,7 +143,7 @@ class Presenter:
     async def _put(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None) -> None:
         """Edit the game's message, or post it if there is none yet (or it was deleted)."""
         target = self._channel(channel)
-        known = (await self.sessions.store.get_refs(game_id)).get(TABLE_REF)
+        known = (await self.sessions.message_refs.get_refs(game_id)).get(TABLE_REF)
         if known is not None:
             try:
                 await target.get_partial_message(int(known)).edit(embed=embed, view=view)
@@ -153,10 +152,10 @@ class Presenter:
                 log.info("the message of game %s is gone; posting it again", game_id)
         message = await target.send(embed=embed, view=view) if view is not None else \
             await target.send(embed=embed)
-        await self.sessions.store.set_ref(game_id, TABLE_REF, str(message.id))
+        await self.sessions.message_refs.set_ref(game_id, TABLE_REF, str(message.id))
 
     async def table_message(self, game_id: int) -> int | None:
-        known = (await self.sessions.store.get_refs(game_id)).get(TABLE_REF)
+        known = (await self.sessions.message_refs.get_refs(game_id)).get(TABLE_REF)
         return int(known) if known is not None else None
 
     # ---- new messages ----------------------------------------------------------------
@@ -191,14 +190,15 @@ class Presenter:
             await self._notify(event.game_id, event.chat_key, player, "play.warning",
                                seconds=event.seconds_left)
 
-    async def _player(self, game_id: int, seat: int) -> PlayerRow | None:
+    async def _player(self, game_id: int, seat: int) -> PlayerProfile | None:
         row = await self.sessions.game_row(game_id)
         found = next((s for s in row.seats if s.seat == seat), None)
         if found is None or found.is_computer:
             return None
         return found.player
 
-    async def _notify(self, game_id: int, channel: str, player: PlayerRow, key: str, **params: Any) -> None:
+    async def _notify(self, game_id: int, channel: str, player: PlayerProfile, key: str,
+                      **params: Any) -> None:
         """A DM if the player asked for one and Discord delivers it; else a mention in the channel."""
         if player.dm_pings and await self._direct(game_id, channel, player, key, **params):
             return
@@ -207,12 +207,13 @@ class Presenter:
         message = await self._channel(channel).send(
             text, view=hand_button(game_id, lang),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(player.user_key))]))
-        previous = (await self.sessions.store.get_refs(game_id)).get(PING_REF)
-        await self.sessions.store.set_ref(game_id, PING_REF, str(message.id))
+        previous = (await self.sessions.message_refs.get_refs(game_id)).get(PING_REF)
+        await self.sessions.message_refs.set_ref(game_id, PING_REF, str(message.id))
         if previous is not None:
             await self._delete(channel, previous)
 
-    async def _direct(self, game_id: int, channel: str, player: PlayerRow, key: str, **params: Any) -> bool:
+    async def _direct(self, game_id: int, channel: str, player: PlayerProfile, key: str,
+                      **params: Any) -> bool:
         lang = self.player_language(player)
         chat = await self.sessions.chat(ChatRef(PLATFORM, channel))
         text = t(lang, key, name=player.display_name, **params) + "\n" + t(
@@ -226,9 +227,9 @@ class Presenter:
         return True
 
     async def _clear_ping(self, game_id: int, channel: str) -> None:
-        previous = (await self.sessions.store.get_refs(game_id)).get(PING_REF)
+        previous = (await self.sessions.message_refs.get_refs(game_id)).get(PING_REF)
         if previous is not None:
-            await self.sessions.store.set_ref(game_id, PING_REF, None)
+            await self.sessions.message_refs.set_ref(game_id, PING_REF, None)
             await self._delete(channel, previous)
 
     async def _delete(self, channel: str, message_id: str) -> None:

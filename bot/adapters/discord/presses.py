@@ -17,7 +17,7 @@ import discord
 
 from ...i18n import t
 from ...render import refusal_text
-from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef, language_of
+from ...sessions import ChatRef, GameStatus, Reason, Refused, Sessions, UserRef, language_of
 from .components import confirm_cancel
 from .custom_ids import Action, Menu, Press, decode, drawn_before, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
@@ -113,7 +113,7 @@ class PressHandlers:
             return Reply.nothing()
         if press.action is Action.CANCEL:
             row = await self.sessions.game_row(game_id)
-            if row.status == "lobby":
+            if row.status is GameStatus.LOBBY:
                 await self.sessions.cancel(chat, user, is_admin=admin)
                 return Reply.nothing()
             if not await self.sessions.may_manage(game_id, user, admin):

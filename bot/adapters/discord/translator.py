@@ -14,7 +14,8 @@ from discord.app_commands import TranslationContextLocation as Where
 
 from ...i18n import catalogue
 
-LOCALES = {discord.Locale.italian: "it"}
+LOCALES = {discord.Locale.italian: "it", discord.Locale.spain_spanish: "es",
+           discord.Locale.latin_american_spanish: "es"}
 
 
 def catalogue_key(string: app_commands.locale_str,

@@ -114,7 +114,7 @@ class TelegramFrontEnd:
             builder = builder.base_url(api_base).base_file_url(file_base(api_base))
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         bot = self.application.bot
-        self.outbox = Outbox(bot, RefBook(sessions.store), job_queue=self.application.job_queue,
+        self.outbox = Outbox(bot, RefBook(sessions.message_refs), job_queue=self.application.job_queue,
                              max_attempts=max_send_attempts, group_rate=group_rate)
         self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
                                    table_delay=table_delay)

@@ -29,11 +29,10 @@ from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
 from ...i18n import t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
-from ...sessions import ChatRef, Reason, Refused, Sessions, UserRef
+from ...sessions import ChatRef, GameStatus, PlayerProfile, Reason, Refused, Sessions, UserRef
 from ...sessions.options import HOUSE_OPTIONS, variant_named
 from ...sessions.service import language_of
 from ...sessions.throttle import CommandReply, CommandThrottle
-from ...storage import PlayerRow
 from .callbacks import DECLARING, Action, Tap, decode
 from .identity import chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
@@ -89,7 +88,7 @@ class Handlers:
                 return
         self.outbox.post(message.chat.id, Content(html, keyboard), reply_to or message.message_id)
 
-    async def _context(self, update: Update) -> tuple[ChatRef, UserRef, PlayerRow, str] | None:
+    async def _context(self, update: Update) -> tuple[ChatRef, UserRef, PlayerProfile, str] | None:
         message, chat, user = update.effective_message, update.effective_chat, update.effective_user
         if message is None or chat is None or user is None or user.is_bot:
             return None
@@ -129,12 +128,12 @@ class Handlers:
             raise Refused(Reason.STALE)
 
     async def _may_manage(self, bot: Bot, chat_id: int, user_id: int, cref: ChatRef,
-                          player: PlayerRow) -> None:
+                          player: PlayerProfile) -> None:
         lobby = await self.sessions.lobby(cref)
         if lobby.creator_id != player.id and not await self._is_admin(bot, chat_id, user_id):
             raise Refused(Reason.NOT_ALLOWED)
 
-    async def _seat(self, cref: ChatRef, uref: UserRef, player: PlayerRow,
+    async def _seat(self, cref: ChatRef, uref: UserRef, player: PlayerProfile,
                     game_id: int | None = None) -> tuple[int, bool]:
         """Join (or re-check a waiting seat); True if the bot can write to the player."""
         reachable = self.presenter.reachable(player)
@@ -220,7 +219,8 @@ class Handlers:
         self._reply(update.effective_message,
                     escape(t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra")))
 
-    async def _group_only(self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerRow, str] | None:
+    async def _group_only(
+            self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerProfile, str] | None:
         found = await self._context(update)
         message = update.effective_message
         if found is None or message is None:
@@ -281,11 +281,11 @@ class Handlers:
         except Refused as refused:
             self._reply(message, escape(refusal_text(refused, lang)))
 
-    async def _leave(self, cref: ChatRef, uref: UserRef, player: PlayerRow,
+    async def _leave(self, cref: ChatRef, uref: UserRef, player: PlayerProfile,
                      from_lobby: bool = False) -> None:
         game_id = await self.sessions.open_game_id(cref)
         view = await self.sessions.leave(cref, uref, from_lobby=from_lobby)
-        if game_id is not None and view.status != "running" and self.presenter.reachable(player):
+        if game_id is not None and view.status != GameStatus.RUNNING and self.presenter.reachable(player):
             self.presenter.refresh_hand(game_id, uref.key)
 
     async def cmd_cancel(self, update: Update, context: Context) -> None:
@@ -352,7 +352,7 @@ class Handlers:
         cref, _, player, lang = found
         self._reply(message, *(await self._settings(cref, player, lang, is_group(message.chat))))
 
-    async def _settings(self, cref: ChatRef, player: PlayerRow, lang: str,
+    async def _settings(self, cref: ChatRef, player: PlayerProfile, lang: str,
                         group: bool) -> tuple[str, Keyboard]:
         if not group:
             text = t(lang, "settings.title") + "\n" + t(
@@ -431,7 +431,7 @@ class Handlers:
                 return
             await asyncio.sleep(delay)
 
-    async def _tap(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerRow,
+    async def _tap(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerProfile,
                    lang: str) -> Answer:
         action, game_id = tapped.action, tapped.game_id
         if action in (Action.PLAY, Action.DECLARE):
@@ -507,7 +507,7 @@ class Handlers:
         return Answer()
 
     async def _lobby_tap(self, query: CallbackQuery, tapped: Tap, cref: ChatRef, uref: UserRef,
-                         player: PlayerRow, lang: str) -> Answer:
+                         player: PlayerProfile, lang: str) -> Answer:
         action, game_id = tapped.action, tapped.game_id
         bot, chat_id, user_id = query.get_bot(), int(cref.key), query.from_user.id
         if action is Action.JOIN:
@@ -546,7 +546,7 @@ class Handlers:
             self.presenter.refresh_table(game_id, chat_id)
         return Answer()
 
-    async def _setting(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerRow,
+    async def _setting(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerProfile,
                        lang: str) -> Answer:
         message = query.message
         assert message is not None

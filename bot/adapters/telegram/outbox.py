@@ -37,7 +37,7 @@ from telegram.constants import FloodLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
-from ...storage import Store
+from ...sessions import MessageRefs
 from .keyboards import Keyboard, markup_dict
 
 log = logging.getLogger(__name__)
@@ -92,13 +92,13 @@ def is_gone(exc: BadRequest) -> bool:
 
 
 class RefBook:
-    """Message ids of a game's slots, cached, stored through the sessions' store.
+    """Message ids of a game's slots, cached, kept with the game through the sessions' message references.
 
     The cache is changed before the store is written and a read from the store
     never replaces it: a lookup that overlaps a `set` (a Join tapped as the lobby
     is posted) must find the new message, not post a second one."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: MessageRefs) -> None:
         self._store = store
         self._cache: dict[int, dict[str, str]] = {}
 

@@ -17,16 +17,18 @@ from ...sessions import (
     ChatRef,
     Event,
     GameCancelled,
+    GameSeat,
     GameStarted,
+    GameStatus,
     MatchEnded,
     MovePlayed,
+    PlayerProfile,
     Refused,
     RoundEnded,
     Sessions,
     TurnWarning,
     UserRef,
 )
-from ...storage import PlayerRow, SeatRow
 from .identity import PLATFORM, private_link
 from .keyboards import hand_keyboard, lobby_keyboard, match_keyboard, table_keyboard
 from .markup import (
@@ -53,8 +55,8 @@ def hand_target(game_id: int, user_key: str) -> Target:
     return Target(int(user_key), game_id, f"hand:{user_key}")
 
 
-def human(seat: SeatRow) -> PlayerRow | None:
-    return seat.player if seat.player is not None and not seat.is_computer else None
+def human(seat: GameSeat) -> PlayerProfile | None:
+    return seat.player
 
 
 class Presenter:
@@ -71,12 +73,11 @@ class Presenter:
         self._dm: dict[str, bool] = {}
         self._languages: dict[str, str] = {}
         self._chat_languages: dict[int, str] = {}
-        self._titles: dict[int, str | None] = {}
         self._cleanups: set[asyncio.Task[None]] = set()
 
     # ---- who can be reached, in which language ------------------------------------
 
-    def reachable(self, player: PlayerRow) -> bool:
+    def reachable(self, player: PlayerProfile) -> bool:
         return self._dm.get(player.user_key, player.can_dm)
 
     async def set_reachable(self, user: UserRef, on: bool) -> None:
@@ -85,7 +86,7 @@ class Presenter:
         self._dm[user.key] = on
         await self.sessions.set_can_dm(user, on)
 
-    def language(self, player: PlayerRow | None, fallback: str = "it") -> str:
+    def language(self, player: PlayerProfile | None, fallback: str = "it") -> str:
         if player is not None and player.user_key in self._languages:
             return self._languages[player.user_key]
         return self.sessions.player_language(player, fallback)
@@ -103,36 +104,27 @@ class Presenter:
     def set_chat_language(self, chat_id: int, lang: str) -> None:
         self._chat_languages[chat_id] = lang
 
-    async def _chat_title(self, chat_row_id: int) -> str | None:
-        if chat_row_id not in self._titles:
-            row = await self.sessions.store.get_chat(chat_row_id)
-            self._titles[chat_row_id] = row.title if row else None
-        return self._titles[chat_row_id]
-
     async def user_forbidden(self, chat_id: int) -> None:
         """A private chat refused us: the player blocked the bot or never started it."""
         if chat_id <= 0:
             return
         key = str(chat_id)
-        player = await self.sessions.store.find_player(PLATFORM, key)
+        player = await self.sessions.find_player(PLATFORM, key)
         if player is None:
             return
         await self.set_reachable(UserRef(PLATFORM, key, player.display_name), False)
-        for row in await self.sessions.store.open_games_of_player(player.id):
-            if row.status == "running":
-                chat = await self.sessions.store.get_chat(row.chat_id)
-                if chat is not None:
-                    self.refresh_table(row.id, int(chat.chat_key))
+        for row in await self.sessions.games_of(UserRef(PLATFORM, key, player.display_name)):
+            if row.status is GameStatus.RUNNING:
+                self.refresh_table(row.id, int(row.chat.key))
 
     async def redraw_running(self) -> int:
         """Redraw every Telegram game in play: after a restart, the last move may not be shown yet."""
         count = 0
-        for game_id, *_ in await self.sessions.store.running_deadlines():
-            row = await self.sessions.game_row(game_id)
-            chat = await self.sessions.store.get_chat(row.chat_id)
-            if chat is None or chat.platform != PLATFORM:
+        for row in await self.sessions.running_games():
+            if row.chat.platform != PLATFORM:
                 continue
-            self.refresh_table(game_id, int(chat.chat_key))
+            game_id = row.id
+            self.refresh_table(game_id, int(row.chat.key))
             await self.refresh_hands(game_id)
             count += 1
         return count
@@ -167,13 +159,13 @@ class Presenter:
     async def draw_table(self, game_id: int, chat_id: int) -> Content | None:
         lang = await self.chat_language(chat_id)
         row = await self.sessions.game_row(game_id)
-        if row.status == "lobby":
+        if row.status is GameStatus.LOBBY:
             view = await self.sessions.lobby_of(game_id)
             link = private_link(self.bot_username(), game_id) if view.waiting else None
             return Content(lobby_html(view, lang),
                            lobby_keyboard(view, lang, self.menus.get(game_id, "main"), link))
-        if row.status == "cancelled":
-            return Content(cancelled_html(lang, self._cancelled_by.get(game_id), row.state is not None))
+        if row.status is GameStatus.CANCELLED:
+            return Content(cancelled_html(lang, self._cancelled_by.get(game_id), row.started))
         view = await self.sessions.table(game_id)
         if view.finished:
             return Content(table_html(view, lang, self.sessions.clock()))
@@ -187,15 +179,15 @@ class Presenter:
         row = await self.sessions.game_row(game_id)
         seat = next((s for s in row.seats if (p := human(s)) is not None and p.user_key == user_key),
                     None)
-        player = human(seat) if seat is not None else await self.sessions.store.find_player(
+        player = human(seat) if seat is not None else await self.sessions.find_player(
             PLATFORM, user_key)
         lang = self.language(player)
         if seat is None or player is None:
             return Content(escape(t(lang, "telegram.hand.left")))
-        if row.status == "lobby":
-            return Content(hand_lobby_html(lang, row.variant, await self._chat_title(row.chat_id)))
-        if row.status == "cancelled":
-            return Content(hand_closed_html(lang, row.state is not None))
+        if row.status is GameStatus.LOBBY:
+            return Content(hand_lobby_html(lang, row.variant, row.chat.title))
+        if row.status is GameStatus.CANCELLED:
+            return Content(hand_closed_html(lang, row.started))
         try:
             view = await self.sessions.hand(game_id, UserRef(PLATFORM, user_key, player.display_name))
         except Refused:

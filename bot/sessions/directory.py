@@ -1,0 +1,55 @@
+"""Chats and players as the store keeps them, with the copies kept in memory so that
+a tap does not cost a lookup."""
+
+from __future__ import annotations
+
+from .ports import GameStore
+from .records import ChatRow, PlayerRow
+from .refs import ChatRef, UserRef, language_of
+
+
+class Directory:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._chats: dict[int, ChatRow] = {}
+        self._players: dict[tuple[str, str], PlayerRow] = {}
+
+    async def chat(self, ref: ChatRef, language_hint: str | None = None) -> ChatRow:
+        row = await self.store.ensure_chat(ref.platform, ref.key, ref.title,
+                                           language_of(language_hint) if language_hint else None)
+        self._chats[row.id] = row
+        return row
+
+    async def chat_row(self, chat_id: int) -> ChatRow:
+        row = self._chats.get(chat_id)
+        if row is None:
+            row = await self.store.get_chat(chat_id)
+            assert row is not None
+            self._chats[chat_id] = row
+        return row
+
+    def chat_changed(self, row: ChatRow) -> None:
+        self._chats[row.id] = row
+
+    async def player(self, ref: UserRef) -> PlayerRow:
+        """The player, created on their first request, their name and language kept up to date."""
+        known = self._players.get((ref.platform, ref.key))
+        if known is not None and known.display_name == (ref.name or ref.key)[:64] and (
+                not ref.language or known.platform_language == ref.language):
+            return known
+        row = await self.store.ensure_player(ref.platform, ref.key, ref.name or ref.key,
+                                             ref.language)
+        self._players[(ref.platform, ref.key)] = row
+        return row
+
+    async def known_player(self, platform: str, key: str) -> PlayerRow | None:
+        """The player if they ever used the bot; taps never create players."""
+        known = self._players.get((platform, key))
+        if known is None:
+            known = await self.store.find_player(platform, key)
+            if known is not None:
+                self._players[(platform, key)] = known
+        return known
+
+    def player_changed(self, ref: UserRef) -> None:
+        self._players.pop((ref.platform, ref.key), None)

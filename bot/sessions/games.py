@@ -1,0 +1,171 @@
+"""Games as the store keeps them, rebuilt into engine games, with what is kept in
+memory while they run (the game, its table view, its seats as shown, its summary)
+and one lock per game, so that changes to a game never interleave."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from ..engine import EngineError, Game, Move, Rules, StateFormatError, load_game
+from . import events as ev
+from .directory import Directory
+from .ports import GameStore
+from .records import ChatRow, GameRow, PlayerRow, SeatRow
+from .refs import ChatRef
+from .refusals import Reason, Refused
+from .views import GameSummary, SeatInfo, TableView, game_summary, seat_info, side_names, table_view
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[ev.Event], Awaitable[None]]
+
+
+class EventBus:
+    """Hands every event to every listener; one listener's failure is logged, not passed on."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    async def publish(self, events: Sequence[ev.Event]) -> None:
+        for event in events:
+            for listener in self._listeners:
+                try:
+                    await listener(event)
+                except Exception:
+                    log.exception("listener failed on %s", type(event).__name__)
+
+
+class Games:
+    def __init__(self, store: GameStore, directory: Directory) -> None:
+        self.store = store
+        self.directory = directory
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._cache: dict[int, tuple[GameRow, Game]] = {}
+        self._tables: dict[int, tuple[GameRow, Game, TableView]] = {}
+        self._seat_infos: dict[int, tuple[tuple[SeatRow, ...], tuple[SeatInfo, ...],
+                                          tuple[str, ...]]] = {}
+        self._summaries: dict[int, tuple[GameRow, GameSummary]] = {}
+
+    def lock(self, key: int) -> asyncio.Lock:
+        """The game's lock, alive while anyone holds or awaits it (then dropped, not kept per game)."""
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    async def open_row(self, ref: ChatRef) -> tuple[ChatRow, GameRow]:
+        chat = await self.directory.chat(ref)
+        row = await self.store.open_game(chat.id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        return chat, row
+
+    async def row(self, game_id: int) -> GameRow:
+        """The game as stored now (not from memory)."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        return row
+
+    async def load(self, game_id: int) -> tuple[GameRow, Game | None]:
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
+        row = await self.row(game_id)
+        game = await self.stored(row)
+        if game is not None and row.status == "running":
+            self._cache[game_id] = (row, game)
+        return row, game
+
+    def cached(self, game_id: int) -> Game | None:
+        cached = self._cache.get(game_id)
+        return cached[1] if cached else None
+
+    def keep(self, row: GameRow, game: Game) -> None:
+        """Remember a running game as it now stands (stored already)."""
+        self._cache[row.id] = (row, game)
+
+    async def stored(self, row: GameRow) -> Game | None:
+        """The game as stored: its last snapshot (taken at the start and when the match
+        ends) with the moves committed since then played again, each one checked by
+        the engine; anything inconsistent raises StateFormatError."""
+        if not row.state:
+            return None
+        game = load_game({**row.state, "rounds": await self.store.round_records(row.id)})
+        if game.version < row.version:
+            for move in await self.store.moves(row.id, after=game.version):
+                if move.number != game.version + 1:
+                    raise StateFormatError(f"game {row.id} is missing move {game.version + 1}")
+                try:
+                    game.apply(Move.parse(move.move), seat=move.seat)
+                except EngineError as exc:
+                    raise StateFormatError(
+                        f"game {row.id}: stored move {move.number} ({move.move}) does not apply: "
+                        f"{exc}") from None
+        if game.version != row.version:
+            raise StateFormatError(
+                f"game {row.id} is stored at version {row.version} but its moves make {game.version}")
+        return game
+
+    def seats_of(self, row: GameRow, game: Game) -> tuple[tuple[SeatInfo, ...], tuple[str, ...]]:
+        """The seats and side names as shown, built once per change of seats."""
+        known = self._seat_infos.get(row.id)
+        if known is not None and known[0] is row.seats:
+            return known[1], known[2]
+        infos = tuple(seat_info(s, row.seats) for s in row.seats)
+        names = side_names(game, infos)
+        if row.status == "running":
+            self._seat_infos[row.id] = (row.seats, infos, names)
+        return infos, names
+
+    def table(self, row: GameRow, game: Game) -> TableView:
+        """The table view of `row` and `game`, built once for each version of them."""
+        known = self._tables.get(row.id)
+        if known is not None and known[0] is row and known[1] is game:
+            return known[2]
+        seats, names = self.seats_of(row, game)
+        view = table_view(row, game, seats=seats, names=names)
+        if row.status == "running":
+            self._tables[row.id] = (row, game, view)
+        return view
+
+    async def summary(self, row: GameRow) -> GameSummary:
+        """The game as front-ends look it up, built once for each version of a running game."""
+        known = self._summaries.get(row.id)
+        if known is not None and known[0] is row:
+            return known[1]
+        summary = game_summary(row, await self.directory.chat_row(row.chat_id))
+        if row.status == "running" and row.id in self._cache:
+            self._summaries[row.id] = (row, summary)
+        return summary
+
+    def forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+        self._tables.pop(game_id, None)
+        self._seat_infos.pop(game_id, None)
+        self._summaries.pop(game_id, None)
+
+    @property
+    def idle(self) -> bool:
+        """Nothing is kept in memory for any game."""
+        return not (self._cache or self._tables or self._seat_infos or self._summaries or self._locks)
+
+
+def base(row: GameRow, chat: ChatRow) -> dict[str, Any]:
+    """The fields every event about `row` carries."""
+    return {"game_id": row.id, "platform": chat.platform, "chat_key": chat.chat_key}
+
+
+def rules_of(row: GameRow) -> Rules:
+    return Rules.from_options(row.variant, row.options)
+
+
+def manages(row: GameRow, player: PlayerRow, is_admin: bool) -> bool:
+    return is_admin or row.creator_id == player.id

@@ -1,0 +1,387 @@
+"""The lobby: opening a game, seats, options, starting, a rematch, cancelling."""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..ai import LEVELS
+from ..engine import Game, InvalidInputError, Rules, dump_game, record_line
+from ..engine.rules import HOUSE_RULES, Seating, Variant, parse_variant
+from . import events as ev
+from .directory import Directory
+from .games import EventBus, Games, base, manages, rules_of
+from .options import DECK_STYLES, DEFAULT_PLAYERS, PLAYER_RANGE
+from .play import Play
+from .ports import GameStore, OpenGameExists
+from .records import ChatRow, GameRow, PlayerRow, SeatRow
+from .refs import ChatRef, UserRef
+from .refusals import Reason, Refused
+from .scheduler import Alarm
+from .views import LobbyView, TableView, lobby_view, seat_name, table_view
+
+"""The lobby's `teams` option by number of teams, as buttons and menus send it."""
+LOBBY_IDLE = 30 * 60
+"""Seconds after its last change (a seat, an option) when a lobby gives way to a new /newgame."""
+_HOUSE_ANYWHERE = frozenset(name for names in HOUSE_RULES.values() for name in names)
+
+
+class Lobby:
+    def __init__(self, store: GameStore, directory: Directory, games: Games, play: Play,
+                 bus: EventBus, alarm: Alarm, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.directory = directory
+        self.games = games
+        self.play = play
+        self.bus = bus
+        self.alarm = alarm
+        self.clock = clock
+
+    async def new_game(self, chat_ref: ChatRef, user: UserRef, variant: str | None = None,
+                       options: dict[str, Any] | None = None, *, ready: bool = True) -> LobbyView:
+        """Open a lobby with its creator in seat 1; `ready=False` as for `join`.
+
+        `options` may hold rule options and the table's layout (`players`,
+        `teams`, `deck_style`); they override the chat's defaults.
+        """
+        chat = await self.directory.chat(chat_ref, user.language)
+        player = await self.directory.player(user)
+        defaults = dict(chat.defaults)
+        try:
+            chosen = parse_variant(variant or defaults.pop("variant", None) or "scopa")
+        except InvalidInputError as exc:
+            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        if variant and variant != defaults.get("variant"):
+            defaults = {}
+        defaults.pop("variant", None)
+        rule_options = {**defaults, **(options or {})}
+        try:
+            players = int(rule_options.pop("players", DEFAULT_PLAYERS[chosen.value]))
+            teams = _team_count(rule_options.pop("teams", chosen in (Variant.SCOPONE,
+                                                                      Variant.SCOPONE_SCIENTIFICO)))
+            deck_style = str(rule_options.pop("deck_style", "napoletane"))
+            if deck_style not in DECK_STYLES:
+                raise InvalidInputError(f"unknown deck style {deck_style!r}")
+            rules = Rules.from_options(chosen, rule_options)
+            teams = _teams_of(_seating(chosen.value, players, teams))
+        except (InvalidInputError, ValueError) as exc:
+            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        stored_options = _changed_options(chosen, rules)
+        seed = secrets.token_hex(8)
+        try:
+            row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
+                                               players, teams, deck_style, seed)
+        except OpenGameExists as exc:
+            if not await self._close_idle_lobby(chat, exc.game_id):
+                raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+            try:
+                row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
+                                                   players, teams, deck_style, seed)
+            except OpenGameExists as again:
+                raise Refused(Reason.GAME_OPEN, game_id=again.game_id) from None
+        if not ready:
+            await self.store.set_seat_flags(row.id, 0, ready=False)
+            row = dataclasses.replace(row, seats=tuple(dataclasses.replace(s, ready=False)
+                                                       for s in row.seats))
+        await self.bus.publish([ev.LobbyUpdated(**base(row, chat))])
+        return lobby_view(row, rules, chat.turn_limit)
+
+    async def _close_idle_lobby(self, chat: ChatRow, game_id: int) -> bool:
+        """Close the chat's open game if it is a lobby nobody has touched for LOBBY_IDLE
+        seconds, so that a creator who went away does not keep the chat from playing."""
+        async with self.games.lock(game_id):
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "lobby" or self.clock() - row.updated_at < LOBBY_IDLE:
+                return False
+            if not await self.store.cancel_game(row.id, None):
+                return False
+            self.games.forget(row.id)
+        await self.bus.publish([ev.GameCancelled(**base(row, chat), by="")])
+        return True
+
+    async def lobby(self, chat_ref: ChatRef) -> LobbyView:
+        chat, row = await self.games.open_row(chat_ref)
+        return lobby_view(row, rules_of(row), chat.turn_limit)
+
+    async def lobby_of(self, game_id: int) -> LobbyView:
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        chat = await self.directory.chat_row(row.chat_id)
+        return lobby_view(row, rules_of(row), chat.turn_limit)
+
+    async def _lobby_change(self, chat_ref: ChatRef, user: UserRef,
+                            change: Callable[[ChatRow, GameRow, PlayerRow], Awaitable[None]],
+                            game_id: int | None = None) -> LobbyView:
+        chat = await self.directory.chat(chat_ref)
+        player = await self.directory.player(user)
+        row = await self.store.open_game(chat.id)
+        if row is None or (game_id is not None and row.id != game_id):
+            raise Refused(Reason.NO_GAME if row is None else Reason.STALE)
+        async with self.games.lock(row.id):
+            row = await self.store.get_game(row.id)
+            assert row is not None
+            if row.status != "lobby":
+                raise Refused(Reason.NOT_IN_LOBBY)
+            await change(chat, row, player)
+            row = await self.store.get_game(row.id)
+            assert row is not None
+        await self.bus.publish([ev.LobbyUpdated(**base(row, chat))])
+        if row.status == "cancelled":
+            await self.bus.publish([ev.GameCancelled(**base(row, chat), by=player.display_name)])
+        return lobby_view(row, rules_of(row), chat.turn_limit)
+
+    async def may_manage(self, game_id: int, user: UserRef, is_admin: bool = False) -> bool:
+        """Whether `user` may start, cancel or change game `game_id` (its creator, or an admin)."""
+        if is_admin:
+            return True
+        row = await self.store.get_game(game_id)
+        player = await self.directory.known_player(user.platform, user.key)
+        return row is not None and player is not None and manages(row, player, False)
+
+    async def join(self, chat_ref: ChatRef, user: UserRef, *, ready: bool = True,
+                   game_id: int | None = None) -> LobbyView:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            seats = list(row.seats)
+            mine = next((s for s in seats if s.player_id == player.id), None)
+            if mine is not None:
+                if mine.ready or not ready:
+                    raise Refused(Reason.ALREADY_JOINED)
+                await self.store.set_seat_flags(row.id, mine.seat, ready=True)
+                return
+            free = _free_seat(row)
+            if free is None:
+                raise Refused(Reason.GAME_FULL)
+            seats.append(SeatRow(free, player.id, None, ready, 0, False))
+            await self.store.set_seats(row.id, seats)
+
+        return await self._lobby_change(chat_ref, user, change, game_id)
+
+    async def confirm_seat(self, game_id: int, user: UserRef) -> LobbyView:
+        """Mark the seat `user` took in lobby `game_id` as ready (the bot can now reach them).
+
+        Only a seat taken in the chat itself is confirmed: whoever knows a game's number
+        (they are sequential) cannot sit in the lobby of a chat they are not in."""
+        row = await self.store.get_game(game_id)
+        player = await self.directory.known_player(user.platform, user.key)
+        if row is None or player is None or not any(s.player_id == player.id for s in row.seats):
+            raise Refused(Reason.NOT_JOINED)
+        if row.status != "lobby":
+            raise Refused(Reason.NOT_IN_LOBBY)
+        chat = await self.directory.chat_row(row.chat_id)
+        return await self.join(ChatRef(chat.platform, chat.chat_key, chat.title), user, ready=True,
+                               game_id=game_id)
+
+    async def leave(self, chat_ref: ChatRef, user: UserRef, *,
+                    from_lobby: bool = False) -> LobbyView | TableView:
+        """Leave the chat's open game: a seat in the lobby is freed; in a match the computer
+        plays it from now on. `from_lobby` (the lobby's Leave button) leaves only a lobby: a
+        button pressed after the start does not hand a seat over unasked."""
+        chat = await self.directory.chat(chat_ref)
+        player = await self.directory.player(user)
+        row = await self.store.open_game(chat.id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        if row.status == "running" and from_lobby:
+            raise Refused(Reason.MATCH_STARTED)
+        if row.status == "running":
+            seat = next((s for s in row.seats if s.player_id == player.id), None)
+            if seat is None:
+                raise Refused(Reason.NOT_IN_GAME)
+            await self.play.set_autoplay(row.id, user, True)
+            running, game = await self.games.load(row.id)
+            assert game is not None
+            return self.games.table(running, game)
+
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            seats = [s for s in row.seats if s.player_id != player.id or s.computer_level]
+            if len(seats) == len(row.seats):
+                raise Refused(Reason.NOT_JOINED)
+            if not any(not s.is_computer for s in seats):
+                await self.store.cancel_game(row.id)
+            else:
+                await self.store.set_seats(row.id, seats)
+
+        return await self._lobby_change(chat_ref, user, change)
+
+    async def add_computer(self, chat_ref: ChatRef, user: UserRef, level: str,
+                           is_admin: bool = False) -> LobbyView:
+        if level not in LEVELS:
+            raise Refused(Reason.BAD_OPTION, detail=level)
+        computer = await self.store.ensure_player("computer", level, f"CPU {level}",
+                                                  is_computer=True)
+
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            seated = any(s.player_id == player.id for s in row.seats)
+            if not seated and not manages(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            free = _free_seat(row)
+            if free is None:
+                raise Refused(Reason.GAME_FULL)
+            await self.store.set_seats(row.id, [*row.seats,
+                                                SeatRow(free, computer.id, level, True, 0, False)])
+
+        return await self._lobby_change(chat_ref, user, change)
+
+    async def remove_computers(self, chat_ref: ChatRef, user: UserRef,
+                               is_admin: bool = False) -> LobbyView:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            if not manages(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            await self.store.set_seats(row.id, [s for s in row.seats if not s.computer_level])
+
+        return await self._lobby_change(chat_ref, user, change)
+
+    async def set_option(self, chat_ref: ChatRef, user: UserRef, key: str, value: Any,
+                         is_admin: bool = False) -> LobbyView:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+            if not manages(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            variant, options = row.variant, dict(row.options)
+            players, teams, deck_style = row.players, row.teams, row.deck_style
+            try:
+                if key == "variant":
+                    variant = parse_variant(str(value)).value
+                    options = {}
+                    teams = 2 if variant in ("scopone", "scopone_scientifico") else 0
+                    low, high = PLAYER_RANGE[variant]
+                    players = min(max(players, low), high)
+                elif key == "players":
+                    players = int(value)
+                    teams = _fitting_teams(variant, players, teams)
+                elif key == "teams":
+                    teams = _team_count(value)
+                elif key == "deck_style":
+                    if value not in DECK_STYLES:
+                        raise InvalidInputError(f"unknown deck style {value!r}")
+                    deck_style = str(value)
+                else:
+                    if key in _HOUSE_ANYWHERE and key not in HOUSE_RULES[parse_variant(variant)]:
+                        raise InvalidInputError(f"{key} changes nothing in {variant}")
+                    options[key] = value
+                rules = Rules.from_options(variant, options)
+                teams = _teams_of(_seating(variant, players, teams))
+            except (InvalidInputError, ValueError) as exc:
+                raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+            if sum(1 for s in row.seats) > players:
+                raise Refused(Reason.BAD_OPTION, detail="players")
+            await self.store.update_lobby(row.id, variant=variant,
+                                          options=_changed_options(parse_variant(variant), rules),
+                                          players=players, teams=teams, deck_style=deck_style)
+            compact = [dataclasses.replace(s, seat=i) for i, s in enumerate(row.seats)]
+            await self.store.set_seats(row.id, compact)
+
+        return await self._lobby_change(chat_ref, user, change)
+
+    async def start(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> TableView:
+        chat = await self.directory.chat(chat_ref)
+        player = await self.directory.player(user)
+        row = await self.store.open_game(chat.id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        async with self.games.lock(row.id):
+            row = await self.store.get_game(row.id)
+            assert row is not None
+            if row.status != "lobby":
+                raise Refused(Reason.NOT_IN_LOBBY)
+            if not manages(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            if len(row.seats) < row.players:
+                raise Refused(Reason.SEATS_EMPTY, missing=row.players - len(row.seats))
+            waiting = [seat_name(s, row.seats) for s in row.seats if not s.ready]
+            if waiting:
+                raise Refused(Reason.SEAT_WAITING, names=", ".join(waiting))
+            game = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
+                            rules=rules_of(row), seed=row.seed)
+            deadline, kind = self.play.deadline_for(chat, row.seats, game)
+            if not await self.store.start_game(row.id, dump_game(game), row.seats, deadline, kind):
+                raise Refused(Reason.NOT_IN_LOBBY)
+            row = await self.store.get_game(row.id)
+            assert row is not None
+            self.games.keep(row, game)
+        self.alarm.set(row.deadline, row.deadline_kind, row.warned)
+        await self.bus.publish([ev.GameStarted(**base(row, chat)),
+                             self.play.turn_event(chat, row, game)])
+        return table_view(row, game)
+
+    async def rematch(self, game_id: int, user: UserRef) -> LobbyView:
+        """A new lobby with the same variant, options and seats as a finished game."""
+        old = await self.store.get_game(game_id)
+        if old is None:
+            raise Refused(Reason.NO_GAME)
+        player = await self.directory.player(user)
+        if old.status not in ("finished", "cancelled"):
+            raise Refused(Reason.GAME_OPEN, game_id=old.id)
+        if not any(s.player_id == player.id for s in old.seats):
+            raise Refused(Reason.NOT_IN_GAME)
+        chat = await self.directory.chat_row(old.chat_id)
+        try:
+            created = await self.store.create_game(chat.id, player.id, old.variant, old.options,
+                                                   old.players, old.teams, old.deck_style,
+                                                   secrets.token_hex(8), creator_seat=False)
+        except OpenGameExists as exc:
+            raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+        seats = [dataclasses.replace(s, seat=(s.seat + 1) % old.players, timeouts=0, autoplay=False)
+                 for s in old.seats]
+        await self.store.set_seats(created.id, sorted(seats, key=lambda s: s.seat))
+        row = await self.games.row(created.id)
+        await self.bus.publish([ev.LobbyUpdated(**base(row, chat))])
+        return lobby_view(row, rules_of(row), chat.turn_limit)
+
+    async def cancel(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> None:
+        chat = await self.directory.chat(chat_ref)
+        player = await self.directory.player(user)
+        row = await self.store.open_game(chat.id)
+        if row is None:
+            raise Refused(Reason.NO_GAME)
+        async with self.games.lock(row.id):
+            if not manages(row, player, is_admin):
+                raise Refused(Reason.NOT_ALLOWED)
+            line = None
+            if row.status == "running" and row.state:
+                game = self.games.cached(row.id) or await self.games.stored(row)
+                if game is not None:
+                    line = record_line(game)
+            if not await self.store.cancel_game(row.id, line):
+                raise Refused(Reason.NO_GAME)
+            self.games.forget(row.id)
+        await self.bus.publish([ev.GameCancelled(**base(row, chat), by=player.display_name)])
+
+
+def _flag(value: Any) -> bool:
+    return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "on", "yes")
+
+
+def _team_count(value: Any) -> int:
+    """A lobby's `teams` option (`TEAMS_VALUES`, or a flag for two teams) as a number of teams."""
+    if str(value).lower() in ("three", "3"):
+        return 3
+    return 2 if _flag(value) else 0
+
+
+def _seating(variant: str, players: int, teams: int) -> Seating:
+    return Seating.make(variant, players, teams > 0, teams or None)
+
+
+def _fitting_teams(variant: str, players: int, teams: int) -> int:
+    """`teams` if `players` can sit that way, else the most teams, up to that, they can form."""
+    return max((count for count in Seating.team_counts(variant, players) if count <= teams),
+               default=0)
+
+
+def _teams_of(seating: Seating) -> int:
+    """The teams as the rules seat them (scopone always in two, whatever was asked)."""
+    return len(seating.sides) if seating.teams else 0
+
+
+def _free_seat(row: GameRow) -> int | None:
+    taken = {s.seat for s in row.seats}
+    return next((i for i in range(row.players) if i not in taken), None)
+
+
+def _changed_options(variant: Variant, rules: Rules) -> dict[str, Any]:
+    """Only the options that differ from the variant's defaults are stored."""
+    default = Rules.default(variant).to_dict()
+    return {k: v for k, v in rules.to_dict().items() if default[k] != v}

@@ -1,0 +1,235 @@
+"""Moves: checking a player's move, storing it with all it changes, the events it
+makes; the match's results and ratings when it ends; handing a seat to the computer."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Game, IllegalMoveError, InvalidInputError, Move, dump_game, to_record
+from ..engine.record import record_text
+from . import events as ev
+from .directory import Directory
+from .games import EventBus, Games, base
+from .ports import GameStore, StaleVersion
+from .ratings import display_rating, ladder_for, rate
+from .records import ChatRow, GameRow, MatchFinish, MoveCommit, ResultRow, SeatRow
+from .refs import UserRef
+from .refusals import Reason, Refused
+from .views import TableView, seat_info, seat_name, side_names
+
+if TYPE_CHECKING:
+    from .scheduler import Alarm
+
+
+class Play:
+    def __init__(self, store: GameStore, directory: Directory, games: Games, bus: EventBus,
+                 alarm: Alarm, clock: Callable[[], float], *, computer_pace: float,
+                 max_timeouts: int) -> None:
+        self.store = store
+        self.directory = directory
+        self.games = games
+        self.bus = bus
+        self.alarm = alarm
+        self.clock = clock
+        self.computer_pace = computer_pace
+        self.max_timeouts = max_timeouts
+
+    async def play(self, game_id: int, user: UserRef, expected_version: int,
+                   move: str | Move, fuori: bool = False) -> TableView:
+        """Play a move for `user` in game `game_id`, as seen at `expected_version`;
+        with `fuori`, declare fuori with it (docs/rules.md)."""
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+            raise Refused(Reason.BAD_INPUT)
+        player = await self.directory.known_player(user.platform, user.key)
+        async with self.games.lock(game_id):
+            row, game = await self.games.load(game_id)
+            if row.status == "lobby":
+                raise Refused(Reason.NOT_IN_LOBBY)
+            if row.status != "running" or game is None:
+                raise Refused(Reason.GAME_OVER)
+            seat = next((s for s in row.seats if player and s.player_id == player.id), None)
+            if seat is None or player is None:
+                raise Refused(Reason.NOT_IN_GAME)
+            if expected_version != game.version:
+                raise Refused(Reason.STALE)
+            if seat.seat != game.to_play:
+                raise Refused(Reason.NOT_YOUR_TURN)
+            if fuori and not game.may_declare(seat.seat):
+                raise Refused(Reason.NO_FUORI)
+            try:
+                parsed = move if isinstance(move, Move) else Move.parse(move)
+            except InvalidInputError:
+                raise Refused(Reason.BAD_INPUT) from None
+            chat = await self.directory.chat_row(row.chat_id)
+            events, row, game = await self.commit(chat, row, game, seat, parsed,
+                                                  by_computer=False, timed_out=False, fuori=fuori)
+        self.alarm.set(row.deadline, row.deadline_kind, row.warned)
+        await self.bus.publish(events)
+        return self.games.table(row, game)
+
+    async def commit(self, chat: ChatRow, row: GameRow, game: Game, seat: SeatRow, move: Move,
+                     *, by_computer: bool, timed_out: bool,
+                     fuori: bool = False) -> tuple[list[ev.Event], GameRow, Game]:
+        """Apply `move` to a copy, store it with all it changes, then update the cache;
+        gives the events and the game's new row and state.
+
+        A running game's move is stored as the move alone: loading plays the moves
+        again on the snapshot taken at the start. The state is stored again, with
+        every round's breakdown and record, only when the match ends. Round ends
+        thus cost no more than other moves, and they come in bursts: games started
+        together end their rounds together.
+        """
+        new = game.copy()
+        try:
+            outcome = new.declare_fuori(move, seat.seat) if fuori else new.apply(move, seat=seat.seat)
+        except IllegalMoveError as exc:
+            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc)) from None
+        timeouts, autoplay = seat.timeouts, seat.autoplay
+        if timed_out:
+            timeouts += 1
+            autoplay = autoplay or timeouts >= self.max_timeouts
+        elif not by_computer:
+            timeouts, autoplay = 0, False
+        seats = row.seats
+        if timeouts != seat.timeouts or autoplay != seat.autoplay:
+            seats = tuple(dataclasses.replace(s, timeouts=timeouts, autoplay=autoplay)
+                          if s.seat == seat.seat else s for s in seats)
+        finished = new.winner is not None
+        deadline, kind = (None, None) if finished else self.deadline_for(chat, seats, new)
+        result = outcome.round_result
+        state = None
+        rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
+        finish = None
+        if finished:
+            state = dump_game(new, rounds=False)
+            del state["rounds"]
+            record = to_record(new)
+            rounds = tuple((r.number, r.to_dict(), stored)
+                           for r, stored in zip(new.results, record["rounds"], strict=True))
+            finish = await self._finish(new, seats, record)
+        try:
+            await self.store.commit_move(MoveCommit(
+                game_id=row.id, expected_version=game.version, state=state, seat=seat.seat,
+                move=move.code, by_computer=by_computer, deadline=deadline, deadline_kind=kind,
+                seat_timeouts=timeouts if timeouts != seat.timeouts else None,
+                seat_autoplay=autoplay if autoplay != seat.autoplay else None,
+                rounds=rounds,
+                finish=finish))
+        except StaleVersion:
+            self.games.forget(row.id)
+            raise Refused(Reason.STALE) from None
+        row = _moved(row, new.version, "finished" if finished else "running", deadline, kind,
+                     seats, state)
+        if finished:
+            self.games.forget(row.id)
+        else:
+            self.games.keep(row, new)
+        fields = base(row, chat)
+        play = outcome.play
+        name = seat_name(seat, seats)
+        out: list[ev.Event] = [ev.MovePlayed(
+            **fields, version=new.version, seat=seat.seat, name=name, card=play.card,
+            captured=play.captured, scopa=play.scopa, by_computer=by_computer, timed_out=timed_out,
+            swept_by_ace=outcome.swept_by_ace, dealt=outcome.dealt, leftover=outcome.leftover,
+            leftover_seat=outcome.leftover_seat, fuori=fuori)]
+        if autoplay and not seat.autoplay:
+            out.append(ev.SeatAutoplay(**fields, seat=seat.seat, player_id=seat.player_id,
+                                       name=name, on=True))
+        if result is not None:
+            names = side_names(new, tuple(seat_info(s, seats) for s in seats))
+            declarer = None if result.fuori is None else next(
+                (s for s in seats if s.seat == result.fuori), None)
+            out.append(ev.RoundEnded(
+                **fields, result=result, side_names=names,
+                fuori_name=None if declarer is None else seat_name(declarer, seats),
+                fuori_side=None if result.fuori is None else new.side_of[result.fuori]))
+            if finished:
+                changes = tuple((seat_name(s, seats), r.rating_before or 0.0, r.rating_after or 0.0)
+                                for s, r in zip(seats, finish.results if finish else (),
+                                                strict=False)
+                                if r.player_id is not None and r.rating_after is not None)
+                out.append(ev.MatchEnded(**fields, winner=new.winner, totals=tuple(new.totals),
+                                         side_names=names, rating_changes=changes))
+        if not finished:
+            out.append(self.turn_event(chat, row, new))
+        return out, row, new
+
+    async def _finish(self, game: Game, seats: Sequence[SeatRow],
+                      record: dict[str, Any]) -> MatchFinish:
+        """The match's record, every seat's result and the human players' new ratings."""
+        sides = game.seating.sides
+        humans = {s.seat: s.player_id for s in seats if not s.is_computer}
+        ladder = ladder_for(sides)
+        current = await self.store.ratings([pid for pid in humans.values() if pid], ladder)
+        new_ratings = rate(ladder, [[humans.get(seat) for seat in side] for side in sides],
+                           game.totals, game.winner, current)
+        by_player = {r.player_id: r for r in new_ratings}
+        scope = [0] * game.seats
+        for stored in record["rounds"]:
+            for play in stored["plays"]:
+                if play["scopa"]:
+                    scope[play["seat"]] += 1
+        results = []
+        for seat in range(game.seats):
+            side = game.side_of[seat]
+            player_id = humans.get(seat)
+            before = current.get(player_id) if player_id else None
+            after = by_player.get(player_id) if player_id else None
+            results.append(ResultRow(
+                seat, player_id if player_id else None, side, game.totals[side],
+                side == game.winner, scope[seat],
+                display_rating(before.mu, before.sigma) if before else (
+                    display_rating(25.0, 25.0 / 3) if after else None),
+                display_rating(after.mu, after.sigma) if after else None))
+        return MatchFinish(record_text(record), tuple(results), tuple(new_ratings))
+
+    def deadline_for(self, chat: ChatRow, seats: Sequence[SeatRow],
+                     game: Game) -> tuple[float, str]:
+        seat = next(s for s in seats if s.seat == game.to_play)
+        if seat.is_computer or seat.autoplay:
+            return self.clock() + self.computer_pace, "computer"
+        return self.clock() + chat.turn_limit, "turn"
+
+    def turn_event(self, chat: ChatRow, row: GameRow, game: Game) -> ev.TurnStarted:
+        seat = next(s for s in row.seats if s.seat == game.to_play)
+        player_id = None if seat.is_computer else seat.player_id
+        return ev.TurnStarted(**base(row, chat), version=game.version, seat=seat.seat,
+                              player_id=player_id, name=seat_name(seat, row.seats),
+                              deadline=row.deadline if row.deadline_kind == "turn" else None)
+
+    async def set_autoplay(self, game_id: int, user: UserRef, on: bool) -> None:
+        """Hand one's seat to the computer, or take it back."""
+        player = await self.directory.known_player(user.platform, user.key)
+        async with self.games.lock(game_id):
+            row, game = await self.games.load(game_id)
+            if row.status != "running" or game is None:
+                raise Refused(Reason.GAME_OVER)
+            seat = next((s for s in row.seats if player and s.player_id == player.id), None)
+            if seat is None:
+                raise Refused(Reason.NOT_IN_GAME)
+            await self.store.set_seat_flags(game_id, seat.seat, autoplay=on, timeouts=0)
+            seats = tuple(dataclasses.replace(s, autoplay=on, timeouts=0) if s is seat else s
+                          for s in row.seats)
+            chat = await self.directory.chat_row(row.chat_id)
+            deadline, kind = row.deadline, row.deadline_kind
+            if game.to_play == seat.seat:
+                deadline, kind = self.deadline_for(chat, seats, game)
+                await self.store.set_deadline(game_id, game.version, deadline, kind)
+            row = dataclasses.replace(row, seats=seats, deadline=deadline, deadline_kind=kind,
+                                      warned=False)
+            self.games.keep(row, game)
+        self.alarm.set(row.deadline, row.deadline_kind, row.warned)
+        await self.bus.publish([ev.SeatAutoplay(**base(row, chat), seat=seat.seat,
+                                                player_id=seat.player_id,
+                                                name=seat_name(seat, row.seats), on=on)])
+
+
+def _moved(row: GameRow, version: int, status: str, deadline: float | None, kind: str | None,
+           seats: tuple[SeatRow, ...], state: dict[str, Any] | None) -> GameRow:
+    """`row` after a committed move (what `dataclasses.replace` gives, without its cost)."""
+    return GameRow(row.id, row.chat_id, row.creator_id, row.variant, row.options, row.players,
+                   row.teams, row.deck_style, status, row.state if state is None else state,
+                   version, row.seed, deadline, kind, False, row.created_at, row.updated_at,
+                   row.finished_at, seats)

@@ -1,0 +1,134 @@
+"""What the sessions need from a store, and what front-ends may keep in one.
+
+`GameStore` is the whole of the sessions' dependency on persistence: the
+SQLite store (bot/storage) implements it, and so does any other store. Its
+rules, which every implementation keeps:
+
+- `create_game` raises `OpenGameExists` when the chat has a game in its lobby
+  or running, and seats the creator in seat 0 unless `creator_seat` is False;
+- `commit_move` stores a move and everything it changes at once, or raises
+  `StaleVersion` and changes nothing (the game is not running at
+  `expected_version`);
+- `start_game`, `cancel_game` and `set_deadline` change nothing and give False
+  when the game is not in the state they expect;
+- `running_deadlines` is soonest first; `moves` in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from .records import (
+    ChatRow,
+    GameRow,
+    LeaderboardRow,
+    MatchSummary,
+    MoveCommit,
+    MoveRow,
+    PlayerRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+)
+
+Deadline = tuple[int, float, str, bool, int]
+"""A running game's (id, deadline, kind, warned, version)."""
+
+
+class OpenGameExists(Exception):
+    """The chat already has a game in its lobby or running."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} is already open in this chat")
+        self.game_id = game_id
+
+
+class StaleVersion(Exception):
+    """The game moved on since the caller looked at it."""
+
+
+class MessageRefs(Protocol):
+    """Front-ends' own notes about a game (which message shows its table, ...), kept
+    with the game so that they survive a restart; a None value forgets the key."""
+
+    async def get_refs(self, game_id: int) -> dict[str, str]: ...
+
+    async def set_ref(self, game_id: int, key: str, value: str | None) -> None: ...
+
+
+class GameStore(MessageRefs, Protocol):
+    async def close(self) -> None: ...
+
+    # ---- chats and players
+    async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
+                          language: str | None = None) -> ChatRow: ...
+
+    async def get_chat(self, chat_id: int) -> ChatRow | None: ...
+
+    async def update_chat(self, chat_id: int, *, language: str | None = None,
+                          turn_limit: int | None = None,
+                          defaults: dict[str, Any] | None = None) -> ChatRow: ...
+
+    async def ensure_player(self, platform: str, user_key: str, display_name: str,
+                            platform_language: str | None = None,
+                            is_computer: bool = False) -> PlayerRow: ...
+
+    async def get_player(self, player_id: int) -> PlayerRow | None: ...
+
+    async def find_player(self, platform: str, user_key: str) -> PlayerRow | None: ...
+
+    async def update_player(self, player_id: int, *, language: str | None = None,
+                            can_dm: bool | None = None, dm_pings: bool | None = None) -> None: ...
+
+    # ---- games
+    async def create_game(self, chat_id: int, creator_id: int, variant: str,
+                          options: dict[str, Any], players: int, teams: int, deck_style: str,
+                          seed: str, creator_seat: bool = True) -> GameRow: ...
+
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    async def open_game(self, chat_id: int) -> GameRow | None: ...
+
+    async def open_games_of_player(self, player_id: int) -> list[GameRow]: ...
+
+    async def update_lobby(self, game_id: int, *, variant: str | None = None,
+                           options: dict[str, Any] | None = None, players: int | None = None,
+                           teams: int | None = None, deck_style: str | None = None) -> None: ...
+
+    async def set_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None: ...
+
+    async def set_seat_flags(self, game_id: int, seat: int, *, timeouts: int | None = None,
+                             autoplay: bool | None = None, ready: bool | None = None) -> None: ...
+
+    async def start_game(self, game_id: int, state: dict[str, Any], seats: Iterable[SeatRow],
+                         deadline: float | None, deadline_kind: str | None) -> bool: ...
+
+    async def cancel_game(self, game_id: int, record_line: str | None = None) -> bool: ...
+
+    async def commit_move(self, commit: MoveCommit) -> None: ...
+
+    async def set_deadline(self, game_id: int, version: int, deadline: float | None,
+                           kind: str | None, warned: bool = False) -> bool: ...
+
+    async def running_deadlines(self) -> list[Deadline]: ...
+
+    async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]: ...
+
+    async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]: ...
+
+    async def round_records(self, game_id: int) -> list[dict[str, Any]]: ...
+
+    # ---- results, ratings, queries
+    async def ratings(self, player_ids: Iterable[int], ladder: str) -> dict[int, RatingRow]: ...
+
+    async def results(self, game_id: int) -> list[ResultRow]: ...
+
+    async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
+                          limit: int = 10) -> list[LeaderboardRow]: ...
+
+    async def player_stats(self, player_id: int) -> dict[str, Any]: ...
+
+    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]: ...
+
+    async def records(self) -> list[str]: ...

@@ -1,0 +1,86 @@
+"""What front-ends look up: tables, hands, games, players, leaderboards, stats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .directory import Directory
+from .games import Games
+from .ports import GameStore
+from .refs import ChatRef, UserRef
+from .refusals import Reason, Refused
+from .views import (
+    GameSummary,
+    HandView,
+    LeaderboardLine,
+    PlayerProfile,
+    RecentMatch,
+    TableView,
+    hand_view,
+    leaderboard_line,
+    player_profile,
+    recent_match,
+)
+
+
+class Queries:
+    def __init__(self, store: GameStore, directory: Directory, games: Games) -> None:
+        self.store = store
+        self.directory = directory
+        self.games = games
+
+    async def table(self, game_id: int) -> TableView:
+        row, game = await self.games.load(game_id)
+        if game is None:
+            raise Refused(Reason.NOT_IN_LOBBY)
+        return self.games.table(row, game)
+
+    async def hand(self, game_id: int, user: UserRef) -> HandView:
+        player = await self.directory.known_player(user.platform, user.key)
+        row, game = await self.games.load(game_id)
+        seat = next((s for s in row.seats if player and s.player_id == player.id), None)
+        if seat is None:
+            raise Refused(Reason.NOT_IN_GAME)
+        if game is None:
+            raise Refused(Reason.NOT_IN_LOBBY)
+        return hand_view(row, game, seat.seat)
+
+    async def game(self, game_id: int) -> GameSummary:
+        row, _ = await self.games.load(game_id)
+        return await self.games.summary(row)
+
+    async def open_game_id(self, chat_ref: ChatRef) -> int | None:
+        chat = await self.directory.chat(chat_ref)
+        row = await self.store.open_game(chat.id)
+        return row.id if row else None
+
+    async def games_of(self, user: UserRef) -> list[GameSummary]:
+        player = await self.directory.known_player(user.platform, user.key)
+        rows = await self.store.open_games_of_player(player.id) if player else []
+        return [await self.games.summary(row) for row in rows]
+
+    async def running_games(self) -> list[GameSummary]:
+        """Every game in play, soonest deadline first."""
+        return [await self.game(game_id) for game_id, *_ in await self.store.running_deadlines()]
+
+    async def find_player(self, platform: str, key: str) -> PlayerProfile | None:
+        row = await self.directory.known_player(platform, key)
+        return player_profile(row) if row else None
+
+    async def seat_players(self, game_id: int) -> list[tuple[int, PlayerProfile | None]]:
+        row, _ = await self.games.load(game_id)
+        return [(s.seat, player_profile(s.player) if s.player and not s.is_computer else None)
+                for s in row.seats]
+
+    async def leaderboard(self, chat_ref: ChatRef | None, ladder: str | None = None,
+                          limit: int = 10) -> list[LeaderboardLine]:
+        chat_id = (await self.directory.chat(chat_ref)).id if chat_ref else None
+        return [leaderboard_line(row) for row in await self.store.leaderboard(chat_id, ladder, limit)]
+
+    async def stats(self, user: UserRef) -> dict[str, Any]:
+        player = await self.directory.player(user)
+        return await self.store.player_stats(player.id)
+
+    async def recent(self, chat_ref: ChatRef, limit: int = 5) -> list[RecentMatch]:
+        chat = await self.directory.chat(chat_ref)
+        return [recent_match(row) for row in await self.store.recent_matches(chat.id, limit)]

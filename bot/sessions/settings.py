@@ -1,0 +1,69 @@
+"""A chat's settings (language, seconds per turn, a new game's defaults) and a player's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import EngineError, Rules
+from ..i18n import LANGUAGES
+from .directory import Directory
+from .options import TURN_LIMIT_BOUNDS
+from .ports import GameStore
+from .refs import ChatRef, UserRef
+from .refusals import Reason, Refused
+from .views import ChatSettings, chat_settings
+
+
+class Settings:
+    def __init__(self, store: GameStore, directory: Directory) -> None:
+        self.store = store
+        self.directory = directory
+
+    async def set_chat_language(self, chat_ref: ChatRef, language: str) -> ChatSettings:
+        if language not in LANGUAGES:
+            raise Refused(Reason.BAD_OPTION, detail=language)
+        chat = await self.directory.chat(chat_ref)
+        return await self._update_chat(chat.id, language=language)
+
+    async def set_turn_limit(self, chat_ref: ChatRef, seconds: Any) -> ChatSettings:
+        try:
+            value = int(seconds)
+        except (TypeError, ValueError):
+            raise Refused(Reason.BAD_OPTION, detail=str(seconds)) from None
+        low, high = TURN_LIMIT_BOUNDS
+        if not low <= value <= high:
+            raise Refused(Reason.BAD_OPTION, detail=str(seconds))
+        chat = await self.directory.chat(chat_ref)
+        return await self._update_chat(chat.id, turn_limit=value)
+
+    async def set_chat_defaults(self, chat_ref: ChatRef, defaults: dict[str, Any]) -> ChatSettings:
+        variant = defaults.get("variant", "scopa")
+        try:
+            rule_options = {k: v for k, v in defaults.items()
+                            if k not in ("variant", "players", "teams", "deck_style")}
+            Rules.from_options(variant, rule_options)
+        except EngineError as exc:
+            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        chat = await self.directory.chat(chat_ref)
+        return await self._update_chat(chat.id, defaults=defaults)
+
+    async def _update_chat(self, chat_id: int, **changes: Any) -> ChatSettings:
+        row = await self.store.update_chat(chat_id, **changes)
+        self.directory.chat_changed(row)
+        return chat_settings(row)
+
+    async def set_player_language(self, user: UserRef, language: str) -> None:
+        if language not in LANGUAGES:
+            raise Refused(Reason.BAD_OPTION, detail=language)
+        await self._update_player(user, language=language)
+
+    async def set_can_dm(self, user: UserRef, can_dm: bool) -> None:
+        await self._update_player(user, can_dm=can_dm)
+
+    async def set_dm_pings(self, user: UserRef, on: bool) -> None:
+        await self._update_player(user, dm_pings=on)
+
+    async def _update_player(self, user: UserRef, **changes: Any) -> None:
+        player = await self.directory.player(user)
+        await self.store.update_player(player.id, **changes)
+        self.directory.player_changed(user)

@@ -1,0 +1,396 @@
+"""A `GameStore` in memory, for unit tests of the sessions: as strict as the SQLite
+store (the same version checks, the same refusals, values copied in and out as
+JSON would copy them), with nothing written to disk."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.sessions.ports import Deadline, OpenGameExists, StaleVersion
+from bot.sessions.records import (
+    ChatRow,
+    GameRow,
+    LeaderboardRow,
+    MatchSummary,
+    MoveCommit,
+    MoveRow,
+    PlayerRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+)
+
+_OPEN = ("lobby", "running")
+_LADDERS = ("duel", "ffa", "team")
+
+
+def _copy(value: Any) -> Any:
+    """What reading back a JSON column gives: an equal value that shares nothing."""
+    return json.loads(json.dumps(value, ensure_ascii=False))
+
+
+@dataclass(slots=True)
+class _Game:
+    row: GameRow
+    seats: list[SeatRow] = field(default_factory=list)
+    """Seats without their players (joined when read, as the SQL store does)."""
+    moves: list[MoveRow] = field(default_factory=list)
+    rounds: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+    results: list[ResultRow] = field(default_factory=list)
+    refs: dict[str, str] = field(default_factory=dict)
+
+
+class MemoryStore:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self.closed = False
+        self._chats: dict[int, ChatRow] = {}
+        self._players: dict[int, PlayerRow] = {}
+        self._games: dict[int, _Game] = {}
+        self._records: dict[int, str] = {}
+        self._ratings: dict[tuple[int, str], RatingRow] = {}
+
+    async def close(self) -> None:
+        self.closed = True
+
+    def _open(self) -> None:
+        if self.closed:
+            raise RuntimeError("the store is closed")
+
+    # ---- chats and players -------------------------------------------------
+
+    async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
+                          language: str | None = None) -> ChatRow:
+        self._open()
+        row = next((c for c in self._chats.values()
+                    if c.platform == platform and c.chat_key == chat_key), None)
+        if row is None:
+            row = ChatRow(len(self._chats) + 1, platform, chat_key, title, language or "it", 90, {})
+        elif title and row.title != title:
+            row = dataclasses.replace(row, title=title)
+        self._chats[row.id] = row
+        return self._chat(row)
+
+    def _chat(self, row: ChatRow) -> ChatRow:
+        return dataclasses.replace(row, defaults=_copy(row.defaults))
+
+    async def get_chat(self, chat_id: int) -> ChatRow | None:
+        self._open()
+        row = self._chats.get(chat_id)
+        return self._chat(row) if row else None
+
+    async def update_chat(self, chat_id: int, *, language: str | None = None,
+                          turn_limit: int | None = None,
+                          defaults: dict[str, Any] | None = None) -> ChatRow:
+        self._open()
+        row = self._chats[chat_id]
+        if language is not None:
+            row = dataclasses.replace(row, language=language)
+        if turn_limit is not None:
+            row = dataclasses.replace(row, turn_limit=turn_limit)
+        if defaults is not None:
+            row = dataclasses.replace(row, defaults=_copy(defaults))
+        self._chats[chat_id] = row
+        return self._chat(row)
+
+    async def ensure_player(self, platform: str, user_key: str, display_name: str,
+                            platform_language: str | None = None,
+                            is_computer: bool = False) -> PlayerRow:
+        self._open()
+        name = display_name.strip()[:64] or user_key
+        row = self._find(platform, user_key)
+        if row is None:
+            row = PlayerRow(len(self._players) + 1, platform, user_key, name, None, platform_language,
+                            False, False, is_computer)
+        else:
+            row = dataclasses.replace(row, display_name=name,
+                                      platform_language=row.platform_language if platform_language is None
+                                      else platform_language)
+        self._players[row.id] = row
+        return row
+
+    def _find(self, platform: str, user_key: str) -> PlayerRow | None:
+        return next((p for p in self._players.values()
+                     if p.platform == platform and p.user_key == user_key), None)
+
+    async def get_player(self, player_id: int) -> PlayerRow | None:
+        self._open()
+        return self._players.get(player_id)
+
+    async def find_player(self, platform: str, user_key: str) -> PlayerRow | None:
+        self._open()
+        return self._find(platform, user_key)
+
+    async def update_player(self, player_id: int, *, language: str | None = None,
+                            can_dm: bool | None = None, dm_pings: bool | None = None) -> None:
+        self._open()
+        row = self._players.get(player_id)
+        if row is None:
+            return
+        if language is not None:
+            row = dataclasses.replace(row, language=language)
+        if can_dm is not None:
+            row = dataclasses.replace(row, can_dm=can_dm)
+        if dm_pings is not None:
+            row = dataclasses.replace(row, dm_pings=dm_pings)
+        self._players[player_id] = row
+
+    # ---- games -------------------------------------------------------------
+
+    async def create_game(self, chat_id: int, creator_id: int, variant: str,
+                          options: dict[str, Any], players: int, teams: int, deck_style: str,
+                          seed: str, creator_seat: bool = True) -> GameRow:
+        self._open()
+        if chat_id not in self._chats or creator_id not in self._players:
+            raise KeyError("no such chat or player")
+        existing = self._open_game(chat_id)
+        if existing is not None:
+            raise OpenGameExists(existing.row.id)
+        now = self.clock()
+        game_id = len(self._games) + 1
+        row = GameRow(game_id, chat_id, creator_id, variant, _copy(options), players, teams,
+                      deck_style, "lobby", None, 0, seed, None, None, False, now, now, None)
+        game = self._games[game_id] = _Game(row)
+        if creator_seat:
+            game.seats.append(SeatRow(0, creator_id, None, True, 0, False))
+        return self._row(game)
+
+    def _open_game(self, chat_id: int) -> _Game | None:
+        return next((g for g in self._games.values()
+                     if g.row.chat_id == chat_id and g.row.status in _OPEN), None)
+
+    def _row(self, game: _Game) -> GameRow:
+        row = game.row
+        seats = tuple(dataclasses.replace(s, player=self._players.get(s.player_id)
+                                          if s.player_id is not None else None)
+                      for s in sorted(game.seats, key=lambda s: s.seat))
+        return dataclasses.replace(row, options=_copy(row.options),
+                                   state=_copy(row.state) if row.state is not None else None,
+                                   seats=seats)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        self._open()
+        game = self._games.get(game_id)
+        return self._row(game) if game else None
+
+    async def open_game(self, chat_id: int) -> GameRow | None:
+        self._open()
+        game = self._open_game(chat_id)
+        return self._row(game) if game else None
+
+    async def open_games_of_player(self, player_id: int) -> list[GameRow]:
+        self._open()
+        return [self._row(g) for g in sorted(self._games.values(), key=lambda g: g.row.id)
+                if g.row.status in _OPEN and any(s.player_id == player_id for s in g.seats)]
+
+    def _change(self, game: _Game, **changes: Any) -> None:
+        game.row = dataclasses.replace(game.row, **changes)
+
+    async def update_lobby(self, game_id: int, *, variant: str | None = None,
+                           options: dict[str, Any] | None = None, players: int | None = None,
+                           teams: int | None = None, deck_style: str | None = None) -> None:
+        self._open()
+        game = self._games.get(game_id)
+        if game is None or game.row.status != "lobby":
+            return
+        changes: dict[str, Any] = {"updated_at": self.clock()}
+        for name, value in (("variant", variant), ("players", players), ("teams", teams),
+                            ("deck_style", deck_style)):
+            if value is not None:
+                changes[name] = value
+        if options is not None:
+            changes["options"] = _copy(options)
+        self._change(game, **changes)
+
+    def _checked_seats(self, seats: Iterable[SeatRow]) -> list[SeatRow]:
+        rows = [dataclasses.replace(s, player=None) for s in seats]
+        numbers = [s.seat for s in rows]
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(f"two players in one seat: {numbers}")
+        if any(s.player_id is not None and s.player_id not in self._players for s in rows):
+            raise KeyError("no such player")
+        return rows
+
+    async def set_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
+        self._open()
+        rows = self._checked_seats(seats)
+        game = self._games[game_id]
+        game.seats = rows
+        self._change(game, updated_at=self.clock())
+
+    async def set_seat_flags(self, game_id: int, seat: int, *, timeouts: int | None = None,
+                             autoplay: bool | None = None, ready: bool | None = None) -> None:
+        self._open()
+        game = self._games[game_id]
+        game.seats = [dataclasses.replace(
+            s, timeouts=s.timeouts if timeouts is None else timeouts,
+            autoplay=s.autoplay if autoplay is None else autoplay,
+            ready=s.ready if ready is None else ready) if s.seat == seat else s for s in game.seats]
+
+    async def start_game(self, game_id: int, state: dict[str, Any], seats: Iterable[SeatRow],
+                         deadline: float | None, deadline_kind: str | None) -> bool:
+        self._open()
+        game = self._games.get(game_id)
+        rows = self._checked_seats(seats)
+        if game is None or game.row.status != "lobby":
+            return False
+        self._change(game, status="running", state=_copy(state), version=0, deadline=deadline,
+                     deadline_kind=deadline_kind, warned=False, updated_at=self.clock())
+        game.seats = rows
+        return True
+
+    async def cancel_game(self, game_id: int, record_line: str | None = None) -> bool:
+        self._open()
+        game = self._games.get(game_id)
+        if game is None or game.row.status not in _OPEN:
+            return False
+        now = self.clock()
+        self._change(game, status="cancelled", deadline=None, finished_at=now, updated_at=now)
+        if record_line is not None:
+            self._records[game_id] = record_line
+        return True
+
+    async def commit_move(self, commit: MoveCommit) -> None:
+        """All of it or nothing: every check comes before the first change."""
+        self._open()
+        game = self._games.get(commit.game_id)
+        if game is None or game.row.status != "running" or game.row.version != commit.expected_version:
+            raise StaleVersion(f"game {commit.game_id} is no longer at version {commit.expected_version}")
+        number = commit.expected_version + 1
+        if any(m.number == number for m in game.moves):
+            raise StaleVersion(f"game {commit.game_id} already has move {number}")
+        finish = commit.finish
+        if finish is not None:
+            if commit.game_id in self._records or game.results:
+                raise StaleVersion(f"game {commit.game_id} already has its results")
+            if any(r.ladder not in _LADDERS or r.player_id not in self._players for r in finish.ratings):
+                raise StaleVersion("a rating of an unknown ladder or player")
+        state = _copy(commit.state) if commit.state is not None else game.row.state
+        rounds = {n: (_copy(b), _copy(r)) for n, b, r in commit.rounds}
+        now = self.clock()
+        self._change(game, state=state, version=number, deadline=commit.deadline,
+                     deadline_kind=commit.deadline_kind, warned=False,
+                     status="finished" if finish else "running", updated_at=now,
+                     finished_at=now if finish else None)
+        game.moves.append(MoveRow(number, commit.seat, commit.move, commit.by_computer, now))
+        if commit.seat_timeouts is not None or commit.seat_autoplay is not None:
+            await self.set_seat_flags(commit.game_id, commit.seat, timeouts=commit.seat_timeouts,
+                                      autoplay=commit.seat_autoplay)
+        game.rounds.update(rounds)
+        if finish is not None:
+            self._records[commit.game_id] = finish.record_line
+            game.results = sorted(finish.results, key=lambda r: r.seat)
+            for rating in finish.ratings:
+                self._ratings[(rating.player_id, rating.ladder)] = rating
+
+    async def set_deadline(self, game_id: int, version: int, deadline: float | None,
+                           kind: str | None, warned: bool = False) -> bool:
+        self._open()
+        game = self._games.get(game_id)
+        if game is None or game.row.status != "running" or game.row.version != version:
+            return False
+        self._change(game, deadline=deadline, deadline_kind=kind, warned=warned)
+        return True
+
+    async def running_deadlines(self) -> list[Deadline]:
+        self._open()
+        found = [(g.row.id, float(g.row.deadline), g.row.deadline_kind or "", g.row.warned, g.row.version)
+                 for g in self._games.values()
+                 if g.row.status == "running" and g.row.deadline is not None]
+        return sorted(found, key=lambda entry: entry[1])
+
+    async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
+        self._open()
+        game = self._games.get(game_id)
+        return [m for m in game.moves if m.number > after] if game else []
+
+    async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]:
+        self._open()
+        game = self._games.get(game_id)
+        return [_copy(game.rounds[n][0]) for n in sorted(game.rounds)] if game else []
+
+    async def round_records(self, game_id: int) -> list[dict[str, Any]]:
+        self._open()
+        game = self._games.get(game_id)
+        return [_copy(game.rounds[n][1]) for n in sorted(game.rounds)] if game else []
+
+    # ---- front-ends' message references ----------------------------------
+
+    async def get_refs(self, game_id: int) -> dict[str, str]:
+        self._open()
+        game = self._games.get(game_id)
+        return dict(game.refs) if game else {}
+
+    async def set_ref(self, game_id: int, key: str, value: str | None) -> None:
+        self._open()
+        refs = self._games[game_id].refs
+        if value is None:
+            refs.pop(key, None)
+        else:
+            refs[key] = value
+
+    # ---- results, ratings, queries ------------------------------------------
+
+    async def ratings(self, player_ids: Iterable[int], ladder: str) -> dict[int, RatingRow]:
+        self._open()
+        return {pid: self._ratings[(pid, ladder)] for pid in player_ids if (pid, ladder) in self._ratings}
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        self._open()
+        game = self._games.get(game_id)
+        return list(game.results) if game else []
+
+    def _finished(self, chat_id: int | None = None) -> list[_Game]:
+        return [g for g in self._games.values() if g.row.status == "finished"
+                and (chat_id is None or g.row.chat_id == chat_id)]
+
+    async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
+                          limit: int = 10) -> list[LeaderboardRow]:
+        self._open()
+        totals: dict[int, list[int]] = {}
+        for game in self._finished(chat_id):
+            for result in game.results:
+                player = self._players.get(result.player_id) if result.player_id else None
+                if player is None or player.is_computer:
+                    continue
+                games, wins, scope = totals.setdefault(player.id, [0, 0, 0])
+                totals[player.id] = [games + 1, wins + int(result.won), scope + result.scope]
+        lines = []
+        for player_id, (games, wins, scope) in totals.items():
+            ratings = [r.mu - 3 * r.sigma for (pid, name), r in self._ratings.items()
+                       if pid == player_id and (ladder is None or name == ladder)]
+            lines.append(LeaderboardRow(player_id, self._players[player_id].display_name,
+                                        max(ratings) if ratings else 0.0, games, wins, scope))
+        lines.sort(key=lambda r: (r.rating, r.wins, r.games), reverse=True)
+        return lines[:limit]
+
+    async def player_stats(self, player_id: int) -> dict[str, Any]:
+        self._open()
+        mine = [r for g in self._finished() for r in g.results if r.player_id == player_id]
+        return {
+            "games": len(mine), "wins": sum(r.won for r in mine), "scope": sum(r.scope for r in mine),
+            "points": sum(r.points for r in mine),
+            "ratings": {r.ladder: {"rating": r.mu - 3 * r.sigma, "mu": r.mu, "sigma": r.sigma,
+                                   "games": r.games, "wins": r.wins}
+                        for (pid, _), r in self._ratings.items() if pid == player_id},
+        }
+
+    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
+        self._open()
+        games = sorted(self._finished(chat_id), key=lambda g: g.row.finished_at or 0.0, reverse=True)
+        out = []
+        for game in games[:limit]:
+            players = tuple((self._players[r.player_id].display_name if r.player_id else "CPU",
+                             r.points, r.won) for r in game.results)
+            out.append(MatchSummary(game.row.id, game.row.variant, float(game.row.finished_at or 0.0),
+                                    players))
+        return out
+
+    async def records(self) -> list[str]:
+        self._open()
+        return [self._records[game_id] for game_id in sorted(self._records)]
