@@ -34,6 +34,7 @@ from ..sessions import (
     Sessions,
     UserRef,
 )
+from ..sessions.interaction import blocked_cards, fuori_outcome
 from ..sessions.refusals import Reason
 
 PLATFORM = "terminal"
@@ -316,18 +317,17 @@ class TerminalGame:
             lines.append(t(self.lang, "hand.wait"))
         return lines
 
-    def _blocked_lines(self, hand: HandView, moves: list[Move]) -> list[str]:
-        """The cards of the hand that no move plays now, each with the capture that forbids it."""
-        playable = {choice.card for choice in hand.choices}
-        blocked = [card for card in hand.hand if card not in playable]
-        capture = next((m for m in moves if m.captures), None)
-        if not blocked or capture is None:
+    def _blocked_lines(self, hand: HandView) -> list[str]:
+        """The cards of the hand that cannot be played now, each with the capture that forbids it."""
+        blocked = blocked_cards(hand)
+        if not blocked:
             return []
         style = hand.deck_style
+        capture = blocked[0].example
         reason = self._say("takes", card=card_label(capture.card, style),
                            captured=cards_text(capture.captures, style))
         return [self._say("blocked_title"), *(
-            "  " + self._say("blocked", card=card_label(card, style), move=reason) for card in blocked)]
+            "  " + self._say("blocked", card=card_label(b.card, style), move=reason) for b in blocked)]
 
     async def _draw(self, game_id: int, notice: str | None = None) -> Screen:
         table = await self.sessions.table(game_id)
@@ -343,7 +343,7 @@ class TerminalGame:
             screen.append(self._say("moves"))
             for number, move in enumerate(moves, 1):
                 screen.append(f"  {number}. {move_label(move, hand.deck_style)}")
-            screen += self._blocked_lines(hand, moves)
+            screen += self._blocked_lines(hand)
             if hand.may_declare:
                 screen.append(self._say("fuori_hint"))
         if notice:
@@ -407,7 +407,7 @@ class TerminalGame:
         if not number.isdigit() or not 1 <= int(number) <= len(screen.moves):
             return self._say("bad", text=line[:20], count=len(screen.moves))
         move = screen.moves[int(number) - 1]
-        if fuori and not await self._confirm_fuori(game_id, move, style):
+        if fuori and not await self._confirm_fuori(game_id, screen.version, move, style):
             return self._say("fuori_kept")
         try:
             await self.sessions.play(game_id, self.user, screen.version, move, fuori=fuori)
@@ -419,16 +419,16 @@ class TerminalGame:
             return refusal_text(exc, self.lang)
         return None
 
-    async def _confirm_fuori(self, game_id: int, move: Move, style: str) -> bool:
+    async def _confirm_fuori(self, game_id: int, version: int, move: Move, style: str) -> bool:
         """Say what declaring fuori with `move` would mean now, and ask to confirm."""
-        game = await self.sessions.stored_game(game_id)
-        if game is not None and game.may_declare(game.to_play):
-            trial = game.copy()
-            side = game.side_of[game.to_play]
-            trial.declare_fuori(move, game.to_play)
-            key = "fuori_win" if trial.winner == side else "fuori_lose"
-            self._show(self._say(key, move=move_label(move, style), points=trial.totals[side],
-                                 target=game.rules.target))
+        try:
+            outcome = await fuori_outcome(self.sessions, game_id, self.user, version, move)
+        except Refused:
+            outcome = None
+        if outcome is not None:
+            self._show(self._say("fuori_win" if outcome.wins else "fuori_lose",
+                                 move=move_label(move, style), points=outcome.points,
+                                 target=outcome.target))
         answer = await self._read(self._say("fuori_confirm"))
         return answer is not None and answer.lower() in _YES
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from ..engine import Card, Move
+from ..engine import Card, EngineError, Move
 from .refusals import Reason, Refused
 from .views import HandView
 
@@ -111,6 +111,36 @@ async def play(sessions: Sessions, game_id: int, user: UserRef, version: int, mo
                *, declaring: bool = False) -> None:
     """A tap on one capture (or one fuori play) of a prompt."""
     await sessions.play(game_id, user, version, move, fuori=declaring)
+
+
+@dataclass(frozen=True, slots=True)
+class FuoriOutcome:
+    """What declaring fuori with a play would do now: win or lose the match, with the points
+    the declaring side is sure of against the target."""
+
+    wins: bool
+    points: int
+    target: int
+
+
+async def fuori_outcome(sessions: Sessions, game_id: int, user: UserRef, version: int,
+                        move: str | Move) -> FuoriOutcome:
+    """Tried on a copy before the player confirms: a declaration cannot be taken back."""
+    view = await sessions.hand(game_id, user)
+    _current(view, version)
+    if not view.may_declare:
+        raise Refused(Reason.NO_FUORI)
+    game = await sessions.stored_game(game_id)
+    if game is None or game.version != version:
+        raise Refused(Reason.STALE)
+    try:
+        chosen = move if isinstance(move, Move) else game.parse_move(move)
+        trial = game.copy()
+        trial.declare_fuori(chosen, view.seat)
+    except EngineError:
+        raise Refused(Reason.ILLEGAL_MOVE) from None
+    side = game.side_of[view.seat]
+    return FuoriOutcome(trial.winner == side, trial.totals[side], game.rules.target)
 
 
 async def require_open_game(sessions: Sessions, chat: ChatRef, game_id: int) -> None:
