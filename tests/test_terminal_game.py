@@ -156,10 +156,10 @@ def test_a_card_that_cannot_be_played_is_listed_with_the_reason() -> None:
                     (CardChoice(two, (takes_two,)), CardChoice(six, (takes_six,))), False)
     game = TerminalGame.__new__(TerminalGame)
     game.lang = "en"
-    assert game._blocked_lines(hand, [takes_two, takes_six]) == [
+    assert game._blocked_lines(hand) == [
         "Not playable now:", "  4🪙: you must capture: 2🪙 takes 2🗡️"]
     game.lang = "it"
-    assert game._blocked_lines(hand, [takes_two, takes_six])[1] == "  4🪙: devi prendere: 2🪙 prende 2🗡️"
+    assert game._blocked_lines(hand)[1] == "  4🪙: devi prendere: 2🪙 prende 2🗡️"
 
 
 async def test_asking_for_another_variant_offers_to_resume_or_start_it(tmp_path: Path) -> None:
