@@ -471,3 +471,16 @@ async def test_a_seat_is_confirmed_only_where_it_was_taken_and_a_lobby_button_ne
     await s.leave(CHAT, BOB)
     assert any(seat.autoplay for seat in (await s.table(game_id)).seats)
     await s.close()
+
+
+async def test_a_chat_chooses_pictures_or_text_and_new_games_still_open(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "s.db")
+    assert (await sessions.chat(CHAT)).pictures, "pictures by default"
+    await sessions.set_chat_defaults(CHAT, {"variant": "escoba"})
+    settings = await sessions.set_pictures(CHAT, False)
+    assert not settings.pictures and settings.defaults["variant"] == "escoba"
+    lobby = await sessions.new_game(CHAT, ALICE)
+    assert lobby.variant == "escoba"
+    with pytest.raises(Refused):
+        await sessions.set_pictures(CHAT, "off")  # type: ignore[arg-type]
+    assert not (await sessions.chat(CHAT)).pictures

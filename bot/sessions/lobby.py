@@ -20,7 +20,7 @@ from .records import ChatRow, GameRow, PlayerRow, SeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .scheduler import Alarm
-from .views import LobbyView, TableView, lobby_view, seat_name, table_view
+from .views import PICTURES, LobbyView, TableView, lobby_view, seat_name, table_view
 
 """The lobby's `teams` option by number of teams, as buttons and menus send it."""
 LOBBY_IDLE = 30 * 60
@@ -49,6 +49,7 @@ class Lobby:
         chat = await self.directory.chat(chat_ref, user.language)
         player = await self.directory.player(user)
         defaults = dict(chat.defaults)
+        defaults.pop(PICTURES, None)
         try:
             chosen = parse_variant(variant or defaults.pop("variant", None) or "scopa")
         except InvalidInputError as exc:

@@ -249,6 +249,9 @@ class Sessions:
     async def set_chat_defaults(self, chat_ref: ChatRef, defaults: dict[str, Any]) -> ChatSettings:
         return await self._settings.set_chat_defaults(chat_ref, defaults)
 
+    async def set_pictures(self, chat_ref: ChatRef, on: bool) -> ChatSettings:
+        return await self._settings.set_pictures(chat_ref, on)
+
     async def set_player_language(self, user: UserRef, language: str) -> None:
         await self._settings.set_player_language(user, language)
 

@@ -1,4 +1,5 @@
-"""A chat's settings (language, seconds per turn, a new game's defaults) and a player's."""
+"""A chat's settings (language, seconds per turn, pictures or text, a new game's defaults) and a
+player's."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from .options import TURN_LIMIT_BOUNDS
 from .ports import GameStore
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
-from .views import ChatSettings, chat_settings
+from .views import PICTURES, ChatSettings, chat_settings
 
 
 class Settings:
@@ -40,12 +41,19 @@ class Settings:
         variant = defaults.get("variant", "scopa")
         try:
             rule_options = {k: v for k, v in defaults.items()
-                            if k not in ("variant", "players", "teams", "deck_style")}
+                            if k not in ("variant", "players", "teams", "deck_style", PICTURES)}
             Rules.from_options(variant, rule_options)
         except EngineError as exc:
             raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
         chat = await self.directory.chat(chat_ref)
         return await self._update_chat(chat.id, defaults=defaults)
+
+    async def set_pictures(self, chat_ref: ChatRef, on: bool) -> ChatSettings:
+        """Whether the chat sees its table and hands as pictures (the default) or as text."""
+        if not isinstance(on, bool):
+            raise Refused(Reason.BAD_OPTION, detail=str(on))
+        chat = await self.directory.chat(chat_ref)
+        return await self._update_chat(chat.id, defaults={**chat.defaults, PICTURES: "on" if on else "off"})
 
     async def _update_chat(self, chat_id: int, **changes: Any) -> ChatSettings:
         row = await self.store.update_chat(chat_id, **changes)

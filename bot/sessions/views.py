@@ -46,6 +46,10 @@ class PlayerProfile:
     is_computer: bool
 
 
+PICTURES = "pictures"
+"""The chat setting, kept with its defaults, that says pictures or text."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
     """A chat's settings: its language, seconds per turn, and the defaults of a new game."""
@@ -54,6 +58,11 @@ class ChatSettings:
     language: str
     turn_limit: int
     defaults: dict[str, Any]
+
+    @property
+    def pictures(self) -> bool:
+        """The table and hands as pictures of cards (the default), or as text."""
+        return self.defaults.get(PICTURES, "on") != "off"
 
     @property
     def title(self) -> str | None:

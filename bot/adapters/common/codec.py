@@ -133,6 +133,7 @@ _OPTION_KEYS = {code: key for key, code in OPTION_CODES.items()}
 
 SETTINGS: dict[str, tuple[str, ...]] = {
     "cl": LANGUAGES,
+    "cp": ("on", "off"),
     "ct": TURN_LIMIT.values,
     "cv": VARIANTS,
     "ul": LANGUAGES,
