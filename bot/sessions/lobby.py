@@ -211,8 +211,6 @@ class Lobby:
                            is_admin: bool = False) -> LobbyView:
         if level not in LEVELS:
             raise Refused(Reason.BAD_OPTION, detail=level)
-        computer = await self.store.ensure_player("computer", level, f"CPU {level}",
-                                                  is_computer=True)
 
         async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
             seated = any(s.player_id == player.id for s in row.seats)
@@ -221,6 +219,8 @@ class Lobby:
             free = _free_seat(row)
             if free is None:
                 raise Refused(Reason.GAME_FULL)
+            computer = await self.store.ensure_player("computer", level, f"CPU {level}",
+                                                      is_computer=True)
             await self.store.set_seats(row.id, [*row.seats,
                                                 SeatRow(free, computer.id, level, True, 0, False)])
 
