@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sessions import Reason, Refused
+from bot.render import refusal_text
+from bot.sessions import LobbyUpdated, Reason, Refused
+from bot.sessions.lobby import WAITING_SEAT
 
-from .sessions_helpers import ALICE, BOB, CHAT, open_memory_sessions
+from .sessions_helpers import ALICE, BOB, CARLA, CHAT, FakeClock, open_memory_sessions, recorded
 
 
 async def test_a_refused_computer_writes_nothing() -> None:
@@ -21,3 +23,36 @@ async def test_a_refused_computer_writes_nothing() -> None:
     with pytest.raises(Refused):
         await sessions.add_computer(CHAT, ALICE, "easy")
     assert await sessions.find_player("computer", "easy") is None
+
+
+async def test_a_player_who_never_opens_the_private_chat_holds_a_seat_for_three_minutes() -> None:
+    clock = FakeClock()
+    sessions = await open_memory_sessions(clock)
+    seen = recorded(sessions)
+    await sessions.new_game(CHAT, ALICE, "scopa")
+    await sessions.join(CHAT, BOB, ready=False)
+    with pytest.raises(Refused) as waiting:
+        await sessions.start(CHAT, ALICE)
+    assert waiting.value.reason is Reason.SEAT_WAITING
+    assert "held for 3 minutes" in refusal_text(waiting.value, "en")
+    clock.advance(WAITING_SEAT - 1)
+    with pytest.raises(Refused):
+        await sessions.join(CHAT, CARLA)
+    clock.advance(1)
+    seen.clear()
+    with pytest.raises(Refused) as empty:
+        await sessions.start(CHAT, ALICE)
+    assert empty.value.reason is Reason.SEATS_EMPTY
+    assert any(isinstance(e, LobbyUpdated) for e in seen), "the lobby shows the freed seat"
+    assert [s.name for s in (await sessions.lobby(CHAT)).seats if s] == ["Alice"]
+    await sessions.join(CHAT, CARLA)
+    assert (await sessions.start(CHAT, ALICE)).status == "running"
+
+
+async def test_the_creator_keeps_their_own_seat_while_waiting() -> None:
+    clock = FakeClock()
+    sessions = await open_memory_sessions(clock)
+    await sessions.new_game(CHAT, ALICE, "scopa", ready=False)
+    clock.advance(2 * WAITING_SEAT)
+    await sessions.join(CHAT, BOB)
+    assert [s.name for s in (await sessions.lobby(CHAT)).seats if s] == ["Alice", "Bob"]

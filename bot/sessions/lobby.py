@@ -25,6 +25,10 @@ from .views import PICTURES, LobbyView, TableView, lobby_view, seat_name, table_
 """The lobby's `teams` option by number of teams, as buttons and menus send it."""
 LOBBY_IDLE = 30 * 60
 """Seconds after its last change (a seat, an option) when a lobby gives way to a new /newgame."""
+WAITING_SEAT = 3 * 60
+"""Seconds a player who pressed Join but never opened the private chat holds their seat; after
+that the next change to the lobby (a Join, a Start...) frees it, so nobody keeps a lobby from
+starting. The creator's own seat is never freed: they only keep themselves waiting."""
 _HOUSE_ANYWHERE = frozenset(name for names in HOUSE_RULES.values() for name in names)
 
 
@@ -38,6 +42,9 @@ class Lobby:
         self.bus = bus
         self.alarm = alarm
         self.clock = clock
+        self._waiting_since: dict[tuple[int, int], float] = {}
+        """(game, player) -> when they took a seat without a private chat; after a restart the
+        lobby's last change stands in."""
 
     async def new_game(self, chat_ref: ChatRef, user: UserRef, variant: str | None = None,
                        options: dict[str, Any] | None = None, *, ready: bool = True) -> LobbyView:
@@ -126,7 +133,13 @@ class Lobby:
             assert row is not None
             if row.status != "lobby":
                 raise Refused(Reason.NOT_IN_LOBBY)
-            await change(chat, row, player)
+            freed = await self._free_stale_seats(row)
+            try:
+                await change(chat, freed or row, player)
+            except Refused:
+                if freed is not None:
+                    await self.bus.publish([ev.LobbyUpdated(**base(freed, chat))])
+                raise
             row = await self.store.get_game(row.id)
             assert row is not None
         await self.bus.publish([ev.LobbyUpdated(**base(row, chat))])
@@ -157,6 +170,8 @@ class Lobby:
                 raise Refused(Reason.GAME_FULL)
             seats.append(SeatRow(free, player.id, None, ready, 0, False))
             await self.store.set_seats(row.id, seats)
+            if not ready:
+                self._waiting_since[(row.id, player.id)] = self.clock()
 
         return await self._lobby_change(chat_ref, user, change, game_id)
 
@@ -289,11 +304,19 @@ class Lobby:
                 raise Refused(Reason.NOT_IN_LOBBY)
             if not manages(row, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            if len(row.seats) < row.players:
-                raise Refused(Reason.SEATS_EMPTY, missing=row.players - len(row.seats))
-            waiting = [seat_name(s, row.seats) for s in row.seats if not s.ready]
-            if waiting:
-                raise Refused(Reason.SEAT_WAITING, names=", ".join(waiting))
+            freed = await self._free_stale_seats(row)
+            row = freed or row
+            try:
+                if len(row.seats) < row.players:
+                    raise Refused(Reason.SEATS_EMPTY, missing=row.players - len(row.seats))
+                waiting = [seat_name(s, row.seats) for s in row.seats if not s.ready]
+                if waiting:
+                    raise Refused(Reason.SEAT_WAITING, names=", ".join(waiting),
+                                  minutes=WAITING_SEAT // 60)
+            except Refused:
+                if freed is not None:
+                    await self.bus.publish([ev.LobbyUpdated(**base(freed, chat))])
+                raise
             game = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
                             rules=rules_of(row), seed=row.seed)
             deadline, kind = self.play.deadline_for(chat, row.seats, game)
@@ -306,6 +329,20 @@ class Lobby:
         await self.bus.publish([ev.GameStarted(**base(row, chat)),
                              self.play.turn_event(chat, row, game)])
         return table_view(row, game)
+
+    async def _free_stale_seats(self, row: GameRow) -> GameRow | None:
+        """Free the seats held for WAITING_SEAT seconds by players the bot cannot reach; the
+        lobby as it is then, or None when nothing was freed."""
+        now = self.clock()
+        stale = {s.player_id for s in row.seats if not s.ready and s.player_id != row.creator_id
+                 and now - self._waiting_since.get((row.id, s.player_id or 0), row.updated_at)
+                 >= WAITING_SEAT}
+        if not stale:
+            return None
+        await self.store.set_seats(row.id, [s for s in row.seats if s.player_id not in stale])
+        for player_id in stale:
+            self._waiting_since.pop((row.id, player_id or 0), None)
+        return await self.store.get_game(row.id)
 
     async def rematch(self, game_id: int, user: UserRef) -> LobbyView:
         """A new lobby with the same variant, options and seats as a finished game."""
