@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bot.render import refusal_text
-from bot.sessions import LobbyUpdated, Reason, Refused
+from bot.render import breakdown_text, refusal_text
+from bot.sessions import LobbyUpdated, MatchEnded, Reason, Refused, RoundEnded
 from bot.sessions.lobby import WAITING_SEAT
 
-from .sessions_helpers import ALICE, BOB, CARLA, CHAT, FakeClock, open_memory_sessions, recorded
+from .sessions_helpers import (
+    ALICE,
+    BOB,
+    CARLA,
+    CHAT,
+    FakeClock,
+    open_memory_sessions,
+    open_sessions,
+    play_to_end,
+    recorded,
+    start_duel,
+)
 
 
 async def test_a_refused_computer_writes_nothing() -> None:
@@ -56,3 +69,23 @@ async def test_the_creator_keeps_their_own_seat_while_waiting() -> None:
     clock.advance(2 * WAITING_SEAT)
     await sessions.join(CHAT, BOB)
     assert [s.name for s in (await sessions.lobby(CHAT)).seats if s] == ["Alice", "Bob"]
+
+
+async def test_a_round_end_and_a_match_end_are_owed_until_a_front_end_posts_them(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "s.db")
+    game_id = await start_duel(sessions, options={"target": 1})
+    await play_to_end(sessions, game_id, [ALICE, BOB])
+    await sessions.close()
+
+    restarted = await open_sessions(tmp_path / "s.db")
+    owed = await restarted.owed_notices(CHAT.platform)
+    assert [type(e) for e in owed] == [RoundEnded] * (len(owed) - 1) + [MatchEnded]
+    assert [e.result.number for e in owed if isinstance(e, RoundEnded)] == list(range(1, len(owed)))
+    end = owed[-1]
+    assert isinstance(end, MatchEnded) and end.game_id == game_id and end.winner in (0, 1)
+    assert "Alice" in " ".join(end.side_names)
+    assert "End of round 1" in breakdown_text(owed[0], "en")  # type: ignore[arg-type]
+    assert await restarted.owed_notices("discord") == []
+    for event in owed:
+        await restarted.notice_delivered(event)
+    assert await restarted.owed_notices(CHAT.platform) == []

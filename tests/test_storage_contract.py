@@ -568,6 +568,27 @@ async def test_message_references_are_kept_per_game(store: Any) -> None:
     assert await store.get_refs(second.id + 1000) == {}
 
 
+
+async def test_a_move_stores_what_it_owes_the_chat_with_it_or_not_at_all(store: Any) -> None:
+    first = await _running(store, "g1")
+    second = await _running(store, "g2", names=("Carla", "Dino"))
+    await store.set_ref(first.id, "table", "100")
+    owed = (("notice:1:round:0001", "{}"), ("notice:2:match", "{}"))
+    with pytest.raises(StaleVersion):
+        await store.commit_move(_move(first, 5, refs=owed))
+    assert await store.refs_with_prefix("notice:") == []
+    await store.commit_move(_move(first, refs=owed))
+    await store.commit_move(_move(second, refs=owed[:1]))
+    assert await store.refs_with_prefix("notice:") == [
+        (first.id, "notice:1:round:0001", "{}"), (first.id, "notice:2:match", "{}"),
+        (second.id, "notice:1:round:0001", "{}")]
+    await store.set_ref(first.id, "notice:1:round:0001", None)
+    assert [key for _, key, _ in await store.refs_with_prefix("notice:")] == [
+        "notice:2:match", "notice:1:round:0001"]
+    assert await store.refs_with_prefix("notice:9") == []
+    assert (await store.get_refs(first.id))["table"] == "100"
+
+
 # ---- results and reports -------------------------------------------------------
 
 

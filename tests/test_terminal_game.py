@@ -206,3 +206,12 @@ async def test_a_turn_that_timed_out_while_away_is_shown_and_no_internal_text(tm
     assert re.search(r"  ⏰ time is up for \S+: the computer played\n  \S+ plays ", text)
     assert "not in the hand" not in text and "not allowed" not in text
     await sessions.close()
+
+
+async def test_a_match_shown_in_the_terminal_owes_nothing_afterwards(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "terminal.db")
+    game, _ = console_game(sessions, ["1"] * 400)
+    game_id = await game.setup("scopa", 2, "easy", False, {"target": 1})
+    assert game_id is not None and await game.run(game_id)
+    assert await sessions.owed_notices("terminal") == []
+    await sessions.close()

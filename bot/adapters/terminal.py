@@ -439,6 +439,7 @@ class TerminalGame:
             return False
         self._show("\n" + "\n".join([*("• " + line for line in self.unseen), text]))
         self.unseen = []
+        await self.sessions.notice_delivered(event)
         if isinstance(event, MatchEnded | GameCancelled):
             return True
         await self._read(self._say("continue"))

@@ -12,6 +12,7 @@ from ..engine.record import record_text
 from . import events as ev
 from .directory import Directory
 from .games import EventBus, Games, base
+from .notices import owed_refs
 from .ports import GameStore, StaleVersion
 from .ratings import display_rating, ladder_for, rate
 from .records import ChatRow, GameRow, MatchFinish, MoveCommit, ResultRow, SeatRow
@@ -109,6 +110,23 @@ class Play:
             rounds = tuple((r.number, r.to_dict(), stored)
                            for r, stored in zip(new.results, record["rounds"], strict=True))
             finish = await self._finish(new, seats, record)
+        fields = base(row, chat)
+        announced: list[ev.Event] = []
+        if result is not None:
+            names = side_names(new, tuple(seat_info(s, seats) for s in seats))
+            declarer = None if result.fuori is None else next(
+                (s for s in seats if s.seat == result.fuori), None)
+            announced.append(ev.RoundEnded(
+                **fields, result=result, side_names=names,
+                fuori_name=None if declarer is None else seat_name(declarer, seats),
+                fuori_side=None if result.fuori is None else new.side_of[result.fuori]))
+            if finished:
+                changes = tuple((seat_name(s, seats), r.rating_before or 0.0, r.rating_after or 0.0)
+                                for s, r in zip(seats, finish.results if finish else (),
+                                                strict=False)
+                                if r.player_id is not None and r.rating_after is not None)
+                announced.append(ev.MatchEnded(**fields, winner=new.winner, totals=tuple(new.totals),
+                                               side_names=names, rating_changes=changes))
         try:
             await self.store.commit_move(MoveCommit(
                 game_id=row.id, expected_version=game.version, state=state, seat=seat.seat,
@@ -116,7 +134,8 @@ class Play:
                 seat_timeouts=timeouts if timeouts != seat.timeouts else None,
                 seat_autoplay=autoplay if autoplay != seat.autoplay else None,
                 rounds=rounds,
-                finish=finish))
+                finish=finish,
+                refs=owed_refs(announced)))
         except StaleVersion:
             self.games.forget(row.id)
             raise Refused(Reason.STALE) from None
@@ -126,7 +145,6 @@ class Play:
             self.games.forget(row.id)
         else:
             self.games.keep(row, new)
-        fields = base(row, chat)
         play = outcome.play
         name = seat_name(seat, seats)
         out: list[ev.Event] = [ev.MovePlayed(
@@ -137,21 +155,7 @@ class Play:
         if autoplay and not seat.autoplay:
             out.append(ev.SeatAutoplay(**fields, seat=seat.seat, player_id=seat.player_id,
                                        name=name, on=True))
-        if result is not None:
-            names = side_names(new, tuple(seat_info(s, seats) for s in seats))
-            declarer = None if result.fuori is None else next(
-                (s for s in seats if s.seat == result.fuori), None)
-            out.append(ev.RoundEnded(
-                **fields, result=result, side_names=names,
-                fuori_name=None if declarer is None else seat_name(declarer, seats),
-                fuori_side=None if result.fuori is None else new.side_of[result.fuori]))
-            if finished:
-                changes = tuple((seat_name(s, seats), r.rating_before or 0.0, r.rating_after or 0.0)
-                                for s, r in zip(seats, finish.results if finish else (),
-                                                strict=False)
-                                if r.player_id is not None and r.rating_after is not None)
-                out.append(ev.MatchEnded(**fields, winner=new.winner, totals=tuple(new.totals),
-                                         side_names=names, rating_changes=changes))
+        out.extend(announced)
         if not finished:
             out.append(self.turn_event(chat, row, new))
         return out, row, new

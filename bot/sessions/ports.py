@@ -56,6 +56,10 @@ class MessageRefs(Protocol):
 
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None: ...
 
+    async def refs_with_prefix(self, prefix: str) -> list[tuple[int, str, str]]:
+        """(game id, key, value) of every game's refs whose key starts with `prefix`."""
+        ...
+
 
 class GameStore(MessageRefs, Protocol):
     async def close(self) -> None: ...

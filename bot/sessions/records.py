@@ -149,6 +149,8 @@ class MoveCommit:
     seat_autoplay: bool | None = None
     rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
     finish: MatchFinish | None = None
+    refs: tuple[tuple[str, str], ...] = ()
+    """Message refs written with the move (`MessageRefs`): what the move owes the chat."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,10 @@ from typing import Any
 from ..ai import LEVELS, choose_move
 from ..engine import Game, Move, SeatView
 from .directory import Directory
+from .events import Event
 from .games import EventBus, Games, Listener
 from .lobby import LOBBY_IDLE, Lobby
+from .notices import Notices
 from .play import Play
 from .ports import GameStore, MessageRefs
 from .queries import Queries
@@ -85,6 +87,7 @@ class Sessions:
         self._queries = Queries(store, self._directory, self._games)
         self._settings = Settings(store, self._directory)
         self._refs = _MessageRefs(store)
+        self._notices = Notices(store)
 
     # ---- plumbing -------------------------------------------------------------
 
@@ -99,6 +102,15 @@ class Sessions:
     def message_refs(self) -> MessageRefs:
         """Where front-ends keep their notes about a game's messages."""
         return self._refs
+
+    async def owed_notices(self, platform: str) -> list[Event]:
+        """Round breakdowns and match ends committed but not yet posted (the bot stopped in
+        between): a front-end posts them at start, then calls `notice_delivered`."""
+        return await self._notices.owed(platform)
+
+    async def notice_delivered(self, event: Event) -> None:
+        """`event` (a RoundEnded or MatchEnded) reached its chat; other events are ignored."""
+        await self._notices.delivered(event)
 
     async def chat(self, ref: ChatRef, language_hint: str | None = None) -> ChatSettings:
         return chat_settings(await self._directory.chat(ref, language_hint))

@@ -359,7 +359,7 @@ class PostgresStore:
         """Store a move and everything it changes, or raise StaleVersion and change nothing."""
         now = float(self.clock())
         try:
-            if commit.rounds or commit.finish is not None:
+            if commit.rounds or commit.finish is not None or commit.refs:
                 await self._write(lambda conn: _commit_move(conn, commit, now))
             elif _changed(await self.pool.execute(
                     _PLAIN_MOVE, None if commit.state is None else dumps(commit.state),
@@ -411,6 +411,11 @@ class PostgresStore:
     async def get_refs(self, game_id: int) -> dict[str, str]:
         rows = await self._fetch("SELECT key, value FROM ui_refs WHERE game_id=$1", game_id)
         return {r["key"]: r["value"] for r in rows}
+
+    async def refs_with_prefix(self, prefix: str) -> list[tuple[int, str, str]]:
+        rows = await self._fetch("SELECT game_id, key, value FROM ui_refs WHERE left(key, $1) = $2 "
+                                 "ORDER BY game_id, key", len(prefix), prefix)
+        return [(int(r["game_id"]), r["key"], r["value"]) for r in rows]
 
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None:
         if value is None:
@@ -525,6 +530,11 @@ async def _commit_move(conn: asyncpg.Connection, commit: MoveCommit, now: float)
             "UPDATE seats SET timeouts=COALESCE($1, timeouts), autoplay=COALESCE($2, autoplay) "
             "WHERE game_id=$3 AND seat=$4",
             commit.seat_timeouts, commit.seat_autoplay, commit.game_id, commit.seat)
+    if commit.refs:
+        await conn.executemany(
+            "INSERT INTO ui_refs (game_id, key, value) VALUES ($1, $2, $3) "
+            "ON CONFLICT (game_id, key) DO UPDATE SET value=excluded.value",
+            [(commit.game_id, key, value) for key, value in commit.refs])
     if commit.rounds:
         await conn.executemany(
             "INSERT INTO rounds (game_id, number, breakdown, record) VALUES ($1, $2, $3, $4) "

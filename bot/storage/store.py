@@ -465,6 +465,11 @@ class Store:
         rows = self._all("SELECT key, value FROM ui_refs WHERE game_id=?", (game_id,))
         return {r["key"]: r["value"] for r in rows}
 
+    async def refs_with_prefix(self, prefix: str) -> list[tuple[int, str, str]]:
+        rows = self._all("SELECT game_id, key, value FROM ui_refs WHERE substr(key, 1, ?) = ? "
+                         "ORDER BY game_id, key", (len(prefix), prefix))
+        return [(int(r["game_id"]), r["key"], r["value"]) for r in rows]
+
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None:
         if value is None:
             self._write_one("DELETE FROM ui_refs WHERE game_id=? AND key=?", (game_id, key))
@@ -606,6 +611,11 @@ def _commit_move(conn: sqlite3.Connection, commit: MoveCommit, now: float) -> No
             (commit.seat_timeouts,
              None if commit.seat_autoplay is None else int(commit.seat_autoplay),
              commit.game_id, commit.seat))
+    if commit.refs:
+        conn.executemany(
+            "INSERT INTO ui_refs (game_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, key) DO UPDATE SET value=excluded.value",
+            [(commit.game_id, key, value) for key, value in commit.refs])
     if commit.rounds:
         conn.executemany("INSERT OR REPLACE INTO rounds (game_id, number, breakdown, record) "
                          "VALUES (?, ?, ?, ?)",

@@ -282,6 +282,7 @@ class MemoryStore:
             await self.set_seat_flags(commit.game_id, commit.seat, timeouts=commit.seat_timeouts,
                                       autoplay=commit.seat_autoplay)
         game.rounds.update(rounds)
+        game.refs.update(dict(commit.refs))
         if finish is not None:
             self._records[commit.game_id] = finish.record_line
             game.results = sorted(finish.results, key=lambda r: r.seat)
@@ -325,6 +326,11 @@ class MemoryStore:
         self._open()
         game = self._games.get(game_id)
         return dict(game.refs) if game else {}
+
+    async def refs_with_prefix(self, prefix: str) -> list[tuple[int, str, str]]:
+        self._open()
+        return [(game_id, key, value) for game_id in sorted(self._games)
+                for key, value in sorted(self._games[game_id].refs.items()) if key.startswith(prefix)]
 
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None:
         self._open()

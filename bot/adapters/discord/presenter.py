@@ -108,6 +108,8 @@ class Presenter:
             if game.chat.platform == PLATFORM:
                 self.redraw(game.id, game.chat.key)
                 count += 1
+        for event in await self.sessions.owed_notices(PLATFORM):
+            await self.on_event(event)
         return count
 
     # ---- the lobby and the table ----------------------------------------------------
@@ -163,11 +165,13 @@ class Presenter:
     async def _post_breakdown(self, event: RoundEnded) -> None:
         lang = await self.chat_language(event.chat_key)
         await self._channel(event.chat_key).send(embed=breakdown_embed(event, lang))
+        await self.sessions.notice_delivered(event)
 
     async def _post_match(self, event: MatchEnded) -> None:
         lang = await self.chat_language(event.chat_key)
         await self._channel(event.chat_key).send(embed=match_embed(event, lang),
                                                  view=match_components(event.game_id, lang))
+        await self.sessions.notice_delivered(event)
 
     async def _ping(self, game_id: int, channel: str) -> None:
         """Tell the player whose turn it is, unless their hand is open and current already."""

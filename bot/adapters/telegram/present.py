@@ -127,6 +127,8 @@ class Presenter:
             self.refresh_table(game_id, int(row.chat.key))
             await self.refresh_hands(game_id)
             count += 1
+        for event in await self.sessions.owed_notices(PLATFORM):
+            await self.on_event(event)
         return count
 
     # ---- drawing -------------------------------------------------------------------
@@ -215,11 +217,12 @@ class Presenter:
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
             lang = await self.chat_language(chat_id)
-            self.outbox.post(chat_id, Content(breakdown_html(event, lang)))
+            self._owed(event, self.outbox.post(chat_id, Content(breakdown_html(event, lang))))
         elif isinstance(event, MatchEnded):
             lang = await self.chat_language(chat_id)
             posted = self.outbox.post(chat_id, Content(match_html(event, lang),
                                                        match_keyboard(game_id, lang)))
+            self._owed(event, posted)
             self._after(game_id, table_done, posted)
         elif isinstance(event, GameCancelled):
             self._after(game_id, table_done)
@@ -234,6 +237,20 @@ class Presenter:
             text = t(self.language(player), "play.warning", name=player.display_name,
                      seconds=event.seconds_left)
             self.outbox.post(int(player.user_key), Content(escape(text)))
+
+    def _owed(self, event: Event, posted: asyncio.Future[int | None]) -> None:
+        """Once `event`'s message is in the chat, it is owed no more (`Sessions.owed_notices`)."""
+        async def settle() -> None:
+            if await posted is not None:
+                try:
+                    await self.sessions.notice_delivered(event)
+                except Exception:
+                    log.warning("could not note %s of game %d as posted", type(event).__name__,
+                                event.game_id, exc_info=True)
+
+        task = asyncio.create_task(settle())
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
 
     def _after(self, game_id: int, *waits: asyncio.Future[object] | asyncio.Future[bool]) -> None:
         """Forget a closed game's drawing state once its last messages are out."""

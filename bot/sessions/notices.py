@@ -1,0 +1,85 @@
+"""What a move owes its chat: a round's breakdown, the end of the match.
+
+Those announcements are stored with the move, in the same transaction, as
+message refs of the game (`notice:...`), and stay there until a front-end
+says it posted them. A process that dies after the commit and before the
+message went out thus loses nothing: after the restart the front-end is
+handed the owed events again, in order, and posts them once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from ..engine import RoundResult
+from . import events as ev
+from .ports import GameStore
+
+PREFIX = "notice:"
+OWED = (ev.RoundEnded, ev.MatchEnded)
+"""The events a chat must see even across a crash; the others are redrawn from the state."""
+
+_KINDS: dict[str, type[ev.Event]] = {"round": ev.RoundEnded, "match": ev.MatchEnded}
+
+
+def notice_key(event: ev.Event) -> str:
+    """Rounds in order, then the match (keys sort that way)."""
+    if isinstance(event, ev.RoundEnded):
+        return f"{PREFIX}1:round:{event.result.number:04d}"
+    if isinstance(event, ev.MatchEnded):
+        return f"{PREFIX}2:match"
+    raise ValueError(f"{type(event).__name__} is not announced")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, RoundResult):
+        return {"round_result": value.to_dict()}
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _back(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"round_result"}:
+        return RoundResult.from_dict(value["round_result"])
+    if isinstance(value, list):
+        return tuple(_back(item) for item in value)
+    return value
+
+
+def dump_notice(event: ev.Event) -> str:
+    kind = next(name for name, cls in _KINDS.items() if isinstance(event, cls))
+    fields = {f.name: _plain(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    return json.dumps({"kind": kind, "fields": fields}, ensure_ascii=False, separators=(",", ":"))
+
+
+def load_notice(text: str) -> ev.Event:
+    data = json.loads(text)
+    cls = _KINDS[data["kind"]]
+    return cls(**{name: _back(value) for name, value in data["fields"].items()})
+
+
+def owed_refs(events: list[ev.Event]) -> tuple[tuple[str, str], ...]:
+    """The message refs a move's events owe, to store with the move."""
+    return tuple((notice_key(e), dump_notice(e)) for e in events if isinstance(e, OWED))
+
+
+class Notices:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    async def owed(self, platform: str) -> list[ev.Event]:
+        """The announcements still owed to `platform`'s chats, oldest game first, rounds in order."""
+        owed = []
+        for _, _, text in await self.store.refs_with_prefix(PREFIX):
+            event = load_notice(text)
+            if event.platform == platform:
+                owed.append(event)
+        return owed
+
+    async def delivered(self, event: ev.Event) -> None:
+        """The front-end posted `event`: it is owed no more."""
+        if isinstance(event, OWED):
+            await self.store.set_ref(event.game_id, notice_key(event), None)
