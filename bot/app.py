@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from .failures import FatalError
 from .redact import mask_secret
 from .sessions import ComputerPool, Sessions
+from .sessions.ports import StorageFailed
 from .storage import Store
 from .storage.health import StorageUnavailable, check_sqlite
 
@@ -146,10 +147,17 @@ async def serve(names: list[str], settings: Settings,
                 return
             log.info("%s front-end started", name)
         settle_heap()
-        ends: list[Awaitable[Any]] = [stopping.wait(), *(front.failure() for front in started)]
+        ends: list[Awaitable[Any]] = [stopping.wait(), sessions.failure(), driver,
+                                      *(front.failure() for front in started)]
         if stop is not None:
             ends.append(stop())
-        failure = await _first(ends)
+        try:
+            failure = await _first(ends)
+        except StorageFailed as failed:
+            failure = failed
+        if isinstance(failure, StorageFailed):
+            raise FatalError(f"the database failed ({failure}); no game was half changed: "
+                             "start the bot again once it is back") from failure
         if isinstance(failure, FatalError):
             raise failure
     finally:

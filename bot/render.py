@@ -24,6 +24,7 @@ from .sessions import (
     RoundEnded,
     TableView,
 )
+from .sessions.ports import StorageFailed
 from .sessions.service import LOBBY_IDLE
 
 
@@ -303,3 +304,8 @@ def rules_text(variant: str, rules: Rules, lang: str) -> str:
     if rules.round_limit:
         lines.append(t(lang, "rules.explain.round_limit", value=rules.round_limit))
     return "\n".join(lines)
+
+
+def failure_text(error: BaseException, lang: str) -> str:
+    """What a user is told when their request failed for a reason of the bot's own."""
+    return t(lang, "error.storage" if isinstance(error, StorageFailed) else "error.internal")

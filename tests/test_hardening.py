@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
-from bot.render import breakdown_text, refusal_text
-from bot.sessions import LobbyUpdated, MatchEnded, Reason, Refused, RoundEnded
+from bot.app import FRONT_ENDS, Settings, serve
+from bot.failures import FatalError
+from bot.render import breakdown_text, failure_text, refusal_text
+from bot.sessions import LobbyUpdated, MatchEnded, Reason, Refused, RoundEnded, Sessions
 from bot.sessions.lobby import WAITING_SEAT
+from bot.sessions.ports import StorageFailed
 
 from .sessions_helpers import (
     ALICE,
@@ -89,3 +93,47 @@ async def test_a_round_end_and_a_match_end_are_owed_until_a_front_end_posts_them
     for event in owed:
         await restarted.notice_delivered(event)
     assert await restarted.owed_notices(CHAT.platform) == []
+
+
+class _Member:
+    """A front-end whose one user asks for a new game once the database has failed."""
+
+    def __init__(self, sessions: Sessions, settings: Settings) -> None:
+        self.sessions = sessions
+        self.refused: list[BaseException] = []
+        self._asking: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.sessions._store._inner._db.execute("PRAGMA query_only=1")  # type: ignore[attr-defined]
+        self._asking = asyncio.create_task(self._ask())
+
+    async def _ask(self) -> None:
+        try:
+            await self.sessions.new_game(CHAT, ALICE, "scopa")
+        except StorageFailed as exc:
+            self.refused.append(exc)
+
+    async def stop(self) -> None:
+        assert self._asking is not None
+        await self._asking
+
+    async def failure(self) -> FatalError:
+        await asyncio.Event().wait()
+        raise AssertionError("never")
+
+
+async def test_a_database_failing_while_running_stops_the_bot_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fronts: list[_Member] = []
+
+    def member(sessions: Sessions, settings: Settings) -> _Member:
+        fronts.append(_Member(sessions, settings))
+        return fronts[-1]
+
+    monkeypatch.setitem(FRONT_ENDS, "member", member)  # type: ignore[arg-type]
+    settings = Settings(str(tmp_path / "s.db"), None, None, None, None, None)
+    with pytest.raises(FatalError) as stopped:
+        await serve(["member"], settings)
+    assert stopped.value.exit_code == 1 and "the database failed" in str(stopped.value)
+    assert "\n" not in str(stopped.value)
+    assert "trouble" in failure_text(fronts[0].refused[0], "en")

@@ -103,3 +103,19 @@ async def test_a_stale_leave_button_after_the_start_hands_no_seat_over(tmp_path:
             assert stale.show_alert and "/leave" in (stale.answer_text or "")
             table = await bot.sessions.table(1)
             assert not any(seat.autoplay for seat in table.seats)
+
+
+async def test_a_failed_database_is_said_plainly_to_the_user_who_asked(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game")
+            bot.sessions._store._inner._db.execute("PRAGMA query_only=1")
+            tapped = await answered(tg, tg.tap(group, lobby, bob, "Join"))
+            assert tapped.show_alert and "Your game is safe" in (tapped.answer_text or "")
+            tg.user_sends(group, alice, "/cancel")
+            await tg.wait_for_message(group, contains="Your game is safe", after=lobby)
+            assert bot.sessions._failed.is_set(), "the bot stops (its supervisor starts it again)"
+            bot.sessions._store._inner._db.execute("PRAGMA query_only=0")

@@ -48,6 +48,13 @@ class StaleVersion(Exception):
     """The game moved on since the caller looked at it."""
 
 
+class StorageFailed(Exception):
+    """The database could not be read or written (a failed disk, a full one, a lost server).
+
+    Nothing half-done is kept: the transaction was rolled back. The bot tells the user and
+    stops, so that whatever supervises it starts it again once the database is back."""
+
+
 class MessageRefs(Protocol):
     """Front-ends' own notes about a game (which message shows its table, ...), kept
     with the game so that they survive a restart; a None value forgets the key."""

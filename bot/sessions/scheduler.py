@@ -14,7 +14,7 @@ from . import events as ev
 from .directory import Directory
 from .games import EventBus, Games, base
 from .play import Play
-from .ports import GameStore
+from .ports import GameStore, StorageFailed
 from .refusals import Refused
 from .thinking import Chooser, Think
 from .views import seat_name
@@ -144,6 +144,8 @@ class Scheduler:
             try:
                 await self.run_due()
                 due = await self.next_due()
+            except StorageFailed:
+                raise
             except Exception:
                 log.exception("timer loop failed; retrying")
                 due = self.clock() + 1.0

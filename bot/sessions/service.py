@@ -13,9 +13,11 @@ and settings; it reaches the store through the `GameStore` port alone.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from ..ai import LEVELS, choose_move
 from ..engine import Game, Move, SeatView
@@ -25,7 +27,7 @@ from .games import EventBus, Games, Listener
 from .lobby import LOBBY_IDLE, Lobby
 from .notices import Notices
 from .play import Play
-from .ports import GameStore, MessageRefs
+from .ports import GameStore, MessageRefs, StorageFailed
 from .queries import Queries
 from .refs import ChatRef, UserRef, language_of
 from .scheduler import Alarm, Scheduler
@@ -66,11 +68,37 @@ class _MessageRefs:
         await self._store.set_ref(game_id, key, value)
 
 
+class _Watched:
+    """The store, noting on the way to the caller that the database failed (`StorageFailed`)."""
+
+    def __init__(self, store: GameStore, failed: Callable[[StorageFailed], None]) -> None:
+        self._inner = store
+        self._failed = failed
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._inner, name)
+        if not inspect.iscoroutinefunction(value):
+            return value
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await value(*args, **kwargs)
+            except StorageFailed as exc:
+                self._failed(exc)
+                raise
+
+        setattr(self, name, call)
+        return call
+
+
 class Sessions:
     def __init__(self, store: GameStore, *, clock: Callable[[], float] = time.time,
                  computer_pace: float = 1.2, warn_before: float = 20.0,
                  chooser: Chooser | None = None, think: Think | None = None,
                  timeout_level: str = "medium", max_timeouts: int = 3) -> None:
+        self._failures: list[StorageFailed] = []
+        self._failed = asyncio.Event()
+        store = cast(GameStore, _Watched(store, self._storage_failed))
         self._store = store
         self.clock = clock
         self._bus = EventBus()
@@ -93,6 +121,16 @@ class Sessions:
 
     def subscribe(self, listener: Listener) -> None:
         self._bus.subscribe(listener)
+
+    def _storage_failed(self, error: StorageFailed) -> None:
+        self._failures.append(error)
+        self._failed.set()
+
+    async def failure(self) -> StorageFailed:
+        """Returns when the database has failed: every user's request then fails too, so the
+        bot should stop (no change was half made) and be started again once it is back."""
+        await self._failed.wait()
+        return self._failures[0]
 
     async def close(self) -> None:
         """Close the store; closing again does nothing."""

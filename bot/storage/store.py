@@ -16,6 +16,7 @@ fsync it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
@@ -26,7 +27,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from ..sessions.ports import Deadline, OpenGameExists, StaleVersion
+from ..sessions.ports import Deadline, OpenGameExists, StaleVersion, StorageFailed
 from .migrations import MIGRATIONS
 from .models import (
     ChatRow,
@@ -135,10 +136,16 @@ class Store:
             self._write(work)
 
     def _one(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
-        return self._db.execute(sql, params).fetchone()  # type: ignore[no-any-return]
+        try:
+            return self._db.execute(sql, params).fetchone()  # type: ignore[no-any-return]
+        except sqlite3.DatabaseError as exc:
+            raise StorageFailed(f"reading {self.path} failed: {exc}") from exc
 
     def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        return self._db.execute(sql, params).fetchall()
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise StorageFailed(f"reading {self.path} failed: {exc}") from exc
 
     async def _report(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         """A query that may read much of the database, kept off the event loop's thread."""
@@ -150,13 +157,20 @@ class Store:
         """Run `work` as one transaction, at once: nothing else runs on this thread meanwhile,
         so no lock is needed and no write waits behind another."""
         conn = self._db
-        conn.execute("BEGIN IMMEDIATE")
         try:
-            result = work(conn)
-        except BaseException:
-            conn.execute("ROLLBACK")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
+        except sqlite3.IntegrityError:
             raise
-        conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            raise StorageFailed(f"writing {self.path} failed: {exc}") from exc
         self._commits += 1
         if self._commits >= _CHECKPOINT_EVERY and self._reports is not None and (
                 self._checkpoint is None or self._checkpoint.done()):

@@ -16,7 +16,7 @@ import discord
 from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
 from ...i18n import LANGUAGES, t
-from ...render import leaderboard_text, refusal_text, rules_text, stats_text
+from ...render import failure_text, leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions.options import TURN_LIMITS, VARIANTS, variant_named
 from .components import link
@@ -46,9 +46,9 @@ class CommandHandlers:
         except Refused as refused:
             lang = await self._language(user_ref(interaction))
             return Reply.note(refusal_text(refused, lang))
-        except Exception:
+        except Exception as exc:
             log.exception("command %s failed", interaction.command.name if interaction.command else "?")
-            return Reply.note(t(lang, "error.internal"))
+            return Reply.note(failure_text(exc, lang))
 
     async def _language(self, user: UserRef) -> str:
         return self.sessions.player_language(await self.sessions.player(user))

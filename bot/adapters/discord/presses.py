@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import discord
 
 from ...i18n import t
-from ...render import refusal_text
+from ...render import failure_text, refusal_text
 from ...sessions import ChatRef, GameStatus, Reason, Refused, Sessions, UserRef, language_of
 from .components import confirm_cancel
 from .custom_ids import Action, Menu, Press, decode, drawn_before, option_choice
@@ -66,9 +66,9 @@ class PressHandlers:
                 presser = Presser(interaction, user, lang, None, False)
                 return await self._refused_on_hand(presser, press, refused)
             return Reply.note(refusal_text(refused, lang))
-        except Exception:
+        except Exception as exc:
             log.exception("press %r failed", custom_id)
-            return Reply.note(t(lang, "error.internal"))
+            return Reply.note(failure_text(exc, lang))
 
     async def _handle(self, p: Presser, press: Press) -> Reply:
         action = press.action

@@ -15,12 +15,14 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTypes
 
 from ...failures import RETRY_FIRST, FatalError, next_delay
-from ...i18n import LANGUAGES, t
+from ...i18n import LANGUAGES, language_of, t
 from ...redact import mask_secret
+from ...render import failure_text
 from ...sessions import Event, Sessions
 from .handlers import Handlers
 from .identity import PLATFORM
-from .outbox import GROUP_RATE, Outbox, RefBook
+from .markup import escape
+from .outbox import GROUP_RATE, Content, Outbox, RefBook
 from .present import Presenter
 from .transport import AiohttpRequest, InvalidApiUrl
 
@@ -233,7 +235,13 @@ class TelegramFrontEnd:
                 self._events.task_done()
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A command that failed for the bot's own reasons gets one plain answer."""
         log.error("handling an update failed", exc_info=context.error)
+        message = update.effective_message if isinstance(update, Update) else None
+        if message is not None and context.error is not None and update.effective_user is not None:
+            lang = language_of(update.effective_user.language_code)
+            self.outbox.post(message.chat.id, Content(escape(failure_text(context.error, lang))),
+                             message.message_id)
 
     def _polling_error(self, exc: TelegramError) -> None:
         log.warning("polling for updates failed: %s", exc.message)

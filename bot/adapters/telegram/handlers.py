@@ -28,7 +28,7 @@ from telegram.ext import (
 from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
 from ...i18n import t
-from ...render import leaderboard_text, refusal_text, rules_text, stats_text
+from ...render import failure_text, leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, GameStatus, PlayerProfile, Reason, Refused, Sessions, UserRef
 from ...sessions.options import HOUSE_OPTIONS, variant_named
 from ...sessions.service import language_of
@@ -405,9 +405,9 @@ class Handlers:
             return await self._tap(query, tapped, uref, player, lang)
         except Refused as refused:
             return Answer(refusal_text(refused, lang), alert=True)
-        except Exception:
+        except Exception as exc:
             log.exception("tap failed")
-            return Answer(t(lang, "error.internal"), alert=True)
+            return Answer(failure_text(exc, lang), alert=True)
 
     async def _answer(self, query: CallbackQuery, answer: Answer) -> None:
         """Answer once; flood control and network errors are waited out while the query is young."""
