@@ -85,7 +85,7 @@ class Play:
         try:
             outcome = new.declare_fuori(move, seat.seat) if fuori else new.apply(move, seat=seat.seat)
         except IllegalMoveError as exc:
-            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc)) from None
+            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc), asked=move) from None
         timeouts, autoplay = seat.timeouts, seat.autoplay
         if timed_out:
             timeouts += 1
@@ -133,7 +133,8 @@ class Play:
             **fields, version=new.version, seat=seat.seat, name=name, card=play.card,
             captured=play.captured, scopa=play.scopa, by_computer=by_computer, timed_out=timed_out,
             swept_by_ace=outcome.swept_by_ace, dealt=outcome.dealt, leftover=outcome.leftover,
-            leftover_seat=outcome.leftover_seat, fuori=fuori)]
+            leftover_seat=outcome.leftover_seat, fuori=fuori, variant=row.variant,
+            leftover_name=_name_at(seats, outcome.leftover_seat))]
         if autoplay and not seat.autoplay:
             out.append(ev.SeatAutoplay(**fields, seat=seat.seat, player_id=seat.player_id,
                                        name=name, on=True))
@@ -144,14 +145,16 @@ class Play:
             out.append(ev.RoundEnded(
                 **fields, result=result, side_names=names,
                 fuori_name=None if declarer is None else seat_name(declarer, seats),
-                fuori_side=None if result.fuori is None else new.side_of[result.fuori]))
+                fuori_side=None if result.fuori is None else new.side_of[result.fuori],
+                variant=row.variant))
             if finished:
                 changes = tuple((seat_name(s, seats), r.rating_before or 0.0, r.rating_after or 0.0)
                                 for s, r in zip(seats, finish.results if finish else (),
                                                 strict=False)
                                 if r.player_id is not None and r.rating_after is not None)
                 out.append(ev.MatchEnded(**fields, winner=new.winner, totals=tuple(new.totals),
-                                         side_names=names, rating_changes=changes))
+                                         side_names=names, rating_changes=changes,
+                                         win_kind=None if new.win_kind is None else new.win_kind.value))
         if not finished:
             out.append(self.turn_event(chat, row, new))
         return out, row, new
@@ -224,6 +227,11 @@ class Play:
         await self.bus.publish([ev.SeatAutoplay(**base(row, chat), seat=seat.seat,
                                                 player_id=seat.player_id,
                                                 name=seat_name(seat, row.seats), on=on)])
+
+
+def _name_at(seats: Sequence[SeatRow], seat: int | None) -> str:
+    at = next((s for s in seats if s.seat == seat), None) if seat is not None else None
+    return seat_name(at, seats) if at is not None else ""
 
 
 def _moved(row: GameRow, version: int, status: str, deadline: float | None, kind: str | None,
