@@ -270,17 +270,23 @@ def hand_text(view: HandView, lang: str, variant: str) -> str:
     style = view.deck_style
     lines = [t(lang, "hand.title", variant=t(lang, f"variant.{variant}"), game=view.game_id)]
     lines.append(t(lang, "hand.table", cards=cards_text(view.table, style) or "—"))
-    if view.face_down:
-        lines.append(t(lang, "hand.face_down", count=view.face_down))
-    else:
-        lines.append(t(lang, "hand.cards", cards=cards_text(view.hand, style) or "—"))
+    lines.append(hand_cards_text(view, lang))
     if view.finished:
         lines.append(t(lang, "hand.over"))
     elif view.my_turn:
         lines.append(t(lang, "hand.your_turn"))
     else:
         lines.append(t(lang, "hand.wait"))
+    if view.first_hand and not view.finished:
+        lines.append(card_legend(style, lang))
     return "\n".join(lines)
+
+
+def hand_cards_text(view: HandView, lang: str) -> str:
+    """`Your cards: …`, or that they lie face down until the player's first turn (federal rules)."""
+    if view.face_down:
+        return t(lang, "hand.face_down", count=view.face_down)
+    return t(lang, "hand.cards", cards=cards_text(view.hand, view.deck_style) or "—")
 
 
 def move_text(event: MovePlayed, lang: str, style: str) -> str:

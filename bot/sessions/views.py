@@ -228,6 +228,9 @@ class HandView:
     face_down: int = 0
     """Under `federal` rules (004 art. 5) the hand stays face down until the player's first turn
     of the round: `hand` is then empty and this says how many cards lie face down."""
+    first_hand: bool = False
+    """The player's first hand of the match, before their first play: a front-end explains the
+    cards' letters and suit signs with it (`render.card_legend`)."""
 
     def moves_for(self, card: Card) -> tuple[Move, ...]:
         for choice in self.choices:
@@ -307,11 +310,13 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     choices = tuple(CardChoice(card, tuple(grouped[card])) for card in hand if card in grouped)
     running = row.status == "running"
     my_turn = running and game.winner is None and game.to_play == seat
+    first = running and game.round_number == 1 and not any(
+        play.seat == seat and play.card is not None for play in game.plays)
     if not game.hand_visible(seat):
         return HandView(row.id, game.version, seat, row.deck_style, (), tuple(game.table), False, (),
-                        not running, False, face_down=len(hand))
+                        not running, False, face_down=len(hand), first_hand=first)
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
-                    my_turn, choices, not running, my_turn and game.may_declare(seat))
+                    my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first)
 
 
 def player_profile(row: PlayerRow) -> PlayerProfile:
