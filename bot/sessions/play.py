@@ -145,19 +145,17 @@ class Play:
             out.append(ev.RoundEnded(
                 **fields, result=result, side_names=names,
                 fuori_name=None if declarer is None else seat_name(declarer, seats),
-                fuori_side=None if result.fuori is None else new.side_of[result.fuori],
-                variant=row.variant))
+                fuori_side=None if result.fuori is None else new.side_of[result.fuori]))
             if finished:
                 changes = tuple((seat_name(s, seats), r.rating_before or 0.0, r.rating_after or 0.0)
                                 for s, r in zip(seats, finish.results if finish else (),
                                                 strict=False)
                                 if r.player_id is not None and r.rating_after is not None)
                 out.append(ev.MatchEnded(**fields, winner=new.winner, totals=tuple(new.totals),
-                                         side_names=names, rating_changes=changes,
-                                         win_kind=None if new.win_kind is None else new.win_kind.value))
+                                         side_names=names, rating_changes=changes))
         if not finished:
             out.append(self.turn_event(chat, row, new))
-        return out, row, new
+        return _with_game_facts(out, row.variant, new), row, new
 
     async def _finish(self, game: Game, seats: Sequence[SeatRow],
                       record: dict[str, Any]) -> MatchFinish:
@@ -227,6 +225,15 @@ class Play:
         await self.bus.publish([ev.SeatAutoplay(**base(row, chat), seat=seat.seat,
                                                 player_id=seat.player_id,
                                                 name=seat_name(seat, row.seats), on=on)])
+
+
+def _with_game_facts(events: list[ev.Event], variant: str, game: Game) -> list[ev.Event]:
+    """`events` with what their texts need of the game: the variant of a round's end (an
+    escoba's sweeps are escobas) and the kind of win of a federal match (004 art. 16)."""
+    kind = None if game.win_kind is None else game.win_kind.value
+    return [dataclasses.replace(e, variant=variant) if isinstance(e, ev.RoundEnded)
+            else dataclasses.replace(e, win_kind=kind) if isinstance(e, ev.MatchEnded) else e
+            for e in events]
 
 
 def _name_at(seats: Sequence[SeatRow], seat: int | None) -> str:
