@@ -7,12 +7,14 @@ around these lines; the words all come from the catalogue.
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from .engine import Card, DeckStyle, Move, Rules, label
+from .engine import DECK, Card, DeckStyle, Move, Rules, Suit, label
 from .engine.rules import HOUSE_RULES, Primiera, Variant, parse_variant
 from .i18n import t
+from .render_counts import round_counts_text
 from .sessions import (
     GameStatus,
     HandView,
@@ -46,8 +48,90 @@ def move_label(move: Move, style: str = "napoletane") -> str:
     return f"{card_label(move.card, style)} → " + "+".join(card_label(c, style) for c in move.captures)
 
 
-_EXPLAINED = ("ace_takes_all", "re_bello", "napola", "sevens_point", "asso_bello", "fuori")
+_EXPLAINED = ("ace_takes_all", "re_bello", "napola", "sevens_point", "asso_bello", "fuori", "federal")
 """The two-way options players may not know: the lobby names them when on, /rules explains them."""
+
+
+def card_legend(style: str, lang: str) -> str:
+    """What the letters and suit signs of deck `style` mean: F/C/R (J/Q/K for the French deck)
+    and the four suits, for /help and the first hand."""
+    suits = {suit: card_label(next(c for c in DECK if c.suit is suit and c.rank == 2), style)[1:]
+             for suit in Suit}
+    ranks = t(lang, "legend.ranks_french" if style == "french" else "legend.ranks_italian")
+    return t(lang, "legend.text", ranks=ranks, suits=t(
+        lang, "legend.suits", denari=suits[Suit.DENARI], coppe=suits[Suit.COPPE],
+        spade=suits[Suit.SPADE], bastoni=suits[Suit.BASTONI]))
+
+
+def is_escoba(variant: str | None) -> bool:
+    return variant == Variant.ESCOBA.value
+
+
+def sweep_count(count: int, lang: str, variant: str | None = None) -> str:
+    """`1 scopa`, `2 scope`; `1 escoba`, `2 escobas` in an escoba, in every language."""
+    word = "escoba" if is_escoba(variant) else "scopa"
+    return t(lang, f"count.{word}.{'one' if count == 1 else 'other'}", count=count)
+
+
+def sweep_text(lang: str, variant: str | None = None) -> str:
+    """The announcement of a sweep: "Scopa!", or "Escoba!" in an escoba."""
+    return t(lang, "play.escoba" if is_escoba(variant) else "play.scopa")
+
+
+RATING_BASE = 1000
+RATING_SCALE = 40
+"""Ratings are shown as `RATING_BASE + RATING_SCALE * (mu - 3 sigma)`: a new player shows 1000
+and one lost match does not make it negative, as the raw conservative rating would."""
+
+
+def rating_shown(value: float) -> str:
+    return str(round(RATING_BASE + RATING_SCALE * value))
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a monospaced font: emoji and wide characters take two,
+    combining marks, joiners and variation selectors none (an emoji variation selector
+    makes the sign before it two columns wide)."""
+    width = 0
+    previous = 0
+    for char in text:
+        code = ord(char)
+        if char == "\ufe0f":
+            width += 1 if previous == 1 else 0
+            previous = 2
+            continue
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf") \
+                or 0xFE00 <= code <= 0xFE0F:
+            continue
+        wide = unicodedata.east_asian_width(char) in ("W", "F") or 0x1F000 <= code <= 0x1FAFF
+        previous = 2 if wide else 1
+        width += previous
+    return width
+
+
+def short_name(name: str, width: int) -> str:
+    """`name` in at most `width` columns, cut at a word when it can be (`Maria Luisa Rossi` ->
+    `Maria Luisa…`)."""
+    if display_width(name) <= width:
+        return name
+    words = name.split()
+    kept = ""
+    for word in words:
+        candidate = f"{kept} {word}" if kept else word
+        if display_width(candidate) + 1 > width:
+            break
+        kept = candidate
+    if not kept:
+        for char in name:
+            if display_width(kept + char) + 1 > width:
+                break
+            kept += char
+    return kept.rstrip(" &") + "…"
+
+
+def _pad(cell: str, width: int, left: bool) -> str:
+    space = " " * max(0, width - display_width(cell))
+    return cell + space if left else space + cell
 
 
 def house_rule_label(name: str, lang: str) -> str:
@@ -111,12 +195,13 @@ def lobby_text(view: LobbyView, lang: str) -> str:
 
 
 def score_text(view: TableView) -> str:
+    """`Anna & Marco 13 · Luca & Sara 7`."""
     return " · ".join(f"{name} {total}" for name, total in zip(view.side_names, view.totals,
                                                                 strict=True))
 
 
 def play_line(name: str, card: Card | None, captured: Sequence[Card], scopa: bool, lang: str,
-              style: str) -> str:
+              style: str, variant: str | None = None) -> str:
     if card is None:
         return t(lang, "play.starting_take", name=name, captured=cards_text(captured, style))
     if captured:
@@ -125,8 +210,18 @@ def play_line(name: str, card: Card | None, captured: Sequence[Card], scopa: boo
     else:
         text = t(lang, "play.laid", name=name, card=card_label(card, style))
     if scopa:
-        text += " " + t(lang, "play.scopa")
+        text += " " + sweep_text(lang, variant)
     return text
+
+
+def team_draw_text(view: TableView, lang: str) -> str | None:
+    """Who drew which card for the teams of a `federal` match (004 art. 3)."""
+    if not view.team_draw:
+        return None
+    names = {seat.seat: seat.name for seat in view.seats}
+    drawn = ", ".join(t(lang, "draw.card", name=names.get(seat, "?"), card=card_label(card, view.deck_style))
+                      for seat, card in view.team_draw)
+    return t(lang, "draw.teams", drawn=drawn)
 
 
 def table_text(view: TableView, lang: str, now: float | None = None) -> str:
@@ -140,16 +235,25 @@ def table_text(view: TableView, lang: str, now: float | None = None) -> str:
     lines.append(t(lang, "table.table", cards=cards_text(view.table, style)) if view.table
                  else t(lang, "table.empty"))
     lines.append(t(lang, "table.stock", count=view.stock_count))
+    drawn = team_draw_text(view, lang)
+    if drawn:
+        lines.append(drawn)
     lines.append("")
     for play in view.last_plays:
-        lines.append("• " + play_line(play.name, play.card, play.captured, play.scopa, lang, style))
+        lines.append("• " + play_line(play.name, play.card, play.captured, play.scopa, lang, style,
+                                      view.variant))
     if view.last_plays:
         lines.append("")
     for seat in view.seats:
         marker = "➡️ " if seat.seat == view.to_play and not view.finished else ""
-        lines.append(marker + t(lang, "table.seat_line", name=seat.name,
-                                hand=view.hand_counts[seat.seat],
-                                taken=view.captured_counts[seat.seat], scope=view.scope[seat.seat]))
+        scope = sweep_count(view.scope[seat.seat], lang, view.variant)
+        if view.counts_shown and view.captured_counts:
+            line = t(lang, "table.seat_counts", name=seat.name, hand=view.hand_counts[seat.seat],
+                     taken=view.captured_counts[seat.seat], scope=scope)
+        else:
+            line = t(lang, "table.seat_hidden", name=seat.name, hand=view.hand_counts[seat.seat],
+                     scope=scope)
+        lines.append(marker + line)
     lines.append(t(lang, "table.score", score=score_text(view), target=view.target))
     if view.finished:
         lines.append(t(lang, "table.finished"))
@@ -167,24 +271,38 @@ def hand_text(view: HandView, lang: str, variant: str) -> str:
     style = view.deck_style
     lines = [t(lang, "hand.title", variant=t(lang, f"variant.{variant}"), game=view.game_id)]
     lines.append(t(lang, "hand.table", cards=cards_text(view.table, style) or "—"))
-    lines.append(t(lang, "hand.cards", cards=cards_text(view.hand, style) or "—"))
+    lines.append(hand_cards_text(view, lang))
     if view.finished:
         lines.append(t(lang, "hand.over"))
     elif view.my_turn:
         lines.append(t(lang, "hand.your_turn"))
     else:
         lines.append(t(lang, "hand.wait"))
+    if view.first_hand and not view.finished:
+        lines.append(card_legend(style, lang))
     return "\n".join(lines)
 
 
+def hand_cards_text(view: HandView, lang: str) -> str:
+    """`Your cards: …`, or that they lie face down until the player's first turn (federal rules)."""
+    if view.face_down:
+        return t(lang, "hand.face_down", count=view.face_down)
+    return t(lang, "hand.cards", cards=cards_text(view.hand, view.deck_style) or "—")
+
+
 def move_text(event: MovePlayed, lang: str, style: str) -> str:
-    text = play_line(event.name, event.card, event.captured, event.scopa, lang, style)
+    """A play as the chat reads it; at a round's end, also who took the cards left on the table."""
+    text = play_line(event.name, event.card, event.captured, event.scopa, lang, style,
+                     event.variant)
     if event.swept_by_ace:
         text += " " + t(lang, "play.ace_sweep")
     if event.fuori:
         text += " " + t(lang, "play.fuori")
     if event.timed_out:
         text = t(lang, "play.timed_out", name=event.name) + "\n" + text
+    if event.leftover:
+        text += "\n" + t(lang, "play.leftover", name=event.leftover_name or event.name,
+                         cards=cards_text(event.leftover, style))
     return text
 
 
@@ -192,7 +310,9 @@ def breakdown_rows(event: RoundEnded, lang: str) -> list[list[str]]:
     """The round breakdown as a table: a header row, then one row per side."""
     result = event.result
     names = [name for name in (result.scores[0].points if result.scores else {})]
-    header = [t(lang, "round.header")] + [t(lang, f"round.{n}") for n in names] + [
+    escoba = is_escoba(event.variant)
+    header = [t(lang, "round.header")] + [
+        t(lang, "round.escobas" if n == "scope" and escoba else f"round.{n}") for n in names] + [
         t(lang, "round.total"), t(lang, "round.match")]
     rows = [header]
     for side, score in enumerate(result.scores):
@@ -202,10 +322,12 @@ def breakdown_rows(event: RoundEnded, lang: str) -> list[list[str]]:
 
 
 def monospace_table(rows: list[list[str]], max_name: int = 14) -> str:
-    clipped = [[row[0][:max_name], *row[1:]] for row in rows]
-    widths = [max(len(row[i]) for row in clipped) for i in range(len(clipped[0]))]
-    return "\n".join("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
-                               for i, cell in enumerate(row)) for row in clipped)
+    """Rows in columns aligned by display width (an emoji takes two); the first column's
+    names shortened at a word to `max_name` columns."""
+    clipped = [[short_name(row[0], max_name), *row[1:]] for row in rows]
+    widths = [max(display_width(row[i]) for row in clipped) for i in range(len(clipped[0]))]
+    return "\n".join("  ".join(_pad(cell, widths[i], i == 0) for i, cell in enumerate(row)).rstrip()
+                     for row in clipped)
 
 
 def fuori_line(event: RoundEnded, lang: str) -> str | None:
@@ -221,20 +343,25 @@ def fuori_line(event: RoundEnded, lang: str) -> str | None:
              points=points, other=event.side_names[1 - side])
 
 
-def breakdown_text(event: RoundEnded, lang: str) -> str:
+def breakdown_text(event: RoundEnded, lang: str, counts: bool = True) -> str:
+    """The round's points by side, then (with `counts`) the counts behind them."""
     fuori = fuori_line(event, lang)
-    return t(lang, "round.title", round=event.result.number) + "\n" + (
+    text = t(lang, "round.title", round=event.result.number) + "\n" + (
         f"{fuori}\n" if fuori else "") + monospace_table(breakdown_rows(event, lang))
+    return text + "\n" + round_counts_text(event, lang) if counts else text
 
 
 def match_text(event: MatchEnded, lang: str) -> str:
     lines = [t(lang, "match.title")]
     if event.winner is not None:
         lines.append(t(lang, "match.winner", name=event.side_names[event.winner]))
+    if event.win_kind is not None and event.winner is not None:
+        lines.append(t(lang, f"match.win_kind.{event.win_kind}"))
     score = " · ".join(f"{n} {p}" for n, p in zip(event.side_names, event.totals, strict=True))
     lines.append(t(lang, "match.totals", score=score))
     for name, before, after in event.rating_changes:
-        lines.append(t(lang, "match.rating", name=name, before=f"{before:.1f}", after=f"{after:.1f}"))
+        lines.append(t(lang, "match.rating", name=name, before=rating_shown(before),
+                       after=rating_shown(after)))
     return "\n".join(lines)
 
 
@@ -258,10 +385,18 @@ def _shown(value: object) -> object:
     return quoted(value)
 
 
+ENGINE_LANGUAGE = "en"
+"""The language of the engine's explanations (`InvalidInputError`, `IllegalMoveError`): a refusal
+in another language quotes what the user asked (its `asked` parameter) instead, so that each
+message is in one language."""
+
+
 def refusal_text(refused: Refused, lang: str) -> str:
     params: dict[str, Any] = {"detail": "", "missing": "", "names": "", "game_id": "",
                               "minutes": LOBBY_IDLE // 60}
     params.update({key: _shown(value) for key, value in refused.params.items()})
+    if "asked" in refused.params and lang != ENGINE_LANGUAGE:
+        params["detail"] = params["asked"]
     return t(lang, f"refused.{refused.reason.value}", **params)
 
 
@@ -272,8 +407,8 @@ def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: b
         lines.append(t(lang, "leaderboard.empty"))
     for rank, row in enumerate(rows, 1):
         lines.append(t(lang, "leaderboard.row", rank=rank, name=row.display_name,
-                       rating=f"{row.rating:.1f}", games=row.games, wins=row.wins,
-                       rate=round(100 * row.win_rate), scope=row.scope))
+                       rating=rating_shown(row.rating), games=row.games, wins=row.wins,
+                       rate=round(100 * row.win_rate), scope=sweep_count(row.scope, lang)))
     return "\n".join(lines)
 
 
@@ -283,10 +418,14 @@ def stats_text(name: str, stats: dict[str, Any], lang: str) -> str:
         lines.append(t(lang, "stats.none"))
         return "\n".join(lines)
     lines.append(t(lang, "stats.summary", games=stats["games"], wins=stats["wins"],
-                   scope=stats["scope"], points=stats["points"]))
+                   scope=sweep_count(stats["scope"], lang), points=stats["points"]))
+    kinds = stats.get("win_kinds") or {}
+    if any(kinds.values()):
+        lines.append(t(lang, "stats.win_kinds", semplice=kinds.get("semplice", 0),
+                       doppia=kinds.get("doppia", 0), tripla=kinds.get("tripla", 0)))
     for ladder, data in sorted(stats.get("ratings", {}).items()):
         lines.append(t(lang, "stats.ladder", ladder=t(lang, f"ladder.{ladder}"),
-                       rating=f"{data['rating']:.1f}", games=data["games"], wins=data["wins"]))
+                       rating=rating_shown(data["rating"]), games=data["games"], wins=data["wins"]))
     return "\n".join(lines)
 
 

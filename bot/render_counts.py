@@ -33,7 +33,8 @@ def round_counts_parts(event: RoundEnded, lang: str) -> list[str]:
     holder = next((side for side, tally in enumerate(tallies) if tally.settebello), None)
     parts.append(t(lang, "counts.settebello", name=event.side_names[holder]) if holder is not None
                  else t(lang, "counts.settebello_nobody"))
-    parts.append(t(lang, "counts.scope", values=_values([x.scope for x in tallies], lang)))
+    sweeps = "counts.escobas" if event.variant == "escoba" else "counts.scope"
+    parts.append(t(lang, sweeps, values=_values([x.scope for x in tallies], lang)))
     return parts
 
 

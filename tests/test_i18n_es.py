@@ -25,6 +25,9 @@ SAME_AS_ENGLISH = {
     "round.primiera", "round.re_bello", "round.napola", "round.asso_bello", "counts.primiera",
     "pictures.category.primiera", "pictures.category.re_bello", "pictures.category.napola",
     "pictures.category.asso_bello",
+    # a sweep is a scopa (scope) or an escoba (escobas) in every language
+    "count.scopa.one", "count.scopa.other", "count.escoba.one", "count.escoba.other", "round.scope",
+    "round.escobas", "counts.scope", "counts.escobas", "draw.card",
     # a language's name is written in that language
     "telegram.language.it", "telegram.language.en", "telegram.language.es",
     "discord.language.it", "discord.language.en", "discord.language.es",
@@ -66,7 +69,7 @@ def test_the_spanish_catalogue_is_translated_not_copied() -> None:
 def test_spanish_uses_the_spanish_names_of_suits_and_figures() -> None:
     es = catalogue("es")
     assert es["round.coins"] == "Oros"
-    assert "¡Escoba!" in es["play.scopa"] and "¡escoba!" in es["play.starting_take"]
+    assert "¡Escoba!" in es["play.escoba"] and "¡escoba!" in es["play.starting_take"]
     assert all(word in es["rules.escoba"] for word in ("sota", "caballo", "rey", "oros", "escobas"))
     words = re.sub(r"\{\w+\}", "", " ".join(es.values())).lower()
     assert "denari" not in words and "coppe" not in words and "bastoni" not in words
@@ -141,7 +144,8 @@ def test_an_escoba_round_summary_and_table_render_in_spanish() -> None:
         outcome = game.apply(game.legal_moves()[0])
     table = table_text(table_view(_row(game, "escoba"), game), "es", now=0)
     assert "Escoba · ronda 2" in table and "Lucía" in table and "escobas" in table
-    event = RoundEnded(1, "test", "c", outcome.round_result, ("Lucía", "Pablo"))  # type: ignore[arg-type]
+    event = RoundEnded(1, "test", "c", outcome.round_result, ("Lucía", "Pablo"),  # type: ignore[arg-type]
+                       variant="escoba")
     summary = breakdown_text(event, "es")
     lines = summary.splitlines()
     assert lines[0] == "📊 Fin de la ronda 1"

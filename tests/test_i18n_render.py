@@ -81,7 +81,8 @@ def test_table_and_breakdown_render_in_both_languages() -> None:
     text = breakdown_text(event, "it")
     assert "Primiera" in text and "Settebello" in text and "Alice" in text
     lines = text.splitlines()
-    assert len(lines) == 4
+    assert len(lines) == 5
+    assert lines[4].startswith("Conteggi (Alice – Bob): carte ") and "denari" in lines[4]
 
 
 def test_lobby_and_move_labels() -> None:

@@ -16,10 +16,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
-from ..engine import DECK, Move, Suit, Variant
+from ..engine import Move, Variant
 from ..i18n import LANGUAGES, t
-from ..render import breakdown_text, card_label, cards_text, match_text, move_label, move_text, table_text
-from ..render_counts import round_counts_text
+from ..render import (
+    breakdown_text,
+    card_label,
+    card_legend,
+    cards_text,
+    match_text,
+    move_label,
+    move_text,
+    table_text,
+)
 from ..sessions import (
     ChatRef,
     Event,
@@ -120,16 +128,6 @@ class Screen:
     version: int
     moves: tuple[Move, ...]
     finished: bool
-
-
-def card_legend(style: str, lang: str) -> str:
-    """What the letters and suit signs of `style` mean."""
-    suits = {suit: card_label(next(c for c in DECK if c.suit is suit and c.rank == 2), style)[1:]
-             for suit in Suit}
-    ranks = t(lang, "terminal.legend_ranks_french" if style == "french" else "terminal.legend_ranks_italian")
-    return t(lang, "terminal.legend", ranks=ranks, suits=t(
-        lang, "terminal.legend_suits", denari=suits[Suit.DENARI], coppe=suits[Suit.COPPE],
-        spade=suits[Suit.SPADE], bastoni=suits[Suit.BASTONI]))
 
 
 def slot_key(base: str, variant: str) -> str:
@@ -294,7 +292,7 @@ class TerminalGame:
             self.log = [*self.log, *lines][-6:]
             self.unseen += lines
         elif isinstance(event, RoundEnded):
-            return breakdown_text(event, self.lang) + "\n" + round_counts_text(event, self.lang)
+            return breakdown_text(event, self.lang)
         elif isinstance(event, MatchEnded):
             return match_text(event, self.lang)
         elif isinstance(event, SeatAutoplay):

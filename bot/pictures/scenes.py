@@ -107,7 +107,7 @@ def table_scene(view: TableView, show_taken: bool = True, last: LastPlay | None 
             name,
             view.totals[i],
             sum(view.scope[s] for s in seats),
-            sum(view.captured_counts[s] for s in seats) if show_taken else None,
+            sum(view.captured_counts[s] for s in seats) if show_taken and view.counts_shown else None,
         )
         for i, (name, seats) in enumerate(zip(view.side_names, view.sides, strict=True))
     )

@@ -41,6 +41,10 @@ class MovePlayed(Event):
     leftover_seat: int | None = None
     fuori: bool = False
     """The player declared fuori with this play: the match ends (see the RoundEnded)."""
+    leftover_name: str = ""
+    """Who took the cards left on the table at the round's end (`leftover_seat`)."""
+    variant: str = ""
+    """The game's variant: an escoba's sweep is called an escoba, a scopa's a scopa."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,7 @@ class RoundEnded(Event):
     fuori_name: str | None = None
     """Who ended the round by declaring fuori (`result.fuori` is their seat)."""
     fuori_side: int | None = None
+    variant: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +63,8 @@ class MatchEnded(Event):
     totals: tuple[int, ...]
     side_names: tuple[str, ...]
     rating_changes: tuple[tuple[str, float, float], ...] = field(default=())
+    win_kind: str | None = None
+    """How a `federal` match to 8 was won (004 art. 16): `semplice`, `doppia` or `tripla`."""
 
 
 @dataclass(frozen=True, slots=True)

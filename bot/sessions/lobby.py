@@ -9,6 +9,8 @@ from typing import Any
 
 from ..ai import LEVELS
 from ..engine import Game, InvalidInputError, Rules, dump_game, record_line
+from ..engine.federal import PLAYERS as FEDERAL_PLAYERS
+from ..engine.federal import draw_teams
 from ..engine.rules import HOUSE_RULES, Seating, Variant, parse_variant
 from . import events as ev
 from .directory import Directory
@@ -60,7 +62,7 @@ class Lobby:
         try:
             chosen = parse_variant(variant or defaults.pop("variant", None) or "scopa")
         except InvalidInputError as exc:
-            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+            raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=str(variant)) from None
         if variant and variant != defaults.get("variant"):
             defaults = {}
         defaults.pop("variant", None)
@@ -75,7 +77,7 @@ class Lobby:
             rules = Rules.from_options(chosen, rule_options)
             teams = _teams_of(_seating(chosen.value, players, teams))
         except (InvalidInputError, ValueError) as exc:
-            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+            raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=_options_text(options or {})) from None
         stored_options = _changed_options(chosen, rules)
         seed = secrets.token_hex(8)
         try:
@@ -280,7 +282,7 @@ class Lobby:
                 rules = Rules.from_options(variant, options)
                 teams = _teams_of(_seating(variant, players, teams))
             except (InvalidInputError, ValueError) as exc:
-                raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+                raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=f"{key}={value}") from None
             if sum(1 for s in row.seats) > players:
                 raise Refused(Reason.BAD_OPTION, detail="players")
             await self.store.update_lobby(row.id, variant=variant,
@@ -319,8 +321,9 @@ class Lobby:
                 raise
             game = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
                             rules=rules_of(row), seed=row.seed)
-            deadline, kind = self.play.deadline_for(chat, row.seats, game)
-            if not await self.store.start_game(row.id, dump_game(game), row.seats, deadline, kind):
+            seats = _drawn_seats(row.seats, row.seed) if game.rules.federal else row.seats
+            deadline, kind = self.play.deadline_for(chat, seats, game)
+            if not await self.store.start_game(row.id, dump_game(game), seats, deadline, kind):
                 raise Refused(Reason.NOT_IN_LOBBY)
             row = await self.store.get_game(row.id)
             assert row is not None
@@ -386,6 +389,24 @@ class Lobby:
                 raise Refused(Reason.NO_GAME)
             self.games.forget(row.id)
         await self.bus.publish([ev.GameCancelled(**base(row, chat), by=player.display_name)])
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    """The options a user asked for, as they wrote them: a refusal in a language other than
+    English quotes them instead of the engine's English explanation."""
+    return " ".join(f"{key}={value}" for key, value in options.items())
+
+
+def _drawn_seats(seats: tuple[SeatRow, ...], seed: str) -> tuple[SeatRow, ...]:
+    """The seats of a `federal` match as the team draw of 004 art. 3 and 4 gives them: the
+    players, in the order of their lobby seats, each draw a card (`draw_teams`, from the
+    match's seed) and sit where their card puts them."""
+    if len(seats) != FEDERAL_PLAYERS:
+        return seats
+    draw = draw_teams(seed)
+    ordered = sorted(seats, key=lambda s: s.seat)
+    moved = [dataclasses.replace(seat, seat=draw.seat_of[player]) for player, seat in enumerate(ordered)]
+    return tuple(sorted(moved, key=lambda s: s.seat))
 
 
 def _flag(value: Any) -> bool:

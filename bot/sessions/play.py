@@ -86,7 +86,7 @@ class Play:
         try:
             outcome = new.declare_fuori(move, seat.seat) if fuori else new.apply(move, seat=seat.seat)
         except IllegalMoveError as exc:
-            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc)) from None
+            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc), asked=move) from None
         timeouts, autoplay = seat.timeouts, seat.autoplay
         if timed_out:
             timeouts += 1
@@ -151,14 +151,15 @@ class Play:
             **fields, version=new.version, seat=seat.seat, name=name, card=play.card,
             captured=play.captured, scopa=play.scopa, by_computer=by_computer, timed_out=timed_out,
             swept_by_ace=outcome.swept_by_ace, dealt=outcome.dealt, leftover=outcome.leftover,
-            leftover_seat=outcome.leftover_seat, fuori=fuori)]
+            leftover_seat=outcome.leftover_seat, fuori=fuori, variant=row.variant,
+            leftover_name=_name_at(seats, outcome.leftover_seat))]
         if autoplay and not seat.autoplay:
             out.append(ev.SeatAutoplay(**fields, seat=seat.seat, player_id=seat.player_id,
                                        name=name, on=True))
         out.extend(announced)
         if not finished:
             out.append(self.turn_event(chat, row, new))
-        return out, row, new
+        return _with_game_facts(out, row.variant, new), row, new
 
     async def _finish(self, game: Game, seats: Sequence[SeatRow],
                       record: dict[str, Any]) -> MatchFinish:
@@ -228,6 +229,20 @@ class Play:
         await self.bus.publish([ev.SeatAutoplay(**base(row, chat), seat=seat.seat,
                                                 player_id=seat.player_id,
                                                 name=seat_name(seat, row.seats), on=on)])
+
+
+def _with_game_facts(events: list[ev.Event], variant: str, game: Game) -> list[ev.Event]:
+    """`events` with what their texts need of the game: the variant of a round's end (an
+    escoba's sweeps are escobas) and the kind of win of a federal match (004 art. 16)."""
+    kind = None if game.win_kind is None else game.win_kind.value
+    return [dataclasses.replace(e, variant=variant) if isinstance(e, ev.RoundEnded)
+            else dataclasses.replace(e, win_kind=kind) if isinstance(e, ev.MatchEnded) else e
+            for e in events]
+
+
+def _name_at(seats: Sequence[SeatRow], seat: int | None) -> str:
+    at = next((s for s in seats if s.seat == seat), None) if seat is not None else None
+    return seat_name(at, seats) if at is not None else ""
 
 
 def _moved(row: GameRow, version: int, status: str, deadline: float | None, kind: str | None,

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..engine import Card, Game, Move, RoundResult, Rules
+from ..engine.federal import draw_teams
 from ..engine.moves import table_order
 from .records import ChatRow, GameRow, LeaderboardRow, MatchSummary, PlayerRow, SeatRow
 from .refs import ChatRef
@@ -194,6 +195,11 @@ class TableView:
     last_result: RoundResult | None
     winner: int | None
     deadline: float | None
+    counts_shown: bool = True
+    """Whether the cards taken may be counted: under `federal` rules (004 art. 18) not while a
+    round is played, and then `captured_counts` is empty; the scope are always shown."""
+    team_draw: tuple[tuple[int, Card], ...] = ()
+    """Under `federal` rules, the card each seat drew to form the teams (004 art. 3): (seat, card)."""
 
     @property
     def finished(self) -> bool:
@@ -219,6 +225,12 @@ class HandView:
     finished: bool
     may_declare: bool = False
     """The player may declare fuori with the play they are about to make."""
+    face_down: int = 0
+    """Under `federal` rules (004 art. 5) the hand stays face down until the player's first turn
+    of the round: `hand` is then empty and this says how many cards lie face down."""
+    first_hand: bool = False
+    """The player's first hand of the match, before their first play: a front-end explains the
+    cards' letters and suit signs with it (`render.card_legend`)."""
 
     def moves_for(self, card: Card) -> tuple[Move, ...]:
         for choice in self.choices:
@@ -270,13 +282,24 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
     by_seat = {s.seat: s.name for s in seats}
     lines = tuple(PlayLine(p.seat, by_seat.get(p.seat, "?"), p.card, tuple(p.captured), p.scopa)
                   for p in game.plays[-plays_shown:])
+    shown = game.counts_shown
     return TableView(
         row.id, GameStatus(row.status), game.version, row.variant, row.deck_style, game.rules.target,
         game.round_number, game.rules.round_limit, game.dealer, game.to_play, seats,
         game.seating.sides, names,
         tuple(game.table), len(game.stock), tuple([len(h) for h in game.hands]),
-        tuple([len(c) for c in game.captured]), tuple(game.scope), tuple(game.totals), lines,
-        game.results[-1] if game.results else None, game.winner, row.deadline)
+        tuple([len(c) for c in game.captured]) if shown else (), tuple(game.scope), tuple(game.totals),
+        lines, game.results[-1] if game.results else None, game.winner, row.deadline, shown,
+        team_draw(row, game))
+
+
+def team_draw(row: GameRow, game: Game) -> tuple[tuple[int, Card], ...]:
+    """The cards drawn for the teams of a `federal` match (the draw `Lobby.start` seated it by),
+    shown during its first round."""
+    if not game.rules.federal or game.seats != 4 or game.round_number != 1 or not row.seed:
+        return ()
+    draw = draw_teams(row.seed)
+    return tuple(sorted((draw.seat_of[player], card) for player, card in enumerate(draw.cards)))
 
 
 def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
@@ -287,8 +310,13 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     choices = tuple(CardChoice(card, tuple(grouped[card])) for card in hand if card in grouped)
     running = row.status == "running"
     my_turn = running and game.winner is None and game.to_play == seat
+    first = running and game.round_number == 1 and not any(
+        play.seat == seat and play.card is not None for play in game.plays)
+    if not game.hand_visible(seat):
+        return HandView(row.id, game.version, seat, row.deck_style, (), tuple(game.table), False, (),
+                        not running, False, face_down=len(hand), first_hand=first)
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
-                    my_turn, choices, not running, my_turn and game.may_declare(seat))
+                    my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first)
 
 
 def player_profile(row: PlayerRow) -> PlayerProfile:
