@@ -630,9 +630,20 @@ async def test_player_stats_count_finished_matches(store: Any) -> None:
     assert {k: stats[k] for k in ("games", "wins", "scope", "points")} == {
         "games": 2, "wins": 1, "scope": 4, "points": 16}
     assert stats["ratings"] == {"duel": {"rating": 25.0, "mu": 28.0, "sigma": 1.0, "games": 1, "wins": 0}}
+    assert stats["win_kinds"] == {}
     nobody, = await _players(store, "Zeno")
     assert await store.player_stats(nobody) == {"games": 0, "wins": 0, "scope": 0, "points": 0,
-                                                "ratings": {}}
+                                                "win_kinds": {}, "ratings": {}}
+
+
+async def test_player_stats_count_federal_wins_by_kind(store: Any) -> None:
+    first = await _finished(store, "g1", points=(8, 0), line=json.dumps({"win_kind": "tripla"}))
+    await _finished(store, "g2", points=(8, 5), line=json.dumps({"win_kind": "semplice"}))
+    await _finished(store, "g3", points=(2, 8), line=json.dumps({"win_kind": "doppia"}))
+    await _finished(store, "g4", points=(11, 3))
+    alice, bob = (seat.player_id for seat in first.seats)
+    assert (await store.player_stats(alice))["win_kinds"] == {"tripla": 1, "semplice": 1}
+    assert (await store.player_stats(bob))["win_kinds"] == {"doppia": 1}
 
 
 async def test_recent_matches_newest_first(store: Any, backend: Backend) -> None:

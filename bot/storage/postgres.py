@@ -468,10 +468,15 @@ class PostgresStore:
             "WHERE res.player_id=$1 AND g.status='finished'", player_id)
         ratings = await self._fetch(
             "SELECT ladder, mu, sigma, games, wins FROM ratings WHERE player_id=$1", player_id)
+        kinds = await self._fetch(
+            "SELECT rec.line::json->>'win_kind' AS kind, COUNT(*) AS n FROM results res "
+            "JOIN records rec ON rec.game_id=res.game_id JOIN games g ON g.id=res.game_id "
+            "WHERE res.player_id=$1 AND res.won AND g.status='finished' "
+            "AND rec.line::json->>'win_kind' IS NOT NULL GROUP BY 1", player_id)
         assert row is not None
         return {
             "games": int(row["games"]), "wins": int(row["wins"]), "scope": int(row["scope"]),
-            "points": int(row["points"]),
+            "points": int(row["points"]), "win_kinds": {r["kind"]: int(r["n"]) for r in kinds},
             "ratings": {r["ladder"]: {"rating": float(r["mu"]) - 3 * float(r["sigma"]),
                                       "mu": float(r["mu"]), "sigma": float(r["sigma"]),
                                       "games": int(r["games"]), "wins": int(r["wins"])}

@@ -543,10 +543,15 @@ class Store:
             "WHERE res.player_id=? AND g.status='finished'", (player_id,))
         ratings = await self._report(
             "SELECT ladder, mu, sigma, games, wins FROM ratings WHERE player_id=?", (player_id,))
+        kinds = await self._report(
+            "SELECT json_extract(rec.line, '$.win_kind') AS kind, COUNT(*) AS n FROM results res "
+            "JOIN records rec ON rec.game_id=res.game_id JOIN games g ON g.id=res.game_id "
+            "WHERE res.player_id=? AND res.won AND g.status='finished' "
+            "AND json_extract(rec.line, '$.win_kind') IS NOT NULL GROUP BY kind", (player_id,))
         row = rows[0]
         return {
             "games": int(row["games"]), "wins": int(row["wins"]), "scope": int(row["scope"]),
-            "points": int(row["points"]),
+            "points": int(row["points"]), "win_kinds": {r["kind"]: int(r["n"]) for r in kinds},
             "ratings": {r["ladder"]: {"rating": float(r["mu"]) - 3 * float(r["sigma"]),
                                       "mu": float(r["mu"]), "sigma": float(r["sigma"]),
                                       "games": int(r["games"]), "wins": int(r["wins"])}

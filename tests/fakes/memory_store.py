@@ -378,9 +378,14 @@ class MemoryStore:
     async def player_stats(self, player_id: int) -> dict[str, Any]:
         self._open()
         mine = [r for g in self._finished() for r in g.results if r.player_id == player_id]
+        kinds: dict[str, int] = {}
+        for game in self._finished():
+            kind = json.loads(self._records.get(game.row.id, "{}")).get("win_kind")
+            if kind and any(r.player_id == player_id and r.won for r in game.results):
+                kinds[kind] = kinds.get(kind, 0) + 1
         return {
             "games": len(mine), "wins": sum(r.won for r in mine), "scope": sum(r.scope for r in mine),
-            "points": sum(r.points for r in mine),
+            "points": sum(r.points for r in mine), "win_kinds": kinds,
             "ratings": {r.ladder: {"rating": r.mu - 3 * r.sigma, "mu": r.mu, "sigma": r.sigma,
                                    "games": r.games, "wins": r.wins}
                         for (pid, _), r in self._ratings.items() if pid == player_id},
