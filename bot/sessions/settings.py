@@ -44,7 +44,8 @@ class Settings:
                             if k not in ("variant", "players", "teams", "deck_style", PICTURES)}
             Rules.from_options(variant, rule_options)
         except EngineError as exc:
-            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+            asked = ", ".join(f"{key}={value}" for key, value in defaults.items())
+            raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=asked) from None
         chat = await self.directory.chat(chat_ref)
         return await self._update_chat(chat.id, defaults=defaults)
 
