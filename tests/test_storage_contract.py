@@ -20,6 +20,7 @@ import pytest
 
 from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
+from bot.sessions.ports import StorageFailed
 from bot.storage import (
     GameRow,
     MatchFinish,
@@ -688,3 +689,18 @@ async def test_a_match_played_through_sessions_is_stored_whole(backend: Backend)
     assert [json.loads(line) for line in await reopened.records()] == [to_record(game)]
     assert await reopened.round_breakdowns(game_id) == [result.to_dict() for result in game.results]
     assert {r.display_name for r in await reopened.leaderboard(row.chat_id)} == {"Alice", "Bob"}
+
+
+async def test_a_database_lost_while_running_is_a_storage_failure(store: Any, backend: Backend) -> None:
+    game = await _running(store)
+    if backend.name == "sqlite":
+        store._db.execute("PRAGMA query_only=1")
+    else:
+        await store.pool.close()
+    with pytest.raises(StorageFailed):
+        await store.commit_move(_move(game))
+    with pytest.raises(StorageFailed):
+        await store.set_ref(game.id, "table", "1")
+    if backend.name == "sqlite":
+        store._db.execute("PRAGMA query_only=0")
+        assert [m.number for m in await store.moves(game.id)] == [], "nothing half stored"

@@ -19,11 +19,12 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import asyncpg
 
+from ..sessions.ports import StorageFailed
 from .models import (
     ChatRow,
     GameRow,
@@ -83,6 +84,12 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
 
 class DatabaseUnavailable(RuntimeError):
     """The PostgreSQL server cannot be reached, or refuses the user or the database."""
+
+
+_SERVER_FAILURES = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
+                    asyncpg.InsufficientResourcesError, asyncpg.ReadOnlySQLTransactionError,
+                    asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError, OSError)
+"""What says the database itself failed, not the request."""
 
 
 class PostgresStore:
@@ -152,20 +159,37 @@ class PostgresStore:
                 await conn.execute(script)
             await conn.execute("UPDATE schema_version SET version=$1", len(MIGRATIONS))
 
+    @contextlib.contextmanager
+    def _failing(self) -> Iterator[None]:
+        """A server lost, shut down, out of disk or read-only: `StorageFailed` (the transaction,
+        if any, was not committed)."""
+        try:
+            yield
+        except _SERVER_FAILURES as exc:
+            raise StorageFailed(f"PostgreSQL at {self.address} failed: {type(exc).__name__}") from exc
+
+    async def _plain_move(self, sql: str, *params: Any) -> str:
+        with self._failing():
+            return await self.pool.execute(sql, *params)  # type: ignore[no-any-return]
+
     async def _write(self, work: Callable[[asyncpg.Connection], Awaitable[_T]]) -> _T:
         """Run `work` as one transaction: all of it is stored, or none."""
-        async with self.pool.acquire() as conn, conn.transaction():
-            return await work(conn)
+        with self._failing():
+            async with self.pool.acquire() as conn, conn.transaction():
+                return await work(conn)
 
     async def _fetch(self, sql: str, *params: Any) -> list[asyncpg.Record]:
-        return await self.pool.fetch(sql, *params)  # type: ignore[no-any-return]
+        with self._failing():
+            return await self.pool.fetch(sql, *params)  # type: ignore[no-any-return]
 
     async def _fetchrow(self, sql: str, *params: Any) -> asyncpg.Record | None:
-        return await self.pool.fetchrow(sql, *params)
+        with self._failing():
+            return await self.pool.fetchrow(sql, *params)
 
     async def _execute(self, sql: str, *params: Any) -> int:
         """One statement as its own transaction; gives the number of rows it changed."""
-        return _changed(await self.pool.execute(sql, *params))
+        with self._failing():
+            return _changed(await self.pool.execute(sql, *params))
 
     # ---- chats and players -------------------------------------------------
 
@@ -361,7 +385,7 @@ class PostgresStore:
         try:
             if commit.rounds or commit.finish is not None or commit.refs:
                 await self._write(lambda conn: _commit_move(conn, commit, now))
-            elif _changed(await self.pool.execute(
+            elif _changed(await self._plain_move(
                     _PLAIN_MOVE, None if commit.state is None else dumps(commit.state),
                     _float(commit.deadline), commit.deadline_kind, now, commit.game_id,
                     commit.expected_version, commit.seat, commit.move, commit.seat_timeouts,
