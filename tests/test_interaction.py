@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.render import refusal_text
@@ -11,11 +9,11 @@ from bot.sessions import Reason, Refused
 from bot.sessions import interaction as taps
 from bot.sessions.interaction import HandMode, HandPrompt, blocked_cards
 
-from .sessions_helpers import ALICE, BOB, open_sessions, start_duel
+from .sessions_helpers import ALICE, BOB, open_memory_sessions, start_duel
 
 
-async def test_taps_play_single_plays_ask_for_captures_and_explain_blocked_cards(tmp_path: Path) -> None:
-    sessions = await open_sessions(tmp_path / "s.db")
+async def test_taps_play_single_plays_ask_for_captures_and_explain_blocked_cards() -> None:
+    sessions = await open_memory_sessions()
     game_id = await start_duel(sessions)
     seen = {"played": 0, "chose": 0, "blocked": 0}
     for _ in range(60):
@@ -51,8 +49,8 @@ async def test_taps_play_single_plays_ask_for_captures_and_explain_blocked_cards
     assert seen["played"] and seen["blocked"], seen
 
 
-async def test_declaring_fuori_is_refused_where_it_is_not_offered(tmp_path: Path) -> None:
-    sessions = await open_sessions(tmp_path / "s.db")
+async def test_declaring_fuori_is_refused_where_it_is_not_offered() -> None:
+    sessions = await open_memory_sessions()
     game_id = await start_duel(sessions)
     table = await sessions.table(game_id)
     user = ALICE if table.to_play == 0 else BOB
