@@ -304,6 +304,36 @@ async def test_presses_keep_working_after_a_restart(world: World) -> None:
     assert (await w.sessions.table(game_id)).finished
 
 
+async def test_a_capture_being_chosen_survives_a_restart(world: World) -> None:
+    """A player opens a card's captures; the bot restarts; pressing one of them plays it."""
+    w, fake = world, world.fake
+    game_id = await started_duel(w)
+    users = {str(u.id): u for u in (w.alice, w.bob)}
+    hands: dict[int, Message] = {}
+    while True:
+        to_move, _, version = await mover(w, game_id)
+        view = await w.sessions.hand(game_id, UserRef("discord", str(to_move.id), to_move.name))
+        several = next((c for c in view.choices if len(c.moves) > 1), None)
+        if several is not None:
+            break
+        assert await play_turn(w, game_id, users, hands), "no card with a choice of captures"
+    table = await table_message(w, game_id)
+    hand = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
+    card = several.card.code
+    await fake.press(to_move, hand, custom_id=f"scopa:h:{game_id}:{version}:{card}")
+    captures = [c["custom_id"] for c in hand.components_flat()
+                if c.get("custom_id", "").startswith(f"scopa:p:{game_id}:{version}:{card}:")]
+    assert len(captures) == len(several.moves) and "↩️ Indietro" in hand.labels()
+
+    await w.restart()
+    pressed = await fake.press(to_move, hand, custom_id=captures[-1])
+    assert pressed.response_type == 7 and not hand.content
+    after = await w.sessions.table(game_id)
+    assert after.version > version
+    assert after.last_plays[-1].card == several.card
+    assert {c.code for c in after.last_plays[-1].captured} == set(captures[-1].rpartition(":")[2].split("+"))
+
+
 async def test_stale_foreign_out_of_turn_and_malformed_presses_change_nothing(world: World) -> None:
     w, fake = world, world.fake
     game_id = await started_duel(w)
@@ -845,7 +875,10 @@ def test_while_declaring_every_card_and_capture_declares() -> None:
     from bot.adapters.discord.components import hand_components
     from bot.engine import Move
     from bot.engine.cards import parse_cards
+    from bot.sessions.interaction import HandMode, HandPrompt
     from bot.sessions.views import CardChoice, HandView
+
+    DECLARING = HandPrompt(HandMode.DECLARING)
 
     hand = tuple(parse_cards(["7D", "1C"]))
     takes = (Move.parse("7D:3C+4S"), Move.parse("7D:2B+5B"))
@@ -857,9 +890,9 @@ def test_while_declaring_every_card_and_capture_declares() -> None:
         return [getattr(item, "custom_id", "") for item in hand_components(shown, "en", **drawn).children]
 
     assert ids(view) == ["scopa:h:9:4:7D", "scopa:p:9:4:1C", "scopa:f:9:4"]
-    assert ids(view, declaring=True) == ["scopa:P:9:4:7D", "scopa:F:9:4:1C", "scopa:b:9:4"]
-    assert ids(view, declaring=True, choosing="7D") == [
+    assert ids(view, prompt=DECLARING) == ["scopa:P:9:4:7D", "scopa:F:9:4:1C", "scopa:b:9:4"]
+    assert ids(view, prompt=HandPrompt(HandMode.DECLARING, "7D")) == [
         "scopa:F:9:4:7D:3C+4S", "scopa:F:9:4:7D:2B+5B", "scopa:b:9:4"]
     barred = dataclasses.replace(view, may_declare=False)
-    assert ids(barred, declaring=True) == ["scopa:h:9:4:7D", "scopa:p:9:4:1C"], \
+    assert ids(barred, prompt=DECLARING) == ["scopa:h:9:4:7D", "scopa:p:9:4:1C"], \
         "no declaring where the rules forbid it"

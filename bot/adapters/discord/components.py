@@ -17,6 +17,7 @@ from ...engine.rules import house_rule_switch
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
+from ...sessions.interaction import PLAIN, HandMode, HandPrompt
 from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
 from .custom_ids import MENU_KEYS, Action, Menu, Press, encode, option_value
 
@@ -164,19 +165,20 @@ def confirm_cancel(game_id: int, lang: str) -> ui.View:
 
 # ---- a player's hand ------------------------------------------------------------------
 
-def hand_components(view: HandView, lang: str, *, choosing: str | None = None,
-                    autoplay: bool = False, declaring: bool = False) -> ui.View:
-    """One button per card: live on the player's turn, the captures to choose from for
-    `choosing`; while `declaring`, every play declares fuori with it."""
+def hand_components(view: HandView, lang: str, prompt: HandPrompt = PLAIN, *,
+                    autoplay: bool = False) -> ui.View:
+    """One button per card: live on the player's turn; the captures of the prompt's card to
+    choose from; while declaring, every play declares fuori with it. Each button carries
+    all a later press needs (the card, the capture), so a restart forgets nothing."""
     gid, version, style = view.game_id, view.version, view.deck_style
     if view.finished:
         return layout()
     extra: list[ui.Item[ui.View]] = []
     if autoplay:
         extra.append(button(t(lang, "button.take_back"), Press(Action.TAKE_BACK, gid), emoji="👋"))
-    picked = next((c for c in view.choices if c.card.code == choosing), None)
+    picked = next((c for c in view.choices if c.card.code == prompt.card), None)
     live = view.my_turn and not autoplay
-    declaring = declaring and live and view.may_declare
+    declaring = prompt.mode is HandMode.DECLARING and live and view.may_declare
     play, pick = (Action.DECLARE, Action.FUORI_CHOOSE) if declaring else (Action.PLAY, Action.CHOOSE)
     kind, mark = (Style.danger, "🏁") if declaring else (Style.primary, None)
     back = button(t(lang, "button.back"), Press(Action.BACK, gid, version), emoji="↩️")

@@ -18,6 +18,7 @@ from ...render import (
     table_text,
 )
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
+from ...sessions.interaction import PLAIN, HandMode, HandPrompt
 
 LOBBY = discord.Colour.blurple()
 TABLE = discord.Colour.dark_green()
@@ -56,15 +57,15 @@ def closed_embed(lang: str, by: str | None, started: bool) -> discord.Embed:
     return discord.Embed(description=text, colour=OVER)
 
 
-def hand_embed(view: HandView, lang: str, variant: str, *, choosing: str | None = None,
-               autoplay: bool = False, declaring: bool = False) -> discord.Embed:
+def hand_embed(view: HandView, lang: str, variant: str, prompt: HandPrompt = PLAIN, *,
+               autoplay: bool = False) -> discord.Embed:
     text = hand_text(view, lang, variant)
     if autoplay and not view.finished:
         text += "\n" + t(lang, "discord.hand.autoplay")
     else:
-        if declaring and view.my_turn and view.may_declare:
+        if prompt.mode is HandMode.DECLARING and view.my_turn and view.may_declare:
             text += "\n" + t(lang, "hand.fuori")
-        card = next((c.card for c in view.choices if c.card.code == choosing), None)
+        card = next((c.card for c in view.choices if c.card.code == prompt.card), None)
         if card is not None:
             text += "\n" + t(lang, "hand.choose", card=card_label(card, view.deck_style))
     return text_embed(text, OVER if view.finished else TABLE)

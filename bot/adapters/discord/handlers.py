@@ -13,12 +13,11 @@ from typing import Any
 
 import discord
 
-from ...engine import EngineError, Rules
-from ...engine.rules import parse_variant
 from ...i18n import LANGUAGES, t
 from ...render import leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
-from ...sessions.options import TURN_LIMITS, VARIANTS, variant_named
+from ...sessions.interaction import rules_to_show
+from ...sessions.options import TURN_LIMITS, VARIANTS
 from .components import link
 from .embeds import text_embed
 from .identity import chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
@@ -120,20 +119,7 @@ class CommandHandlers:
 
     async def _rules(self, interaction: discord.Interaction, variant: str | None) -> Reply:
         lang = await self._language(user_ref(interaction))
-        chat = chat_ref(interaction)
-        try:
-            if variant is not None:
-                name = variant_named(variant)
-                shown = Rules.default(name)
-            elif chat is not None and await self.sessions.open_game_id(chat) is not None:
-                lobby = await self.sessions.lobby(chat)
-                name, shown = lobby.variant, lobby.rules
-            else:
-                defaults = (await self._chat(interaction, chat)).defaults if chat is not None else {}
-                name = parse_variant(str(defaults.get("variant", "scopa"))).value
-                shown = Rules.default(name)
-        except EngineError as exc:
-            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        name, shown = await rules_to_show(self.sessions, chat_ref(interaction), variant)
         return Reply.message(embed=text_embed(rules_text(name, shown, lang)))
 
     async def help(self, interaction: discord.Interaction) -> None:

@@ -17,6 +17,7 @@ import discord
 from discord import ui
 
 from ...sessions import HandView, Refused, Sessions, UserRef
+from ...sessions.interaction import PLAIN, HandPrompt
 from .components import hand_components
 from .embeds import hand_embed
 from .lanes import Lanes
@@ -41,15 +42,13 @@ class DrawnHand:
 
 
 async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
-                    choosing: str | None = None, declaring: bool = False) -> DrawnHand:
-    """The player's hand in game `game_id`; Refused if they have none there."""
+                    prompt: HandPrompt = PLAIN) -> DrawnHand:
+    """The player's hand in game `game_id`, showing `prompt`; Refused if they have none there."""
     view = await sessions.hand(game_id, user)
     row = await sessions.game_row(game_id)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
-    embed = hand_embed(view, lang, row.variant, choosing=choosing, autoplay=autoplay,
-                       declaring=declaring)
-    return DrawnHand(view, autoplay, embed, hand_components(view, lang, choosing=choosing,
-                                                            autoplay=autoplay, declaring=declaring))
+    embed = hand_embed(view, lang, row.variant, prompt, autoplay=autoplay)
+    return DrawnHand(view, autoplay, embed, hand_components(view, lang, prompt, autoplay=autoplay))
 
 
 @dataclass(slots=True)

@@ -18,6 +18,8 @@ import discord
 from ...i18n import t
 from ...render import refusal_text
 from ...sessions import ChatRef, GameStatus, Reason, Refused, Sessions, UserRef, language_of
+from ...sessions import interaction as taps
+from ...sessions.interaction import PLAIN, HandMode, HandPrompt
 from .components import confirm_cancel
 from .custom_ids import Action, Menu, Press, decode, drawn_before, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
@@ -90,11 +92,7 @@ class PressHandlers:
         if p.chat is None:
             raise Refused(Reason.BAD_INPUT)
         chat, user, admin, game_id = p.chat, p.user, p.admin, press.game_id
-        current = await self.sessions.open_game_id(chat)
-        if current is None:
-            raise Refused(Reason.NO_GAME)
-        if current != game_id:
-            raise Refused(Reason.STALE)
+        await taps.require_open_game(self.sessions, chat, game_id)
         calls: dict[Action, Callable[[], Awaitable[object]]] = {
             Action.JOIN: lambda: self.sessions.join(chat, user, game_id=game_id),
             Action.LEAVE: lambda: self.sessions.leave(chat, user, from_lobby=True),
@@ -141,47 +139,34 @@ class PressHandlers:
         return Reply.message(content=note, embed=drawn.embed, view=drawn.components, on_sent=track)
 
     async def _on_hand(self, p: Presser, press: Press) -> Reply:
-        game_id, version = press.game_id, press.version
+        """What a press on a hand means comes from `sessions.interaction`; the hand is redrawn
+        as the answer shows it (plainly after a play)."""
+        game_id, version, action = press.game_id, press.version, press.action
         assert version is not None
-        if press.action in (Action.PLAY, Action.DECLARE):
-            await self.sessions.play(game_id, p.user, version, press.arg,
-                                     fuori=press.action is Action.DECLARE)
-            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
-        drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
-        hand = drawn.view
-        if hand.finished:
-            raise Refused(Reason.GAME_OVER)
-        if version != hand.version:
-            raise Refused(Reason.STALE)
-        if press.action is Action.BACK:
-            return self._hand_reply(p, drawn)
-        if not hand.my_turn:
-            raise Refused(Reason.NOT_YOUR_TURN)
-        declaring = press.action in (Action.FUORI, Action.FUORI_CHOOSE)
-        if declaring and not hand.may_declare:
-            raise Refused(Reason.NO_FUORI)
-        if press.action is Action.FUORI:
-            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang,
-                                                       declaring=True))
-        choice = next((c for c in hand.choices if c.card.code == press.arg), None)
-        if press.action in (Action.CAPTURE, Action.DECLARE_CAPTURE):
-            moves = choice.moves if choice is not None else ()
-            if press.index is None or press.index >= len(moves):
-                raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
-            await self.sessions.play(game_id, p.user, version, moves[press.index],
-                                     fuori=press.action is Action.DECLARE_CAPTURE)
-            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
-        if press.action is Action.IDLE or choice is None:
-            raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
-        if len(choice.moves) == 1 and not declaring:
-            await self.sessions.play(game_id, p.user, version, choice.moves[0])
-            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
-        choosing = await draw_hand(self.sessions, game_id, p.user, p.lang, choosing=press.arg,
-                                   declaring=declaring)
-        return self._hand_reply(p, choosing)
+        prompt: HandPrompt | None
+        if action in (Action.PLAY, Action.DECLARE):
+            await taps.play(self.sessions, game_id, p.user, version, press.arg,
+                                   declaring=action is Action.DECLARE)
+            prompt = None
+        elif action in (Action.CAPTURE, Action.DECLARE_CAPTURE):
+            await taps.play_capture(self.sessions, game_id, p.user, version, press.arg, press.index,
+                                           declaring=action is Action.DECLARE_CAPTURE)
+            prompt = None
+        elif action is Action.BACK:
+            prompt = await taps.back(self.sessions, game_id, p.user, version)
+        elif action is Action.FUORI:
+            prompt = await taps.open_fuori(self.sessions, game_id, p.user, version)
+        else:
+            declaring = HandPrompt(HandMode.DECLARING) if action is Action.FUORI_CHOOSE else PLAIN
+            prompt = await taps.tap_card(self.sessions, game_id, p.user, version, press.arg, declaring)
+        drawn = await draw_hand(self.sessions, game_id, p.user, p.lang, prompt or PLAIN)
+        return self._hand_reply(p, drawn)
 
     async def _refused_on_hand(self, p: Presser, press: Press, refused: Refused) -> Reply:
-        """A refused press on a hand redraws that hand as it is now, with the reason above it."""
+        """A refused press on a hand redraws that hand as it is now, with the reason above it
+        (a move refused as illegal names no card code, only that it cannot be played)."""
+        if refused.reason is Reason.ILLEGAL_MOVE:
+            refused = Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
         note = refusal_text(refused, p.lang)
         try:
             drawn = await draw_hand(self.sessions, press.game_id, p.user, p.lang)
