@@ -512,6 +512,7 @@ async def test_settings_and_pings_by_direct_message(world: World) -> None:
     await play_turn(w, game_id, users, hands)
     assert len(fake.messages(fake.dm_channel(w.bob))) == 1, "no ping while Bob's hand is open"
 
+    await w.front.lanes.idle()
     w.clock.advance(15 * 60)
     w.bob.accepts_dms = False
     stale_hand = hands[w.bob.id]

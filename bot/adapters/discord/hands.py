@@ -21,7 +21,8 @@ from ...sessions.interaction import PLAIN, HandPrompt
 from .components import hand_components
 from .embeds import hand_embed
 from .lanes import Lanes
-from .replies import Sent
+from .pictures import Painter, Picture
+from .replies import Sent, drawing
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ class DrawnHand:
     autoplay: bool
     embed: discord.Embed
     components: ui.View
+    picture: Picture | None = None
 
     @property
     def state(self) -> tuple[int, bool, bool]:
@@ -42,13 +44,18 @@ class DrawnHand:
 
 
 async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
-                    prompt: HandPrompt = PLAIN) -> DrawnHand:
-    """The player's hand in game `game_id`, showing `prompt`; Refused if they have none there."""
+                    prompt: HandPrompt = PLAIN, painter: Painter | None = None) -> DrawnHand:
+    """The player's hand in game `game_id`, showing `prompt` (with its picture if the game's
+    channel wants pictures and a `painter` is given); Refused if they have none there."""
     view = await sessions.hand(game_id, user)
     row = await sessions.game_row(game_id)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
     embed = hand_embed(view, lang, row.variant, prompt, autoplay=autoplay)
-    return DrawnHand(view, autoplay, embed, hand_components(view, lang, prompt, autoplay=autoplay))
+    picture = None
+    if painter is not None and not view.finished and await painter.wanted(row.chat.key):
+        picture = await painter.hand(view, lang)
+    return DrawnHand(view, autoplay, embed, hand_components(view, lang, prompt, autoplay=autoplay),
+                     picture)
 
 
 @dataclass(slots=True)
@@ -61,9 +68,11 @@ class _Live:
 
 
 class HandTracker:
-    def __init__(self, sessions: Sessions, lanes: Lanes, ttl: float = TOKEN_LIFETIME - 60.0) -> None:
+    def __init__(self, sessions: Sessions, lanes: Lanes, ttl: float = TOKEN_LIFETIME - 60.0,
+                 painter: Painter | None = None) -> None:
         self.sessions = sessions
         self.lanes = lanes
+        self.painter = painter
         self.ttl = min(ttl, TOKEN_LIFETIME)
         self._live: dict[tuple[int, str], _Live] = {}
 
@@ -97,26 +106,41 @@ class HandTracker:
             self._live.pop((game_id, user_key), None)
             return
         try:
-            drawn = await draw_hand(self.sessions, game_id, held.user, held.lang)
+            drawn = await draw_hand(self.sessions, game_id, held.user, held.lang, painter=self.painter)
         except Refused:
             self._live.pop((game_id, user_key), None)
             return
         if drawn.state == held.drawn:
             return
         try:
-            await _edit(held.sent, drawn)
+            await _edit(held.sent, drawn, drawn.picture)
         except discord.HTTPException as exc:
-            log.info("stopped updating a hand in game %s: %s", game_id, exc)
-            self._live.pop((game_id, user_key), None)
-            return
+            if not await self._as_text(held.sent, drawn, exc):
+                log.info("stopped updating a hand in game %s: %s", game_id, exc)
+                self._live.pop((game_id, user_key), None)
+                return
         held.drawn = drawn.state
         if drawn.view.finished:
             self._live.pop((game_id, user_key), None)
 
 
-async def _edit(sent: Sent, drawn: DrawnHand) -> None:
+    async def _as_text(self, sent: Sent, drawn: DrawnHand, error: discord.HTTPException) -> bool:
+        """After a refused picture, the hand as text; False if that is refused too (or there
+        was no picture: the message is gone or its token expired)."""
+        if drawn.picture is None or isinstance(error, discord.NotFound):
+            return False
+        log.warning("a hand's picture in game %s was refused (%s); showing text", drawn.view.game_id, error)
+        try:
+            await _edit(sent, drawn, None)
+        except discord.HTTPException:
+            return False
+        return True
+
+
+async def _edit(sent: Sent, drawn: DrawnHand, picture: Picture | None) -> None:
+    shown = drawing(drawn.embed, picture)
     if sent.message_id is None:
-        await sent.interaction.edit_original_response(content=None, embed=drawn.embed, view=drawn.components)
+        await sent.interaction.edit_original_response(content=None, view=drawn.components, **shown)
     else:
-        await sent.interaction.followup.edit_message(sent.message_id, content=None, embed=drawn.embed,
-                                                     view=drawn.components)
+        await sent.interaction.followup.edit_message(sent.message_id, content=None, view=drawn.components,
+                                                     **shown)

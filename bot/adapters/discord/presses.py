@@ -48,6 +48,9 @@ class PressHandlers:
         self.hands = hands
         self.ack_after = ack_after
 
+    async def _draw(self, p: Presser, game_id: int, prompt: HandPrompt = PLAIN) -> DrawnHand:
+        return await draw_hand(self.sessions, game_id, p.user, p.lang, prompt, self.hands.painter)
+
     async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
         await answer(interaction, self._reply(interaction, custom_id), ack_after=self.ack_after)
 
@@ -78,7 +81,7 @@ class PressHandlers:
             return await self._show_hand(p, press.game_id)
         if action is Action.TAKE_BACK:
             await self.sessions.set_autoplay(press.game_id, p.user, False)
-            return self._hand_reply(p, await draw_hand(self.sessions, press.game_id, p.user, p.lang))
+            return self._hand_reply(p, await self._draw(p, press.game_id))
         if action is Action.REMATCH:
             await self.sessions.rematch(press.game_id, p.user)
             return Reply.nothing()
@@ -126,8 +129,8 @@ class PressHandlers:
     # ---- hands ---------------------------------------------------------------------------
 
     async def _show_hand(self, p: Presser, game_id: int) -> Reply:
-        drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
-        return Reply.message(embed=drawn.embed, view=drawn.components,
+        drawn = await self._draw(p, game_id)
+        return Reply.message(embed=drawn.embed, view=drawn.components, picture=drawn.picture,
                              on_sent=self.hands.track(drawn, p.user, p.lang))
 
     def _hand_reply(self, p: Presser, drawn: DrawnHand, note: str | None = None) -> Reply:
@@ -135,8 +138,10 @@ class PressHandlers:
         from anywhere else (a hand is never drawn over a message others can see)."""
         track = self.hands.track(drawn, p.user, p.lang)
         if _on_ephemeral(p.interaction):
-            return Reply.update(content=note, embed=drawn.embed, view=drawn.components, on_sent=track)
-        return Reply.message(content=note, embed=drawn.embed, view=drawn.components, on_sent=track)
+            return Reply.update(content=note, embed=drawn.embed, view=drawn.components, on_sent=track,
+                                picture=drawn.picture)
+        return Reply.message(content=note, embed=drawn.embed, view=drawn.components, on_sent=track,
+                             picture=drawn.picture)
 
     async def _on_hand(self, p: Presser, press: Press) -> Reply:
         """What a press on a hand means comes from `sessions.interaction`; the hand is redrawn
@@ -159,8 +164,7 @@ class PressHandlers:
         else:
             declaring = HandPrompt(HandMode.DECLARING) if action is Action.FUORI_CHOOSE else PLAIN
             prompt = await taps.tap_card(self.sessions, game_id, p.user, version, press.arg, declaring)
-        drawn = await draw_hand(self.sessions, game_id, p.user, p.lang, prompt or PLAIN)
-        return self._hand_reply(p, drawn)
+        return self._hand_reply(p, await self._draw(p, game_id, prompt or PLAIN))
 
     async def _refused_on_hand(self, p: Presser, press: Press, refused: Refused) -> Reply:
         """A refused press on a hand redraws that hand as it is now, with the reason above it
@@ -169,7 +173,7 @@ class PressHandlers:
             refused = Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
         note = refusal_text(refused, p.lang)
         try:
-            drawn = await draw_hand(self.sessions, press.game_id, p.user, p.lang)
+            drawn = await self._draw(p, press.game_id)
         except Refused:
             return Reply.note(note)
         return self._hand_reply(p, drawn, note)
