@@ -21,6 +21,7 @@ from ...sessions.options import TURN_LIMITS, VARIANTS
 from .components import link
 from .embeds import text_embed
 from .identity import chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
+from .legend import card_legend
 from .presenter import Presenter
 from .replies import Reply, answer
 
@@ -127,7 +128,11 @@ class CommandHandlers:
 
     async def _help(self, interaction: discord.Interaction) -> Reply:
         lang = await self._language(user_ref(interaction))
-        return Reply.message(embed=text_embed(t(lang, "discord.help")))
+        chat = chat_ref(interaction)
+        style = "napoletane"
+        if chat is not None and await self.sessions.open_game_id(chat) is not None:
+            style = (await self.sessions.lobby(chat)).deck_style
+        return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n" + card_legend(style, lang)))
 
     # ---- /settings ----------------------------------------------------------------------
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 import discord
 from discord import ui
 
+from ...engine import Move
 from ...sessions import HandView, Refused, Sessions, UserRef
-from ...sessions.interaction import PLAIN, HandPrompt
+from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt, fuori_outcome
 from .components import hand_components
 from .embeds import hand_embed
 from .lanes import Lanes
@@ -44,18 +45,41 @@ class DrawnHand:
 
 
 async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
-                    prompt: HandPrompt = PLAIN, painter: Painter | None = None) -> DrawnHand:
+                    prompt: HandPrompt = PLAIN, painter: Painter | None = None,
+                    legend: Callable[[str], str | None] | None = None) -> DrawnHand:
     """The player's hand in game `game_id`, showing `prompt` (with its picture if the game's
-    channel wants pictures and a `painter` is given); Refused if they have none there."""
+    channel wants pictures and a `painter` is given; with the card legend `legend` gives for
+    the deck, if any); Refused if they have none there."""
     view = await sessions.hand(game_id, user)
     row = await sessions.game_row(game_id)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
-    embed = hand_embed(view, lang, row.variant, prompt, autoplay=autoplay)
+    outcomes = await _fuori_outcomes(sessions, view, user, prompt) if not autoplay else ()
+    embed = hand_embed(view, lang, row.variant, prompt, autoplay=autoplay,
+                       legend=legend(view.deck_style) if legend is not None else None,
+                       outcomes=outcomes if prompt.mode is HandMode.DECLARING and prompt.card else ())
     picture = None
     if painter is not None and not view.finished and await painter.wanted(row.chat.key):
         picture = await painter.hand(view, lang)
-    return DrawnHand(view, autoplay, embed, hand_components(view, lang, prompt, autoplay=autoplay),
-                     picture)
+    components = hand_components(view, lang, prompt, autoplay=autoplay,
+                                 fuori_wins=any(outcome.wins for _, outcome in outcomes))
+    return DrawnHand(view, autoplay, embed, components, picture)
+
+
+async def _fuori_outcomes(sessions: Sessions, view: HandView, user: UserRef,
+                          prompt: HandPrompt) -> tuple[tuple[Move, FuoriOutcome], ...]:
+    """What declaring fuori with each play would mean now: every play of the hand, or of the
+    card being declared with; none where fuori cannot be declared."""
+    if not view.may_declare:
+        return ()
+    choices = [c for c in view.choices if prompt.card is None or c.card.code == prompt.card]
+    outcomes = []
+    try:
+        for choice in choices:
+            for move in choice.moves:
+                outcomes.append((move, await fuori_outcome(sessions, view.game_id, user, view.version, move)))
+    except Refused:
+        return ()
+    return tuple(outcomes)
 
 
 @dataclass(slots=True)

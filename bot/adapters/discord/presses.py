@@ -24,6 +24,7 @@ from .components import confirm_cancel
 from .custom_ids import Action, Menu, Press, decode, drawn_before, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import chat_ref, is_admin, user_ref
+from .legend import card_legend
 from .replies import Reply, answer
 
 log = logging.getLogger(__name__)
@@ -47,9 +48,19 @@ class PressHandlers:
         self.sessions = sessions
         self.hands = hands
         self.ack_after = ack_after
+        self._legend_shown: set[tuple[str, str]] = set()
 
-    async def _draw(self, p: Presser, game_id: int, prompt: HandPrompt = PLAIN) -> DrawnHand:
-        return await draw_hand(self.sessions, game_id, p.user, p.lang, prompt, self.hands.painter)
+    async def _draw(self, p: Presser, game_id: int, prompt: HandPrompt = PLAIN, *,
+                    legend: bool = False) -> DrawnHand:
+        return await draw_hand(self.sessions, game_id, p.user, p.lang, prompt, self.hands.painter,
+                               (lambda style: self._legend(p, style)) if legend else None)
+
+    def _legend(self, p: Presser, style: str) -> str | None:
+        """The card legend, the first time a player opens a hand of this deck (since the start)."""
+        if (p.user.key, style) in self._legend_shown:
+            return None
+        self._legend_shown.add((p.user.key, style))
+        return card_legend(style, p.lang)
 
     async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
         await answer(interaction, self._reply(interaction, custom_id), ack_after=self.ack_after)
@@ -129,7 +140,7 @@ class PressHandlers:
     # ---- hands ---------------------------------------------------------------------------
 
     async def _show_hand(self, p: Presser, game_id: int) -> Reply:
-        drawn = await self._draw(p, game_id)
+        drawn = await self._draw(p, game_id, legend=True)
         return Reply.message(embed=drawn.embed, view=drawn.components, picture=drawn.picture,
                              on_sent=self.hands.track(drawn, p.user, p.lang))
 
