@@ -45,8 +45,11 @@ async def test_the_lobby_table_and_hand_carry_their_pictures(world: World) -> No
     await fake.press(w.alice, lobby, custom_id=f"scopa:e:{game_id}:table", values=["deck_style=french"])
     await fake.wait_for(lambda: lobby.picture() not in (None, napoletane), what="the French sample")
     assert len(lobby.attachments) == 1, "the new sample replaces the old one"
+    sample = lobby.attachments[0]["id"]
     await fake.press(w.bob, lobby, "Partecipa")
     await fake.wait_for(lambda: "Bob" in lobby.text, what="Bob in the lobby")
+    assert [a["id"] for a in lobby.attachments] == [sample], "the same sample is kept, not sent again"
+    assert shown_file(lobby) == "deck.jpg"
     await fake.press(w.alice, lobby, "▶️ Inizia")
 
     table = await table_message(w, game_id)

@@ -11,12 +11,14 @@ layer, so `on_event` only queues work in the channel's lane and returns.
 from __future__ import annotations
 
 import logging
+from collections.abc import Hashable
 from typing import Any
 
 import discord
 from discord import ui
 
 from ...i18n import t
+from ...pictures import table_scene
 from ...sessions import (
     ChatRef,
     Event,
@@ -37,7 +39,7 @@ from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, tab
 from .hands import HandTracker
 from .identity import PLATFORM
 from .lanes import Lanes
-from .pictures import Painter, Picture
+from .pictures import DECK_FILE, TABLE_FILE, Painter, Picture
 from .replies import drawing
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,12 @@ TABLE_REF = "discord.table"
 PING_REF = "discord.ping"
 
 Drawing = tuple[discord.Embed, ui.View | None]
+
+def _picture_key(shown: TableView | str | None, lang: str) -> tuple[Hashable, ...] | None:
+    """What a picture shows, equal for equal pictures."""
+    if isinstance(shown, str):
+        return ("deck", shown)
+    return ("table", table_scene(shown), lang) if shown is not None else None
 
 
 class Presenter:
@@ -60,6 +68,8 @@ class Presenter:
         self._languages: dict[str, str] = {}
         self._cancelled_by: dict[int, str] = {}
         self._drawn: dict[int, Any] = {}
+        self._pictured: dict[int, tuple[Hashable, ...] | None] = {}
+        """What the picture on each game's message shows, to keep it when a redraw changes only text."""
         self._pinged: dict[int, int] = {}
 
     # ---- languages ---------------------------------------------------------------
@@ -125,9 +135,16 @@ class Presenter:
             and not self.painter.refusing(channel)
         signature = (embed.to_dict(), view.to_components() if view is not None else None, pictures)
         if self._drawn.get(game_id) != signature:
-            picture = await self._picture(shown, lang) if pictures else None
-            await self._put(game_id, channel, embed, view, picture)
+            key = _picture_key(shown, lang) if pictures else None
+            if key is not None and key == self._pictured.get(game_id):
+                kept = Picture(DECK_FILE if key[0] == "deck" else TABLE_FILE, b"")
+                await self._put(game_id, channel, embed, view, kept, kept=True)
+            else:
+                picture = await self._picture(shown, lang) if pictures else None
+                self._pictured[game_id] = key if await self._put(game_id, channel, embed, view, picture) \
+                    else None
         if closed:
+            self._pictured.pop(game_id, None)
             self._drawn.pop(game_id, None)
             self._cancelled_by.pop(game_id, None)
             self._pinged.pop(game_id, None)
@@ -159,33 +176,44 @@ class Presenter:
         return None
 
     async def _put(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None,
-                   picture: Picture | None) -> None:
+                   picture: Picture | None, *, kept: bool = False) -> bool:
         """Edit the game's message, or post it if there is none yet (or it was deleted); a
-        picture the channel refuses leaves the message as text."""
+        picture the channel refuses leaves the message as text. Whether it shows the picture.
+        With `kept`, `picture` is the one the message shows already: nothing is uploaded."""
         try:
-            await self._put_once(game_id, channel, embed, view, picture)
+            return await self._put_once(game_id, channel, embed, view, picture, kept)
         except discord.HTTPException as exc:
             if picture is None or isinstance(exc, discord.NotFound):
                 raise
             self.painter.refused(channel, exc)
-            await self._put_once(game_id, channel, embed, view, None)
+            self._pictured.pop(game_id, None)
+            return await self._put_once(game_id, channel, embed, view, None, False)
 
     async def _put_once(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None,
-                        picture: Picture | None) -> None:
+                        picture: Picture | None, kept: bool) -> bool:
         target = self._channel(channel)
         known = (await self.sessions.message_refs.get_refs(game_id)).get(TABLE_REF)
         if known is not None:
+            message = target.get_partial_message(int(known))
             try:
-                await target.get_partial_message(int(known)).edit(view=view, **drawing(embed, picture))
-                return
+                if kept and picture is not None:
+                    await message.edit(view=view, embed=picture.shown_in(embed))
+                else:
+                    await message.edit(view=view, **drawing(embed, picture))
+                return picture is not None
             except discord.NotFound:
                 log.info("the message of game %s is gone; posting it again", game_id)
+                if kept:
+                    self._pictured.pop(game_id, None)
+                    self.redraw(game_id, channel)
+                    return False
         shown = drawing(embed, picture)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         if shown["attachments"]:
             extra["files"] = shown["attachments"]
         message = await target.send(embed=shown["embed"], **extra)
         await self.sessions.message_refs.set_ref(game_id, TABLE_REF, str(message.id))
+        return picture is not None
 
     async def table_message(self, game_id: int) -> int | None:
         known = (await self.sessions.message_refs.get_refs(game_id)).get(TABLE_REF)
