@@ -17,7 +17,7 @@ from ..engine import Card, EngineError, Move, Rules
 from ..engine.rules import parse_variant
 from .options import variant_named
 from .refusals import Reason, Refused
-from .views import GameSummary, HandView
+from .views import HandView
 
 if TYPE_CHECKING:
     from .service import ChatRef, Sessions, UserRef
@@ -180,9 +180,3 @@ async def rules_to_show(sessions: Sessions, chat: ChatRef | None, variant: str |
         return name, Rules.default(name)
     except EngineError as exc:
         raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
-
-
-async def games_to_redraw(sessions: Sessions, platform: str) -> list[GameSummary]:
-    """The games in play on `platform`, each front-end redraws at start: the last move before a
-    restart may not be shown yet."""
-    return [game for game in await sessions.running_games() if game.chat.platform == platform]

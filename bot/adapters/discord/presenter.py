@@ -34,7 +34,6 @@ from ...sessions import (
     TurnStarted,
     TurnWarning,
 )
-from ...sessions.interaction import games_to_redraw
 from .components import hand_button, lobby_components, match_components, table_components
 from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, table_embed
 from .hands import HandTracker
@@ -120,10 +119,12 @@ class Presenter:
 
     async def redraw_running(self) -> int:
         """Redraw every Discord game in play: the last move before a restart may not be shown yet."""
-        games = await games_to_redraw(self.sessions, PLATFORM)
-        for game in games:
-            self.redraw(game.id, game.chat.key)
-        return len(games)
+        count = 0
+        for game in await self.sessions.running_games():
+            if game.chat.platform == PLATFORM:
+                self.redraw(game.id, game.chat.key)
+                count += 1
+        return count
 
     # ---- the lobby and the table ----------------------------------------------------
 
