@@ -304,6 +304,36 @@ async def test_presses_keep_working_after_a_restart(world: World) -> None:
     assert (await w.sessions.table(game_id)).finished
 
 
+async def test_a_capture_being_chosen_survives_a_restart(world: World) -> None:
+    """A player opens a card's captures; the bot restarts; pressing one of them plays it."""
+    w, fake = world, world.fake
+    game_id = await started_duel(w)
+    users = {str(u.id): u for u in (w.alice, w.bob)}
+    hands: dict[int, Message] = {}
+    while True:
+        to_move, _, version = await mover(w, game_id)
+        view = await w.sessions.hand(game_id, UserRef("discord", str(to_move.id), to_move.name))
+        several = next((c for c in view.choices if len(c.moves) > 1), None)
+        if several is not None:
+            break
+        assert await play_turn(w, game_id, users, hands), "no card with a choice of captures"
+    table = await table_message(w, game_id)
+    hand = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
+    card = several.card.code
+    await fake.press(to_move, hand, custom_id=f"scopa:h:{game_id}:{version}:{card}")
+    captures = [c["custom_id"] for c in hand.components_flat()
+                if c.get("custom_id", "").startswith(f"scopa:p:{game_id}:{version}:{card}:")]
+    assert len(captures) == len(several.moves) and "↩️ Indietro" in hand.labels()
+
+    await w.restart()
+    pressed = await fake.press(to_move, hand, custom_id=captures[-1])
+    assert pressed.response_type == 7 and not hand.content
+    after = await w.sessions.table(game_id)
+    assert after.version > version
+    assert after.last_plays[-1].card == several.card
+    assert {c.code for c in after.last_plays[-1].captured} == set(captures[-1].rpartition(":")[2].split("+"))
+
+
 async def test_stale_foreign_out_of_turn_and_malformed_presses_change_nothing(world: World) -> None:
     w, fake = world, world.fake
     game_id = await started_duel(w)
@@ -482,6 +512,7 @@ async def test_settings_and_pings_by_direct_message(world: World) -> None:
     await play_turn(w, game_id, users, hands)
     assert len(fake.messages(fake.dm_channel(w.bob))) == 1, "no ping while Bob's hand is open"
 
+    await w.front.lanes.idle()
     w.clock.advance(15 * 60)
     w.bob.accepts_dms = False
     stale_hand = hands[w.bob.id]
@@ -595,48 +626,6 @@ async def test_house_rules_and_a_round_limit_are_set_from_the_lobby_menus(world:
     assert offered[-2:] == ["primiera", "must_capture"] and "napola" not in offered
     forged = await fake.press(w.alice, lobby, custom_id=table_menu, values=["napola=on"], forge=True)
     assert forged.reply.ephemeral and not (await w.sessions.lobby_of(game_id)).rules.napola
-
-
-async def test_a_player_declares_fuori_from_their_hand(world: World) -> None:
-    w, fake = world, world.fake
-    await fake.slash(w.alice, w.channel, "newgame", variant="scopone", target=8)
-    lobby = await lobby_message(w)
-    game_id = await open_game(w)
-    await fake.press(w.alice, lobby, custom_id=f"scopa:e:{game_id}:table", values=["fuori=on"])
-    await fake.wait_for(lambda: "«fuori»" in lobby.text, what="fuori on")
-    for _ in range(3):
-        await fake.press(w.alice, lobby, "🤖 facile")
-    await fake.wait_for(lambda: lobby.find("🤖 facile").get("disabled"), what="a full table")
-    await fake.press(w.alice, lobby, "▶️ Inizia")
-    while (await w.sessions.table(game_id)).to_play != 0:
-        assert await w.sessions.run_due() == 1
-    table = await table_message(w, game_id)
-    hand = (await fake.press(w.alice, table, prefix=f"{HAND}{game_id}")).reply
-    assert "🏁 Dichiaro fuori…" in hand.labels()
-    await fake.press(w.alice, hand, "🏁 Dichiaro fuori…")
-    await fake.wait_for(lambda: "giocata con cui ti dichiari fuori" in hand.text, what="the plays")
-    assert "↩️ Indietro" in hand.labels() and "🏁 Dichiaro fuori…" not in hand.labels()
-    declare, pick = f"scopa:F:{game_id}:", f"scopa:P:{game_id}:"
-    ids = [c.get("custom_id", "") for c in hand.components_flat()]
-    assert all(i.startswith((declare, pick, f"scopa:i:{game_id}:", f"scopa:b:{game_id}:"))
-               for i in ids), "every play declares"
-    if not any(i.startswith(declare) for i in ids):
-        await fake.press(w.alice, hand, prefix=pick)
-        await fake.wait_for(lambda: "giocata con cui ti dichiari fuori" in hand.text
-                            and any(c.get("custom_id", "").startswith(declare)
-                                    for c in hand.components_flat()), what="a card's captures")
-    plays = [c["custom_id"] for c in hand.components_flat()
-             if c.get("custom_id", "").startswith(declare)]
-    await fake.press(w.alice, hand, custom_id=plays[0])
-    breakdown = await fake.wait_for(
-        lambda: next((m for m in fake.messages(w.channel)
-                      if m.embeds and "dichiarato fuori" in m.embeds[0].get("description", "")), None),
-        what="the breakdown")
-    assert "la partita va a" in breakdown.embeds[0]["description"]
-    final = await w.sessions.table(game_id)
-    assert final.finished and final.winner == 1
-    forged = await fake.press(w.alice, hand, custom_id=plays[0], forge=True)
-    assert "finita" in (forged.reply.content or forged.reply.text), "a declared match takes no more plays"
 
 
 async def test_an_idle_lobby_makes_way_for_a_new_game(world: World) -> None:
@@ -845,7 +834,10 @@ def test_while_declaring_every_card_and_capture_declares() -> None:
     from bot.adapters.discord.components import hand_components
     from bot.engine import Move
     from bot.engine.cards import parse_cards
+    from bot.sessions.interaction import HandMode, HandPrompt
     from bot.sessions.views import CardChoice, HandView
+
+    DECLARING = HandPrompt(HandMode.DECLARING)
 
     hand = tuple(parse_cards(["7D", "1C"]))
     takes = (Move.parse("7D:3C+4S"), Move.parse("7D:2B+5B"))
@@ -856,10 +848,13 @@ def test_while_declaring_every_card_and_capture_declares() -> None:
     def ids(shown: HandView, **drawn: object) -> list[str]:
         return [getattr(item, "custom_id", "") for item in hand_components(shown, "en", **drawn).children]
 
-    assert ids(view) == ["scopa:h:9:4:7D", "scopa:p:9:4:1C", "scopa:f:9:4"]
-    assert ids(view, declaring=True) == ["scopa:P:9:4:7D", "scopa:F:9:4:1C", "scopa:b:9:4"]
-    assert ids(view, declaring=True, choosing="7D") == [
+    assert ids(view) == ["scopa:h:9:4:7D", "scopa:p:9:4:1C"], "no fuori where it would not win"
+    assert ids(view, fuori_wins=True) == ["scopa:h:9:4:7D", "scopa:p:9:4:1C", "scopa:f:9:4"]
+    assert ids(view, prompt=DECLARING) == ["scopa:P:9:4:7D", "scopa:P:9:4:1C", "scopa:b:9:4"], \
+        "declaring, a card shows its plays before anything is declared"
+    assert ids(view, prompt=HandPrompt(HandMode.DECLARING, "1C")) == ["scopa:F:9:4:1C", "scopa:b:9:4"]
+    assert ids(view, prompt=HandPrompt(HandMode.DECLARING, "7D")) == [
         "scopa:F:9:4:7D:3C+4S", "scopa:F:9:4:7D:2B+5B", "scopa:b:9:4"]
     barred = dataclasses.replace(view, may_declare=False)
-    assert ids(barred, declaring=True) == ["scopa:h:9:4:7D", "scopa:p:9:4:1C"], \
+    assert ids(barred, prompt=DECLARING) == ["scopa:h:9:4:7D", "scopa:p:9:4:1C"], \
         "no declaring where the rules forbid it"

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from ..engine import Card, EngineError, Move
+from ..engine import Card, EngineError, Move, Rules
+from ..engine.rules import parse_variant
+from .options import variant_named
 from .refusals import Reason, Refused
 from .views import HandView
 
@@ -150,3 +152,31 @@ async def require_open_game(sessions: Sessions, chat: ChatRef, game_id: int) -> 
         raise Refused(Reason.NO_GAME)
     if current != game_id:
         raise Refused(Reason.STALE)
+
+
+async def play_capture(sessions: Sessions, game_id: int, user: UserRef, version: int, card: str,
+                       index: int | None, *, declaring: bool = False) -> None:
+    """A tap on a capture sent by its place among `card`'s captures (one too long to name)."""
+    view = await sessions.hand(game_id, user)
+    _current(view, version)
+    moves = next((c.moves for c in view.choices if c.card.code == card), ())
+    if index is None or not 0 <= index < len(moves):
+        raise Refused(Reason.ILLEGAL_MOVE, detail=card)
+    await sessions.play(game_id, user, version, moves[index], fuori=declaring)
+
+
+async def rules_to_show(sessions: Sessions, chat: ChatRef | None, variant: str | None) -> tuple[str, Rules]:
+    """What /rules shows: the variant asked for; else the chat's open game as set in its lobby;
+    else the chat's default variant (scopa outside a chat)."""
+    try:
+        if variant is not None:
+            name = variant_named(variant)
+            return name, Rules.default(name)
+        if chat is not None and await sessions.open_game_id(chat) is not None:
+            lobby = await sessions.lobby(chat)
+            return lobby.variant, lobby.rules
+        defaults = (await sessions.chat(chat)).defaults if chat is not None else {}
+        name = parse_variant(str(defaults.get("variant", "scopa"))).value
+        return name, Rules.default(name)
+    except EngineError as exc:
+        raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None

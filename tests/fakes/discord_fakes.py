@@ -21,7 +21,15 @@ command names that Discord would reject. A press must name a component that is
 on the message, enabled, and (for an ephemeral message) shown to that user —
 unless the test forges it on purpose, as a modified client could.
 
-Not modelled: rate limits (no 429s), attachments, threads, gateway resume,
+Files travel as Discord takes them: multipart/form-data with `payload_json` and
+`files[n]`, listed in the payload's `attachments` (new ones by index, kept ones
+by id; an edit with `attachments` drops the ones it does not list). It refuses
+a file over `upload_limit` (40005), a file in a channel where the bot lacks
+Attach Files (50013), and an embed image `attachment://name` naming no
+attachment of the message (50035); a stored embed shows the attachment's CDN
+url, as Discord's does. `Message.picture()` gives the bytes an embed shows.
+
+Not modelled: rate limits (no 429s), threads, gateway resume,
 guild caches (READY lists no guilds, so interactions carry their channel), and
 message events (the bot asks for no message intents).
 """
@@ -56,10 +64,13 @@ LOADING = 1 << 7
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
 MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
 MEMBER = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | (1 << 16) | (1 << 31)
-BOT = MEMBER | (1 << 13)
+BOT = MEMBER | (1 << 13) | ATTACH_FILES
+UPLOAD_LIMIT = 10 * 1024 * 1024
+CDN = "https://cdn.discordapp.com/attachments"
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 
@@ -140,6 +151,9 @@ class Message:
     visible_to: User | None = None
     pinged: tuple[int, ...] = ()
     interaction: Interaction | None = None
+    attachments: list[JSON] = field(default_factory=list)
+    files: dict[int, bytes] = field(default_factory=dict)
+    """The bytes of each attachment, by its id."""
 
     @property
     def ephemeral(self) -> bool:
@@ -150,7 +164,8 @@ class Message:
             "id": str(self.id), "channel_id": str(self.channel.id), "type": 0,
             "author": self.author.payload(), "content": self.content, "timestamp": _iso(self.created),
             "edited_timestamp": _iso(self.edited) if self.edited else None, "tts": False,
-            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+            "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "attachments": copy.deepcopy(self.attachments),
             "embeds": copy.deepcopy(self.embeds), "pinned": False, "flags": self.flags,
             "components": copy.deepcopy(self.components)}
         if self.channel.guild is not None:
@@ -167,6 +182,14 @@ class Message:
             parts += [embed.get("title", ""), embed.get("description", "")]
             parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
         return "\n".join(part for part in parts if part)
+
+    def picture(self, embed: int = 0) -> bytes | None:
+        """The bytes of the attachment the embed shows as its image, if it shows one."""
+        if len(self.embeds) <= embed:
+            return None
+        url = (self.embeds[embed].get("image") or {}).get("url", "")
+        shown = next((a for a in self.attachments if a["url"] == url), None)
+        return self.files[int(shown["id"])] if shown is not None else None
 
     def components_flat(self) -> list[JSON]:
         return [c for row in self.components for c in row.get("components", [])]
@@ -380,6 +403,9 @@ class FakeDiscord:
         self.identified: list[JSON] = []
         self.requests: list[tuple[str, str]] = []
         self.failures: dict[tuple[str, str], list[FakeError]] = {}
+        self.upload_limit = UPLOAD_LIMIT
+        self._uploads: dict[int, tuple[str, bytes]] = {}
+        """The files of the request being handled (routes run without awaiting, one at a time)."""
         self._sockets: dict[int, web.WebSocketResponse] = {}
         self._connected: dict[int, asyncio.Event] = {}
         self._sequence = itertools.count(1)
@@ -639,11 +665,16 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = request.match_info["path"]
         body: Any = None
-        if request.can_read_body:
+        uploads: dict[int, tuple[str, bytes]] = {}
+        content_type = request.headers.get("Content-Type", "")
+        if content_type.startswith("multipart/form-data"):
+            body, uploads = _multipart(content_type, await request.read())
+        elif request.can_read_body:
             body = json.loads(await request.text() or "null")
         self.requests.append((request.method, path))
         try:
             self._maybe_fail(request.method, path)
+            self._uploads = uploads
             result = await self._route(request, path, body)
         except FakeError as error:
             return _json({"message": error.message, "code": error.code}, error.status)
@@ -740,20 +771,68 @@ class FakeDiscord:
 
     def _create(self, channel: Channel, body: JSON, *, flags: int = 0, visible_to: User | None = None,
                 interaction: Interaction | None = None) -> Message:
+        ephemeral = bool((flags | (body.get("flags") or 0)) & EPHEMERAL)
+        attachments, files = self._attach(channel, None, body, ephemeral)
         message = Message(self.snowflake(), channel, self.bot, body.get("content") or "",
                           list(body.get("embeds") or []), list(body.get("components") or []),
                           flags | (body.get("flags") or 0), self.clock(), visible_to=visible_to,
                           interaction=interaction)
         if not message.ephemeral:
             message.pinged = mentioned(message.content, body.get("allowed_mentions"))
+        message.attachments, message.files = attachments, files
+        message.embeds = _shown(message.embeds, attachments)
         self.messages_by_id[message.id] = message
         return message
 
+    def _attach(self, channel: Channel, message: Message | None, body: JSON,
+                ephemeral: bool) -> tuple[list[JSON], dict[int, bytes]]:
+        """The attachments a message has after `body` (with the request's files), checked as
+        Discord checks them; nothing is changed here."""
+        uploads = self._uploads
+        if uploads and channel.guild is not None and not ephemeral \
+                and not channel.bot_permissions & ATTACH_FILES:
+            raise FakeError(403, 50013, "Missing Permissions")
+        for _, data in uploads.values():
+            if len(data) > self.upload_limit:
+                raise FakeError(413, 40005, "Request entity too large")
+        old = {int(a["id"]): a for a in message.attachments} if message is not None else {}
+        listed = body.get("attachments")
+        if listed is None:
+            listed = [{"id": a["id"]} for a in old.values()] + [
+                {"id": index, "filename": name} for index, (name, _) in sorted(uploads.items())]
+        attachments: list[JSON] = []
+        files: dict[int, bytes] = {}
+        for item in listed:
+            ident = int(item.get("id", -1))
+            if ident in uploads:
+                name, data = uploads[ident]
+                new_id = self.snowflake()
+                attachments.append({"id": str(new_id), "filename": name, "size": len(data),
+                                    "url": f"{CDN}/{channel.id}/{new_id}/{name}",
+                                    "proxy_url": f"{CDN}/{channel.id}/{new_id}/{name}",
+                                    "content_type": _content_type(name)})
+                files[new_id] = data
+            elif ident in old and message is not None:
+                attachments.append(old[ident])
+                files[ident] = message.files[ident]
+            else:
+                raise invalid(f"attachments: unknown attachment {ident}")
+        embeds = body.get("embeds") if "embeds" in body else (message.embeds if message else [])
+        names = {a["filename"] for a in attachments}
+        for embed in embeds or []:
+            url = (embed.get("image") or {}).get("url", "")
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                raise invalid(f"embeds: image {url} names no attachment of the message")
+        return attachments, files
+
     def _edit(self, message: Message, body: JSON) -> None:
+        attachments, files = self._attach(message.channel, message, body, message.ephemeral)
+        message.attachments, message.files = attachments, files
         if "content" in body:
             message.content = body["content"] or ""
         if "embeds" in body:
             message.embeds = list(body["embeds"] or [])
+        message.embeds = _shown(message.embeds, attachments)
         if "components" in body:
             message.components = list(body["components"] or [])
         if "flags" in body and body["flags"] is not None:
@@ -857,6 +936,60 @@ class FakeDiscord:
         if target is None or target.deleted:
             raise FakeError(404, 10008, "Unknown Message")
         return target
+
+
+_BOUNDARY = re.compile(r'boundary="?([^";]+)"?')
+_DISPOSITION = re.compile(rb'^content-disposition: *form-data; *name="([^"]*)"(?:; *filename="([^"]*)")?',
+                          re.IGNORECASE | re.MULTILINE)
+
+
+def _multipart(content_type: str, raw: bytes) -> tuple[Any, dict[int, tuple[str, bytes]]]:
+    """The JSON payload and the files of a multipart/form-data body, as discord.py sends them
+    (read by hand: aiohttp's reader parses every part's headers with the email package, which
+    would make the fake, not the bot, the slow side of a benchmark)."""
+    found = _BOUNDARY.search(content_type)
+    if found is None:
+        raise invalid("multipart without a boundary")
+    delimiter = b"--" + found.group(1).encode()
+    chunks = raw.split(delimiter)
+    if len(chunks) < 3 or not chunks[-1].startswith(b"--"):
+        raise invalid("a malformed multipart body")
+    body: Any = None
+    uploads: dict[int, tuple[str, bytes]] = {}
+    for chunk in chunks[1:-1]:
+        head, sep, data = chunk.removeprefix(b"\r\n").partition(b"\r\n\r\n")
+        disposition = _DISPOSITION.search(head)
+        if not sep or not data.endswith(b"\r\n") or disposition is None:
+            raise invalid("a malformed multipart part")
+        name, filename = disposition.group(1).decode(), disposition.group(2)
+        data = data[:-2]
+        if name == "payload_json":
+            body = json.loads(data.decode("utf-8"))
+        elif (index := re.fullmatch(r"files\[(\d+)\]", name)) and filename:
+            uploads[int(index.group(1))] = (filename.decode(), data)
+        else:
+            raise invalid(f"unexpected form field {name!r}")
+    if body is None:
+        raise invalid("payload_json is missing")
+    return body, uploads
+
+
+def _content_type(filename: str) -> str:
+    return {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png"}.get(
+        filename.rpartition(".")[2].lower(), "application/octet-stream")
+
+
+def _shown(embeds: list[JSON], attachments: list[JSON]) -> list[JSON]:
+    """Embeds as Discord stores them: `attachment://name` becomes the attachment's url."""
+    urls = {f"attachment://{a['filename']}": a["url"] for a in attachments}
+    shown = []
+    for embed in embeds:
+        image = embed.get("image") or {}
+        if image.get("url") in urls:
+            embed = {**embed, "image": {**image, "url": urls[image["url"]],
+                                        "proxy_url": urls[image["url"]]}}
+        shown.append(embed)
+    return shown
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

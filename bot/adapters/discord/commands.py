@@ -69,14 +69,16 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[None,
 
     @app_commands.command(name="settings", description=english("discord.command.settings.description"))
     @app_commands.describe(**_described("channel_language", "turn_limit", "default_game", "my_language",
-                                        "dm_pings"))
+                                        "dm_pings", "pictures"))
     @app_commands.choices(channel_language=LANGUAGE_CHOICES, turn_limit=TURN_CHOICES,
                           default_game=VARIANT_CHOICES, my_language=LANGUAGE_CHOICES)
     async def settings(interaction: discord.Interaction, channel_language: str | None = None,
                        turn_limit: int | None = None, default_game: str | None = None,
-                       my_language: str | None = None, dm_pings: bool | None = None) -> None:
+                       my_language: str | None = None, dm_pings: bool | None = None,
+                       pictures: bool | None = None) -> None:
         await handlers.settings(interaction, channel_language=channel_language, turn_limit=turn_limit,
-                                default_game=default_game, my_language=my_language, dm_pings=dm_pings)
+                                default_game=default_game, my_language=my_language, dm_pings=dm_pings,
+                                pictures=pictures)
 
     @app_commands.command(name="help", description=english("discord.command.help.description"))
     async def help_(interaction: discord.Interaction) -> None:

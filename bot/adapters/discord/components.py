@@ -17,6 +17,7 @@ from ...engine.rules import house_rule_switch
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
+from ...sessions.interaction import PLAIN, HandMode, HandPrompt, blocked_cards
 from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
 from .custom_ids import MENU_KEYS, Action, Menu, Press, encode, option_value
 
@@ -164,42 +165,57 @@ def confirm_cancel(game_id: int, lang: str) -> ui.View:
 
 # ---- a player's hand ------------------------------------------------------------------
 
-def hand_components(view: HandView, lang: str, *, choosing: str | None = None,
-                    autoplay: bool = False, declaring: bool = False) -> ui.View:
-    """One button per card: live on the player's turn, the captures to choose from for
-    `choosing`; while `declaring`, every play declares fuori with it."""
+BLOCKED = "🚫"
+"""The mark of a card that cannot be played now because a capture is compulsory."""
+
+
+def hand_components(view: HandView, lang: str, prompt: HandPrompt = PLAIN, *,
+                    autoplay: bool = False, fuori_wins: bool = False) -> ui.View:
+    """One button per card: live on the player's turn, marked 🚫 when a compulsory capture
+    bars it (pressing it says why); the captures of the prompt's card to choose from. While
+    declaring fuori, a card shows its plays, each one confirming the declaration; the
+    button that starts declaring is there only when `fuori_wins` (some play would win now).
+    Each button carries all a later press needs (the card, the capture), so a restart
+    forgets nothing."""
     gid, version, style = view.game_id, view.version, view.deck_style
     if view.finished:
         return layout()
     extra: list[ui.Item[ui.View]] = []
     if autoplay:
         extra.append(button(t(lang, "button.take_back"), Press(Action.TAKE_BACK, gid), emoji="👋"))
-    picked = next((c for c in view.choices if c.card.code == choosing), None)
+    picked = next((c for c in view.choices if c.card.code == prompt.card), None)
     live = view.my_turn and not autoplay
-    declaring = declaring and live and view.may_declare
+    declaring = prompt.mode is HandMode.DECLARING and live and view.may_declare
     play, pick = (Action.DECLARE, Action.FUORI_CHOOSE) if declaring else (Action.PLAY, Action.CHOOSE)
     kind, mark = (Style.danger, "🏁") if declaring else (Style.primary, None)
     back = button(t(lang, "button.back"), Press(Action.BACK, gid, version), emoji="↩️")
-    if live and picked is not None and len(picked.moves) > 1:
+    if live and picked is not None and (len(picked.moves) > 1 or declaring):
         buttons = [button(move_label(move, style), Press(play, gid, version, move.code), kind, emoji=mark)
                    for move in picked.moves[: PER_ROW * (ROWS - 1)]]
         return layout(*_rows(buttons), [back])
     buttons = []
+    blocked = {b.card for b in blocked_cards(view)} if live else set()
     for card in view.hand:
         moves = view.moves_for(card) if live else ()
-        if len(moves) == 1:
+        if declaring and moves:
+            buttons.append(button(card_label(card, style) + " …", Press(pick, gid, version, card.code),
+                                  kind, emoji=mark))
+        elif len(moves) == 1:
             buttons.append(button(move_label(moves[0], style), Press(play, gid, version, moves[0].code),
                                   kind, emoji=mark))
         elif moves:
             buttons.append(button(card_label(card, style) + " …", Press(pick, gid, version, card.code),
                                   kind, emoji=mark))
+        elif card in blocked:
+            buttons.append(button(card_label(card, style), Press(Action.IDLE, gid, version, card.code),
+                                  emoji=BLOCKED))
         else:
             buttons.append(button(card_label(card, style), Press(Action.IDLE, gid, version, card.code),
                                   disabled=True))
     rows = _rows(buttons)
     if declaring:
         rows.append([back])
-    elif live and view.may_declare:
+    elif live and view.may_declare and fuori_wins:
         extra.append(button(t(lang, "button.fuori"), Press(Action.FUORI, gid, version), emoji="🏁"))
     if extra:
         rows.append(extra)

@@ -4,8 +4,11 @@ a round's breakdown and the end of a match. Every word comes from
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
+from ...engine import Move
 from ...i18n import t
 from ...render import (
     breakdown_rows,
@@ -15,9 +18,11 @@ from ...render import (
     lobby_text,
     match_text,
     monospace_table,
+    move_label,
     table_text,
 )
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
+from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt, blocked_cards
 
 LOBBY = discord.Colour.blurple()
 TABLE = discord.Colour.dark_green()
@@ -27,6 +32,7 @@ NOTE = discord.Colour.light_grey()
 
 TITLE_MAX = 256
 DESCRIPTION_MAX = 4096
+FOOTER_MAX = 2048
 
 
 def text_embed(text: str, colour: discord.Colour = NOTE) -> discord.Embed:
@@ -56,18 +62,34 @@ def closed_embed(lang: str, by: str | None, started: bool) -> discord.Embed:
     return discord.Embed(description=text, colour=OVER)
 
 
-def hand_embed(view: HandView, lang: str, variant: str, *, choosing: str | None = None,
-               autoplay: bool = False, declaring: bool = False) -> discord.Embed:
+def hand_embed(view: HandView, lang: str, variant: str, prompt: HandPrompt = PLAIN, *,
+               autoplay: bool = False, outcomes: Sequence[tuple[Move, FuoriOutcome]] = (),
+               legend: str | None = None) -> discord.Embed:
+    """The hand's text; the cards a compulsory capture bars; while declaring fuori with a card,
+    what each of its plays would mean now; the card legend in the footer when given."""
     text = hand_text(view, lang, variant)
     if autoplay and not view.finished:
         text += "\n" + t(lang, "discord.hand.autoplay")
     else:
-        if declaring and view.my_turn and view.may_declare:
+        blocked = blocked_cards(view)
+        if blocked:
+            text += "\n" + t(lang, "discord.hand.blocked",
+                             cards=" ".join(card_label(b.card, view.deck_style) for b in blocked))
+        if outcomes:
+            text += "\n" + t(lang, "discord.fuori.ask")
+            for move, outcome in outcomes:
+                text += "\n" + t(lang, "discord.fuori.wins" if outcome.wins else "discord.fuori.loses",
+                                 play=move_label(move, view.deck_style), points=outcome.points,
+                                 target=outcome.target)
+        if prompt.mode is HandMode.DECLARING and view.my_turn and view.may_declare:
             text += "\n" + t(lang, "hand.fuori")
-        card = next((c.card for c in view.choices if c.card.code == choosing), None)
+        card = next((c.card for c in view.choices if c.card.code == prompt.card), None)
         if card is not None:
             text += "\n" + t(lang, "hand.choose", card=card_label(card, view.deck_style))
-    return text_embed(text, OVER if view.finished else TABLE)
+    embed = text_embed(text, OVER if view.finished else TABLE)
+    if legend:
+        embed.set_footer(text=legend[:FOOTER_MAX])
+    return embed
 
 
 def breakdown_embed(event: RoundEnded, lang: str) -> discord.Embed:

@@ -12,6 +12,7 @@ from discord.http import Route
 from discord.utils import MISSING
 
 from ...failures import RETRY_FIRST, FatalError, next_delay
+from ...pictures import Style
 from ...redact import mask_secret
 from ...sessions import Event, Sessions
 from .client import ScopaClient
@@ -19,6 +20,7 @@ from .commands import build_commands
 from .handlers import CommandHandlers
 from .hands import TOKEN_LIFETIME, HandTracker
 from .lanes import Lanes
+from .pictures import Painter
 from .presenter import Presenter
 from .presses import PressHandlers
 
@@ -37,13 +39,14 @@ class DiscordFrontEnd:
     (Discord allows three seconds); `hand_ttl` how long an open hand is kept
     current (its token lasts fifteen minutes); `shard_count` None lets Discord
     say how many shards to run; `sync_commands` registers the slash commands at
-    start; `drain_timeout` is how long `stop` lets queued messages go out.
+    start; `drain_timeout` is how long `stop` lets queued messages go out;
+    `picture_workers` how many threads draw pictures.
     """
 
     def __init__(self, sessions: Sessions, token: str, *, ack_after: float = 1.5,
                  hand_ttl: float = TOKEN_LIFETIME - 60.0, shard_count: int | None = None,
                  sync_commands: bool = True, guild_ready_timeout: float = 2.0,
-                 drain_timeout: float = 5.0, api_base: str | None = None) -> None:
+                 drain_timeout: float = 5.0, api_base: str | None = None, picture_workers: int = 2) -> None:
         if not token:
             raise ValueError("a Discord bot token is required")
         mask_secret(token)
@@ -57,8 +60,9 @@ class DiscordFrontEnd:
         self.drain_timeout = drain_timeout
         self.client = ScopaClient(shard_count=shard_count, guild_ready_timeout=guild_ready_timeout)
         self.lanes = Lanes()
-        self.hands = HandTracker(sessions, self.lanes, ttl=hand_ttl)
-        self.presenter = Presenter(sessions, self.client, self.lanes, self.hands)
+        self.painter = Painter(sessions, picture_workers)
+        self.hands = HandTracker(sessions, self.lanes, ttl=hand_ttl, painter=self.painter)
+        self.presenter = Presenter(sessions, self.client, self.lanes, self.hands, self.painter)
         self.commands = CommandHandlers(sessions, self.presenter, ack_after=ack_after)
         self.presses = PressHandlers(sessions, self.hands, ack_after=ack_after)
         for command in build_commands(self.commands):
@@ -114,6 +118,7 @@ class DiscordFrontEnd:
         if self.sync_commands:
             synced = await self.client.tree.sync()
             log.info("registered %d slash commands", len(synced))
+        self.painter.warm(Style.NAPOLETANE)
         self.presenter.running = True
         await self.presenter.redraw_running()
         self._connection = asyncio.create_task(self._connect(), name="discord-gateway")
@@ -151,6 +156,7 @@ class DiscordFrontEnd:
                 await self._connection
             self._connection = None
         await self.client.close()
+        self.painter.close()
 
     async def _on_event(self, event: Event) -> None:
         await self.presenter.on_event(event)

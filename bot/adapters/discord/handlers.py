@@ -13,15 +13,15 @@ from typing import Any
 
 import discord
 
-from ...engine import EngineError, Rules
-from ...engine.rules import parse_variant
 from ...i18n import LANGUAGES, t
 from ...render import failure_text, leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
-from ...sessions.options import TURN_LIMITS, VARIANTS, variant_named
+from ...sessions.interaction import rules_to_show
+from ...sessions.options import TURN_LIMITS, VARIANTS
 from .components import link
 from .embeds import text_embed
 from .identity import chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
+from .legend import card_legend
 from .presenter import Presenter
 from .replies import Reply, answer
 
@@ -120,20 +120,7 @@ class CommandHandlers:
 
     async def _rules(self, interaction: discord.Interaction, variant: str | None) -> Reply:
         lang = await self._language(user_ref(interaction))
-        chat = chat_ref(interaction)
-        try:
-            if variant is not None:
-                name = variant_named(variant)
-                shown = Rules.default(name)
-            elif chat is not None and await self.sessions.open_game_id(chat) is not None:
-                lobby = await self.sessions.lobby(chat)
-                name, shown = lobby.variant, lobby.rules
-            else:
-                defaults = (await self._chat(interaction, chat)).defaults if chat is not None else {}
-                name = parse_variant(str(defaults.get("variant", "scopa"))).value
-                shown = Rules.default(name)
-        except EngineError as exc:
-            raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        name, shown = await rules_to_show(self.sessions, chat_ref(interaction), variant)
         return Reply.message(embed=text_embed(rules_text(name, shown, lang)))
 
     async def help(self, interaction: discord.Interaction) -> None:
@@ -141,7 +128,11 @@ class CommandHandlers:
 
     async def _help(self, interaction: discord.Interaction) -> Reply:
         lang = await self._language(user_ref(interaction))
-        return Reply.message(embed=text_embed(t(lang, "discord.help")))
+        chat = chat_ref(interaction)
+        style = "napoletane"
+        if chat is not None and await self.sessions.open_game_id(chat) is not None:
+            style = (await self.sessions.lobby(chat)).deck_style
+        return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n" + card_legend(style, lang)))
 
     # ---- /settings ----------------------------------------------------------------------
 
@@ -150,23 +141,24 @@ class CommandHandlers:
 
     async def _settings(self, interaction: discord.Interaction, *, channel_language: str | None,
                         turn_limit: int | None, default_game: str | None, my_language: str | None,
-                        dm_pings: bool | None) -> Reply:
+                        dm_pings: bool | None, pictures: bool | None) -> Reply:
         """Everything asked for is checked before anything is saved: a refusal changes nothing."""
         user, chat = user_ref(interaction), chat_ref(interaction)
         lang = await self._language(user)
-        for_channel = (channel_language, turn_limit, default_game)
+        for_channel = (channel_language, turn_limit, default_game, pictures)
         if any(value is not None for value in for_channel):
             if chat is None:
                 return Reply.note(t(lang, "discord.guild_only"))
             if not is_admin(interaction):
                 return Reply.note(t(lang, "discord.settings.admins"))
         if (channel_language not in (None, *LANGUAGES) or my_language not in (None, *LANGUAGES)
-                or turn_limit not in (None, *TURN_LIMITS) or default_game not in (None, *VARIANTS)):
+                or turn_limit not in (None, *TURN_LIMITS) or default_game not in (None, *VARIANTS)
+                or not isinstance(pictures, bool | None)):
             raise Refused(Reason.BAD_OPTION, detail="settings")
         changed = any(value is not None for value in (*for_channel, my_language, dm_pings))
         if chat is not None:
             await self._chat(interaction, chat)
-            await self._save_channel(chat, channel_language, turn_limit, default_game)
+            await self._save_channel(chat, channel_language, turn_limit, default_game, pictures)
         if my_language is not None:
             await self.sessions.set_player_language(user, my_language)
         if dm_pings is not None:
@@ -178,7 +170,8 @@ class CommandHandlers:
             variant = str(row.defaults.get("variant", "scopa"))
             lines += [t(lang, "settings.language", language=t(lang, f"discord.language.{row.language}")),
                       t(lang, "settings.turn_limit", seconds=row.turn_limit),
-                      t(lang, "discord.settings.variant", variant=t(lang, f"variant.{variant}"))]
+                      t(lang, "discord.settings.variant", variant=t(lang, f"variant.{variant}")),
+                      t(lang, f"discord.settings.pictures_{'on' if row.pictures else 'off'}")]
         player = await self.sessions.player(user)
         lines.append(t(lang, "discord.settings.my_language", language=t(lang, f"discord.language.{lang}")))
         lines.append(t(lang, "settings.pings_on" if player.dm_pings else "settings.pings_off"))
@@ -189,7 +182,7 @@ class CommandHandlers:
         return Reply.message(embed=text_embed("\n".join(lines)))
 
     async def _save_channel(self, chat: ChatRef, language: str | None, turn_limit: int | None,
-                            variant: str | None) -> None:
+                            variant: str | None, pictures: bool | None) -> None:
         if language is not None:
             await self.sessions.set_chat_language(chat, language)
             self.presenter.set_chat_language(chat.key, language)
@@ -198,7 +191,10 @@ class CommandHandlers:
         if variant is not None:
             row = await self.sessions.chat(chat)
             await self.sessions.set_chat_defaults(chat, {**row.defaults, "variant": variant})
-        if language is not None or turn_limit is not None:
+        if pictures is not None:
+            await self.sessions.set_pictures(chat, pictures)
+            self.presenter.painter.set_wanted(chat.key, pictures)
+        if language is not None or turn_limit is not None or pictures is not None:
             game_id = await self.sessions.open_game_id(chat)
             if game_id is not None:
                 self.presenter.redraw(game_id, chat.key)

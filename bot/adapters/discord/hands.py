@@ -16,11 +16,14 @@ from dataclasses import dataclass
 import discord
 from discord import ui
 
+from ...engine import Move
 from ...sessions import HandView, Refused, Sessions, UserRef
+from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt, fuori_outcome
 from .components import hand_components
 from .embeds import hand_embed
 from .lanes import Lanes
-from .replies import Sent
+from .pictures import Painter, Picture
+from .replies import Sent, drawing
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +36,7 @@ class DrawnHand:
     autoplay: bool
     embed: discord.Embed
     components: ui.View
+    picture: Picture | None = None
 
     @property
     def state(self) -> tuple[int, bool, bool]:
@@ -41,15 +45,41 @@ class DrawnHand:
 
 
 async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
-                    choosing: str | None = None, declaring: bool = False) -> DrawnHand:
-    """The player's hand in game `game_id`; Refused if they have none there."""
+                    prompt: HandPrompt = PLAIN, painter: Painter | None = None,
+                    legend: Callable[[str], str | None] | None = None) -> DrawnHand:
+    """The player's hand in game `game_id`, showing `prompt` (with its picture if the game's
+    channel wants pictures and a `painter` is given; with the card legend `legend` gives for
+    the deck, if any); Refused if they have none there."""
     view = await sessions.hand(game_id, user)
     row = await sessions.game_row(game_id)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
-    embed = hand_embed(view, lang, row.variant, choosing=choosing, autoplay=autoplay,
-                       declaring=declaring)
-    return DrawnHand(view, autoplay, embed, hand_components(view, lang, choosing=choosing,
-                                                            autoplay=autoplay, declaring=declaring))
+    outcomes = await _fuori_outcomes(sessions, view, user, prompt) if not autoplay else ()
+    embed = hand_embed(view, lang, row.variant, prompt, autoplay=autoplay,
+                       legend=legend(view.deck_style) if legend is not None else None,
+                       outcomes=outcomes if prompt.mode is HandMode.DECLARING and prompt.card else ())
+    picture = None
+    if painter is not None and not view.finished and await painter.wanted(row.chat.key):
+        picture = await painter.hand(view, lang)
+    components = hand_components(view, lang, prompt, autoplay=autoplay,
+                                 fuori_wins=any(outcome.wins for _, outcome in outcomes))
+    return DrawnHand(view, autoplay, embed, components, picture)
+
+
+async def _fuori_outcomes(sessions: Sessions, view: HandView, user: UserRef,
+                          prompt: HandPrompt) -> tuple[tuple[Move, FuoriOutcome], ...]:
+    """What declaring fuori with each play would mean now: every play of the hand, or of the
+    card being declared with; none where fuori cannot be declared."""
+    if not view.may_declare:
+        return ()
+    choices = [c for c in view.choices if prompt.card is None or c.card.code == prompt.card]
+    outcomes = []
+    try:
+        for choice in choices:
+            for move in choice.moves:
+                outcomes.append((move, await fuori_outcome(sessions, view.game_id, user, view.version, move)))
+    except Refused:
+        return ()
+    return tuple(outcomes)
 
 
 @dataclass(slots=True)
@@ -62,9 +92,11 @@ class _Live:
 
 
 class HandTracker:
-    def __init__(self, sessions: Sessions, lanes: Lanes, ttl: float = TOKEN_LIFETIME - 60.0) -> None:
+    def __init__(self, sessions: Sessions, lanes: Lanes, ttl: float = TOKEN_LIFETIME - 60.0,
+                 painter: Painter | None = None) -> None:
         self.sessions = sessions
         self.lanes = lanes
+        self.painter = painter
         self.ttl = min(ttl, TOKEN_LIFETIME)
         self._live: dict[tuple[int, str], _Live] = {}
 
@@ -98,26 +130,41 @@ class HandTracker:
             self._live.pop((game_id, user_key), None)
             return
         try:
-            drawn = await draw_hand(self.sessions, game_id, held.user, held.lang)
+            drawn = await draw_hand(self.sessions, game_id, held.user, held.lang, painter=self.painter)
         except Refused:
             self._live.pop((game_id, user_key), None)
             return
         if drawn.state == held.drawn:
             return
         try:
-            await _edit(held.sent, drawn)
+            await _edit(held.sent, drawn, drawn.picture)
         except discord.HTTPException as exc:
-            log.info("stopped updating a hand in game %s: %s", game_id, exc)
-            self._live.pop((game_id, user_key), None)
-            return
+            if not await self._as_text(held.sent, drawn, exc):
+                log.info("stopped updating a hand in game %s: %s", game_id, exc)
+                self._live.pop((game_id, user_key), None)
+                return
         held.drawn = drawn.state
         if drawn.view.finished:
             self._live.pop((game_id, user_key), None)
 
 
-async def _edit(sent: Sent, drawn: DrawnHand) -> None:
+    async def _as_text(self, sent: Sent, drawn: DrawnHand, error: discord.HTTPException) -> bool:
+        """After a refused picture, the hand as text; False if that is refused too (or there
+        was no picture: the message is gone or its token expired)."""
+        if drawn.picture is None or isinstance(error, discord.NotFound):
+            return False
+        log.warning("a hand's picture in game %s was refused (%s); showing text", drawn.view.game_id, error)
+        try:
+            await _edit(sent, drawn, None)
+        except discord.HTTPException:
+            return False
+        return True
+
+
+async def _edit(sent: Sent, drawn: DrawnHand, picture: Picture | None) -> None:
+    shown = drawing(drawn.embed, picture)
     if sent.message_id is None:
-        await sent.interaction.edit_original_response(content=None, embed=drawn.embed, view=drawn.components)
+        await sent.interaction.edit_original_response(content=None, view=drawn.components, **shown)
     else:
-        await sent.interaction.followup.edit_message(sent.message_id, content=None, embed=drawn.embed,
-                                                     view=drawn.components)
+        await sent.interaction.followup.edit_message(sent.message_id, content=None, view=drawn.components,
+                                                     **shown)

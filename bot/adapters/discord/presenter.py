@@ -2,7 +2,8 @@
 
 Each game has one channel message, the lobby and then the table, edited in
 place from the latest state; its id is kept with the game (`sessions.message_refs`),
-so a restarted bot edits the same message. A round's breakdown, the end of a
+so a restarted bot edits the same message. The lobby shows a sample of its
+deck and the table its picture, attached, when the channel wants pictures. A round's breakdown, the end of a
 match and turn pings are new messages. Listeners are awaited by the sessions
 layer, so `on_event` only queues work in the channel's lane and returns.
 """
@@ -10,12 +11,14 @@ layer, so `on_event` only queues work in the channel's lane and returns.
 from __future__ import annotations
 
 import logging
+from collections.abc import Hashable
 from typing import Any
 
 import discord
 from discord import ui
 
 from ...i18n import t
+from ...pictures import table_scene
 from ...sessions import (
     ChatRef,
     Event,
@@ -27,6 +30,7 @@ from ...sessions import (
     Refused,
     RoundEnded,
     Sessions,
+    TableView,
     TurnStarted,
     TurnWarning,
 )
@@ -35,6 +39,8 @@ from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, tab
 from .hands import HandTracker
 from .identity import PLATFORM
 from .lanes import Lanes
+from .pictures import DECK_FILE, TABLE_FILE, Painter, Picture
+from .replies import drawing
 
 log = logging.getLogger(__name__)
 
@@ -43,17 +49,27 @@ PING_REF = "discord.ping"
 
 Drawing = tuple[discord.Embed, ui.View | None]
 
+def _picture_key(shown: TableView | str | None, lang: str) -> tuple[Hashable, ...] | None:
+    """What a picture shows, equal for equal pictures."""
+    if isinstance(shown, str):
+        return ("deck", shown)
+    return ("table", table_scene(shown), lang) if shown is not None else None
+
 
 class Presenter:
-    def __init__(self, sessions: Sessions, client: discord.Client, lanes: Lanes, hands: HandTracker) -> None:
+    def __init__(self, sessions: Sessions, client: discord.Client, lanes: Lanes, hands: HandTracker,
+                 painter: Painter) -> None:
         self.sessions = sessions
         self.client = client
         self.lanes = lanes
         self.hands = hands
+        self.painter = painter
         self.running = False
         self._languages: dict[str, str] = {}
         self._cancelled_by: dict[int, str] = {}
         self._drawn: dict[int, Any] = {}
+        self._pictured: dict[int, tuple[Hashable, ...] | None] = {}
+        """What the picture on each game's message shows, to keep it when a redraw changes only text."""
         self._pinged: dict[int, int] = {}
 
     # ---- languages ---------------------------------------------------------------
@@ -116,45 +132,90 @@ class Presenter:
 
     async def _draw_table(self, game_id: int, channel: str) -> None:
         lang = await self.chat_language(channel)
-        drawing, closed = await self._drawing(game_id, lang)
-        embed, view = drawing
-        signature = (embed.to_dict(), view.to_components() if view is not None else None)
+        (embed, view), closed, shown = await self._drawing(game_id, lang)
+        pictures = shown is not None and await self.painter.wanted(channel) \
+            and not self.painter.refusing(channel)
+        signature = (embed.to_dict(), view.to_components() if view is not None else None, pictures)
         if self._drawn.get(game_id) != signature:
-            await self._put(game_id, channel, embed, view)
+            key = _picture_key(shown, lang) if pictures else None
+            if key is not None and key == self._pictured.get(game_id):
+                kept = Picture(DECK_FILE if key[0] == "deck" else TABLE_FILE, b"")
+                await self._put(game_id, channel, embed, view, kept, kept=True)
+            else:
+                picture = await self._picture(shown, lang) if pictures else None
+                self._pictured[game_id] = key if await self._put(game_id, channel, embed, view, picture) \
+                    else None
         if closed:
+            self._pictured.pop(game_id, None)
             self._drawn.pop(game_id, None)
             self._cancelled_by.pop(game_id, None)
             self._pinged.pop(game_id, None)
         else:
             self._drawn[game_id] = signature
 
-    async def _drawing(self, game_id: int, lang: str) -> tuple[Drawing, bool]:
+    async def _drawing(self, game_id: int, lang: str) -> tuple[Drawing, bool, TableView | str | None]:
+        """The message's embed and buttons, whether the game is closed, and what its picture
+        shows: the table, the lobby's deck style, or nothing."""
         row = await self.sessions.game_row(game_id)
         if row.status is GameStatus.LOBBY:
             lobby = await self.sessions.lobby_of(game_id)
-            return (lobby_embed(lobby, lang), lobby_components(lobby, lang)), False
+            return (lobby_embed(lobby, lang), lobby_components(lobby, lang)), False, lobby.deck_style
         if row.status is GameStatus.CANCELLED:
-            return (closed_embed(lang, self._cancelled_by.get(game_id), row.started), None), True
+            return (closed_embed(lang, self._cancelled_by.get(game_id), row.started), None), True, None
         table = await self.sessions.table(game_id)
         now = self.sessions.clock()
         if table.finished:
-            return (table_embed(table, lang, now), None), True
+            return (table_embed(table, lang, now), None), True, table
         away = tuple(s.name for s in table.seats if s.autoplay and not s.is_computer)
-        return (table_embed(table, lang, now, away), table_components(game_id, lang, bool(away))), False
+        return ((table_embed(table, lang, now, away), table_components(game_id, lang, bool(away))), False,
+                table)
 
-    async def _put(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None) -> None:
-        """Edit the game's message, or post it if there is none yet (or it was deleted)."""
+    async def _picture(self, shown: TableView | str | None, lang: str) -> Picture | None:
+        if isinstance(shown, str):
+            return await self.painter.deck(shown)
+        if shown is not None:
+            return await self.painter.table(shown, lang)
+        return None
+
+    async def _put(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None,
+                   picture: Picture | None, *, kept: bool = False) -> bool:
+        """Edit the game's message, or post it if there is none yet (or it was deleted); a
+        picture the channel refuses leaves the message as text. Whether it shows the picture.
+        With `kept`, `picture` is the one the message shows already: nothing is uploaded."""
+        try:
+            return await self._put_once(game_id, channel, embed, view, picture, kept)
+        except discord.HTTPException as exc:
+            if picture is None or isinstance(exc, discord.NotFound):
+                raise
+            self.painter.refused(channel, exc)
+            self._pictured.pop(game_id, None)
+            return await self._put_once(game_id, channel, embed, view, None, False)
+
+    async def _put_once(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None,
+                        picture: Picture | None, kept: bool) -> bool:
         target = self._channel(channel)
         known = (await self.sessions.message_refs.get_refs(game_id)).get(TABLE_REF)
         if known is not None:
+            message = target.get_partial_message(int(known))
             try:
-                await target.get_partial_message(int(known)).edit(embed=embed, view=view)
-                return
+                if kept and picture is not None:
+                    await message.edit(view=view, embed=picture.shown_in(embed))
+                else:
+                    await message.edit(view=view, **drawing(embed, picture))
+                return picture is not None
             except discord.NotFound:
                 log.info("the message of game %s is gone; posting it again", game_id)
-        message = await target.send(embed=embed, view=view) if view is not None else \
-            await target.send(embed=embed)
+                if kept:
+                    self._pictured.pop(game_id, None)
+                    self.redraw(game_id, channel)
+                    return False
+        shown = drawing(embed, picture)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        if shown["attachments"]:
+            extra["files"] = shown["attachments"]
+        message = await target.send(embed=shown["embed"], **extra)
         await self.sessions.message_refs.set_ref(game_id, TABLE_REF, str(message.id))
+        return picture is not None
 
     async def table_message(self, game_id: int) -> int | None:
         known = (await self.sessions.message_refs.get_refs(game_id)).get(TABLE_REF)

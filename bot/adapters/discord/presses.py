@@ -18,10 +18,13 @@ import discord
 from ...i18n import t
 from ...render import failure_text, refusal_text
 from ...sessions import ChatRef, GameStatus, Reason, Refused, Sessions, UserRef, language_of
+from ...sessions import interaction as taps
+from ...sessions.interaction import PLAIN, HandMode, HandPrompt
 from .components import confirm_cancel
 from .custom_ids import Action, Menu, Press, decode, drawn_before, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import chat_ref, is_admin, user_ref
+from .legend import card_legend
 from .replies import Reply, answer
 
 log = logging.getLogger(__name__)
@@ -45,6 +48,19 @@ class PressHandlers:
         self.sessions = sessions
         self.hands = hands
         self.ack_after = ack_after
+        self._legend_shown: set[tuple[str, str]] = set()
+
+    async def _draw(self, p: Presser, game_id: int, prompt: HandPrompt = PLAIN, *,
+                    legend: bool = False) -> DrawnHand:
+        return await draw_hand(self.sessions, game_id, p.user, p.lang, prompt, self.hands.painter,
+                               (lambda style: self._legend(p, style)) if legend else None)
+
+    def _legend(self, p: Presser, style: str) -> str | None:
+        """The card legend, the first time a player opens a hand of this deck (since the start)."""
+        if (p.user.key, style) in self._legend_shown:
+            return None
+        self._legend_shown.add((p.user.key, style))
+        return card_legend(style, p.lang)
 
     async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
         await answer(interaction, self._reply(interaction, custom_id), ack_after=self.ack_after)
@@ -76,7 +92,7 @@ class PressHandlers:
             return await self._show_hand(p, press.game_id)
         if action is Action.TAKE_BACK:
             await self.sessions.set_autoplay(press.game_id, p.user, False)
-            return self._hand_reply(p, await draw_hand(self.sessions, press.game_id, p.user, p.lang))
+            return self._hand_reply(p, await self._draw(p, press.game_id))
         if action is Action.REMATCH:
             await self.sessions.rematch(press.game_id, p.user)
             return Reply.nothing()
@@ -90,11 +106,7 @@ class PressHandlers:
         if p.chat is None:
             raise Refused(Reason.BAD_INPUT)
         chat, user, admin, game_id = p.chat, p.user, p.admin, press.game_id
-        current = await self.sessions.open_game_id(chat)
-        if current is None:
-            raise Refused(Reason.NO_GAME)
-        if current != game_id:
-            raise Refused(Reason.STALE)
+        await taps.require_open_game(self.sessions, chat, game_id)
         calls: dict[Action, Callable[[], Awaitable[object]]] = {
             Action.JOIN: lambda: self.sessions.join(chat, user, game_id=game_id),
             Action.LEAVE: lambda: self.sessions.leave(chat, user, from_lobby=True),
@@ -128,8 +140,8 @@ class PressHandlers:
     # ---- hands ---------------------------------------------------------------------------
 
     async def _show_hand(self, p: Presser, game_id: int) -> Reply:
-        drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
-        return Reply.message(embed=drawn.embed, view=drawn.components,
+        drawn = await self._draw(p, game_id, legend=True)
+        return Reply.message(embed=drawn.embed, view=drawn.components, picture=drawn.picture,
                              on_sent=self.hands.track(drawn, p.user, p.lang))
 
     def _hand_reply(self, p: Presser, drawn: DrawnHand, note: str | None = None) -> Reply:
@@ -137,54 +149,42 @@ class PressHandlers:
         from anywhere else (a hand is never drawn over a message others can see)."""
         track = self.hands.track(drawn, p.user, p.lang)
         if _on_ephemeral(p.interaction):
-            return Reply.update(content=note, embed=drawn.embed, view=drawn.components, on_sent=track)
-        return Reply.message(content=note, embed=drawn.embed, view=drawn.components, on_sent=track)
+            return Reply.update(content=note, embed=drawn.embed, view=drawn.components, on_sent=track,
+                                picture=drawn.picture)
+        return Reply.message(content=note, embed=drawn.embed, view=drawn.components, on_sent=track,
+                             picture=drawn.picture)
 
     async def _on_hand(self, p: Presser, press: Press) -> Reply:
-        game_id, version = press.game_id, press.version
+        """What a press on a hand means comes from `sessions.interaction`; the hand is redrawn
+        as the answer shows it (plainly after a play)."""
+        game_id, version, action = press.game_id, press.version, press.action
         assert version is not None
-        if press.action in (Action.PLAY, Action.DECLARE):
-            await self.sessions.play(game_id, p.user, version, press.arg,
-                                     fuori=press.action is Action.DECLARE)
-            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
-        drawn = await draw_hand(self.sessions, game_id, p.user, p.lang)
-        hand = drawn.view
-        if hand.finished:
-            raise Refused(Reason.GAME_OVER)
-        if version != hand.version:
-            raise Refused(Reason.STALE)
-        if press.action is Action.BACK:
-            return self._hand_reply(p, drawn)
-        if not hand.my_turn:
-            raise Refused(Reason.NOT_YOUR_TURN)
-        declaring = press.action in (Action.FUORI, Action.FUORI_CHOOSE)
-        if declaring and not hand.may_declare:
-            raise Refused(Reason.NO_FUORI)
-        if press.action is Action.FUORI:
-            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang,
-                                                       declaring=True))
-        choice = next((c for c in hand.choices if c.card.code == press.arg), None)
-        if press.action in (Action.CAPTURE, Action.DECLARE_CAPTURE):
-            moves = choice.moves if choice is not None else ()
-            if press.index is None or press.index >= len(moves):
-                raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
-            await self.sessions.play(game_id, p.user, version, moves[press.index],
-                                     fuori=press.action is Action.DECLARE_CAPTURE)
-            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
-        if press.action is Action.IDLE or choice is None:
-            raise Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
-        if len(choice.moves) == 1 and not declaring:
-            await self.sessions.play(game_id, p.user, version, choice.moves[0])
-            return self._hand_reply(p, await draw_hand(self.sessions, game_id, p.user, p.lang))
-        choosing = await draw_hand(self.sessions, game_id, p.user, p.lang, choosing=press.arg,
-                                   declaring=declaring)
-        return self._hand_reply(p, choosing)
+        prompt: HandPrompt | None
+        if action in (Action.PLAY, Action.DECLARE):
+            await taps.play(self.sessions, game_id, p.user, version, press.arg,
+                                   declaring=action is Action.DECLARE)
+            prompt = None
+        elif action in (Action.CAPTURE, Action.DECLARE_CAPTURE):
+            await taps.play_capture(self.sessions, game_id, p.user, version, press.arg, press.index,
+                                           declaring=action is Action.DECLARE_CAPTURE)
+            prompt = None
+        elif action is Action.BACK:
+            prompt = await taps.back(self.sessions, game_id, p.user, version)
+        elif action is Action.FUORI:
+            prompt = await taps.open_fuori(self.sessions, game_id, p.user, version)
+        else:
+            declaring = HandPrompt(HandMode.DECLARING) if action is Action.FUORI_CHOOSE else PLAIN
+            prompt = await taps.tap_card(self.sessions, game_id, p.user, version, press.arg, declaring)
+        return self._hand_reply(p, await self._draw(p, game_id, prompt or PLAIN))
 
     async def _refused_on_hand(self, p: Presser, press: Press, refused: Refused) -> Reply:
-        """A refused press on a hand redraws that hand as it is now, with the reason above it."""
+        """A refused press on a hand redraws that hand as it is now, with the reason above it
+        (a move refused as illegal names no card code, only that it cannot be played)."""
+        if refused.reason is Reason.ILLEGAL_MOVE:
+            refused = Refused(Reason.ILLEGAL_MOVE, detail=t(p.lang, "discord.card_not_playable"))
         note = refusal_text(refused, p.lang)
         try:
-            drawn = await draw_hand(self.sessions, press.game_id, p.user, p.lang)
+            drawn = await self._draw(p, press.game_id)
         except Refused:
             return Reply.note(note)
         return self._hand_reply(p, drawn, note)

@@ -7,6 +7,8 @@ is the response itself: one request. When it takes longer than `ack_after`
 — a computer player thinking while holding the game, a busy disk — the
 interaction is deferred first and the reply follows when the work is done.
 A failure to answer is logged, never raised: the work is already committed.
+A reply with a picture that Discord refuses (an upload that fails) is sent
+again as text, said in one log line.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum, auto
 from typing import Any
 
 import discord
 from discord import ui
+
+from .pictures import Picture
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +54,8 @@ class Reply:
     view: ui.View | None = None
     ephemeral: bool = True
     on_sent: Callable[[Sent], None] | None = None
+    picture: Picture | None = None
+    """Shown as the embed's image; `embed` alone is the text the reply falls back to."""
 
     @classmethod
     def nothing(cls) -> Reply:
@@ -62,17 +68,34 @@ class Reply:
     @classmethod
     def message(cls, *, content: str | None = None, embed: discord.Embed | None = None,
                 view: ui.View | None = None, ephemeral: bool = True,
-                on_sent: Callable[[Sent], None] | None = None) -> Reply:
-        return cls(Kind.MESSAGE, content, embed, view, ephemeral, on_sent)
+                on_sent: Callable[[Sent], None] | None = None, picture: Picture | None = None) -> Reply:
+        return cls(Kind.MESSAGE, content, embed, view, ephemeral, on_sent, picture)
 
     @classmethod
     def update(cls, *, content: str | None = None, embed: discord.Embed | None = None,
-               view: ui.View | None = None, on_sent: Callable[[Sent], None] | None = None) -> Reply:
-        return cls(Kind.UPDATE, content, embed, view, True, on_sent)
+               view: ui.View | None = None, on_sent: Callable[[Sent], None] | None = None,
+               picture: Picture | None = None) -> Reply:
+        return cls(Kind.UPDATE, content, embed, view, True, on_sent, picture)
 
     def fields(self) -> dict[str, Any]:
-        """As edits take them: None removes the content, the embed or the buttons."""
-        return {"content": self.content, "embed": self.embed, "view": self.view}
+        """As edits take them: None removes the content, the embed or the buttons; the
+        attachments are the picture's file, or none (a picture shown before goes)."""
+        return {"content": self.content, **drawing(self.embed, self.picture), "view": self.view}
+
+    def new_fields(self) -> dict[str, Any]:
+        """As a new message takes them: what is None is left out."""
+        fields = {key: value for key, value in self.fields().items() if value is not None}
+        attachments = fields.pop("attachments")
+        if attachments:
+            fields["files"] = attachments
+        return fields
+
+
+def drawing(embed: discord.Embed | None, picture: Picture | None) -> dict[str, Any]:
+    """The embed and attachments of an edit showing `embed`, with `picture` as its image."""
+    if picture is None or embed is None:
+        return {"embed": embed, "attachments": []}
+    return {"embed": picture.shown_in(embed), "attachments": [picture.file()]}
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ack_after: float,
@@ -105,34 +128,43 @@ async def _defer(interaction: discord.Interaction, thinking: bool | None) -> Non
 
 
 async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
-    response = interaction.response
-    sent: Sent | None = None
     try:
-        if not response.is_done():
-            if reply.kind is Kind.MESSAGE:
-                await response.send_message(**_without_none(reply.fields()), ephemeral=reply.ephemeral)
-                sent = Sent(interaction, None)
-            elif reply.kind is Kind.UPDATE:
-                await response.edit_message(**reply.fields())
-                sent = Sent(interaction, None)
-            else:
-                await response.defer()
-        elif reply.kind is Kind.MESSAGE and response.type is THINKING:
-            await interaction.edit_original_response(**reply.fields())
-            sent = Sent(interaction, None)
-        elif reply.kind is Kind.MESSAGE:
-            message = await interaction.followup.send(**_without_none(reply.fields()),
-                                                      ephemeral=reply.ephemeral, wait=True)
-            sent = Sent(interaction, message.id)
-        elif reply.kind is Kind.UPDATE:
-            await interaction.edit_original_response(**reply.fields())
-            sent = Sent(interaction, None)
+        sent = await _deliver(interaction, reply)
     except discord.HTTPException as exc:
-        log.warning("could not answer interaction %s: %s", interaction.id, exc)
-        return
+        if reply.picture is None or isinstance(exc, discord.NotFound):
+            log.warning("could not answer interaction %s: %s", interaction.id, exc)
+            return
+        log.warning("a picture for interaction %s was refused (%s); answering with text", interaction.id, exc)
+        reply = replace(reply, picture=None)
+        try:
+            sent = await _deliver(interaction, reply)
+        except discord.HTTPException as again:
+            log.warning("could not answer interaction %s: %s", interaction.id, again)
+            return
     if sent is not None and reply.on_sent is not None:
         reply.on_sent(sent)
 
 
-def _without_none(fields: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in fields.items() if value is not None}
+async def _deliver(interaction: discord.Interaction, reply: Reply) -> Sent | None:
+    response = interaction.response
+    sent: Sent | None = None
+    if not response.is_done():
+        if reply.kind is Kind.MESSAGE:
+            await response.send_message(**reply.new_fields(), ephemeral=reply.ephemeral)
+            sent = Sent(interaction, None)
+        elif reply.kind is Kind.UPDATE:
+            await response.edit_message(**reply.fields())
+            sent = Sent(interaction, None)
+        else:
+            await response.defer()
+    elif reply.kind is Kind.MESSAGE and response.type is THINKING:
+        await interaction.edit_original_response(**reply.fields())
+        sent = Sent(interaction, None)
+    elif reply.kind is Kind.MESSAGE:
+        message = await interaction.followup.send(**reply.new_fields(), ephemeral=reply.ephemeral,
+                                                  wait=True)
+        sent = Sent(interaction, message.id)
+    elif reply.kind is Kind.UPDATE:
+        await interaction.edit_original_response(**reply.fields())
+        sent = Sent(interaction, None)
+    return sent

@@ -1,0 +1,155 @@
+"""The table, a hand and a deck's sample as pictures attached to their embeds.
+
+Drawing takes milliseconds of CPU, so it runs in a small thread pool and never
+holds the event loop. A chat chooses pictures or text in /settings (pictures by
+default). A channel that refused the file of its game's message (no Attach
+Files permission, a failed upload) gets that message as text for a while, said
+in one log line, and pictures are tried again later; private hands go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import discord
+from PIL import Image
+
+from ...engine import Card
+from ...engine.cards import parse_cards
+from ...pictures import (
+    Style,
+    card_image,
+    hand_picture,
+    hand_scene,
+    parse_style,
+    photo_bytes,
+    table_picture,
+    table_scene,
+    warm_up,
+)
+from ...sessions import ChatRef, HandView, Sessions, TableView
+from .identity import PLATFORM
+
+log = logging.getLogger(__name__)
+
+TABLE_FILE = "table.jpg"
+HAND_FILE = "hand.jpg"
+DECK_FILE = "deck.jpg"
+REFUSED_FOR = 10 * 60.0
+"""How long a channel that refused a file gets text before pictures are tried again."""
+SAMPLE: tuple[Card, ...] = tuple(parse_cards(["1D", "7D", "8C", "9S", "10B"]))
+"""The cards a lobby shows of the deck it will play with: an ace, the settebello and the three figures."""
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture to attach, and how an embed shows it."""
+
+    filename: str
+    data: bytes
+
+    def file(self) -> discord.File:
+        """A new file each time: discord.py reads (and closes) a file when it sends it."""
+        return discord.File(io.BytesIO(self.data), filename=self.filename)
+
+    def shown_in(self, embed: discord.Embed) -> discord.Embed:
+        shown = embed.copy()
+        shown.set_image(url=f"attachment://{self.filename}")
+        return shown
+
+
+SAMPLE_CARD = 76
+SAMPLE_GAP = 8
+FELT = "#1d5a36"
+
+
+def deck_sample(style: Style) -> Image.Image:
+    """A few cards of `style` side by side on the felt, small enough to sit under a lobby."""
+    faces = [card_image(card, style, SAMPLE_CARD) for card in SAMPLE]
+    height = max(face.height for face in faces)
+    image = Image.new("RGB", (len(faces) * (SAMPLE_CARD + SAMPLE_GAP) + SAMPLE_GAP, height + 2 * SAMPLE_GAP),
+                      FELT)
+    for index, face in enumerate(faces):
+        image.paste(face, (SAMPLE_GAP + index * (SAMPLE_CARD + SAMPLE_GAP), SAMPLE_GAP), face)
+    return image
+
+
+class Painter:
+    """Draws in `workers` threads; the chat settings say which channels want pictures."""
+
+    def __init__(self, sessions: Sessions, workers: int = 2) -> None:
+        self.sessions = sessions
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="discord-pictures")
+        self._wanted: dict[str, bool] = {}
+        self._refused: dict[str, float] = {}
+        self._samples: dict[Style, Picture] = {}
+        self._warm: set[Style] = set()
+
+    def warm(self, style: Style) -> None:
+        """Draw the cards of `style` in the pool ahead of the first picture that needs them
+        (about a second a style; a picture drawn cold waits for its cards one by one)."""
+        if style not in self._warm:
+            self._warm.add(style)
+            self._pool.submit(warm_up, style)
+
+    async def wanted(self, channel_key: str) -> bool:
+        """Whether the channel chose pictures (its settings)."""
+        on = self._wanted.get(channel_key)
+        if on is None:
+            settings = await self.sessions.chat(ChatRef(PLATFORM, channel_key))
+            on = self._wanted[channel_key] = settings.pictures
+        return on
+
+    def refusing(self, channel_key: str) -> bool:
+        """Whether the channel refused a picture of its own message lately."""
+        refused = self._refused.get(channel_key)
+        return refused is not None and self.sessions.clock() - refused < REFUSED_FOR
+
+    def set_wanted(self, channel_key: str, on: bool) -> None:
+        self._wanted[channel_key] = on
+        self._refused.pop(channel_key, None)
+
+    def refused(self, channel_key: str, error: discord.HTTPException) -> None:
+        """A channel refused a picture: text there for a while, said once."""
+        log.warning("channel %s refused a picture (%s %s); sending text for %.0f minutes", channel_key,
+                    error.status, error.code, REFUSED_FOR / 60)
+        self._refused[channel_key] = self.sessions.clock()
+
+    async def _draw(self, filename: str, draw: Callable[[], Image.Image]) -> Picture | None:
+        """The picture `draw` makes, drawn and encoded in the pool; None (and a log line) if
+        drawing fails: the message goes as text."""
+        try:
+            data = await asyncio.get_running_loop().run_in_executor(self._pool, lambda: photo_bytes(draw()))
+        except Exception:
+            log.exception("drawing %s failed", filename)
+            return None
+        return Picture(filename, data)
+
+    async def table(self, view: TableView, lang: str) -> Picture | None:
+        scene = table_scene(view)
+        return await self._draw(TABLE_FILE, lambda: table_picture(scene, lang))
+
+    async def hand(self, view: HandView, lang: str) -> Picture | None:
+        scene = hand_scene(view)
+        return await self._draw(HAND_FILE, lambda: hand_picture(scene, lang))
+
+    async def deck(self, style: str) -> Picture | None:
+        try:
+            chosen = parse_style(style)
+        except ValueError:
+            chosen = Style.NAPOLETANE
+        self.warm(chosen)
+        sample = self._samples.get(chosen)
+        if sample is None:
+            sample = await self._draw(DECK_FILE, lambda: deck_sample(chosen))
+            if sample is not None:
+                self._samples[chosen] = sample
+        return sample
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
