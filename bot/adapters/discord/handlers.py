@@ -14,14 +14,13 @@ from typing import Any
 import discord
 
 from ...i18n import LANGUAGES, t
-from ...render import failure_text, leaderboard_text, refusal_text, rules_text, stats_text
+from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions.interaction import rules_to_show
 from ...sessions.options import TURN_LIMITS, VARIANTS
 from .components import link
 from .embeds import text_embed
 from .identity import chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
-from .legend import card_legend
 from .presenter import Presenter
 from .replies import Reply, answer
 

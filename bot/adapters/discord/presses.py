@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import discord
 
 from ...i18n import t
-from ...render import failure_text, refusal_text
+from ...render import card_legend, failure_text, refusal_text
 from ...sessions import ChatRef, GameStatus, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions import interaction as taps
 from ...sessions.interaction import PLAIN, HandMode, HandPrompt
@@ -24,7 +24,6 @@ from .components import confirm_cancel
 from .custom_ids import Action, Menu, Press, decode, drawn_before, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import chat_ref, is_admin, user_ref
-from .legend import card_legend
 from .replies import Reply, answer
 
 log = logging.getLogger(__name__)
