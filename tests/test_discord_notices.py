@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.sessions import ChatRef, Event, MatchEnded, RoundEnded
 
-from .test_discord_adapter import World, play_to_end, started_duel, world  # noqa: F401
+from .discord_helpers import World, play_to_end, started_duel
 
 
 def _posted(w: World, words: str) -> int:

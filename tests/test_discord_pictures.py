@@ -9,9 +9,7 @@ import logging
 import discord
 import pytest
 
-from . import test_discord_adapter as adapter_tests
-from .fakes.discord_fakes import ATTACH_FILES, FakeDiscord, Message
-from .test_discord_adapter import (
+from .discord_helpers import (
     HAND,
     World,
     lobby_message,
@@ -21,9 +19,7 @@ from .test_discord_adapter import (
     started_duel,
     table_message,
 )
-
-world = adapter_tests.world
-seeded_deals = adapter_tests.seeded_deals
+from .fakes.discord_fakes import ATTACH_FILES, FakeDiscord, Message
 
 JPEG = b"\xff\xd8\xff"
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 from bot.sessions import UserRef
 from bot.sessions.interaction import blocked_cards, fuori_outcome
 
-from . import test_discord_adapter as adapter_tests
-from .fakes.discord_fakes import Message
-from .test_discord_adapter import (
+from .discord_helpers import (
     HAND,
     World,
     lobby_message,
@@ -18,9 +16,7 @@ from .test_discord_adapter import (
     started_duel,
     table_message,
 )
-
-world = adapter_tests.world
-seeded_deals = adapter_tests.seeded_deals
+from .fakes.discord_fakes import Message
 
 
 def ref(user: object) -> UserRef:
