@@ -566,6 +566,12 @@ class FakeMessage:
     deleted: bool = False
     deleted_at: float | None = None
     delivered: bool = True
+    photo: JSONDict | None = None
+    """For a photo: the upload as received (``upload`` file name, ``size`` in bytes); ``caption``
+    and ``caption_entities`` are its text."""
+    caption: str | None = None
+    caption_entities: list[JSONDict] = field(default_factory=list)
+    photo_history: list[JSONDict] = field(default_factory=list, repr=False)
 
     @property
     def from_bot(self) -> bool:

@@ -29,6 +29,8 @@ from ...sessions import (
     TurnWarning,
     UserRef,
 )
+from ...sessions.interaction import PLAIN, HandMode, HandPrompt
+from .callbacks import DECLARING
 from .identity import PLATFORM, private_link
 from .keyboards import hand_keyboard, lobby_keyboard, match_keyboard, table_keyboard
 from .markup import (
@@ -55,6 +57,28 @@ def hand_target(game_id: int, user_key: str) -> Target:
     return Target(int(user_key), game_id, f"hand:{user_key}")
 
 
+def prompt_ref(user_key: str) -> str:
+    return f"prompt:{user_key}"
+
+
+def parse_prompt(value: str | None, version: int) -> HandPrompt:
+    """The prompt kept as `version:mode:card`; plain when it was drawn for another version."""
+    if not value:
+        return PLAIN
+    drawn, _, rest = value.partition(":")
+    mode, _, card = rest.partition(":")
+    if drawn != str(version) or mode not in HandMode._value2member_map_:
+        return PLAIN
+    return HandPrompt(HandMode(mode), card or None)
+
+
+def shown_choice(prompt: HandPrompt) -> str | None:
+    """The prompt as the hand's markup takes it: the card whose captures are shown, or DECLARING."""
+    if prompt.mode is HandMode.DECLARING:
+        return DECLARING
+    return prompt.card if prompt.mode is HandMode.CHOOSING else None
+
+
 def human(seat: GameSeat) -> PlayerProfile | None:
     return seat.player
 
@@ -67,8 +91,6 @@ class Presenter:
         self.bot_username = bot_username
         self.table_delay = table_delay
         self.menus: dict[int, str] = {}
-        self.choosing: dict[tuple[int, str], tuple[int, str]] = {}
-        """(game, player) -> (version, the card whose captures they pick from, or DECLARING)."""
         self._cancelled_by: dict[int, str] = {}
         self._dm: dict[str, bool] = {}
         self._languages: dict[str, str] = {}
@@ -128,6 +150,22 @@ class Presenter:
             await self.refresh_hands(game_id)
             count += 1
         return count
+
+    # ---- what a hand shows ---------------------------------------------------------
+
+    async def prompt(self, game_id: int, user_key: str, version: int) -> HandPrompt:
+        """What the player's hand shows at `version`, kept with the game's message references
+        (`prompt:<user>` = `version:mode:card`) so that a restart still shows a choice of captures."""
+        value = await self.outbox.refs.get(game_id, prompt_ref(user_key))
+        return parse_prompt(value, version)
+
+    async def set_prompt(self, game_id: int, user_key: str, version: int, prompt: HandPrompt) -> None:
+        key = prompt_ref(user_key)
+        if prompt == PLAIN:
+            if await self.outbox.refs.get(game_id, key) is not None:
+                await self.outbox.refs.set(game_id, key, None)
+            return
+        await self.outbox.refs.set(game_id, key, f"{version}:{prompt.mode.value}:{prompt.card or ''}")
 
     # ---- drawing -------------------------------------------------------------------
 
@@ -192,8 +230,7 @@ class Presenter:
             view = await self.sessions.hand(game_id, UserRef(PLATFORM, user_key, player.display_name))
         except Refused:
             return None
-        choosing = self.choosing.get((game_id, user_key))
-        card = choosing[1] if choosing and choosing[0] == view.version else None
+        card = shown_choice(await self.prompt(game_id, user_key, view.version))
         return Content(hand_html(view, lang, row.variant, choosing=card, autoplay=seat.autoplay),
                        hand_keyboard(view, lang, card, seat.autoplay))
 
@@ -209,9 +246,7 @@ class Presenter:
         delay = self.table_delay if isinstance(event, MovePlayed) else 0.0
         table_done = self.refresh_table(game_id, chat_id, delay)
         await self.refresh_hands(game_id, event.seat if isinstance(event, MovePlayed) else None)
-        if isinstance(event, MovePlayed):
-            self.choosing = {k: v for k, v in self.choosing.items() if k[0] != game_id}
-        elif isinstance(event, GameStarted):
+        if isinstance(event, GameStarted):
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
             lang = await self.chat_language(chat_id)
@@ -242,7 +277,6 @@ class Presenter:
             await asyncio.sleep(0)
             self.menus.pop(game_id, None)
             self._cancelled_by.pop(game_id, None)
-            self.choosing = {k: v for k, v in self.choosing.items() if k[0] != game_id}
             self.outbox.forget(game_id)
 
         task = asyncio.create_task(cleanup())
