@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from .fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from .telegram_helpers import answered, friends_group, hand_message, running_bot, start_bot
+from .telegram_helpers import answered, friends_group, hand_message, running_bot, shown, start_bot
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -62,3 +62,30 @@ async def test_a_choice_of_captures_is_still_shown_after_a_restart(tmp_path: Pat
             assert (await again.sessions.table(1)).version == 1, "the chosen capture was played"
             played = shown[-1].split("|")[-1]
             assert [m.move for m in await again.sessions._store.moves(1)] == [played]
+
+
+BLOCKING_SEED = "0000000000000001"
+"""A deal where the first to play must capture with the 9 of coins: the re and the 6 cannot be played."""
+
+
+async def test_a_card_that_cannot_be_played_says_why_and_the_legend_explains_the_labels(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.sessions.lobby.secrets.token_hex", lambda _: BLOCKING_SEED)
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            await _started(tg, group, alice, bob)
+            player = (alice, bob)[(await bot.sessions.table(1)).to_play]
+            hand = await tg.wait_for(lambda: _with_choice(hand_message(tg, player, 1)),
+                                     what="the first hand, the 9 with two captures")
+            blocked = [b for b in hand.buttons if b["text"].startswith("🚫 ")]
+            assert len(blocked) == 2, hand.button_texts
+            assert "A = asso" in (hand.text or "") and "🚫 marks a card" in (hand.text or ""), "the legend"
+            record = await answered(tg, tg.press_button(player, hand, player, blocked[0]["callback_data"]))
+            assert record.show_alert and (record.answer_text or "").startswith("You must capture: C🪙 → ")
+            assert (await bot.sessions.table(1)).version == 0, "nothing was played"
+
+            tg.user_sends(group, alice, "/help")
+            help_text = await tg.wait_for_message(group, contains="/newgame")
+            assert "A = asso" in shown(help_text), "/help has the legend too"

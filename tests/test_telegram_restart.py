@@ -16,7 +16,15 @@ from bot.app import open_sessions
 from bot.sessions import ChatRef
 
 from .fakes.telegram_server import FakeTelegramServer
-from .telegram_helpers import Taps, answered, bot_messages, hand_message, play_until_over, table_message
+from .telegram_helpers import (
+    Taps,
+    answered,
+    bot_messages,
+    hand_message,
+    play_until_over,
+    shown,
+    table_message,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,11 +81,11 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
             tg.user_sends(group, alice, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game", timeout=10)
             assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
-            await tg.wait_for(lambda: "2. Bob" in (lobby.text or ""))
+            await tg.wait_for(lambda: "2. Bob" in shown(lobby))
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
             taps = await play_until_over(tg, group, [alice, bob], Taps(), stop_after=10)
             table = table_message(tg, group)
-            await tg.wait_for(lambda: "Alice" in (table.text or "") and "Join" not in table.button_texts)
+            await tg.wait_for(lambda: "Alice" in shown(table) and "Join" not in table.button_texts)
         finally:
             first.kill()
             await asyncio.to_thread(first.wait)
@@ -92,7 +100,7 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
         try:
             await _polling(tg, polls)
             await play_until_over(tg, group, [alice, bob], taps, timeout=30)
-            await tg.wait_for(lambda: "Match over." in (table.text or ""), 30, what="the final table")
+            await tg.wait_for(lambda: "Match over." in shown(table), 30, what="the final table")
             assert table_message(tg, group) is table and table.edit_count > edits
             for user in (alice, bob):
                 assert hand_message(tg, user, 1) is hands[user.id], "the same hand message, edited"

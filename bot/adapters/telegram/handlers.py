@@ -37,7 +37,7 @@ from ...sessions.throttle import CommandReply, CommandThrottle
 from .callbacks import Action, Tap, decode
 from .identity import chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
-from .markup import clip, escape, hand_alert
+from .markup import card_legend, clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
 from .present import Presenter, table_target
 
@@ -209,9 +209,13 @@ class Handlers:
         found = await self._context(update)
         if found is None or update.effective_message is None:
             return
-        lang = found[3]
+        cref, lang = found[0], found[3]
+        style = "napoletane"
+        if is_group(update.effective_message.chat):
+            style = str((await self.sessions.chat(cref)).defaults.get("deck_style", style))
         self._reply(update.effective_message,
-                    escape(t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra")))
+                    escape(t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra") + "\n\n"
+                           + card_legend(style, lang)))
 
     async def _group_only(
             self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerProfile, str] | None:
@@ -358,10 +362,13 @@ class Handlers:
             t(lang, "settings.title"),
             t(lang, "settings.language", language=t(lang, f"telegram.language.{chat.language}")),
             t(lang, "settings.turn_limit", seconds=chat.turn_limit),
+            t(lang, "telegram.settings.pictures",
+              mode=t(lang, f"telegram.pictures.{'on' if chat.pictures else 'off'}")),
             t(lang, "telegram.settings.variant", variant=t(lang, f"variant.{variant}")),
             t(lang, "telegram.settings.admins"),
         ])
-        current = {"cl": chat.language, "ct": str(chat.turn_limit), "cv": variant}
+        current = {"cl": chat.language, "ct": str(chat.turn_limit), "cv": variant,
+                   "cp": "on" if chat.pictures else "off"}
         return escape(text), settings_keyboard(lang, True, current)
 
     async def on_my_status(self, update: Update, context: Context) -> None:
@@ -435,7 +442,8 @@ class Handlers:
             return Answer()
         if action in (Action.CAPTURE, Action.DECLARE_CAPTURE):
             return await self._capture_tap(tapped, uref)
-        if action in (Action.CHOOSE, Action.BACK, Action.WAIT, Action.SHOW_HAND, Action.FUORI):
+        if action in (Action.CHOOSE, Action.BACK, Action.WAIT, Action.SHOW_HAND, Action.FUORI,
+                      Action.FUORI_CHOOSE, Action.IDLE):
             return await self._hand_tap(tapped, uref, lang)
         if action is Action.TAKE_BACK:
             await self.sessions.set_autoplay(game_id, uref, False)
@@ -468,9 +476,8 @@ class Handlers:
         elif tapped.action is Action.FUORI:
             prompt = await interaction.open_fuori(self.sessions, game_id, uref, version)
         else:
-            shown = await self.presenter.prompt(game_id, uref.key, version)
-            prompt = await interaction.tap_card(self.sessions, game_id, uref, version, tapped.arg,
-                                                shown if shown.mode is HandMode.DECLARING else PLAIN)
+            declaring = HandPrompt(HandMode.DECLARING) if tapped.action is Action.FUORI_CHOOSE else PLAIN
+            prompt = await interaction.tap_card(self.sessions, game_id, uref, version, tapped.arg, declaring)
         if prompt is not None:
             await self.presenter.set_prompt(game_id, uref.key, version, prompt)
             self.presenter.refresh_hand(game_id, uref.key)
@@ -528,6 +535,13 @@ class Handlers:
             self.presenter.refresh_table(game_id, chat_id)
         return Answer()
 
+    async def _redraw_game_of(self, cref: ChatRef, chat_id: int) -> None:
+        """The chat's open game drawn again (its table and its players' hands) after a setting changed."""
+        open_game = await self.sessions.open_game_id(cref)
+        if open_game is not None:
+            self.presenter.refresh_table(open_game, chat_id)
+            await self.presenter.refresh_hands(open_game)
+
     async def _setting(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerProfile,
                        lang: str) -> Answer:
         message = query.message
@@ -543,11 +557,13 @@ class Handlers:
             if key == "cl":
                 await self.sessions.set_chat_language(cref, value)
                 self.presenter.set_chat_language(message.chat.id, value)
-                open_game = await self.sessions.open_game_id(cref)
-                if open_game is not None:
-                    self.presenter.refresh_table(open_game, message.chat.id)
+                await self._redraw_game_of(cref, message.chat.id)
             elif key == "ct":
                 await self.sessions.set_turn_limit(cref, value)
+            elif key == "cp":
+                await self.sessions.set_pictures(cref, value == "on")
+                self.presenter.set_chat_pictures(message.chat.id, value == "on")
+                await self._redraw_game_of(cref, message.chat.id)
             else:
                 chat = await self.sessions.chat(cref)
                 await self.sessions.set_chat_defaults(cref, {**chat.defaults, "variant": value})

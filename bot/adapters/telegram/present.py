@@ -12,7 +12,9 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from ...engine import Move
 from ...i18n import t
+from ...pictures import hand_scene, table_scene
 from ...sessions import (
     ChatRef,
     Event,
@@ -20,6 +22,7 @@ from ...sessions import (
     GameSeat,
     GameStarted,
     GameStatus,
+    HandView,
     MatchEnded,
     MovePlayed,
     PlayerProfile,
@@ -28,23 +31,27 @@ from ...sessions import (
     Sessions,
     TurnWarning,
     UserRef,
+    interaction,
 )
-from ...sessions.interaction import PLAIN, HandMode, HandPrompt
-from .callbacks import DECLARING
+from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 from .identity import PLATFORM, private_link
 from .keyboards import hand_keyboard, lobby_keyboard, match_keyboard, table_keyboard
 from .markup import (
     breakdown_html,
     cancelled_html,
+    caption,
+    deck_sample,
     escape,
     hand_closed_html,
     hand_html,
     hand_lobby_html,
+    lobby_caption,
     lobby_html,
     match_html,
+    table_caption,
     table_html,
 )
-from .outbox import Content, Outbox, Target
+from .outbox import Content, Outbox, Picture, Target
 
 log = logging.getLogger(__name__)
 
@@ -72,13 +79,6 @@ def parse_prompt(value: str | None, version: int) -> HandPrompt:
     return HandPrompt(HandMode(mode), card or None)
 
 
-def shown_choice(prompt: HandPrompt) -> str | None:
-    """The prompt as the hand's markup takes it: the card whose captures are shown, or DECLARING."""
-    if prompt.mode is HandMode.DECLARING:
-        return DECLARING
-    return prompt.card if prompt.mode is HandMode.CHOOSING else None
-
-
 def human(seat: GameSeat) -> PlayerProfile | None:
     return seat.player
 
@@ -95,6 +95,8 @@ class Presenter:
         self._dm: dict[str, bool] = {}
         self._languages: dict[str, str] = {}
         self._chat_languages: dict[int, str] = {}
+        self._chat_pictures: dict[int, bool] = {}
+        self._newcomers: dict[str, bool] = {}
         self._cleanups: set[asyncio.Task[None]] = set()
 
     # ---- who can be reached, in which language ------------------------------------
@@ -125,6 +127,17 @@ class Presenter:
 
     def set_chat_language(self, chat_id: int, lang: str) -> None:
         self._chat_languages[chat_id] = lang
+
+    async def chat_pictures(self, chat_id: int) -> bool:
+        """Whether the chat's table and its players' hands are pictures (its /settings)."""
+        on = self._chat_pictures.get(chat_id)
+        if on is None:
+            row = await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)))
+            on = self._chat_pictures[chat_id] = row.pictures
+        return on
+
+    def set_chat_pictures(self, chat_id: int, on: bool) -> None:
+        self._chat_pictures[chat_id] = on
 
     async def user_forbidden(self, chat_id: int) -> None:
         """A private chat refused us: the player blocked the bot or never started it."""
@@ -200,18 +213,23 @@ class Presenter:
         if row.status is GameStatus.LOBBY:
             view = await self.sessions.lobby_of(game_id)
             link = private_link(self.bot_username(), game_id) if view.waiting else None
-            return Content(lobby_html(view, lang),
-                           lobby_keyboard(view, lang, self.menus.get(game_id, "main"), link))
+            html = lobby_html(view, lang)
+            picture = (Picture(deck_sample(view.deck_style), lang, lobby_caption(view, lang))
+                       if await self.chat_pictures(chat_id) else None)
+            return Content(html, lobby_keyboard(view, lang, self.menus.get(game_id, "main"), link), picture)
         if row.status is GameStatus.CANCELLED:
             return Content(cancelled_html(lang, self._cancelled_by.get(game_id), row.started))
         view = await self.sessions.table(game_id)
+        now = self.sessions.clock()
+        picture = (Picture(table_scene(view), lang, table_caption(view, lang, now))
+                   if await self.chat_pictures(chat_id) else None)
         if view.finished:
-            return Content(table_html(view, lang, self.sessions.clock()))
+            return Content(table_html(view, lang, now), (), picture)
         humans = [(seat, player) for seat in row.seats if (player := human(seat)) is not None]
         show_hand = any(not self.reachable(player) for _, player in humans)
         take_back = any(seat.autoplay for seat, _ in humans)
-        return Content(table_html(view, lang, self.sessions.clock()),
-                       table_keyboard(game_id, lang, show_hand, take_back))
+        return Content(table_html(view, lang, now), table_keyboard(game_id, lang, show_hand, take_back),
+                       picture)
 
     async def draw_hand(self, game_id: int, user_key: str) -> Content | None:
         row = await self.sessions.game_row(game_id)
@@ -226,13 +244,43 @@ class Presenter:
             return Content(hand_lobby_html(lang, row.variant, row.chat.title))
         if row.status is GameStatus.CANCELLED:
             return Content(hand_closed_html(lang, row.started))
+        user = UserRef(PLATFORM, user_key, player.display_name)
         try:
-            view = await self.sessions.hand(game_id, UserRef(PLATFORM, user_key, player.display_name))
+            view = await self.sessions.hand(game_id, user)
+            prompt = await self.prompt(game_id, user_key, view.version)
+            fuori, fuori_wins = await self._fuori(view, user, prompt, seat.autoplay)
         except Refused:
             return None
-        card = shown_choice(await self.prompt(game_id, user_key, view.version))
-        return Content(hand_html(view, lang, row.variant, choosing=card, autoplay=seat.autoplay),
-                       hand_keyboard(view, lang, card, seat.autoplay))
+        html = hand_html(view, lang, row.variant, prompt=prompt, autoplay=seat.autoplay, fuori=fuori,
+                         fuori_wins=fuori_wins, legend=await self._newcomer(user))
+        picture = (Picture(hand_scene(view), lang, caption(html))
+                   if await self.chat_pictures(int(row.chat.key)) else None)
+        return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture)
+
+    async def _fuori(self, view: HandView, user: UserRef, prompt: HandPrompt,
+                     autoplay: bool) -> tuple[list[tuple[Move, FuoriOutcome]], bool]:
+        """While declaring with one card, what each of its plays would mean; otherwise whether
+        some play would win now (tried on copies of the game, only where fuori is played)."""
+        if not view.my_turn or not view.may_declare or autoplay:
+            return [], False
+        if prompt.mode is HandMode.DECLARING:
+            moves = next((c.moves for c in view.choices if c.card.code == prompt.card), ())
+            return [(move, await interaction.fuori_outcome(self.sessions, view.game_id, user, view.version,
+                                                           move)) for move in moves], False
+        for choice in view.choices:
+            for move in choice.moves:
+                outcome = await interaction.fuori_outcome(self.sessions, view.game_id, user,
+                                                          view.version, move)
+                if outcome.wins:
+                    return [], True
+        return [], False
+
+    async def _newcomer(self, user: UserRef) -> bool:
+        """Whether the player has never finished a match: their hand explains the card labels."""
+        known = self._newcomers.get(user.key)
+        if known is None:
+            known = self._newcomers[user.key] = not (await self.sessions.stats(user)).get("games")
+        return known
 
     # ---- events --------------------------------------------------------------------
 
@@ -252,6 +300,7 @@ class Presenter:
             lang = await self.chat_language(chat_id)
             self.outbox.post(chat_id, Content(breakdown_html(event, lang)))
         elif isinstance(event, MatchEnded):
+            self._newcomers.clear()
             lang = await self.chat_language(chat_id)
             posted = self.outbox.post(chat_id, Content(match_html(event, lang),
                                                        match_keyboard(game_id, lang)))
