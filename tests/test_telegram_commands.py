@@ -165,7 +165,7 @@ async def test_a_player_declares_fuori_from_their_hand(tmp_path: Path) -> None:
             await tg.wait_for(lambda: "cannot be taken back" in (hand.text or ""), what="the confirmation")
             assert "you lose the match, only" in (hand.text or ""), "what declaring would mean now"
             assert (await bot.sessions.table(1)).version == before, "nothing declared yet"
-            confirm = next(label for label in hand.button_texts if label.startswith("✅ Fuori: "))
+            confirm = next(label for label in hand.button_texts if label.startswith("✅ Fuori with "))
             assert not (await answered(tg, tg.tap(alice, hand, alice, confirm))).show_alert
             breakdown = await tg.wait_for_message(group, contains="declared fuori, but")
             assert "the match goes to" in (breakdown.text or "")
