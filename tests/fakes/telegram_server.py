@@ -1154,12 +1154,12 @@ class FakeTelegramServer:
     def calls_to(self, method: str) -> list[ApiCall]:
         return [call for call in self.calls if call.method.lower() == method.lower()]
 
-    def busiest_minute(self, chat: ChatRef) -> int:
-        """The most sends and edits the group got in any 60 seconds."""
+    def busiest_minute(self, chat: ChatRef, period: float = 60.0) -> int:
+        """The most sends and edits the group got in any 60 seconds (or `period`)."""
         times = sorted(self.group_sends.get(self._group(chat).id, []))
         start, best = 0, 0
         for end, at in enumerate(times):
-            while times[start] <= at - 60.0:
+            while times[start] <= at - period:
                 start += 1
             best = max(best, end - start + 1)
         return best

@@ -48,6 +48,8 @@ _NO_PREVIEW = {"is_disabled": True}
 
 
 CAPTION_LIMIT = 1024
+SENT_REF = "sent"
+"""A game's ref holding when its group's last messages went (Unix times, comma-separated)."""
 PHOTO_NAME = "picture.jpg"
 PHOTO_PREFIX = "photo:"
 """A slot's ref is the message id, with this prefix when the message is a photo."""
@@ -207,6 +209,7 @@ class _Post:
     content: Content
     reply_to: int | None
     done: asyncio.Future[int | None]
+    game_id: int | None = None
 
 
 @dataclass(slots=True)
@@ -230,6 +233,8 @@ class Outbox:
         """Chats that refused a photo for want of rights: text from then on."""
         self._text_only: set[Target] = set()
         """Slots whose photo failed: text from then on."""
+        self._recalls: dict[tuple[int, int], asyncio.Future[None]] = {}
+        """Per group and game, the reading of the sends kept from before a restart."""
         self.uploaded = 0
         """Bytes of photos uploaded."""
         self.refs = refs
@@ -378,7 +383,7 @@ class Outbox:
                 return False
             if message_id is not None and self._shown.get(target) == content:
                 return True
-            if await self._pace(target.chat_id):
+            if await self._pace(target.chat_id, target.game_id):
                 latest = await render()
                 if latest != content:
                     content = latest
@@ -478,19 +483,51 @@ class Outbox:
         except TelegramError as exc:
             log.info("could not delete message %s in %s: %s", message_id, chat_id, exc.message)
 
-    async def _pace(self, chat_id: int) -> bool:
+    async def _pace(self, chat_id: int, game_id: int | None = None) -> bool:
         """Take one of a group's messages a minute; True if that meant waiting.
 
         Pacing here, before the last drawing, rather than in the rate limiter
         after it, means a table edit that had to wait shows the state it
-        goes out with, not the one it was queued with.
+        goes out with, not the one it was queued with. The group's recent
+        sends are kept with the game's refs (`sent`), so that a bot started
+        again right after a crash still knows how many the minute has left.
         """
         if chat_id >= 0 or self.group_rate is None:
             return False
         limiter = self._group_window(chat_id)
+        if game_id is not None:
+            recall = self._recalls.get((chat_id, game_id))
+            if recall is None:
+                recall = self._recalls[(chat_id, game_id)] = asyncio.ensure_future(
+                    self._recall(limiter, game_id))
+            await recall
         waited = limiter.full()
         await limiter.acquire()
+        if game_id is not None:
+            await self._keep_sends(limiter, game_id)
         return waited
+
+    async def _recall(self, limiter: GroupWindow, game_id: int) -> None:
+        try:
+            value = await self.refs.get(game_id, SENT_REF)
+        except Exception:
+            log.exception("could not read the recent sends of game %s", game_id)
+            return
+        if not value:
+            return
+        offset = time.time() - time.monotonic()
+        try:
+            limiter.remember([float(wall) - offset for wall in value.split(",")])
+        except ValueError:
+            log.warning("recent sends of game %s unreadable: %r", game_id, value)
+
+    async def _keep_sends(self, limiter: GroupWindow, game_id: int) -> None:
+        offset = time.time() - time.monotonic()
+        value = ",".join(f"{mono + offset:.2f}" for mono in limiter.sent)
+        try:
+            await self.refs.set(game_id, SENT_REF, value)
+        except Exception:
+            log.exception("could not keep the recent sends of game %s", game_id)
 
     def _group_window(self, chat_id: int) -> GroupWindow:
         assert self.group_rate is not None
@@ -516,17 +553,21 @@ class Outbox:
         for target in [t for t in self._shown if t.game_id == game_id]:
             del self._shown[target]
         self._text_only = {t for t in self._text_only if t.game_id != game_id}
+        for key in [key for key in self._recalls if key[1] == game_id]:
+            del self._recalls[key]
         self.refs.forget(game_id)
 
     # ---- posts -------------------------------------------------------------------
 
-    def post(self, chat_id: int, content: Content, reply_to: int | None = None) -> asyncio.Future[int | None]:
-        """Send a new message after the ones already queued for that chat; the future gets its id."""
+    def post(self, chat_id: int, content: Content, reply_to: int | None = None,
+             game_id: int | None = None) -> asyncio.Future[int | None]:
+        """Send a new message after the ones already queued for that chat; the future gets its id.
+        `game_id`: the game it is about, whose refs keep the group's recent sends."""
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         if self._closed:
             done.set_result(None)
             return done
-        self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done))
+        self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done, game_id))
         if chat_id not in self._post_tasks:
             self._post_tasks[chat_id] = asyncio.create_task(self._run_posts(chat_id),
                                                             name=f"telegram-posts-{chat_id}")
@@ -539,7 +580,7 @@ class Outbox:
                 item = queue.popleft()
                 message_id: int | None = None
                 try:
-                    await self._pace(chat_id)
+                    await self._pace(chat_id, item.game_id)
                     message_id = await self._retrying(
                         chat_id, partial(self._send, chat_id, item.content, item.reply_to))
                 except Forbidden:

@@ -298,12 +298,12 @@ class Presenter:
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
             lang = await self.chat_language(chat_id)
-            self.outbox.post(chat_id, Content(breakdown_html(event, lang)))
+            self.outbox.post(chat_id, Content(breakdown_html(event, lang)), game_id=game_id)
         elif isinstance(event, MatchEnded):
             self._newcomers.clear()
             lang = await self.chat_language(chat_id)
-            posted = self.outbox.post(chat_id, Content(match_html(event, lang),
-                                                       match_keyboard(game_id, lang)))
+            ended = Content(match_html(event, lang), match_keyboard(game_id, lang))
+            posted = self.outbox.post(chat_id, ended, game_id=game_id)
             self._after(game_id, table_done, posted)
         elif isinstance(event, GameCancelled):
             self._after(game_id, table_done)
