@@ -244,6 +244,8 @@ async def run(args: argparse.Namespace) -> None:
                   f"p99 {_percentile(delays, 0.99):.1f} ms, max {max(delays):.1f} ms, "
                   f"mean {statistics.fmean(delays):.1f} ms")
         print("requests:", dict(tg.request_counts.most_common()))
+        print(f"busiest group minute: {max(tg.busiest_minute(t.group) for t in tables)} sends and edits; "
+              f"flood errors (429): {sum(tg.rate_limited_counts.values())}")
         uploads = _uploaded(tg)
         if uploads:
             matches = sum(t.matches for t in tables)
