@@ -13,6 +13,11 @@ move included, the rate-limited message edits that follow it not.
     python benchmarks/telegram_taps.py                 # 100 games, think 1 s, Telegram's flood limits
     python benchmarks/telegram_taps.py --limits off    # the same without limits: what the bot can do
     python benchmarks/telegram_taps.py --limits off --think 0   # saturated
+    python benchmarks/telegram_taps.py --pictures on   # the table and hands as photos
+
+With `--pictures on` the table and the hands are photos (each chat's default):
+a new picture is drawn and uploaded when the cards shown change, the caption
+alone is edited otherwise; the bytes uploaded are printed.
 
 With Telegram's limits (the production configuration: 30 messages a second
 for the whole bot, 20 a minute per group) the taps per second are bounded by
@@ -59,12 +64,13 @@ class Table:
 
 # ---- the bot, in its own process ----------------------------------------------------------------
 
-async def serve_bot(api_base: str, token: str, db: str, limits: str) -> None:
+async def serve_bot(api_base: str, token: str, db: str, limits: str, pictures: str) -> None:
     from bot.adapters.telegram import TelegramFrontEnd
     from bot.app import open_sessions
 
     sessions = await open_sessions(db)
     options: dict[str, object] = {} if limits == "telegram" else {"rate_limiter": None, "group_rate": None}
+    options["pictures"] = pictures == "on"
     front = TelegramFrontEnd(sessions, token, api_base=api_base, **options)  # type: ignore[arg-type]
     timers = asyncio.create_task(sessions.run_forever())
     await front.start()
@@ -112,7 +118,7 @@ def _newest(chat: FakeChat, since: int) -> FakeMessage | None:
     """The newest message with an id of at least `since` (ids grow by one per message)."""
     for message_id in range(chat.next_message_id - 1, since - 1, -1):
         message = chat.messages.get(message_id)
-        if message is not None and message.from_bot:
+        if message is not None and message.from_bot and not message.deleted:
             return message
     return None
 
@@ -121,7 +127,7 @@ async def start_match(tg: FakeTelegramServer, table: Table, lobby: FakeMessage, 
                       guest: FakeUser | None) -> None:
     if guest is not None:
         await _answered(tg.tap(table.group, lobby, guest, "Join"))
-        await _until(lambda: guest.first_name in (lobby.text or ""), 120)
+        await _until(lambda: guest.first_name in (lobby.text or lobby.caption or ""), 120)
     first = {user.id: tg.private_chat(user).next_message_id for user in table.players}
     await _answered(tg.tap(table.group, lobby, creator, "Start"))
     for user in table.players:
@@ -158,6 +164,9 @@ async def play(tg: FakeTelegramServer, table: Table, until: float, think: float,
         turn = None
         for user in table.players:
             hand = table.hands.get(user.id)
+            if hand is not None and hand.deleted:
+                # A hand that became a photo is a new message (Telegram cannot edit text into one).
+                hand = table.hands[user.id] = _newest(tg.private_chat(user), hand.message_id)
             data = _live(hand, pressed)
             if hand is not None and data is not None:
                 turn = (user, hand, data)
@@ -201,7 +210,8 @@ async def run(args: argparse.Namespace) -> None:
             db = args.db or str(Path(tmp) / "bench.db")
             env = {**os.environ, "PYTHONPATH": str(ROOT)}
             child = subprocess.Popen(
-                [sys.executable, __file__, "--serve-bot", tg.base_url, tg.token, db, args.limits],
+                [sys.executable, __file__, "--serve-bot", tg.base_url, tg.token, db, args.limits,
+                 args.pictures],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
             try:
                 assert child.stdout is not None
@@ -223,7 +233,8 @@ async def run(args: argparse.Namespace) -> None:
         taps = [r for table in tables for r in table.taps if r.answered and r.answer_delay is not None]
         delays = [r.answer_delay * 1000 for r in taps if r.answer_delay is not None]
         alerts = sum(r.show_alert for r in taps)
-        print(f"games at once: {args.games}, think time: {args.think} s, flood limits: {args.limits}")
+        print(f"games at once: {args.games}, think time: {args.think} s, flood limits: {args.limits}, "
+              f"pictures: {args.pictures}")
         print(f"taps: {len(taps)} in {elapsed:.1f} s = {len(taps) / elapsed:.1f} taps/s "
               f"({sum(t.matches for t in tables)} matches finished, {alerts} refused taps)")
         print(f"CPU while playing: bot {bot_cpu:.1f} s ({1000 * bot_cpu / max(1, len(taps)):.2f} ms "
@@ -233,12 +244,30 @@ async def run(args: argparse.Namespace) -> None:
                   f"p99 {_percentile(delays, 0.99):.1f} ms, max {max(delays):.1f} ms, "
                   f"mean {statistics.fmean(delays):.1f} ms")
         print("requests:", dict(tg.request_counts.most_common()))
+        print(f"busiest group minute: {max(tg.busiest_minute(t.group) for t in tables)} sends and edits; "
+              f"flood errors (429): {sum(tg.rate_limited_counts.values())}")
+        uploads = _uploaded(tg)
+        if uploads:
+            matches = sum(t.matches for t in tables)
+            played = sum(1 for r in taps if r.data.startswith("p"))
+            per_match = uploads / matches if matches else None
+            print(f"uploaded: {uploads / 1e6:.1f} MB in {tg.request_counts['sendPhoto']} sendPhoto and "
+                  f"{tg.request_counts['editMessageMedia']} editMessageMedia, "
+                  f"{uploads / max(1, played) / 1024:.0f} KB per move"
+                  + (f", {per_match / 1e6:.1f} MB per finished match (games still going included)"
+                     if per_match else ""))
+
+
+def _uploaded(tg: FakeTelegramServer) -> int:
+    """Bytes of photos the bot uploaded (the fake keeps each upload's size)."""
+    return sum(value.get("size", 0) for call in tg.calls if call.ok
+               for value in call.params.values() if isinstance(value, dict) and "upload" in value)
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve-bot":
-        api_base, token, db, limits = sys.argv[2:6]
-        asyncio.run(serve_bot(api_base, token, db, limits))
+        api_base, token, db, limits, pictures = sys.argv[2:7]
+        asyncio.run(serve_bot(api_base, token, db, limits, pictures))
         return
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -247,6 +276,8 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a player thinks before a tap (uniform 0.5x-1.5x); 0 for none")
     parser.add_argument("--limits", choices=("telegram", "off"), default="telegram")
+    parser.add_argument("--pictures", choices=("on", "off"), default="off",
+                        help="the table and hands as photos (each chat's default), or text")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="SQLite file for the bot (default: a temporary one)")
     asyncio.run(run(parser.parse_args()))

@@ -39,12 +39,14 @@ async def start_bot(tg: FakeTelegramServer, db: Path, *, clock: FakeClock | None
     """The real Application over HTTP to `tg`, with the sessions timer loop running.
 
     Flood limits are off unless asked for (`rate_limiter`, `group_rate`), so
-    that a whole match takes seconds; the fake server can enforce them.
+    that a whole match takes seconds; the fake server can enforce them. Messages
+    are text unless `pictures=True` (then as each chat's settings say).
     """
     clock = clock or FakeClock()
     sessions = await open_sessions(db, clock)
     settings: dict[str, Any] = {"api_base": tg.base_url, "poll_timeout": 5, "table_delay": 0.02,
-                                "rate_limiter": None, "group_rate": None, "drain_timeout": 2.0}
+                                "rate_limiter": None, "group_rate": None, "drain_timeout": 2.0,
+                                "pictures": False}
     settings.update(options)
     front = TelegramFrontEnd(sessions, tg.token, **settings)
     await front.start()
@@ -73,6 +75,13 @@ def bot_messages(tg: FakeTelegramServer, chat: FakeChat | FakeUser) -> list[Fake
     return tg.messages(chat, from_bot=True)
 
 
+def shown(message: FakeMessage | None) -> str:
+    """What a message says: its text, or a photo's caption."""
+    if message is None:
+        return ""
+    return message.text or message.caption or ""
+
+
 def table_message(tg: FakeTelegramServer, group: FakeChat) -> FakeMessage:
     """The game's one group message: the lobby, then the table (the bot's first in the group)."""
     return bot_messages(tg, group)[0]
@@ -80,7 +89,7 @@ def table_message(tg: FakeTelegramServer, group: FakeChat) -> FakeMessage:
 
 def hand_message(tg: FakeTelegramServer, user: FakeUser, game_id: int) -> FakeMessage | None:
     for message in reversed(bot_messages(tg, user)):
-        if f" {game_id})" in (message.text or "") or any(
+        if f" {game_id})" in shown(message) or any(
                 data.split("|")[1] == str(game_id) for data in message.callback_data):
             return message
     return None

@@ -26,16 +26,22 @@ from tests.fakes.telegram_server import (
     BLOCKED,
     BUTTON_DATA_INVALID,
     CANT_INITIATE,
+    CAPTION_TOO_LONG,
     CHAT_NOT_FOUND,
     CONFLICT_POLLING,
     CONFLICT_WEBHOOK,
     MESSAGE_CANT_BE_EDITED,
     MESSAGE_TO_DELETE_NOT_FOUND,
     MESSAGE_TO_EDIT_NOT_FOUND,
+    NO_CAPTION_TO_EDIT,
+    NO_MEDIA_TO_EDIT,
+    NO_PHOTO_RIGHTS,
+    NO_TEXT_TO_EDIT,
     NOT_MODIFIED,
     QUERY_INVALID,
     TEXT_EMPTY,
     TEXT_TOO_LONG,
+    WRONG_FILE,
     ButtonNotFound,
     FakeTelegramServer,
     SimulationError,
@@ -629,3 +635,72 @@ async def test_ptb_application_in_webhook_mode(tg: FakeTelegramServer) -> None:
         await stop_app(app)
     assert tg.webhook is not None and tg.webhook.secret_token == "s3cret"
     assert tg.webhook.delivered == 2 and tg.webhook.last_error_message is None
+
+
+# --- photos ------------------------------------------------------------------------------------------
+
+async def _upload(http: httpx.AsyncClient, method: str, field: str = "photo",
+                  **params: Any) -> tuple[int, JSONDict]:
+    form = {k: v if isinstance(v, str) else json.dumps(v) for k, v in params.items()}
+    response = await http.post(method, data=form, files={field: ("table.jpg", b"\xff\xd8jpeg", "image/jpeg")})
+    return response.status_code, response.json()
+
+
+async def test_photos_are_uploaded_and_edited_as_telegram_allows(tg: FakeTelegramServer,
+                                                                 http: httpx.AsyncClient) -> None:
+    alice = tg.add_user("Alice")
+    group = tg.add_group("Scopa night", members=[alice])
+    status, body = await _upload(http, "sendPhoto", chat_id=group.id, caption="<b>Round 1</b>",
+                                 parse_mode="HTML", reply_markup=KEYBOARD)
+    assert status == 200, body
+    photo_id = body["result"]["message_id"]
+    assert body["result"]["caption"] == "Round 1" and body["result"]["photo"]
+    message = tg.message(group, photo_id)
+    assert message.photo is not None and message.text is None and message.callback_data == ["join:1"]
+
+    assert await error(http, "editMessageText", chat_id=group.id, message_id=photo_id, text="x") == (
+        400, NO_TEXT_TO_EDIT)
+    assert await error(http, "sendPhoto", chat_id=group.id, photo="AgACAgQAAx0") == (400, WRONG_FILE)
+    status, body = await _upload(http, "sendPhoto", chat_id=group.id, caption="x" * 1025)
+    assert (status, body["description"]) == (400, CAPTION_TOO_LONG)
+
+    await ok(http, "editMessageCaption", chat_id=group.id, message_id=photo_id, caption="Round 2")
+    assert message.caption == "Round 2" and message.photo is not None
+    assert await error(http, "editMessageCaption", chat_id=group.id, message_id=photo_id,
+                       caption="Round 2") == (400, NOT_MODIFIED)
+    status, body = await _upload(http, "editMessageMedia", field="pic", chat_id=group.id, message_id=photo_id,
+                                 media={"type": "photo", "media": "attach://pic", "caption": "Round 3"})
+    assert status == 200, body
+    assert message.caption == "Round 3" and len(message.photo_history) == 1
+
+    text_id = (await ok(http, "sendMessage", chat_id=group.id, text="Table"))["message_id"]
+    status, body = await _upload(http, "editMessageMedia", field="pic", chat_id=group.id, message_id=text_id,
+                                 media={"type": "photo", "media": "attach://pic"})
+    assert (status, body["description"]) == (400, NO_MEDIA_TO_EDIT)
+    assert await error(http, "editMessageCaption", chat_id=group.id, message_id=text_id,
+                       caption="x") == (400, NO_CAPTION_TO_EDIT)
+
+
+async def test_a_group_that_forbids_photos_refuses_them(tg: FakeTelegramServer,
+                                                        http: httpx.AsyncClient) -> None:
+    alice = tg.add_user("Alice")
+    group = tg.add_group("No pictures", members=[alice])
+    tg.set_permissions(group, can_send_photos=False)
+    status, body = await _upload(http, "sendPhoto", chat_id=group.id)
+    assert (status, body["description"]) == (400, NO_PHOTO_RIGHTS)
+    await ok(http, "sendMessage", chat_id=group.id, text="text still goes")
+    tg.user_starts_bot(alice)
+    status, _ = await _upload(http, "sendPhoto", chat_id=alice.id)
+    assert status == 200, "private chats take photos"
+
+
+async def test_edits_count_against_a_groups_minute(tg: FakeTelegramServer, http: httpx.AsyncClient) -> None:
+    tg.flood_control = True
+    group = tg.add_group("Busy", members=[tg.add_user("Alice")])
+    sent = await ok(http, "sendMessage", chat_id=group.id, text="0")
+    for n in range(1, 20):
+        await ok(http, "editMessageText", chat_id=group.id, message_id=sent["message_id"], text=str(n))
+    status, body = await call(http, "editMessageText", chat_id=group.id, message_id=sent["message_id"],
+                              text="x")
+    assert status == 429 and body["parameters"]["retry_after"] >= 1
+    assert tg.busiest_minute(group) == 20

@@ -149,16 +149,24 @@ async def test_a_player_declares_fuori_from_their_hand(tmp_path: Path) -> None:
                 await answered(tg, tg.tap(group, lobby, alice, "🤖 easy"))
             await tg.wait_for(lambda: "4. CPU" in (lobby.text or ""), what="three computers")
             await answered(tg, tg.tap(group, lobby, alice, "Start"))
-            declare = "🏁 Declare fuori…"
+            declare = "Declare fuori…"
             hand = await tg.wait_for(
                 lambda: next((m for m in bot_messages(tg, alice) if declare in m.button_texts), None),
                 what="Alice's turn, with the fuori button")
+            assert "🏁 " + declare not in hand.button_texts, "no 🏁 hint: declaring now would lose"
+            before = (await bot.sessions.table(1)).version
+            assert "would win" not in (hand.text or "")
             assert not (await answered(tg, tg.tap(alice, hand, alice, declare))).show_alert
             await tg.wait_for(lambda: "Choose the play you declare fuori with" in (hand.text or ""),
                               what="the plays to declare with")
-            plays = [label for label in hand.button_texts if label.startswith("🏁 ")]
-            assert plays and "↩️ Back" in hand.button_texts
-            assert not (await answered(tg, tg.tap(alice, hand, alice, plays[0]))).show_alert
+            cards = [label for label in hand.button_texts if label.startswith("🏁 ")]
+            assert cards and "↩️ Back" in hand.button_texts
+            assert not (await answered(tg, tg.tap(alice, hand, alice, cards[0]))).show_alert
+            await tg.wait_for(lambda: "cannot be taken back" in (hand.text or ""), what="the confirmation")
+            assert "you lose the match, only" in (hand.text or ""), "what declaring would mean now"
+            assert (await bot.sessions.table(1)).version == before, "nothing declared yet"
+            confirm = next(label for label in hand.button_texts if label.startswith("✅ Fuori with "))
+            assert not (await answered(tg, tg.tap(alice, hand, alice, confirm))).show_alert
             breakdown = await tg.wait_for_message(group, contains="declared fuori, but")
             assert "the match goes to" in (breakdown.text or "")
             await tg.wait_for(lambda: "Match over" in (table_message(tg, group).text or "")

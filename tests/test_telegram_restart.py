@@ -16,7 +16,15 @@ from bot.app import open_sessions
 from bot.sessions import ChatRef
 
 from .fakes.telegram_server import FakeTelegramServer
-from .telegram_helpers import Taps, answered, bot_messages, hand_message, play_until_over, table_message
+from .telegram_helpers import (
+    Taps,
+    answered,
+    bot_messages,
+    hand_message,
+    play_until_over,
+    shown,
+    table_message,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,18 +41,41 @@ def _launch(tg: FakeTelegramServer, db: Path, log: Path) -> subprocess.Popen[byt
                                 stdout=out, stderr=subprocess.STDOUT)
 
 
-def _workers() -> set[int]:
-    """Computer players' worker processes (and their fork server) on this machine."""
-    found = set()
+def _workers(bot: int) -> set[int]:
+    """The computer players' worker processes (and their fork server) the bot `bot` started: other
+    programs on this machine may run fork servers of their own."""
+    parents: dict[int, int] = {}
+    commands: dict[int, bytes] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                command = (entry / "cmdline").read_bytes()
-            except OSError:
+                commands[int(entry.name)] = (entry / "cmdline").read_bytes()
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
                 continue
-            if b"multiprocessing.forkserver" in command:
-                found.add(int(entry.name))
-    return found
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == bot:
+                return True
+        return False
+
+    return {pid for pid, command in commands.items()
+            if b"multiprocessing.forkserver" in command and descends(pid)}
+
+
+def _alive(pids: set[int]) -> set[int]:
+    """Those of `pids` still running (not ended, not zombies)."""
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
 
 
 async def _polling(tg: FakeTelegramServer, since: int) -> None:
@@ -65,24 +96,24 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
         for user in (alice, bob):
             tg.user_starts_bot(user)
 
-        before = _workers()
         first = _launch(tg, db, log)
         try:
             await _polling(tg, 0)
-            assert _workers() - before, "computer players think in processes of their own"
+            workers = _workers(first.pid)
+            assert workers, "computer players think in processes of their own"
             tg.user_sends(group, alice, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game", timeout=10)
             assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
-            await tg.wait_for(lambda: "2. Bob" in (lobby.text or ""))
+            await tg.wait_for(lambda: "2. Bob" in shown(lobby))
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
             taps = await play_until_over(tg, group, [alice, bob], Taps(), stop_after=10)
             table = table_message(tg, group)
-            await tg.wait_for(lambda: "Alice" in (table.text or "") and "Join" not in table.button_texts)
+            await tg.wait_for(lambda: "Alice" in shown(table) and "Join" not in table.button_texts)
         finally:
             first.kill()
             await asyncio.to_thread(first.wait)
         assert first.returncode == -signal.SIGKILL
-        await tg.wait_for(lambda: not _workers() - before, 10,
+        await tg.wait_for(lambda: not _alive(workers), 10,
                           what="the killed bot's computer players to end")
         hands = {user.id: hand_message(tg, user, 1) for user in (alice, bob)}
         edits = table.edit_count
@@ -92,7 +123,7 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
         try:
             await _polling(tg, polls)
             await play_until_over(tg, group, [alice, bob], taps, timeout=30)
-            await tg.wait_for(lambda: "Match over." in (table.text or ""), 30, what="the final table")
+            await tg.wait_for(lambda: "Match over." in shown(table), 30, what="the final table")
             assert table_message(tg, group) is table and table.edit_count > edits
             for user in (alice, bob):
                 assert hand_message(tg, user, 1) is hands[user.id], "the same hand message, edited"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import pytest
@@ -15,6 +16,7 @@ from bot.adapters.telegram.markup import escape, hand_alert, hand_html, lobby_ht
 from bot.engine import Card, Game, Move, Rules
 from bot.i18n import catalogue
 from bot.redact import mask_secret
+from bot.sessions.interaction import HandMode, HandPrompt
 from bot.sessions.views import CardChoice, HandView, LobbyView, SeatInfo
 
 LONGEST_MOVE = "10D:" + "+".join(["10C"] * 16)
@@ -83,7 +85,7 @@ def test_a_capture_too_long_for_a_button_is_sent_by_its_place() -> None:
     game, version = 123_456_789, 4_321
     hand = HandView(game, version, 0, "napoletane", (ace,), tuple(table), True,
                     (CardChoice(ace, (alone, everything)),), False)
-    picker = hand_keyboard(hand, "en", choosing=ace.code)
+    picker = hand_keyboard(hand, "en", HandPrompt(HandMode.CHOOSING, ace.code))
     taps = [decode(row[0].data) for row in picker[:-1]]
     assert taps == [Tap(Action.PLAY, game, version, alone.code),
                     Tap(Action.CAPTURE, game, version, ace.code, 1)]
@@ -116,12 +118,14 @@ def test_hand_buttons_play_at_once_or_ask_which_capture() -> None:
     hand = _hand_with_a_choice()
     keyboard = hand_keyboard(hand, "en")
     taps = [decode(b.data) for row in keyboard for b in row]
+    labels = [b.label for row in keyboard for b in row]
     assert len(taps) == len(hand.hand)
-    for card, tap in zip(hand.hand, taps, strict=True):
+    for card, tap, label in zip(hand.hand, taps, labels, strict=True):
         assert tap is not None
         moves = hand.moves_for(card)
         if not moves:
-            assert tap.action is Action.WAIT
+            assert tap == Tap(Action.IDLE, 7, hand.version, card.code), "a capture must be made instead"
+            assert label.startswith("🚫 ")
         elif len(moves) == 1:
             assert tap.action is Action.PLAY and tap.arg == moves[0].code
             assert tap.version == hand.version
@@ -129,12 +133,12 @@ def test_hand_buttons_play_at_once_or_ask_which_capture() -> None:
             assert tap.action is Action.CHOOSE and tap.arg == card.code
             assert tap.version == hand.version
     several = next(c for c in hand.choices if len(c.moves) > 1)
-    picker = hand_keyboard(hand, "it", choosing=several.card.code)
+    picker = hand_keyboard(hand, "it", HandPrompt(HandMode.CHOOSING, several.card.code))
     codes = [decode(row[0].data) for row in picker]
     assert [c.arg for c in codes[:-1] if c] == [m.code for m in several.moves]
     assert codes[-1] is not None and codes[-1].action is Action.BACK
     assert "→" in picker[0][0].label
-    text = hand_html(hand, "en", "scopa", choosing=several.card.code)
+    text = hand_html(hand, "en", "scopa", prompt=HandPrompt(HandMode.CHOOSING, several.card.code))
     assert "choose one" in text
 
 
@@ -229,3 +233,13 @@ def test_the_token_never_reaches_a_log_record(caplog: pytest.LogCaptureFixture) 
     text = caplog.text
     assert token not in text and "<token>" in text
     assert all(token not in r.getMessage() for r in caplog.records)
+
+
+def test_the_fuori_hint_only_when_declaring_would_win() -> None:
+    hand = dataclasses.replace(_hand_with_a_choice(), may_declare=True)
+    losing = [b.label for row in hand_keyboard(hand, "en") for b in row]
+    winning = [b.label for row in hand_keyboard(hand, "en", fuori_wins=True) for b in row]
+    assert "Declare fuori…" in losing and "🏁 Declare fuori…" not in losing
+    assert "🏁 Declare fuori…" in winning
+    assert "would win" in hand_html(hand, "en", "scopa", fuori_wins=True)
+    assert "would win" not in hand_html(hand, "en", "scopa")

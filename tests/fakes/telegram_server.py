@@ -14,7 +14,11 @@ while a webhook is set or while another getUpdates is waiting. It is stricter
 than Telegram in one place: an inline button with several actions is refused,
 where Telegram silently keeps one of them.
 
-Not modelled: media and files, inline mode, payments, forum topics, channels,
+Photos are modelled as Telegram treats them (sendPhoto with an upload,
+editMessageMedia, editMessageCaption): a caption is at most 1,024 characters,
+editMessageText on a photo and editMessageMedia or editMessageCaption on a
+text message are refused, and a group whose permissions forbid photos refuses
+them. Not modelled: other media and downloading files, inline mode, payments, forum topics, channels,
 Markdown entities (Markdown and MarkdownV2 texts are stored as sent, without
 entities), entity auto-detection (URLs, mentions) in the bot's own messages.
 """
@@ -52,6 +56,15 @@ MESSAGE_TO_DELETE_NOT_FOUND = "Bad Request: message to delete not found"
 MESSAGE_CANT_BE_EDITED = "Bad Request: message can't be edited"
 MESSAGE_CANT_BE_DELETED = "Bad Request: message can't be deleted"
 MESSAGE_ID_MISSING = "Bad Request: message identifier is not specified"
+NO_TEXT_TO_EDIT = "Bad Request: there is no text in the message to edit"
+NO_CAPTION_TO_EDIT = "Bad Request: there is no caption in the message to edit"
+NO_MEDIA_TO_EDIT = "Bad Request: there is no media in the message to edit"
+CAPTION_TOO_LONG = "Bad Request: message caption is too long"
+NO_PHOTO = "Bad Request: there is no photo in the request"
+WRONG_FILE = "Bad Request: wrong remote file identifier specified: Wrong string length"
+MEDIA_JSON = "Bad Request: can't parse InputMedia JSON object"
+NO_PHOTO_RIGHTS = "Bad Request: not enough rights to send photos to the chat"
+MAX_CAPTION_LENGTH = 1024
 REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
 CHAT_NOT_FOUND = "Bad Request: chat not found"
 CHAT_ID_EMPTY = "Bad Request: chat_id is empty"
@@ -492,6 +505,15 @@ class FakeChat:
     bot_status: str = "member"
     messages: dict[int, FakeMessage] = field(default_factory=dict, repr=False)
     next_message_id: int = 1
+    permissions: JSONDict = field(default_factory=dict)
+    """A group's default member rights (``ChatPermissions``); absent rights are granted."""
+
+    @property
+    def photos_allowed(self) -> bool:
+        if self.is_private or self.bot_status == "administrator":
+            return True
+        media = self.permissions.get("can_send_media_messages", True)
+        return bool(self.permissions.get("can_send_photos", media))
 
     @property
     def is_private(self) -> bool:
@@ -566,6 +588,12 @@ class FakeMessage:
     deleted: bool = False
     deleted_at: float | None = None
     delivered: bool = True
+    photo: JSONDict | None = None
+    """For a photo: the upload as received (``upload`` file name, ``size`` in bytes); ``caption``
+    and ``caption_entities`` are its text."""
+    caption: str | None = None
+    caption_entities: list[JSONDict] = field(default_factory=list)
+    photo_history: list[JSONDict] = field(default_factory=list, repr=False)
 
     @property
     def from_bot(self) -> bool:
@@ -606,6 +634,14 @@ class FakeMessage:
             data["text"] = self.text
             if self.entities:
                 data["entities"] = copy.deepcopy(self.entities)
+        if self.photo is not None:
+            unique = f"photo-{self.chat.id}-{self.message_id}-{len(self.photo_history)}"
+            data["photo"] = [{"file_id": unique, "file_unique_id": unique, "width": 800, "height": 600,
+                              "file_size": self.photo.get("size", 0)}]
+            if self.caption is not None:
+                data["caption"] = self.caption
+                if self.caption_entities:
+                    data["caption_entities"] = copy.deepcopy(self.caption_entities)
         if self.reply_markup is not None:
             data["reply_markup"] = copy.deepcopy(self.reply_markup)
         data.update(copy.deepcopy(self.service))
@@ -803,6 +839,8 @@ class FakeTelegramServer:
         self.calls: list[ApiCall] = []
         self.request_counts: Counter[str] = Counter()
         self.rate_limited_counts: Counter[str] = Counter()
+        self.group_sends: dict[int, list[float]] = {}
+        """Per group, when each accepted send or edit went (``time.monotonic()``)."""
         self.confirmed_update_id = 0
         self.closed = False
         self.logged_out = False
@@ -1116,6 +1154,20 @@ class FakeTelegramServer:
     def calls_to(self, method: str) -> list[ApiCall]:
         return [call for call in self.calls if call.method.lower() == method.lower()]
 
+    def busiest_minute(self, chat: ChatRef, period: float = 60.0) -> int:
+        """The most sends and edits the group got in any 60 seconds (or `period`)."""
+        times = sorted(self.group_sends.get(self._group(chat).id, []))
+        start, best = 0, 0
+        for end, at in enumerate(times):
+            while times[start] <= at - period:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
+
+    def set_permissions(self, chat: ChatRef, **rights: bool) -> None:
+        """A group's default member rights, e.g. ``can_send_photos=False`` (the bot is a member)."""
+        self._group(chat).permissions.update(rights)
+
     def reset_counters(self) -> None:
         self.calls.clear()
         self.request_counts.clear()
@@ -1149,12 +1201,13 @@ class FakeTelegramServer:
         from_bot: bool | None = True,
         timeout: float = 5.0,
     ) -> FakeMessage:
-        """The first message newer than ``after`` (a message id) whose text contains ``contains``."""
+        """The first message newer than ``after`` (a message id) saying ``contains`` (text or caption)."""
         after_id = after.message_id if isinstance(after, FakeMessage) else after
 
         def find() -> FakeMessage | None:
             for message in self.messages(chat, from_bot=from_bot):
-                if message.message_id > after_id and (contains is None or contains in (message.text or "")):
+                said = message.text or message.caption or ""
+                if message.message_id > after_id and (contains is None or contains in said):
                     return message
             return None
 
@@ -1212,6 +1265,9 @@ class FakeTelegramServer:
             "sendMessage": self._send_message,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
+            "sendPhoto": self._send_photo,
+            "editMessageMedia": self._edit_message_media,
+            "editMessageCaption": self._edit_message_caption,
             "deleteMessage": self._delete_message,
             "answerCallbackQuery": self._answer_callback_query,
             "sendChatAction": self._send_chat_action,
@@ -1461,10 +1517,96 @@ class FakeTelegramServer:
         text, entities, parse_mode = self._text_param(p)
         markup, _ = self._markup_param(p, inline_only=True)
         message = self._editable(chat, message_id)
+        if message.photo is not None:
+            raise ApiError(400, NO_TEXT_TO_EDIT)
         if message.text == text and message.entities == entities and message.reply_markup == markup:
             raise ApiError(400, NOT_MODIFIED)
+        self._check_flood(chat, edit=True)
         self._edit(message, text, entities, markup, source_text=p.text("text"), parse_mode=parse_mode)
         return message.to_api()
+
+    async def _send_photo(self, p: _Params) -> JSONDict:
+        chat = self._chat_param(p)
+        upload = self._upload(p.raw.get("photo"))
+        caption, entities, parse_mode = self._caption_param(p.text("caption"), p.text("parse_mode"))
+        markup, other_markup = self._markup_param(p, inline_only=False)
+        reply_to = self._reply_param(p, chat)
+        self._check_can_write(chat)
+        if not chat.photos_allowed:
+            raise ApiError(400, NO_PHOTO_RIGHTS)
+        self._check_flood(chat)
+        message = self._store_message(chat, self.bot, None, [], reply_markup=markup,
+                                      other_markup=other_markup, reply_to=reply_to)
+        message.photo, message.caption, message.caption_entities = upload, caption, entities
+        message.parse_mode = parse_mode
+        return message.to_api()
+
+    async def _edit_message_media(self, p: _Params) -> JSONDict:
+        chat, message_id = self._edit_target(p)
+        media = p.json("media", error=MEDIA_JSON)
+        if not isinstance(media, dict) or media.get("type") != "photo" or not isinstance(
+                media.get("media"), str):
+            raise ApiError(400, MEDIA_JSON)
+        reference = media["media"]
+        upload = self._upload(p.raw.get(reference.removeprefix("attach://"))
+                              if reference.startswith("attach://") else reference)
+        caption, entities, parse_mode = self._caption_param(media.get("caption"), media.get("parse_mode"))
+        markup, _ = self._markup_param(p, inline_only=True)
+        message = self._photo_message(chat, message_id, NO_MEDIA_TO_EDIT)
+        self._check_flood(chat, edit=True)
+        message.photo_history.append(message.photo or {})
+        self._edit(message, None, [], markup, None, parse_mode)
+        message.photo, message.caption, message.caption_entities = upload, caption, entities
+        return message.to_api()
+
+    async def _edit_message_caption(self, p: _Params) -> JSONDict:
+        chat, message_id = self._edit_target(p)
+        caption, entities, parse_mode = self._caption_param(p.text("caption"), p.text("parse_mode"))
+        markup, _ = self._markup_param(p, inline_only=True)
+        message = self._photo_message(chat, message_id, NO_CAPTION_TO_EDIT)
+        if (message.caption, message.caption_entities, message.reply_markup) == (caption, entities, markup):
+            raise ApiError(400, NOT_MODIFIED)
+        self._check_flood(chat, edit=True)
+        photo = message.photo
+        self._edit(message, None, [], markup, None, parse_mode)
+        message.photo, message.caption, message.caption_entities = photo, caption, entities
+        return message.to_api()
+
+    def _photo_message(self, chat: FakeChat, message_id: int, not_a_photo: str) -> FakeMessage:
+        self._check_can_write(chat)
+        message = chat.messages.get(message_id)
+        if message is None or message.deleted:
+            raise ApiError(400, MESSAGE_TO_EDIT_NOT_FOUND)
+        if not message.from_bot:
+            raise ApiError(400, MESSAGE_CANT_BE_EDITED)
+        if message.photo is None:
+            raise ApiError(400, not_a_photo)
+        return message
+
+    @staticmethod
+    def _upload(value: Any) -> JSONDict:
+        """A photo must be a file uploaded with the request (multipart/form-data); the bot never
+        has file ids or URLs to send instead."""
+        if value is None or value == "":
+            raise ApiError(400, NO_PHOTO)
+        if not isinstance(value, dict) or not value.get("size"):
+            raise ApiError(400, WRONG_FILE)
+        return dict(value)
+
+    @staticmethod
+    def _caption_param(raw: Any, parse_mode: Any) -> tuple[str | None, list[JSONDict], str | None]:
+        if raw is None or raw == "":
+            return None, [], parse_mode or None
+        if not isinstance(raw, str):
+            raise ApiError(400, "Bad Request: can't parse caption")
+        if parse_mode is not None and str(parse_mode).lower() == "html":
+            caption, entities = parse_html(raw)
+        else:
+            caption, entities = raw, []
+        caption, entities = _trim(caption, entities)
+        if len(caption) > MAX_CAPTION_LENGTH:
+            raise ApiError(400, CAPTION_TOO_LONG)
+        return caption or None, entities, parse_mode or None
 
     async def _edit_message_reply_markup(self, p: _Params) -> JSONDict:
         chat, message_id = self._edit_target(p)
@@ -1472,6 +1614,7 @@ class FakeTelegramServer:
         message = self._editable(chat, message_id)
         if message.reply_markup == markup:
             raise ApiError(400, NOT_MODIFIED)
+        self._check_flood(chat, edit=True)
         self._edit(message, message.text, message.entities, markup, message.source_text, message.parse_mode)
         return message.to_api()
 
@@ -1735,7 +1878,7 @@ class FakeTelegramServer:
         message = chat.messages.get(message_id)
         if message is None or message.deleted:
             raise ApiError(400, MESSAGE_TO_EDIT_NOT_FOUND)
-        if not message.from_bot or message.text is None:
+        if not message.from_bot or (message.text is None and message.photo is None):
             raise ApiError(400, MESSAGE_CANT_BE_EDITED)
         return message
 
@@ -1753,9 +1896,16 @@ class FakeTelegramServer:
         if chat.bot_status == "left":
             raise ApiError(403, f"Forbidden: bot is not a member of the {kind} chat")
 
-    def _check_flood(self, chat: FakeChat) -> None:
-        """Telegram's documented limits: 30 messages a second overall, 20 a minute per group."""
+    def _check_flood(self, chat: FakeChat, *, edit: bool = False) -> None:
+        """Telegram's documented limits: 30 messages a second overall, 20 a minute per group.
+
+        Edits of a group's messages count against the group's minute as Telegram counts them
+        (an edited table costs as much as a new message); `group_sends` keeps when each went."""
         if not self.flood_control:
+            if chat.is_group:
+                self.group_sends.setdefault(chat.id, []).append(time.monotonic())
+            return
+        if edit and not chat.is_group:
             return
         now = time.monotonic()
         windows = [(self._sent_at, self.global_flood_limit)]
@@ -1768,6 +1918,8 @@ class FakeTelegramServer:
                 raise too_many_requests(max(1, math.ceil(sent[0] + period - now)))
         for sent, _ in windows:
             sent.append(now)
+        if chat.is_group:
+            self.group_sends.setdefault(chat.id, []).append(now)
 
     def _scope_key(self, scope: Any, language_code: str) -> tuple[str, int | None, int | None, str]:
         language = self._language_code(language_code)

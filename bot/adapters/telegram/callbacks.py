@@ -13,11 +13,7 @@ MAX_BYTES = 64
 TELEGRAM = Platform(prefix="", separator="|", limit=MAX_BYTES, size=utf8_size)
 CODEC = Codec(TELEGRAM)
 
-DECLARING = "fuori"
-"""What a player is choosing among while they pick the play to declare fuori with; otherwise
-it is the card whose captures they pick from (no card has this code)."""
-
-__all__ = ["CODEC", "DECLARING", "MAX_BYTES", "TELEGRAM", "Action", "Tap", "TooLong", "decode", "encode"]
+__all__ = ["CODEC", "MAX_BYTES", "TELEGRAM", "Action", "Tap", "TooLong", "decode", "encode"]
 
 
 def encode(tap: Tap) -> str:

@@ -23,6 +23,7 @@ from .handlers import Handlers
 from .identity import PLATFORM
 from .markup import escape
 from .outbox import GROUP_RATE, Content, Outbox, RefBook
+from .painter import Painter
 from .present import Presenter
 from .transport import AiohttpRequest, InvalidApiUrl
 
@@ -78,7 +79,8 @@ class TelegramFrontEnd:
     AIORateLimiter by default) paces the bot to 30 messages a second, and the
     outbox paces each group to `group_rate` (20 messages a minute); None
     turns either off. `table_delay` is how long a table edit waits for more
-    moves to share it.
+    moves to share it. With `pictures` (the default) the table and the hands
+    are photos in chats whose settings want them; without, text everywhere.
     """
 
     def __init__(self, sessions: Sessions, token: str, *, api_base: str | None = None,
@@ -86,7 +88,7 @@ class TelegramFrontEnd:
                  rate_limiter: BaseRateLimiter[Any] | Literal["default"] | None = "default",
                  group_rate: tuple[float, float] | None = GROUP_RATE, poll_timeout: float = 10.0,
                  table_delay: float = 0.3, drain_timeout: float = 5.0,
-                 max_send_attempts: int = 10) -> None:
+                 max_send_attempts: int = 10, pictures: bool = True) -> None:
         if not token:
             raise ValueError("a Telegram bot token is required")
         mask_secret(token)
@@ -116,8 +118,9 @@ class TelegramFrontEnd:
             builder = builder.base_url(api_base).base_file_url(file_base(api_base))
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         bot = self.application.bot
+        self.painter = Painter() if pictures else None
         self.outbox = Outbox(bot, RefBook(sessions.message_refs), job_queue=self.application.job_queue,
-                             max_attempts=max_send_attempts, group_rate=group_rate)
+                             max_attempts=max_send_attempts, group_rate=group_rate, painter=self.painter)
         self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
                                    table_delay=table_delay)
         self.outbox.on_forbidden = self.presenter.user_forbidden
@@ -206,6 +209,8 @@ class TelegramFrontEnd:
         await app.shutdown()
         for request in self._requests:
             await request.shutdown()
+        if self.painter is not None:
+            self.painter.close()
 
     async def _set_commands(self) -> None:
         """The command menu, in Italian and English (the default for other languages)."""

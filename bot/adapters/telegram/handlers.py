@@ -29,14 +29,15 @@ from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
 from ...i18n import t
 from ...render import failure_text, leaderboard_text, refusal_text, rules_text, stats_text
-from ...sessions import ChatRef, GameStatus, PlayerProfile, Reason, Refused, Sessions, UserRef
+from ...sessions import ChatRef, GameStatus, PlayerProfile, Reason, Refused, Sessions, UserRef, interaction
+from ...sessions.interaction import PLAIN, HandMode, HandPrompt
 from ...sessions.options import HOUSE_OPTIONS, variant_named
 from ...sessions.service import language_of
 from ...sessions.throttle import CommandReply, CommandThrottle
-from .callbacks import DECLARING, Action, Tap, decode
+from .callbacks import Action, Tap, decode
 from .identity import chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
-from .markup import clip, escape, hand_alert
+from .markup import card_legend, clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
 from .present import Presenter, table_target
 
@@ -119,13 +120,6 @@ class Handlers:
             if refused.reason is not Reason.NOT_ALLOWED or not await self._is_admin(bot, chat_id, user_id):
                 raise
         return await call(True)
-
-    async def _open_game(self, cref: ChatRef, game_id: int) -> None:
-        current = await self.sessions.open_game_id(cref)
-        if current is None:
-            raise Refused(Reason.NO_GAME)
-        if current != game_id:
-            raise Refused(Reason.STALE)
 
     async def _may_manage(self, bot: Bot, chat_id: int, user_id: int, cref: ChatRef,
                           player: PlayerProfile) -> None:
@@ -215,9 +209,13 @@ class Handlers:
         found = await self._context(update)
         if found is None or update.effective_message is None:
             return
-        lang = found[3]
+        cref, lang = found[0], found[3]
+        style = "napoletane"
+        if is_group(update.effective_message.chat):
+            style = str((await self.sessions.chat(cref)).defaults.get("deck_style", style))
         self._reply(update.effective_message,
-                    escape(t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra")))
+                    escape(t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra") + "\n\n"
+                           + card_legend(style, lang)))
 
     async def _group_only(
             self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerProfile, str] | None:
@@ -364,10 +362,13 @@ class Handlers:
             t(lang, "settings.title"),
             t(lang, "settings.language", language=t(lang, f"telegram.language.{chat.language}")),
             t(lang, "settings.turn_limit", seconds=chat.turn_limit),
+            t(lang, "telegram.settings.pictures",
+              mode=t(lang, f"telegram.pictures.{'on' if chat.pictures else 'off'}")),
             t(lang, "telegram.settings.variant", variant=t(lang, f"variant.{variant}")),
             t(lang, "telegram.settings.admins"),
         ])
-        current = {"cl": chat.language, "ct": str(chat.turn_limit), "cv": variant}
+        current = {"cl": chat.language, "ct": str(chat.turn_limit), "cv": variant,
+                   "cp": "on" if chat.pictures else "off"}
         return escape(text), settings_keyboard(lang, True, current)
 
     async def on_my_status(self, update: Update, context: Context) -> None:
@@ -436,13 +437,13 @@ class Handlers:
         action, game_id = tapped.action, tapped.game_id
         if action in (Action.PLAY, Action.DECLARE):
             assert tapped.version is not None
-            await self.sessions.play(game_id, uref, tapped.version, tapped.arg,
-                                     fuori=action is Action.DECLARE)
-            self.presenter.choosing.pop((game_id, uref.key), None)
+            await interaction.play(self.sessions, game_id, uref, tapped.version, tapped.arg,
+                                   declaring=action is Action.DECLARE)
             return Answer()
         if action in (Action.CAPTURE, Action.DECLARE_CAPTURE):
             return await self._capture_tap(tapped, uref)
-        if action in (Action.CHOOSE, Action.BACK, Action.WAIT, Action.SHOW_HAND, Action.FUORI):
+        if action in (Action.CHOOSE, Action.BACK, Action.WAIT, Action.SHOW_HAND, Action.FUORI,
+                      Action.FUORI_CHOOSE, Action.IDLE):
             return await self._hand_tap(tapped, uref, lang)
         if action is Action.TAKE_BACK:
             await self.sessions.set_autoplay(game_id, uref, False)
@@ -461,36 +462,25 @@ class Handlers:
 
     async def _hand_tap(self, tapped: Tap, uref: UserRef, lang: str) -> Answer:
         game_id = tapped.game_id
-        hand = await self.sessions.hand(game_id, uref)
         if tapped.action is Action.SHOW_HAND:
-            return Answer(hand_alert(hand, lang), alert=True)
+            return Answer(hand_alert(await self.sessions.hand(game_id, uref), lang), alert=True)
         if tapped.action is Action.WAIT:
+            hand = await self.sessions.hand(game_id, uref)
             return Answer(refusal_text(Refused(Reason.NOT_YOUR_TURN), lang) if not hand.my_turn
                           else t(lang, "telegram.card_not_playable"), alert=True)
-        if hand.finished:
-            raise Refused(Reason.GAME_OVER)
-        if tapped.version != hand.version:
-            raise Refused(Reason.STALE)
+        if tapped.version is None:
+            raise Refused(Reason.BAD_INPUT)
+        version = tapped.version
         if tapped.action is Action.BACK:
-            self.presenter.choosing.pop((game_id, uref.key), None)
+            prompt: HandPrompt | None = await interaction.back(self.sessions, game_id, uref, version)
+        elif tapped.action is Action.FUORI:
+            prompt = await interaction.open_fuori(self.sessions, game_id, uref, version)
+        else:
+            declaring = HandPrompt(HandMode.DECLARING) if tapped.action is Action.FUORI_CHOOSE else PLAIN
+            prompt = await interaction.tap_card(self.sessions, game_id, uref, version, tapped.arg, declaring)
+        if prompt is not None:
+            await self.presenter.set_prompt(game_id, uref.key, version, prompt)
             self.presenter.refresh_hand(game_id, uref.key)
-            return Answer()
-        if not hand.my_turn:
-            raise Refused(Reason.NOT_YOUR_TURN)
-        if tapped.action is Action.FUORI:
-            if not hand.may_declare:
-                raise Refused(Reason.NO_FUORI)
-            self.presenter.choosing[(game_id, uref.key)] = (hand.version, DECLARING)
-            self.presenter.refresh_hand(game_id, uref.key)
-            return Answer()
-        choice = next((c for c in hand.choices if c.card.code == tapped.arg), None)
-        if choice is None:
-            raise Refused(Reason.ILLEGAL_MOVE, detail=tapped.arg)
-        if len(choice.moves) == 1:
-            await self.sessions.play(game_id, uref, hand.version, choice.moves[0])
-            return Answer()
-        self.presenter.choosing[(game_id, uref.key)] = (hand.version, tapped.arg)
-        self.presenter.refresh_hand(game_id, uref.key)
         return Answer()
 
     async def _capture_tap(self, tapped: Tap, uref: UserRef) -> Answer:
@@ -501,9 +491,8 @@ class Handlers:
         moves = next((c.moves for c in hand.choices if c.card.code == tapped.arg), ())
         if tapped.index is None or tapped.index >= len(moves):
             raise Refused(Reason.ILLEGAL_MOVE, detail=tapped.arg)
-        await self.sessions.play(tapped.game_id, uref, hand.version, moves[tapped.index],
-                                 fuori=tapped.action is Action.DECLARE_CAPTURE)
-        self.presenter.choosing.pop((tapped.game_id, uref.key), None)
+        await interaction.play(self.sessions, tapped.game_id, uref, hand.version, moves[tapped.index].code,
+                               declaring=tapped.action is Action.DECLARE_CAPTURE)
         return Answer()
 
     async def _lobby_tap(self, query: CallbackQuery, tapped: Tap, cref: ChatRef, uref: UserRef,
@@ -515,7 +504,7 @@ class Handlers:
             if not reachable:
                 return Answer(t(lang, "dm.start_first"), url=private_link(bot.username, joined))
             return Answer()
-        await self._open_game(cref, game_id)
+        await interaction.require_open_game(self.sessions, cref, game_id)
         if action is Action.LEAVE:
             await self._leave(cref, uref, player, from_lobby=True)
         elif action is Action.ADD_COMPUTER:
@@ -546,6 +535,13 @@ class Handlers:
             self.presenter.refresh_table(game_id, chat_id)
         return Answer()
 
+    async def _redraw_game_of(self, cref: ChatRef, chat_id: int) -> None:
+        """The chat's open game drawn again (its table and its players' hands) after a setting changed."""
+        open_game = await self.sessions.open_game_id(cref)
+        if open_game is not None:
+            self.presenter.refresh_table(open_game, chat_id)
+            await self.presenter.refresh_hands(open_game)
+
     async def _setting(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerProfile,
                        lang: str) -> Answer:
         message = query.message
@@ -561,11 +557,13 @@ class Handlers:
             if key == "cl":
                 await self.sessions.set_chat_language(cref, value)
                 self.presenter.set_chat_language(message.chat.id, value)
-                open_game = await self.sessions.open_game_id(cref)
-                if open_game is not None:
-                    self.presenter.refresh_table(open_game, message.chat.id)
+                await self._redraw_game_of(cref, message.chat.id)
             elif key == "ct":
                 await self.sessions.set_turn_limit(cref, value)
+            elif key == "cp":
+                await self.sessions.set_pictures(cref, value == "on")
+                self.presenter.set_chat_pictures(message.chat.id, value == "on")
+                await self._redraw_game_of(cref, message.chat.id)
             else:
                 chat = await self.sessions.chat(cref)
                 await self.sessions.set_chat_defaults(cref, {**chat.defaults, "variant": value})

@@ -12,9 +12,10 @@ from ...engine.rules import house_rule_switch
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
+from ...sessions.interaction import PLAIN, HandMode, HandPrompt, blocked_cards
 from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
 from ..common.codec import SETTINGS
-from .callbacks import DECLARING, Action, Tap, TooLong, encode
+from .callbacks import Action, Tap, TooLong, encode
 
 MENU_OPTIONS: dict[str, str] = {"variant": "variant", "players": "players", "target": "target",
                                 "rounds": "round_limit", "teams": "teams", "capture": "capture_choice",
@@ -31,6 +32,8 @@ class Button:
 
 
 Keyboard = tuple[tuple[Button, ...], ...]
+BLOCKED = "🚫 "
+"""Before a card that cannot be played now (a capture must be made instead)."""
 
 
 def markup_dict(keyboard: Keyboard) -> dict[str, Any]:
@@ -165,27 +168,36 @@ def match_keyboard(game_id: int, lang: str) -> Keyboard:
 
 # ---- a player's hand --------------------------------------------------------------
 
-def hand_keyboard(view: HandView, lang: str, choosing: str | None = None,
-                  autoplay: bool = False) -> Keyboard:
-    """One button per card; live on the player's turn, a capture picker for `choosing`,
-    every legal play for `DECLARING`."""
+def hand_keyboard(view: HandView, lang: str, prompt: HandPrompt = PLAIN, autoplay: bool = False,
+                  fuori_wins: bool = False) -> Keyboard:
+    """One button per card; live on the player's turn (🚫 on a card a capture forbids), the
+    captures of the card being chosen; while declaring fuori, the cards, then the plays of
+    one card to confirm. `fuori_wins`: declaring now would win (the 🏁 hint)."""
     gid, style = view.game_id, view.deck_style
     rows: list[tuple[Button, ...]] = []
     if view.finished:
         return ()
     live = view.my_turn and not autoplay
     back = (tap("↩️ " + t(lang, "button.back"), Action.BACK, gid, view.version),)
-    picked = next((c for c in view.choices if c.card.code == choosing), None)
-    if live and choosing == DECLARING and view.may_declare:
-        rows.extend(rows_of([play("🏁 " + move_label(move, style), view, move, declare=True)
-                             for choice in view.choices for move in choice.moves],
-                            width=2, max_chars=30))
+    picked = next((c for c in view.choices if c.card.code == prompt.card), None)
+    declaring = prompt.mode is HandMode.DECLARING and view.may_declare
+    if live and declaring and picked is not None:
+        for move in picked.moves:
+            rows.append((play(t(lang, "telegram.button.declare", move=move_label(move, style)), view, move,
+                              declare=True),))
         rows.append(back)
-    elif live and picked is not None and len(picked.moves) > 1:
+    elif live and declaring:
+        rows.extend(rows_of([tap("🏁 " + (move_label(c.moves[0], style) if len(c.moves) == 1
+                                         else card_label(c.card, style) + " …"),
+                                 Action.FUORI_CHOOSE, gid, view.version, c.card.code)
+                             for c in view.choices], width=2, max_chars=30))
+        rows.append(back)
+    elif live and prompt.mode is HandMode.CHOOSING and picked is not None and len(picked.moves) > 1:
         for move in picked.moves:
             rows.append((play(move_label(move, style), view, move),))
         rows.append(back)
     elif live:
+        blocked = {b.card for b in blocked_cards(view)}
         buttons = []
         for card in view.hand:
             moves = view.moves_for(card)
@@ -194,11 +206,15 @@ def hand_keyboard(view: HandView, lang: str, choosing: str | None = None,
             elif moves:
                 buttons.append(tap(card_label(card, style) + " …", Action.CHOOSE, gid, view.version,
                                    card.code))
+            elif card in blocked:
+                buttons.append(tap(BLOCKED + card_label(card, style), Action.IDLE, gid, view.version,
+                                   card.code))
             else:
                 buttons.append(tap(card_label(card, style), Action.WAIT, gid))
         rows.extend(rows_of(buttons, width=3, max_chars=24))
         if view.may_declare:
-            rows.append((tap("🏁 " + t(lang, "button.fuori"), Action.FUORI, gid, view.version),))
+            label = ("🏁 " if fuori_wins else "") + t(lang, "button.fuori")
+            rows.append((tap(label, Action.FUORI, gid, view.version),))
     else:
         rows.extend(rows_of([tap(card_label(card, style), Action.WAIT, gid) for card in view.hand],
                             width=5))
@@ -219,6 +235,8 @@ def settings_keyboard(lang: str, group: bool, current: dict[str, str]) -> Keyboa
     if group:
         rows.append(tuple(setting("ct", value, t(lang, "telegram.seconds", seconds=value))
                           for value in SETTINGS["ct"]))
+        rows.append(tuple(setting("cp", value, t(lang, f"telegram.pictures.{value}"))
+                          for value in SETTINGS["cp"]))
         rows.extend(rows_of([setting("cv", value, t(lang, f"variant.{value}"))
                              for value in SETTINGS["cv"]], width=2))
     return tuple(rows)

@@ -12,7 +12,7 @@ Two kinds of traffic:
 * a *post* is a new message (round breakdown, end of match, replies); posts to
   one chat go out in order.
 
-Group messages are paced here (20 a minute per group, see `_pace`); the
+Group messages, sent or edited, are paced here (at most 20 in any minute per group, see `_pace`); the
 rate limiter paces the bot as a whole (30 a second). A RetryAfter is waited
 out and network errors are retried with backoff. Moves are committed before anything is sent,
 so a failed send loses nothing: the next draw shows the latest state.
@@ -23,16 +23,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import warnings
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
 from typing import Any, TypeVar
 
-from aiolimiter import AsyncLimiter
-from telegram import Bot
+from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.constants import FloodLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, JobQueue
@@ -47,13 +47,46 @@ GROUP_RATE = (float(FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP), 60.0)
 _NO_PREVIEW = {"is_disabled": True}
 
 
+CAPTION_LIMIT = 1024
+SENT_REF = "sent"
+"""A game's ref holding when its group's last messages went (Unix times, comma-separated)."""
+PHOTO_NAME = "picture.jpg"
+PHOTO_PREFIX = "photo:"
+"""A slot's ref is the message id, with this prefix when the message is a photo."""
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A photo drawn by the outbox's painter only when it must be uploaded: `scene` (a frozen
+    scene of `bot.pictures`, so that an unchanged picture compares equal and costs nothing)
+    in `lang`, under `caption` (HTML, at most 1,024 characters once parsed)."""
+
+    scene: Hashable
+    lang: str
+    caption: str
+
+
 @dataclass(frozen=True, slots=True)
 class Content:
+    """A message: `text` (HTML) with its buttons; with a `picture`, a photo whose caption is the
+    picture's, and `text` what the message says when it cannot be a photo."""
+
     text: str
     keyboard: Keyboard = ()
+    picture: Picture | None = None
 
 
 Render = Callable[[], Awaitable[Content | None]]
+Painter = Callable[[Picture], Awaitable[bytes]]
+
+
+class PhotoFailed(Exception):
+    """A photo could not be drawn or sent; the message is sent as text instead."""
+
+    def __init__(self, reason: str, *, no_rights: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.no_rights = no_rights
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +97,44 @@ class Target:
     game_id: int | None = None
     ref: str = ""
     message_id: int | None = None
+
+
+class GroupWindow:
+    """At most `limit` messages in any `period` seconds, as Telegram counts a group's messages.
+
+    A sliding window, not a leaky bucket: a bucket that lets 20 through at once
+    and refills at 20 a minute lets a full burst follow a minute of steady sending,
+    close to twice the limit within one minute. `sent` holds when the last ones went
+    (`time.monotonic()`); it can be filled from before a restart (`remember`)."""
+
+    def __init__(self, limit: int, period: float) -> None:
+        self.limit = limit
+        self.period = period
+        self.sent: deque[float] = deque()
+
+    def _prune(self, now: float) -> None:
+        while self.sent and self.sent[0] <= now - self.period:
+            self.sent.popleft()
+
+    def idle(self) -> bool:
+        self._prune(time.monotonic())
+        return not self.sent
+
+    def full(self) -> bool:
+        self._prune(time.monotonic())
+        return len(self.sent) >= self.limit
+
+    def remember(self, times: list[float]) -> None:
+        self.sent = deque(sorted([*self.sent, *times])[-self.limit:])
+
+    async def acquire(self) -> None:
+        while True:
+            now = time.monotonic()
+            self._prune(now)
+            if len(self.sent) < self.limit:
+                self.sent.append(now)
+                return
+            await asyncio.sleep(self.sent[0] + self.period - now + 0.01)
 
 
 class Superseded(Exception):
@@ -138,6 +209,7 @@ class _Post:
     content: Content
     reply_to: int | None
     done: asyncio.Future[int | None]
+    game_id: int | None = None
 
 
 @dataclass(slots=True)
@@ -152,15 +224,26 @@ class Outbox:
                  on_forbidden: Callable[[int], Awaitable[None]] | None = None,
                  job_queue: JobQueue[Any] | None = None, max_attempts: int = 10,
                  backoff_cap: float = 30.0,
-                 group_rate: tuple[float, float] | None = GROUP_RATE) -> None:
+                 group_rate: tuple[float, float] | None = GROUP_RATE,
+                 painter: Painter | None = None) -> None:
         self.bot = bot
+        self.painter = painter
+        """Draws a content's picture; without one, every message is text."""
+        self._no_photos: set[int] = set()
+        """Chats that refused a photo for want of rights: text from then on."""
+        self._text_only: set[Target] = set()
+        """Slots whose photo failed: text from then on."""
+        self._recalls: dict[tuple[int, int], asyncio.Future[None]] = {}
+        """Per group and game, the reading of the sends kept from before a restart."""
+        self.uploaded = 0
+        """Bytes of photos uploaded."""
         self.refs = refs
         self.on_forbidden = on_forbidden
         self.job_queue = job_queue
         self.max_attempts = max_attempts
         self.backoff_cap = backoff_cap
         self.group_rate = group_rate
-        self._group_limiters: dict[int, AsyncLimiter] = {}
+        self._group_limiters: dict[int, GroupWindow] = {}
         self._pending: dict[Target, _Pending] = {}
         self._slot_tasks: dict[Target, asyncio.Task[None]] = {}
         self._scheduled: set[Target] = set()
@@ -267,46 +350,68 @@ class Outbox:
                 if not waiter.done():
                     waiter.set_result(False)
 
-    async def _message_id(self, target: Target) -> int | None:
+    async def _message(self, target: Target) -> tuple[int | None, bool]:
+        """The slot's message id, and whether that message is a photo."""
         if target.message_id is not None:
-            return target.message_id
+            return target.message_id, False
         if target.game_id is None:
-            return None
+            return None, False
         value = await self.refs.get(target.game_id, target.ref)
-        return int(value) if value else None
+        if not value:
+            return None, False
+        photo = value.startswith(PHOTO_PREFIX)
+        return int(value.removeprefix(PHOTO_PREFIX)), photo
+
+    def _as_photo(self, target: Target, content: Content) -> bool:
+        return (content.picture is not None and self.painter is not None
+                and target.chat_id not in self._no_photos and target not in self._text_only)
 
     async def _deliver(self, target: Target, render: Render) -> bool:
-        """Draw and send or edit; False if Telegram refused for good (blocked, bad request)."""
+        """Draw and send or edit; False if Telegram refused for good (blocked, bad request).
+
+        A photo replaces a text message (and a text a photo) by a new message, the old one
+        deleted: Telegram cannot turn one into the other. A photo that fails is sent as text."""
         def superseded() -> bool:
             return target in self._pending
 
         content = await render()
-        for _ in range(2):
+        for _ in range(3):
             if content is None:
                 return True
-            message_id = await self._message_id(target)
+            message_id, is_photo = await self._message(target)
             if message_id is None and target.game_id is None:
                 return False
             if message_id is not None and self._shown.get(target) == content:
                 return True
-            if await self._pace(target.chat_id):
+            if await self._pace(target.chat_id, target.game_id):
                 latest = await render()
                 if latest != content:
                     content = latest
                     if content is None or (message_id is not None and self._shown.get(target) == content):
                         return True
+            photo = self._as_photo(target, content)
             try:
-                if message_id is None:
-                    sent = await self._retrying(
-                        target.chat_id, partial(self._send, target.chat_id, content), superseded)
+                if message_id is None or photo != is_photo:
+                    sent = await self._send_slot(target, content, photo, superseded)
                     assert target.game_id is not None
-                    await self.refs.set(target.game_id, target.ref, str(sent))
+                    await self.refs.set(target.game_id, target.ref,
+                                        f"{PHOTO_PREFIX}{sent}" if photo else str(sent))
+                    if message_id is not None:
+                        await self._delete(target.chat_id, message_id)
+                elif photo:
+                    await self._edit_photo(target, message_id, content, superseded)
                 else:
                     await self._retrying(
                         target.chat_id, partial(self._edit, target.chat_id, message_id, content),
                         superseded)
                 self._shown[target] = content
                 return True
+            except PhotoFailed as failed:
+                log.warning("could not send %s as a photo (%s); sending it as text", target, failed.reason)
+                if failed.no_rights:
+                    self._no_photos.add(target.chat_id)
+                self._text_only.add(target)
+                continue
             except BadRequest as exc:
                 if is_not_modified(exc):
                     self._shown[target] = content
@@ -325,25 +430,116 @@ class Outbox:
                 return False
         return False
 
-    async def _pace(self, chat_id: int) -> bool:
+    async def _send_slot(self, target: Target, content: Content, photo: bool,
+                         superseded: Callable[[], bool]) -> int:
+        if not photo:
+            return await self._retrying(target.chat_id, partial(self._send, target.chat_id, content),
+                                        superseded)
+        assert content.picture is not None
+        data = await self._draw(content.picture)
+        return await self._photo_call(target.chat_id, partial(
+            self._send_photo, target.chat_id, data, content), superseded)
+
+    async def _edit_photo(self, target: Target, message_id: int, content: Content,
+                          superseded: Callable[[], bool]) -> None:
+        """The same picture with another caption or other buttons costs no upload."""
+        picture = content.picture
+        assert picture is not None
+        shown = self._shown.get(target)
+        before = shown.picture if shown is not None else None
+        if before is not None and (before.scene, before.lang) == (picture.scene, picture.lang):
+            await self._retrying(target.chat_id, partial(
+                self._edit_caption, target.chat_id, message_id, content), superseded)
+            return
+        data = await self._draw(picture)
+        await self._photo_call(target.chat_id, partial(
+            self._edit_media, target.chat_id, message_id, data, content), superseded)
+
+    async def _draw(self, picture: Picture) -> bytes:
+        assert self.painter is not None
+        try:
+            return await self.painter(picture)
+        except Exception as exc:
+            log.exception("drawing a picture failed")
+            raise PhotoFailed(f"drawing failed: {exc!r}") from exc
+
+    async def _photo_call(self, chat_id: int, call: Callable[[], Awaitable[_T]],
+                          superseded: Callable[[], bool]) -> _T:
+        """An upload; a refusal that text would not get (no right to send photos, a bad file)
+        or an upload that keeps failing is a `PhotoFailed`."""
+        try:
+            return await self._retrying(chat_id, call, superseded)
+        except BadRequest as exc:
+            if is_not_modified(exc) or is_gone(exc):
+                raise
+            raise PhotoFailed(exc.message, no_rights="not enough rights" in exc.message.lower()) from exc
+        except GaveUp as exc:
+            raise PhotoFailed("the upload kept failing") from exc
+
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        """Best effort: an old message left behind is only clutter."""
+        try:
+            await self._call("deletemessage", {"chat_id": chat_id, "message_id": message_id})
+        except TelegramError as exc:
+            log.info("could not delete message %s in %s: %s", message_id, chat_id, exc.message)
+
+    async def _pace(self, chat_id: int, game_id: int | None = None) -> bool:
         """Take one of a group's messages a minute; True if that meant waiting.
 
         Pacing here, before the last drawing, rather than in the rate limiter
         after it, means a table edit that had to wait shows the state it
-        goes out with, not the one it was queued with.
+        goes out with, not the one it was queued with. The group's recent
+        sends are kept with the game's refs (`sent`), so that a bot started
+        again right after a crash still knows how many the minute has left.
         """
         if chat_id >= 0 or self.group_rate is None:
             return False
+        limiter = self._group_window(chat_id)
+        if game_id is not None:
+            recall = self._recalls.get((chat_id, game_id))
+            if recall is None:
+                recall = self._recalls[(chat_id, game_id)] = asyncio.ensure_future(
+                    self._recall(limiter, game_id))
+            await recall
+        waited = limiter.full()
+        await limiter.acquire()
+        if game_id is not None:
+            await self._keep_sends(limiter, game_id)
+        return waited
+
+    async def _recall(self, limiter: GroupWindow, game_id: int) -> None:
+        try:
+            value = await self.refs.get(game_id, SENT_REF)
+        except Exception:
+            log.exception("could not read the recent sends of game %s", game_id)
+            return
+        if not value:
+            return
+        offset = time.time() - time.monotonic()
+        try:
+            limiter.remember([float(wall) - offset for wall in value.split(",")])
+        except ValueError:
+            log.warning("recent sends of game %s unreadable: %r", game_id, value)
+
+    async def _keep_sends(self, limiter: GroupWindow, game_id: int) -> None:
+        offset = time.time() - time.monotonic()
+        value = ",".join(f"{mono + offset:.2f}" for mono in limiter.sent)
+        try:
+            await self.refs.set(game_id, SENT_REF, value)
+        except Exception:
+            log.exception("could not keep the recent sends of game %s", game_id)
+
+    def _group_window(self, chat_id: int) -> GroupWindow:
+        assert self.group_rate is not None
         limiter = self._group_limiters.get(chat_id)
         if limiter is None:
             if len(self._group_limiters) > 512:
-                for key, idle in list(self._group_limiters.items()):
-                    if idle.has_capacity(idle.max_rate):
+                for key, window in list(self._group_limiters.items()):
+                    if window.idle():
                         del self._group_limiters[key]
-            limiter = self._group_limiters[chat_id] = AsyncLimiter(*self.group_rate)
-        waited = not limiter.has_capacity()
-        await limiter.acquire()
-        return waited
+            limit, period = self.group_rate
+            limiter = self._group_limiters[chat_id] = GroupWindow(int(limit), period)
+        return limiter
 
     async def _forbidden(self, chat_id: int) -> None:
         if self.on_forbidden is not None:
@@ -356,17 +552,22 @@ class Outbox:
         """Drop what is remembered about a finished game's messages."""
         for target in [t for t in self._shown if t.game_id == game_id]:
             del self._shown[target]
+        self._text_only = {t for t in self._text_only if t.game_id != game_id}
+        for key in [key for key in self._recalls if key[1] == game_id]:
+            del self._recalls[key]
         self.refs.forget(game_id)
 
     # ---- posts -------------------------------------------------------------------
 
-    def post(self, chat_id: int, content: Content, reply_to: int | None = None) -> asyncio.Future[int | None]:
-        """Send a new message after the ones already queued for that chat; the future gets its id."""
+    def post(self, chat_id: int, content: Content, reply_to: int | None = None,
+             game_id: int | None = None) -> asyncio.Future[int | None]:
+        """Send a new message after the ones already queued for that chat; the future gets its id.
+        `game_id`: the game it is about, whose refs keep the group's recent sends."""
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         if self._closed:
             done.set_result(None)
             return done
-        self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done))
+        self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done, game_id))
         if chat_id not in self._post_tasks:
             self._post_tasks[chat_id] = asyncio.create_task(self._run_posts(chat_id),
                                                             name=f"telegram-posts-{chat_id}")
@@ -379,7 +580,7 @@ class Outbox:
                 item = queue.popleft()
                 message_id: int | None = None
                 try:
-                    await self._pace(chat_id)
+                    await self._pace(chat_id, item.game_id)
                     message_id = await self._retrying(
                         chat_id, partial(self._send, chat_id, item.content, item.reply_to))
                 except Forbidden:
@@ -421,6 +622,36 @@ class Outbox:
 
     async def _edit(self, chat_id: int, message_id: int, content: Content) -> None:
         await self._call("editmessagetext", {**self._params(chat_id, content), "message_id": message_id})
+
+    @staticmethod
+    def _photo_params(chat_id: int, content: Content) -> dict[str, Any]:
+        assert content.picture is not None
+        params: dict[str, Any] = {"chat_id": chat_id, "caption": content.picture.caption,
+                                  "parse_mode": ParseMode.HTML}
+        if content.keyboard:
+            params["reply_markup"] = markup_dict(content.keyboard)
+        return params
+
+    async def _send_photo(self, chat_id: int, data: bytes, content: Content) -> int:
+        """sendPhoto with the picture uploaded in the request (multipart/form-data)."""
+        params = self._photo_params(chat_id, content)
+        params["photo"] = InputFile(data, filename=PHOTO_NAME)
+        result = await self._call("sendphoto", params)
+        self.uploaded += len(data)
+        return int(result["message_id"])
+
+    async def _edit_media(self, chat_id: int, message_id: int, data: bytes, content: Content) -> None:
+        """editMessageMedia: a new picture (and caption) for the same message."""
+        params = self._photo_params(chat_id, content)
+        media = InputMediaPhoto(data, caption=params.pop("caption"), parse_mode=params.pop("parse_mode"),
+                                filename=PHOTO_NAME)
+        await self._call("editmessagemedia", {**params, "message_id": message_id, "media": media})
+        self.uploaded += len(data)
+
+    async def _edit_caption(self, chat_id: int, message_id: int, content: Content) -> None:
+        """editMessageCaption: the same picture, another caption or other buttons."""
+        await self._call("editmessagecaption",
+                         {**self._photo_params(chat_id, content), "message_id": message_id})
 
     async def _send(self, chat_id: int, content: Content, reply_to: int | None = None) -> int:
         """Send a new message; its id."""

@@ -12,7 +12,9 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from ...engine import Move
 from ...i18n import t
+from ...pictures import hand_scene, table_scene
 from ...sessions import (
     ChatRef,
     Event,
@@ -20,6 +22,7 @@ from ...sessions import (
     GameSeat,
     GameStarted,
     GameStatus,
+    HandView,
     MatchEnded,
     MovePlayed,
     PlayerProfile,
@@ -28,21 +31,27 @@ from ...sessions import (
     Sessions,
     TurnWarning,
     UserRef,
+    interaction,
 )
+from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 from .identity import PLATFORM, private_link
 from .keyboards import hand_keyboard, lobby_keyboard, match_keyboard, table_keyboard
 from .markup import (
     breakdown_html,
     cancelled_html,
+    caption,
+    deck_sample,
     escape,
     hand_closed_html,
     hand_html,
     hand_lobby_html,
+    lobby_caption,
     lobby_html,
     match_html,
+    table_caption,
     table_html,
 )
-from .outbox import Content, Outbox, Target
+from .outbox import Content, Outbox, Picture, Target
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +62,21 @@ def table_target(game_id: int, chat_id: int) -> Target:
 
 def hand_target(game_id: int, user_key: str) -> Target:
     return Target(int(user_key), game_id, f"hand:{user_key}")
+
+
+def prompt_ref(user_key: str) -> str:
+    return f"prompt:{user_key}"
+
+
+def parse_prompt(value: str | None, version: int) -> HandPrompt:
+    """The prompt kept as `version:mode:card`; plain when it was drawn for another version."""
+    if not value:
+        return PLAIN
+    drawn, _, rest = value.partition(":")
+    mode, _, card = rest.partition(":")
+    if drawn != str(version) or mode not in HandMode._value2member_map_:
+        return PLAIN
+    return HandPrompt(HandMode(mode), card or None)
 
 
 def human(seat: GameSeat) -> PlayerProfile | None:
@@ -67,12 +91,12 @@ class Presenter:
         self.bot_username = bot_username
         self.table_delay = table_delay
         self.menus: dict[int, str] = {}
-        self.choosing: dict[tuple[int, str], tuple[int, str]] = {}
-        """(game, player) -> (version, the card whose captures they pick from, or DECLARING)."""
         self._cancelled_by: dict[int, str] = {}
         self._dm: dict[str, bool] = {}
         self._languages: dict[str, str] = {}
         self._chat_languages: dict[int, str] = {}
+        self._chat_pictures: dict[int, bool] = {}
+        self._newcomers: dict[str, bool] = {}
         self._cleanups: set[asyncio.Task[None]] = set()
 
     # ---- who can be reached, in which language ------------------------------------
@@ -104,6 +128,17 @@ class Presenter:
     def set_chat_language(self, chat_id: int, lang: str) -> None:
         self._chat_languages[chat_id] = lang
 
+    async def chat_pictures(self, chat_id: int) -> bool:
+        """Whether the chat's table and its players' hands are pictures (its /settings)."""
+        on = self._chat_pictures.get(chat_id)
+        if on is None:
+            row = await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)))
+            on = self._chat_pictures[chat_id] = row.pictures
+        return on
+
+    def set_chat_pictures(self, chat_id: int, on: bool) -> None:
+        self._chat_pictures[chat_id] = on
+
     async def user_forbidden(self, chat_id: int) -> None:
         """A private chat refused us: the player blocked the bot or never started it."""
         if chat_id <= 0:
@@ -130,6 +165,22 @@ class Presenter:
         for event in await self.sessions.owed_notices(PLATFORM):
             await self.on_event(event)
         return count
+
+    # ---- what a hand shows ---------------------------------------------------------
+
+    async def prompt(self, game_id: int, user_key: str, version: int) -> HandPrompt:
+        """What the player's hand shows at `version`, kept with the game's message references
+        (`prompt:<user>` = `version:mode:card`) so that a restart still shows a choice of captures."""
+        value = await self.outbox.refs.get(game_id, prompt_ref(user_key))
+        return parse_prompt(value, version)
+
+    async def set_prompt(self, game_id: int, user_key: str, version: int, prompt: HandPrompt) -> None:
+        key = prompt_ref(user_key)
+        if prompt == PLAIN:
+            if await self.outbox.refs.get(game_id, key) is not None:
+                await self.outbox.refs.set(game_id, key, None)
+            return
+        await self.outbox.refs.set(game_id, key, f"{version}:{prompt.mode.value}:{prompt.card or ''}")
 
     # ---- drawing -------------------------------------------------------------------
 
@@ -164,18 +215,23 @@ class Presenter:
         if row.status is GameStatus.LOBBY:
             view = await self.sessions.lobby_of(game_id)
             link = private_link(self.bot_username(), game_id) if view.waiting else None
-            return Content(lobby_html(view, lang),
-                           lobby_keyboard(view, lang, self.menus.get(game_id, "main"), link))
+            html = lobby_html(view, lang)
+            picture = (Picture(deck_sample(view.deck_style), lang, lobby_caption(view, lang))
+                       if await self.chat_pictures(chat_id) else None)
+            return Content(html, lobby_keyboard(view, lang, self.menus.get(game_id, "main"), link), picture)
         if row.status is GameStatus.CANCELLED:
             return Content(cancelled_html(lang, self._cancelled_by.get(game_id), row.started))
         view = await self.sessions.table(game_id)
+        now = self.sessions.clock()
+        picture = (Picture(table_scene(view), lang, table_caption(view, lang, now))
+                   if await self.chat_pictures(chat_id) else None)
         if view.finished:
-            return Content(table_html(view, lang, self.sessions.clock()))
+            return Content(table_html(view, lang, now), (), picture)
         humans = [(seat, player) for seat in row.seats if (player := human(seat)) is not None]
         show_hand = any(not self.reachable(player) for _, player in humans)
         take_back = any(seat.autoplay for seat, _ in humans)
-        return Content(table_html(view, lang, self.sessions.clock()),
-                       table_keyboard(game_id, lang, show_hand, take_back))
+        return Content(table_html(view, lang, now), table_keyboard(game_id, lang, show_hand, take_back),
+                       picture)
 
     async def draw_hand(self, game_id: int, user_key: str) -> Content | None:
         row = await self.sessions.game_row(game_id)
@@ -190,14 +246,43 @@ class Presenter:
             return Content(hand_lobby_html(lang, row.variant, row.chat.title))
         if row.status is GameStatus.CANCELLED:
             return Content(hand_closed_html(lang, row.started))
+        user = UserRef(PLATFORM, user_key, player.display_name)
         try:
-            view = await self.sessions.hand(game_id, UserRef(PLATFORM, user_key, player.display_name))
+            view = await self.sessions.hand(game_id, user)
+            prompt = await self.prompt(game_id, user_key, view.version)
+            fuori, fuori_wins = await self._fuori(view, user, prompt, seat.autoplay)
         except Refused:
             return None
-        choosing = self.choosing.get((game_id, user_key))
-        card = choosing[1] if choosing and choosing[0] == view.version else None
-        return Content(hand_html(view, lang, row.variant, choosing=card, autoplay=seat.autoplay),
-                       hand_keyboard(view, lang, card, seat.autoplay))
+        html = hand_html(view, lang, row.variant, prompt=prompt, autoplay=seat.autoplay, fuori=fuori,
+                         fuori_wins=fuori_wins, legend=await self._newcomer(user))
+        picture = (Picture(hand_scene(view), lang, caption(html))
+                   if await self.chat_pictures(int(row.chat.key)) else None)
+        return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture)
+
+    async def _fuori(self, view: HandView, user: UserRef, prompt: HandPrompt,
+                     autoplay: bool) -> tuple[list[tuple[Move, FuoriOutcome]], bool]:
+        """While declaring with one card, what each of its plays would mean; otherwise whether
+        some play would win now (tried on copies of the game, only where fuori is played)."""
+        if not view.my_turn or not view.may_declare or autoplay:
+            return [], False
+        if prompt.mode is HandMode.DECLARING:
+            moves = next((c.moves for c in view.choices if c.card.code == prompt.card), ())
+            return [(move, await interaction.fuori_outcome(self.sessions, view.game_id, user, view.version,
+                                                           move)) for move in moves], False
+        for choice in view.choices:
+            for move in choice.moves:
+                outcome = await interaction.fuori_outcome(self.sessions, view.game_id, user,
+                                                          view.version, move)
+                if outcome.wins:
+                    return [], True
+        return [], False
+
+    async def _newcomer(self, user: UserRef) -> bool:
+        """Whether the player has never finished a match: their hand explains the card labels."""
+        known = self._newcomers.get(user.key)
+        if known is None:
+            known = self._newcomers[user.key] = not (await self.sessions.stats(user)).get("games")
+        return known
 
     # ---- events --------------------------------------------------------------------
 
@@ -211,17 +296,17 @@ class Presenter:
         delay = self.table_delay if isinstance(event, MovePlayed) else 0.0
         table_done = self.refresh_table(game_id, chat_id, delay)
         await self.refresh_hands(game_id, event.seat if isinstance(event, MovePlayed) else None)
-        if isinstance(event, MovePlayed):
-            self.choosing = {k: v for k, v in self.choosing.items() if k[0] != game_id}
-        elif isinstance(event, GameStarted):
+        if isinstance(event, GameStarted):
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
             lang = await self.chat_language(chat_id)
-            self._owed(event, self.outbox.post(chat_id, Content(breakdown_html(event, lang))))
+            self._owed(event, self.outbox.post(chat_id, Content(breakdown_html(event, lang)),
+                                               game_id=game_id))
         elif isinstance(event, MatchEnded):
+            self._newcomers.clear()
             lang = await self.chat_language(chat_id)
-            posted = self.outbox.post(chat_id, Content(match_html(event, lang),
-                                                       match_keyboard(game_id, lang)))
+            ended = Content(match_html(event, lang), match_keyboard(game_id, lang))
+            posted = self.outbox.post(chat_id, ended, game_id=game_id)
             self._owed(event, posted)
             self._after(game_id, table_done, posted)
         elif isinstance(event, GameCancelled):
@@ -259,7 +344,6 @@ class Presenter:
             await asyncio.sleep(0)
             self.menus.pop(game_id, None)
             self._cancelled_by.pop(game_id, None)
-            self.choosing = {k: v for k, v in self.choosing.items() if k[0] != game_id}
             self.outbox.forget(game_id)
 
         task = asyncio.create_task(cleanup())
