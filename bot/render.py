@@ -52,15 +52,17 @@ _EXPLAINED = ("ace_takes_all", "re_bello", "napola", "sevens_point", "asso_bello
 """The two-way options players may not know: the lobby names them when on, /rules explains them."""
 
 
-def card_legend(style: str, lang: str) -> str:
+def card_legend(style: str, lang: str, *, buttons: bool = False) -> str:
     """What the letters and suit signs of deck `style` mean: F/C/R (J/Q/K for the French deck)
-    and the four suits, for /help and the first hand."""
+    and the four suits, for /help and the first hand; with `buttons`, also the 🚫 that chat
+    buttons put on a card that cannot be played now."""
     suits = {suit: card_label(next(c for c in DECK if c.suit is suit and c.rank == 2), style)[1:]
              for suit in Suit}
     ranks = t(lang, "legend.ranks_french" if style == "french" else "legend.ranks_italian")
-    return t(lang, "legend.text", ranks=ranks, suits=t(
+    legend = t(lang, "legend.text", ranks=ranks, suits=t(
         lang, "legend.suits", denari=suits[Suit.DENARI], coppe=suits[Suit.COPPE],
         spade=suits[Suit.SPADE], bastoni=suits[Suit.BASTONI]))
+    return f"{legend} {t(lang, 'legend.blocked')}" if buttons else legend
 
 
 def is_escoba(variant: str | None) -> bool:

@@ -131,7 +131,8 @@ class CommandHandlers:
         style = "napoletane"
         if chat is not None and await self.sessions.open_game_id(chat) is not None:
             style = (await self.sessions.lobby(chat)).deck_style
-        return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n" + card_legend(style, lang)))
+        legend = card_legend(style, lang, buttons=True)
+        return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n" + legend))
 
     # ---- /settings ----------------------------------------------------------------------
 

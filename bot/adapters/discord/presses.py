@@ -59,7 +59,7 @@ class PressHandlers:
         if (p.user.key, style) in self._legend_shown:
             return None
         self._legend_shown.add((p.user.key, style))
-        return card_legend(style, p.lang)
+        return card_legend(style, p.lang, buttons=True)
 
     async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
         await answer(interaction, self._reply(interaction, custom_id), ack_after=self.ack_after)

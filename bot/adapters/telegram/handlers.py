@@ -28,7 +28,7 @@ from telegram.ext import (
 from ...engine import EngineError, Rules
 from ...engine.rules import parse_variant
 from ...i18n import t
-from ...render import failure_text, leaderboard_text, refusal_text, rules_text, stats_text
+from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, GameStatus, PlayerProfile, Reason, Refused, Sessions, UserRef, interaction
 from ...sessions.interaction import PLAIN, HandMode, HandPrompt
 from ...sessions.options import HOUSE_OPTIONS, variant_named
@@ -37,7 +37,7 @@ from ...sessions.throttle import CommandReply, CommandThrottle
 from .callbacks import Action, Tap, decode
 from .identity import chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
-from .markup import card_legend, clip, escape, hand_alert
+from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
 from .present import Presenter, table_target
 
@@ -215,7 +215,7 @@ class Handlers:
             style = str((await self.sessions.chat(cref)).defaults.get("deck_style", style))
         self._reply(update.effective_message,
                     escape(t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra") + "\n\n"
-                           + card_legend(style, lang)))
+                           + card_legend(style, lang, buttons=True)))
 
     async def _group_only(
             self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerProfile, str] | None:

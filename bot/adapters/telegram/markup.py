@@ -10,12 +10,13 @@ import html
 import re
 from collections.abc import Sequence
 
-from ...engine import DECK, Card, Move, Suit
+from ...engine import Card, Move
 from ...i18n import t
 from ...pictures import HandScene, parse_style
 from ...render import (
     breakdown_rows,
     card_label,
+    card_legend,
     cards_text,
     fuori_line,
     lobby_text,
@@ -145,18 +146,8 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
     else:
         lines.append(escape(t(lang, "hand.wait")))
     if legend:
-        lines.append(f"<i>{escape(card_legend(style, lang))}</i>")
+        lines.append(f"<i>{escape(card_legend(style, lang, buttons=True))}</i>")
     return "\n".join(lines)
-
-
-def card_legend(style: str, lang: str) -> str:
-    """What the letters and suit signs of the deck `style` mean on the buttons."""
-    suits = {suit: card_label(next(c for c in DECK if c.suit is suit and c.rank == 2), style)[1:]
-             for suit in Suit}
-    ranks = t(lang, "telegram.legend_ranks_french" if style == "french" else "telegram.legend_ranks_italian")
-    return t(lang, "telegram.legend", ranks=ranks, suits=t(
-        lang, "telegram.legend_suits", denari=suits[Suit.DENARI], coppe=suits[Suit.COPPE],
-        spade=suits[Suit.SPADE], bastoni=suits[Suit.BASTONI]))
 
 
 def hand_lobby_html(lang: str, variant: str, chat_title: str | None) -> str:
