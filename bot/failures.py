@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 
 class FatalError(Exception):
     """The process must stop: the command prints the message alone (no traceback; it is in
@@ -20,3 +22,21 @@ RETRY_MOST = 60.0
 def next_delay(delay: float) -> float:
     """The back-off between attempts to reach a chat service: doubling, at most a minute."""
     return min(delay * 2, RETRY_MOST)
+
+
+class Failing:
+    """A front-end's word that it cannot go on; the first failure it reports stands."""
+
+    def __init__(self) -> None:
+        self._first: FatalError | None = None
+        self._said = asyncio.Event()
+
+    def fail(self, error: FatalError) -> None:
+        if self._first is None:
+            self._first = error
+            self._said.set()
+
+    async def wait(self) -> FatalError:
+        await self._said.wait()
+        assert self._first is not None
+        return self._first

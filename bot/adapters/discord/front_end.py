@@ -11,7 +11,7 @@ import discord
 from discord.http import Route
 from discord.utils import MISSING
 
-from ...failures import RETRY_FIRST, FatalError, next_delay
+from ...failures import RETRY_FIRST, Failing, FatalError, next_delay
 from ...pictures import Style
 from ...redact import mask_secret
 from ...sessions import Event, Sessions
@@ -53,7 +53,7 @@ class DiscordFrontEnd:
         if api_base:
             Route.BASE = api_base.rstrip("/")
         self.api_base = Route.BASE
-        self._failed: asyncio.Future[FatalError] | None = None
+        self._failing = Failing()
         self.sessions = sessions
         self._token = token
         self.sync_commands = sync_commands
@@ -80,17 +80,7 @@ class DiscordFrontEnd:
 
     async def failure(self) -> FatalError:
         """Returns when the bot cannot go on (the gateway refused the token or closed for good)."""
-        return await self._failure_future()
-
-    def _failure_future(self) -> asyncio.Future[FatalError]:
-        if self._failed is None:
-            self._failed = asyncio.get_running_loop().create_future()
-        return self._failed
-
-    def _fail(self, error: FatalError) -> None:
-        failed = self._failure_future()
-        if not failed.done():
-            failed.set_result(error)
+        return await self._failing.wait()
 
     async def _login(self) -> None:
         """Log in, waiting out an unreachable API with back-off; a refused token is a
@@ -113,7 +103,6 @@ class DiscordFrontEnd:
 
     async def start(self) -> None:
         """Log in, register the slash commands, redraw games in play, and connect to the gateway."""
-        self._failure_future()
         await self._login()
         if self.sync_commands:
             synced = await self.client.tree.sync()
@@ -132,15 +121,15 @@ class DiscordFrontEnd:
         except discord.ConnectionClosed as exc:
             log.debug("the Discord gateway connection ended", exc_info=True)
             if exc.code == AUTHENTICATION_FAILED:
-                self._fail(FatalError(REFUSED, exit_code=2))
+                self._failing.fail(FatalError(REFUSED, exit_code=2))
             else:
-                self._fail(FatalError(f"the Discord gateway closed the connection (code {exc.code})"))
+                self._failing.fail(FatalError(f"the Discord gateway closed the connection (code {exc.code})"))
         except discord.PrivilegedIntentsRequired:
-            self._fail(FatalError("Discord refused an intent the bot asks for: see docs/discord.md",
+            self._failing.fail(FatalError("Discord refused an intent the bot asks for: see docs/discord.md",
                                   exit_code=2))
         except Exception as exc:
             log.debug("the Discord gateway connection ended", exc_info=True)
-            self._fail(FatalError(f"the Discord gateway connection ended ({type(exc).__name__})"))
+            self._failing.fail(FatalError(f"the Discord gateway connection ended ({type(exc).__name__})"))
 
     async def wait_until_ready(self) -> None:
         await self.client.wait_until_ready()

@@ -14,7 +14,7 @@ from telegram import BotCommand, Update
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTypes
 
-from ...failures import RETRY_FIRST, FatalError, next_delay
+from ...failures import RETRY_FIRST, Failing, FatalError, next_delay
 from ...i18n import LANGUAGES, language_of, t
 from ...redact import mask_secret
 from ...render import failure_text
@@ -107,7 +107,7 @@ class TelegramFrontEnd:
         self.drain_timeout = drain_timeout
         if rate_limiter == "default":
             rate_limiter = AIORateLimiter(group_max_rate=0, max_retries=3)
-        self._failed: asyncio.Future[FatalError] | None = None
+        self._failing = Failing()
         self._requests = (AiohttpRequest(on_unauthorized=self._revoked),
                           AiohttpRequest(pool_size=1, on_unauthorized=self._revoked))
         builder = (Application.builder().token(token).concurrent_updates(True)
@@ -137,17 +137,11 @@ class TelegramFrontEnd:
 
     async def failure(self) -> FatalError:
         """Returns when the bot cannot go on (the token was revoked while running)."""
-        return await self._failure_future()
-
-    def _failure_future(self) -> asyncio.Future[FatalError]:
-        if self._failed is None:
-            self._failed = asyncio.get_running_loop().create_future()
-        return self._failed
+        return await self._failing.wait()
 
     def _revoked(self) -> None:
-        failed = self._failure_future()
-        if self._running and not failed.done():
-            failed.set_result(FatalError(REVOKED, exit_code=2))
+        if self._running:
+            self._failing.fail(FatalError(REVOKED, exit_code=2))
 
     async def _initialize(self) -> None:
         """Ask Telegram who the bot is, waiting out an unreachable API with back-off;
@@ -171,7 +165,6 @@ class TelegramFrontEnd:
 
     async def start(self) -> None:
         app = self.application
-        self._failure_future()
         await self._initialize()
         await self._set_commands()
         await app.start()
