@@ -9,8 +9,6 @@ import pytest
 
 from bot.storage import Store
 
-from .discord_helpers import seeded_deals, world  # noqa: F401  (fixtures of the Discord tests)
-
 
 @pytest.fixture(autouse=True)
 async def _close_stores(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:

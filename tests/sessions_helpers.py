@@ -101,3 +101,10 @@ async def play_one(sessions: Sessions, game_id: int, first: UserRef = ALICE,
     hand = await sessions.hand(game_id, user)
     await sessions.play(game_id, user, hand.version, hand.choices[choice].moves[0].code)
     return hand.version + 1
+
+
+async def started(sessions_path: Path | None, clock: FakeClock | None = None) -> tuple[Sessions, int]:
+    """A duel started on SQLite at `sessions_path`, or on the in-memory store (None)."""
+    sessions = await (open_memory_sessions(clock) if sessions_path is None
+                      else open_sessions(sessions_path, clock))
+    return sessions, await start_duel(sessions)

@@ -1,0 +1,53 @@
+"""A group gets at most 20 messages (sends and edits) in any minute, even right after a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.telegram.identity import PLATFORM
+from bot.sessions import ChatRef
+
+from ..fakes.telegram_server import FakeChat, FakeTelegramServer, FakeUser
+from ..telegram_helpers import answered, friends_group, play_until_over, running_bot, shown, start_bot
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+LIMIT, PERIOD = 20, 6.0
+"""Telegram's 20 messages a minute per group, with a minute of six seconds so that the test is quick."""
+
+
+async def _started(tg: FakeTelegramServer, group: FakeChat, alice: FakeUser, bob: FakeUser) -> None:
+    tg.user_sends(group, alice, "/newgame")
+    lobby = await tg.wait_for_message(group, contains="New game")
+    assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
+    await tg.wait_for(lambda: "2. Bob" in shown(lobby), what="Bob in the lobby")
+    assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+
+
+async def test_a_busy_group_stays_within_its_minute_across_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    async with FakeTelegramServer(flood_control=True) as tg:
+        tg.group_flood_limit = (LIMIT, PERIOD)
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        options = {"group_rate": (float(LIMIT), PERIOD), "table_delay": 0.0}
+        bot = await start_bot(tg, db, **options)
+        try:
+            chat = ChatRef(PLATFORM, str(group.id))
+            await bot.sessions.set_chat_language(chat, "en")
+            await _started(tg, group, alice, bob)
+            taps = await play_until_over(tg, group, [alice, bob], stop_after=24)
+        finally:
+            await bot.stop()
+        sent = tg.group_sends[group.id]
+        sent_before = len(sent)
+        assert len([at for at in sent if at > sent[-1] - PERIOD]) >= LIMIT - 2, "the group was busy"
+
+        async with running_bot(tg, db, **options) as again:
+            taps = await play_until_over(tg, group, [alice, bob], taps, stop_after=10, timeout=30)
+            await again.front.outbox.drain(3 * PERIOD)
+        assert len(tg.group_sends[group.id]) > sent_before, "and got more after the restart"
+        assert sum(tg.rate_limited_counts.values()) == 0, "no flood error: the limit was kept"
+        assert tg.busiest_minute(group, PERIOD) <= LIMIT

@@ -1,0 +1,73 @@
+"""A bot that stops right after the last move of a match is stored, before its messages go out:
+after the restart the group still gets the round's breakdown and the end of the match, once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.telegram.identity import PLATFORM
+from bot.sessions import ChatRef, Event, MatchEnded, RoundEnded
+
+from ..fakes.telegram_server import FakeTelegramServer
+from ..telegram_helpers import (
+    answered,
+    bot_messages,
+    friends_group,
+    hand_message,
+    live_button,
+    match_over,
+    start_bot,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        bot = await start_bot(tg, db)
+        await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
+        await bot.sessions.set_chat_defaults(ChatRef(PLATFORM, str(group.id), "Friends"), {"target": 1})
+        drawn = bot.front.presenter.on_event
+
+        async def stopped_before_posting(event: Event) -> None:
+            if not isinstance(event, RoundEnded | MatchEnded):
+                await drawn(event)
+
+        bot.front.presenter.on_event = stopped_before_posting  # type: ignore[method-assign]
+        tg.user_sends(group, alice, "/newgame")
+        lobby = await tg.wait_for_message(group, contains="New game")
+        assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
+        await tg.wait_for(lambda: "2. Bob" in (lobby.text or ""))
+        assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+        pressed: set[str] = set()
+        while not (await bot.sessions.table(1)).finished:
+            user, message, data = await tg.wait_for(lambda: live_button(tg, [alice, bob], pressed),
+                                                    what="a card to play")
+            pressed.add(data)
+            await answered(tg, tg.press_button(user, message, user, data))
+        await bot.stop()
+        assert not any("End of round" in (m.text or "") for m in bot_messages(tg, group))
+
+        restarted = await start_bot(tg, db)
+        await tg.wait_for(lambda: match_over(tg, group), what="the end of the match, after the restart")
+        texts = [m.text or "" for m in bot_messages(tg, group)]
+        assert sum("End of round 1" in text for text in texts) == 1, texts
+        end = match_over(tg, group)
+        assert end is not None and end.button_texts == ["🔁 Rematch"]
+        await tg.wait_for(lambda: "Match over." in (lobby.text or ""), what="the final table")
+        for user in (alice, bob):
+            hand = hand_message(tg, user, 1)
+            assert hand is not None and hand.reply_markup is None, "no card left to tap"
+        await restarted.stop()
+
+        again = await start_bot(tg, db)
+        tg.user_sends(group, bob, "/help")
+        await tg.wait_for(lambda: any("/newgame" in (m.text or "") for m in bot_messages(tg, group)))
+        assert [m.text or "" for m in bot_messages(tg, group)][: len(texts)] == texts
+        assert sum("Winner" in (m.text or "") for m in bot_messages(tg, group)) == 1, "posted once"
+        await again.stop()

@@ -1,0 +1,146 @@
+"""The table and the hands as pictures on Telegram, against the fake Bot API's media rules."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.telegram.identity import PLATFORM
+from bot.sessions import ChatRef
+
+from ..fakes.telegram_server import NO_PHOTO_RIGHTS, FakeChat, FakeMessage, FakeTelegramServer, FakeUser
+from ..telegram_helpers import (
+    answered,
+    bot_messages,
+    hand_message,
+    live_button,
+    play_until_over,
+    running_bot,
+    shown,
+    table_message,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+def _friends(tg: FakeTelegramServer) -> tuple[FakeUser, FakeUser, FakeChat]:
+    alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+    group = tg.add_group("Friends", owner=alice, members=[bob])
+    for user in (alice, bob):
+        tg.user_starts_bot(user)
+    return alice, bob, group
+
+
+async def _start(tg: FakeTelegramServer, group: FakeChat, alice: FakeUser, bob: FakeUser) -> FakeMessage:
+    tg.user_sends(group, alice, "/newgame")
+    lobby = await tg.wait_for_message(group, contains="New game")
+    assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
+    await tg.wait_for(lambda: "2. Bob" in shown(lobby), what="Bob in the lobby")
+    assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+    await tg.wait_for(lambda: "Join" not in lobby.button_texts, what="the table")
+    return lobby
+
+
+def _ok_calls(tg: FakeTelegramServer, method: str, chat: FakeChat) -> int:
+    return sum(1 for call in tg.calls_to(method)
+               if call.ok and str(call.params.get("chat_id")) == str(chat.id))
+
+
+async def _english(bot_sessions: object, group: FakeChat) -> None:
+    chat = ChatRef(PLATFORM, str(group.id))
+    await bot_sessions.set_chat_language(chat, "en")  # type: ignore[attr-defined]
+    await bot_sessions.set_chat_defaults(chat, {"target": 1})  # type: ignore[attr-defined]
+
+
+async def test_the_table_is_a_photo_edited_in_place_and_hands_are_photos_with_buttons(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game")
+            assert lobby.photo is not None and lobby.text is None, "the lobby shows a sample of the deck"
+            table = await _start(tg, group, alice, bob)
+            assert table is lobby, "the lobby's photo becomes the table"
+            await tg.wait_for(lambda: "to play" in shown(table), what="the table's caption")
+            for user in (alice, bob):
+                hand = await tg.wait_for(lambda u=user: hand_message(tg, u, 1), what="a hand")
+                assert hand.photo is not None and hand.callback_data, "a photo with its buttons"
+                assert "Your cards" in shown(hand)
+            media_before = _ok_calls(tg, "editMessageMedia", group)
+            await play_until_over(tg, group, [alice, bob], stop_after=4)
+            await tg.wait_for(lambda: _ok_calls(tg, "editMessageMedia", group) > media_before,
+                              what="the table's picture replaced")
+            assert table_message(tg, group) is table and table.photo is not None
+            assert table.photo_history, "the same message, its picture replaced"
+            assert _ok_calls(tg, "editMessageText", group) == 0, "a photo is never edited as text"
+            assert all(len(m.caption or "") <= 1024 for m in bot_messages(tg, group))
+            assert bot.front.outbox.uploaded > 0
+
+
+async def test_a_chat_that_turns_pictures_off_gets_text(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            tg.user_sends(group, alice, "/settings")
+            settings = await tg.wait_for_message(group, contains="Settings")
+            assert "Table and hands: 🖼 Pictures" in shown(settings)
+            refused = await answered(tg, tg.tap(group, settings, bob, "Text"))
+            assert refused.show_alert, "only admins change the chat's settings"
+            assert not (await answered(tg, tg.tap(group, settings, alice, "Text"))).show_alert
+            await tg.wait_for(lambda: "Table and hands: 🔤 Text" in shown(settings), what="the setting saved")
+            assert not (await bot.sessions.chat(ChatRef(PLATFORM, str(group.id)))).pictures
+
+            table = await _start(tg, group, alice, bob)
+            found = await tg.wait_for(lambda: live_button(tg, [alice, bob], set()), what="a live card")
+            user, hand, data = found
+            assert not (await answered(tg, tg.press_button(user, hand, user, data))).show_alert
+            await tg.wait_for(lambda: data not in hand.callback_data, what="the hand redrawn")
+            assert table.photo is None and "to play" in (table.text or "")
+            for user in (alice, bob):
+                hand = await tg.wait_for(lambda u=user: hand_message(tg, u, 1), what="a hand")
+                assert hand.photo is None and "Your cards" in (hand.text or "")
+            assert not tg.calls_to("sendPhoto")
+
+
+async def test_a_group_that_forbids_photos_gets_its_table_as_text(tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        tg.set_permissions(group, can_send_photos=False)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            with caplog.at_level(logging.WARNING, logger="bot.adapters.telegram.outbox"):
+                table = await _start(tg, group, alice, bob)
+                taps = await play_until_over(tg, group, [alice, bob], stop_after=4)
+            assert table.photo is None and "to play" in (table.text or "")
+            refusals = [c for c in tg.calls_to("sendPhoto") if not c.ok]
+            assert refusals and refusals[0].description == NO_PHOTO_RIGHTS
+            assert len(refusals) == 1, "the group is not asked again"
+            assert len([r for r in caplog.records if "as a photo" in r.getMessage()]) == 1, "one log line"
+            hand = hand_message(tg, alice, 1)
+            assert hand is not None and hand.photo is not None, "private hands are still pictures"
+            played = [r for r in taps.records if r.data.startswith("p|")]
+            assert (await bot.sessions.table(1)).version == len(played) > 0, "the game went on"
+
+
+async def test_a_failed_upload_sends_that_message_as_text(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            tg.fail_next(1, error_code=400, description="Bad Request: IMAGE_PROCESS_FAILED",
+                         methods=["sendPhoto"])
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game")
+            assert lobby.photo is None and "New game" in (lobby.text or "")
+            table = await _start(tg, group, alice, bob)
+            taps = await play_until_over(tg, group, [alice, bob], stop_after=2)
+            assert table is lobby and table.photo is None, "that message stays text"
+            hand = hand_message(tg, bob, 1)
+            assert hand is not None and hand.photo is not None, "nothing else changes"
+            played = [r for r in taps.records if r.data.startswith("p|")]
+            assert (await bot.sessions.table(1)).version == len(played) > 0

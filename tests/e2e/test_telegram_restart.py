@@ -1,0 +1,138 @@
+"""`scopa-bot telegram` killed with SIGKILL mid-match and started again: the same messages keep working."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.telegram.identity import PLATFORM
+from bot.app import open_sessions
+from bot.sessions import ChatRef
+
+from ..fakes.telegram_server import FakeTelegramServer
+from ..telegram_helpers import (
+    Taps,
+    answered,
+    bot_messages,
+    hand_message,
+    play_until_over,
+    shown,
+    table_message,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+def _launch(tg: FakeTelegramServer, db: Path, log: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "TELEGRAM_TOKEN": tg.token, "TELEGRAM_API_BASE": tg.base_url,
+           "SCOPA_DB": str(db), "PYTHONUNBUFFERED": "1"}
+    for name in ("DISCORD_TOKEN", "TELEGRAM_WEBHOOK_URL", "TELEGRAM_LISTEN"):
+        env.pop(name, None)
+    with log.open("ab") as out:
+        return subprocess.Popen([sys.executable, "-m", "bot", "telegram"], cwd=ROOT, env=env,
+                                stdout=out, stderr=subprocess.STDOUT)
+
+
+def _workers(bot: int) -> set[int]:
+    """The computer players' worker processes (and their fork server) the bot `bot` started: other
+    programs on this machine may run fork servers of their own."""
+    parents: dict[int, int] = {}
+    commands: dict[int, bytes] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                commands[int(entry.name)] = (entry / "cmdline").read_bytes()
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == bot:
+                return True
+        return False
+
+    return {pid for pid, command in commands.items()
+            if b"multiprocessing.forkserver" in command and descends(pid)}
+
+
+def _alive(pids: set[int]) -> set[int]:
+    """Those of `pids` still running (not ended, not zombies)."""
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+async def _polling(tg: FakeTelegramServer, since: int) -> None:
+    """Until the bot has asked for updates (counted when a request starts, not when it ends)."""
+    await tg.wait_for(lambda: tg.request_counts["getUpdates"] > since, 30, what="the bot polling")
+
+
+async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
+    db, log = tmp_path / "bot.db", tmp_path / "bot.log"
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = tg.add_group("Friends", members=[alice, bob])
+        sessions = await open_sessions(str(db))
+        chat = ChatRef(PLATFORM, str(group.id), "Friends")
+        await sessions.set_chat_language(chat, "en")
+        await sessions.set_chat_defaults(chat, {"target": 1})
+        await sessions.close()
+        for user in (alice, bob):
+            tg.user_starts_bot(user)
+
+        first = _launch(tg, db, log)
+        try:
+            await _polling(tg, 0)
+            workers = _workers(first.pid)
+            assert workers, "computer players think in processes of their own"
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game", timeout=10)
+            assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
+            await tg.wait_for(lambda: "2. Bob" in shown(lobby))
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+            taps = await play_until_over(tg, group, [alice, bob], Taps(), stop_after=10)
+            table = table_message(tg, group)
+            await tg.wait_for(lambda: "Alice" in shown(table) and "Join" not in table.button_texts)
+        finally:
+            first.kill()
+            await asyncio.to_thread(first.wait)
+        assert first.returncode == -signal.SIGKILL
+        await tg.wait_for(lambda: not _alive(workers), 10,
+                          what="the killed bot's computer players to end")
+        hands = {user.id: hand_message(tg, user, 1) for user in (alice, bob)}
+        edits = table.edit_count
+
+        polls = tg.request_counts["getUpdates"]
+        second = _launch(tg, db, log)
+        try:
+            await _polling(tg, polls)
+            await play_until_over(tg, group, [alice, bob], taps, timeout=30)
+            await tg.wait_for(lambda: "Match over." in shown(table), 30, what="the final table")
+            assert table_message(tg, group) is table and table.edit_count > edits
+            for user in (alice, bob):
+                assert hand_message(tg, user, 1) is hands[user.id], "the same hand message, edited"
+                assert len(bot_messages(tg, user)) == 2
+            assert all(record.answered for record in taps.records)
+        finally:
+            second.send_signal(signal.SIGTERM)
+            await asyncio.to_thread(second.wait, 30)
+        assert second.returncode == 0
+    output = log.read_text(encoding="utf-8", errors="replace")
+    assert tg.token not in output and tg.token.split(":")[1] not in output
+    assert "Telegram bot @" in output

@@ -1,0 +1,64 @@
+"""What a tap on a hand means, whatever the front-end: play, choose a capture, or be told why not."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.render import refusal_text
+from bot.sessions import Reason, Refused
+from bot.sessions import interaction as taps
+from bot.sessions.interaction import HandMode, HandPrompt, blocked_cards
+
+from ..sessions_helpers import ALICE, BOB, open_memory_sessions, start_duel
+
+
+async def test_taps_play_single_plays_ask_for_captures_and_explain_blocked_cards() -> None:
+    sessions = await open_memory_sessions()
+    game_id = await start_duel(sessions)
+    seen = {"played": 0, "chose": 0, "blocked": 0}
+    for _ in range(60):
+        table = await sessions.table(game_id)
+        if table.finished:
+            break
+        user, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
+        hand = await sessions.hand(game_id, user)
+        with pytest.raises(Refused) as wrong_player:
+            await taps.tap_card(sessions, game_id, other, hand.version, hand.hand[0].code)
+        assert wrong_player.value.reason in (Reason.NOT_YOUR_TURN, Reason.STALE)
+        with pytest.raises(Refused) as stale:
+            await taps.tap_card(sessions, game_id, user, hand.version - 1, hand.hand[0].code)
+        assert stale.value.reason is Reason.STALE
+        for blocked in blocked_cards(hand):
+            with pytest.raises(Refused) as refused:
+                await taps.tap_card(sessions, game_id, user, hand.version, blocked.card.code)
+            assert refused.value.reason is Reason.MUST_CAPTURE
+            text = refusal_text(refused.value, "en")
+            assert text.startswith("You must capture: ") and "→" in text
+            seen["blocked"] += 1
+        choice = max(hand.choices, key=lambda c: len(c.moves))
+        prompt = await taps.tap_card(sessions, game_id, user, hand.version, choice.card.code)
+        if len(choice.moves) == 1:
+            assert prompt is None
+            seen["played"] += 1
+        else:
+            assert prompt == HandPrompt(HandMode.CHOOSING, choice.card.code)
+            assert await taps.back(sessions, game_id, user, hand.version) == taps.PLAIN
+            await taps.play(sessions, game_id, user, hand.version, choice.moves[-1].code)
+            seen["chose"] += 1
+        assert (await sessions.table(game_id)).version == hand.version + 1
+    assert seen["played"] and seen["blocked"], seen
+
+
+async def test_declaring_fuori_is_refused_where_it_is_not_offered() -> None:
+    sessions = await open_memory_sessions()
+    game_id = await start_duel(sessions)
+    table = await sessions.table(game_id)
+    user = ALICE if table.to_play == 0 else BOB
+    hand = await sessions.hand(game_id, user)
+    with pytest.raises(Refused) as refused:
+        await taps.open_fuori(sessions, game_id, user, hand.version)
+    assert refused.value.reason is Reason.NO_FUORI
+    with pytest.raises(Refused) as declared:
+        await taps.tap_card(sessions, game_id, user, hand.version, hand.hand[0].code,
+                            HandPrompt(HandMode.DECLARING))
+    assert declared.value.reason is Reason.NO_FUORI

@@ -1,0 +1,353 @@
+"""Games through the sessions layer: on the in-memory store, and against a real SQLite
+file for what SQLite itself keeps (restarts, the timer's deadlines, stored rounds)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from bot.render import breakdown_text, lobby_text, refusal_text, table_text
+from bot.sessions import (
+    GameCancelled,
+    GameStarted,
+    GameStatus,
+    MatchEnded,
+    MovePlayed,
+    Reason,
+    Refused,
+    RoundEnded,
+)
+from bot.sessions.service import LOBBY_IDLE
+
+from ..sessions_helpers import (
+    ALICE,
+    BOB,
+    CARLA,
+    CHAT,
+    DINO,
+    FakeClock,
+    open_memory_sessions,
+    play_to_end,
+    recorded,
+    start_duel,
+    started,
+)
+
+
+async def test_full_two_player_match_reaches_the_leaderboard() -> None:
+    sessions = await open_memory_sessions()
+    seen = recorded(sessions)
+    lobby = await sessions.new_game(CHAT, ALICE, "scopa")
+    assert [s.name if s else None for s in lobby.seats] == ["Alice", None]
+    lobby = await sessions.join(CHAT, BOB)
+    assert lobby.full
+    with pytest.raises(Refused) as refused:
+        await sessions.start(CHAT, BOB)
+    assert refused.value.reason is Reason.NOT_ALLOWED
+    table = await sessions.start(CHAT, ALICE)
+    await play_to_end(sessions, table.game_id, [ALICE, BOB])
+    final = await sessions.table(table.game_id)
+    assert final.winner is not None and max(final.totals) >= 11
+    assert sessions._games.idle, \
+        "a finished match keeps nothing in memory: a long-running bot does not grow"
+    assert any(isinstance(e, GameStarted) for e in seen)
+    assert any(isinstance(e, RoundEnded) for e in seen)
+    assert sum(isinstance(e, MatchEnded) for e in seen) == 1
+    board = await sessions.leaderboard(CHAT)
+    assert {row.display_name for row in board} == {"Alice", "Bob"}
+    assert sum(row.wins for row in board) == 1 and all(row.games == 1 for row in board)
+    winner_row = next(r for r in board if r.wins)
+    assert winner_row is board[0]
+    records = await sessions._store.records()
+    assert len(records) == 1 and json.loads(records[0])["winner"] == final.winner
+    stats = await sessions.stats(ALICE)
+    assert stats["games"] == 1 and "duel" in stats["ratings"]
+    await sessions.close()
+
+
+async def test_one_open_game_per_chat_and_lobby_rules() -> None:
+    sessions = await open_memory_sessions()
+    lobby = await sessions.new_game(CHAT, ALICE, "scopone")
+    assert lobby.players == 4 and lobby.teams
+    with pytest.raises(Refused) as again:
+        await sessions.new_game(CHAT, BOB)
+    assert again.value.reason is Reason.GAME_OPEN and again.value.params["game_id"] == lobby.game_id
+    with pytest.raises(Refused) as twice:
+        await sessions.join(CHAT, ALICE)
+    assert twice.value.reason is Reason.ALREADY_JOINED
+    await sessions.join(CHAT, BOB)
+    with pytest.raises(Refused) as early:
+        await sessions.start(CHAT, ALICE)
+    assert early.value.reason is Reason.SEATS_EMPTY
+    await sessions.add_computer(CHAT, BOB, "medium")
+    await sessions.join(CHAT, CARLA)
+    with pytest.raises(Refused) as full:
+        await sessions.join(CHAT, DINO)
+    assert full.value.reason is Reason.GAME_FULL
+    with pytest.raises(Refused):
+        await sessions.cancel(CHAT, BOB)
+    await sessions.cancel(CHAT, BOB, is_admin=True)
+    assert await sessions.open_game_id(CHAT) is None
+    await sessions.close()
+
+
+async def test_team_match_with_a_computer_seat() -> None:
+    clock = FakeClock()
+    sessions = await open_memory_sessions(clock)
+    await sessions.new_game(CHAT, ALICE, "scopone")
+    await sessions.join(CHAT, BOB)
+    await sessions.join(CHAT, CARLA)
+    await sessions.add_computer(CHAT, ALICE, "easy")
+    table = await sessions.start(CHAT, ALICE)
+    assert table.sides == ((0, 2), (1, 3))
+    await play_to_end(sessions, table.game_id, [ALICE, BOB, CARLA])
+    board = await sessions.leaderboard(None, "team")
+    assert len(board) == 3
+    await sessions.close()
+
+
+async def test_hundred_concurrent_taps_apply_exactly_one_move() -> None:
+    sessions, game_id = await started(None)
+    table = await sessions.table(game_id)  # type: ignore[attr-defined]
+    user = ALICE if table.to_play == 0 else BOB
+    hand = await sessions.hand(game_id, user)  # type: ignore[attr-defined]
+    move = hand.choices[0].moves[0].code
+
+    async def tap() -> str:
+        try:
+            await sessions.play(game_id, user, hand.version, move)  # type: ignore[attr-defined]
+            return "ok"
+        except Refused as exc:
+            return exc.reason.value
+
+    outcomes = await asyncio.gather(*(tap() for _ in range(100)))
+    assert outcomes.count("ok") == 1
+    assert set(outcomes) - {"ok"} == {"stale"}
+    moves = await sessions._store.moves(game_id)  # type: ignore[attr-defined]
+    assert len(moves) == 1 and moves[0].move == move
+    await sessions.close()  # type: ignore[attr-defined]
+
+
+async def test_refused_moves_change_nothing() -> None:
+    sessions, game_id = await started(None)
+    s = sessions  # type: ignore[assignment]
+    table = await s.table(game_id)
+    mover, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
+    hand = await s.hand(game_id, mover)
+    before = await s._store.get_game(game_id)
+    cases = [
+        (other, hand.version, hand.choices[0].moves[0].code, Reason.NOT_YOUR_TURN),
+        (CARLA, hand.version, hand.choices[0].moves[0].code, Reason.NOT_IN_GAME),
+        (mover, hand.version + 5, hand.choices[0].moves[0].code, Reason.STALE),
+        (mover, hand.version, "99Z", Reason.BAD_INPUT),
+        (mover, hand.version, "not a move at all" * 10, Reason.BAD_INPUT),
+    ]
+    other_hand = await s.hand(game_id, other)
+    cases.append((mover, hand.version, other_hand.hand[0].code, Reason.ILLEGAL_MOVE))
+    for user, version, move, reason in cases:
+        with pytest.raises(Refused) as refused:
+            await s.play(game_id, user, version, move)
+        assert refused.value.reason is reason
+    after = await s._store.get_game(game_id)
+    assert after == before and await s._store.moves(game_id) == []
+    await play_to_end(s, game_id, [ALICE, BOB])
+    with pytest.raises(Refused) as over:
+        await s.play(game_id, mover, (await s.table(game_id)).version, "1D")
+    assert over.value.reason is Reason.GAME_OVER
+    await s.close()
+
+
+
+
+
+
+
+
+
+
+
+
+async def test_a_match_of_an_agreed_number_of_rounds() -> None:
+    """One round agreed: the match ends with it, unless it leaves the top tied."""
+    s = await open_memory_sessions()
+    await s.new_game(CHAT, ALICE, "scopa")
+    lobby = await s.set_option(CHAT, ALICE, "round_limit", "1")
+    assert "Smazzate al massimo: 1" in lobby_text(lobby, "it")
+    await s.join(CHAT, BOB)
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    assert "round 1 of 1" in table_text(await s.table(game_id), "en")
+    await play_to_end(s, game_id, [ALICE, BOB])
+    assert (await s.table(game_id)).finished
+    game = await s.stored_game(game_id)
+    assert game is not None and game.winner is not None
+    *tied, last = [result.totals for result in game.results]
+    assert all(totals[0] == totals[1] for totals in tied), "only a tie plays another round"
+    assert last[game.winner] > last[1 - game.winner]
+    await s.close()
+
+
+async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side() -> None:
+    s = await open_memory_sessions()
+    seen = recorded(s)
+    await s.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
+    for level in ("easy", "easy", "easy"):
+        await s.add_computer(CHAT, ALICE, level)
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    for _ in range(8):
+        hand = await s.hand(game_id, ALICE)
+        if hand.my_turn:
+            break
+        await s.run_due()
+    assert hand.my_turn and hand.may_declare, "fuori can be declared from the first play"
+    await s.play(game_id, ALICE, hand.version, hand.choices[0].moves[0], fuori=True)
+    final = await s.table(game_id)
+    assert final.finished and final.winner == 1, "nobody has 8 points after one play"
+    ended = next(e for e in seen if isinstance(e, RoundEnded))
+    assert ended.fuori_name == "Alice" and ended.fuori_side == 0
+    assert "si è dichiarato fuori, ma Alice & CPU 🙂 3 aveva solo" in breakdown_text(ended, "it")
+    moved = [e for e in seen if isinstance(e, MovePlayed)]
+    assert moved[-1].fuori and not any(e.fuori for e in moved[:-1])
+    record = json.loads((await s._store.records())[0])
+    assert record["winner"] == 1 and record["rounds"][-1]["fuori"] == 0
+    board = await s.leaderboard(CHAT)
+    assert [(row.display_name, row.wins) for row in board] == [("Alice", 0)]
+    await s.close()
+
+
+async def test_fuori_is_refused_where_it_is_not_played() -> None:
+    s = await open_memory_sessions()
+    game_id = await start_duel(s)
+    table = await s.table(game_id)
+    user = ALICE if table.to_play == 0 else BOB
+    hand = await s.hand(game_id, user)
+    assert not hand.may_declare
+    with pytest.raises(Refused) as refused:
+        await s.play(game_id, user, hand.version, hand.choices[0].moves[0], fuori=True)
+    assert refused.value.reason is Reason.NO_FUORI
+    assert (await s.table(game_id)).version == hand.version
+    await s.close()
+
+
+async def test_a_lobby_left_untouched_makes_way_for_a_new_game() -> None:
+    clock = FakeClock()
+    s = await open_memory_sessions(clock)
+    seen = recorded(s)
+    first = await s.new_game(CHAT, ALICE, "scopa")
+    clock.advance(LOBBY_IDLE - 60)
+    await s.join(CHAT, CARLA)
+    clock.advance(LOBBY_IDLE - 60)
+    with pytest.raises(Refused) as refused:
+        await s.new_game(CHAT, BOB, "escoba")
+    assert refused.value.reason is Reason.GAME_OPEN, "a seat taken 29 minutes ago keeps it open"
+    assert "30 minutes" in refusal_text(refused.value, "en")
+    clock.advance(120)
+    second = await s.new_game(CHAT, BOB, "escoba")
+    assert second.game_id != first.game_id and second.variant == "escoba"
+    assert (await s.game_row(first.game_id)).status == "cancelled"
+    closed = [e for e in seen if isinstance(e, GameCancelled)]
+    assert [(e.game_id, e.by) for e in closed] == [(first.game_id, "")]
+
+    await s.join(CHAT, ALICE)
+    game_id = (await s.start(CHAT, BOB)).game_id
+    clock.advance(10 * LOBBY_IDLE)
+    with pytest.raises(Refused) as refused:
+        await s.new_game(CHAT, DINO, "scopa")
+    assert refused.value.reason is Reason.GAME_OPEN, "a match in play never gives way"
+    assert (await s.game_row(game_id)).status == "running"
+    await s.close()
+
+
+async def test_six_players_of_escoba_as_three_teams_of_two() -> None:
+    s = await open_memory_sessions()
+    await s.new_game(CHAT, ALICE, "escoba", {"players": 6})
+    lobby = await s.set_option(CHAT, ALICE, "teams", "three")
+    assert lobby.teams == 3 and "Tre coppie" in lobby_text(lobby, "it")
+    for _ in range(5):
+        await s.add_computer(CHAT, ALICE, "easy")
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    table = await s.table(game_id)
+    assert table.sides == ((0, 3), (1, 4), (2, 5)) and len(table.side_names) == 3
+    await play_to_end(s, game_id, [ALICE])
+    assert (await s.table(game_id)).winner is not None
+
+    await s.new_game(CHAT, BOB, "escoba", {"players": 6, "teams": "three"})
+    assert (await s.set_option(CHAT, BOB, "players", "4")).teams == 2, "three teams need six"
+    assert (await s.set_option(CHAT, BOB, "players", "3")).teams == 0, "nor can three make teams"
+    await s.set_option(CHAT, BOB, "players", "4")
+    with pytest.raises(Refused) as refused:
+        await s.set_option(CHAT, BOB, "teams", "three")
+    assert refused.value.reason is Reason.BAD_OPTION
+    await s.cancel(CHAT, BOB)
+    scopone = await s.new_game(CHAT, BOB, "scopone", {"teams": "off"})
+    assert scopone.teams == 2, "scopone is always played in two teams"
+    await s.close()
+
+
+
+
+async def test_front_ends_get_views_of_games_chats_and_players() -> None:
+    s = await open_memory_sessions()
+    assert await s.find_player("test", ALICE.key) is None, "looking a player up never creates one"
+    lobby = await s.new_game(CHAT, ALICE, "scopa")
+    summary = await s.game_row(lobby.game_id)
+    assert summary.status is GameStatus.LOBBY and not summary.started
+    assert summary.chat == CHAT and summary.variant == "scopa"
+    await s.add_computer(CHAT, ALICE, "easy")
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    summary = await s.game_row(game_id)
+    assert summary.status is GameStatus.RUNNING and summary.started and summary.status.open
+    alice, computer = summary.seats
+    assert alice.player is not None and alice.player.display_name == "Alice" and not alice.is_computer
+    assert computer.player is None and computer.is_computer and computer.computer_level == "easy"
+    assert [g.id for g in await s.running_games()] == [game_id]
+    assert [g.id for g in await s.games_of(ALICE)] == [game_id]
+    profile = await s.find_player("test", ALICE.key)
+    assert profile == alice.player and s.player_language(profile) == "it"
+    await s.set_player_language(ALICE, "en")
+    assert s.player_language(await s.player(ALICE)) == "en"
+
+    settings = await s.set_turn_limit(CHAT, "45")
+    assert settings.turn_limit == 45 and settings.chat == CHAT and settings.title == "Friends"
+    assert (await s.chat(CHAT)).turn_limit == 45
+
+    refs = s.message_refs
+    await refs.set_ref(game_id, "table", "101")
+    assert await refs.get_refs(game_id) == {"table": "101"}
+
+    await play_to_end(s, game_id, [ALICE])
+    assert (await s.game_row(game_id)).status is GameStatus.FINISHED
+    assert await s.running_games() == []
+    board = await s.leaderboard(CHAT)
+    assert [(line.display_name, line.games) for line in board] == [("Alice", 1)]
+    assert 0.0 <= board[0].win_rate <= 1.0
+    recent = await s.recent(CHAT)
+    assert [match.game_id for match in recent] == [game_id] and len(recent[0].players) == 2
+    await s.new_game(CHAT, BOB)
+    await s.cancel(CHAT, BOB)
+    assert (await s.game_row(game_id + 1)).status is GameStatus.CANCELLED
+    await s.close()
+
+
+async def test_a_seat_is_confirmed_only_where_it_was_taken_and_a_lobby_button_never_leaves_a_match() -> None:
+    s = await open_memory_sessions()
+    lobby = await s.new_game(CHAT, ALICE, "scopa")
+    await s.join(CHAT, BOB, ready=False)
+    with pytest.raises(Refused) as stranger:
+        await s.confirm_seat(lobby.game_id, CARLA)
+    assert stranger.value.reason is Reason.NOT_JOINED, "a game's number alone seats nobody"
+    assert [seat.ready for seat in (await s.confirm_seat(lobby.game_id, BOB)).seats if seat] == [True, True]
+    game_id = (await s.start(CHAT, ALICE)).game_id
+    with pytest.raises(Refused) as started:
+        await s.confirm_seat(game_id, BOB)
+    assert started.value.reason is Reason.NOT_IN_LOBBY
+    with pytest.raises(Refused) as button:
+        await s.leave(CHAT, BOB, from_lobby=True)
+    assert button.value.reason is Reason.MATCH_STARTED
+    assert not any(seat.autoplay for seat in (await s.table(game_id)).seats)
+    await s.leave(CHAT, BOB)
+    assert any(seat.autoplay for seat in (await s.table(game_id)).seats)
+    await s.close()
+
+
