@@ -18,7 +18,14 @@ from typing import Any, Protocol
 from .failures import FatalError
 from .redact import mask_secret
 from .sessions import ComputerPool, Sessions
-from .storage import Store
+from .storage.backends import (
+    Backend,
+    DatabaseUnavailable,
+    UnsupportedDatabase,
+    describe_database,
+    open_store,
+    parse_database,
+)
 from .storage.health import StorageUnavailable, check_sqlite
 
 log = logging.getLogger(__name__)
@@ -72,18 +79,27 @@ class Settings:
 
     def __repr__(self) -> str:
         hidden = {True: "<set>", False: "<unset>"}
-        return (f"Settings(database={self.database!r}, telegram_token={hidden[bool(self.telegram_token)]}, "
+        return (f"Settings(database={describe_database(self.database)!r}, "
+                f"telegram_token={hidden[bool(self.telegram_token)]}, "
                 f"discord_token={hidden[bool(self.discord_token)]})")
 
 
 async def open_sessions(database: str, **options: object) -> Sessions:
-    """The sessions layer over the database at `database`, checked first: a database the bot
-    cannot use is a `FatalError` before any user is answered."""
+    """The sessions layer over the database `database` names (an SQLite file, or
+    `postgresql://...`), checked first: a database the bot cannot use is a `FatalError`
+    in one line, its password hidden, before any user is answered."""
     try:
-        check_sqlite(database)
-    except StorageUnavailable as exc:
+        target = parse_database(database)
+        if target.backend is Backend.SQLITE:
+            check_sqlite(target.target)
+        store = await open_store(database)
+    except UnsupportedDatabase as exc:
+        raise FatalError(f"SCOPA_DB: {exc}", exit_code=2) from None
+    except (StorageUnavailable, DatabaseUnavailable) as exc:
         raise FatalError(str(exc)) from None
-    store = await Store.open(database)
+    except RuntimeError as exc:
+        # a schema newer than this bot
+        raise FatalError(str(exc), exit_code=2) from None
     return Sessions(store, **options)  # type: ignore[arg-type]
 
 

@@ -142,11 +142,13 @@ _TELEGRAM_ENV = """environment:
   TELEGRAM_API_BASE     Bot API prefix, e.g. http://127.0.0.1:8081/bot for a self-hosted server
   TELEGRAM_WEBHOOK_URL  webhook mode: the public URL (long polling when unset)
   TELEGRAM_LISTEN       webhook mode: the host:port to listen on
-  SCOPA_DB              the SQLite file (default scopa.db)"""
+  SCOPA_DB              the database: an SQLite file (default scopa.db) or
+                        postgresql://user:password@host:5432/db"""
 _DISCORD_ENV = """environment:
   DISCORD_TOKEN         the bot token from the Discord developer portal (required)
   DISCORD_API_BASE      the Discord API's address, for a proxy or a test server
-  SCOPA_DB              the SQLite file (default scopa.db)"""
+  SCOPA_DB              the database: an SQLite file (default scopa.db) or
+                        postgresql://user:password@host:5432/db"""
 _RUN_ENV = "environment: TELEGRAM_TOKEN, DISCORD_TOKEN (and those listed by telegram --help and " \
            "discord --help), SCOPA_DB."
 

@@ -88,14 +88,7 @@ BACKENDS = {"sqlite": _sqlite, "postgresql": _postgresql}
 
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[pg.Cluster]:
-    try:
-        cluster = pg.start_cluster()
-    except pg.Unavailable as exc:
-        if pg.in_ci():
-            pytest.fail(f"CI=true, so the PostgreSQL storage contract must run, but {exc}")
-        pytest.skip(f"{exc}; the PostgreSQL storage contract runs in CI")
-    yield cluster
-    cluster.stop()
+    yield pg.shared_cluster()
 
 
 @pytest.fixture(params=sorted(BACKENDS))
