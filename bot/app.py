@@ -55,6 +55,9 @@ class Settings:
     discord_shards: tuple[int, ...] | None = None
     """The gateway shards this process runs (with `discord_shard_count`); None: all of them."""
     discord_shard_count: int | None = None
+    telegram_workers: int = 1
+    """Processes taking Telegram's updates for one token: Telegram's flood limits hold for
+    the token, so each process keeps to its share of them."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -74,6 +77,7 @@ class Settings:
             discord_api_base=get("DISCORD_API_BASE"),
             discord_shards=parse_shards(get("DISCORD_SHARDS")),
             discord_shard_count=parse_shard_count(get("DISCORD_SHARD_COUNT")),
+            telegram_workers=parse_workers(get("TELEGRAM_WORKERS")),
         ).checked()
 
     def checked(self) -> Settings:
@@ -82,6 +86,9 @@ class Settings:
         if shards is not None and count is None:
             raise FatalError("--shards (DISCORD_SHARDS) needs --shard-count (DISCORD_SHARD_COUNT): "
                              "the number of shards all processes run together", exit_code=2)
+        if self.telegram_workers > 1 and not self.telegram_webhook_url:
+            raise FatalError("TELEGRAM_WORKERS is for webhook mode (TELEGRAM_WEBHOOK_URL): Telegram "
+                             "gives its updates to one long-polling process only", exit_code=2)
         if shards is not None and count is not None and max(shards) >= count:
             raise FatalError(f"shard {max(shards)} does not exist with {count} shards "
                              f"(they are numbered 0 to {count - 1})", exit_code=2)
@@ -119,6 +126,15 @@ def parse_shards(text: str | None) -> tuple[int, ...] | None:
     return tuple(sorted(shards))
 
 
+def parse_workers(text: str | None) -> int:
+    if text is None:
+        return 1
+    if not text.isdigit() or int(text) < 1:
+        raise FatalError(f"TELEGRAM_WORKERS must be a whole number from 1, not {text[:40]!r}",
+                         exit_code=2)
+    return int(text)
+
+
 def parse_shard_count(text: str | None) -> int | None:
     if text is None:
         return None
@@ -151,9 +167,20 @@ def telegram_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:
     from .adapters.telegram import TelegramFrontEnd
 
     assert settings.telegram_token
+    workers = settings.telegram_workers
+    if workers == 1:
+        return TelegramFrontEnd(sessions, settings.telegram_token, api_base=settings.telegram_api_base,
+                                webhook_url=settings.telegram_webhook_url,
+                                listen=settings.telegram_listen)
+    from telegram.constants import FloodLimit
+    from telegram.ext import AIORateLimiter
+
+    overall = AIORateLimiter(overall_max_rate=FloodLimit.MESSAGES_PER_SECOND / workers,
+                             group_max_rate=0, max_retries=3)
     return TelegramFrontEnd(sessions, settings.telegram_token, api_base=settings.telegram_api_base,
-                            webhook_url=settings.telegram_webhook_url,
-                            listen=settings.telegram_listen)
+                            webhook_url=settings.telegram_webhook_url, listen=settings.telegram_listen,
+                            rate_limiter=overall,
+                            group_rate=(FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP / workers, 60.0))
 
 
 def discord_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:

@@ -98,6 +98,7 @@ def _launch(tg: FakeTelegramServer, url: str, hook: str, port: int, log: Path) -
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "SCOPA_"))}
     env.update({"TELEGRAM_TOKEN": tg.token, "TELEGRAM_API_BASE": tg.base_url, "SCOPA_DB": url,
                 "TELEGRAM_WEBHOOK_URL": hook, "TELEGRAM_LISTEN": f"127.0.0.1:{port}",
+                "TELEGRAM_WORKERS": str(PROCESSES),
                 "PYTHONUNBUFFERED": "1"})
     with log.open("ab") as out:
         return subprocess.Popen([sys.executable, "-m", "bot", "telegram"], cwd=ROOT, env=env,
@@ -135,9 +136,10 @@ class Player:
         return record
 
     def live(self) -> tuple[FakeMessage, str] | None:
+        """A card to play, or to choose (it takes in more than one way), or one of its captures."""
         for message in reversed(self.tg.messages(self.user, from_bot=True)):
             for data in message.callback_data:
-                if data[0] == "p" and (message.message_id, data) not in self.pressed:
+                if data[0] in "phC" and (message.message_id, data) not in self.pressed:
                     return message, data
         return None
 
@@ -238,18 +240,25 @@ async def test_three_processes_play_every_game_to_the_end_though_one_is_killed(
         by_game.setdefault(int(move["game_id"]), []).append(move)
     for game_id, stored in by_game.items():
         assert [m["number"] for m in stored] == list(range(1, len(stored) + 1)), f"game {game_id}"
-    human = {(int(m["game_id"]), int(m["number"]), m["move"]) for m in moves if not m["by_computer"]}
-    tapped = {}
+    human = {(int(m["game_id"]), int(m["number"])): m["move"] for m in moves if not m["by_computer"]}
+    plays: dict[tuple[int, int], list[CallbackRecord]] = {}
     for player in players:
         for record in player.taps:
-            _, game, version, move = record.data.split("|", 3)
-            tapped[(int(game), int(version) + 1, move)] = record
-    assert human <= set(tapped), "every stored move of a user is a play they tapped"
-    accepted = {key for key, record in tapped.items() if record.answered and not record.show_alert}
-    assert accepted <= human, "every play answered without a refusal is stored"
+            action, game, version, *_ = record.data.split("|")
+            if action in "pC":
+                plays.setdefault((int(game), int(version) + 1), []).append(record)
+    for key, move in human.items():
+        assert key in plays, f"stored move {key} {move} is a play its user tapped"
+        named = [r.data.split("|", 3)[3] for r in plays[key] if r.data[0] == "p"]
+        assert not named or move in named, (key, move, named)
+    accepted = {key for key, records in plays.items()
+                if any(r.answered and not r.show_alert for r in records)}
+    assert accepted <= set(human), "every play answered without a refusal is stored"
     output = "\n".join(log.read_text(errors="replace") for log in logs)
     assert "refused in game" not in output, "no computer move was tried twice"
     assert "Traceback" not in "\n".join(logs[n].read_text(errors="replace") for n in (0, 2))
+    sent = sum(count for method, count in tg.request_counts.items() if method.startswith(("send", "edit")))
+    print(f"messages sent or edited: {sent}, {sent / len(moves):.2f} a move")
     print(f"{GAMES} games, {len(moves)} moves ({len(human)} tapped), one process killed after "
           f"{killed_at} taps; hands asked for again {sum(p.reposts for p in players)} times; "
           f"lobbies {started:.1f} s, kill {killed:.1f} s, all over {ended:.1f} s")

@@ -65,3 +65,28 @@ async def test_scopa_db_naming_postgresql_plays_a_whole_match_there(postgres_url
         assert (await again.game_row(game_id)).status.value == "finished"
     finally:
         await again.close()
+
+
+def test_webhook_workers_share_telegrams_flood_limits() -> None:
+    from bot.adapters.telegram import TelegramFrontEnd
+    from bot.app import telegram_front_end
+    from bot.sessions import Sessions
+
+    from .fakes.memory_store import MemoryStore
+
+    settings = Settings.from_env({"TELEGRAM_TOKEN": "123:abc", "TELEGRAM_WORKERS": "3",
+                                  "TELEGRAM_WEBHOOK_URL": "https://bot.example.org/telegram"})
+    assert settings.telegram_workers == 3
+    front = telegram_front_end(Sessions(MemoryStore()), settings)  # type: ignore[arg-type]
+    assert isinstance(front, TelegramFrontEnd)
+    assert front.outbox.group_rate == (20 / 3, 60.0), "each group's 20 a minute, shared by three"
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"TELEGRAM_WORKERS": "3"}, "webhook mode"),
+    ({"TELEGRAM_WORKERS": "0", "TELEGRAM_WEBHOOK_URL": "https://x/y"}, "whole number"),
+])
+def test_several_workers_need_a_webhook_and_a_count(env: dict[str, str], says: str) -> None:
+    with pytest.raises(FatalError, match=says) as failed:
+        Settings.from_env(env)
+    assert failed.value.exit_code == 2
