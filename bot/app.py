@@ -19,7 +19,14 @@ from .failures import FatalError
 from .redact import mask_secret
 from .sessions import ComputerPool, Sessions
 from .sessions.ports import StorageFailed
-from .storage import Store
+from .storage.backends import (
+    Backend,
+    DatabaseUnavailable,
+    UnsupportedDatabase,
+    describe_database,
+    open_store,
+    parse_database,
+)
 from .storage.health import StorageUnavailable, check_sqlite
 
 log = logging.getLogger(__name__)
@@ -46,6 +53,12 @@ class Settings:
     telegram_listen: str | None
     discord_token: str | None
     discord_api_base: str | None = None
+    discord_shards: tuple[int, ...] | None = None
+    """The gateway shards this process runs (with `discord_shard_count`); None: all of them."""
+    discord_shard_count: int | None = None
+    telegram_workers: int = 1
+    """Processes taking Telegram's updates for one token: Telegram's flood limits hold for
+    the token, so each process keeps to its share of them."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -63,7 +76,24 @@ class Settings:
             telegram_listen=get("TELEGRAM_LISTEN"),
             discord_token=get("DISCORD_TOKEN"),
             discord_api_base=get("DISCORD_API_BASE"),
-        )
+            discord_shards=parse_shards(get("DISCORD_SHARDS")),
+            discord_shard_count=parse_shard_count(get("DISCORD_SHARD_COUNT")),
+            telegram_workers=parse_workers(get("TELEGRAM_WORKERS")),
+        ).checked()
+
+    def checked(self) -> Settings:
+        """These settings, or `FatalError` (exit code 2) saying in one line what is wrong."""
+        shards, count = self.discord_shards, self.discord_shard_count
+        if shards is not None and count is None:
+            raise FatalError("--shards (DISCORD_SHARDS) needs --shard-count (DISCORD_SHARD_COUNT): "
+                             "the number of shards all processes run together", exit_code=2)
+        if self.telegram_workers > 1 and not self.telegram_webhook_url:
+            raise FatalError("TELEGRAM_WORKERS is for webhook mode (TELEGRAM_WEBHOOK_URL): Telegram "
+                             "gives its updates to one long-polling process only", exit_code=2)
+        if shards is not None and count is not None and max(shards) >= count:
+            raise FatalError(f"shard {max(shards)} does not exist with {count} shards "
+                             f"(they are numbered 0 to {count - 1})", exit_code=2)
+        return self
 
     def mask_tokens(self) -> None:
         """From now on no output of this process shows either token."""
@@ -73,18 +103,64 @@ class Settings:
 
     def __repr__(self) -> str:
         hidden = {True: "<set>", False: "<unset>"}
-        return (f"Settings(database={self.database!r}, telegram_token={hidden[bool(self.telegram_token)]}, "
-                f"discord_token={hidden[bool(self.discord_token)]})")
+        shards = "" if self.discord_shards is None else \
+            f", discord_shards={list(self.discord_shards)}/{self.discord_shard_count}"
+        return (f"Settings(database={describe_database(self.database)!r}, "
+                f"telegram_token={hidden[bool(self.telegram_token)]}, "
+                f"discord_token={hidden[bool(self.discord_token)]}{shards})")
+
+
+def parse_shards(text: str | None) -> tuple[int, ...] | None:
+    """`0-3`, `4,5,6` or `0-3,8`: the shard ids, in order; `FatalError` for anything else."""
+    if text is None:
+        return None
+    shards: set[int] = set()
+    try:
+        for part in text.split(","):
+            first, dash, last = part.strip().partition("-")
+            low, high = int(first), int(last) if dash else int(first)
+            if low < 0 or high < low:
+                raise ValueError(part)
+            shards.update(range(low, high + 1))
+    except ValueError:
+        raise FatalError(f"shards must look like 0-3 or 0,1,2, not {text[:40]!r}", exit_code=2) from None
+    return tuple(sorted(shards))
+
+
+def parse_workers(text: str | None) -> int:
+    if text is None:
+        return 1
+    if not text.isdigit() or int(text) < 1:
+        raise FatalError(f"TELEGRAM_WORKERS must be a whole number from 1, not {text[:40]!r}",
+                         exit_code=2)
+    return int(text)
+
+
+def parse_shard_count(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise FatalError(f"the shard count must be a whole number from 1, not {text[:40]!r}",
+                         exit_code=2)
+    return int(text)
 
 
 async def open_sessions(database: str, **options: object) -> Sessions:
-    """The sessions layer over the database at `database`, checked first: a database the bot
-    cannot use is a `FatalError` before any user is answered."""
+    """The sessions layer over the database `database` names (an SQLite file, or
+    `postgresql://...`), checked first: a database the bot cannot use is a `FatalError`
+    in one line, its password hidden, before any user is answered."""
     try:
-        check_sqlite(database)
-    except StorageUnavailable as exc:
+        target = parse_database(database)
+        if target.backend is Backend.SQLITE:
+            check_sqlite(target.target)
+        store = await open_store(database)
+    except UnsupportedDatabase as exc:
+        raise FatalError(f"SCOPA_DB: {exc}", exit_code=2) from None
+    except (StorageUnavailable, DatabaseUnavailable) as exc:
         raise FatalError(str(exc)) from None
-    store = await Store.open(database)
+    except RuntimeError as exc:
+        # a schema newer than this bot
+        raise FatalError(str(exc), exit_code=2) from None
     return Sessions(store, **options)  # type: ignore[arg-type]
 
 
@@ -92,16 +168,32 @@ def telegram_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:
     from .adapters.telegram import TelegramFrontEnd
 
     assert settings.telegram_token
+    workers = settings.telegram_workers
+    if workers == 1:
+        return TelegramFrontEnd(sessions, settings.telegram_token, api_base=settings.telegram_api_base,
+                                webhook_url=settings.telegram_webhook_url,
+                                listen=settings.telegram_listen)
+    from telegram.constants import FloodLimit
+    from telegram.ext import AIORateLimiter
+
+    overall = AIORateLimiter(overall_max_rate=FloodLimit.MESSAGES_PER_SECOND / workers,
+                             group_max_rate=0, max_retries=3)
     return TelegramFrontEnd(sessions, settings.telegram_token, api_base=settings.telegram_api_base,
-                            webhook_url=settings.telegram_webhook_url,
-                            listen=settings.telegram_listen)
+                            webhook_url=settings.telegram_webhook_url, listen=settings.telegram_listen,
+                            rate_limiter=overall,
+                            group_rate=(FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP / workers, 60.0))
 
 
 def discord_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:
     from .adapters.discord import DiscordFrontEnd
 
     assert settings.discord_token
-    return DiscordFrontEnd(sessions, settings.discord_token, api_base=settings.discord_api_base)
+    shards = settings.discord_shards
+    return DiscordFrontEnd(sessions, settings.discord_token, api_base=settings.discord_api_base,
+                           shard_count=settings.discord_shard_count,
+                           shard_ids=None if shards is None else list(shards),
+                           # the process that runs shard 0 registers the slash commands
+                           sync_commands=shards is None or 0 in shards)
 
 
 FRONT_ENDS: dict[str, Callable[[Sessions, Settings], FrontEnd]] = {

@@ -97,10 +97,20 @@ def _export(args: argparse.Namespace) -> int:
     return asyncio.run(main())
 
 
-def _serve(names: list[str]) -> int:
-    from .app import Settings, serve
+def _serve(names: list[str], args: argparse.Namespace | None = None) -> int:
+    import dataclasses
+
+    from .app import Settings, parse_shard_count, parse_shards, serve
 
     settings = Settings.from_env()
+    shards, count = getattr(args, "shards", None), getattr(args, "shard_count", None)
+    if shards is not None or count is not None:
+        settings = dataclasses.replace(
+            settings, discord_shards=parse_shards(shards) if shards else settings.discord_shards,
+            discord_shard_count=parse_shard_count(count) if count else settings.discord_shard_count
+        ).checked()
+    if args is not None and getattr(args, "listen", None):
+        settings = dataclasses.replace(settings, telegram_listen=args.listen)
     missing = [n for n in names if not getattr(settings, f"{n}_token")]
     if missing:
         print(_NO_TOKEN.format(names=", ".join(n.upper() + "_TOKEN" for n in missing)),
@@ -142,11 +152,16 @@ _TELEGRAM_ENV = """environment:
   TELEGRAM_API_BASE     Bot API prefix, e.g. http://127.0.0.1:8081/bot for a self-hosted server
   TELEGRAM_WEBHOOK_URL  webhook mode: the public URL (long polling when unset)
   TELEGRAM_LISTEN       webhook mode: the host:port to listen on
-  SCOPA_DB              the SQLite file (default scopa.db)"""
+  TELEGRAM_WORKERS      webhook mode: how many processes share the token (each keeps
+                        to its share of Telegram's flood limits)
+  SCOPA_DB              the database: an SQLite file (default scopa.db) or
+                        postgresql://user:password@host:5432/db"""
 _DISCORD_ENV = """environment:
   DISCORD_TOKEN         the bot token from the Discord developer portal (required)
   DISCORD_API_BASE      the Discord API's address, for a proxy or a test server
-  SCOPA_DB              the SQLite file (default scopa.db)"""
+  DISCORD_SHARDS, DISCORD_SHARD_COUNT  as --shards and --shard-count
+  SCOPA_DB              the database: an SQLite file (default scopa.db) or
+                        postgresql://user:password@host:5432/db"""
 _RUN_ENV = "environment: TELEGRAM_TOKEN, DISCORD_TOKEN (and those listed by telegram --help and " \
            "discord --help), SCOPA_DB."
 
@@ -215,7 +230,18 @@ def build_parser() -> argparse.ArgumentParser:
         front = sub.add_parser(name, help=f"run the {name.title()} bot ({name.upper()}_TOKEN)",
                                description=f"Run the {name.title()} bot alone.", epilog=environment,
                                formatter_class=formatter)
-        front.set_defaults(func=lambda _args, name=name: _serve([name]))
+        front.set_defaults(func=lambda args, name=name: _serve([name], args))
+        if name == "telegram":
+            front.add_argument("--listen", metavar="HOST:PORT",
+                               help="webhook mode: where this process listens (TELEGRAM_LISTEN); "
+                                    "several processes behind one TELEGRAM_WEBHOOK_URL each have "
+                                    "their own (docs/scaling.md)")
+        else:
+            front.add_argument("--shards", metavar="IDS",
+                               help="the gateway shards this process runs, e.g. 0-3 or 0,2 "
+                                    "(DISCORD_SHARDS; default: all); needs --shard-count")
+            front.add_argument("--shard-count", metavar="N",
+                               help="the shards all processes run together (DISCORD_SHARD_COUNT)")
 
     play = sub.add_parser(
         "play", help="play a match in the terminal against the computer",

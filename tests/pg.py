@@ -163,3 +163,22 @@ def start_cluster(durable: bool = False) -> Cluster:
         cluster.stop()
         raise
     return cluster
+
+
+_shared: Cluster | None = None
+
+
+def shared_cluster() -> Cluster:
+    """One throwaway server for the whole test run, started by the first test that needs it
+    (stopped at exit); without PostgreSQL, `pytest.skip` saying why, or a failure in CI."""
+    import pytest
+
+    global _shared
+    if _shared is None:
+        try:
+            _shared = start_cluster()
+        except Unavailable as exc:
+            if in_ci():
+                pytest.fail(f"CI=true, so the PostgreSQL tests must run, but {exc}")
+            pytest.skip(f"{exc}; the PostgreSQL tests run in CI")
+    return _shared

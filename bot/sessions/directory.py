@@ -11,6 +11,8 @@ from .refs import ChatRef, UserRef, language_of
 class Directory:
     def __init__(self, store: GameStore) -> None:
         self.store = store
+        self.shared = bool(getattr(store, "shared", False))
+        """Other processes change chats and players too: copies are not kept."""
         self._chats: dict[int, ChatRow] = {}
         self._players: dict[tuple[str, str], PlayerRow] = {}
 
@@ -21,7 +23,7 @@ class Directory:
         return row
 
     async def chat_row(self, chat_id: int) -> ChatRow:
-        row = self._chats.get(chat_id)
+        row = None if self.shared else self._chats.get(chat_id)
         if row is None:
             row = await self.store.get_chat(chat_id)
             assert row is not None
@@ -33,7 +35,7 @@ class Directory:
 
     async def player(self, ref: UserRef) -> PlayerRow:
         """The player, created on their first request, their name and language kept up to date."""
-        known = self._players.get((ref.platform, ref.key))
+        known = None if self.shared else self._players.get((ref.platform, ref.key))
         if known is not None and known.display_name == (ref.name or ref.key)[:64] and (
                 not ref.language or known.platform_language == ref.language):
             return known
@@ -44,7 +46,7 @@ class Directory:
 
     async def known_player(self, platform: str, key: str) -> PlayerRow | None:
         """The player if they ever used the bot; taps never create players."""
-        known = self._players.get((platform, key))
+        known = None if self.shared else self._players.get((platform, key))
         if known is None:
             known = await self.store.find_player(platform, key)
             if known is not None:

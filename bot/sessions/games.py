@@ -46,6 +46,7 @@ class Games:
     def __init__(self, store: GameStore, directory: Directory) -> None:
         self.store = store
         self.directory = directory
+        self.shared = bool(getattr(store, "shared", False))
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, tuple[GameRow, Game]] = {}
         self._tables: dict[int, tuple[GameRow, Game, TableView]] = {}
@@ -75,10 +76,20 @@ class Games:
         return row
 
     async def load(self, game_id: int) -> tuple[GameRow, Game | None]:
+        """The game from memory; when other processes share the store (`shared`), the
+        stored row is read each time and the game kept in memory only while its version
+        is still the stored one."""
         cached = self._cache.get(game_id)
-        if cached is not None:
+        if cached is not None and not self.shared:
             return cached
         row = await self.row(game_id)
+        if cached is not None and row.status == "running" and row.version == cached[0].version:
+            if row == cached[0]:
+                row = cached[0]
+            self._cache[game_id] = (row, cached[1])
+            return row, cached[1]
+        if cached is not None:
+            self.forget(game_id)
         game = await self.stored(row)
         if game is not None and row.status == "running":
             self._cache[game_id] = (row, game)

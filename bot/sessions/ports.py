@@ -11,7 +11,12 @@ rules, which every implementation keeps:
   `expected_version`);
 - `start_game`, `cancel_game` and `set_deadline` change nothing and give False
   when the game is not in the state they expect;
-- `running_deadlines` is soonest first; `moves` in order.
+- `running_deadlines` is soonest first; `moves` in order;
+- `claim_due` hands a game's due work (a warning, a timed-out turn, a computer
+  turn) to one owner at a time: a game another owner holds is left out until that
+  owner lets it go (`release_claim`) or its lease runs out, so of several bot
+  processes on one database one runs each timer, and a process that died holds
+  nothing for longer than its lease.
 """
 
 from __future__ import annotations
@@ -69,6 +74,10 @@ class MessageRefs(Protocol):
 
 
 class GameStore(MessageRefs, Protocol):
+    shared: bool
+    """Other processes may change the games (several bots on one database): the sessions
+    then check what they keep in memory against the store before using it."""
+
     async def close(self) -> None: ...
 
     # ---- chats and players
@@ -123,6 +132,17 @@ class GameStore(MessageRefs, Protocol):
                            kind: str | None, warned: bool = False) -> bool: ...
 
     async def running_deadlines(self) -> list[Deadline]: ...
+
+    async def claim_due(self, now: float, warn_before: float, owner: str,
+                        lease: float) -> list[Deadline]:
+        """The running games whose deadline has come at `now` (a turn not yet warned: its
+        deadline less `warn_before`) and that no other owner holds, soonest first; each is
+        held for `owner` until `now + lease`."""
+        ...
+
+    async def release_claim(self, game_id: int, owner: str) -> None:
+        """Let go of game `game_id` if `owner` holds it."""
+        ...
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]: ...
 

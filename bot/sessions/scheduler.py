@@ -1,5 +1,12 @@
 """Time in games: turn warnings, turns that time out, and computer players' moves,
-each when its game's deadline comes."""
+each when its game's deadline comes.
+
+Several bot processes may share one database: each due game is claimed from the
+store first (`GameStore.claim_due`), so one process runs each timer, and let go
+once done; a process that dies holding a game holds it for `CLAIM_LEASE` seconds
+at most, then another takes it over. The move itself stays version-checked, so
+even an attempt made after its lease ran out changes nothing once another
+process has moved the game on."""
 
 from __future__ import annotations
 
@@ -7,14 +14,19 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
+import secrets
+import socket
 from collections.abc import Awaitable, Callable
 
+from ..engine import Game
 from ..engine.fuori import declaring_wins
 from . import events as ev
 from .directory import Directory
 from .games import EventBus, Games, base
 from .play import Play
 from .ports import GameStore, StorageFailed
+from .records import GameRow
 from .refusals import Refused
 from .thinking import Chooser, Think
 from .views import seat_name
@@ -22,6 +34,18 @@ from .views import seat_name
 log = logging.getLogger(__name__)
 
 _IDLE_POLL = 2.0  # the timer loop also looks for due work at least this often
+_RETRY_HELD = 0.5
+"""Seconds before due work the last round did not do (another process holds it, or it
+failed) is looked at again."""
+CLAIM_LEASE = 5.0
+"""Seconds a process holds a game's due work: far more than a computer's move takes,
+and how long a process that died can keep its games waiting."""
+
+
+def process_owner() -> str:
+    """This process's name on the games it claims: host, process id and a random part
+    (a restarted process with a reused id is another owner)."""
+    return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
 
 
 class Alarm:
@@ -61,12 +85,21 @@ class Scheduler:
         self.think = think
         """Where the chooser runs: a thread by default, worker processes in the bot."""
         self.timeout_level = timeout_level
+        self.owner = process_owner()
+        self.lease = CLAIM_LEASE
+        self._last_run: float | None = None
+        """The time `run_due` last looked for due work."""
 
     async def next_due(self) -> float | None:
-        """When `run_due` next has something to do (None: nothing scheduled)."""
+        """When `run_due` next has something to do (None: nothing scheduled). Work that
+        was due when `run_due` last looked and is still there (another process holds
+        it, or it failed) is looked at again `_RETRY_HELD` seconds from now."""
         soonest = None
+        looked = self._last_run
         for _, deadline, kind, warned, _ in await self.store.running_deadlines():
             due = self.alarm.due(deadline, kind, warned)
+            if looked is not None and due <= looked:
+                due = self.clock() + _RETRY_HELD
             soonest = due if soonest is None else min(soonest, due)
         return soonest
 
@@ -77,13 +110,17 @@ class Scheduler:
         does not hold up the others, and one game's failure does not stop them (it
         is raised once the others are done, and the timer loop tries it again later)."""
         now = self.clock()
+        self._last_run = now
         warn_before = self.alarm.warn_before
         actions: list[Awaitable[int]] = []
-        for game_id, deadline, kind, warned, version in await self.store.running_deadlines():
+        for game_id, deadline, kind, warned, version in await self.store.claim_due(
+                now, warn_before, self.owner, self.lease):
             if now >= deadline:
-                actions.append(self._act(game_id, version))
+                actions.append(self._released(game_id, self._act(game_id, version)))
             elif kind == "turn" and not warned and warn_before and now >= deadline - warn_before:
-                actions.append(self._warn(game_id, version, deadline))
+                actions.append(self._released(game_id, self._warn(game_id, version, deadline)))
+            else:
+                await self.store.release_claim(game_id, self.owner)
         done = 0
         failed: Exception | None = None
         for outcome in await asyncio.gather(*actions, return_exceptions=True):
@@ -97,9 +134,25 @@ class Scheduler:
             raise failed
         return done
 
+    async def _released(self, game_id: int, action: Awaitable[int]) -> int:
+        """Run a claimed game's action, then let go of the game, done or not."""
+        try:
+            return await action
+        finally:
+            await self.store.release_claim(game_id, self.owner)
+
+    async def _current(self, game_id: int, version: int) -> tuple[GameRow, Game | None]:
+        """The game as loaded, from memory unless another process moved it on since:
+        `version` is what the store says now."""
+        row, game = await self.games.load(game_id)
+        if row.version != version:
+            self.games.forget(game_id)
+            row, game = await self.games.load(game_id)
+        return row, game
+
     async def _warn(self, game_id: int, version: int, deadline: float) -> int:
         async with self.games.lock(game_id):
-            row, game = await self.games.load(game_id)
+            row, game = await self._current(game_id, version)
             if game is None or row.version != version or row.warned:
                 return 0
             await self.store.set_deadline(game_id, version, deadline, "turn", warned=True)
@@ -114,7 +167,7 @@ class Scheduler:
 
     async def _act(self, game_id: int, version: int) -> int:
         async with self.games.lock(game_id):
-            row, game = await self.games.load(game_id)
+            row, game = await self._current(game_id, version)
             if game is None or row.status != "running" or row.version != version:
                 return 0
             if row.deadline is None or self.clock() < row.deadline:

@@ -119,4 +119,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     UPDATE games SET teams = 2 WHERE teams = 1;
     """,
+    # 4: who runs a game's due work (its timer, its computer turn) and until when, so
+    # that of several processes on one database one runs it (`claim_due`).
+    """
+    CREATE TABLE IF NOT EXISTS claims (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        owner TEXT NOT NULL,
+        until REAL NOT NULL
+    );
+    """,
 )

@@ -10,7 +10,8 @@ partial index, so two processes creating a game in the same chat at once get one
 game and one OpenGameExists.
 
 Nothing is cached between calls (several processes may share the database):
-`running_deadlines` asks the database each time, by index.
+`running_deadlines` asks the database each time, by index. Each game's due work
+(its timer, its computer turn) is claimed by one process at a time (`claim_due`).
 """
 
 from __future__ import annotations
@@ -73,6 +74,24 @@ _PLAIN_MOVE = (
 """A move that neither ends a round nor the match, as one statement (so one transaction,
 and one round trip): the move is stored only if the game's version was the expected one."""
 
+_CLAIM_DUE = (
+    "WITH now AS (SELECT $1::float8 AS at, $2::float8 AS warn, $3::text AS owner, $4::float8 AS lease), "
+    "due AS (SELECT g.id, g.deadline, g.deadline_kind, g.warned, g.version FROM games g "
+    "CROSS JOIN now LEFT JOIN claims c ON c.game_id = g.id "
+    "WHERE g.status='running' AND g.deadline_kind IS NOT NULL AND g.deadline <= now.at + now.warn "
+    "AND (g.deadline <= now.at OR (g.deadline_kind='turn' AND NOT g.warned "
+    "AND g.deadline - now.warn <= now.at)) "
+    "AND (c.game_id IS NULL OR c.until <= now.at OR c.owner = now.owner) "
+    "ORDER BY g.deadline, g.id FOR UPDATE OF g SKIP LOCKED), "
+    "held AS (INSERT INTO claims (game_id, owner, until) "
+    "SELECT due.id, now.owner, now.at + now.lease FROM due CROSS JOIN now "
+    "ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, until = EXCLUDED.until "
+    "WHERE claims.until <= $1 OR claims.owner = $3 RETURNING game_id) "
+    "SELECT due.* FROM due JOIN held ON held.game_id = due.id")
+"""Due games (a turn not yet warned is due `$2` seconds before its deadline) that no other
+owner holds, held for owner `$3` until `$1 + $4`. The upsert checks the holder again:
+a claim another process committed after this statement's snapshot is seen there."""
+
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """Connections go back to the pool as they are: the store never changes a session's
@@ -93,6 +112,9 @@ _SERVER_FAILURES = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
 
 
 class PostgresStore:
+    shared = True
+    """Several bot processes may share the database."""
+
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Callable[[], float] = time.time) -> None:
         self._pool: asyncpg.Pool | None = pool
         self._loop = asyncio.get_running_loop()
@@ -411,6 +433,19 @@ class PostgresStore:
             "ORDER BY deadline, id")
         return [(int(r["id"]), float(r["deadline"]), r["deadline_kind"], bool(r["warned"]),
                  int(r["version"])) for r in rows]
+
+    async def claim_due(self, now: float, warn_before: float, owner: str,
+                        lease: float) -> list[Deadline]:
+        """Due games no other owner holds, held for `owner` until `now + lease`, in one
+        statement: `FOR UPDATE SKIP LOCKED` passes over the rows another process is
+        claiming or moving at this moment, so two processes never take the same game."""
+        rows = await self._fetch(_CLAIM_DUE, float(now), float(warn_before), owner, float(lease))
+        found = [(int(r["id"]), float(r["deadline"]), r["deadline_kind"], bool(r["warned"]),
+                  int(r["version"])) for r in rows]
+        return sorted(found, key=lambda due: (due[1], due[0]))
+
+    async def release_claim(self, game_id: int, owner: str) -> None:
+        await self._execute("DELETE FROM claims WHERE game_id=$1 AND owner=$2", game_id, owner)
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         """The game's moves numbered above `after`, in order."""

@@ -118,4 +118,13 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, key)
     );
     """,
+    # 2: who runs a game's due work (its timer, its computer turn) and until when, so
+    # that of several processes on one database one runs it (`claim_due`).
+    """
+    CREATE TABLE claims (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        owner TEXT NOT NULL,
+        until DOUBLE PRECISION NOT NULL
+    );
+    """,
 )

@@ -69,6 +69,9 @@ _PLAYER_COLUMNS = ("id, platform, user_key, display_name, language, platform_lan
 class Store:
     """The `GameStore` (bot/sessions/ports.py) on SQLite."""
 
+    shared = False
+    """One process writes an SQLite file: what the sessions keep in memory stays true."""
+
     def __init__(self, db: sqlite3.Connection, reports: aiosqlite.Connection | None,
                  path: str, clock: Callable[[], float] = time.time) -> None:
         self._db = db
@@ -443,6 +446,31 @@ class Store:
                 int(r["id"]): (int(r["id"]), float(r["deadline"]), r["deadline_kind"],
                                bool(r["warned"]), int(r["version"])) for r in rows}
         return sorted(self._deadlines.values(), key=_deadline_of)
+
+    async def claim_due(self, now: float, warn_before: float, owner: str,
+                        lease: float) -> list[Deadline]:
+        """Due games no other owner holds, held for `owner` until `now + lease`. The
+        deadlines kept in memory say which games may be due, so a loop that finds nothing
+        due writes nothing; each candidate is claimed by a conditional upsert, in one
+        transaction, so another store on the same file never takes the same game."""
+        due = [entry for entry in await self.running_deadlines()
+               if entry[1] <= now or (entry[2] == "turn" and not entry[3] and warn_before
+                                      and entry[1] - warn_before <= now)]
+        if not due:
+            return []
+
+        def work(conn: sqlite3.Connection) -> list[Deadline]:
+            return [entry for entry in due if conn.execute(
+                "INSERT INTO claims (game_id, owner, until) SELECT id, ?, ? FROM games "
+                "WHERE id=? AND version=? AND status='running' "
+                "ON CONFLICT (game_id) DO UPDATE SET owner=excluded.owner, until=excluded.until "
+                "WHERE claims.until <= ? OR claims.owner = ?",
+                (owner, now + lease, entry[0], entry[4], now, owner)).rowcount]
+
+        return self._write(work)
+
+    async def release_claim(self, game_id: int, owner: str) -> None:
+        self._write_one("DELETE FROM claims WHERE game_id=? AND owner=?", (game_id, owner))
 
     def _note_deadline(self, game_id: int, deadline: float | None, kind: str | None,
                        warned: bool, version: int) -> None:

@@ -46,6 +46,8 @@ class _Game:
 
 
 class MemoryStore:
+    shared = False
+
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self.closed = False
@@ -54,6 +56,8 @@ class MemoryStore:
         self._games: dict[int, _Game] = {}
         self._records: dict[int, str] = {}
         self._ratings: dict[tuple[int, str], RatingRow] = {}
+        self._claims: dict[int, tuple[str, float]] = {}
+        """Game id: who holds its due work, and until when."""
 
     async def close(self) -> None:
         self.closed = True
@@ -304,6 +308,24 @@ class MemoryStore:
                  for g in self._games.values()
                  if g.row.status == "running" and g.row.deadline is not None]
         return sorted(found, key=lambda entry: entry[1])
+
+    async def claim_due(self, now: float, warn_before: float, owner: str,
+                        lease: float) -> list[Deadline]:
+        self._open()
+        claimed = []
+        for entry in await self.running_deadlines():
+            game_id, deadline, kind, warned, _ = entry
+            due = deadline <= now or (kind == "turn" and not warned and deadline - warn_before <= now)
+            holder, until = self._claims.get(game_id, (owner, now))
+            if due and (holder == owner or until <= now):
+                self._claims[game_id] = (owner, now + lease)
+                claimed.append(entry)
+        return claimed
+
+    async def release_claim(self, game_id: int, owner: str) -> None:
+        self._open()
+        if self._claims.get(game_id, (None, 0.0))[0] == owner:
+            del self._claims[game_id]
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         self._open()

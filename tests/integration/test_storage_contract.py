@@ -89,14 +89,7 @@ BACKENDS = {"sqlite": _sqlite, "postgresql": _postgresql}
 
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[pg.Cluster]:
-    try:
-        cluster = pg.start_cluster()
-    except pg.Unavailable as exc:
-        if pg.in_ci():
-            pytest.fail(f"CI=true, so the PostgreSQL storage contract must run, but {exc}")
-        pytest.skip(f"{exc}; the PostgreSQL storage contract runs in CI")
-    yield cluster
-    cluster.stop()
+    yield pg.shared_cluster()
 
 
 @pytest.fixture(params=sorted(BACKENDS))
@@ -550,6 +543,55 @@ async def test_deadlines_soonest_first_as_every_store_on_the_database_sees_them(
     assert await store.set_deadline(late.id, 1, None, None)
     await store.cancel_game(soon.id)
     assert await store.running_deadlines() == [] == await (await backend.open()).running_deadlines()
+
+
+async def test_due_work_is_held_by_one_process_until_it_lets_go_or_its_lease_runs_out(
+        backend: Backend) -> None:
+    one, two = await backend.open(), await backend.open()
+    due = await _running(one, "g1", deadline=1_000.0)
+    await _running(one, "g2", deadline=3_000.0, names=("Carla", "Dino"))
+    entry = (due.id, 1_000.0, "turn", False, 0)
+    assert await one.claim_due(1_000.0, 0.0, "one", 5.0) == [entry]
+    assert await two.claim_due(1_001.0, 0.0, "two", 5.0) == [], "another process holds it"
+    assert await one.claim_due(1_002.0, 0.0, "one", 5.0) == [entry], "its holder may take it again"
+    assert await two.claim_due(1_006.0, 0.0, "two", 5.0) == [], "taking it again renewed the lease"
+    assert await two.claim_due(1_007.0, 0.0, "two", 5.0) == [entry], "a dead holder's lease runs out"
+    await one.release_claim(due.id, "one")
+    assert await one.claim_due(1_008.0, 0.0, "one", 5.0) == [], "only the holder lets go"
+    await two.release_claim(due.id, "two")
+    assert await one.claim_due(1_008.0, 0.0, "one", 5.0) == [entry]
+
+
+async def test_a_turn_is_due_for_its_warning_before_its_deadline_and_once_warned_at_it(
+        backend: Backend) -> None:
+    store = await backend.open()
+    game = await _running(store, "g1", deadline=1_000.0)
+    assert await store.claim_due(970.0, 20.0, "one", 5.0) == []
+    assert await store.claim_due(980.0, 0.0, "one", 5.0) == [], "no warnings: due at the deadline"
+    assert await store.claim_due(980.0, 20.0, "one", 5.0) == [(game.id, 1_000.0, "turn", False, 0)]
+    assert await store.set_deadline(game.id, 0, 1_000.0, "turn", warned=True)
+    await store.release_claim(game.id, "one")
+    assert await store.claim_due(990.0, 20.0, "two", 5.0) == [], "warned already"
+    assert await store.claim_due(1_000.0, 20.0, "two", 5.0) == [(game.id, 1_000.0, "turn", True, 0)]
+    await store.commit_move(_move(game, deadline=None, deadline_kind=None))
+    assert await store.claim_due(9_000.0, 20.0, "three", 5.0) == [], "no deadline, nothing due"
+
+
+async def test_processes_claiming_at_once_share_out_the_due_games(backend: Backend) -> None:
+    stores = [await backend.open() for _ in range(3)]
+    names = [(f"A{n}", f"B{n}") for n in range(12)]
+    ids = {(await _running(stores[0], f"g{n}", deadline=1_000.0 + n, names=pair)).id
+           for n, pair in enumerate(names)}
+    rounds = await asyncio.gather(*(store.claim_due(2_000.0, 0.0, f"p{n}", 5.0)
+                                    for n, store in enumerate(stores) for _ in range(3)))
+    claimed = [entry[0] for found in rounds for entry in found]
+    owners = {entry[0]: n // 3 for n, found in enumerate(rounds) for entry in found}
+    assert set(claimed) == ids
+    assert all(claimed.count(game) == 1 or len({owners[game]}) == 1 for game in ids)
+    by_owner = [[g for n, found in enumerate(rounds) if n // 3 == p for g, *_ in found] for p in range(3)]
+    for first in range(3):
+        for second in range(first + 1, 3):
+            assert not set(by_owner[first]) & set(by_owner[second]), "a game went to two processes"
 
 
 # ---- message references --------------------------------------------------------

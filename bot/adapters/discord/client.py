@@ -72,10 +72,12 @@ class IdentifyGate:
 
 
 class ScopaClient(discord.AutoShardedClient):
-    def __init__(self, *, shard_count: int | None = None, guild_ready_timeout: float = 2.0) -> None:
+    def __init__(self, *, shard_count: int | None = None, guild_ready_timeout: float = 2.0,
+                 shard_ids: list[int] | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(intents=intents, shard_count=shard_count, guild_ready_timeout=guild_ready_timeout,
+        super().__init__(intents=intents, shard_count=shard_count, shard_ids=shard_ids,
+                         guild_ready_timeout=guild_ready_timeout,
                          allowed_mentions=discord.AllowedMentions.none(), max_messages=None,
                          chunk_guilds_at_startup=False, member_cache_flags=discord.MemberCacheFlags.none())
         self.tree: app_commands.CommandTree[ScopaClient] = app_commands.CommandTree(self)

@@ -38,7 +38,8 @@ class DiscordFrontEnd:
     long a press or command may work before its interaction is deferred
     (Discord allows three seconds); `hand_ttl` how long an open hand is kept
     current (its token lasts fifteen minutes); `shard_count` None lets Discord
-    say how many shards to run; `sync_commands` registers the slash commands at
+    say how many shards to run; `shard_ids` (with `shard_count`) the shards this
+    process runs, when several share them out; `sync_commands` registers the slash commands at
     start; `drain_timeout` is how long `stop` lets queued messages go out;
     `picture_workers` how many threads draw pictures.
     """
@@ -46,7 +47,8 @@ class DiscordFrontEnd:
     def __init__(self, sessions: Sessions, token: str, *, ack_after: float = 1.5,
                  hand_ttl: float = TOKEN_LIFETIME - 60.0, shard_count: int | None = None,
                  sync_commands: bool = True, guild_ready_timeout: float = 2.0,
-                 drain_timeout: float = 5.0, api_base: str | None = None, picture_workers: int = 2) -> None:
+                 drain_timeout: float = 5.0, api_base: str | None = None,
+                 shard_ids: list[int] | None = None, picture_workers: int = 2) -> None:
         if not token:
             raise ValueError("a Discord bot token is required")
         mask_secret(token)
@@ -58,7 +60,8 @@ class DiscordFrontEnd:
         self._token = token
         self.sync_commands = sync_commands
         self.drain_timeout = drain_timeout
-        self.client = ScopaClient(shard_count=shard_count, guild_ready_timeout=guild_ready_timeout)
+        self.client = ScopaClient(shard_count=shard_count, guild_ready_timeout=guild_ready_timeout,
+                                  shard_ids=shard_ids)
         self.lanes = Lanes()
         self.painter = Painter(sessions, picture_workers)
         self.hands = HandTracker(sessions, self.lanes, ttl=hand_ttl, painter=self.painter)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
-import secrets
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -43,6 +43,12 @@ BAD_BASE = ("TELEGRAM_API_BASE makes no valid Bot API URL: it must end in /bot, 
 def file_base(api_base: str) -> str:
     """The file URL prefix that goes with a Bot API prefix (`…/bot` -> `…/file/bot`)."""
     return api_base[: -len("bot")] + "file/bot" if api_base.endswith("/bot") else api_base
+
+
+def webhook_secret(token: str) -> str:
+    """The secret Telegram sends with every update to the webhook: derived from the token,
+    so every process behind one webhook URL accepts the same updates (docs/scaling.md)."""
+    return hashlib.sha256(f"scopa-webhook:{token}".encode()).hexdigest()
 
 
 def parse_listen(listen: str | None) -> tuple[str, int]:
@@ -177,7 +183,7 @@ class TelegramFrontEnd:
             await app.updater.start_webhook(
                 listen=host, port=port, url_path=urlsplit(self.webhook_url).path.lstrip("/"),
                 webhook_url=self.webhook_url, allowed_updates=ALLOWED_UPDATES,
-                secret_token=secrets.token_urlsafe(32))
+                secret_token=webhook_secret(self._token))
         else:
             await app.updater.start_polling(timeout=int(self.poll_timeout),
                                             allowed_updates=ALLOWED_UPDATES,

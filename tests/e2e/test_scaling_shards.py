@@ -1,0 +1,93 @@
+"""Discord's gateway shards shared out over processes: `scopa-bot discord --shards 0-3
+--shard-count 8` runs shards 0 to 3 of 8, and each process answers its own guilds."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
+
+from bot.adapters.discord import DiscordFrontEnd
+from bot.app import Settings, discord_front_end
+from bot.cli import main
+from bot.failures import FatalError
+from bot.sessions import ChatRef
+
+from ..fakes.discord_fakes import TOKEN, Channel, FakeDiscord
+from ..sessions_helpers import open_sessions
+
+
+@pytest.fixture(autouse=True)
+def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = itertools.count(1)
+    monkeypatch.setattr("bot.sessions.lobby.secrets.token_hex", lambda n: f"{next(counter):0{2 * n}x}")
+
+
+def test_shards_are_read_as_ranges_and_lists() -> None:
+    settings = Settings.from_env({"DISCORD_SHARDS": "0-3,6", "DISCORD_SHARD_COUNT": "8"})
+    assert settings.discord_shards == (0, 1, 2, 3, 6) and settings.discord_shard_count == 8
+    assert "discord_shards=[0, 1, 2, 3, 6]/8" in repr(settings)
+
+
+@pytest.mark.parametrize(("shards", "count", "says"), [
+    ("0-3", None, "needs --shard-count"),
+    ("0-8", "8", "shard 8 does not exist"),
+    ("3-1", "8", "must look like"),
+    ("one", "8", "must look like"),
+    ("0-3", "0", "whole number"),
+])
+def test_wrong_shards_are_one_line_and_exit_code_2(shards: str, count: str | None, says: str,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    argv = ["discord", "--shards", shards] + (["--shard-count", count] if count else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1 and TOKEN not in err
+
+
+async def test_two_processes_each_run_their_own_shard_and_answer_their_guilds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeDiscord(shards=2, max_concurrency=2)
+    await fake.start()
+    # with its shard count given, discord.py connects to Discord's gateway without asking
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
+    channels = [fake.add_channel(fake.add_guild(f"Guild {n}", shard=n), "scopa") for n in (0, 1)]
+    alice = fake.add_user("Alice", "it")
+    fronts: list[DiscordFrontEnd] = []
+    sessions = [await open_sessions(tmp_path / f"p{n}.db") for n in (0, 1)]
+    try:
+        for n in (0, 1):
+            settings = Settings("unused.db", None, None, None, None, TOKEN,
+                                discord_shards=(n,), discord_shard_count=2)
+            front = discord_front_end(sessions[n], settings)
+            assert isinstance(front, DiscordFrontEnd)
+            await front.start()
+            fronts.append(front)
+            await fake.connected(n)
+        assert sorted(i["shard"] for i in fake.identified) == [0, 1], "each shard identified once"
+        assert [f.client.shard_ids for f in fronts] == [[0], [1]]
+        for n, channel in enumerate(channels):
+            opened = await fake.slash(alice, channel, "newgame")
+            assert opened.reply.ephemeral
+            await fake.wait_for(lambda c=channel: fake.messages(c), what="a lobby on each shard")
+            assert [await s.open_game_id(_chat(channel)) is not None for s in sessions] == \
+                [m == n for m in (0, 1)], "the process running the guild's shard took the command"
+    finally:
+        for front in fronts:
+            await front.stop()
+        for s in sessions:
+            await s.close()
+        await fake.close()
+
+
+def _chat(channel: Channel) -> ChatRef:
+    return ChatRef("discord", str(channel.id))
+
+
+def test_a_shard_list_without_a_count_stops_before_connecting() -> None:
+    with pytest.raises(FatalError, match="needs --shard-count"):
+        Settings.from_env({"DISCORD_SHARDS": "0"})

@@ -1,0 +1,117 @@
+"""Two bot processes on one database: each computer turn and each turn timer is run by
+one of them, and the turns a process that died had claimed are run by another once its
+lease runs out."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.sessions import Sessions
+from bot.sessions.scheduler import CLAIM_LEASE
+from bot.storage.backends import open_store
+
+from .. import pg
+from ..sessions_helpers import ALICE, BOB, CHAT, FakeClock, first_legal, start_duel
+
+
+@pytest.fixture
+async def database() -> AsyncIterator[str]:
+    """A PostgreSQL database: an SQLite file serves one process (docs/scaling.md)."""
+    cluster = pg.shared_cluster()
+    url = await cluster.create_database()
+    try:
+        yield url
+    finally:
+        await cluster.drop_database(url)
+
+
+async def _process(database: str, clock: FakeClock) -> Sessions:
+    store = await open_store(database, clock)
+    return Sessions(store, clock=clock, computer_pace=1.0, warn_before=20.0,  # type: ignore[arg-type]
+                    chooser=first_legal)
+
+
+async def test_two_processes_run_every_computer_turn_once(database: str,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    clock = FakeClock()
+    one, two = await _process(database, clock), await _process(database, clock)
+    try:
+        await one.new_game(CHAT, ALICE, "scopa")
+        await one.add_computer(CHAT, ALICE, "easy")
+        game_id = (await one.start(CHAT, ALICE)).game_id
+        await one.set_autoplay(game_id, ALICE, True)
+        actions = 0
+        for _ in range(200):
+            if (await two.table(game_id)).finished:
+                break
+            clock.advance(1.0)
+            actions += sum(await asyncio.gather(one.run_due(), two.run_due()))
+        assert (await one.game_row(game_id)).status.value == "finished"
+        stored = await one._store.moves(game_id)
+        assert actions == len(stored), "every action stored one move, no move was tried twice"
+        assert [m.number for m in stored] == list(range(1, len(stored) + 1))
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_turn_timer_fires_once_however_many_processes_watch_it(database: str) -> None:
+    clock = FakeClock()
+    processes = [await _process(database, clock) for _ in range(3)]
+    try:
+        game_id = await start_duel(processes[0])
+        first = (await processes[0].table(game_id)).to_play
+        clock.advance(75.0)  # the warning, 20 s before the 90 s turn ends
+        assert sum(await asyncio.gather(*(p.run_due() for p in processes))) == 1
+        assert sum(await asyncio.gather(*(p.run_due() for p in processes))) == 0, "warned once"
+        clock.advance(20.0)
+        assert sum(await asyncio.gather(*(p.run_due() for p in processes))) == 1
+        assert [m.seat for m in await processes[1]._store.moves(game_id)] == [first], "one move"
+        assert (await processes[2].table(game_id)).to_play == 1 - first
+    finally:
+        for process in processes:
+            await process.close()
+
+
+async def test_the_turn_a_dead_process_claimed_is_run_by_another_after_its_lease(database: str) -> None:
+    clock = FakeClock()
+    dead, alive = await _process(database, clock), await _process(database, clock)
+    try:
+        game_id = await start_duel(alive)
+        first = (await alive.table(game_id)).to_play
+        clock.advance(95.0)
+        claimed = await dead._store.claim_due(clock(), 20.0, dead._scheduler.owner, CLAIM_LEASE)
+        assert [entry[0] for entry in claimed] == [game_id]
+        assert await alive.run_due() == 0, "the dying process holds the turn"
+        assert await alive.next_due() is not None
+        clock.advance(CLAIM_LEASE)
+        assert await alive.run_due() == 1
+        assert (await alive.table(game_id)).to_play == 1 - first
+        assert len(await alive._store.moves(game_id)) == 1
+    finally:
+        await dead.close()
+        await alive.close()
+
+
+async def test_a_process_whose_game_moved_on_elsewhere_acts_on_the_stored_game(database: str) -> None:
+    clock = FakeClock()
+    one, two = await _process(database, clock), await _process(database, clock)
+    try:
+        game_id = await start_duel(one)
+        first = (await one.table(game_id)).to_play  # `one` keeps the game in memory
+        mover = (ALICE, BOB)[first]
+        hand = await two.hand(game_id, mover)
+        await two.play(game_id, mover, hand.version, hand.choices[0].moves[0].code)
+        clock.advance(95.0)
+        assert await one.run_due() == 1, "the next turn times out in the process with an old copy"
+        moves = await two._store.moves(game_id)
+        assert [(m.number, m.seat) for m in moves] == [(1, first), (2, 1 - first)]
+        assert (await one.table(game_id)).version == 2
+    finally:
+        await one.close()
+        await two.close()
