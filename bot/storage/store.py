@@ -16,6 +16,7 @@ fsync it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import contextlib
 import json
 import logging
@@ -217,6 +218,7 @@ class Store:
                             (platform, chat_key))
         elif title and row["title"] != title:
             self._write_one("UPDATE chats SET title=? WHERE id=?", (title, row["id"]))
+            return dataclasses.replace(_chat(row), title=title)
         assert row is not None
         return _chat(row)
 
