@@ -16,8 +16,8 @@ fsync it.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import contextlib
+import dataclasses
 import json
 import logging
 import sqlite3
