@@ -79,6 +79,29 @@ def _play(args: argparse.Namespace) -> int:
         return 0
 
 
+def _backup(args: argparse.Namespace) -> int:
+    from .storage.backends import Backend, UnsupportedDatabase, parse_database
+    from .storage.backup import backup_sqlite
+    from .storage.health import StorageUnavailable
+
+    try:
+        database = parse_database(args.db)
+    except UnsupportedDatabase as exc:
+        print(f"scopa-bot: {exc}", file=sys.stderr)
+        return 2
+    target = database.target
+    if database.backend is not Backend.SQLITE:
+        print("scopa-bot: back up a PostgreSQL database with pg_dump", file=sys.stderr)
+        return 2
+    try:
+        pages = backup_sqlite(target, args.file)
+    except StorageUnavailable as exc:
+        print(f"scopa-bot: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.file}: {pages} pages copied from {target}")
+    return 0
+
+
 def _export(args: argparse.Namespace) -> int:
     from .storage import Store
 
@@ -265,6 +288,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("picture", help="draw a deck, or a stored match's table", add_help=False).set_defaults(
         func=_picture, takes_rest=True)
+
+    backup = sub.add_parser("backup", help="copy the SQLite database safely while the bot runs")
+    backup.add_argument("file", help="the new file to write")
+    backup.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
+                        help="the database (SCOPA_DB, default scopa.db)")
+    backup.set_defaults(func=_backup)
 
     export = sub.add_parser("export", help="print the stored scopa-record/1 lines")
     export.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
