@@ -37,6 +37,9 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(wo
     await w.fake.wait_for(lambda: _match_ends(w) == 1, timeout=20, what="the match end after the restart")
     await w.front.lanes.idle()
     assert _posted(w, "Fine della smazzata") == 1
+    breakdown = next(m for m in w.fake.messages(w.channel)
+                     if any("Fine della smazzata" in e.get("title", "") for e in m.embeds))
+    assert "Conteggi" in breakdown.embeds[0]["description"], "the counts behind the points"
     over = next(m for m in w.fake.messages(w.channel) if "Partita finita" in m.text and m.buttons())
     assert over.labels() == ["🔁 Rivincita"]
 

@@ -21,6 +21,7 @@ from ...render import (
     move_label,
     table_text,
 )
+from ...render_counts import round_counts_text
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
 from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt, blocked_cards
 
@@ -97,7 +98,7 @@ def breakdown_embed(event: RoundEnded, lang: str) -> discord.Embed:
     and one field per side for narrow screens, where the table may wrap."""
     rows = breakdown_rows(event, lang)
     fuori = fuori_line(event, lang)
-    table = "```\n" + monospace_table(rows) + "\n```"
+    table = "```\n" + monospace_table(rows) + "\n```\n" + round_counts_text(event, lang)
     embed = discord.Embed(title=t(lang, "round.title", round=event.result.number),
                           description=_clip(f"{fuori}\n{table}" if fuori else table), colour=ROUND)
     header = rows[0]

@@ -27,6 +27,7 @@ from ...render import (
     score_text,
     table_text,
 )
+from ...render_counts import round_counts_text
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
 from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 from .outbox import CAPTION_LIMIT
@@ -105,7 +106,8 @@ def breakdown_html(event: RoundEnded, lang: str) -> str:
     fuori = fuori_line(event, lang)
     if fuori:
         title += f"{escape(fuori)}\n"
-    return f"{title}<pre>{escape(monospace_table(breakdown_rows(event, lang)))}</pre>"
+    return (f"{title}<pre>{escape(monospace_table(breakdown_rows(event, lang)))}</pre>\n"
+            f"{escape(round_counts_text(event, lang))}")
 
 
 def match_html(event: MatchEnded, lang: str) -> str:
