@@ -23,6 +23,7 @@ from ..render import (
     card_label,
     card_legend,
     cards_text,
+    hand_cards_text,
     match_text,
     move_label,
     move_text,
@@ -304,9 +305,8 @@ class TerminalGame:
         return None
 
     def _hand_lines(self, hand: HandView, variant: str) -> list[str]:
-        style = hand.deck_style
         lines = [t(self.lang, "hand.title", variant=t(self.lang, f"variant.{variant}"), game=hand.game_id),
-                 t(self.lang, "hand.cards", cards=cards_text(hand.hand, style) or "—")]
+                 hand_cards_text(hand, self.lang)]
         if hand.finished:
             lines.append(t(self.lang, "hand.over"))
         elif hand.my_turn:

@@ -19,6 +19,7 @@ from ...render import (
     card_legend,
     cards_text,
     fuori_line,
+    hand_cards_text,
     lobby_text,
     match_text,
     monospace_table,
@@ -124,7 +125,7 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
     lines = [f"<b>{escape(title)}</b>"]
     if view.my_turn and not view.finished:
         lines.append(escape(t(lang, "hand.table", cards=cards_text(view.table, style) or "—")))
-    lines.append(escape(t(lang, "hand.cards", cards=cards_text(view.hand, style) or "—")))
+    lines.append(escape(hand_cards_text(view, lang)))
     picked = next((c for c in view.choices if c.card.code == prompt.card), None)
     if view.finished:
         lines.append(escape(t(lang, "hand.over")))
