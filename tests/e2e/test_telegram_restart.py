@@ -122,8 +122,10 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
         second = _launch(tg, db, log)
         try:
             await _polling(tg, polls)
-            await play_until_over(tg, group, [alice, bob], taps, timeout=30)
-            await tg.wait_for(lambda: "Match over." in shown(table), 30, what="the final table")
+            # The group may see at most 20 sends and edits a minute, counted across the restart:
+            # the round summaries and the end of the match can wait their turn for up to a minute.
+            await play_until_over(tg, group, [alice, bob], taps, timeout=90)
+            await tg.wait_for(lambda: "Match over." in shown(table), 90, what="the final table")
             assert table_message(tg, group) is table and table.edit_count > edits
             for user in (alice, bob):
                 assert hand_message(tg, user, 1) is hands[user.id], "the same hand message, edited"
