@@ -9,9 +9,7 @@ from typing import Any
 
 from ..ai import LEVELS
 from ..engine import Game, InvalidInputError, Rules, dump_game, record_line
-from ..engine.federal import PLAYERS as FEDERAL_PLAYERS
-from ..engine.federal import draw_teams
-from ..engine.rules import HOUSE_RULES, Seating, Variant, parse_variant
+from ..engine.rules import HOUSE_RULES, Variant, parse_variant
 from . import events as ev
 from .directory import Directory
 from .games import EventBus, Games, base, manages, rules_of
@@ -22,6 +20,16 @@ from .records import ChatRow, GameRow, PlayerRow, SeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .scheduler import Alarm
+from .seats import (
+    changed_options,
+    drawn_seats,
+    fitting_teams,
+    free_seat,
+    options_text,
+    seating,
+    team_count,
+    teams_of,
+)
 from .views import PICTURES, LobbyView, TableView, lobby_view, seat_name, table_view
 
 """The lobby's `teams` option by number of teams, as buttons and menus send it."""
@@ -69,16 +77,16 @@ class Lobby:
         rule_options = {**defaults, **(options or {})}
         try:
             players = int(rule_options.pop("players", DEFAULT_PLAYERS[chosen.value]))
-            teams = _team_count(rule_options.pop("teams", chosen in (Variant.SCOPONE,
+            teams = team_count(rule_options.pop("teams", chosen in (Variant.SCOPONE,
                                                                       Variant.SCOPONE_SCIENTIFICO)))
             deck_style = str(rule_options.pop("deck_style", "napoletane"))
             if deck_style not in DECK_STYLES:
                 raise InvalidInputError(f"unknown deck style {deck_style!r}")
             rules = Rules.from_options(chosen, rule_options)
-            teams = _teams_of(_seating(chosen.value, players, teams))
+            teams = teams_of(seating(chosen.value, players, teams))
         except (InvalidInputError, ValueError) as exc:
-            raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=_options_text(options or {})) from None
-        stored_options = _changed_options(chosen, rules)
+            raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=options_text(options or {})) from None
+        stored_options = changed_options(chosen, rules)
         seed = secrets.token_hex(8)
         try:
             row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
@@ -167,7 +175,7 @@ class Lobby:
                     raise Refused(Reason.ALREADY_JOINED)
                 await self.store.set_seat_flags(row.id, mine.seat, ready=True)
                 return
-            free = _free_seat(row)
+            free = free_seat(row)
             if free is None:
                 raise Refused(Reason.GAME_FULL)
             seats.append(SeatRow(free, player.id, None, ready, 0, False))
@@ -233,7 +241,7 @@ class Lobby:
             seated = any(s.player_id == player.id for s in row.seats)
             if not seated and not manages(row, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            free = _free_seat(row)
+            free = free_seat(row)
             if free is None:
                 raise Refused(Reason.GAME_FULL)
             computer = await self.store.ensure_player("computer", level, f"CPU {level}",
@@ -268,9 +276,9 @@ class Lobby:
                     players = min(max(players, low), high)
                 elif key == "players":
                     players = int(value)
-                    teams = _fitting_teams(variant, players, teams)
+                    teams = fitting_teams(variant, players, teams)
                 elif key == "teams":
-                    teams = _team_count(value)
+                    teams = team_count(value)
                 elif key == "deck_style":
                     if value not in DECK_STYLES:
                         raise InvalidInputError(f"unknown deck style {value!r}")
@@ -280,13 +288,13 @@ class Lobby:
                         raise InvalidInputError(f"{key} changes nothing in {variant}")
                     options[key] = value
                 rules = Rules.from_options(variant, options)
-                teams = _teams_of(_seating(variant, players, teams))
+                teams = teams_of(seating(variant, players, teams))
             except (InvalidInputError, ValueError) as exc:
                 raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=f"{key}={value}") from None
             if sum(1 for s in row.seats) > players:
                 raise Refused(Reason.BAD_OPTION, detail="players")
             await self.store.update_lobby(row.id, variant=variant,
-                                          options=_changed_options(parse_variant(variant), rules),
+                                          options=changed_options(parse_variant(variant), rules),
                                           players=players, teams=teams, deck_style=deck_style)
             compact = [dataclasses.replace(s, seat=i) for i, s in enumerate(row.seats)]
             await self.store.set_seats(row.id, compact)
@@ -321,7 +329,7 @@ class Lobby:
                 raise
             game = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
                             rules=rules_of(row), seed=row.seed)
-            seats = _drawn_seats(row.seats, row.seed) if game.rules.federal else row.seats
+            seats = drawn_seats(row.seats, row.seed) if game.rules.federal else row.seats
             deadline, kind = self.play.deadline_for(chat, seats, game)
             if not await self.store.start_game(row.id, dump_game(game), seats, deadline, kind):
                 raise Refused(Reason.NOT_IN_LOBBY)
@@ -389,58 +397,3 @@ class Lobby:
                 raise Refused(Reason.NO_GAME)
             self.games.forget(row.id)
         await self.bus.publish([ev.GameCancelled(**base(row, chat), by=player.display_name)])
-
-
-def _options_text(options: dict[str, Any]) -> str:
-    """The options a user asked for, as they wrote them: a refusal in a language other than
-    English quotes them instead of the engine's English explanation."""
-    return " ".join(f"{key}={value}" for key, value in options.items())
-
-
-def _drawn_seats(seats: tuple[SeatRow, ...], seed: str) -> tuple[SeatRow, ...]:
-    """The seats of a `federal` match as the team draw of 004 art. 3 and 4 gives them: the
-    players, in the order of their lobby seats, each draw a card (`draw_teams`, from the
-    match's seed) and sit where their card puts them."""
-    if len(seats) != FEDERAL_PLAYERS:
-        return seats
-    draw = draw_teams(seed)
-    ordered = sorted(seats, key=lambda s: s.seat)
-    moved = [dataclasses.replace(seat, seat=draw.seat_of[player]) for player, seat in enumerate(ordered)]
-    return tuple(sorted(moved, key=lambda s: s.seat))
-
-
-def _flag(value: Any) -> bool:
-    return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "on", "yes")
-
-
-def _team_count(value: Any) -> int:
-    """A lobby's `teams` option (`TEAMS_VALUES`, or a flag for two teams) as a number of teams."""
-    if str(value).lower() in ("three", "3"):
-        return 3
-    return 2 if _flag(value) else 0
-
-
-def _seating(variant: str, players: int, teams: int) -> Seating:
-    return Seating.make(variant, players, teams > 0, teams or None)
-
-
-def _fitting_teams(variant: str, players: int, teams: int) -> int:
-    """`teams` if `players` can sit that way, else the most teams, up to that, they can form."""
-    return max((count for count in Seating.team_counts(variant, players) if count <= teams),
-               default=0)
-
-
-def _teams_of(seating: Seating) -> int:
-    """The teams as the rules seat them (scopone always in two, whatever was asked)."""
-    return len(seating.sides) if seating.teams else 0
-
-
-def _free_seat(row: GameRow) -> int | None:
-    taken = {s.seat for s in row.seats}
-    return next((i for i in range(row.players) if i not in taken), None)
-
-
-def _changed_options(variant: Variant, rules: Rules) -> dict[str, Any]:
-    """Only the options that differ from the variant's defaults are stored."""
-    default = Rules.default(variant).to_dict()
-    return {k: v for k, v in rules.to_dict().items() if default[k] != v}

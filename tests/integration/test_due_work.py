@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -14,31 +13,19 @@ from bot.sessions import Sessions
 from bot.sessions.scheduler import CLAIM_LEASE
 from bot.storage.backends import open_store
 
-from .. import pg
 from ..sessions_helpers import ALICE, BOB, CHAT, FakeClock, first_legal, start_duel
 
 
-@pytest.fixture
-async def database() -> AsyncIterator[str]:
-    """A PostgreSQL database: an SQLite file serves one process (docs/scaling.md)."""
-    cluster = pg.shared_cluster()
-    url = await cluster.create_database()
-    try:
-        yield url
-    finally:
-        await cluster.drop_database(url)
-
-
-async def _process(database: str, clock: FakeClock) -> Sessions:
-    store = await open_store(database, clock)
+async def _process(postgres_url: str, clock: FakeClock) -> Sessions:
+    store = await open_store(postgres_url, clock)
     return Sessions(store, clock=clock, computer_pace=1.0, warn_before=20.0,  # type: ignore[arg-type]
                     chooser=first_legal)
 
 
-async def test_two_processes_run_every_computer_turn_once(database: str,
+async def test_two_processes_run_every_computer_turn_once(postgres_url: str,
                                                           caplog: pytest.LogCaptureFixture) -> None:
     clock = FakeClock()
-    one, two = await _process(database, clock), await _process(database, clock)
+    one, two = await _process(postgres_url, clock), await _process(postgres_url, clock)
     try:
         await one.new_game(CHAT, ALICE, "scopa")
         await one.add_computer(CHAT, ALICE, "easy")
@@ -60,9 +47,9 @@ async def test_two_processes_run_every_computer_turn_once(database: str,
         await two.close()
 
 
-async def test_a_turn_timer_fires_once_however_many_processes_watch_it(database: str) -> None:
+async def test_a_turn_timer_fires_once_however_many_processes_watch_it(postgres_url: str) -> None:
     clock = FakeClock()
-    processes = [await _process(database, clock) for _ in range(3)]
+    processes = [await _process(postgres_url, clock) for _ in range(3)]
     try:
         game_id = await start_duel(processes[0])
         first = (await processes[0].table(game_id)).to_play
@@ -78,9 +65,9 @@ async def test_a_turn_timer_fires_once_however_many_processes_watch_it(database:
             await process.close()
 
 
-async def test_the_turn_a_dead_process_claimed_is_run_by_another_after_its_lease(database: str) -> None:
+async def test_the_turn_a_dead_process_claimed_is_run_by_another_after_its_lease(postgres_url: str) -> None:
     clock = FakeClock()
-    dead, alive = await _process(database, clock), await _process(database, clock)
+    dead, alive = await _process(postgres_url, clock), await _process(postgres_url, clock)
     try:
         game_id = await start_duel(alive)
         first = (await alive.table(game_id)).to_play
@@ -98,9 +85,9 @@ async def test_the_turn_a_dead_process_claimed_is_run_by_another_after_its_lease
         await alive.close()
 
 
-async def test_a_process_whose_game_moved_on_elsewhere_acts_on_the_stored_game(database: str) -> None:
+async def test_a_process_whose_game_moved_on_elsewhere_acts_on_the_stored_game(postgres_url: str) -> None:
     clock = FakeClock()
-    one, two = await _process(database, clock), await _process(database, clock)
+    one, two = await _process(postgres_url, clock), await _process(postgres_url, clock)
     try:
         game_id = await start_duel(one)
         first = (await one.table(game_id)).to_play  # `one` keeps the game in memory

@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -38,15 +37,6 @@ GAMES = int(os.environ.get("SCOPA_SCALING_GAMES", "10"))
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
-
-@pytest.fixture
-async def database() -> AsyncIterator[str]:
-    cluster = pg.shared_cluster()
-    url = await cluster.create_database()
-    try:
-        yield url
-    finally:
-        await cluster.drop_database(url)
 
 
 class Balancer:
@@ -179,11 +169,11 @@ async def _stored(url: str) -> tuple[dict[int, str], list[asyncpg.Record]]:
 
 
 async def test_three_processes_play_every_game_to_the_end_though_one_is_killed(
-        database: str, tmp_path: Path) -> None:
+        postgres_url: str, tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
         users = [tg.add_user(f"P{n}") for n in range(GAMES)]
         groups = [tg.add_group(f"Table {n}", members=[user]) for n, user in enumerate(users)]
-        sessions = await open_sessions(database)
+        sessions = await open_sessions(postgres_url)
         for group in groups:
             chat = ChatRef(PLATFORM, str(group.id), group.title)
             await sessions.set_chat_language(chat, "en")
@@ -196,7 +186,8 @@ async def test_three_processes_play_every_game_to_the_end_though_one_is_killed(
         balancer = Balancer(ports)
         await balancer.start()
         logs = [tmp_path / f"bot{n}.log" for n in range(PROCESSES)]
-        bots = [_launch(tg, database, balancer.url, port, log) for port, log in zip(ports, logs, strict=True)]
+        bots = [_launch(tg, postgres_url, balancer.url, port, log)
+                for port, log in zip(ports, logs, strict=True)]
         try:
             await _until(lambda: all("is running (webhook)" in log.read_text(errors="replace")
                                      for log in logs if log.exists()) and all(log.exists() for log in logs),
@@ -213,13 +204,13 @@ async def test_three_processes_play_every_game_to_the_end_though_one_is_killed(
             killed = time.monotonic() - began
 
             async def all_finished() -> bool:
-                status, _ = await _stored(database)
+                status, _ = await _stored(postgres_url)
                 return len(status) == GAMES and all(s == "finished" for s in status.values())
 
             deadline = time.monotonic() + 60 + 12 * GAMES
             while not await all_finished():
                 if time.monotonic() > deadline:
-                    status, moves = await _stored(database)
+                    status, moves = await _stored(postgres_url)
                     stuck = {game: sum(1 for m in moves if m["game_id"] == game)
                              for game, state in status.items() if state != "finished"}
                     raise AssertionError(f"games not finished (game: moves stored): {stuck}")
@@ -237,7 +228,7 @@ async def test_three_processes_play_every_game_to_the_end_though_one_is_killed(
         assert bots[1].returncode == -signal.SIGKILL
         assert all(bot.returncode == 0 for n, bot in enumerate(bots) if n != 1)
 
-    status, moves = await _stored(database)
+    status, moves = await _stored(postgres_url)
     assert all(s == "finished" for s in status.values())
     by_game: dict[int, list[asyncpg.Record]] = {}
     for move in moves:

@@ -3,8 +3,6 @@ when it cannot, and never shows the password in its settings."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.app import Settings, open_sessions
@@ -13,16 +11,6 @@ from bot.storage.postgres import PostgresStore
 
 from .. import pg
 from ..sessions_helpers import ALICE, BOB, play_to_end, start_duel
-
-
-@pytest.fixture
-async def postgres_url() -> AsyncIterator[str]:
-    cluster = pg.shared_cluster()
-    url = await cluster.create_database()
-    try:
-        yield url
-    finally:
-        await cluster.drop_database(url)
 
 
 async def test_an_unreachable_postgresql_is_one_line_without_the_password() -> None:
