@@ -25,8 +25,6 @@ from telegram.ext import (
     ContextTypes,
 )
 
-from ...engine import EngineError, Rules
-from ...engine.rules import parse_variant
 from ...i18n import t
 from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
 from ...sessions import ChatRef, GameStatus, PlayerProfile, Reason, Refused, Sessions, UserRef, interaction
@@ -323,20 +321,10 @@ class Handlers:
         if found is None or message is None:
             return
         cref, _, _, lang = found
+        asked = context.args[0] if context.args else None
         try:
-            if context.args:
-                variant = variant_named(context.args[0])
-                rules = Rules.default(variant)
-            elif is_group(message.chat) and await self.sessions.open_game_id(cref) is not None:
-                lobby = await self.sessions.lobby(cref)
-                variant, rules = lobby.variant, lobby.rules
-            else:
-                defaults = (await self.sessions.chat(cref)).defaults if is_group(message.chat) else {}
-                variant = parse_variant(str(defaults.get("variant", "scopa"))).value
-                rules = Rules.default(variant)
-        except EngineError as exc:
-            self._reply(message, escape(refusal_text(Refused(Reason.BAD_OPTION, detail=str(exc)), lang)))
-            return
+            variant, rules = await interaction.rules_to_show(
+                self.sessions, cref if is_group(message.chat) else None, asked)
         except Refused as refused:
             self._reply(message, escape(refusal_text(refused, lang)))
             return
@@ -485,14 +473,9 @@ class Handlers:
 
     async def _capture_tap(self, tapped: Tap, uref: UserRef) -> Answer:
         """A play sent by its place among its card's captures (one too long to name)."""
-        hand = await self.sessions.hand(tapped.game_id, uref)
-        if tapped.version != hand.version:
-            raise Refused(Reason.STALE)
-        moves = next((c.moves for c in hand.choices if c.card.code == tapped.arg), ())
-        if tapped.index is None or tapped.index >= len(moves):
-            raise Refused(Reason.ILLEGAL_MOVE, detail=tapped.arg)
-        await interaction.play(self.sessions, tapped.game_id, uref, hand.version, moves[tapped.index].code,
-                               declaring=tapped.action is Action.DECLARE_CAPTURE)
+        assert tapped.version is not None
+        await interaction.play_capture(self.sessions, tapped.game_id, uref, tapped.version, tapped.arg,
+                                       tapped.index, declaring=tapped.action is Action.DECLARE_CAPTURE)
         return Answer()
 
     async def _lobby_tap(self, query: CallbackQuery, tapped: Tap, cref: ChatRef, uref: UserRef,
