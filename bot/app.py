@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from .failures import FatalError
 from .redact import mask_secret
-from .sessions import ComputerPool, Sessions
+from .sessions import ComputerPool, Served, Sessions
 from .sessions.ports import StorageFailed
 from .storage.backends import (
     Backend,
@@ -200,6 +200,18 @@ FRONT_ENDS: dict[str, Callable[[Sessions, Settings], FrontEnd]] = {
     "telegram": telegram_front_end,
     "discord": discord_front_end,
 }
+"""Front-ends by the name of the platform whose chats they serve."""
+
+
+def served_by(names: list[str], settings: Settings) -> Served:
+    """The chats a process running front-ends `names` serves: their platforms', and of
+    Discord's, those of the servers on its shards. Due work of other chats (a computer's
+    turn in a Discord game, for a process running only Telegram) is left to the
+    processes that can show it."""
+    count = settings.discord_shard_count if "discord" in names else None
+    shards = settings.discord_shards if settings.discord_shards is not None else \
+        tuple(range(count or 0))
+    return Served(frozenset(names), count, frozenset(shards))
 
 
 def settle_heap() -> None:
@@ -229,6 +241,7 @@ async def serve(names: list[str], settings: Settings,
     except BaseException:
         computers.close()
         raise
+    sessions.serve(served_by(names, settings))
     driver = asyncio.create_task(sessions.run_forever(), name="timers")
     started: list[FrontEnd] = []
     try:

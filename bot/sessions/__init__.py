@@ -12,7 +12,7 @@ from .events import (
     TurnStarted,
     TurnWarning,
 )
-from .ports import GameStore, MessageRefs, OpenGameExists, StaleVersion
+from .ports import GameStore, MessageRefs, OpenGameExists, Served, StaleVersion
 from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
 from .service import LEVELS, Sessions
@@ -34,10 +34,40 @@ from .views import (
 )
 
 __all__ = [
-    "LEVELS", "CardChoice", "ChatRef", "ChatSettings", "ComputerPool", "Event", "GameCancelled",
-    "GameSeat", "GameStarted", "GameStatus", "GameStore", "GameSummary", "HandView", "LeaderboardLine",
-    "LobbyUpdated", "LobbyView", "MatchEnded", "MessageRefs", "MovePlayed", "OpenGameExists",
-    "PlayLine", "PlayerProfile", "Reason", "RecentMatch", "Refused", "RoundEnded", "SeatAutoplay",
-    "SeatInfo", "Sessions", "StaleVersion", "TableView", "TurnStarted", "TurnWarning", "UserRef",
+    "LEVELS",
+    "CardChoice",
+    "ChatRef",
+    "ChatSettings",
+    "ComputerPool",
+    "Event",
+    "GameCancelled",
+    "GameSeat",
+    "GameStarted",
+    "GameStatus",
+    "GameStore",
+    "GameSummary",
+    "HandView",
+    "LeaderboardLine",
+    "LobbyUpdated",
+    "LobbyView",
+    "MatchEnded",
+    "MessageRefs",
+    "MovePlayed",
+    "OpenGameExists",
+    "PlayLine",
+    "PlayerProfile",
+    "Reason",
+    "RecentMatch",
+    "Refused",
+    "RoundEnded",
+    "SeatAutoplay",
+    "SeatInfo",
+    "Served",
+    "Sessions",
+    "StaleVersion",
+    "TableView",
+    "TurnStarted",
+    "TurnWarning",
+    "UserRef",
     "language_of",
 ]

@@ -18,7 +18,8 @@ class Directory:
 
     async def chat(self, ref: ChatRef, language_hint: str | None = None) -> ChatRow:
         row = await self.store.ensure_chat(ref.platform, ref.key, ref.title,
-                                           language_of(language_hint) if language_hint else None)
+                                           language_of(language_hint) if language_hint else None,
+                                           ref.home)
         self._chats[row.id] = row
         return row
 

@@ -16,12 +16,16 @@ rules, which every implementation keeps:
   turn) to one owner at a time: a game another owner holds is left out until that
   owner lets it go (`release_claim`) or its lease runs out, so of several bot
   processes on one database one runs each timer, and a process that died holds
-  nothing for longer than its lease.
+  nothing for longer than its lease; given a `Served`, it hands out only the games
+  of the chats that process serves;
+- `hold_message` gives each of a game's messages to one owner at a time in the same
+  way, so that of several processes one at a time draws it (`sessions.holds`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .records import (
@@ -39,6 +43,32 @@ from .records import (
 
 Deadline = tuple[int, float, str, bool, int]
 """A running game's (id, deadline, kind, warned, version)."""
+
+
+SNOWFLAKE_SHIFT = 22
+"""A chat's home (a Discord server id) picks its shard as `(home >> 22) % shard_count`,
+Discord's own rule for which gateway shard receives a server's events."""
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """The chats one bot process serves, so that it runs only their games' due work: those
+    of `platforms`, and of a chat with a home, only the homes on its `shards` (out of
+    `shard_count`; None: every shard)."""
+
+    platforms: frozenset[str]
+    shard_count: int | None = None
+    shards: frozenset[int] = frozenset()
+
+    def takes(self, platform: str, home: str | None) -> bool:
+        if platform not in self.platforms:
+            return False
+        if home is None or self.shard_count is None:
+            return True
+        try:
+            return (int(home) >> SNOWFLAKE_SHIFT) % self.shard_count in self.shards
+        except ValueError:
+            return True
 
 
 class OpenGameExists(Exception):
@@ -64,6 +94,10 @@ class MessageRefs(Protocol):
     """Front-ends' own notes about a game (which message shows its table, ...), kept
     with the game so that they survive a restart; a None value forgets the key."""
 
+    shared: bool
+    """Other processes may change the games and their notes (several bots on one
+    database): what is kept of them in memory must be checked against the store."""
+
     async def get_refs(self, game_id: int) -> dict[str, str]: ...
 
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None: ...
@@ -72,17 +106,26 @@ class MessageRefs(Protocol):
         """(game id, key, value) of every game's refs whose key starts with `prefix`."""
         ...
 
+    async def hold_message(self, game_id: int, message: str, owner: str, now: float,
+                           lease: float) -> bool:
+        """Hold game `game_id`'s message `message` (a front-end's name for it) for `owner`
+        until `now + lease` (the holder may hold it again, to extend); False while another
+        owner holds it and its lease runs, or when there is no such game."""
+        ...
+
+    async def release_message(self, game_id: int, message: str, owner: str) -> None:
+        """Let go of the message if `owner` holds it."""
+        ...
+
 
 class GameStore(MessageRefs, Protocol):
-    shared: bool
-    """Other processes may change the games (several bots on one database): the sessions
-    then check what they keep in memory against the store before using it."""
-
     async def close(self) -> None: ...
 
     # ---- chats and players
     async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
-                          language: str | None = None) -> ChatRow: ...
+                          language: str | None = None, home: str | None = None) -> ChatRow:
+        """The chat, made if new; a `title` or `home` given replaces the stored one."""
+        ...
 
     async def get_chat(self, chat_id: int) -> ChatRow | None: ...
 
@@ -133,11 +176,11 @@ class GameStore(MessageRefs, Protocol):
 
     async def running_deadlines(self) -> list[Deadline]: ...
 
-    async def claim_due(self, now: float, warn_before: float, owner: str,
-                        lease: float) -> list[Deadline]:
+    async def claim_due(self, now: float, warn_before: float, owner: str, lease: float,
+                        served: Served | None = None) -> list[Deadline]:
         """The running games whose deadline has come at `now` (a turn not yet warned: its
-        deadline less `warn_before`) and that no other owner holds, soonest first; each is
-        held for `owner` until `now + lease`."""
+        deadline less `warn_before`), that no other owner holds and whose chat `served`
+        takes (None: every chat), soonest first; each is held for `owner` until `now + lease`."""
         ...
 
     async def release_claim(self, game_id: int, owner: str) -> None:

@@ -16,6 +16,9 @@ class ChatRow:
     language: str
     turn_limit: int
     defaults: dict[str, Any]
+    home: str | None = None
+    """What the platform groups the chat under, where it splits its chats over processes
+    (a Discord channel's server); None elsewhere."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,9 @@ class ChatRef:
     platform: str
     key: str
     title: str | None = None
+    home: str | None = None
+    """What the platform groups the chat under where it splits chats over processes (a
+    Discord channel's server id): which process runs the chat's games (`Served`)."""
 
 
 @dataclass(frozen=True, slots=True)

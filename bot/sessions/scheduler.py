@@ -25,7 +25,7 @@ from . import events as ev
 from .directory import Directory
 from .games import EventBus, Games, base
 from .play import Play
-from .ports import GameStore, StorageFailed
+from .ports import GameStore, Served, StorageFailed
 from .records import GameRow
 from .refusals import Refused
 from .thinking import Chooser, Think
@@ -87,6 +87,8 @@ class Scheduler:
         self.timeout_level = timeout_level
         self.owner = process_owner()
         self.lease = CLAIM_LEASE
+        self.served: Served | None = None
+        """The chats whose due work this process runs (None: every chat)."""
         self._last_run: float | None = None
         """The time `run_due` last looked for due work."""
 
@@ -114,7 +116,7 @@ class Scheduler:
         warn_before = self.alarm.warn_before
         actions: list[Awaitable[int]] = []
         for game_id, deadline, kind, warned, version in await self.store.claim_due(
-                now, warn_before, self.owner, self.lease):
+                now, warn_before, self.owner, self.lease, self.served):
             if now >= deadline:
                 actions.append(self._released(game_id, self._act(game_id, version)))
             elif kind == "turn" and not warned and warn_before and now >= deadline - warn_before:

@@ -17,6 +17,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
 from ..ai import LEVELS, choose_move
@@ -24,10 +25,11 @@ from ..engine import Game, Move, SeatView
 from .directory import Directory
 from .events import Event
 from .games import EventBus, Games, Listener
+from .holds import MessageHolds
 from .lobby import LOBBY_IDLE, Lobby
 from .notices import Notices
 from .play import Play
-from .ports import GameStore, MessageRefs, StorageFailed
+from .ports import GameStore, MessageRefs, Served, StorageFailed
 from .queries import Queries
 from .refs import ChatRef, UserRef, language_of
 from .scheduler import Alarm, Scheduler
@@ -56,10 +58,13 @@ def default_chooser(level: str, view: SeatView, seed: str, budget: float | None 
 
 
 class _MessageRefs:
+    """The store as front-ends see it: their notes, and whether other processes write them."""
+
     """The store's message references, and nothing else of it."""
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
+        self.shared = bool(getattr(store, "shared", False))
 
     async def get_refs(self, game_id: int) -> dict[str, str]:
         return await self._store.get_refs(game_id)
@@ -115,6 +120,7 @@ class Sessions:
         self._queries = Queries(store, self._directory, self._games)
         self._settings = Settings(store, self._directory)
         self._refs = _MessageRefs(store)
+        self._holds = MessageHolds(store, self._scheduler.owner)
         self._notices = Notices(store)
 
     # ---- plumbing -------------------------------------------------------------
@@ -140,6 +146,16 @@ class Sessions:
     def message_refs(self) -> MessageRefs:
         """Where front-ends keep their notes about a game's messages."""
         return self._refs
+
+    def holding_message(self, game_id: int, message: str) -> AbstractAsyncContextManager[None]:
+        """Draw game `game_id`'s message `message` (the front-end's name for it) inside this:
+        of several bot processes on one database, one at a time draws it (`holds`)."""
+        return self._holds.hold(game_id, message)
+
+    def serve(self, served: Served) -> None:
+        """Run only the due work (timers, computer turns) of the chats this process serves:
+        a game's events reach the front-ends of the process that runs it."""
+        self._scheduler.served = served
 
     async def owed_notices(self, platform: str) -> list[Event]:
         """Round breakdowns and match ends committed but not yet posted (the bot stopped in

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from ..sessions.ports import StorageFailed
+from ..sessions.ports import Served, StorageFailed
 from .models import (
     ChatRow,
     GameRow,
@@ -82,6 +82,10 @@ _CLAIM_DUE = (
     "AND (g.deadline <= now.at OR (g.deadline_kind='turn' AND NOT g.warned "
     "AND g.deadline - now.warn <= now.at)) "
     "AND (c.game_id IS NULL OR c.until <= now.at OR c.owner = now.owner) "
+    "AND ($5::text[] IS NULL OR EXISTS (SELECT 1 FROM chats ch WHERE ch.id = g.chat_id "
+    "AND ch.platform = ANY($5::text[]) AND CASE WHEN $6::int IS NULL OR ch.home IS NULL "
+    "OR ch.home !~ '^[0-9]{1,18}$' THEN TRUE "
+    "ELSE ((ch.home::bigint >> 22) % $6::int) = ANY($7::int[]) END)) "
     "ORDER BY g.deadline, g.id FOR UPDATE OF g SKIP LOCKED), "
     "held AS (INSERT INTO claims (game_id, owner, until) "
     "SELECT due.id, now.owner, now.at + now.lease FROM due CROSS JOIN now "
@@ -89,7 +93,8 @@ _CLAIM_DUE = (
     "WHERE claims.until <= $1 OR claims.owner = $3 RETURNING game_id) "
     "SELECT due.* FROM due JOIN held ON held.game_id = due.id")
 """Due games (a turn not yet warned is due `$2` seconds before its deadline) that no other
-owner holds, held for owner `$3` until `$1 + $4`. The upsert checks the holder again:
+owner holds and whose chat is served (`$5`-`$7`: `Served`, NULL for every chat), held for
+owner `$3` until `$1 + $4`. The upsert checks the holder again:
 a claim another process committed after this statement's snapshot is seen there."""
 
 
@@ -216,18 +221,19 @@ class PostgresStore:
     # ---- chats and players -------------------------------------------------
 
     async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
-                          language: str | None = None) -> ChatRow:
+                          language: str | None = None, home: str | None = None) -> ChatRow:
         select = "SELECT * FROM chats WHERE platform=$1 AND chat_key=$2"
         row = await self._fetchrow(select, platform, chat_key)
         if row is None:
             await self._execute(
-                "INSERT INTO chats (platform, chat_key, title, language, created_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (platform, chat_key) DO NOTHING",
-                platform, chat_key, title, language or "it", float(self.clock()))
+                "INSERT INTO chats (platform, chat_key, title, language, created_at, home) "
+                "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform, chat_key) DO NOTHING",
+                platform, chat_key, title, language or "it", float(self.clock()), home)
             row = await self._fetchrow(select, platform, chat_key)
-        elif title and row["title"] != title:
+        elif (title and row["title"] != title) or (home and row["home"] != home):
             row = await self._fetchrow(
-                "UPDATE chats SET title=$1 WHERE id=$2 RETURNING *", title, row["id"])
+                "UPDATE chats SET title=COALESCE($1, title), home=COALESCE($2, home) WHERE id=$3 "
+                "RETURNING *", title or None, home, row["id"])
         assert row is not None
         return _chat(row)
 
@@ -434,18 +440,36 @@ class PostgresStore:
         return [(int(r["id"]), float(r["deadline"]), r["deadline_kind"], bool(r["warned"]),
                  int(r["version"])) for r in rows]
 
-    async def claim_due(self, now: float, warn_before: float, owner: str,
-                        lease: float) -> list[Deadline]:
+    async def claim_due(self, now: float, warn_before: float, owner: str, lease: float,
+                        served: Served | None = None) -> list[Deadline]:
         """Due games no other owner holds, held for `owner` until `now + lease`, in one
         statement: `FOR UPDATE SKIP LOCKED` passes over the rows another process is
         claiming or moving at this moment, so two processes never take the same game."""
-        rows = await self._fetch(_CLAIM_DUE, float(now), float(warn_before), owner, float(lease))
+        platforms = sorted(served.platforms) if served is not None else None
+        count = served.shard_count if served is not None else None
+        shards = sorted(served.shards) if served is not None else []
+        rows = await self._fetch(_CLAIM_DUE, float(now), float(warn_before), owner, float(lease),
+                                 platforms, count, shards)
         found = [(int(r["id"]), float(r["deadline"]), r["deadline_kind"], bool(r["warned"]),
                   int(r["version"])) for r in rows]
         return sorted(found, key=lambda due: (due[1], due[0]))
 
     async def release_claim(self, game_id: int, owner: str) -> None:
         await self._execute("DELETE FROM claims WHERE game_id=$1 AND owner=$2", game_id, owner)
+
+    async def hold_message(self, game_id: int, message: str, owner: str, now: float,
+                           lease: float) -> bool:
+        return await self._fetchrow(
+            "INSERT INTO message_holds (game_id, message, owner, until) "
+            "SELECT id, $2::text, $3::text, $4::float8 + $5::float8 FROM games WHERE id = $1 "
+            "ON CONFLICT (game_id, message) DO UPDATE SET owner = EXCLUDED.owner, until = EXCLUDED.until "
+            "WHERE message_holds.until <= $4::float8 OR message_holds.owner = $3::text "
+            "RETURNING game_id",
+            game_id, message, owner, float(now), float(lease)) is not None
+
+    async def release_message(self, game_id: int, message: str, owner: str) -> None:
+        await self._execute("DELETE FROM message_holds WHERE game_id=$1 AND message=$2 AND owner=$3",
+                            game_id, message, owner)
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         """The game's moves numbered above `after`, in order."""
@@ -652,7 +676,7 @@ def redacted_url(url: str) -> str:
 
 def _chat(row: asyncpg.Record) -> ChatRow:
     return ChatRow(int(row["id"]), row["platform"], row["chat_key"], row["title"], row["language"],
-                   int(row["turn_limit"]), json.loads(row["defaults"] or "{}"))
+                   int(row["turn_limit"]), json.loads(row["defaults"] or "{}"), row["home"])
 
 
 def _player(row: asyncpg.Record, prefix: str = "") -> PlayerRow:

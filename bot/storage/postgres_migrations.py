@@ -127,4 +127,17 @@ MIGRATIONS: tuple[str, ...] = (
         until DOUBLE PRECISION NOT NULL
     );
     """,
+    # 3: which process draws each of a game's messages, until when (`hold_message`), and the
+    # home a chat's platform groups it under (a Discord server), which says which
+    # process runs its games' due work (`claim_due` with a `Served`).
+    """
+    CREATE TABLE message_holds (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        message TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        until DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, message)
+    );
+    ALTER TABLE chats ADD COLUMN home TEXT;
+    """,
 )

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from ..sessions.ports import Deadline, OpenGameExists, StaleVersion, StorageFailed
+from ..sessions.ports import Deadline, OpenGameExists, Served, StaleVersion, StorageFailed
 from .migrations import MIGRATIONS
 from .models import (
     ChatRow,
@@ -207,18 +207,21 @@ class Store:
     # ---- chats and players -------------------------------------------------
 
     async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
-                          language: str | None = None) -> ChatRow:
+                          language: str | None = None, home: str | None = None) -> ChatRow:
         row = self._one("SELECT * FROM chats WHERE platform=? AND chat_key=?",
                         (platform, chat_key))
         if row is None:
             self._write_one(
-                "INSERT OR IGNORE INTO chats (platform, chat_key, title, language, created_at) "
-                "VALUES (?, ?, ?, ?, ?)", (platform, chat_key, title, language or "it", self.clock()))
+                "INSERT OR IGNORE INTO chats (platform, chat_key, title, language, created_at, home) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (platform, chat_key, title, language or "it", self.clock(), home))
             row = self._one("SELECT * FROM chats WHERE platform=? AND chat_key=?",
                             (platform, chat_key))
-        elif title and row["title"] != title:
-            self._write_one("UPDATE chats SET title=? WHERE id=?", (title, row["id"]))
-            return dataclasses.replace(_chat(row), title=title)
+        elif (title and row["title"] != title) or (home and row["home"] != home):
+            self._write_one("UPDATE chats SET title=COALESCE(?, title), home=COALESCE(?, home) "
+                            "WHERE id=?", (title or None, home, row["id"]))
+            chat = _chat(row)
+            return dataclasses.replace(chat, title=title or chat.title, home=home or chat.home)
         assert row is not None
         return _chat(row)
 
@@ -449,8 +452,8 @@ class Store:
                                bool(r["warned"]), int(r["version"])) for r in rows}
         return sorted(self._deadlines.values(), key=_deadline_of)
 
-    async def claim_due(self, now: float, warn_before: float, owner: str,
-                        lease: float) -> list[Deadline]:
+    async def claim_due(self, now: float, warn_before: float, owner: str, lease: float,
+                        served: Served | None = None) -> list[Deadline]:
         """Due games no other owner holds, held for `owner` until `now + lease`. The
         deadlines kept in memory say which games may be due, so a loop that finds nothing
         due writes nothing; each candidate is claimed by a conditional upsert, in one
@@ -460,6 +463,12 @@ class Store:
                                       and entry[1] - warn_before <= now)]
         if not due:
             return []
+        if served is not None:
+            ids = ",".join(str(entry[0]) for entry in due)
+            takes = {int(r["id"]) for r in self._all(
+                f"SELECT g.id, c.platform, c.home FROM games g JOIN chats c ON c.id = g.chat_id "
+                f"WHERE g.id IN ({ids})") if served.takes(r["platform"], r["home"])}
+            due = [entry for entry in due if entry[0] in takes]
 
         def work(conn: sqlite3.Connection) -> list[Deadline]:
             return [entry for entry in due if conn.execute(
@@ -469,10 +478,23 @@ class Store:
                 "WHERE claims.until <= ? OR claims.owner = ?",
                 (owner, now + lease, entry[0], entry[4], now, owner)).rowcount]
 
-        return self._write(work)
+        return self._write(work) if due else []
 
     async def release_claim(self, game_id: int, owner: str) -> None:
         self._write_one("DELETE FROM claims WHERE game_id=? AND owner=?", (game_id, owner))
+
+    async def hold_message(self, game_id: int, message: str, owner: str, now: float,
+                           lease: float) -> bool:
+        return self._write_one(
+            "INSERT INTO message_holds (game_id, message, owner, until) "
+            "SELECT id, ?, ?, ? FROM games WHERE id=? "
+            "ON CONFLICT (game_id, message) DO UPDATE SET owner=excluded.owner, until=excluded.until "
+            "WHERE message_holds.until <= ? OR message_holds.owner = ?",
+            (message, owner, now + lease, game_id, now, owner)) == 1
+
+    async def release_message(self, game_id: int, message: str, owner: str) -> None:
+        self._write_one("DELETE FROM message_holds WHERE game_id=? AND message=? AND owner=?",
+                        (game_id, message, owner))
 
     def _note_deadline(self, game_id: int, deadline: float | None, kind: str | None,
                        warned: bool, version: int) -> None:
@@ -688,7 +710,7 @@ def _commit_move(conn: sqlite3.Connection, commit: MoveCommit, now: float) -> No
 
 def _chat(row: sqlite3.Row) -> ChatRow:
     return ChatRow(int(row["id"]), row["platform"], row["chat_key"], row["title"], row["language"],
-                   int(row["turn_limit"]), json.loads(row["defaults"] or "{}"))
+                   int(row["turn_limit"]), json.loads(row["defaults"] or "{}"), row["home"])
 
 
 def _player(row: sqlite3.Row) -> PlayerRow:

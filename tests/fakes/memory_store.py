@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.sessions.ports import Deadline, OpenGameExists, StaleVersion
+from bot.sessions.ports import Deadline, OpenGameExists, Served, StaleVersion
 from bot.sessions.records import (
     ChatRow,
     GameRow,
@@ -58,6 +58,8 @@ class MemoryStore:
         self._ratings: dict[tuple[int, str], RatingRow] = {}
         self._claims: dict[int, tuple[str, float]] = {}
         """Game id: who holds its due work, and until when."""
+        self._holds: dict[tuple[int, str], tuple[str, float]] = {}
+        """(game id, message): who holds the message, and until when."""
 
     async def close(self) -> None:
         self.closed = True
@@ -69,14 +71,15 @@ class MemoryStore:
     # ---- chats and players -------------------------------------------------
 
     async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
-                          language: str | None = None) -> ChatRow:
+                          language: str | None = None, home: str | None = None) -> ChatRow:
         self._open()
         row = next((c for c in self._chats.values()
                     if c.platform == platform and c.chat_key == chat_key), None)
         if row is None:
-            row = ChatRow(len(self._chats) + 1, platform, chat_key, title, language or "it", 90, {})
-        elif title and row.title != title:
-            row = dataclasses.replace(row, title=title)
+            row = ChatRow(len(self._chats) + 1, platform, chat_key, title, language or "it", 90, {},
+                          home)
+        else:
+            row = dataclasses.replace(row, title=title or row.title, home=home or row.home)
         self._chats[row.id] = row
         return self._chat(row)
 
@@ -309,13 +312,16 @@ class MemoryStore:
                  if g.row.status == "running" and g.row.deadline is not None]
         return sorted(found, key=lambda entry: entry[1])
 
-    async def claim_due(self, now: float, warn_before: float, owner: str,
-                        lease: float) -> list[Deadline]:
+    async def claim_due(self, now: float, warn_before: float, owner: str, lease: float,
+                        served: Served | None = None) -> list[Deadline]:
         self._open()
         claimed = []
         for entry in await self.running_deadlines():
             game_id, deadline, kind, warned, _ = entry
             due = deadline <= now or (kind == "turn" and not warned and deadline - warn_before <= now)
+            if served is not None:
+                chat = self._chats[self._games[game_id].row.chat_id]
+                due = due and served.takes(chat.platform, chat.home)
             holder, until = self._claims.get(game_id, (owner, now))
             if due and (holder == owner or until <= now):
                 self._claims[game_id] = (owner, now + lease)
@@ -326,6 +332,20 @@ class MemoryStore:
         self._open()
         if self._claims.get(game_id, (None, 0.0))[0] == owner:
             del self._claims[game_id]
+
+    async def hold_message(self, game_id: int, message: str, owner: str, now: float,
+                           lease: float) -> bool:
+        self._open()
+        holder, until = self._holds.get((game_id, message), (owner, now))
+        if game_id not in self._games or (holder != owner and until > now):
+            return False
+        self._holds[(game_id, message)] = (owner, now + lease)
+        return True
+
+    async def release_message(self, game_id: int, message: str, owner: str) -> None:
+        self._open()
+        if self._holds.get((game_id, message), (None, 0.0))[0] == owner:
+            del self._holds[(game_id, message)]
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         self._open()

@@ -20,7 +20,7 @@ import pytest
 
 from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
-from bot.sessions.ports import StorageFailed
+from bot.sessions.ports import Served, StorageFailed
 from bot.storage import (
     GameRow,
     MatchFinish,
@@ -124,8 +124,9 @@ async def _players(store: Any, *names: str) -> list[int]:
     return [(await store.ensure_player("t", name.lower(), name)).id for name in names]
 
 
-async def _lobby(store: Any, chat_key: str = "g1", names: tuple[str, ...] = ("Alice", "Bob")) -> GameRow:
-    chat = await store.ensure_chat("t", chat_key, "Friends")
+async def _lobby(store: Any, chat_key: str = "g1", names: tuple[str, ...] = ("Alice", "Bob"),
+                 platform: str = "t", home: str | None = None) -> GameRow:
+    chat = await store.ensure_chat(platform, chat_key, "Friends", home=home)
     ids = await _players(store, *names)
     game = await store.create_game(chat.id, ids[0], "scopa", {"target": 11}, len(ids), 0,
                                    "napoletane", "seed-1")
@@ -135,8 +136,9 @@ async def _lobby(store: Any, chat_key: str = "g1", names: tuple[str, ...] = ("Al
 
 
 async def _running(store: Any, chat_key: str = "g1", deadline: float | None = 2_000_000.0,
-                   names: tuple[str, ...] = ("Alice", "Bob")) -> GameRow:
-    game = await _lobby(store, chat_key, names)
+                   names: tuple[str, ...] = ("Alice", "Bob"), platform: str = "t",
+                   home: str | None = None) -> GameRow:
+    game = await _lobby(store, chat_key, names, platform, home)
     seats = (await store.get_game(game.id)).seats
     assert await store.start_game(game.id, {"round": 1, "hands": [[1, 2], [3, 4]]}, seats,
                                   deadline, "turn")
@@ -590,6 +592,49 @@ async def test_processes_claiming_at_once_share_out_the_due_games(backend: Backe
     for first in range(3):
         for second in range(first + 1, 3):
             assert not set(by_owner[first]) & set(by_owner[second]), "a game went to two processes"
+
+
+async def test_a_process_claims_only_the_due_work_of_the_chats_it_serves(backend: Backend) -> None:
+    store = await backend.open()
+    on_shard = {n: str((n << 22) + 7) for n in range(4)}
+    telegram = await _running(store, "-100", deadline=1_000.0, platform="telegram")
+    discord = {n: await _running(store, f"c{n}", deadline=1_000.0 + n, names=(f"A{n}", f"B{n}"),
+                                 platform="discord", home=on_shard[n]) for n in range(4)}
+    unsharded = await _running(store, "c9", deadline=1_009.0, names=("Z", "Y"), platform="discord")
+
+    def ids(found: list[Any]) -> set[int]:
+        return {entry[0] for entry in found}
+
+    assert ids(await store.claim_due(2_000.0, 0.0, "tg", 5.0, Served(frozenset({"telegram"})))) == \
+        {telegram.id}
+    upper = Served(frozenset({"discord"}), 4, frozenset({2, 3}))
+    assert ids(await store.claim_due(2_000.0, 0.0, "d23", 5.0, upper)) == \
+        {discord[2].id, discord[3].id, unsharded.id}, "shards 2-3 of 4, and a chat of no known server"
+    assert ids(await store.claim_due(2_000.0, 0.0, "all", 5.0)) == {discord[0].id, discord[1].id}
+
+
+async def test_a_chat_keeps_its_home_once_told(store: Any) -> None:
+    assert (await store.ensure_chat("discord", "c1")).home is None
+    assert (await store.ensure_chat("discord", "c1", home="4194304")).home == "4194304"
+    assert (await store.ensure_chat("discord", "c1", "general")).home == "4194304", "no home keeps it"
+    assert (await store.get_chat((await store.ensure_chat("discord", "c1")).id)).home == "4194304"
+
+
+async def test_each_message_is_held_by_one_process_until_it_lets_go_or_its_lease_runs_out(
+        backend: Backend) -> None:
+    one, two = await backend.open(), await backend.open()
+    game = await _running(one, "g1")
+    assert await one.hold_message(game.id, "table", "one", 1_000.0, 10.0)
+    assert not await two.hold_message(game.id, "table", "two", 1_001.0, 10.0), "another holds it"
+    assert await two.hold_message(game.id, "hand:7", "two", 1_001.0, 10.0), "each message on its own"
+    assert await one.hold_message(game.id, "table", "one", 1_005.0, 10.0), "its holder renews it"
+    assert not await two.hold_message(game.id, "table", "two", 1_012.0, 10.0), "renewed until 1,015"
+    assert await two.hold_message(game.id, "table", "two", 1_015.0, 10.0), "a dead holder's lease ran out"
+    await one.release_message(game.id, "table", "one")
+    assert not await one.hold_message(game.id, "table", "one", 1_016.0, 10.0), "only the holder lets go"
+    await two.release_message(game.id, "table", "two")
+    assert await one.hold_message(game.id, "table", "one", 1_016.0, 10.0)
+    assert not await one.hold_message(game.id + 99, "table", "one", 1_016.0, 10.0), "no such game"
 
 
 # ---- message references --------------------------------------------------------
