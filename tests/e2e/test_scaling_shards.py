@@ -11,7 +11,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 
 from bot.adapters.discord import DiscordFrontEnd
-from bot.app import Settings, discord_front_end
+from bot.app import Settings, discord_front_end, served_by
 from bot.cli import main
 from bot.failures import FatalError
 from bot.sessions import ChatRef
@@ -86,6 +86,21 @@ async def test_two_processes_each_run_their_own_shard_and_answer_their_guilds(
 
 def _chat(channel: Channel) -> ChatRef:
     return ChatRef("discord", str(channel.id))
+
+
+def test_a_process_runs_due_work_only_in_the_chats_it_can_show() -> None:
+    """A computer's turn in a Discord game is no business of a Telegram-only process, and a
+    Discord process takes the servers of its own shards: their taps reach it, and so must
+    the moves of their games."""
+    env = {"DISCORD_SHARDS": "0-3", "DISCORD_SHARD_COUNT": "8"}
+    telegram = served_by(["telegram"], Settings.from_env(env))
+    assert telegram.takes("telegram", None) and not telegram.takes("discord", str(5 << 22))
+    low = served_by(["discord"], Settings.from_env(env))
+    assert [low.takes("discord", str((n << 22) + 99)) for n in (0, 3, 4, 7, 8)] == \
+        [True, True, False, False, True]
+    assert not low.takes("telegram", None)
+    both = served_by(["telegram", "discord"], Settings.from_env({}))
+    assert both.takes("discord", str(7 << 22)) and both.takes("telegram", None)
 
 
 def test_a_shard_list_without_a_count_stops_before_connecting() -> None:

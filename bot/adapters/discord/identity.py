@@ -16,11 +16,12 @@ def user_ref(interaction: discord.Interaction) -> UserRef:
 
 
 def chat_ref(interaction: discord.Interaction) -> ChatRef | None:
-    """The channel as a chat, or None outside a server (DMs have no shared games)."""
+    """The channel as a chat, or None outside a server (DMs have no shared games); its home
+    is the server, whose shard says which bot process runs its games (`Served`)."""
     channel = interaction.channel
     if interaction.guild_id is None or channel is None:
         return None
-    return ChatRef(PLATFORM, str(channel.id), getattr(channel, "name", None))
+    return ChatRef(PLATFORM, str(channel.id), getattr(channel, "name", None), str(interaction.guild_id))
 
 
 def is_admin(interaction: discord.Interaction) -> bool:

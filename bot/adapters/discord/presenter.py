@@ -2,7 +2,10 @@
 
 Each game has one channel message, the lobby and then the table, edited in
 place from the latest state; its id is kept with the game (`sessions.message_refs`),
-so a restarted bot edits the same message. The lobby shows a sample of its
+so a restarted bot edits the same message. With a store other bot processes share,
+the message is drawn inside the sessions' hold on it (one process at a time draws
+it) and the game's refs keep a fingerprint of what it shows, so that what this
+process remembers drawing is used only while the message still shows it. The lobby shows a sample of its
 deck and the table its picture, attached, when the channel wants pictures. A round's breakdown, the end of a
 match and turn pings are new messages. Listeners are awaited by the sessions
 layer, so `on_event` only queues work in the channel's lane and returns.
@@ -34,6 +37,7 @@ from ...sessions import (
     TurnStarted,
     TurnWarning,
 )
+from ..common.digest import digest
 from .components import hand_button, lobby_components, match_components, table_components
 from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, table_embed
 from .hands import HandTracker
@@ -45,6 +49,7 @@ from .replies import drawing
 log = logging.getLogger(__name__)
 
 TABLE_REF = "discord.table"
+SHOWS_REF = "discord.table.shows"
 PING_REF = "discord.ping"
 
 Drawing = tuple[discord.Embed, ui.View | None]
@@ -131,6 +136,19 @@ class Presenter:
     # ---- the lobby and the table ----------------------------------------------------
 
     async def _draw_table(self, game_id: int, channel: str) -> None:
+        async with self.sessions.holding_message(game_id, TABLE_REF):
+            refs = self.sessions.message_refs
+            if refs.shared and (await refs.get_refs(game_id)).get(SHOWS_REF) != self._shows(game_id):
+                self._drawn.pop(game_id, None)
+                self._pictured.pop(game_id, None)
+            await self._draw_table_held(game_id, channel)
+            if refs.shared and game_id in self._drawn:
+                await refs.set_ref(game_id, SHOWS_REF, self._shows(game_id))
+
+    def _shows(self, game_id: int) -> str:
+        return digest((self._drawn.get(game_id), self._pictured.get(game_id)))
+
+    async def _draw_table_held(self, game_id: int, channel: str) -> None:
         lang = await self.chat_language(channel)
         (embed, view), closed, shown = await self._drawing(game_id, lang)
         pictures = shown is not None and await self.painter.wanted(channel) \

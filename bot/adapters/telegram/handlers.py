@@ -245,14 +245,14 @@ class Handlers:
             self._start_first(message, lang, lobby.game_id)
 
     async def _point_to_game(self, message: Message, lang: str, game_id: int) -> None:
-        ref = await self.outbox.refs.get(game_id, table_target(game_id, message.chat.id).ref)
+        shown_in = await self.outbox.message_of(table_target(game_id, message.chat.id))
         keyboard: Keyboard = ()
-        if ref:
-            link = message_link(message.chat.id, int(ref), message.chat.username)
+        if shown_in is not None:
+            link = message_link(message.chat.id, shown_in, message.chat.username)
             if link:
                 keyboard = link_keyboard(t(lang, "telegram.button.go_to_game"), link)
         self._reply(message, escape(refusal_text(Refused(Reason.GAME_OPEN), lang)), keyboard,
-                    reply_to=int(ref) if ref else None)
+                    reply_to=shown_in)
 
     async def cmd_join(self, update: Update, context: Context) -> None:
         found = await self._group_only(update)

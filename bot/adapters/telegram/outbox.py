@@ -9,6 +9,10 @@ Two kinds of traffic:
   single edit. Unchanged content is not sent again, and Telegram's "message is
   not modified" counts as done. The first update of a slot without a message
   sends one and keeps its id in the game's refs (so it survives a restart).
+  With a store other bot processes share, a slot is drawn inside the sessions'
+  hold on that message (one process at a time draws it), its id is read from the
+  store each time, and the refs keep a fingerprint of what it shows, so that what
+  a process remembers drawing is used only while it is still what the message shows.
 * a *post* is a new message (round breakdown, end of match, replies); posts to
   one chat go out in order.
 
@@ -27,6 +31,7 @@ import time
 import warnings
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
@@ -38,6 +43,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from telegram.ext import CallbackContext, JobQueue
 
 from ...sessions import MessageRefs
+from ..common.digest import digest
 from .keyboards import Keyboard, markup_dict
 
 log = logging.getLogger(__name__)
@@ -52,7 +58,8 @@ SENT_REF = "sent"
 """A game's ref holding when its group's last messages went (Unix times, comma-separated)."""
 PHOTO_NAME = "picture.jpg"
 PHOTO_PREFIX = "photo:"
-"""A slot's ref is the message id, with this prefix when the message is a photo."""
+"""A slot's ref is the message id, with this prefix when the message is a photo, and with a
+shared store a space and the fingerprint of what it shows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +85,34 @@ class Content:
 
 Render = Callable[[], Awaitable[Content | None]]
 Painter = Callable[[Picture], Awaitable[bytes]]
+Hold = Callable[[int, str], AbstractAsyncContextManager[None]]
+"""Holds one of a game's messages while it is drawn (`Sessions.holding_message`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Slotted:
+    """What a game's refs say of a slot: its message, whether that is a photo, and the
+    fingerprint of what it shows (None: not known)."""
+
+    message_id: int | None = None
+    photo: bool = False
+    shows: str | None = None
+
+    @staticmethod
+    def parse(value: str | None) -> Slotted:
+        if not value:
+            return Slotted()
+        kept, _, shows = value.partition(" ")
+        photo = kept.startswith(PHOTO_PREFIX)
+        try:
+            return Slotted(int(kept.removeprefix(PHOTO_PREFIX)), photo, shows or None)
+        except ValueError:
+            log.warning("unreadable message reference %r", value[:40])
+            return Slotted()
+
+    def value(self) -> str:
+        kept = f"{PHOTO_PREFIX if self.photo else ''}{self.message_id}"
+        return f"{kept} {self.shows}" if self.shows else kept
 
 
 class PhotoFailed(Exception):
@@ -167,13 +202,18 @@ class RefBook:
 
     The cache is changed before the store is written and a read from the store
     never replaces it: a lookup that overlaps a `set` (a Join tapped as the lobby
-    is posted) must find the new message, not post a second one."""
+    is posted) must find the new message, not post a second one. A store other
+    processes write (`shared`) is read every time instead: there the slot's
+    hold keeps its drawings one at a time."""
 
     def __init__(self, store: MessageRefs) -> None:
         self._store = store
+        self.shared = bool(getattr(store, "shared", False))
         self._cache: dict[int, dict[str, str]] = {}
 
     async def _refs(self, game_id: int) -> dict[str, str]:
+        if self.shared:
+            return await self._store.get_refs(game_id)
         refs = self._cache.get(game_id)
         if refs is None:
             loaded = await self._store.get_refs(game_id)
@@ -225,9 +265,11 @@ class Outbox:
                  job_queue: JobQueue[Any] | None = None, max_attempts: int = 10,
                  backoff_cap: float = 30.0,
                  group_rate: tuple[float, float] | None = GROUP_RATE,
-                 painter: Painter | None = None) -> None:
+                 painter: Painter | None = None, hold: Hold | None = None) -> None:
         self.bot = bot
         self.painter = painter
+        self.hold = hold
+        """Holds a game's message while it is drawn; without one, this process is the only one."""
         """Draws a content's picture; without one, every message is text."""
         self._no_photos: set[int] = set()
         """Chats that refused a photo for want of rights: text from then on."""
@@ -322,11 +364,12 @@ class Outbox:
                     break
                 delivered = False
                 try:
-                    if pending.fresh and target.game_id is not None:
-                        self._shown.pop(target, None)
-                        if await self.refs.get(target.game_id, target.ref) is not None:
-                            await self.refs.set(target.game_id, target.ref, None)
-                    delivered = await self._deliver(target, pending.render)
+                    async with self._holding(target):
+                        if pending.fresh and target.game_id is not None:
+                            self._shown.pop(target, None)
+                            if await self.refs.get(target.game_id, target.ref) is not None:
+                                await self.refs.set(target.game_id, target.ref, None)
+                        delivered = await self._deliver(target, pending.render)
                 except Superseded:
                     self._merge_waiters(target, pending)
                     pending.waiters = []
@@ -350,17 +393,46 @@ class Outbox:
                 if not waiter.done():
                     waiter.set_result(False)
 
-    async def _message(self, target: Target) -> tuple[int | None, bool]:
-        """The slot's message id, and whether that message is a photo."""
+    def _holding(self, target: Target) -> AbstractAsyncContextManager[None]:
+        if self.hold is None or target.game_id is None:
+            return contextlib.nullcontext()
+        return self.hold(target.game_id, target.ref)
+
+    async def message_of(self, target: Target) -> int | None:
+        """The id of the message that shows `target`, if there is one."""
+        return (await self._message(target)).message_id
+
+    async def _message(self, target: Target) -> Slotted:
+        """The slot's message as the game's refs keep it; with a shared store, what this
+        process remembers showing there is forgotten if another process drew it since."""
         if target.message_id is not None:
-            return target.message_id, False
+            return Slotted(target.message_id)
         if target.game_id is None:
-            return None, False
-        value = await self.refs.get(target.game_id, target.ref)
-        if not value:
-            return None, False
-        photo = value.startswith(PHOTO_PREFIX)
-        return int(value.removeprefix(PHOTO_PREFIX)), photo
+            return Slotted()
+        slotted = Slotted.parse(await self.refs.get(target.game_id, target.ref))
+        shown = self._shown.get(target)
+        if self.refs.shared and shown is not None and digest(shown) != slotted.shows:
+            del self._shown[target]
+        return slotted
+
+    def _shows(self, target: Target, slotted: Slotted, content: Content) -> bool:
+        """Whether the slot's message shows `content` already (drawn by this process, or
+        as its fingerprint says, by another)."""
+        if self._shown.get(target) == content:
+            return True
+        if self.refs.shared and slotted.shows is not None and slotted.shows == digest(content):
+            self._shown[target] = content
+            return True
+        return False
+
+    async def _drew(self, target: Target, message_id: int, photo: bool, content: Content,
+                    new: bool) -> None:
+        """`content` shows in the slot's message: remember it, and keep the message (`new`)
+        or, with a shared store, the fingerprint of what it shows."""
+        self._shown[target] = content
+        if target.game_id is not None and (new or self.refs.shared):
+            shows = digest(content) if self.refs.shared else None
+            await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo, shows).value())
 
     def _as_photo(self, target: Target, content: Content) -> bool:
         return (content.picture is not None and self.painter is not None
@@ -378,10 +450,11 @@ class Outbox:
         for _ in range(3):
             if content is None:
                 return True
-            message_id, is_photo = await self._message(target)
+            slotted = await self._message(target)
+            message_id, is_photo = slotted.message_id, slotted.photo
             if message_id is None and target.game_id is None:
                 return False
-            if message_id is not None and self._shown.get(target) == content:
+            if message_id is not None and self._shows(target, slotted, content):
                 return True
             if await self._pace(target.chat_id, target.game_id):
                 latest = await render()
@@ -393,18 +466,17 @@ class Outbox:
             try:
                 if message_id is None or photo != is_photo:
                     sent = await self._send_slot(target, content, photo, superseded)
-                    assert target.game_id is not None
-                    await self.refs.set(target.game_id, target.ref,
-                                        f"{PHOTO_PREFIX}{sent}" if photo else str(sent))
+                    await self._drew(target, sent, photo, content, new=True)
                     if message_id is not None:
                         await self._delete(target.chat_id, message_id)
-                elif photo:
+                    return True
+                if photo:
                     await self._edit_photo(target, message_id, content, superseded)
                 else:
                     await self._retrying(
                         target.chat_id, partial(self._edit, target.chat_id, message_id, content),
                         superseded)
-                self._shown[target] = content
+                await self._drew(target, message_id, photo, content, new=False)
                 return True
             except PhotoFailed as failed:
                 log.warning("could not send %s as a photo (%s); sending it as text", target, failed.reason)
@@ -414,7 +486,8 @@ class Outbox:
                 continue
             except BadRequest as exc:
                 if is_not_modified(exc):
-                    self._shown[target] = content
+                    if message_id is not None:
+                        await self._drew(target, message_id, is_photo, content, new=False)
                     return True
                 if is_gone(exc) and target.game_id is not None:
                     log.info("message of %s is gone; sending a new one", target)
