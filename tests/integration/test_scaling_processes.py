@@ -1,7 +1,8 @@
 """Three `scopa-bot telegram` processes in webhook mode on one PostgreSQL, behind one
 webhook URL (a round-robin proxy, as a load balancer would be): games played to the end
 by users tapping their hands, one process killed with SIGKILL midway. Every game
-finishes; every play the fake Telegram server saw answered is stored once, and every
+finishes, and every table and hand ends showing the end of its match (no older drawing
+landed last); every play the fake Telegram server saw answered is stored once, and every
 stored move of a user is a play they tapped; each computer turn (a timer) is stored
 once, and no process ever had a computer move refused."""
 
@@ -157,6 +158,26 @@ class Player:
             quiet_since = time.monotonic()
 
 
+def _says(message: FakeMessage) -> str:
+    return message.caption or message.text or ""
+
+
+def _not_showing_the_end(tg: FakeTelegramServer, players: list[Player]) -> list[str]:
+    """Tables and hands whose newest drawing is not the end of the match: with two processes
+    drawing one message at once, an older drawing could land last."""
+    stale = []
+    for player in players:
+        tables = [m for m in tg.messages(player.group, from_bot=True)
+                  if not m.deleted and "Score:" in _says(m) and "🏆" not in _says(m)]
+        if not tables or "Match over." not in _says(tables[-1]):
+            stale.append(f"table of {player.group.title}")
+        hands = [m for m in tg.messages(player.user, from_bot=True)
+                 if not m.deleted and "Your hand" in _says(m)]
+        if not hands or "The match is over." not in _says(hands[-1]):
+            stale.append(f"hand of {player.user.first_name}")
+    return stale
+
+
 async def _stored(url: str) -> tuple[dict[int, str], list[asyncpg.Record]]:
     conn = await asyncpg.connect(url)
     try:
@@ -218,6 +239,12 @@ async def test_three_processes_play_every_game_to_the_end_though_one_is_killed(
             finished.set()
             ended = time.monotonic() - began
             await asyncio.gather(*playing)
+            deadline = time.monotonic() + 120
+            while stale := _not_showing_the_end(tg, players):
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"messages still showing the game under way: {stale}")
+                await asyncio.sleep(0.5)
+            shown = time.monotonic() - began
         finally:
             for bot in bots:
                 if bot.poll() is None:
@@ -256,4 +283,5 @@ async def test_three_processes_play_every_game_to_the_end_though_one_is_killed(
     print(f"messages sent or edited: {sent}, {sent / len(moves):.2f} a move")
     print(f"{GAMES} games, {len(moves)} moves ({len(human)} tapped), one process killed after "
           f"{killed_at} taps; hands asked for again {sum(p.reposts for p in players)} times; "
-          f"lobbies {started:.1f} s, kill {killed:.1f} s, all over {ended:.1f} s")
+          f"lobbies {started:.1f} s, kill {killed:.1f} s, all over {ended:.1f} s, "
+          f"every table and hand showing the end {shown:.1f} s")

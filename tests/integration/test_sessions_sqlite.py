@@ -112,6 +112,9 @@ async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_pat
     await s.close()
     with sqlite3.connect(path) as database:
         database.execute("UPDATE games SET teams = 1")
+        database.execute("DROP TABLE claims")
+        database.execute("DROP TABLE message_holds")
+        database.execute("ALTER TABLE chats DROP COLUMN home")
         database.execute("PRAGMA user_version = 2")
     s = await open_sessions(path)
     assert (await s.lobby_of(lobby.game_id)).teams == 2
