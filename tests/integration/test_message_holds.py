@@ -18,7 +18,7 @@ from bot.sessions import Sessions
 from bot.storage.backends import open_store
 
 from .. import pg
-from ..fakes.memory_store import MemoryStore
+from ..fakes.holds import NotingRefusals, shared_memory_game
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -61,44 +61,25 @@ class Board:
         return Content(f"state {self.value}")
 
 
-class Watched:
-    """A store whose refusals to hold a message are noted, so a test knows a process waits."""
-
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-        self.refused = asyncio.Event()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-    async def hold_message(self, *args: Any) -> bool:
-        held = await self._inner.hold_message(*args)
-        if not held:
-            self.refused.set()
-        return held
-
-
 @dataclass
 class Process:
     outbox: Outbox
-    store: Watched
+    store: NotingRefusals
 
 
 @pytest.fixture(params=["memory", "postgresql"])
 async def processes(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Process, Process, SharedBot]]:
     """Two processes on one database holding one game (id 1) in chat -100."""
     if request.param == "memory":
-        shared = MemoryStore()
-        shared.shared = True  # type: ignore[misc]
-        stores = [Watched(shared), Watched(shared)]
+        shared = await shared_memory_game()
+        stores = [NotingRefusals(shared), NotingRefusals(shared)]
     else:
         cluster = pg.shared_cluster()
         url = await cluster.create_database()
-        stores = [Watched(await open_store(url)), Watched(await open_store(url))]
-    first = stores[0]
-    chat = await first.ensure_chat("telegram", "-100")
-    player = await first.ensure_player("telegram", "1", "Alice")
-    await first.create_game(chat.id, player.id, "scopa", {}, 2, 0, "napoletane", "seed")
+        stores = [NotingRefusals(await open_store(url)), NotingRefusals(await open_store(url))]
+        chat = await stores[0].ensure_chat("telegram", "-100")
+        player = await stores[0].ensure_player("telegram", "1", "Alice")
+        await stores[0].create_game(chat.id, player.id, "scopa", {}, 2, 0, "napoletane", "seed")
     bot = SharedBot()
     made = []
     for store in stores:
