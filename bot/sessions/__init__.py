@@ -12,6 +12,7 @@ from .events import (
     TurnStarted,
     TurnWarning,
 )
+from .holds import HandedOver
 from .ports import GameStore, MessageRefs, OpenGameExists, Served, StaleVersion
 from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
@@ -47,6 +48,7 @@ __all__ = [
     "GameStore",
     "GameSummary",
     "HandView",
+    "HandedOver",
     "LeaderboardLine",
     "LobbyUpdated",
     "LobbyView",

@@ -19,7 +19,9 @@ rules, which every implementation keeps:
   nothing for longer than its lease; given a `Served`, it hands out only the games
   of the chats that process serves;
 - `hold_message` gives each of a game's messages to one owner at a time in the same
-  way, so that of several processes one at a time draws it (`sessions.holds`).
+  way, so that of several processes one at a time draws it; another owner that
+  wants it drawn meanwhile leaves a note (`mark_message`) and the holder draws it
+  again before it lets go (`release_message`, `sessions.holds`).
 """
 
 from __future__ import annotations
@@ -113,8 +115,15 @@ class MessageRefs(Protocol):
         owner holds it and its lease runs, or when there is no such game."""
         ...
 
-    async def release_message(self, game_id: int, message: str, owner: str) -> None:
-        """Let go of the message if `owner` holds it."""
+    async def mark_message(self, game_id: int, message: str, owner: str, now: float) -> float | None:
+        """Another owner holds the message and its lease runs: note that it must be drawn
+        again once that owner is done, and give the lease's end; None if no other owner
+        holds it now."""
+        ...
+
+    async def release_message(self, game_id: int, message: str, owner: str) -> bool:
+        """Let go of the message if `owner` holds it; False (the owner keeps it, and the
+        note is cleared) when another owner asked for it to be drawn again meanwhile."""
         ...
 
 

@@ -16,16 +16,15 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
-from typing import Any, cast
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
 
 from ..ai import LEVELS, choose_move
 from ..engine import Game, Move, SeatView
 from .directory import Directory
 from .events import Event
 from .games import EventBus, Games, Listener
-from .holds import MessageHolds
+from .holds import HandedOver, MessageHolds
 from .lobby import LOBBY_IDLE, Lobby
 from .notices import Notices
 from .play import Play
@@ -51,6 +50,9 @@ from .views import (
 __all__ = [
     "LANGUAGES", "LEVELS", "LOBBY_IDLE", "ChatRef", "Sessions", "UserRef", "default_chooser", "language_of",
 ]
+
+
+_T = TypeVar("_T")
 
 
 def default_chooser(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
@@ -147,10 +149,12 @@ class Sessions:
         """Where front-ends keep their notes about a game's messages."""
         return self._refs
 
-    def holding_message(self, game_id: int, message: str) -> AbstractAsyncContextManager[None]:
-        """Draw game `game_id`'s message `message` (the front-end's name for it) inside this:
-        of several bot processes on one database, one at a time draws it (`holds`)."""
-        return self._holds.hold(game_id, message)
+    async def draw_message(self, game_id: int, message: str,
+                           drawing: Callable[[bool], Awaitable[_T]]) -> _T | HandedOver:
+        """Draw game `game_id`'s message `message` (the front-end's name for it) with
+        `drawing`: of several bot processes on one database, one at a time draws it, and a
+        process that finds it held leaves it to the holder (`holds`)."""
+        return await self._holds.draw(game_id, message, drawing)
 
     def serve(self, served: Served) -> None:
         """Run only the due work (timers, computer turns) of the chats this process serves:

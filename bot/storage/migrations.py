@@ -128,7 +128,8 @@ MIGRATIONS: tuple[str, ...] = (
         until REAL NOT NULL
     );
     """,
-    # 5: which process draws each of a game's messages, until when (`hold_message`), and the
+    # 5: which process draws each of a game's messages, until when, and whether another asked
+    # for it to be drawn again meanwhile (`hold_message`); and the
     # home a chat's platform groups it under (a Discord server), which says which
     # process runs its games' due work (`claim_due` with a `Served`).
     """
@@ -137,6 +138,7 @@ MIGRATIONS: tuple[str, ...] = (
         message TEXT NOT NULL,
         owner TEXT NOT NULL,
         until REAL NOT NULL,
+        redraw INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (game_id, message)
     );
     ALTER TABLE chats ADD COLUMN home TEXT;

@@ -462,14 +462,35 @@ class PostgresStore:
         return await self._fetchrow(
             "INSERT INTO message_holds (game_id, message, owner, until) "
             "SELECT id, $2::text, $3::text, $4::float8 + $5::float8 FROM games WHERE id = $1 "
-            "ON CONFLICT (game_id, message) DO UPDATE SET owner = EXCLUDED.owner, until = EXCLUDED.until "
+            "ON CONFLICT (game_id, message) DO UPDATE SET owner = EXCLUDED.owner, until = EXCLUDED.until, "
+            "redraw = message_holds.redraw AND message_holds.owner = EXCLUDED.owner "
             "WHERE message_holds.until <= $4::float8 OR message_holds.owner = $3::text "
             "RETURNING game_id",
             game_id, message, owner, float(now), float(lease)) is not None
 
-    async def release_message(self, game_id: int, message: str, owner: str) -> None:
-        await self._execute("DELETE FROM message_holds WHERE game_id=$1 AND message=$2 AND owner=$3",
-                            game_id, message, owner)
+    async def mark_message(self, game_id: int, message: str, owner: str, now: float) -> float | None:
+        row = await self._fetchrow(
+            "UPDATE message_holds SET redraw = TRUE WHERE game_id=$1 AND message=$2 AND owner<>$3 "
+            "AND until>$4 RETURNING until", game_id, message, owner, float(now))
+        return float(row["until"]) if row is not None else None
+
+    async def release_message(self, game_id: int, message: str, owner: str) -> bool:
+        """The holder's row is locked first: a mark that comes meanwhile waits, then finds
+        the message let go (and its process draws it) or still held, to be drawn again."""
+        async def work(conn: asyncpg.Connection) -> bool:
+            row = await conn.fetchrow(
+                "SELECT redraw FROM message_holds WHERE game_id=$1 AND message=$2 AND owner=$3 "
+                "FOR UPDATE", game_id, message, owner)
+            if row is not None and row["redraw"]:
+                await conn.execute("UPDATE message_holds SET redraw = FALSE WHERE game_id=$1 "
+                                   "AND message=$2", game_id, message)
+                return False
+            if row is not None:
+                await conn.execute("DELETE FROM message_holds WHERE game_id=$1 AND message=$2",
+                                   game_id, message)
+            return True
+
+        return await self._write(work)
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         """The game's moves numbered above `after`, in order."""

@@ -127,7 +127,8 @@ MIGRATIONS: tuple[str, ...] = (
         until DOUBLE PRECISION NOT NULL
     );
     """,
-    # 3: which process draws each of a game's messages, until when (`hold_message`), and the
+    # 3: which process draws each of a game's messages, until when, and whether another asked
+    # for it to be drawn again meanwhile (`hold_message`); and the
     # home a chat's platform groups it under (a Discord server), which says which
     # process runs its games' due work (`claim_due` with a `Served`).
     """
@@ -136,6 +137,7 @@ MIGRATIONS: tuple[str, ...] = (
         message TEXT NOT NULL,
         owner TEXT NOT NULL,
         until DOUBLE PRECISION NOT NULL,
+        redraw BOOLEAN NOT NULL DEFAULT FALSE,
         PRIMARY KEY (game_id, message)
     );
     ALTER TABLE chats ADD COLUMN home TEXT;

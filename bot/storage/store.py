@@ -488,13 +488,30 @@ class Store:
         return self._write_one(
             "INSERT INTO message_holds (game_id, message, owner, until) "
             "SELECT id, ?, ?, ? FROM games WHERE id=? "
-            "ON CONFLICT (game_id, message) DO UPDATE SET owner=excluded.owner, until=excluded.until "
+            "ON CONFLICT (game_id, message) DO UPDATE SET owner=excluded.owner, until=excluded.until, "
+            "redraw = CASE WHEN message_holds.owner = excluded.owner THEN message_holds.redraw ELSE 0 END "
             "WHERE message_holds.until <= ? OR message_holds.owner = ?",
             (message, owner, now + lease, game_id, now, owner)) == 1
 
-    async def release_message(self, game_id: int, message: str, owner: str) -> None:
-        self._write_one("DELETE FROM message_holds WHERE game_id=? AND message=? AND owner=?",
-                        (game_id, message, owner))
+    async def mark_message(self, game_id: int, message: str, owner: str, now: float) -> float | None:
+        def work(conn: sqlite3.Connection) -> float | None:
+            row = conn.execute(
+                "UPDATE message_holds SET redraw=1 WHERE game_id=? AND message=? AND owner<>? "
+                "AND until>? RETURNING until", (game_id, message, owner, now)).fetchone()
+            return float(row[0]) if row else None
+
+        return self._write(work)
+
+    async def release_message(self, game_id: int, message: str, owner: str) -> bool:
+        def work(conn: sqlite3.Connection) -> bool:
+            if conn.execute("UPDATE message_holds SET redraw=0 WHERE game_id=? AND message=? "
+                            "AND owner=? AND redraw", (game_id, message, owner)).rowcount:
+                return False
+            conn.execute("DELETE FROM message_holds WHERE game_id=? AND message=? AND owner=?",
+                         (game_id, message, owner))
+            return True
+
+        return self._write(work)
 
     def _note_deadline(self, game_id: int, deadline: float | None, kind: str | None,
                        warned: bool, version: int) -> None:

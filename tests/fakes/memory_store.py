@@ -58,8 +58,9 @@ class MemoryStore:
         self._ratings: dict[tuple[int, str], RatingRow] = {}
         self._claims: dict[int, tuple[str, float]] = {}
         """Game id: who holds its due work, and until when."""
-        self._holds: dict[tuple[int, str], tuple[str, float]] = {}
-        """(game id, message): who holds the message, and until when."""
+        self._holds: dict[tuple[int, str], tuple[str, float, bool]] = {}
+        """(game id, message): who holds the message, until when, and whether another asked
+        for it to be drawn again."""
 
     async def close(self) -> None:
         self.closed = True
@@ -336,16 +337,30 @@ class MemoryStore:
     async def hold_message(self, game_id: int, message: str, owner: str, now: float,
                            lease: float) -> bool:
         self._open()
-        holder, until = self._holds.get((game_id, message), (owner, now))
+        holder, until, redraw = self._holds.get((game_id, message), (owner, now, False))
         if game_id not in self._games or (holder != owner and until > now):
             return False
-        self._holds[(game_id, message)] = (owner, now + lease)
+        self._holds[(game_id, message)] = (owner, now + lease, redraw and holder == owner)
         return True
 
-    async def release_message(self, game_id: int, message: str, owner: str) -> None:
+    async def mark_message(self, game_id: int, message: str, owner: str, now: float) -> float | None:
         self._open()
-        if self._holds.get((game_id, message), (None, 0.0))[0] == owner:
-            del self._holds[(game_id, message)]
+        held = self._holds.get((game_id, message))
+        if held is None or held[0] == owner or held[1] <= now:
+            return None
+        self._holds[(game_id, message)] = (held[0], held[1], True)
+        return held[1]
+
+    async def release_message(self, game_id: int, message: str, owner: str) -> bool:
+        self._open()
+        held = self._holds.get((game_id, message))
+        if held is None or held[0] != owner:
+            return True
+        if held[2]:
+            self._holds[(game_id, message)] = (owner, held[1], False)
+            return False
+        del self._holds[(game_id, message)]
+        return True
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         self._open()

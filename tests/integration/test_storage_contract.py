@@ -637,6 +637,25 @@ async def test_each_message_is_held_by_one_process_until_it_lets_go_or_its_lease
     assert not await one.hold_message(game.id + 99, "table", "one", 1_016.0, 10.0), "no such game"
 
 
+async def test_a_message_wanted_while_held_is_drawn_again_by_its_holder_before_it_lets_go(
+        backend: Backend) -> None:
+    one, two = await backend.open(), await backend.open()
+    game = await _running(one, "g1")
+    assert await two.mark_message(game.id, "table", "two", 1_000.0) is None, "nobody holds it"
+    assert await one.hold_message(game.id, "table", "one", 1_000.0, 10.0)
+    assert await one.mark_message(game.id, "table", "one", 1_001.0) is None, "not the holder's own"
+    assert await two.mark_message(game.id, "table", "two", 1_001.0) == 1_010.0
+    assert await one.hold_message(game.id, "table", "one", 1_002.0, 10.0), "renewed, still wanted"
+    assert not await one.release_message(game.id, "table", "one"), "draw it again first"
+    assert not await two.hold_message(game.id, "table", "two", 1_003.0, 10.0), "still held"
+    assert await one.release_message(game.id, "table", "one")
+    assert await two.hold_message(game.id, "table", "two", 1_003.0, 10.0)
+    assert await one.mark_message(game.id, "table", "one", 1_005.0) == 1_013.0
+    assert await one.mark_message(game.id, "table", "one", 1_020.0) is None, "a lease run out is no hold"
+    assert await one.hold_message(game.id, "table", "one", 1_020.0, 10.0)
+    assert await one.release_message(game.id, "table", "one"), "a mark on the dead holder is not the new one's"
+
+
 # ---- message references --------------------------------------------------------
 
 

@@ -3,7 +3,7 @@
 Each game has one channel message, the lobby and then the table, edited in
 place from the latest state; its id is kept with the game (`sessions.message_refs`),
 so a restarted bot edits the same message. With a store other bot processes share,
-the message is drawn inside the sessions' hold on it (one process at a time draws
+the message is drawn through the sessions' hold on it (one process at a time draws
 it) and the game's refs keep a fingerprint of what it shows, so that what this
 process remembers drawing is used only while the message still shows it. The lobby shows a sample of its
 deck and the table its picture, attached, when the channel wants pictures. A round's breakdown, the end of a
@@ -13,6 +13,7 @@ layer, so `on_event` only queues work in the channel's lane and returns.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Hashable
 from typing import Any
@@ -27,6 +28,7 @@ from ...sessions import (
     Event,
     GameCancelled,
     GameStatus,
+    HandedOver,
     LobbyUpdated,
     MatchEnded,
     PlayerProfile,
@@ -136,14 +138,21 @@ class Presenter:
     # ---- the lobby and the table ----------------------------------------------------
 
     async def _draw_table(self, game_id: int, channel: str) -> None:
-        async with self.sessions.holding_message(game_id, TABLE_REF):
-            refs = self.sessions.message_refs
-            if refs.shared and (await refs.get_refs(game_id)).get(SHOWS_REF) != self._shows(game_id):
-                self._drawn.pop(game_id, None)
-                self._pictured.pop(game_id, None)
-            await self._draw_table_held(game_id, channel)
-            if refs.shared and game_id in self._drawn:
-                await refs.set_ref(game_id, SHOWS_REF, self._shows(game_id))
+        """Draw the game's message, one process at a time; if another is drawing it, that one
+        draws it again, and this one looks again once its hold would run out."""
+        outcome = await self.sessions.draw_message(game_id, TABLE_REF,
+                                                   lambda first: self._draw_held(game_id, channel))
+        if isinstance(outcome, HandedOver):
+            asyncio.get_running_loop().call_later(outcome.after + 0.5, self.redraw, game_id, channel)
+
+    async def _draw_held(self, game_id: int, channel: str) -> None:
+        refs = self.sessions.message_refs
+        if refs.shared and (await refs.get_refs(game_id)).get(SHOWS_REF) != self._shows(game_id):
+            self._drawn.pop(game_id, None)
+            self._pictured.pop(game_id, None)
+        await self._draw_table_held(game_id, channel)
+        if refs.shared and game_id in self._drawn:
+            await refs.set_ref(game_id, SHOWS_REF, self._shows(game_id))
 
     def _shows(self, game_id: int) -> str:
         return digest((self._drawn.get(game_id), self._pictured.get(game_id)))

@@ -127,7 +127,7 @@ class TelegramFrontEnd:
         self.painter = Painter() if pictures else None
         self.outbox = Outbox(bot, RefBook(sessions.message_refs), job_queue=self.application.job_queue,
                              max_attempts=max_send_attempts, group_rate=group_rate, painter=self.painter,
-                             hold=sessions.holding_message)
+                             hold=sessions.draw_message)
         self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
                                    table_delay=table_delay)
         self.outbox.on_forbidden = self.presenter.user_forbidden

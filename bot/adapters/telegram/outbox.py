@@ -9,10 +9,11 @@ Two kinds of traffic:
   single edit. Unchanged content is not sent again, and Telegram's "message is
   not modified" counts as done. The first update of a slot without a message
   sends one and keeps its id in the game's refs (so it survives a restart).
-  With a store other bot processes share, a slot is drawn inside the sessions'
-  hold on that message (one process at a time draws it), its id is read from the
-  store each time, and the refs keep a fingerprint of what it shows, so that what
-  a process remembers drawing is used only while it is still what the message shows.
+  With a store other bot processes share, a slot is drawn through the sessions'
+  hold on that message (one process at a time draws it; one that finds it held
+  leaves it to the holder), its id is read from the store each time, and the refs
+  keep a fingerprint of what it shows, so that what a process remembers drawing is
+  used only while it is still what the message shows.
 * a *post* is a new message (round breakdown, end of match, replies); posts to
   one chat go out in order.
 
@@ -31,7 +32,6 @@ import time
 import warnings
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
@@ -42,7 +42,7 @@ from telegram.constants import FloodLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
-from ...sessions import MessageRefs
+from ...sessions import HandedOver, MessageRefs
 from ..common.digest import digest
 from .keyboards import Keyboard, markup_dict
 
@@ -85,8 +85,8 @@ class Content:
 
 Render = Callable[[], Awaitable[Content | None]]
 Painter = Callable[[Picture], Awaitable[bytes]]
-Hold = Callable[[int, str], AbstractAsyncContextManager[None]]
-"""Holds one of a game's messages while it is drawn (`Sessions.holding_message`)."""
+Hold = Callable[[int, str, Callable[[bool], Awaitable[bool]]], Awaitable["bool | HandedOver"]]
+"""Draws one of a game's messages one process at a time (`Sessions.draw_message`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +269,8 @@ class Outbox:
         self.bot = bot
         self.painter = painter
         self.hold = hold
-        """Holds a game's message while it is drawn; without one, this process is the only one."""
+        """Draws a game's message one process at a time; without one, this process is the only one."""
+        self._rechecks: set[asyncio.TimerHandle] = set()
         """Draws a content's picture; without one, every message is text."""
         self._no_photos: set[int] = set()
         """Chats that refused a photo for want of rights: text from then on."""
@@ -364,12 +365,7 @@ class Outbox:
                     break
                 delivered = False
                 try:
-                    async with self._holding(target):
-                        if pending.fresh and target.game_id is not None:
-                            self._shown.pop(target, None)
-                            if await self.refs.get(target.game_id, target.ref) is not None:
-                                await self.refs.set(target.game_id, target.ref, None)
-                        delivered = await self._deliver(target, pending.render)
+                    delivered = await self._one_at_a_time(target, pending)
                 except Superseded:
                     self._merge_waiters(target, pending)
                     pending.waiters = []
@@ -393,10 +389,31 @@ class Outbox:
                 if not waiter.done():
                     waiter.set_result(False)
 
-    def _holding(self, target: Target) -> AbstractAsyncContextManager[None]:
+    async def _one_at_a_time(self, target: Target, pending: _Pending) -> bool:
+        """Draw the slot, of all processes on the store only this one at this moment; if
+        another is drawing it, it draws it again for this one, and this one looks again
+        when that one's hold would run out, should it die first."""
+        async def attempt(first: bool) -> bool:
+            if first and pending.fresh and target.game_id is not None:
+                self._shown.pop(target, None)
+                if await self.refs.get(target.game_id, target.ref) is not None:
+                    await self.refs.set(target.game_id, target.ref, None)
+            return await self._deliver(target, pending.render)
+
         if self.hold is None or target.game_id is None:
-            return contextlib.nullcontext()
-        return self.hold(target.game_id, target.ref)
+            return await attempt(True)
+        outcome = await self.hold(target.game_id, target.ref, attempt)
+        if isinstance(outcome, HandedOver):
+            render = pending.render
+            handle = asyncio.get_running_loop().call_later(
+                outcome.after + 0.5, lambda: self._recheck(target, render, handle))
+            self._rechecks.add(handle)
+            return True
+        return outcome
+
+    def _recheck(self, target: Target, render: Render, handle: asyncio.TimerHandle) -> None:
+        self._rechecks.discard(handle)
+        self.update(target, render)
 
     async def message_of(self, target: Target) -> int | None:
         """The id of the message that shows `target`, if there is one."""
@@ -785,6 +802,9 @@ class Outbox:
     async def close(self, timeout: float = 5.0) -> None:
         await self.drain(timeout)
         self._closed = True
+        for handle in self._rechecks:
+            handle.cancel()
+        self._rechecks.clear()
         tasks = [*self._slot_tasks.values(), *self._post_tasks.values()]
         for task in tasks:
             task.cancel()
