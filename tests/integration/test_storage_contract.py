@@ -653,7 +653,7 @@ async def test_a_message_wanted_while_held_is_drawn_again_by_its_holder_before_i
     assert await one.mark_message(game.id, "table", "one", 1_005.0) == 1_013.0
     assert await one.mark_message(game.id, "table", "one", 1_020.0) is None, "a lease run out is no hold"
     assert await one.hold_message(game.id, "table", "one", 1_020.0, 10.0)
-    assert await one.release_message(game.id, "table", "one"), "a mark on the dead holder is not the new one's"
+    assert await one.release_message(game.id, "table", "one"), "the dead holder's mark is gone"
 
 
 # ---- message references --------------------------------------------------------
