@@ -162,19 +162,26 @@ def _says(message: FakeMessage) -> str:
     return message.caption or message.text or ""
 
 
-def _not_showing_the_end(tg: FakeTelegramServer, players: list[Player]) -> list[str]:
-    """Tables and hands whose newest drawing is not the end of the match: with two processes
-    drawing one message at once, an older drawing could land last."""
+async def _not_showing_the_end(tg: FakeTelegramServer, players: list[Player], url: str) -> list[str]:
+    """Tables and hands (the messages the games' refs name) that do not show the end of the
+    match: with two processes drawing one message at once, an older drawing could land last."""
+    conn = await asyncpg.connect(url)
+    try:
+        refs = {(int(r["game_id"]), r["key"]): r["value"]
+                for r in await conn.fetch("SELECT game_id, key, value FROM ui_refs")}
+    finally:
+        await conn.close()
     stale = []
     for player in players:
-        tables = [m for m in tg.messages(player.group, from_bot=True)
-                  if not m.deleted and "Score:" in _says(m) and "🏆" not in _says(m)]
-        if not tables or "Match over." not in _says(tables[-1]):
-            stale.append(f"table of {player.group.title}")
-        hands = [m for m in tg.messages(player.user, from_bot=True)
-                 if not m.deleted and "Your hand" in _says(m)]
-        if not hands or "The match is over." not in _says(hands[-1]):
-            stale.append(f"hand of {player.user.first_name}")
+        assert player.game_id is not None
+        for chat, key, end in ((player.group, "table", "Match over."),
+                               (player.user, f"hand:{player.user.id}", "The match is over.")):
+            value = refs.get((player.game_id, key), "")
+            message_id = int(value.split(" ")[0].removeprefix("photo:") or 0)
+            message = tg.get_chat(chat).messages.get(message_id)
+            if message is None or message.deleted or end not in _says(message):
+                stale.append(f"{key} of game {player.game_id}: "
+                             f"{_says(message)[-40:] if message else 'no message'!r}")
     return stale
 
 
@@ -189,6 +196,7 @@ async def _stored(url: str) -> tuple[dict[int, str], list[asyncpg.Record]]:
     return status, moves
 
 
+@pytest.mark.timeout(180 + 12 * GAMES)
 async def test_three_processes_play_every_game_to_the_end_though_one_is_killed(
         postgres_url: str, tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
@@ -240,7 +248,7 @@ async def test_three_processes_play_every_game_to_the_end_though_one_is_killed(
             ended = time.monotonic() - began
             await asyncio.gather(*playing)
             deadline = time.monotonic() + 120
-            while stale := _not_showing_the_end(tg, players):
+            while stale := await _not_showing_the_end(tg, players, postgres_url):
                 if time.monotonic() > deadline:
                     raise AssertionError(f"messages still showing the game under way: {stale}")
                 await asyncio.sleep(0.5)

@@ -56,6 +56,8 @@ _NO_PREVIEW = {"is_disabled": True}
 CAPTION_LIMIT = 1024
 SENT_REF = "sent"
 """A game's ref holding when its group's last messages went (Unix times, comma-separated)."""
+FRESH_RETRY = 1.0
+"""Seconds before a message asked for anew, which another process was drawing, is tried again."""
 PHOTO_NAME = "picture.jpg"
 PHOTO_PREFIX = "photo:"
 """A slot's ref is the message id, with this prefix when the message is a photo, and with a
@@ -268,10 +270,10 @@ class Outbox:
                  painter: Painter | None = None, hold: Hold | None = None) -> None:
         self.bot = bot
         self.painter = painter
+        """Draws a content's picture; without one, every message is text."""
         self.hold = hold
         """Draws a game's message one process at a time; without one, this process is the only one."""
         self._rechecks: set[asyncio.TimerHandle] = set()
-        """Draws a content's picture; without one, every message is text."""
         self._no_photos: set[int] = set()
         """Chats that refused a photo for want of rights: text from then on."""
         self._text_only: set[Target] = set()
@@ -404,16 +406,18 @@ class Outbox:
             return await attempt(True)
         outcome = await self.hold(target.game_id, target.ref, attempt)
         if isinstance(outcome, HandedOver):
+            # A message asked for anew (a hand reposted) is not the holder's to edit.
+            after, fresh = (FRESH_RETRY, True) if pending.fresh else (outcome.after + 0.5, False)
             render = pending.render
             handle = asyncio.get_running_loop().call_later(
-                outcome.after + 0.5, lambda: self._recheck(target, render, handle))
+                after, lambda: self._recheck(target, render, fresh, handle))
             self._rechecks.add(handle)
             return True
         return outcome
 
-    def _recheck(self, target: Target, render: Render, handle: asyncio.TimerHandle) -> None:
+    def _recheck(self, target: Target, render: Render, fresh: bool, handle: asyncio.TimerHandle) -> None:
         self._rechecks.discard(handle)
-        self.update(target, render)
+        self.update(target, render, fresh=fresh)
 
     async def message_of(self, target: Target) -> int | None:
         """The id of the message that shows `target`, if there is one."""
