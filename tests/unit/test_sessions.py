@@ -10,6 +10,7 @@ import pytest
 
 from bot.render import breakdown_text, lobby_text, refusal_text, table_text
 from bot.sessions import (
+    ChatRef,
     GameCancelled,
     GameStarted,
     GameStatus,
@@ -18,6 +19,8 @@ from bot.sessions import (
     Reason,
     Refused,
     RoundEnded,
+    Served,
+    UserRef,
 )
 from bot.sessions.service import LOBBY_IDLE
 
@@ -351,3 +354,31 @@ async def test_a_seat_is_confirmed_only_where_it_was_taken_and_a_lobby_button_ne
     await s.close()
 
 
+
+
+async def test_a_process_plays_the_computers_only_in_the_chats_it_serves() -> None:
+    """A process running only some front-ends (or some Discord shards) leaves the other
+    chats' computer turns to the processes that show them."""
+    clock = FakeClock()
+    s = await open_memory_sessions(clock)
+    chats = {"telegram": ChatRef("telegram", "-100", "Friends"),
+             "discord": ChatRef("discord", "c1", "general", str(1 << 22))}
+    games = {}
+    for platform, chat in chats.items():
+        user = UserRef(platform, "u1", "Alice", "en")
+        await s.new_game(chat, user, "scopa")
+        await s.add_computer(chat, user, "easy")
+        game_id = (await s.start(chat, user)).game_id
+        hand = await s.hand(game_id, user)
+        if hand.my_turn:
+            await s.play(game_id, user, hand.version, hand.choices[0].moves[0])
+        games[platform] = (game_id, (await s.table(game_id)).version)
+    s.serve(Served(frozenset({"telegram", "discord"}), 2, frozenset({0})))
+    clock.advance(10)
+    await s.run_due()
+    moved = {platform: (await s.table(game_id)).version > version
+             for platform, (game_id, version) in games.items()}
+    assert moved == {"telegram": True, "discord": False}, "the Discord server is on shard 1"
+    s.serve(Served(frozenset({"discord"}), 2, frozenset({1})))
+    await s.run_due()
+    assert (await s.table(games["discord"][0])).version > games["discord"][1]
