@@ -84,8 +84,8 @@ _CLAIM_DUE = (
     "AND (c.game_id IS NULL OR c.until <= now.at OR c.owner = now.owner) "
     "AND ($5::text[] IS NULL OR EXISTS (SELECT 1 FROM chats ch WHERE ch.id = g.chat_id "
     "AND ch.platform = ANY($5::text[]) AND CASE WHEN $6::int IS NULL OR ch.home IS NULL "
-    "OR ch.home !~ '^[0-9]{1,18}$' THEN TRUE "
-    "ELSE ((ch.home::bigint >> 22) % $6::int) = ANY($7::int[]) END)) "
+    "OR ch.home !~ '^[0-9]{1,40}$' THEN TRUE "
+    "ELSE mod(div(ch.home::numeric, 4194304), $6::int)::int = ANY($7::int[]) END)) "
     "ORDER BY g.deadline, g.id FOR UPDATE OF g SKIP LOCKED), "
     "held AS (INSERT INTO claims (game_id, owner, until) "
     "SELECT due.id, now.owner, now.at + now.lease FROM due CROSS JOIN now "
@@ -93,9 +93,10 @@ _CLAIM_DUE = (
     "WHERE claims.until <= $1 OR claims.owner = $3 RETURNING game_id) "
     "SELECT due.* FROM due JOIN held ON held.game_id = due.id")
 """Due games (a turn not yet warned is due `$2` seconds before its deadline) that no other
-owner holds and whose chat is served (`$5`-`$7`: `Served`, NULL for every chat), held for
-owner `$3` until `$1 + $4`. The upsert checks the holder again:
-a claim another process committed after this statement's snapshot is seen there."""
+owner holds and whose chat is served (`$5`-`$7`: `Served`, NULL for every chat; a home's
+shard is `(home >> 22) % count`, here `div(home, 2^22)`), held for owner `$3` until
+`$1 + $4`. The upsert checks the holder again: a claim another process committed after
+this statement's snapshot is seen there."""
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:

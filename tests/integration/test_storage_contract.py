@@ -596,7 +596,9 @@ async def test_processes_claiming_at_once_share_out_the_due_games(backend: Backe
 
 async def test_a_process_claims_only_the_due_work_of_the_chats_it_serves(backend: Backend) -> None:
     store = await backend.open()
-    on_shard = {n: str((n << 22) + 7) for n in range(4)}
+    server = (10**18 >> 22) * 4
+    on_shard = {n: str(((server + n) << 22) + 7) for n in range(4)}
+    assert all(len(home) == 19 for home in on_shard.values()), "as long as Discord's ids are"
     telegram = await _running(store, "-100", deadline=1_000.0, platform="telegram")
     discord = {n: await _running(store, f"c{n}", deadline=1_000.0 + n, names=(f"A{n}", f"B{n}"),
                                  platform="discord", home=on_shard[n]) for n in range(4)}

@@ -5,9 +5,10 @@ place from the latest state; its id is kept with the game (`sessions.message_ref
 so a restarted bot edits the same message. With a store other bot processes share,
 the message is drawn through the sessions' hold on it (one process at a time draws
 it) and the game's refs keep a fingerprint of what it shows, so that what this
-process remembers drawing is used only while the message still shows it. The lobby shows a sample of its
-deck and the table its picture, attached, when the channel wants pictures. A round's breakdown, the end of a
-match and turn pings are new messages. Listeners are awaited by the sessions
+process remembers drawing is used only while the message still shows it. The lobby
+shows a sample of its deck and the table its picture, attached, when the channel
+wants pictures. A round's breakdown, the end of a match and turn pings are new
+messages. Listeners are awaited by the sessions
 layer, so `on_event` only queues work in the channel's lane and returns.
 """
 
