@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.sessions import ChatRef, Event, MatchEnded, RoundEnded
 
 from ..discord_helpers import World, play_to_end, started_duel
+from ..fakes.discord_fakes import SEND_MESSAGES
 
 
 def _posted(w: World, words: str) -> int:
@@ -47,3 +48,25 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(wo
     await w.front.lanes.idle()
     assert _posted(w, "Fine della smazzata") == 1 and _match_ends(w) == 1, "posted once"
     assert await w.sessions.owed_notices("discord") == []
+
+
+async def test_announcements_owed_to_a_channel_closed_to_the_bot_are_dropped_not_retried(
+        world: World) -> None:
+    w = world
+    await w.sessions.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
+    drawn = w.front.presenter.on_event
+
+    async def stopped_before_posting(event: Event) -> None:
+        if not isinstance(event, RoundEnded | MatchEnded):
+            await drawn(event)
+
+    w.front.presenter.on_event = stopped_before_posting  # type: ignore[method-assign]
+    game_id = await started_duel(w)
+    await play_to_end(w, game_id, [w.alice, w.bob])
+    await w.front.lanes.idle()
+    w.channel.bot_permissions &= ~SEND_MESSAGES
+
+    await w.restart()
+    await w.front.lanes.idle()
+    assert _posted(w, "Fine della smazzata") == 0 and _match_ends(w) == 0
+    assert await w.sessions.owed_notices("discord") == [], "owed no more: the channel refuses"

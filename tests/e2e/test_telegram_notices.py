@@ -3,6 +3,7 @@ after the restart the group still gets the round's breakdown and the end of the 
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from bot.adapters.telegram.identity import PLATFORM
 from bot.sessions import ChatRef, Event, MatchEnded, RoundEnded
 
-from ..fakes.telegram_server import FakeTelegramServer
+from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import (
     answered,
     bot_messages,
@@ -24,34 +25,43 @@ from ..telegram_helpers import (
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 
+async def _played_to_the_end_then_stopped(tg: FakeTelegramServer, db: Path, group: FakeChat,
+                                         alice: FakeUser, bob: FakeUser) -> FakeMessage:
+    """A match to one point played by Alice and Bob; the bot stops after the last move is
+    stored and before the round's breakdown and the end of the match are posted. The lobby
+    message (then the table) is given back."""
+    bot = await start_bot(tg, db)
+    await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
+    await bot.sessions.set_chat_defaults(ChatRef(PLATFORM, str(group.id), "Friends"), {"target": 1})
+    drawn = bot.front.presenter.on_event
+
+    async def stopped_before_posting(event: Event) -> None:
+        if not isinstance(event, RoundEnded | MatchEnded):
+            await drawn(event)
+
+    bot.front.presenter.on_event = stopped_before_posting  # type: ignore[method-assign]
+    tg.user_sends(group, alice, "/newgame")
+    lobby = await tg.wait_for_message(group, contains="New game")
+    assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
+    await tg.wait_for(lambda: "2. Bob" in (lobby.text or ""))
+    assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+    pressed: set[str] = set()
+    while not (await bot.sessions.table(1)).finished:
+        user, message, data = await tg.wait_for(lambda: live_button(tg, [alice, bob], pressed),
+                                                what="a card to play")
+        pressed.add(data)
+        await answered(tg, tg.press_button(user, message, user, data))
+    await bot.stop()
+    assert not any("End of round" in (m.text or "") for m in bot_messages(tg, group))
+    return lobby
+
+
 async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(tmp_path: Path) -> None:
     db = tmp_path / "bot.db"
     async with FakeTelegramServer() as tg:
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = friends_group(tg, alice, bob)
-        bot = await start_bot(tg, db)
-        await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
-        await bot.sessions.set_chat_defaults(ChatRef(PLATFORM, str(group.id), "Friends"), {"target": 1})
-        drawn = bot.front.presenter.on_event
-
-        async def stopped_before_posting(event: Event) -> None:
-            if not isinstance(event, RoundEnded | MatchEnded):
-                await drawn(event)
-
-        bot.front.presenter.on_event = stopped_before_posting  # type: ignore[method-assign]
-        tg.user_sends(group, alice, "/newgame")
-        lobby = await tg.wait_for_message(group, contains="New game")
-        assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
-        await tg.wait_for(lambda: "2. Bob" in (lobby.text or ""))
-        assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
-        pressed: set[str] = set()
-        while not (await bot.sessions.table(1)).finished:
-            user, message, data = await tg.wait_for(lambda: live_button(tg, [alice, bob], pressed),
-                                                    what="a card to play")
-            pressed.add(data)
-            await answered(tg, tg.press_button(user, message, user, data))
-        await bot.stop()
-        assert not any("End of round" in (m.text or "") for m in bot_messages(tg, group))
+        lobby = await _played_to_the_end_then_stopped(tg, db, group, alice, bob)
 
         restarted = await start_bot(tg, db)
         await tg.wait_for(lambda: match_over(tg, group), what="the end of the match, after the restart")
@@ -73,3 +83,30 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(tm
         assert [m.text or "" for m in bot_messages(tg, group)][: len(texts)] == texts
         assert sum("Winner" in (m.text or "") for m in bot_messages(tg, group)) == 1, "posted once"
         await again.stop()
+
+
+async def test_announcements_owed_to_a_group_that_removed_the_bot_are_dropped_not_retried(
+        tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        await _played_to_the_end_then_stopped(tg, db, group, alice, bob)
+        tg.remove_bot(group)
+
+        def refused_posts() -> int:
+            return sum(1 for call in tg.calls if call.method == "sendMessage"
+                       and call.params.get("chat_id") in (group.id, str(group.id)) and not call.ok)
+
+        restarted = await start_bot(tg, db)
+        await tg.wait_for(lambda: refused_posts() == 2, what="the breakdown and the match end refused")
+        for _ in range(100):
+            if not await restarted.sessions.owed_notices(PLATFORM):
+                break
+            await asyncio.sleep(0.05)
+        assert await restarted.sessions.owed_notices(PLATFORM) == [], "owed no more"
+        await restarted.stop()
+
+        again = await start_bot(tg, db)
+        await again.stop()
+        assert refused_posts() == 2, "a third start does not try again"

@@ -253,13 +253,22 @@ class Presenter:
 
     async def _post_breakdown(self, event: RoundEnded) -> None:
         lang = await self.chat_language(event.chat_key)
-        await self._channel(event.chat_key).send(embed=breakdown_embed(event, lang))
-        await self.sessions.notice_delivered(event)
+        await self._post_notice(event, {"embed": breakdown_embed(event, lang)})
 
     async def _post_match(self, event: MatchEnded) -> None:
         lang = await self.chat_language(event.chat_key)
-        await self._channel(event.chat_key).send(embed=match_embed(event, lang),
-                                                 view=match_components(event.game_id, lang))
+        await self._post_notice(event, {"embed": match_embed(event, lang),
+                                        "view": match_components(event.game_id, lang)})
+
+    async def _post_notice(self, event: RoundEnded | MatchEnded, message: dict[str, Any]) -> None:
+        """Post an announcement the game owes its channel; once posted it is owed no more, nor
+        once the channel refuses the bot for good (gone, or closed to it): trying again at
+        every start would only be refused again."""
+        try:
+            await self._channel(event.chat_key).send(**message)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.info("channel %s refuses the bot (%s): %s of game %d is dropped", event.chat_key,
+                     exc.status, type(event).__name__, event.game_id)
         await self.sessions.notice_delivered(event)
 
     async def _ping(self, game_id: int, channel: str) -> None:

@@ -274,6 +274,8 @@ class Outbox:
         self.hold = hold
         """Draws a game's message one process at a time; without one, this process is the only one."""
         self._rechecks: set[asyncio.TimerHandle] = set()
+        self.refusing: set[int] = set()
+        """Chats that refused the bot (it was removed, or blocked) since they last took a message."""
         self._no_photos: set[int] = set()
         """Chats that refused a photo for want of rights: text from then on."""
         self._text_only: set[Target] = set()
@@ -636,6 +638,7 @@ class Outbox:
         return limiter
 
     async def _forbidden(self, chat_id: int) -> None:
+        self.refusing.add(chat_id)
         if self.on_forbidden is not None:
             try:
                 await self.on_forbidden(chat_id)
@@ -677,6 +680,7 @@ class Outbox:
                     await self._pace(chat_id, item.game_id)
                     message_id = await self._retrying(
                         chat_id, partial(self._send, chat_id, item.content, item.reply_to))
+                    self.refusing.discard(chat_id)
                 except Forbidden:
                     await self._forbidden(chat_id)
                 except BadRequest as exc:

@@ -324,14 +324,20 @@ class Presenter:
             self.outbox.post(int(player.user_key), Content(escape(text)))
 
     def _owed(self, event: Event, posted: asyncio.Future[int | None]) -> None:
-        """Once `event`'s message is in the chat, it is owed no more (`Sessions.owed_notices`)."""
+        """Once `event`'s message is in the chat, it is owed no more (`Sessions.owed_notices`);
+        nor once the chat refuses the bot (it was removed from the group): trying again at
+        every start would only be refused again."""
         async def settle() -> None:
-            if await posted is not None:
-                try:
-                    await self.sessions.notice_delivered(event)
-                except Exception:
-                    log.warning("could not note %s of game %d as posted", type(event).__name__,
-                                event.game_id, exc_info=True)
+            if await posted is None:
+                if int(event.chat_key) not in self.outbox.refusing:
+                    return
+                log.info("chat %s refuses the bot: %s of game %d is dropped", event.chat_key,
+                         type(event).__name__, event.game_id)
+            try:
+                await self.sessions.notice_delivered(event)
+            except Exception:
+                log.warning("could not note %s of game %d as posted", type(event).__name__,
+                            event.game_id, exc_info=True)
 
         task = asyncio.create_task(settle())
         self._cleanups.add(task)
