@@ -176,7 +176,7 @@ _TELEGRAM_ENV = """environment:
   TELEGRAM_WEBHOOK_URL  webhook mode: the public URL (long polling when unset)
   TELEGRAM_LISTEN       webhook mode: the host:port to listen on
   TELEGRAM_WORKERS      webhook mode: how many processes share the token (each keeps
-                        to its share of Telegram's flood limits)
+                        to its share of Telegram's 30 messages a second)
   SCOPA_DB              the database: an SQLite file (default scopa.db) or
                         postgresql://user:password@host:5432/db"""
 _DISCORD_ENV = """environment:

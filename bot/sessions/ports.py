@@ -126,6 +126,12 @@ class MessageRefs(Protocol):
         note is cleared) when another owner asked for it to be drawn again meanwhile."""
         ...
 
+    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+        """Count one message to `chat` (a front-end's name for it) at `now` if fewer than
+        `limit` went in the `period` seconds before: 0.0; otherwise count nothing and give
+        the seconds until one more may go. Of all processes, one at a time counts a chat's."""
+        ...
+
 
 class GameStore(MessageRefs, Protocol):
     async def close(self) -> None: ...

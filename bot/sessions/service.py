@@ -74,6 +74,9 @@ class _MessageRefs:
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None:
         await self._store.set_ref(game_id, key, value)
 
+    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+        return await self._store.take_send(chat, now, limit, period)
+
 
 class _Watched:
     """The store, noting on the way to the caller that the database failed (`StorageFailed`)."""

@@ -131,7 +131,8 @@ MIGRATIONS: tuple[str, ...] = (
     # 5: which process draws each of a game's messages, until when, and whether another asked
     # for it to be drawn again meanwhile (`hold_message`); and the
     # home a chat's platform groups it under (a Discord server), which says which
-    # process runs its games' due work (`claim_due` with a `Served`).
+    # process runs its games' due work (`claim_due` with a `Served`); and when each
+    # chat's last messages went, for a flood limit all processes keep (`take_send`).
     """
     CREATE TABLE IF NOT EXISTS message_holds (
         game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -142,5 +143,10 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, message)
     );
     ALTER TABLE chats ADD COLUMN home TEXT;
+    CREATE TABLE chat_sends (
+        chat TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX chat_sends_chat ON chat_sends(chat, at);
     """,
 )

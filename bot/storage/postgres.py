@@ -493,6 +493,22 @@ class PostgresStore:
 
         return await self._write(work)
 
+    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+        """The chat's count is taken under a transaction-scoped advisory lock on its name, so
+        processes counting one chat at once take turns."""
+        async def work(conn: asyncpg.Connection) -> float:
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", f"send:{chat}")
+            await conn.execute("DELETE FROM chat_sends WHERE chat=$1 AND at<=$2", chat,
+                               float(now - period))
+            recent = [float(r["at"]) for r in await conn.fetch(
+                "SELECT at FROM chat_sends WHERE chat=$1 ORDER BY at", chat)]
+            if len(recent) >= limit:
+                return max(0.001, recent[len(recent) - limit] + period - now)
+            await conn.execute("INSERT INTO chat_sends (chat, at) VALUES ($1, $2)", chat, float(now))
+            return 0.0
+
+        return await self._write(work)
+
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         """The game's moves numbered above `after`, in order."""
         rows = await self._fetch(

@@ -513,6 +513,18 @@ class Store:
 
         return self._write(work)
 
+    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+        def work(conn: sqlite3.Connection) -> float:
+            conn.execute("DELETE FROM chat_sends WHERE chat=? AND at<=?", (chat, now - period))
+            recent = [float(r[0]) for r in conn.execute(
+                "SELECT at FROM chat_sends WHERE chat=? ORDER BY at", (chat,))]
+            if len(recent) >= limit:
+                return max(0.001, recent[len(recent) - limit] + period - now)
+            conn.execute("INSERT INTO chat_sends (chat, at) VALUES (?, ?)", (chat, now))
+            return 0.0
+
+        return self._write(work)
+
     def _note_deadline(self, game_id: int, deadline: float | None, kind: str | None,
                        warned: bool, version: int) -> None:
         """Keep the deadlines read by `running_deadlines` as a committed write left them."""

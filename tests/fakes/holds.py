@@ -1,4 +1,5 @@
-"""A store whose refusals to hold a message are noted, so that a test knows a process waits."""
+"""A store whose refusals (to hold a message, to count one more message to a chat) are noted,
+so that a test knows a process waits."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ class NotingRefusals:
         self._inner = inner
         self.refusals = 0
         self.refused = asyncio.Event()
+        self.sends_refused = 0
+        self.send_refused = asyncio.Event()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
@@ -23,6 +26,13 @@ class NotingRefusals:
             self.refusals += 1
             self.refused.set()
         return held
+
+    async def take_send(self, *args: Any) -> float:
+        wait = float(await self._inner.take_send(*args))
+        if wait > 0:
+            self.sends_refused += 1
+            self.send_refused.set()
+        return wait
 
 
 async def shared_memory_game() -> MemoryStore:

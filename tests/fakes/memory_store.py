@@ -58,6 +58,8 @@ class MemoryStore:
         self._ratings: dict[tuple[int, str], RatingRow] = {}
         self._claims: dict[int, tuple[str, float]] = {}
         """Game id: who holds its due work, and until when."""
+        self._sends: dict[str, list[float]] = {}
+        """Per chat, when its last messages went (`take_send`)."""
         self._holds: dict[tuple[int, str], tuple[str, float, bool]] = {}
         """(game id, message): who holds the message, until when, and whether another asked
         for it to be drawn again."""
@@ -361,6 +363,15 @@ class MemoryStore:
             return False
         del self._holds[(game_id, message)]
         return True
+
+    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+        self._open()
+        recent = [at for at in self._sends.get(chat, []) if at > now - period]
+        if len(recent) >= limit:
+            self._sends[chat] = recent
+            return max(0.001, recent[len(recent) - limit] + period - now)
+        self._sends[chat] = [*recent, now]
+        return 0.0
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         self._open()

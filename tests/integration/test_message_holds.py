@@ -1,12 +1,14 @@
 """Two bot processes on one database drawing the same game's messages: one at a time
 draws each message, so an older drawing never lands after a newer one, a missing
 message is posted once, and a process that remembers drawing what another replaced
-draws again. Each "process" here is a sessions layer and an outbox of its own on one
-shared store: the in-memory one, told it is shared, and a real PostgreSQL."""
+draws again; and a group's flood limit holds for both together. Each "process" here is
+a sessions layer and an outbox of its own on one shared store: the in-memory one, told
+it is shared, and a real PostgreSQL."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -151,3 +153,24 @@ async def test_a_process_draws_again_what_another_replaced_since(
     assert list(bot.texts.values()) == ["state 0"], "what the first remembered was no longer shown"
     assert await two.outbox.update(TABLE, board.render)
     assert len(bot.calls) == 3, "an unchanged message costs nothing, whichever process drew it"
+
+
+async def test_a_groups_flood_limit_holds_for_both_processes_together(
+        processes: tuple[Process, Process, SharedBot]) -> None:
+    """Two messages a minute here: each process has sent one when both want one more."""
+    _, _, bot = processes
+    one, two = (Outbox(bot, RefBook(Sessions(p.store).message_refs),  # type: ignore[arg-type]
+                       group_rate=(2, 60.0)) for p in processes[:2])
+    first = [one.post(-100, Content("from one")), two.post(-100, Content("from two"))]
+    assert all(await asyncio.gather(*first))
+    later = [one.post(-100, Content("one more")), two.post(-100, Content("and another"))]
+    refused = asyncio.gather(*(p.store.send_refused.wait() for p in processes[:2]))
+    await asyncio.wait([refused, *later], return_when=asyncio.FIRST_COMPLETED)
+    refused.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await refused
+    waiting = [post for post in later if not post.done()]
+    assert len(waiting) == 2, "both wait for the minute to pass"
+    assert [text for _, text in bot.calls] == ["from one", "from two"]
+    for outbox in (one, two):
+        await outbox.close(timeout=0)

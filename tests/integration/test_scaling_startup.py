@@ -68,6 +68,11 @@ def test_webhook_workers_share_telegrams_flood_limits() -> None:
     front = telegram_front_end(Sessions(MemoryStore()), settings)  # type: ignore[arg-type]
     assert isinstance(front, TelegramFrontEnd)
     assert front.outbox.group_rate == (20 / 3, 60.0), "each group's 20 a minute, shared by three"
+    shared = MemoryStore()
+    shared.shared = True  # type: ignore[misc]
+    front = telegram_front_end(Sessions(shared), settings)  # type: ignore[arg-type]
+    assert isinstance(front, TelegramFrontEnd)
+    assert front.outbox.group_rate == (20, 60.0), "counted in the shared database for all three"
 
 
 @pytest.mark.parametrize(("env", "says"), [

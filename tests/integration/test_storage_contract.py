@@ -658,6 +658,16 @@ async def test_a_message_wanted_while_held_is_drawn_again_by_its_holder_before_i
     assert await one.release_message(game.id, "table", "one"), "the dead holder's mark is gone"
 
 
+async def test_a_chats_messages_are_counted_for_every_process_in_one_window(backend: Backend) -> None:
+    one, two = await backend.open(), await backend.open()
+    assert await one.take_send("telegram:-1", 1_000.0, 2, 60.0) == 0.0
+    assert await two.take_send("telegram:-1", 1_010.0, 2, 60.0) == 0.0
+    assert await one.take_send("telegram:-1", 1_020.0, 2, 60.0) == 40.0, "until the first is a minute old"
+    assert await two.take_send("telegram:-2", 1_020.0, 2, 60.0) == 0.0, "each chat its own window"
+    assert await two.take_send("telegram:-1", 1_060.0, 2, 60.0) == 0.0
+    assert await one.take_send("telegram:-1", 1_061.0, 2, 60.0) == 9.0, "a refused one was not counted"
+
+
 # ---- message references --------------------------------------------------------
 
 

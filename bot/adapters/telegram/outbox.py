@@ -17,7 +17,8 @@ Two kinds of traffic:
 * a *post* is a new message (round breakdown, end of match, replies); posts to
   one chat go out in order.
 
-Group messages, sent or edited, are paced here (at most 20 in any minute per group, see `_pace`); the
+Group messages, sent or edited, are paced here (at most 20 in any minute per group, see `_pace`;
+with several processes on one store, counted in the store for all of them); the
 rate limiter paces the bot as a whole (30 a second). A RetryAfter is waited
 out and network errors are retried with backoff. Moves are committed before anything is sent,
 so a failed send loses nothing: the next draw shows the latest state.
@@ -244,6 +245,11 @@ class RefBook:
 
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
+
+    async def take_send(self, chat_id: int, limit: int, period: float) -> float:
+        """One of the group's messages, counted in the store for every process
+        (`MessageRefs.take_send`): 0.0, or the seconds to wait first."""
+        return await self._store.take_send(f"telegram:{chat_id}", time.time(), limit, period)
 
 
 @dataclass(slots=True)
@@ -590,6 +596,8 @@ class Outbox:
         """
         if chat_id >= 0 or self.group_rate is None:
             return False
+        if self.refs.shared:
+            return await self._pace_shared(chat_id)
         limiter = self._group_window(chat_id)
         if game_id is not None:
             recall = self._recalls.get((chat_id, game_id))
@@ -601,6 +609,17 @@ class Outbox:
         await limiter.acquire()
         if game_id is not None:
             await self._keep_sends(limiter, game_id)
+        return waited
+
+    async def _pace_shared(self, chat_id: int) -> bool:
+        """With several processes on one store, the group's window is counted in the store,
+        so that the group gets its 20 messages a minute from all of them together."""
+        assert self.group_rate is not None
+        limit, period = self.group_rate
+        waited = False
+        while (wait := await self.refs.take_send(chat_id, int(limit), period)) > 0:
+            waited = True
+            await asyncio.sleep(wait + 0.01)
         return waited
 
     async def _recall(self, limiter: GroupWindow, game_id: int) -> None:
