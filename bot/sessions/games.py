@@ -21,6 +21,9 @@ from .views import GameSummary, SeatInfo, TableView, game_summary, seat_info, si
 
 log = logging.getLogger(__name__)
 
+_SKEWED_READS = 3
+"""Times a game is read again when another process moved it on between two reads."""
+
 Listener = Callable[[ev.Event], Awaitable[None]]
 
 
@@ -90,7 +93,7 @@ class Games:
             return row, cached[1]
         if cached is not None:
             self.forget(game_id)
-        game = await self.stored(row)
+        row, game = await self.stored_now(row)
         if game is not None and row.status == "running":
             self._cache[game_id] = (row, game)
         return row, game
@@ -102,6 +105,22 @@ class Games:
     def keep(self, row: GameRow, game: Game) -> None:
         """Remember a running game as it now stands (stored already)."""
         self._cache[row.id] = (row, game)
+
+    async def stored_now(self, row: GameRow) -> tuple[GameRow, Game | None]:
+        """`stored(row)`, and the row it was rebuilt at. With a shared store another process
+        may commit a move between the reading of the row and of its moves: the row is read
+        again then, rather than the two taken for a damaged game."""
+        for _ in range(_SKEWED_READS):
+            try:
+                return row, await self.stored(row)
+            except StateFormatError:
+                if not self.shared:
+                    raise
+                again = await self.row(row.id)
+                if (again.version, again.status) == (row.version, row.status):
+                    raise
+                row = again
+        return row, await self.stored(row)
 
     async def stored(self, row: GameRow) -> Game | None:
         """The game as stored: its last snapshot (taken at the start and when the match

@@ -390,7 +390,7 @@ class Lobby:
                 raise Refused(Reason.NOT_ALLOWED)
             line = None
             if row.status == "running" and row.state:
-                game = self.games.cached(row.id) or await self.games.stored(row)
+                game = self.games.cached(row.id) or (await self.games.stored_now(row))[1]
                 if game is not None:
                     line = record_line(game)
             if not await self.store.cancel_game(row.id, line):

@@ -186,7 +186,7 @@ class Sessions:
 
     async def stored_game(self, game_id: int) -> Game | None:
         """The game rebuilt from the database alone (not from memory); None before it starts."""
-        return await self._games.stored(await self._games.row(game_id))
+        return (await self._games.stored_now(await self._games.row(game_id)))[1]
 
     # ---- lobby ----------------------------------------------------------------
 

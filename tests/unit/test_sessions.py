@@ -20,10 +20,13 @@ from bot.sessions import (
     Refused,
     RoundEnded,
     Served,
+    Sessions,
     UserRef,
 )
+from bot.sessions.records import MoveRow
 from bot.sessions.service import LOBBY_IDLE
 
+from ..fakes.memory_store import MemoryStore
 from ..sessions_helpers import (
     ALICE,
     BOB,
@@ -32,6 +35,7 @@ from ..sessions_helpers import (
     DINO,
     FakeClock,
     open_memory_sessions,
+    play_one,
     play_to_end,
     recorded,
     start_duel,
@@ -382,3 +386,28 @@ async def test_a_process_plays_the_computers_only_in_the_chats_it_serves() -> No
     s.serve(Served(frozenset({"discord"}), 2, frozenset({1})))
     await s.run_due()
     assert (await s.table(games["discord"][0])).version > games["discord"][1]
+
+
+async def test_a_game_moved_on_by_another_process_between_two_reads_is_read_again() -> None:
+    """Two processes on one store: one reads a game's row, the other commits a move before
+    the first reads the moves. The first reads the game again, not taking it for damaged."""
+    clock = FakeClock()
+    store = MemoryStore(clock)
+    store.shared = True  # type: ignore[misc]
+    one, two = (Sessions(store, clock=clock, computer_pace=0.0) for _ in range(2))  # type: ignore[arg-type]
+    game_id = await start_duel(one)
+    await play_one(two, game_id)
+    original = store.moves
+    armed = True
+
+    async def moved_meanwhile(game: int, after: int = 0) -> list[MoveRow]:
+        nonlocal armed
+        if armed:
+            armed = False
+            await play_one(two, game_id)
+        return await original(game, after)
+
+    store.moves = moved_meanwhile  # type: ignore[method-assign]
+    table = await one.table(game_id)
+    assert not armed, "a move came in between the reads"
+    assert table.version == 2 == (await two.table(game_id)).version
