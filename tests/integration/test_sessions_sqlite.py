@@ -114,6 +114,7 @@ async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_pat
         database.execute("UPDATE games SET teams = 1")
         database.execute("DROP TABLE claims")
         database.execute("DROP TABLE message_holds")
+        database.execute("DROP TABLE chat_sends")
         database.execute("ALTER TABLE chats DROP COLUMN home")
         database.execute("PRAGMA user_version = 2")
     s = await open_sessions(path)
