@@ -19,8 +19,9 @@ def _match_ends(w: World) -> int:
     return sum(1 for m in w.fake.messages(w.channel) if "Partita finita" in m.text and m.buttons())
 
 
-async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(world: World) -> None:
-    w = world
+async def _played_to_the_end_then_stopped(w: World) -> None:
+    """A match to one point; the bot stops after the last move is stored and before the
+    round's breakdown and the end of the match are posted."""
     await w.sessions.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
     drawn = w.front.presenter.on_event
 
@@ -33,6 +34,11 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(wo
     await play_to_end(w, game_id, [w.alice, w.bob])
     await w.front.lanes.idle()
     assert _posted(w, "Fine della smazzata") == 0 and _match_ends(w) == 0
+
+
+async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(world: World) -> None:
+    w = world
+    await _played_to_the_end_then_stopped(w)
 
     await w.restart()
     await w.fake.wait_for(lambda: _match_ends(w) == 1, timeout=20, what="the match end after the restart")
@@ -53,17 +59,7 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(wo
 async def test_announcements_owed_to_a_channel_closed_to_the_bot_are_dropped_not_retried(
         world: World) -> None:
     w = world
-    await w.sessions.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
-    drawn = w.front.presenter.on_event
-
-    async def stopped_before_posting(event: Event) -> None:
-        if not isinstance(event, RoundEnded | MatchEnded):
-            await drawn(event)
-
-    w.front.presenter.on_event = stopped_before_posting  # type: ignore[method-assign]
-    game_id = await started_duel(w)
-    await play_to_end(w, game_id, [w.alice, w.bob])
-    await w.front.lanes.idle()
+    await _played_to_the_end_then_stopped(w)
     w.channel.bot_permissions &= ~SEND_MESSAGES
 
     await w.restart()
