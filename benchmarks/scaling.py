@@ -22,6 +22,8 @@ from latency import milliseconds
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from duels import move_or_rematch, open_duel  # noqa: E402
+
 from bot.app import open_sessions, settle_heap  # noqa: E402
 from bot.sessions import ChatRef, UserRef  # noqa: E402
 from tests import pg  # noqa: E402
@@ -32,14 +34,7 @@ async def play(database: str, first: int, games: int, seconds: float,
     """Games `first` to `first + games`, played from `start_at` (wall clock) for `seconds`;
     gives the moves played, matches ended and each `Sessions.play` time."""
     sessions = await open_sessions(database, computer_pace=3600.0)
-    pairs = []
-    for number in range(first, first + games):
-        chat = ChatRef("bench", f"chat-{number}")
-        a, b = UserRef("bench", f"a{number}", f"A{number}"), UserRef("bench", f"b{number}", f"B{number}")
-        await sessions.set_turn_limit(chat, 3600)
-        await sessions.new_game(chat, a, "scopa")
-        await sessions.join(chat, b)
-        pairs.append((chat, (await sessions.start(chat, a)).game_id, a, b))
+    pairs = [await open_duel(sessions, number) for number in range(first, first + games)]
     timers = asyncio.create_task(sessions.run_forever())
     settle_heap()
     await asyncio.sleep(max(0.0, start_at - time.time()))
@@ -50,18 +45,11 @@ async def play(database: str, first: int, games: int, seconds: float,
     async def player(chat: ChatRef, game_id: int, a: UserRef, b: UserRef) -> None:
         nonlocal matches
         while time.perf_counter() < deadline:
-            table = await sessions.table(game_id)
-            if table.finished:
+            game_id, took = await move_or_rematch(sessions, chat, game_id, a, b)
+            if took is None:
                 matches += 1
-                await sessions.new_game(chat, a, "scopa")
-                await sessions.join(chat, b)
-                game_id = (await sessions.start(chat, a)).game_id
-                continue
-            user = a if table.to_play == 0 else b
-            hand = await sessions.hand(game_id, user)
-            begin = time.perf_counter()
-            await sessions.play(game_id, user, hand.version, hand.choices[0].moves[0].code)
-            latencies.append(time.perf_counter() - begin)
+            else:
+                latencies.append(took)
 
     await asyncio.gather(*(player(*pair) for pair in pairs))
     timers.cancel()

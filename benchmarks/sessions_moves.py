@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from duels import move_or_rematch, open_duel
 from latency import milliseconds
 
 from bot.app import open_sessions, settle_heap
@@ -32,16 +33,7 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
     matches together; `poisson` makes each player's pause random (exponential, the
     same mean), like people who do not play in step."""
     sessions = await open_sessions(str(database), computer_pace=3600.0)
-    pairs = []
-    for number in range(games):
-        chat = ChatRef("bench", f"chat-{number}")
-        a = UserRef("bench", f"a{number}", f"A{number}")
-        b = UserRef("bench", f"b{number}", f"B{number}")
-        await sessions.new_game(chat, a, "scopa")
-        await sessions.join(chat, b)
-        await sessions.set_turn_limit(chat, 3600)
-        table = await sessions.start(chat, a)
-        pairs.append((chat, table.game_id, a, b))
+    pairs = [await open_duel(sessions, number) for number in range(games)]
     timers = asyncio.create_task(sessions.run_forever())
     settle_heap()
     latencies: list[float] = []
@@ -61,22 +53,13 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
                 pause = due - time.perf_counter()
                 if pause > 0:
                     await asyncio.sleep(pause)
-            table = await sessions.table(game_id)
-            if table.finished:
+            game_id, took = await move_or_rematch(sessions, chat, game_id, a, b)
+            if took is None:
                 matches += 1
-                await sessions.new_game(chat, a, "scopa")
-                await sessions.join(chat, b)
-                game_id = (await sessions.start(chat, a)).game_id
                 continue
-            user = a if table.to_play == 0 else b
-            hand = await sessions.hand(game_id, user)
-            move = hand.choices[0].moves[0].code
-            start = time.perf_counter()
-            await sessions.play(game_id, user, hand.version, move)
-            end = time.perf_counter()
-            latencies.append(end - start)
+            latencies.append(took)
             if interval:
-                late.append(end - due)
+                late.append(time.perf_counter() - due)
 
     begin = time.perf_counter()
     await asyncio.gather(*(player(*pair, interval * i / games) for i, pair in enumerate(pairs)))
