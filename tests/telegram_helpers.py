@@ -123,6 +123,16 @@ async def answered(tg: FakeTelegramServer, record: CallbackRecord, timeout: floa
     return record
 
 
+async def joined_lobby(tg: FakeTelegramServer, group: FakeChat, creator: FakeUser,
+                       joiner: FakeUser) -> FakeMessage:
+    """`creator` opens a game with /newgame and `joiner` taps Join: the lobby message."""
+    tg.user_sends(group, creator, "/newgame")
+    lobby = await tg.wait_for_message(group, contains="New game")
+    assert not (await answered(tg, tg.tap(group, lobby, joiner, "Join"))).show_alert
+    await tg.wait_for(lambda: f"2. {joiner.first_name}" in (lobby.text or ""), what="the seat taken")
+    return lobby
+
+
 async def play_until_over(tg: FakeTelegramServer, group: FakeChat, users: list[FakeUser],
                           taps: Taps | None = None, *, stop_after: int | None = None,
                           timeout: float = 20.0) -> Taps:

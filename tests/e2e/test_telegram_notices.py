@@ -17,6 +17,7 @@ from ..telegram_helpers import (
     bot_messages,
     friends_group,
     hand_message,
+    joined_lobby,
     live_button,
     match_over,
     start_bot,
@@ -40,10 +41,7 @@ async def _played_to_the_end_then_stopped(tg: FakeTelegramServer, db: Path, grou
             await drawn(event)
 
     bot.front.presenter.on_event = stopped_before_posting  # type: ignore[method-assign]
-    tg.user_sends(group, alice, "/newgame")
-    lobby = await tg.wait_for_message(group, contains="New game")
-    assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
-    await tg.wait_for(lambda: "2. Bob" in (lobby.text or ""))
+    lobby = await joined_lobby(tg, group, alice, bob)
     assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
     pressed: set[str] = set()
     while not (await bot.sessions.table(1)).finished:

@@ -9,7 +9,7 @@ import pytest
 from bot.sessions.throttle import CommandReply, CommandThrottle
 
 from ..fakes.telegram_server import FakeTelegramServer
-from ..telegram_helpers import answered, bot_messages, friends_group, running_bot
+from ..telegram_helpers import answered, bot_messages, friends_group, joined_lobby, running_bot
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -91,10 +91,7 @@ async def test_a_stale_leave_button_after_the_start_hands_no_seat_over(tmp_path:
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
-            tg.user_sends(group, alice, "/newgame")
-            lobby = await tg.wait_for_message(group, contains="New game")
-            assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
-            await tg.wait_for(lambda: "2. Bob" in (lobby.text or ""))
+            lobby = await joined_lobby(tg, group, alice, bob)
             leave = next(b["callback_data"] for b in lobby.buttons if "Leave" in b["text"])
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
             await tg.wait_for(lambda: "Join" not in lobby.button_texts, what="the table")
