@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from bot.adapters.discord import DiscordFrontEnd
-from bot.sessions import ChatRef, Sessions
+from bot.adapters.discord.identity import PLATFORM
+from bot.sessions import ChatRef, HandView, Sessions, UserRef
 
 from .fakes.discord_fakes import TOKEN, Channel, FakeDiscord, Interaction, Message, User
 from .sessions_helpers import FakeClock, open_sessions
+
+_T = TypeVar("_T")
 
 HAND = "scopa:H:"
 PLAYABLE = re.compile(r"scopa:(p|h):(\d+):(\d+):")
@@ -174,3 +178,17 @@ async def mover(w: World, game_id: int) -> tuple[User, User, int]:
     table = await w.sessions.table(game_id)
     first = table.seats[table.to_play].name == "Alice"
     return (w.alice, w.bob, table.version) if first else (w.bob, w.alice, table.version)
+
+
+async def play_until(w: World, game_id: int, find: Callable[[HandView], _T | None],
+                     what: str) -> tuple[User, int, _T]:
+    """Turns played until the hand of the player to move has what `find` looks for: that
+    player, the game's version and what was found."""
+    users = {str(u.id): u for u in (w.alice, w.bob)}
+    hands: dict[int, Message] = {}
+    while True:
+        to_move, _, version = await mover(w, game_id)
+        found = find(await w.sessions.hand(game_id, UserRef(PLATFORM, str(to_move.id), to_move.name)))
+        if found:
+            return to_move, version, found
+        assert await play_turn(w, game_id, users, hands), f"no {what}"

@@ -33,6 +33,7 @@ from ..discord_helpers import (
     open_game,
     play_to_end,
     play_turn,
+    play_until,
     ready_to_play,
     start_front,
     started_duel,
@@ -162,15 +163,9 @@ async def test_a_capture_being_chosen_survives_a_restart(world: World) -> None:
     """A player opens a card's captures; the bot restarts; pressing one of them plays it."""
     w, fake = world, world.fake
     game_id = await started_duel(w)
-    users = {str(u.id): u for u in (w.alice, w.bob)}
-    hands: dict[int, Message] = {}
-    while True:
-        to_move, _, version = await mover(w, game_id)
-        view = await w.sessions.hand(game_id, UserRef("discord", str(to_move.id), to_move.name))
-        several = next((c for c in view.choices if len(c.moves) > 1), None)
-        if several is not None:
-            break
-        assert await play_turn(w, game_id, users, hands), "no card with a choice of captures"
+    to_move, version, several = await play_until(
+        w, game_id, lambda view: next((c for c in view.choices if len(c.moves) > 1), None),
+        "card with a choice of captures")
     table = await table_message(w, game_id)
     hand = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
     card = several.card.code

@@ -10,13 +10,11 @@ from ..discord_helpers import (
     HAND,
     World,
     lobby_message,
-    mover,
     open_game,
-    play_turn,
+    play_until,
     started_duel,
     table_message,
 )
-from ..fakes.discord_fakes import Message
 
 
 def ref(user: object) -> UserRef:
@@ -26,14 +24,8 @@ def ref(user: object) -> UserRef:
 async def test_a_barred_card_is_marked_and_says_why_when_pressed(world: World) -> None:
     w, fake = world, world.fake
     game_id = await started_duel(w)
-    users = {str(u.id): u for u in (w.alice, w.bob)}
-    hands: dict[int, Message] = {}
-    while True:
-        to_move, _, version = await mover(w, game_id)
-        barred = blocked_cards(await w.sessions.hand(game_id, ref(to_move)))
-        if barred:
-            break
-        assert await play_turn(w, game_id, users, hands), "no card barred by a compulsory capture"
+    to_move, version, barred = await play_until(w, game_id, blocked_cards,
+                                                "card barred by a compulsory capture")
     hand = (await fake.press(to_move, await table_message(w, game_id), prefix=f"{HAND}{game_id}")).reply
     button = hand.find(custom_id=f"scopa:i:{game_id}:{version}:{barred[0].card.code}")
     assert button["emoji"]["name"] == "🚫" and not button.get("disabled")
