@@ -14,6 +14,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     SCOPA_DB=/data/scopa.db
 
+# DejaVu Sans sets accented names and labels in the card pictures (bot/pictures/text.py);
+# without it they fall back to Pillow's ASCII-only font.
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
