@@ -176,6 +176,11 @@ class Games:
             self._summaries[row.id] = (row, summary)
         return summary
 
+    def chat_changed(self, chat_id: int) -> None:
+        """Chat `chat_id`'s row was replaced: its games' summaries are built again."""
+        for game_id in [g for g, (row, _) in self._summaries.items() if row.chat_id == chat_id]:
+            del self._summaries[game_id]
+
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
         self._tables.pop(game_id, None)

@@ -164,10 +164,26 @@ class Sessions:
         a game's events reach the front-ends of the process that runs it."""
         self._scheduler.served = served
 
+    def serves(self, chat: ChatRef) -> bool:
+        """Whether this process runs and draws `chat`'s games (every chat until `serve`)."""
+        served = self._scheduler.served
+        return served is None or served.takes(chat.platform, chat.home)
+
+    async def place_chat(self, chat: ChatRef) -> None:
+        """Keep where `chat` lives (its `home`), found out by a front-end outside a tap: a
+        chat stored before its home was known is then run by the process that serves it."""
+        self._games.chat_changed((await self._directory.chat(chat)).id)
+
     async def owed_notices(self, platform: str) -> list[Event]:
         """Round breakdowns and match ends committed but not yet posted (the bot stopped in
-        between): a front-end posts them at start, then calls `notice_delivered`."""
-        return await self._notices.owed(platform)
+        between), of the chats this process serves: a front-end posts them at start, then
+        calls `notice_delivered`."""
+        owed = await self._notices.owed(platform)
+        if self._scheduler.served is None:
+            return owed
+        chats = {game_id: (await self._queries.game(game_id)).chat
+                 for game_id in {event.game_id for event in owed}}
+        return [event for event in owed if self.serves(chats[event.game_id])]
 
     async def notice_delivered(self, event: Event) -> None:
         """`event` (a RoundEnded or MatchEnded) reached its chat; other events are ignored."""
@@ -291,7 +307,7 @@ class Sessions:
         return await self._queries.games_of(user)
 
     async def running_games(self) -> list[GameSummary]:
-        """Every game in play, on every platform."""
+        """Every game in play, on every platform (see `serves` for the ones this process runs)."""
         return await self._queries.running_games()
 
     async def find_player(self, platform: str, key: str) -> PlayerProfile | None:

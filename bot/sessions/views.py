@@ -325,7 +325,7 @@ def player_profile(row: PlayerRow) -> PlayerProfile:
 
 
 def chat_ref(row: ChatRow) -> ChatRef:
-    return ChatRef(row.platform, row.chat_key, row.title)
+    return ChatRef(row.platform, row.chat_key, row.title, row.home)
 
 
 def chat_settings(row: ChatRow) -> ChatSettings:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,10 @@ from bot.adapters.discord import DiscordFrontEnd
 from bot.app import Settings, discord_front_end, served_by
 from bot.cli import main
 from bot.failures import FatalError
-from bot.sessions import ChatRef
+from bot.sessions import ChatRef, Served
 
-from ..fakes.discord_fakes import TOKEN, Channel, FakeDiscord
+from ..discord_helpers import World, start_front, started_duel, table_message
+from ..fakes.discord_fakes import TOKEN, VIEW_CHANNEL, Channel, FakeDiscord
 from ..sessions_helpers import open_sessions
 
 
@@ -101,6 +103,50 @@ def test_a_process_runs_due_work_only_in_the_chats_it_can_show() -> None:
     assert not low.takes("telegram", None)
     both = served_by(["telegram", "discord"], Settings.from_env({}))
     assert both.takes("discord", str(7 << 22)) and both.takes("telegram", None)
+
+
+async def _restarted_on(w: World, shard: int) -> None:
+    """The bot started again as the process of `shard` out of two."""
+    await w.front.stop()
+    await w.sessions.close()
+    w.sessions = await open_sessions(w.path, w.clock)
+    w.sessions.serve(Served(frozenset({"discord"}), 2, frozenset({shard})))
+    w.front = await start_front(w.sessions)
+    await w.front.lanes.idle()
+
+
+@pytest.mark.parametrize("own_shard", [True, False])
+async def test_a_channel_stored_before_its_server_was_kept_is_placed_at_start(
+        world: World, own_shard: bool) -> None:
+    """A game in a channel stored before channels kept their server is run by the process of
+    that server's shard once a process has started: the others leave its table alone."""
+    w = world
+    game_id = await started_duel(w)
+    table = await table_message(w, game_id)
+    with sqlite3.connect(w.path) as db:
+        db.execute("UPDATE chats SET home = NULL")
+    guild = w.channel.guild
+    assert guild is not None
+    shard = (guild.id >> 22) % 2
+    edits = table.edits
+
+    await _restarted_on(w, shard if own_shard else 1 - shard)
+    chat = (await w.sessions.game_row(game_id)).chat
+    assert chat.home == str(guild.id), "the server is kept"
+    assert w.sessions.serves(chat) is own_shard
+    assert (table.edits > edits) is own_shard, "only the server's process redraws its table"
+
+
+async def test_a_channel_the_bot_cannot_see_any_more_is_left_as_it_was(world: World) -> None:
+    w = world
+    game_id = await started_duel(w)
+    with sqlite3.connect(w.path) as db:
+        db.execute("UPDATE chats SET home = NULL")
+    w.channel.bot_permissions &= ~VIEW_CHANNEL
+
+    await _restarted_on(w, 0)
+    chat = (await w.sessions.game_row(game_id)).chat
+    assert chat.home is None and w.sessions.serves(chat), "any process may still run it"
 
 
 def test_a_shard_list_without_a_count_stops_before_connecting() -> None:

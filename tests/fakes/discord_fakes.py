@@ -719,6 +719,11 @@ class FakeDiscord:
                 return self.commands
             if method == "GET":
                 return self.commands
+        if parts[0] == "channels" and len(parts) == 2 and method == "GET":
+            channel = self._channel(int(parts[1]))
+            if channel.guild is not None and not channel.bot_permissions & VIEW_CHANNEL:
+                raise FakeError(403, 50001, "Missing Access")
+            return channel.payload()
         if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
             return self._channel_messages(method, int(parts[1]), parts[3:], body)
         if path == "users/@me/channels" and method == "POST":

@@ -388,6 +388,28 @@ async def test_a_process_plays_the_computers_only_in_the_chats_it_serves() -> No
     assert (await s.table(games["discord"][0])).version > games["discord"][1]
 
 
+async def test_a_process_owes_announcements_only_to_the_chats_it_serves() -> None:
+    """Each Discord process posts at start the match ends its own servers are owed: two
+    processes never both post one, nor does a chat on nobody's shard wait for ever."""
+    s = await open_memory_sessions()
+    homes = {0: str(2 << 22), 1: str(1 << 22)}
+    for shard, home in homes.items():
+        chat = ChatRef("discord", f"c{shard}", "general", home)
+        alice, bob = (UserRef("discord", f"{n}{shard}", n, "en") for n in ("Alice", "Bob"))
+        await s.new_game(chat, alice, "scopa")
+        await s.join(chat, bob)
+        game_id = (await s.start(chat, alice)).game_id
+        await play_to_end(s, game_id, [alice, bob])
+    every = await s.owed_notices("discord")
+    assert {e.chat_key for e in every} == {"c0", "c1"}
+    for shard in (0, 1):
+        s.serve(Served(frozenset({"discord"}), 2, frozenset({shard})))
+        assert {e.chat_key for e in await s.owed_notices("discord")} == {f"c{shard}"}
+    s.serve(Served(frozenset({"telegram"})))
+    assert await s.owed_notices("discord") == []
+    await s.close()
+
+
 async def test_a_game_moved_on_by_another_process_between_two_reads_is_read_again() -> None:
     """Two processes on one store: one reads a game's row, the other commits a move before
     the first reads the moves. The first reads the game again, not taking it for damaged."""

@@ -126,15 +126,34 @@ class Presenter:
         self.lanes.submit(channel, lambda: self._draw_table(game_id, channel), merge=("table", game_id))
 
     async def redraw_running(self) -> int:
-        """Redraw every Discord game in play: the last move before a restart may not be shown yet."""
+        """Redraw the Discord games in play on this process's shards: the last move before a
+        restart may not be shown yet."""
         count = 0
         for game in await self.sessions.running_games():
-            if game.chat.platform == PLATFORM:
-                self.redraw(game.id, game.chat.key)
+            if game.chat.platform != PLATFORM:
+                continue
+            chat = game.chat if game.chat.home is not None else await self._placed(game.chat)
+            if self.sessions.serves(chat):
+                self.redraw(game.id, chat.key)
                 count += 1
         for event in await self.sessions.owed_notices(PLATFORM):
             await self.on_event(event)
         return count
+
+    async def _placed(self, chat: ChatRef) -> ChatRef:
+        """A channel stored before its server was kept: ask Discord for its server and keep it,
+        so that only the process of that server's shard runs the game from now on."""
+        try:
+            channel = await self.client.fetch_channel(int(chat.key))
+        except (discord.DiscordException, ValueError) as exc:
+            log.info("cannot find the server of channel %s: %s", chat.key, exc)
+            return chat
+        guild = getattr(channel, "guild", None)
+        if guild is None:
+            return chat
+        placed = ChatRef(chat.platform, chat.key, chat.title, str(guild.id))
+        await self.sessions.place_chat(placed)
+        return placed
 
     # ---- the lobby and the table ----------------------------------------------------
 
