@@ -129,7 +129,8 @@ class MessageRefs(Protocol):
     async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
         """Count one message to `chat` (a front-end's name for it) at `now` if fewer than
         `limit` went in the `period` seconds before: 0.0; otherwise count nothing and give
-        the seconds until one more may go. Of all processes, one at a time counts a chat's."""
+        the seconds until one more may go. Of all processes, one at a time counts a chat's.
+        Counts older than `period` are not kept, a chat's own nor, a few at each call, any other's."""
         ...
 
 

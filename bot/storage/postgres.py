@@ -40,7 +40,7 @@ from .models import (
     dumps,
 )
 from .postgres_migrations import MIGRATIONS
-from .store import Deadline, OpenGameExists, StaleVersion
+from .store import STALE_SENDS_PRUNED, Deadline, OpenGameExists, StaleVersion
 
 _T = TypeVar("_T")
 _MIGRATION_LOCK = 0x5C0BA
@@ -500,6 +500,10 @@ class PostgresStore:
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", f"send:{chat}")
             await conn.execute("DELETE FROM chat_sends WHERE chat=$1 AND at<=$2", chat,
                                float(now - period))
+            await conn.execute(
+                "DELETE FROM chat_sends WHERE ctid = ANY(ARRAY(SELECT ctid FROM chat_sends "
+                "WHERE at<=$1 LIMIT $2 FOR UPDATE SKIP LOCKED))", float(now - period),
+                STALE_SENDS_PRUNED)
             recent = [float(r["at"]) for r in await conn.fetch(
                 "SELECT at FROM chat_sends WHERE chat=$1 ORDER BY at", chat)]
             if len(recent) >= limit:

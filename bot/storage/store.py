@@ -46,6 +46,9 @@ from .models import (
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
+STALE_SENDS_PRUNED = 20
+"""Each count of a chat's message (`take_send`) also forgets this many counts of any chat
+that are older than the window: a chat that fell quiet keeps none for long."""
 _CHECKPOINT_EVERY = 200
 """Commits between two background checkpoints (a move writes two to five pages)."""
 _RESTART_LOG_AT = 8_000
@@ -516,6 +519,8 @@ class Store:
     async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
         def work(conn: sqlite3.Connection) -> float:
             conn.execute("DELETE FROM chat_sends WHERE chat=? AND at<=?", (chat, now - period))
+            conn.execute("DELETE FROM chat_sends WHERE rowid IN (SELECT rowid FROM chat_sends "
+                         "WHERE at<=? LIMIT ?)", (now - period, STALE_SENDS_PRUNED))
             recent = [float(r[0]) for r in conn.execute(
                 "SELECT at FROM chat_sends WHERE chat=? ORDER BY at", (chat,))]
             if len(recent) >= limit:

@@ -366,6 +366,8 @@ class MemoryStore:
 
     async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
         self._open()
+        for other in [c for c, ats in self._sends.items() if c != chat and ats[-1] <= now - period]:
+            del self._sends[other]
         recent = [at for at in self._sends.get(chat, []) if at > now - period]
         if len(recent) >= limit:
             self._sends[chat] = recent

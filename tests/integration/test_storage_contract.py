@@ -39,6 +39,7 @@ from .. import pg
 from ..sessions_helpers import FakeClock, first_legal, play_to_end
 
 Opener = Callable[[], Awaitable[Any]]
+Counter = Callable[[str], Awaitable[int]]
 
 
 @dataclass
@@ -49,10 +50,12 @@ class Backend:
     set_schema_version: Callable[[int], Awaitable[None]]
     """Marks the database as migrated to a given schema version, as a newer bot would."""
     clock: FakeClock
+    rows: Callable[[str], Awaitable[int]]
+    """How many rows a table holds: what the store keeps, seen from outside it."""
 
 
 async def _sqlite(tmp_path: Path, clock: FakeClock, request: pytest.FixtureRequest
-                  ) -> AsyncIterator[tuple[Opener, Callable[[int], Awaitable[None]]]]:
+                  ) -> AsyncIterator[tuple[Opener, Callable[[int], Awaitable[None]], Counter]]:
     import sqlite3
 
     path = tmp_path / "contract.db"
@@ -61,11 +64,15 @@ async def _sqlite(tmp_path: Path, clock: FakeClock, request: pytest.FixtureReque
         with sqlite3.connect(path) as database:
             database.execute(f"PRAGMA user_version={version}")
 
-    yield (lambda: open_store(f"sqlite:///{path}", clock)), bump
+    async def rows(table: str) -> int:
+        with sqlite3.connect(path) as database:
+            return int(database.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+    yield (lambda: open_store(f"sqlite:///{path}", clock)), bump, rows
 
 
 async def _postgresql(tmp_path: Path, clock: FakeClock, request: pytest.FixtureRequest
-                      ) -> AsyncIterator[tuple[Opener, Callable[[int], Awaitable[None]]]]:
+                      ) -> AsyncIterator[tuple[Opener, Callable[[int], Awaitable[None]], Counter]]:
     import asyncpg
 
     cluster: pg.Cluster = request.getfixturevalue("postgres_cluster")
@@ -78,8 +85,15 @@ async def _postgresql(tmp_path: Path, clock: FakeClock, request: pytest.FixtureR
         finally:
             await conn.close()
 
+    async def rows(table: str) -> int:
+        conn = await asyncpg.connect(url)
+        try:
+            return int(await conn.fetchval(f"SELECT count(*) FROM {table}"))
+        finally:
+            await conn.close()
+
     try:
-        yield (lambda: open_store(url, clock)), bump
+        yield (lambda: open_store(url, clock)), bump, rows
     finally:
         await cluster.drop_database(url)
 
@@ -97,7 +111,7 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
     clock = FakeClock()
     opened: list[Any] = []
     setup = BACKENDS[request.param](tmp_path, clock, request)
-    open_raw, bump = await setup.__anext__()
+    open_raw, bump, rows = await setup.__anext__()
 
     async def open_tracked() -> Any:
         store = await open_raw()
@@ -105,7 +119,7 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         return store
 
     try:
-        yield Backend(request.param, open_tracked, bump, clock)
+        yield Backend(request.param, open_tracked, bump, clock, rows)
     finally:
         for store in opened:
             await store.close()
@@ -666,6 +680,19 @@ async def test_a_chats_messages_are_counted_for_every_process_in_one_window(back
     assert await two.take_send("telegram:-2", 1_020.0, 2, 60.0) == 0.0, "each chat its own window"
     assert await two.take_send("telegram:-1", 1_060.0, 2, 60.0) == 0.0
     assert await one.take_send("telegram:-1", 1_061.0, 2, 60.0) == 9.0, "a refused one was not counted"
+
+
+async def test_a_quiet_chats_counts_are_forgotten_by_the_next_message_anywhere(backend: Backend) -> None:
+    store = await backend.open()
+    for n in range(30):
+        assert await store.take_send(f"telegram:-{n}", 1_000.0 + n, 20, 60.0) == 0.0
+    assert await backend.rows("chat_sends") == 30
+    assert await store.take_send("telegram:-99", 1_065.0, 20, 60.0) == 0.0
+    assert await backend.rows("chat_sends") == 31 - 6, "the six counts older than a minute"
+    assert await store.take_send("telegram:-99", 1_200.0, 20, 60.0) == 0.0
+    assert await backend.rows("chat_sends") == 5, "twenty of the other chats' at a time"
+    assert await store.take_send("telegram:-99", 1_201.0, 20, 60.0) == 0.0
+    assert await backend.rows("chat_sends") == 2, "only the last minute's"
 
 
 # ---- message references --------------------------------------------------------
