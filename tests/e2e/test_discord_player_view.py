@@ -11,6 +11,7 @@ from ..discord_helpers import (
     World,
     lobby_message,
     open_game,
+    play_turn,
     play_until,
     started_duel,
     table_message,
@@ -45,10 +46,16 @@ async def test_the_card_legend_comes_with_the_first_hand_and_in_help(world: Worl
     first = (await fake.press(w.alice, table, prefix=f"{HAND}{game_id}")).reply
     legend = first.embeds[0]["footer"]["text"]
     assert "F = fante (8)" in legend and "🪙 denari" in legend
-    again = (await fake.press(w.alice, table, prefix=f"{HAND}{game_id}")).reply
-    assert "footer" not in again.embeds[0], "only the first time"
     bob = (await fake.press(w.bob, table, prefix=f"{HAND}{game_id}")).reply
-    assert "F = fante (jack, 8)" in bob.embeds[0]["footer"]["text"], "each player once, in their language"
+    assert "F = fante (jack, 8)" in bob.embeds[0]["footer"]["text"], "each player in their language"
+    again = (await fake.press(w.alice, table, prefix=f"{HAND}{game_id}")).reply
+    assert "F = fante (8)" in again.embeds[0]["footer"]["text"], "until the player's first play"
+    users = {str(u.id): u for u in (w.alice, w.bob)}
+    for _ in range(2):
+        assert await play_turn(w, game_id, users, {})
+    await w.restart()
+    after = (await fake.press(w.alice, await table_message(w, game_id), prefix=f"{HAND}{game_id}")).reply
+    assert "footer" not in after.embeds[0], "not once the player has played, restart or not"
     helped = await fake.slash(w.dino, w.channel, "help")
     assert "/newgame" in helped.reply.text and "F = fante (jack, 8)" in helped.reply.text
 

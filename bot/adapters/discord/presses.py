@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import discord
 
 from ...i18n import t
-from ...render import card_legend, failure_text, refusal_text
+from ...render import failure_text, refusal_text
 from ...sessions import ChatRef, GameStatus, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions import interaction as taps
 from ...sessions.interaction import PLAIN, HandMode, HandPrompt
@@ -47,19 +47,9 @@ class PressHandlers:
         self.sessions = sessions
         self.hands = hands
         self.ack_after = ack_after
-        self._legend_shown: set[tuple[str, str]] = set()
 
-    async def _draw(self, p: Presser, game_id: int, prompt: HandPrompt = PLAIN, *,
-                    legend: bool = False) -> DrawnHand:
-        return await draw_hand(self.sessions, game_id, p.user, p.lang, prompt, self.hands.painter,
-                               (lambda style: self._legend(p, style)) if legend else None)
-
-    def _legend(self, p: Presser, style: str) -> str | None:
-        """The card legend, the first time a player opens a hand of this deck (since the start)."""
-        if (p.user.key, style) in self._legend_shown:
-            return None
-        self._legend_shown.add((p.user.key, style))
-        return card_legend(style, p.lang, buttons=True)
+    async def _draw(self, p: Presser, game_id: int, prompt: HandPrompt = PLAIN) -> DrawnHand:
+        return await draw_hand(self.sessions, game_id, p.user, p.lang, prompt, self.hands.painter)
 
     async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
         await answer(interaction, self._reply(interaction, custom_id), ack_after=self.ack_after)
@@ -139,7 +129,7 @@ class PressHandlers:
     # ---- hands ---------------------------------------------------------------------------
 
     async def _show_hand(self, p: Presser, game_id: int) -> Reply:
-        drawn = await self._draw(p, game_id, legend=True)
+        drawn = await self._draw(p, game_id)
         return Reply.message(embed=drawn.embed, view=drawn.components, picture=drawn.picture,
                              on_sent=self.hands.track(drawn, p.user, p.lang))
 
