@@ -40,6 +40,16 @@ from .models import (
     dumps,
 )
 from .postgres_migrations import MIGRATIONS
+from .rows import (
+    chat_row,
+    game_row,
+    leaderboard_row,
+    match_player,
+    move_row,
+    player_row,
+    player_stats,
+    seat_row,
+)
 from .store import STALE_SENDS_PRUNED, Deadline, OpenGameExists, StaleVersion
 
 _T = TypeVar("_T")
@@ -236,11 +246,11 @@ class PostgresStore:
                 "UPDATE chats SET title=COALESCE($1, title), home=COALESCE($2, home) WHERE id=$3 "
                 "RETURNING *", title or None, home, row["id"])
         assert row is not None
-        return _chat(row)
+        return chat_row(row)
 
     async def get_chat(self, chat_id: int) -> ChatRow | None:
         row = await self._fetchrow("SELECT * FROM chats WHERE id=$1", chat_id)
-        return _chat(row) if row else None
+        return chat_row(row) if row else None
 
     async def update_chat(self, chat_id: int, *, language: str | None = None,
                           turn_limit: int | None = None,
@@ -269,16 +279,16 @@ class PostgresStore:
                 f"RETURNING {', '.join(_PLAYER_COLUMNS)}",
                 platform, user_key, name, platform_language, is_computer, float(self.clock()))
         assert row is not None
-        return _player(row)
+        return player_row(row)
 
     async def get_player(self, player_id: int) -> PlayerRow | None:
         row = await self._fetchrow(f"{_PLAYER_SELECT} WHERE id=$1", player_id)
-        return _player(row) if row else None
+        return player_row(row) if row else None
 
     async def find_player(self, platform: str, user_key: str) -> PlayerRow | None:
         row = await self._fetchrow(f"{_PLAYER_SELECT} WHERE platform=$1 AND user_key=$2",
                                    platform, user_key)
-        return _player(row) if row else None
+        return player_row(row) if row else None
 
     async def update_player(self, player_id: int, *, language: str | None = None,
                             can_dm: bool | None = None, dm_pings: bool | None = None) -> None:
@@ -340,9 +350,9 @@ class PostgresStore:
         seats: list[SeatRow] = []
         for index, row in enumerate(rows):
             if row["s_seat"] is not None:
-                seats.append(_seat(row))
+                seats.append(seat_row(row, "s_"))
             if index + 1 == len(rows) or rows[index + 1]["id"] != row["id"]:
-                games.append(_game(row, tuple(seats)))
+                games.append(game_row(row, tuple(seats)))
                 seats = []
         return games
 
@@ -518,8 +528,7 @@ class PostgresStore:
         rows = await self._fetch(
             "SELECT number, seat, move, by_computer, created_at FROM moves WHERE game_id=$1 "
             "AND number>$2 ORDER BY number", game_id, after)
-        return [MoveRow(int(r["number"]), int(r["seat"]), r["move"], bool(r["by_computer"]),
-                        float(r["created_at"])) for r in rows]
+        return [move_row(r) for r in rows]
 
     async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]:
         rows = await self._fetch("SELECT breakdown FROM rounds WHERE game_id=$1 ORDER BY number",
@@ -581,9 +590,7 @@ class PostgresStore:
             "WHERE g.status='finished' AND NOT p.is_computer AND ($2::bigint IS NULL OR g.chat_id=$2) "
             "GROUP BY p.id ORDER BY rating DESC NULLS LAST, wins DESC, games DESC LIMIT $3",
             ladder, chat_id, limit)
-        return [LeaderboardRow(int(r["player_id"]), r["name"], float(r["rating"] or 0.0),
-                               int(r["games"]), int(r["wins"] or 0), int(r["scope"] or 0))
-                for r in rows]
+        return [leaderboard_row(r) for r in rows]
 
     async def player_stats(self, player_id: int) -> dict[str, Any]:
         row = await self._fetchrow(
@@ -599,14 +606,7 @@ class PostgresStore:
             "WHERE res.player_id=$1 AND res.won AND g.status='finished' "
             "AND rec.line::json->>'win_kind' IS NOT NULL GROUP BY 1", player_id)
         assert row is not None
-        return {
-            "games": int(row["games"]), "wins": int(row["wins"]), "scope": int(row["scope"]),
-            "points": int(row["points"]), "win_kinds": {r["kind"]: int(r["n"]) for r in kinds},
-            "ratings": {r["ladder"]: {"rating": float(r["mu"]) - 3 * float(r["sigma"]),
-                                      "mu": float(r["mu"]), "sigma": float(r["sigma"]),
-                                      "games": int(r["games"]), "wins": int(r["wins"])}
-                        for r in ratings},
-        }
+        return player_stats(row, kinds, ratings)
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
         games = await self._fetch(
@@ -621,7 +621,7 @@ class PostgresStore:
             [int(g["id"]) for g in games])
         players: dict[int, list[tuple[str, int, bool]]] = {int(g["id"]): [] for g in games}
         for r in rows:
-            players[int(r["game_id"])].append((r["name"], int(r["points"]), bool(r["won"])))
+            players[int(r["game_id"])].append(match_player(r))
         return [MatchSummary(int(g["id"]), g["variant"], float(g["finished_at"]),
                              tuple(players[int(g["id"])])) for g in games]
 
@@ -716,31 +716,3 @@ def redacted_url(url: str) -> str:
     return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
 
 
-def _chat(row: asyncpg.Record) -> ChatRow:
-    return ChatRow(int(row["id"]), row["platform"], row["chat_key"], row["title"], row["language"],
-                   int(row["turn_limit"]), json.loads(row["defaults"] or "{}"), row["home"])
-
-
-def _player(row: asyncpg.Record, prefix: str = "") -> PlayerRow:
-    return PlayerRow(int(row[prefix + "id"]), row[prefix + "platform"], row[prefix + "user_key"],
-                     row[prefix + "display_name"], row[prefix + "language"],
-                     row[prefix + "platform_language"], bool(row[prefix + "can_dm"]),
-                     bool(row[prefix + "dm_pings"]), bool(row[prefix + "is_computer"]))
-
-
-def _seat(row: asyncpg.Record) -> SeatRow:
-    player = _player(row, "p_") if row["p_id"] is not None else None
-    return SeatRow(int(row["s_seat"]), row["s_player_id"], row["s_computer_level"], bool(row["s_ready"]),
-                   int(row["s_timeouts"]), bool(row["s_autoplay"]), player)
-
-
-def _game(row: asyncpg.Record, seats: tuple[SeatRow, ...]) -> GameRow:
-    return GameRow(
-        id=int(row["id"]), chat_id=int(row["chat_id"]), creator_id=int(row["creator_id"]),
-        variant=row["variant"], options=json.loads(row["options"] or "{}"),
-        players=int(row["players"]), teams=int(row["teams"]), deck_style=row["deck_style"],
-        status=row["status"], state=json.loads(row["state"]) if row["state"] else None,
-        version=int(row["version"]), seed=row["seed"], deadline=row["deadline"],
-        deadline_kind=row["deadline_kind"], warned=bool(row["warned"]),
-        created_at=float(row["created_at"]), updated_at=float(row["updated_at"]),
-        finished_at=row["finished_at"], seats=seats)

@@ -43,6 +43,16 @@ from .models import (
     SeatRow,
     dumps,
 )
+from .rows import (
+    chat_row,
+    game_row,
+    leaderboard_row,
+    match_player,
+    move_row,
+    player_row,
+    player_stats,
+    seat_row,
+)
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -223,14 +233,14 @@ class Store:
         elif (title and row["title"] != title) or (home and row["home"] != home):
             self._write_one("UPDATE chats SET title=COALESCE(?, title), home=COALESCE(?, home) "
                             "WHERE id=?", (title or None, home, row["id"]))
-            chat = _chat(row)
+            chat = chat_row(row)
             return dataclasses.replace(chat, title=title or chat.title, home=home or chat.home)
         assert row is not None
-        return _chat(row)
+        return chat_row(row)
 
     async def get_chat(self, chat_id: int) -> ChatRow | None:
         row = self._one("SELECT * FROM chats WHERE id=?", (chat_id,))
-        return _chat(row) if row else None
+        return chat_row(row) if row else None
 
     async def update_chat(self, chat_id: int, *, language: str | None = None,
                           turn_limit: int | None = None,
@@ -266,16 +276,16 @@ class Store:
                 f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
                 (platform, user_key))
         assert row is not None
-        return _player(row)
+        return player_row(row)
 
     async def get_player(self, player_id: int) -> PlayerRow | None:
         row = self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id=?", (player_id,))
-        return _player(row) if row else None
+        return player_row(row) if row else None
 
     async def find_player(self, platform: str, user_key: str) -> PlayerRow | None:
         row = self._one(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE platform=? AND user_key=?",
                         (platform, user_key))
-        return _player(row) if row else None
+        return player_row(row) if row else None
 
     async def update_player(self, player_id: int, *, language: str | None = None,
                             can_dm: bool | None = None, dm_pings: bool | None = None) -> None:
@@ -335,7 +345,7 @@ class Store:
 
     def _games(self, sql: str, params: tuple[Any, ...]) -> list[GameRow]:
         """Games with their seats."""
-        return [_game(row, _seat_rows(self._db, int(row["id"])))
+        return [game_row(row, _seat_rows(self._db, int(row["id"])))
                 for row in self._all(sql, params)]
 
     async def update_lobby(self, game_id: int, *, variant: str | None = None,
@@ -545,8 +555,7 @@ class Store:
         rows = self._all(
             "SELECT number, seat, move, by_computer, created_at FROM moves WHERE game_id=? "
             "AND number>? ORDER BY number", (game_id, after))
-        return [MoveRow(int(r["number"]), int(r["seat"]), r["move"], bool(r["by_computer"]),
-                        float(r["created_at"])) for r in rows]
+        return [move_row(r) for r in rows]
 
     async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]:
         rows = self._all("SELECT breakdown FROM rounds WHERE game_id=? ORDER BY number",
@@ -617,9 +626,7 @@ class Store:
             f"WHERE {' AND '.join(where)} GROUP BY p.id "
             "ORDER BY rating DESC, wins DESC, games DESC LIMIT ?",
             ((ladder,) if ladder else ()) + tuple(params) + (limit,))
-        return [LeaderboardRow(int(r["player_id"]), r["name"], float(r["rating"] or 0.0),
-                               int(r["games"]), int(r["wins"] or 0), int(r["scope"] or 0))
-                for r in rows]
+        return [leaderboard_row(r) for r in rows]
 
     async def player_stats(self, player_id: int) -> dict[str, Any]:
         rows = await self._report(
@@ -634,15 +641,7 @@ class Store:
             "JOIN records rec ON rec.game_id=res.game_id JOIN games g ON g.id=res.game_id "
             "WHERE res.player_id=? AND res.won AND g.status='finished' "
             "AND json_extract(rec.line, '$.win_kind') IS NOT NULL GROUP BY kind", (player_id,))
-        row = rows[0]
-        return {
-            "games": int(row["games"]), "wins": int(row["wins"]), "scope": int(row["scope"]),
-            "points": int(row["points"]), "win_kinds": {r["kind"]: int(r["n"]) for r in kinds},
-            "ratings": {r["ladder"]: {"rating": float(r["mu"]) - 3 * float(r["sigma"]),
-                                      "mu": float(r["mu"]), "sigma": float(r["sigma"]),
-                                      "games": int(r["games"]), "wins": int(r["wins"])}
-                        for r in ratings},
-        }
+        return player_stats(rows[0], kinds, ratings)
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
         games = await self._report(
@@ -655,8 +654,7 @@ class Store:
                 "LEFT JOIN players p ON p.id=res.player_id WHERE res.game_id=? ORDER BY res.seat",
                 (game["id"],))
             out.append(MatchSummary(int(game["id"]), game["variant"], float(game["finished_at"]),
-                                    tuple((r["name"], int(r["points"]), bool(r["won"]))
-                                          for r in rows)))
+                                    tuple(match_player(r) for r in rows)))
         return out
 
     async def records(self) -> list[str]:
@@ -671,17 +669,7 @@ _SEAT_QUERY = (
 
 
 def _seat_rows(conn: sqlite3.Connection, game_id: int) -> tuple[SeatRow, ...]:
-    seats = []
-    for row in conn.execute(_SEAT_QUERY, (game_id,)).fetchall():
-        player = None
-        if row["p_id"] is not None:
-            player = PlayerRow(int(row["p_id"]), row["p_platform"], row["p_user_key"],
-                               row["p_display_name"], row["p_language"], row["p_platform_language"],
-                               bool(row["p_can_dm"]), bool(row["p_dm_pings"]),
-                               bool(row["p_is_computer"]))
-        seats.append(SeatRow(int(row["seat"]), row["player_id"], row["computer_level"],
-                             bool(row["ready"]), int(row["timeouts"]), bool(row["autoplay"]), player))
-    return tuple(seats)
+    return tuple(seat_row(row) for row in conn.execute(_SEAT_QUERY, (game_id,)).fetchall())
 
 
 def _replace_seats(conn: sqlite3.Connection, game_id: int, seats: list[SeatRow]) -> None:
@@ -742,24 +730,3 @@ def _commit_move(conn: sqlite3.Connection, commit: MoveCommit, now: float) -> No
             [(r.player_id, r.ladder, r.mu, r.sigma, r.games, r.wins) for r in finish.ratings])
 
 
-def _chat(row: sqlite3.Row) -> ChatRow:
-    return ChatRow(int(row["id"]), row["platform"], row["chat_key"], row["title"], row["language"],
-                   int(row["turn_limit"]), json.loads(row["defaults"] or "{}"), row["home"])
-
-
-def _player(row: sqlite3.Row) -> PlayerRow:
-    return PlayerRow(int(row["id"]), row["platform"], row["user_key"], row["display_name"],
-                     row["language"], row["platform_language"], bool(row["can_dm"]),
-                     bool(row["dm_pings"]), bool(row["is_computer"]))
-
-
-def _game(row: sqlite3.Row, seats: tuple[SeatRow, ...]) -> GameRow:
-    return GameRow(
-        id=int(row["id"]), chat_id=int(row["chat_id"]), creator_id=int(row["creator_id"]),
-        variant=row["variant"], options=json.loads(row["options"] or "{}"),
-        players=int(row["players"]), teams=int(row["teams"]), deck_style=row["deck_style"],
-        status=row["status"], state=json.loads(row["state"]) if row["state"] else None,
-        version=int(row["version"]), seed=row["seed"], deadline=row["deadline"],
-        deadline_kind=row["deadline_kind"], warned=bool(row["warned"]),
-        created_at=float(row["created_at"]), updated_at=float(row["updated_at"]),
-        finished_at=row["finished_at"], seats=seats)

@@ -1,0 +1,75 @@
+"""Database rows shaped into the records the sessions read, for every backend: an SQLite
+row and a PostgreSQL record both give a column's value by its name."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from .models import ChatRow, GameRow, LeaderboardRow, MoveRow, PlayerRow, SeatRow
+
+
+class Row(Protocol):
+    def __getitem__(self, column: str, /) -> Any: ...
+
+
+def chat_row(row: Row) -> ChatRow:
+    return ChatRow(int(row["id"]), row["platform"], row["chat_key"], row["title"], row["language"],
+                   int(row["turn_limit"]), json.loads(row["defaults"] or "{}"), row["home"])
+
+
+def player_row(row: Row, prefix: str = "") -> PlayerRow:
+    """The player in `row`, its columns named with `prefix` where a query joins them in."""
+    return PlayerRow(int(row[prefix + "id"]), row[prefix + "platform"], row[prefix + "user_key"],
+                     row[prefix + "display_name"], row[prefix + "language"],
+                     row[prefix + "platform_language"], bool(row[prefix + "can_dm"]),
+                     bool(row[prefix + "dm_pings"]), bool(row[prefix + "is_computer"]))
+
+
+def seat_row(row: Row, prefix: str = "") -> SeatRow:
+    """The seat in `row` (its columns named with `prefix`), with its player's columns as `p_…`."""
+    player = player_row(row, "p_") if row["p_id"] is not None else None
+    return SeatRow(int(row[prefix + "seat"]), row[prefix + "player_id"], row[prefix + "computer_level"],
+                   bool(row[prefix + "ready"]), int(row[prefix + "timeouts"]),
+                   bool(row[prefix + "autoplay"]), player)
+
+
+def game_row(row: Row, seats: tuple[SeatRow, ...]) -> GameRow:
+    return GameRow(
+        id=int(row["id"]), chat_id=int(row["chat_id"]), creator_id=int(row["creator_id"]),
+        variant=row["variant"], options=json.loads(row["options"] or "{}"),
+        players=int(row["players"]), teams=int(row["teams"]), deck_style=row["deck_style"],
+        status=row["status"], state=json.loads(row["state"]) if row["state"] else None,
+        version=int(row["version"]), seed=row["seed"], deadline=row["deadline"],
+        deadline_kind=row["deadline_kind"], warned=bool(row["warned"]),
+        created_at=float(row["created_at"]), updated_at=float(row["updated_at"]),
+        finished_at=row["finished_at"], seats=seats)
+
+
+def move_row(row: Row) -> MoveRow:
+    return MoveRow(int(row["number"]), int(row["seat"]), row["move"], bool(row["by_computer"]),
+                   float(row["created_at"]))
+
+
+def leaderboard_row(row: Row) -> LeaderboardRow:
+    return LeaderboardRow(int(row["player_id"]), row["name"], float(row["rating"] or 0.0),
+                          int(row["games"]), int(row["wins"] or 0), int(row["scope"] or 0))
+
+
+def player_stats(totals: Row, kinds: Iterable[Row], ratings: Iterable[Row]) -> dict[str, Any]:
+    """A player's finished games, wins, scope, points, wins by kind and ratings by ladder (the
+    conservative rating mu − 3σ first)."""
+    return {
+        "games": int(totals["games"]), "wins": int(totals["wins"]), "scope": int(totals["scope"]),
+        "points": int(totals["points"]), "win_kinds": {r["kind"]: int(r["n"]) for r in kinds},
+        "ratings": {r["ladder"]: {"rating": float(r["mu"]) - 3 * float(r["sigma"]),
+                                  "mu": float(r["mu"]), "sigma": float(r["sigma"]),
+                                  "games": int(r["games"]), "wins": int(r["wins"])}
+                    for r in ratings},
+    }
+
+
+def match_player(row: Row) -> tuple[str, int, bool]:
+    """A finished match's seat as a recent match lists it: name, points, won."""
+    return row["name"], int(row["points"]), bool(row["won"])
