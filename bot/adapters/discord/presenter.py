@@ -51,6 +51,10 @@ from .replies import drawing
 
 log = logging.getLogger(__name__)
 
+PLACING_AT_ONCE = 8
+"""Channels asked about at once at start (`_placed`): a bot with many games in channels
+stored before servers were kept starts in seconds, within Discord's global rate limit."""
+
 TABLE_REF = "discord.table"
 SHOWS_REF = "discord.table.shows"
 PING_REF = "discord.ping"
@@ -128,11 +132,19 @@ class Presenter:
     async def redraw_running(self) -> int:
         """Redraw the Discord games in play on this process's shards: the last move before a
         restart may not be shown yet."""
+        games = [g for g in await self.sessions.running_games() if g.chat.platform == PLATFORM]
+        unplaced = {g.chat.key: g.chat for g in games if g.chat.home is None}
+        asking = asyncio.Semaphore(PLACING_AT_ONCE)
+
+        async def placed(chat: ChatRef) -> ChatRef:
+            async with asking:
+                return await self._placed(chat)
+
+        found = await asyncio.gather(*(placed(chat) for chat in unplaced.values()))
+        chats = {chat.key: chat for chat in found}
         count = 0
-        for game in await self.sessions.running_games():
-            if game.chat.platform != PLATFORM:
-                continue
-            chat = game.chat if game.chat.home is not None else await self._placed(game.chat)
+        for game in games:
+            chat = chats.get(game.chat.key, game.chat)
             if self.sessions.serves(chat):
                 self.redraw(game.id, chat.key)
                 count += 1
