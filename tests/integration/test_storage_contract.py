@@ -50,7 +50,7 @@ class Backend:
     set_schema_version: Callable[[int], Awaitable[None]]
     """Marks the database as migrated to a given schema version, as a newer bot would."""
     clock: FakeClock
-    rows: Callable[[str], Awaitable[int]]
+    rows: Counter
     """How many rows a table holds: what the store keeps, seen from outside it."""
 
 

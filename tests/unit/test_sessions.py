@@ -389,8 +389,8 @@ async def test_a_process_plays_the_computers_only_in_the_chats_it_serves() -> No
 
 
 async def test_a_process_owes_announcements_only_to_the_chats_it_serves() -> None:
-    """Each Discord process posts at start the match ends its own servers are owed: two
-    processes never both post one, nor does a chat on nobody's shard wait for ever."""
+    """Each Discord process posts at start the round breakdowns and match ends owed to its
+    own servers' channels, so two processes never both post one."""
     s = await open_memory_sessions()
     homes = {0: str(2 << 22), 1: str(1 << 22)}
     for shard, home in homes.items():
