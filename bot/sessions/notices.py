@@ -5,16 +5,22 @@ message refs of the game (`notice:...`), and stay there until a front-end
 says it posted them. A process that dies after the commit and before the
 message went out thus loses nothing: after the restart the front-end is
 handed the owed events again, in order, and posts them once.
+
+Of several processes on one database, one posts each announcement: it is posted
+under the hold of its notice (`holds`), and only while it is still owed, so two
+processes starting together after a crash do not both post the end of a match.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..engine import RoundResult
 from . import events as ev
+from .holds import MessageHolds
 from .ports import GameStore
 
 PREFIX = "notice:"
@@ -67,8 +73,9 @@ def owed_refs(events: list[ev.Event]) -> tuple[tuple[str, str], ...]:
 
 
 class Notices:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, holds: MessageHolds) -> None:
         self.store = store
+        self.holds = holds
 
     async def owed(self, platform: str) -> list[ev.Event]:
         """The announcements still owed to `platform`'s chats, oldest game first, rounds in order."""
@@ -83,3 +90,21 @@ class Notices:
         """The front-end posted `event`: it is owed no more."""
         if isinstance(event, OWED):
             await self.store.set_ref(event.game_id, notice_key(event), None)
+
+    async def announce(self, event: ev.Event, post: Callable[[], Awaitable[bool]]) -> bool:
+        """`post()` the announcement `event` if it is still owed, holding its notice so that
+        no other process posts it meanwhile; once `post` says it reached the chat (or the
+        chat refuses the bot for good) it is owed no more. True if this call posted it."""
+        key = notice_key(event)
+        posted = False
+
+        async def posting(first: bool) -> None:
+            nonlocal posted
+            if key not in await self.store.get_refs(event.game_id):
+                return
+            posted = True
+            if await post():
+                await self.delivered(event)
+
+        await self.holds.draw(event.game_id, key, posting)
+        return posted

@@ -126,7 +126,7 @@ class Sessions:
         self._settings = Settings(store, self._directory)
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
-        self._notices = Notices(store)
+        self._notices = Notices(store, self._holds)
 
     # ---- plumbing -------------------------------------------------------------
 
@@ -176,8 +176,8 @@ class Sessions:
 
     async def owed_notices(self, platform: str) -> list[Event]:
         """Round breakdowns and match ends committed but not yet posted (the bot stopped in
-        between), of the chats this process serves: a front-end posts them at start, then
-        calls `notice_delivered`."""
+        between), of the chats this process serves: a front-end posts them at start
+        through `announce`."""
         owed = await self._notices.owed(platform)
         if self._scheduler.served is None:
             return owed
@@ -185,8 +185,16 @@ class Sessions:
                  for game_id in {event.game_id for event in owed}}
         return [event for event in owed if self.serves(chats[event.game_id])]
 
+    async def announce(self, event: Event, post: Callable[[], Awaitable[bool]]) -> bool:
+        """Post announcement `event` (a RoundEnded or MatchEnded) through `post`, once of all
+        processes: only while it is owed, and by one process at a time. `post` answers True
+        once the message is in the chat, or the chat refuses the bot for good; it is then
+        owed no more. True if this call posted it (`notices`)."""
+        return await self._notices.announce(event, post)
+
     async def notice_delivered(self, event: Event) -> None:
-        """`event` (a RoundEnded or MatchEnded) reached its chat; other events are ignored."""
+        """`event` (a RoundEnded or MatchEnded) reached its chat; other events are ignored.
+        For a front-end that alone posts to its chats (the terminal); the others `announce`."""
         await self._notices.delivered(event)
 
     async def chat(self, ref: ChatRef, language_hint: str | None = None) -> ChatSettings:

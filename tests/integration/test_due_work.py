@@ -32,7 +32,7 @@ async def test_two_processes_run_every_computer_turn_once(postgres_url: str,
         game_id = (await one.start(CHAT, ALICE)).game_id
         await one.set_autoplay(game_id, ALICE, True)
         actions = 0
-        for _ in range(200):
+        for _ in range(2_000):  # a move a second; a match to 11 may last six rounds of 36 moves
             if (await two.table(game_id)).finished:
                 break
             clock.advance(1.0)

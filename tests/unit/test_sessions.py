@@ -410,6 +410,52 @@ async def test_a_process_owes_announcements_only_to_the_chats_it_serves() -> Non
     await s.close()
 
 
+async def test_an_owed_announcement_is_posted_by_one_of_two_processes_starting_together() -> None:
+    """After a crash two processes start on one store and both find the end of a match owed:
+    one posts it, the other leaves it to that one; a post that failed is owed still."""
+    clock = FakeClock()
+    store = MemoryStore(clock)
+    store.shared = True  # type: ignore[misc]
+    one, two = (Sessions(store, clock=clock, computer_pace=0.0) for _ in range(2))  # type: ignore[arg-type]
+    game_id = await start_duel(one, options={"target": 1})
+    await play_to_end(one, game_id, [ALICE, BOB])
+    match_end = next(e for e in await one.owed_notices("test") if isinstance(e, MatchEnded))
+    posts: list[str] = []
+    sending, sent = asyncio.Event(), asyncio.Event()
+
+    async def slow_post() -> bool:
+        posts.append("one")
+        sending.set()
+        await sent.wait()
+        return True
+
+    async def post() -> bool:
+        posts.append("two")
+        return True
+
+    first = asyncio.create_task(one.announce(match_end, slow_post))
+    await sending.wait()
+    assert not await two.announce(match_end, post), "left to the process posting it"
+    sent.set()
+    assert await first
+    assert not await two.announce(match_end, post), "owed no more"
+    assert posts == ["one"]
+    assert match_end not in await two.owed_notices("test")
+
+    breakdown = next(e for e in await one.owed_notices("test") if isinstance(e, RoundEnded))
+
+    async def refused() -> bool:
+        posts.append("refused")
+        return False
+
+    assert await one.announce(breakdown, refused)
+    assert breakdown in await two.owed_notices("test"), "a failed post is owed still"
+    assert await two.announce(breakdown, post)
+    assert posts == ["one", "refused", "two"]
+    await one.close()
+    await two.close()
+
+
 async def test_a_game_moved_on_by_another_process_between_two_reads_is_read_again() -> None:
     """Two processes on one store: one reads a game's row, the other commits a move before
     the first reads the moves. The first reads the game again, not taking it for damaged."""

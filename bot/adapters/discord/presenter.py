@@ -292,15 +292,19 @@ class Presenter:
                                         "view": match_components(event.game_id, lang)})
 
     async def _post_notice(self, event: RoundEnded | MatchEnded, message: dict[str, Any]) -> None:
-        """Post an announcement the game owes its channel; once posted it is owed no more, nor
-        once the channel refuses the bot for good (gone, or closed to it): trying again at
-        every start would only be refused again."""
-        try:
-            await self._channel(event.chat_key).send(**message)
-        except (discord.Forbidden, discord.NotFound) as exc:
-            log.info("channel %s refuses the bot (%s): %s of game %d is dropped", event.chat_key,
-                     exc.status, type(event).__name__, event.game_id)
-        await self.sessions.notice_delivered(event)
+        """Post an announcement the game owes its channel, once of all processes
+        (`Sessions.announce`); once posted it is owed no more, nor once the channel refuses
+        the bot for good (gone, or closed to it): trying again at every start would only be
+        refused again."""
+        async def post() -> bool:
+            try:
+                await self._channel(event.chat_key).send(**message)
+            except (discord.Forbidden, discord.NotFound) as exc:
+                log.info("channel %s refuses the bot (%s): %s of game %d is dropped",
+                         event.chat_key, exc.status, type(event).__name__, event.game_id)
+            return True
+
+        await self.sessions.announce(event, post)
 
     async def _ping(self, game_id: int, channel: str) -> None:
         """Tell the player whose turn it is, unless their hand is open and current already."""

@@ -98,6 +98,7 @@ class Presenter:
         self._chat_pictures: dict[int, bool] = {}
         self._newcomers: dict[str, bool] = {}
         self._cleanups: set[asyncio.Task[None]] = set()
+        self._announcing: dict[int, asyncio.Task[bool]] = {}
 
     # ---- who can be reached, in which language ------------------------------------
 
@@ -300,15 +301,12 @@ class Presenter:
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
             lang = await self.chat_language(chat_id)
-            self._owed(event, self.outbox.post(chat_id, Content(breakdown_html(event, lang)),
-                                               game_id=game_id))
+            self._announce(event, Content(breakdown_html(event, lang)))
         elif isinstance(event, MatchEnded):
             self._newcomers.clear()
             lang = await self.chat_language(chat_id)
             ended = Content(match_html(event, lang), match_keyboard(game_id, lang))
-            posted = self.outbox.post(chat_id, ended, game_id=game_id)
-            self._owed(event, posted)
-            self._after(game_id, table_done, posted)
+            self._after(game_id, table_done, self._announce(event, ended))
         elif isinstance(event, GameCancelled):
             self._after(game_id, table_done)
         elif isinstance(event, TurnWarning):
@@ -323,25 +321,41 @@ class Presenter:
                      seconds=event.seconds_left)
             self.outbox.post(int(player.user_key), Content(escape(text)))
 
-    def _owed(self, event: Event, posted: asyncio.Future[int | None]) -> None:
-        """Once `event`'s message is in the chat, it is owed no more (`Sessions.owed_notices`);
-        nor once the chat refuses the bot (it was removed from the group): trying again at
-        every start would only be refused again."""
-        async def settle() -> None:
-            if await posted is None:
-                if int(event.chat_key) not in self.outbox.refusing:
-                    return
-                log.info("chat %s refuses the bot: %s of game %d is dropped", event.chat_key,
-                         type(event).__name__, event.game_id)
-            try:
-                await self.sessions.notice_delivered(event)
-            except Exception:
-                log.warning("could not note %s of game %d as posted", type(event).__name__,
-                            event.game_id, exc_info=True)
+    def _announce(self, event: RoundEnded | MatchEnded, content: Content) -> asyncio.Task[bool]:
+        """Post a round's breakdown or the end of a match, once of all processes
+        (`Sessions.announce`), after the game's earlier announcements. Once the chat refuses
+        the bot (it was removed from the group) it is owed no more: trying again at every
+        start would only be refused again."""
+        chat_id, earlier = int(event.chat_key), self._announcing.get(event.game_id)
 
-        task = asyncio.create_task(settle())
-        self._cleanups.add(task)
-        task.add_done_callback(self._cleanups.discard)
+        async def post() -> bool:
+            if await self.outbox.post(chat_id, content, game_id=event.game_id) is not None:
+                return True
+            if chat_id not in self.outbox.refusing:
+                return False
+            log.info("chat %s refuses the bot: %s of game %d is dropped", event.chat_key,
+                     type(event).__name__, event.game_id)
+            return True
+
+        async def announce() -> bool:
+            if earlier is not None:
+                await asyncio.gather(earlier, return_exceptions=True)
+            try:
+                return await self.sessions.announce(event, post)
+            except Exception:
+                log.warning("could not post %s of game %d", type(event).__name__, event.game_id,
+                            exc_info=True)
+                return False
+
+        task = asyncio.create_task(announce(), name=f"telegram-announce-{event.game_id}")
+        self._announcing[event.game_id] = task
+
+        def done(finished: asyncio.Task[bool]) -> None:
+            if self._announcing.get(event.game_id) is finished:
+                del self._announcing[event.game_id]
+
+        task.add_done_callback(done)
+        return task
 
     def _after(self, game_id: int, *waits: asyncio.Future[object] | asyncio.Future[bool]) -> None:
         """Forget a closed game's drawing state once its last messages are out."""
