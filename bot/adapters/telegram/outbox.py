@@ -143,36 +143,71 @@ class GroupWindow:
     A sliding window, not a leaky bucket: a bucket that lets 20 through at once
     and refills at 20 a minute lets a full burst follow a minute of steady sending,
     close to twice the limit within one minute. `sent` holds when the last ones went
-    (`time.monotonic()`); it can be filled from before a restart (`remember`)."""
+    (`clock()`, monotonic); it can be filled from before a restart (`remember`).
 
-    def __init__(self, limit: int, period: float) -> None:
+    When the window is full, new messages (a round's breakdown, the end of a match)
+    take the next free places before edits: an edit that waits is drawn again with
+    the latest state when its turn comes, a post that waits only comes later.
+    """
+
+    def __init__(self, limit: int, period: float, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
         self.limit = limit
         self.period = period
+        self.clock = clock
+        self.sleep = sleep
         self.sent: deque[float] = deque()
+        self._waiting: dict[bool, deque[asyncio.Future[None]]] = {True: deque(), False: deque()}
+        self._granting: asyncio.Task[None] | None = None
 
     def _prune(self, now: float) -> None:
         while self.sent and self.sent[0] <= now - self.period:
             self.sent.popleft()
 
     def idle(self) -> bool:
-        self._prune(time.monotonic())
-        return not self.sent
+        self._prune(self.clock())
+        return not self.sent and self._granting is None
 
     def full(self) -> bool:
-        self._prune(time.monotonic())
+        self._prune(self.clock())
         return len(self.sent) >= self.limit
 
     def remember(self, times: list[float]) -> None:
         self.sent = deque(sorted([*self.sent, *times])[-self.limit:])
 
-    async def acquire(self) -> None:
-        while True:
-            now = time.monotonic()
-            self._prune(now)
-            if len(self.sent) < self.limit:
-                self.sent.append(now)
-                return
-            await asyncio.sleep(self.sent[0] + self.period - now + 0.01)
+    async def acquire(self, post: bool = False) -> None:
+        """Take a place in the window, waiting for one if it is full; `post`: a new message,
+        which goes before the edits waiting."""
+        if not self.full() and not any(self._waiting.values()):
+            self.sent.append(self.clock())
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting[post].append(turn)
+        if self._granting is None:
+            self._granting = asyncio.create_task(self._grant())
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn in self._waiting[post]:
+                self._waiting[post].remove(turn)
+            raise
+
+    async def _grant(self) -> None:
+        """Give free places to the waiting, posts first, as the window frees them."""
+        try:
+            while any(self._waiting.values()):
+                now = self.clock()
+                self._prune(now)
+                if len(self.sent) >= self.limit:
+                    await self.sleep(self.sent[0] + self.period - now + 0.01)
+                    continue
+                queue = self._waiting[True] or self._waiting[False]
+                turn = queue.popleft()
+                if not turn.done():
+                    self.sent.append(now)
+                    turn.set_result(None)
+        finally:
+            self._granting = None
 
 
 class Superseded(Exception):
@@ -585,8 +620,9 @@ class Outbox:
         except TelegramError as exc:
             log.info("could not delete message %s in %s: %s", message_id, chat_id, exc.message)
 
-    async def _pace(self, chat_id: int, game_id: int | None = None) -> bool:
-        """Take one of a group's messages a minute; True if that meant waiting.
+    async def _pace(self, chat_id: int, game_id: int | None = None, post: bool = False) -> bool:
+        """Take one of a group's messages a minute (`post`: for a new message, which goes
+        before waiting edits); True if that meant waiting.
 
         Pacing here, before the last drawing, rather than in the rate limiter
         after it, means a table edit that had to wait shows the state it
@@ -606,7 +642,7 @@ class Outbox:
                     self._recall(limiter, game_id))
             await recall
         waited = limiter.full()
-        await limiter.acquire()
+        await limiter.acquire(post)
         if game_id is not None:
             await self._keep_sends(limiter, game_id)
         return waited
@@ -696,7 +732,7 @@ class Outbox:
                 item = queue.popleft()
                 message_id: int | None = None
                 try:
-                    await self._pace(chat_id, item.game_id)
+                    await self._pace(chat_id, item.game_id, post=True)
                     message_id = await self._retrying(
                         chat_id, partial(self._send, chat_id, item.content, item.reply_to))
                     self.refusing.discard(chat_id)
