@@ -8,14 +8,17 @@ from .scenes import (
     HandScene,
     LastPlay,
     RoundScene,
+    SeatScene,
     SideLine,
     TableScene,
     hand_scene,
     last_play_of,
     round_scene,
+    seat_scene,
     table_scene,
 )
 from .score import round_picture
+from .seat import seat_picture
 from .sheet import deck_sheet
 from .styles import Style, parse_style
 from .table import table_picture
@@ -25,6 +28,7 @@ __all__ = [
     "HandScene",
     "LastPlay",
     "RoundScene",
+    "SeatScene",
     "SideLine",
     "Style",
     "TableScene",
@@ -38,6 +42,8 @@ __all__ = [
     "png_bytes",
     "round_picture",
     "round_scene",
+    "seat_picture",
+    "seat_scene",
     "table_picture",
     "table_scene",
     "warm_up",

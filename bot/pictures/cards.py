@@ -46,7 +46,7 @@ def card_height(width: int) -> int:
     return round(width * RATIO)
 
 
-WIDTHS = (26, 76, 108, 112, 130, 150)
+WIDTHS = (26, 76, 92, 108, 112, 130, 150)
 """The widths the pictures use: one drawing of a card gives them all."""
 
 _faces: dict[tuple[Card, Style], dict[int, Image.Image]] = {}

@@ -12,8 +12,9 @@ from PIL import Image
 from ..i18n import LANGUAGES
 from .encode import png_bytes
 from .record import Position, RecordError, read_records, record_scene
-from .scenes import TableScene
+from .scenes import SeatScene, TableScene
 from .score import round_picture
+from .seat import seat_picture
 from .sheet import deck_sheet
 from .styles import Style, parse_style
 from .table import table_picture
@@ -21,7 +22,7 @@ from .table import table_picture
 USAGE = (
     "scopa-bot picture --deck STYLE --out FILE.png\n"
     "       scopa-bot picture --record FILE [--match M] [--round R] [--play P] [--style STYLE] "
-    "[--lang it|en] [--hide-taken] --out FILE.png"
+    "[--seat S] [--lang it|en|es] [--hide-taken] --out FILE.png"
 )
 
 
@@ -36,6 +37,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="P",
         help="the table after P plays of the round (0: as dealt); without it, the round's end",
+    )
+    parser.add_argument(
+        "--seat",
+        type=int,
+        metavar="S",
+        help="with --play: player S's own picture, the table above their hand",
     )
     parser.add_argument(
         "--style", default="napoletane", metavar="STYLE", help="the deck the cards are drawn as"
@@ -74,13 +81,15 @@ def _picture(args: argparse.Namespace) -> Image.Image:
         raise RecordError(f"no match {args.match}: {args.record} has matches 1 to {len(records)}")
     scene = record_scene(
         records[args.match - 1],
-        Position(args.round, args.play),
+        Position(args.round, args.play, args.seat),
         style,
         args.lang,
         show_taken=not args.hide_taken,
     )
     if isinstance(scene, TableScene):
         return table_picture(scene, args.lang)
+    if isinstance(scene, SeatScene):
+        return seat_picture(scene, args.lang)
     return round_picture(scene, args.lang)
 
 

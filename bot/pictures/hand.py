@@ -1,51 +1,65 @@
-"""A player's hand as a picture: cards playable now drawn plainly, the others dimmed,
-each numbered like the button that plays it."""
+"""A player's hand as a picture. On the player's turn the cards that cannot be played are
+dimmed; while another plays the hand is shown plainly, with whose turn it is. Cards carry no
+numbers: the buttons under the picture name them by card, as the corners do."""
 
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
 from ..i18n import t
-from .cards import card_height, card_image
-from .felt import GOLD, LIGHT, MUTED, PANEL, dimmed, felt, write
+from .cards import card_height
+from .fan import Row, lay, row
+from .felt import GOLD, LIGHT, MUTED, felt, write
 from .scenes import HandScene
+from .text import fit, font, printable
 
+WIDTH = 640
 PAD = 30
 GAP = 14
-WIDTHS = (150, 130, 108)
-"""A card's width in a hand of up to 5, up to 7, and more cards."""
+CARD = 150
+TOP = 66
+"""At 320 pixels wide (a phone) a card is 75 pixels wide, its corner value 14 pixels high."""
+
+
+def hand_note(scene: HandScene, lang: str) -> tuple[str, str]:
+    """What the hand says of the turn, and its colour."""
+    if scene.my_turn:
+        return t(lang, "pictures.hand.your_turn"), GOLD
+    if scene.waiting_for is not None:
+        return t(lang, "pictures.hand.waiting_for", name=printable(scene.waiting_for)), MUTED
+    return t(lang, "pictures.hand.wait"), MUTED
+
+
+def hand_empty(scene: HandScene, lang: str) -> str:
+    if scene.face_down:
+        return t(lang, "pictures.hand.face_down", count=scene.face_down)
+    return t(lang, "pictures.hand.empty")
 
 
 def hand_picture(scene: HandScene, lang: str = "it") -> Image.Image:
-    count = max(1, len(scene.cards))
-    width_each = WIDTHS[0] if count <= 5 else (WIDTHS[1] if count <= 7 else WIDTHS[2])
-    card_h = card_height(width_each)
-    width = max(560, 2 * PAD + count * width_each + (count - 1) * GAP)
-    top = 66
-    height = top + card_h + 78
-    image = felt(width, height)
+    card_h = card_height(CARD)
+    top = TOP
+    image = felt(WIDTH, top + card_h + PAD)
     draw = ImageDraw.Draw(image)
     title = t(lang, "pictures.hand.title")
-    note = t(lang, "pictures.hand.your_turn" if scene.my_turn else "pictures.hand.wait")
     write(draw, (PAD, 38), title, 26, LIGHT, "lm", bold=True)
-    write(draw, (width - PAD, 38), note, 22, GOLD if scene.my_turn else MUTED, "rm")
+    note, colour = hand_note(scene, lang)
+    room = WIDTH - 2 * PAD - int(font(26, True).getlength(title)) - 24
+    write(draw, (WIDTH - PAD, 38), fit(note, 22, room), 22, colour, "rm")
     if not scene.cards:
-        write(draw, (width / 2, top + card_h / 2), t(lang, "pictures.hand.empty"), 24, MUTED, "mm")
-    x = (width - (len(scene.cards) * width_each + (len(scene.cards) - 1) * GAP)) / 2
-    for number, card in enumerate(scene.cards, 1):
-        playable = card in scene.playable
-        face = (
-            card_image(card, scene.style, width_each) if playable else dimmed(card, scene.style, width_each)
-        )
-        image.paste(face, (round(x), top), face)
-        centre = (x + width_each / 2, top + card_h + 34)
-        r = 20
-        draw.ellipse(
-            (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r),
-            fill=GOLD if playable else PANEL,
-            outline=None if playable else MUTED,
-            width=2,
-        )
-        write(draw, centre, str(number), 24, "#2a1d12" if playable else MUTED, "mm", bold=True)
-        x += width_each + GAP
+        write(draw, (WIDTH / 2, top + card_h / 2), hand_empty(scene, lang), 24, MUTED, "mm")
+        return image
+    lay(
+        image,
+        scene.cards,
+        scene.style,
+        card_row(scene),
+        TOP,
+        lambda card: scene.my_turn and card not in scene.playable,
+    )
     return image
+
+
+def card_row(scene: HandScene) -> Row:
+    """Where the hand's cards lie: side by side, or overlapping with each corner in sight."""
+    return row(len(scene.cards), CARD, GAP, PAD, WIDTH - 2 * PAD)

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Card, EngineError, Game, Move, Primiera
+from ..engine.moves import table_order
 from ..i18n import t
-from .scenes import LastPlay, RoundScene, SideLine, TableScene, round_scene
+from .scenes import HandScene, LastPlay, RoundScene, SeatScene, SideLine, TableScene, round_scene
 from .styles import Style
 
 FORMAT = "scopa-record/1"
@@ -31,6 +32,8 @@ class Position:
 
     round_number: int
     play: int | None = None
+    seat: int | None = None
+    """A player (from 1): their own picture, the table above their hand."""
 
 
 def read_records(path: str | Path) -> list[dict[str, Any]]:
@@ -57,7 +60,7 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
 
 def record_scene(
     record: dict[str, Any], where: Position, style: Style, lang: str = "it", show_taken: bool = True
-) -> TableScene | RoundScene:
+) -> TableScene | RoundScene | SeatScene:
     try:
         return _Replay(record, style, lang, show_taken).scene(where)
     except (EngineError, KeyError, TypeError, ValueError, IndexError) as exc:
@@ -89,7 +92,12 @@ class _Replay:
         self.names = [t(lang, "pictures.player", number=seat + 1) for seat in range(seats)]
         self.side_names = [" & ".join(self.names[s] for s in side) for side in teams]
 
-    def scene(self, where: Position) -> TableScene | RoundScene:
+    def scene(self, where: Position) -> TableScene | RoundScene | SeatScene:
+        if where.seat is not None:
+            if not 1 <= where.seat <= self.game.seats:
+                raise RecordError(f"no player {where.seat}: the match has players 1 to {self.game.seats}")
+            if where.play is None:
+                raise RecordError("a player's picture is of a table: give the play too")
         if not 1 <= where.round_number <= len(self.rounds):
             raise RecordError(f"no round {where.round_number}: the match has rounds 1 to {len(self.rounds)}")
         for number in range(1, where.round_number):
@@ -99,7 +107,25 @@ class _Replay:
             raise RecordError(
                 f"no play {where.play} in round {where.round_number}: it has plays 0 to {len(plays)}"
             )
-        return self._play_round(where.round_number, where.play)
+        scene = self._play_round(where.round_number, where.play)
+        if where.seat is None or not isinstance(scene, TableScene):
+            return scene
+        return SeatScene(scene, self._hand(where.seat - 1, where.round_number, scene))
+
+    def _hand(self, seat: int, number: int, table: TableScene) -> HandScene:
+        """The seat's hand at `table`; empty after the round's last play, when the next is dealt."""
+        game = self.game
+        if game.round_number != number or game.winner is not None:
+            return HandScene(self.style, (), frozenset(), False)
+        mine = game.to_play == seat
+        playable = frozenset(move.card for move in game.legal_moves(seat)) if mine else frozenset()
+        return HandScene(
+            self.style,
+            tuple(sorted(game.hands[seat], key=table_order)),
+            playable,
+            mine,
+            None if mine else table.to_play,
+        )
 
     def _play_round(self, number: int, stop: int | None) -> TableScene | RoundScene:
         game = self.game

@@ -30,6 +30,8 @@ class LastPlay:
     """None for the dealer taking the starting table (escoba)."""
     captured: tuple[Card, ...]
     scopa: bool
+    timed_out: bool = False
+    """The play was made for the player when their time ran out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,24 @@ class HandScene:
     style: Style
     cards: tuple[Card, ...]
     playable: frozenset[Card]
+    """The cards that can be played now; on the player's turn the others are dimmed."""
     my_turn: bool
+    waiting_for: str | None = None
+    """Who is to play while it is not the player's turn."""
+    face_down: int = 0
+    """Cards held face down (federal scopone, before the player's first turn of the round)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScene:
+    """What one player sees in private: the table, the last play, the scores and their own hand."""
+
+    table: TableScene
+    hand: HandScene
+
+    @property
+    def style(self) -> Style:
+        return self.table.style
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +151,24 @@ def table_scene(view: TableView, show_taken: bool = True, last: LastPlay | None 
     )
 
 
-def hand_scene(view: HandView) -> HandScene:
+def hand_scene(view: HandView, waiting_for: str | None = None) -> HandScene:
+    """The hand of `view`; `waiting_for` names who is to play while it is not the player's turn."""
     playable = frozenset(choice.card for choice in view.choices) if view.my_turn else frozenset()
-    return HandScene(style_of(view.deck_style), tuple(view.hand), playable, view.my_turn)
+    return HandScene(
+        style_of(view.deck_style),
+        tuple(view.hand),
+        playable,
+        view.my_turn,
+        None if view.my_turn or view.finished else waiting_for,
+        view.face_down,
+    )
+
+
+def seat_scene(table: TableView, hand: HandView, last: LastPlay | None = None) -> SeatScene:
+    """One player's private picture: the public table of `table` (its last play `last` when given,
+    as for `table_scene`) above the hand of `hand`."""
+    scene = table_scene(table, last=last)
+    return SeatScene(scene, hand_scene(hand, scene.to_play))
 
 
 def round_scene(

@@ -24,6 +24,7 @@ from bot.i18n import catalogue
 from bot.pictures import (
     HandScene,
     LastPlay,
+    SeatScene,
     SideLine,
     Style,
     TableScene,
@@ -34,9 +35,15 @@ from bot.pictures import (
     photo_bytes,
     round_picture,
     round_scene,
+    seat_picture,
+    seat_scene,
     table_picture,
     table_scene,
 )
+from bot.pictures import hand as hand_module
+from bot.pictures import seat as seat_module
+from bot.pictures.fan import CORNER_SHOWN, Row
+from bot.pictures.felt import dimmed
 from bot.pictures.record import Position, RecordError, read_records, record_scene
 from bot.pictures.scenes import RoundScene
 from bot.pictures.text import printable
@@ -237,11 +244,11 @@ def test_pictures_depend_on_the_engine_catalogue_and_session_views_only() -> Non
                 assert line == "from ..sessions import HandView, TableView", path
 
 
-def test_picture_words_exist_in_both_languages() -> None:
-    for lang in ("it", "en"):
+def test_picture_words_exist_in_every_language() -> None:
+    for lang in ("it", "en", "es"):
         words = json.loads((Path("bot/i18n") / f"{lang}.pictures.json").read_text(encoding="utf-8"))
         assert all(f"deck.{style.value}" in catalogue(lang) for style in Style)
-        assert set(words) <= set(catalogue("it")) & set(catalogue("en"))
+        assert set(words) <= set(catalogue("it")) & set(catalogue("en")) & set(catalogue("es"))
 
 
 # ---- stored matches ----------------------------------------------------------------------------
@@ -337,6 +344,10 @@ def test_the_command_draws_a_deck_and_a_stored_table(records: Path, tmp_path: Pa
     assert cli_main(["picture", "--record", str(records), "--round", "1", "--out", str(end)]) == 0
     assert _is_png(end)
     assert Image.open(end).size != Image.open(table).size
+    seat = tmp_path / "seat.png"
+    assert cli_main(["picture", "--record", str(records), "--round", "1", "--play", "2", "--seat", "1",
+                     "--lang", "es", "--out", str(seat)]) == 0
+    assert _is_png(seat) and Image.open(seat).width == 640
 
 
 @pytest.mark.parametrize("args", [
@@ -347,6 +358,8 @@ def test_the_command_draws_a_deck_and_a_stored_table(records: Path, tmp_path: Pa
     ["--record", "{records}", "--round", "one", "--out", "{out}"],
     ["--record", "{records}", "--style", "tarocchi", "--out", "{out}"],
     ["--deck", "tarocchi", "--out", "{out}"],
+    ["--record", "{records}", "--play", "1", "--seat", "3", "--out", "{out}"],
+    ["--record", "{records}", "--seat", "1", "--out", "{out}"],
     ["--deck", "french"],
     ["--out", "{out}"],
     ["--deck", "french", "--record", "{records}", "--out", "{out}"],
@@ -373,3 +386,145 @@ def test_round_results_from_storage_draw_as_well() -> None:
     stored = RoundResult.from_dict(json.loads(json.dumps(game.results[0].to_dict())))
     picture = round_picture(round_scene(stored, ["A", "B"], "napoletane"), "it")
     assert picture.width <= 1280
+
+
+# ---- a player's own picture, and hands on a phone ------------------------------------------------
+
+PHONE = 320
+"""A photo in a chat on a phone is about 320 pixels wide."""
+LEGIBLE_CARD = 54
+"""A card's corner value is set at 19% of its width: at 54 pixels wide (at phone size) that is a
+10-pixel figure, as large as the smallest words Telegram writes under a photo."""
+
+
+def _corner_in_sight(picture: Image.Image, scene: HandScene, laid: Row, index: int, top: int) -> bool:
+    """Whether the corner index (value and suit) of the card at `index` shows unchanged."""
+    card, style = scene.cards[index], scene.style
+    faded = scene.my_turn and card not in scene.playable
+    face = dimmed(card, style, laid.width) if faded else card_image(card, style, laid.width)
+    w, h = laid.width, face.height
+    box = (round(w * 0.04), round(h * 0.04), round(w * 0.2), round(h * 0.25))
+    x = round(laid.xs(index + 1)[index])
+    drawn = picture.convert("RGB").crop((x + box[0], top + box[1], x + box[2], top + box[3]))
+    return ImageChops.difference(drawn, face.convert("RGB").crop(box)).getbbox() is None
+
+
+def _readable_at_phone_size(picture: Image.Image, scene: HandScene, laid: Row, top: int) -> None:
+    scale = PHONE / picture.width
+    assert laid.width * scale >= LEGIBLE_CARD
+    assert min(laid.step, laid.width) >= CORNER_SHOWN * laid.width
+    for index, card in enumerate(scene.cards):
+        assert _corner_in_sight(picture, scene, laid, index, top), card
+
+
+@pytest.mark.parametrize("count", [3, 5, 9, 10])
+def test_every_card_of_a_long_hand_reads_on_a_phone(count: int) -> None:
+    hand = cards("1D 3C 5S 7B 8D 9C 10S 2B 6D 4C")[:count]
+    scene = HandScene(Style.NAPOLETANE, hand, frozenset(hand[:2]), True)
+    picture = hand_picture(scene, "it")
+    _readable_at_phone_size(picture, scene, hand_module.card_row(scene), hand_module.TOP)
+    assert len(photo_bytes(picture)) <= MAX_PHOTO
+
+
+def test_a_hand_waiting_for_its_turn_is_shown_plainly_and_says_who_plays() -> None:
+    hand = cards("1D 5C 9S")
+    waiting = hand_picture(HandScene(Style.NAPOLETANE, hand, frozenset(), False, "Bruno"), "en")
+    playing = hand_picture(HandScene(Style.NAPOLETANE, hand, frozenset(hand), True), "en")
+    cards_area = (0, hand_module.TOP, waiting.width, waiting.height)
+    assert ImageChops.difference(waiting.crop(cards_area), playing.crop(cards_area)).getbbox() is None
+    plain = hand_picture(HandScene(Style.NAPOLETANE, hand, frozenset(), False), "en")
+    assert ImageChops.difference(waiting.crop((0, 0, waiting.width, hand_module.TOP)),
+                                 plain.crop((0, 0, plain.width, hand_module.TOP))).getbbox() is not None
+
+
+def test_a_hand_scene_names_who_is_to_play_only_while_waiting() -> None:
+    hand = cards("1D 5C 9S")
+    mine = hand_scene(HandView(1, 3, 0, "napoletane", hand, (), True, (), False), "Anna")
+    theirs = hand_scene(HandView(1, 3, 0, "napoletane", hand, (), False, (), False), "Bruno")
+    assert mine.waiting_for is None and theirs.waiting_for == "Bruno"
+
+
+def _hand_view(seat: int, hand: tuple[Card, ...], my_turn: bool, **changes: object) -> HandView:
+    choices = tuple(CardChoice(card, ()) for card in hand[:2]) if my_turn else ()
+    values: dict[str, object] = dict(game_id=1, version=12, seat=seat, deck_style="piacentine", hand=hand,
+                                     table=cards("1D 4C 7S 10B"), my_turn=my_turn, choices=choices,
+                                     finished=False)
+    values.update(changes)
+    return HandView(**values)  # type: ignore[arg-type]
+
+
+def _two_players(**changes: object) -> TableView:
+    values: dict[str, object] = dict(
+        variant="scopa", seats=_seats(["Anna", "Bruno"]), sides=((0,), (1,)), side_names=("Anna", "Bruno"),
+        hand_counts=(3, 3), captured_counts=(6, 4), scope=(1, 0), totals=(3, 5), to_play=0)
+    values.update(changes)
+    return _table_view(**values)
+
+
+def test_a_seat_scene_holds_the_table_and_the_hand_and_whose_turn_it_is() -> None:
+    hand = cards("2D 6C 9B")
+    mine = seat_scene(_two_players(), _hand_view(0, hand, True))
+    assert mine.table == table_scene(_two_players()) and mine.style is Style.PIACENTINE
+    assert mine.hand.cards == hand and mine.hand.my_turn and mine.hand.playable == set(hand[:2])
+    theirs = seat_scene(_table_view(), _hand_view(0, hand, False))
+    assert theirs.hand.waiting_for == "Bruno" and theirs.table.to_play == "Bruno"
+    timed_out = LastPlay("Bruno", Card.parse("7C"), (), False, timed_out=True)
+    assert seat_scene(_table_view(), _hand_view(0, hand, False), last=timed_out).table.last_play == timed_out
+    assert hash(mine) == hash(seat_scene(_two_players(), _hand_view(0, hand, True)))
+
+
+def _seat_pictures(style: Style) -> list[tuple[SeatScene, Image.Image]]:
+    long_hand = cards("1D 2D 3D 4D 5D 6D 7D 8D 9D 10D")
+    scopone = cards("1C 3S 5B 7D 8C 9S 10B 2D 6C")
+    crowded = _crowded_table(style)
+    last = LastPlay("Giocatrice 🙂", Card.parse("7D"), cards("1S 2S 3S 4S 5B 6B"), True, timed_out=True)
+    scenes = [
+        seat_scene(_two_players(deck_style=style.value), _hand_view(0, cards("2D 6C 9B"), True)),
+        seat_scene(_two_players(deck_style=style.value, table=(), last_plays=()),
+                   _hand_view(1, cards("2D 6C"), False)),
+        seat_scene(_table_view(deck_style=style.value), _hand_view(0, scopone, True)),
+        seat_scene(_table_view(deck_style=style.value), _hand_view(2, scopone, False)),
+        SeatScene(TableScene(style, "scopone", 3, 11, 0, crowded.table, 0, crowded.sides[:2], "Anna", last,
+                             None, 0), HandScene(style, long_hand, frozenset(long_hand[::2]), True)),
+        seat_scene(_table_view(deck_style=style.value, status="finished", winner=1),
+                   _hand_view(0, (), False, finished=True)),
+    ]
+    return [(scene, seat_picture(scene, lang)) for scene in scenes for lang in ("it", "en")]
+
+
+@pytest.mark.parametrize("style", list(Style))
+def test_a_seat_picture_draws_every_game_within_the_photo_limit(style: Style) -> None:
+    for scene, picture in _seat_pictures(style):
+        assert picture.width == 640
+        assert len(photo_bytes(picture)) <= MAX_PHOTO
+        if scene.hand.cards:
+            _readable_at_phone_size(picture, scene.hand, seat_module.hand_row(scene),
+                                    seat_module.hand_top(scene))
+        assert seat_module.TABLE_CARD * PHONE / picture.width >= LEGIBLE_CARD
+
+
+def test_a_seat_picture_dims_only_on_the_players_turn() -> None:
+    hand = cards("2D 6C 9B")
+    view = _table_view()
+    playing = seat_picture(SeatScene(table_scene(view), HandScene(Style.PIACENTINE, hand, frozenset(hand[:1]),
+                                                                  True)))
+    waiting = seat_picture(SeatScene(table_scene(view), HandScene(Style.PIACENTINE, hand, frozenset(), False,
+                                                                  "Bruno")))
+    scene = SeatScene(table_scene(view), HandScene(Style.PIACENTINE, hand, frozenset(), False, "Bruno"))
+    laid, top = seat_module.hand_row(scene), seat_module.hand_top(scene)
+    last = round(laid.xs(3)[2])
+    area = (last + 30, top + 40, last + 100, top + 140)
+    darker = ImageStat.Stat(playing.crop(area).convert("L")).mean[0]
+    assert darker < ImageStat.Stat(waiting.crop(area).convert("L")).mean[0] - 10
+
+
+def test_a_play_made_when_time_ran_out_says_so() -> None:
+    play = LastPlay("Luca", Card.parse("7C"), cards("7D"), False)
+    plain = table_scene(_table_view(), last=play)
+    timed_out = table_scene(_table_view(), last=LastPlay("Luca", Card.parse("7C"), cards("7D"), False, True))
+    assert table_picture(timed_out, "en").height > table_picture(plain, "en").height
+    hand = HandScene(Style.PIACENTINE, cards("2D"), frozenset(), False, "Bruno")
+    drawn = seat_picture(SeatScene(timed_out, hand), "en")
+    assert drawn.size == seat_picture(SeatScene(plain, hand), "en").size
+    assert ImageChops.difference(drawn, seat_picture(SeatScene(plain, hand), "en")).getbbox() is not None
+    assert "Luca" in catalogue("en")["pictures.timed_out"].format(name="Luca")

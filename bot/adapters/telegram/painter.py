@@ -16,11 +16,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from ...pictures import (
     HandScene,
     RoundScene,
+    SeatScene,
     Style,
     TableScene,
     hand_picture,
     photo_bytes,
     round_picture,
+    seat_picture,
     table_picture,
     warm_up,
 )
@@ -41,6 +43,8 @@ def draw(scene: Hashable, lang: str) -> bytes:
         image = hand_picture(scene, lang)
     elif isinstance(scene, RoundScene):
         image = round_picture(scene, lang)
+    elif isinstance(scene, SeatScene):
+        image = seat_picture(scene, lang)
     else:
         raise TypeError(f"no picture for {type(scene).__name__}")
     return photo_bytes(image)
