@@ -109,7 +109,10 @@ def live_button(tg: FakeTelegramServer, users: Iterable[FakeUser],
 
 
 def match_over(tg: FakeTelegramServer, group: FakeChat) -> FakeMessage | None:
-    return next((m for m in bot_messages(tg, group)[1:] if MATCH_OVER in (m.text or "")), None)
+    """The message that ends the match: the one with the Rematch button (the table, posted
+    again below each round's breakdown, may show 🏆 cards)."""
+    return next((m for m in bot_messages(tg, group)
+                 if MATCH_OVER in shown(m) and any(d.startswith("r|") for d in m.callback_data)), None)
 
 
 @dataclass
@@ -150,6 +153,6 @@ async def play_until_over(tg: FakeTelegramServer, group: FakeChat, users: list[F
         taps.records.append(record)
         count += 1
         assert not record.show_alert, (record.data, record.answer_text)
-        await tg.wait_for(lambda m=message, d=data: d not in m.callback_data, timeout,
-                          what="the hand to be redrawn after a tap")
+        await tg.wait_for(lambda m=message, d=data: m.deleted or d not in m.callback_data, timeout,
+                          what="the hand to be redrawn (or sent anew) after a tap")
     return taps

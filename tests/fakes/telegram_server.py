@@ -63,6 +63,7 @@ CAPTION_TOO_LONG = "Bad Request: message caption is too long"
 NO_PHOTO = "Bad Request: there is no photo in the request"
 WRONG_FILE = "Bad Request: wrong remote file identifier specified: Wrong string length"
 MEDIA_JSON = "Bad Request: can't parse InputMedia JSON object"
+IMAGE_PROCESS_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
 NO_PHOTO_RIGHTS = "Bad Request: not enough rights to send photos to the chat"
 MAX_CAPTION_LENGTH = 1024
 REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
@@ -587,6 +588,9 @@ class FakeMessage:
     history: list[MessageVersion] = field(default_factory=list, repr=False)
     deleted: bool = False
     deleted_at: float | None = None
+    silent: bool = False
+    """Sent with `disable_notification`: it rang nobody's phone."""
+    sent_at: float = field(default_factory=time.time)
     delivered: bool = True
     photo: JSONDict | None = None
     """For a photo: the upload as received (``upload`` file name, ``size`` in bytes); ``caption``
@@ -788,6 +792,30 @@ class _Params:
 
 Handler: TypeAlias = Callable[[_Params], Awaitable[Any]]
 ChatRef: TypeAlias = FakeChat | FakeUser | int
+
+
+def _image_size(data: bytes) -> JSONDict:
+    """An uploaded photo's width and height; Telegram refuses a file that is no picture."""
+    from io import BytesIO
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(BytesIO(data)) as image:
+            return {"width": image.width, "height": image.height}
+    except (UnidentifiedImageError, OSError):
+        raise ApiError(400, IMAGE_PROCESS_FAILED) from None
+
+
+def _mentions(message: FakeMessage, user: FakeUser) -> bool:
+    """Whether a message mentions `user` (a text mention or their @username): that rings them."""
+    for entity in [*message.entities, *message.caption_entities]:
+        if entity.get("type") == "text_mention" and entity.get("user", {}).get("id") == user.id:
+            return True
+        if entity.get("type") == "text_link" and _link_user_id(entity.get("url", "")) == user.id:
+            return True
+    text = message.text or message.caption or ""
+    return bool(user.username) and f"@{user.username}" in text
 
 
 class FakeTelegramServer:
@@ -1325,7 +1353,8 @@ class FakeTelegramServer:
         elif request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
             for key, value in (await request.post()).items():
                 if isinstance(value, web.FileField):
-                    params[key] = {"upload": value.filename, "size": len(value.file.read())}
+                    data = value.file.read()
+                    params[key] = {"upload": value.filename, "size": len(data), **_image_size(data)}
                 else:
                     params[key] = value
         return params
@@ -1492,6 +1521,24 @@ class FakeTelegramServer:
 
         return getter
 
+    @staticmethod
+    def _rings(message: FakeMessage, p: _Params) -> FakeMessage:
+        """A new message notifies the chat's members unless sent with `disable_notification`."""
+        message.silent = p.flag("disable_notification")
+        return message
+
+    def rings(self, user: FakeUser, *, since: float = 0.0) -> list[FakeMessage]:
+        """The bot's messages that rang `user`'s phone (after `since`, a `time.time()`): new
+        private messages, and new group messages that mention them, unless sent silently.
+        Edits ring nobody. Deleted messages count: they rang before they went."""
+        rang = [m for m in self.messages(user, include_deleted=True, from_bot=True)
+                if not m.silent and m.sent_at >= since]
+        for chat in self.chats.values():
+            if chat.is_group:
+                rang += [m for m in self.messages(chat, include_deleted=True, from_bot=True)
+                         if not m.silent and m.sent_at >= since and _mentions(m, user)]
+        return rang
+
     async def _send_message(self, p: _Params) -> JSONDict:
         chat = self._chat_param(p)
         text, entities, parse_mode = self._text_param(p)
@@ -1510,7 +1557,7 @@ class FakeTelegramServer:
             other_markup=other_markup,
             reply_to=reply_to,
         )
-        return message.to_api()
+        return self._rings(message, p).to_api()
 
     async def _edit_message_text(self, p: _Params) -> JSONDict:
         chat, message_id = self._edit_target(p)
@@ -1539,7 +1586,7 @@ class FakeTelegramServer:
                                       other_markup=other_markup, reply_to=reply_to)
         message.photo, message.caption, message.caption_entities = upload, caption, entities
         message.parse_mode = parse_mode
-        return message.to_api()
+        return self._rings(message, p).to_api()
 
     async def _edit_message_media(self, p: _Params) -> JSONDict:
         chat, message_id = self._edit_target(p)

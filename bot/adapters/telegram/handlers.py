@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from telegram import Bot, CallbackQuery, ChatMember, Message, Update
@@ -23,11 +24,23 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
+    filters,
 )
 
 from ...i18n import t
 from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
-from ...sessions import ChatRef, GameStatus, PlayerProfile, Reason, Refused, Sessions, UserRef, interaction
+from ...sessions import (
+    ChatRef,
+    ChatSettings,
+    GameStatus,
+    PlayerProfile,
+    Reason,
+    Refused,
+    Sessions,
+    UserRef,
+    interaction,
+)
 from ...sessions.interaction import PLAIN, HandMode, HandPrompt
 from ...sessions.options import HOUSE_OPTIONS, variant_named
 from ...sessions.service import language_of
@@ -43,6 +56,9 @@ log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 Context = ContextTypes.DEFAULT_TYPE
+
+Say = Callable[[str], "str | tuple[str, Keyboard]"]
+"""An answer in a given language: its HTML, or its HTML and buttons."""
 
 ANSWER_WITHIN = 12.0
 COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "rules", "settings",
@@ -62,30 +78,72 @@ class Handlers:
         self.presenter = presenter
         self.outbox = presenter.outbox
         self.throttle = CommandThrottle()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         for name in COMMANDS:
             application.add_handler(CommandHandler(name, getattr(self, f"cmd_{name}")))
         application.add_handler(CallbackQueryHandler(self.on_tap))
+        application.add_handler(MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND,
+                                               self.on_group_message))
         application.add_handler(ChatMemberHandler(self.on_my_status, ChatMemberHandler.MY_CHAT_MEMBER))
 
     # ---- helpers -----------------------------------------------------------------
 
-    def _reply(self, message: Message, html: str, keyboard: Keyboard = (),
-               reply_to: int | None = None) -> None:
-        """Answer a command; in a group as `CommandThrottle` allows, so that the game's own
-        messages keep their share of the group's allowance."""
+    async def _reply(self, message: Message, lang: str, say: Say, reply_to: int | None = None) -> None:
+        """Answer a command with `say(lang)`; in a group as `CommandThrottle` allows, so that the
+        game's own messages keep their share of the group's allowance.
+
+        An answer moved out of the group goes to the asker's private chat, in their own
+        language, under a line saying why. One that cannot go there (its buttons act on the
+        group, or the bot cannot write to the asker) waits for a place in the group's window
+        instead: no answer is dropped."""
         asker = message.from_user
+        html, keyboard = _said(say(lang))
         if is_group(message.chat) and asker is not None:
             asked = " ".join((message.text or "").lower().split())[:64]
             where = self.throttle.answer(str(message.chat.id), str(asker.id), asked)
             if where is CommandReply.NOT_AGAIN:
                 return
             if where is CommandReply.PRIVATELY:
-                if not keyboard:
-                    self.outbox.post(asker.id, Content(html))
-                return
-        self.outbox.post(message.chat.id, Content(html, keyboard), reply_to or message.message_id)
+                player = await self.sessions.player(user_ref(asker))
+                acts_on_group = any(button.data for row in keyboard for button in row)
+                if self.presenter.reachable(player) and not acts_on_group:
+                    own = self.presenter.language(player)
+                    html, keyboard = _said(say(own))
+                    why = escape(t(own, "telegram.moved_here", chat=message.chat.title or "—"))
+                    self.outbox.post(asker.id, Content(f"<i>{why}</i>\n{html}", keyboard))
+                    return
+        posted = self.outbox.post(message.chat.id, Content(html, keyboard), reply_to or message.message_id)
+        if is_group(message.chat):
+            posted.add_done_callback(partial(self._posted, chat_ref(message.chat)))
+
+    def _posted(self, chat: ChatRef, done: asyncio.Future[int | None]) -> None:
+        """An answer went out in a group: the table may now stand too far above."""
+        message_id = None if done.cancelled() else done.result()
+        if message_id is not None:
+            self._noting(self.presenter.saw_message(chat, message_id))
+
+    def _noting(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` beside the answer; a failure is logged, never shown to the asker."""
+        async def logged() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("noting a group message failed")
+
+        task = asyncio.create_task(logged())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def on_group_message(self, update: Update, context: Context) -> None:
+        """Any message in a group (which the bot sees when its privacy mode is off)."""
+        message = update.effective_message
+        if message is not None and is_group(message.chat):
+            await self.presenter.saw_message(chat_ref(message.chat), message.message_id)
+
+    async def _refuse(self, message: Message, lang: str, refused: Refused) -> None:
+        await self._reply(message, lang, lambda lang: escape(refusal_text(refused, lang)))
 
     async def _context(self, update: Update) -> tuple[ChatRef, UserRef, PlayerProfile, str] | None:
         message, chat, user = update.effective_message, update.effective_chat, update.effective_user
@@ -94,6 +152,7 @@ class Handlers:
         uref = user_ref(user)
         player = await self.sessions.player(uref)
         if is_group(chat):
+            self._noting(self.presenter.saw_message(chat_ref(chat), message.message_id))
             row = await self.sessions.chat(chat_ref(chat), uref.language)
             self.presenter.set_chat_language(chat.id, row.language)
             lang = row.language
@@ -153,10 +212,10 @@ class Handlers:
                 raise
         return True
 
-    def _start_first(self, message: Message, lang: str, game_id: int) -> None:
+    async def _start_first(self, message: Message, lang: str, game_id: int) -> None:
         link = private_link(message.get_bot().username, game_id)
-        self._reply(message, escape(t(lang, "dm.start_first")),
-                    link_keyboard("🔒 " + t(lang, "button.open_private"), link))
+        await self._reply(message, lang, lambda lang: (
+            escape(t(lang, "dm.start_first")), link_keyboard("🔒 " + t(lang, "button.open_private"), link)))
 
     # ---- commands ------------------------------------------------------------------
 
@@ -174,7 +233,7 @@ class Handlers:
         if game_id is not None:
             await self._deep_join(message, uref, lang, game_id)
             return
-        self._reply(message, escape(t(lang, "dm.welcome")))
+        await self._reply(message, lang, lambda lang: escape(t(lang, "dm.welcome")))
         for row in await self.sessions.games_of(uref):
             self.presenter.repost_hand(row.id, uref.key)
 
@@ -191,7 +250,7 @@ class Handlers:
             elif refused.reason is Reason.NOT_IN_LOBBY:
                 await self._resume_hand(message, uref, lang, game_id)
             else:
-                self._reply(message, escape(t(lang, "dm.join_in_group")))
+                await self._reply(message, lang, lambda lang: escape(t(lang, "dm.join_in_group")))
             return
         self.presenter.repost_hand(lobby.game_id, uref.key)
 
@@ -199,7 +258,7 @@ class Handlers:
         try:
             await self.sessions.hand(game_id, uref)
         except Refused as refused:
-            self._reply(message, escape(refusal_text(refused, lang)))
+            await self._refuse(message, lang, refused)
             return
         self.presenter.repost_hand(game_id, uref.key)
 
@@ -211,9 +270,9 @@ class Handlers:
         style = "napoletane"
         if is_group(update.effective_message.chat):
             style = str((await self.sessions.chat(cref)).defaults.get("deck_style", style))
-        self._reply(update.effective_message,
-                    escape(t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra") + "\n\n"
-                           + card_legend(style, lang, buttons=True)))
+        await self._reply(update.effective_message, lang, lambda lang: escape(
+            t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra") + "\n\n"
+            + card_legend(style, lang, buttons=True)))
 
     async def _group_only(
             self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerProfile, str] | None:
@@ -222,7 +281,7 @@ class Handlers:
         if found is None or message is None:
             return None
         if not is_group(message.chat):
-            self._reply(message, escape(t(found[3], "telegram.group_only")))
+            await self._reply(message, found[3], lambda lang: escape(t(lang, "telegram.group_only")))
             return None
         return (message, *found)
 
@@ -239,20 +298,20 @@ class Handlers:
             if refused.reason is Reason.GAME_OPEN:
                 await self._point_to_game(message, lang, int(refused.params["game_id"]))
             else:
-                self._reply(message, escape(refusal_text(refused, lang)))
+                await self._refuse(message, lang, refused)
             return
         if not reachable and not await self._probe(cref, uref, lobby.game_id):
-            self._start_first(message, lang, lobby.game_id)
+            await self._start_first(message, lang, lobby.game_id)
 
     async def _point_to_game(self, message: Message, lang: str, game_id: int) -> None:
         shown_in = await self.outbox.message_of(table_target(game_id, message.chat.id))
-        keyboard: Keyboard = ()
-        if shown_in is not None:
-            link = message_link(message.chat.id, shown_in, message.chat.username)
-            if link:
-                keyboard = link_keyboard(t(lang, "telegram.button.go_to_game"), link)
-        self._reply(message, escape(refusal_text(Refused(Reason.GAME_OPEN), lang)), keyboard,
-                    reply_to=shown_in)
+        link = message_link(message.chat.id, shown_in, message.chat.username) if shown_in else None
+
+        def say(lang: str) -> tuple[str, Keyboard]:
+            keyboard = link_keyboard(t(lang, "telegram.button.go_to_game"), link) if link else ()
+            return escape(refusal_text(Refused(Reason.GAME_OPEN), lang)), keyboard
+
+        await self._reply(message, lang, say, reply_to=shown_in)
 
     async def cmd_join(self, update: Update, context: Context) -> None:
         found = await self._group_only(update)
@@ -262,10 +321,10 @@ class Handlers:
         try:
             game_id, reachable = await self._seat(cref, uref, player)
         except Refused as refused:
-            self._reply(message, escape(refusal_text(refused, lang)))
+            await self._refuse(message, lang, refused)
             return
         if not reachable:
-            self._start_first(message, lang, game_id)
+            await self._start_first(message, lang, game_id)
 
     async def cmd_leave(self, update: Update, context: Context) -> None:
         found = await self._group_only(update)
@@ -275,7 +334,7 @@ class Handlers:
         try:
             await self._leave(cref, uref, player)
         except Refused as refused:
-            self._reply(message, escape(refusal_text(refused, lang)))
+            await self._refuse(message, lang, refused)
 
     async def _leave(self, cref: ChatRef, uref: UserRef, player: PlayerProfile,
                      from_lobby: bool = False) -> None:
@@ -293,7 +352,7 @@ class Handlers:
             await self._managed(message.get_bot(), message.chat.id, int(uref.key),
                                 lambda admin: self.sessions.cancel(cref, uref, is_admin=admin))
         except Refused as refused:
-            self._reply(message, escape(refusal_text(refused, lang)))
+            await self._refuse(message, lang, refused)
 
     async def cmd_leaderboard(self, update: Update, context: Context) -> None:
         found = await self._context(update)
@@ -304,7 +363,7 @@ class Handlers:
         everyone = not is_group(message.chat) or bool(
             context.args and context.args[0].lower() in ("global", "globale", "all", "tutti"))
         rows = await self.sessions.leaderboard(None if everyone else cref)
-        self._reply(message, escape(leaderboard_text(rows, lang, everyone)))
+        await self._reply(message, lang, lambda lang: escape(leaderboard_text(rows, lang, everyone)))
 
     async def cmd_stats(self, update: Update, context: Context) -> None:
         found = await self._context(update)
@@ -313,7 +372,7 @@ class Handlers:
             return
         _, uref, player, lang = found
         stats = await self.sessions.stats(uref)
-        self._reply(message, escape(stats_text(player.display_name, stats, lang)))
+        await self._reply(message, lang, lambda lang: escape(stats_text(player.display_name, stats, lang)))
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)
@@ -326,38 +385,18 @@ class Handlers:
             variant, rules = await interaction.rules_to_show(
                 self.sessions, cref if is_group(message.chat) else None, asked)
         except Refused as refused:
-            self._reply(message, escape(refusal_text(refused, lang)))
+            await self._refuse(message, lang, refused)
             return
-        self._reply(message, escape(rules_text(variant, rules, lang)))
+        await self._reply(message, lang, lambda lang: escape(rules_text(variant, rules, lang)))
 
     async def cmd_settings(self, update: Update, context: Context) -> None:
         found = await self._context(update)
         message = update.effective_message
         if found is None or message is None:
             return
-        cref, _, player, lang = found
-        self._reply(message, *(await self._settings(cref, player, lang, is_group(message.chat))))
-
-    async def _settings(self, cref: ChatRef, player: PlayerProfile, lang: str,
-                        group: bool) -> tuple[str, Keyboard]:
-        if not group:
-            text = t(lang, "settings.title") + "\n" + t(
-                lang, "settings.language", language=t(lang, f"telegram.language.{lang}"))
-            return escape(text), settings_keyboard(lang, False, {"ul": lang})
-        chat = await self.sessions.chat(cref)
-        variant = str(chat.defaults.get("variant", "scopa"))
-        text = "\n".join([
-            t(lang, "settings.title"),
-            t(lang, "settings.language", language=t(lang, f"telegram.language.{chat.language}")),
-            t(lang, "settings.turn_limit", seconds=chat.turn_limit),
-            t(lang, "telegram.settings.pictures",
-              mode=t(lang, f"telegram.pictures.{'on' if chat.pictures else 'off'}")),
-            t(lang, "telegram.settings.variant", variant=t(lang, f"variant.{variant}")),
-            t(lang, "telegram.settings.admins"),
-        ])
-        current = {"cl": chat.language, "ct": str(chat.turn_limit), "cv": variant,
-                   "cp": "on" if chat.pictures else "off"}
-        return escape(text), settings_keyboard(lang, True, current)
+        cref, _, _, lang = found
+        chat = await self.sessions.chat(cref) if is_group(message.chat) else None
+        await self._reply(message, lang, lambda lang: settings_answer(chat, lang))
 
     async def on_my_status(self, update: Update, context: Context) -> None:
         """A user blocked or unblocked the bot in their private chat."""
@@ -559,10 +598,35 @@ class Handlers:
             for row in await self.sessions.games_of(uref):
                 self.presenter.refresh_hand(row.id, uref.key)
             shown_lang = value
-        html, keyboard = await self._settings(cref, player, shown_lang, group)
+        html, keyboard = settings_answer(await self.sessions.chat(cref) if group else None, shown_lang)
         self.outbox.update(Target(message.chat.id, message_id=message.message_id),
                            _constant(Content(html, keyboard)))
         return Answer(t(shown_lang, "settings.saved"))
+
+
+def settings_answer(chat: ChatSettings | None, lang: str) -> tuple[str, Keyboard]:
+    """/settings: a group's (`chat`) for its admins, or in private the asker's language."""
+    if chat is None:
+        text = t(lang, "settings.title") + "\n" + t(
+            lang, "settings.language", language=t(lang, f"telegram.language.{lang}"))
+        return escape(text), settings_keyboard(lang, False, {"ul": lang})
+    variant = str(chat.defaults.get("variant", "scopa"))
+    text = "\n".join([
+        t(lang, "settings.title"),
+        t(lang, "settings.language", language=t(lang, f"telegram.language.{chat.language}")),
+        t(lang, "settings.turn_limit", seconds=chat.turn_limit),
+        t(lang, "telegram.settings.pictures",
+          mode=t(lang, f"telegram.pictures.{'on' if chat.pictures else 'off'}")),
+        t(lang, "telegram.settings.variant", variant=t(lang, f"variant.{variant}")),
+        t(lang, "telegram.settings.admins"),
+    ])
+    current = {"cl": chat.language, "ct": str(chat.turn_limit), "cv": variant,
+               "cp": "on" if chat.pictures else "off"}
+    return escape(text), settings_keyboard(lang, True, current)
+
+
+def _said(said: str | tuple[str, Keyboard]) -> tuple[str, Keyboard]:
+    return (said, ()) if isinstance(said, str) else said
 
 
 def _constant(content: Content) -> Callable[[], Awaitable[Content | None]]:

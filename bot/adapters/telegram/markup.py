@@ -50,10 +50,13 @@ def lobby_html(view: LobbyView, lang: str) -> str:
     return titled(lobby_text(view, lang))
 
 
-def table_html(view: TableView, lang: str, now: float | None = None) -> str:
+def table_html(view: TableView, lang: str, now: float | None = None, timed_out: bool = False) -> str:
+    """The table in words; `timed_out`: the last play was made by the timer."""
     text = titled(table_text(view, lang, now=now))
     notes = [t(lang, "telegram.table.autoplay", name=seat.name)
              for seat in view.seats if seat.autoplay and not seat.is_computer]
+    if timed_out and view.last_plays:
+        notes.insert(0, t(lang, "play.timed_out_note", name=view.last_plays[-1].name))
     if notes and not view.finished:
         text += "\n" + escape("\n".join(notes))
     return text
@@ -70,14 +73,17 @@ def lobby_caption(view: LobbyView, lang: str) -> str:
     return caption(lobby_html(view, lang))
 
 
-def table_caption(view: TableView, lang: str, now: float | None = None) -> str:
-    """Under the table's picture, what it cannot show well: the last play in words, the score,
-    and whose turn it is (with the seconds left)."""
+def table_caption(view: TableView, lang: str, now: float | None = None, timed_out: bool = False) -> str:
+    """Under the table's picture, what it cannot show well: the last play in words (and that
+    the timer made it), the score, and whose turn it is (with the seconds left)."""
     style = view.deck_style
     lines: list[str] = []
     if view.last_plays:
         last = view.last_plays[-1]
-        lines.append(play_line(last.name, last.card, last.captured, last.scopa, lang, style))
+        said = play_line(last.name, last.card, last.captured, last.scopa, lang, style)
+        if timed_out:
+            said += " " + t(lang, "play.timed_out_note", name=last.name)
+        lines.append(said)
     lines.append(t(lang, "table.score", score=score_text(view), target=view.target))
     full = table_text(view, lang, now=now).split("\n")
     lines.append(full[-1])
@@ -115,16 +121,40 @@ def match_html(event: MatchEnded, lang: str) -> str:
     return titled(match_text(event, lang))
 
 
+def seat_lines(table: TableView, lang: str, timed_out: bool = False) -> list[str]:
+    """What a player needs of the table in their private chat, so that one chat is enough to
+    play: the last play (and that the timer made it), the cards on the table, the score."""
+    style = table.deck_style
+    lines: list[str] = []
+    if table.last_plays:
+        last = table.last_plays[-1]
+        said = play_line(last.name, last.card, last.captured, last.scopa, lang, style, table.variant)
+        if timed_out:
+            said += " " + t(lang, "play.timed_out_note", name=last.name)
+        lines.append(escape(said))
+    lines.append(escape(t(lang, "hand.table", cards=cards_text(table.table, style) or "—")))
+    lines.append(escape(t(lang, "table.score", score=score_text(table), target=table.target)))
+    return lines
+
+
 def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = PLAIN,
               autoplay: bool = False, fuori: Sequence[tuple[Move, FuoriOutcome]] = (),
-              fuori_wins: bool = False, legend: bool = False) -> str:
+              fuori_wins: bool = False, legend: bool = False, table: TableView | None = None,
+              timed_out: bool = False, played_for_you: bool = False) -> str:
     """The hand's text (or caption). While declaring fuori with one card, `fuori` says what each
-    of its plays would mean now; `fuori_wins` adds the 🏁 hint; `legend` explains the labels."""
+    of its plays would mean now; `fuori_wins` adds the 🏁 hint; `legend` explains the labels.
+    With the `table`, the message shows the game as well (`seat_lines`), the last play marked
+    when the timer made it (`timed_out`); `played_for_you`: the timer played the player's last
+    card."""
     style = view.deck_style
     title = t(lang, "hand.title", variant=t(lang, f"variant.{variant}"), game=view.game_id)
     lines = [f"<b>{escape(title)}</b>"]
-    if view.my_turn and not view.finished:
+    if table is not None and not view.finished:
+        lines.extend(seat_lines(table, lang, timed_out))
+    elif view.my_turn and not view.finished:
         lines.append(escape(t(lang, "hand.table", cards=cards_text(view.table, style) or "—")))
+    if played_for_you and not view.finished:
+        lines.append(escape(t(lang, "telegram.hand.played_for_you")))
     lines.append(escape(hand_cards_text(view, lang)))
     picked = next((c for c in view.choices if c.card.code == prompt.card), None)
     if view.finished:
@@ -146,6 +176,8 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
             lines.append(escape(t(lang, "hand.your_turn")))
             if fuori_wins and view.may_declare:
                 lines.append(escape(t(lang, "telegram.fuori.hint")))
+    elif table is not None and not table.finished:
+        lines.append(escape(t(lang, "hand.wait_for", name=table.seats[table.to_play].name)))
     else:
         lines.append(escape(t(lang, "hand.wait")))
     if legend:

@@ -439,11 +439,7 @@ class Outbox:
         another is drawing it, it draws it again for this one, and this one looks again
         when that one's hold would run out, should it die first."""
         async def attempt(first: bool) -> bool:
-            if first and pending.fresh and target.game_id is not None:
-                self._shown.pop(target, None)
-                if await self.refs.get(target.game_id, target.ref) is not None:
-                    await self.refs.set(target.game_id, target.ref, None)
-            return await self._deliver(target, pending.render)
+            return await self._deliver(target, pending.render, fresh=first and pending.fresh)
 
         if self.hold is None or target.game_id is None:
             return await attempt(True)
@@ -502,11 +498,13 @@ class Outbox:
         return (content.picture is not None and self.painter is not None
                 and target.chat_id not in self._no_photos and target not in self._text_only)
 
-    async def _deliver(self, target: Target, render: Render) -> bool:
+    async def _deliver(self, target: Target, render: Render, fresh: bool = False) -> bool:
         """Draw and send or edit; False if Telegram refused for good (blocked, bad request).
 
         A photo replaces a text message (and a text a photo) by a new message, the old one
-        deleted: Telegram cannot turn one into the other. A photo that fails is sent as text."""
+        deleted: Telegram cannot turn one into the other. A photo that fails is sent as text.
+        `fresh` sends a new message even when the old one could be edited, and deletes the old
+        one once the new one is there: a new message rings the phone, an edit does not."""
         def superseded() -> bool:
             return target in self._pending
 
@@ -518,7 +516,7 @@ class Outbox:
             message_id, is_photo = slotted.message_id, slotted.photo
             if message_id is None and target.game_id is None:
                 return False
-            if message_id is not None and self._shows(target, slotted, content):
+            if message_id is not None and not fresh and self._shows(target, slotted, content):
                 return True
             if await self._pace(target.chat_id, target.game_id):
                 latest = await render()
@@ -528,7 +526,7 @@ class Outbox:
                         return True
             photo = self._as_photo(target, content)
             try:
-                if message_id is None or photo != is_photo:
+                if message_id is None or photo != is_photo or fresh:
                     sent = await self._send_slot(target, content, photo, superseded)
                     await self._drew(target, sent, photo, content, new=True)
                     if message_id is not None:

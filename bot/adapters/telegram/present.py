@@ -9,12 +9,14 @@ a match and a turn warning become new messages.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable
 
 from ...engine import Move
 from ...i18n import t
-from ...pictures import hand_scene, table_scene
+from ...pictures import LastPlay, last_play_of, seat_scene, table_scene
 from ...sessions import (
     ChatRef,
     Event,
@@ -29,6 +31,7 @@ from ...sessions import (
     Refused,
     RoundEnded,
     Sessions,
+    TableView,
     TurnWarning,
     UserRef,
     interaction,
@@ -66,6 +69,22 @@ def hand_target(game_id: int, user_key: str) -> Target:
 
 def prompt_ref(user_key: str) -> str:
     return f"prompt:{user_key}"
+
+
+def rung_ref(user_key: str) -> str:
+    """The version at which the player's phone last rang for their turn."""
+    return f"rung:{user_key}"
+
+
+def played_for_ref(user_key: str) -> str:
+    """Set while the player's last card was played for them by the turn timer."""
+    return f"played_for:{user_key}"
+
+
+BURIED_AFTER = 6
+"""Newer messages in a group after which its game's table is posted again below them."""
+TIMED_OUT_REF = "timed_out"
+"""The version after the game's last play when the turn timer made that play."""
 
 
 def parse_prompt(value: str | None, version: int) -> HandPrompt:
@@ -137,6 +156,11 @@ class Presenter:
             on = self._chat_pictures[chat_id] = row.pictures
         return on
 
+    async def _pictures(self, chat_id: int) -> bool:
+        """Whether to draw the chat's messages as pictures: its settings want them and this
+        front-end draws pictures at all."""
+        return self.outbox.painter is not None and await self.chat_pictures(chat_id)
+
     def set_chat_pictures(self, chat_id: int, on: bool) -> None:
         self._chat_pictures[chat_id] = on
 
@@ -185,25 +209,49 @@ class Presenter:
 
     # ---- drawing -------------------------------------------------------------------
 
-    def refresh_table(self, game_id: int, chat_id: int, delay: float = 0.0) -> asyncio.Future[bool]:
+    def refresh_table(self, game_id: int, chat_id: int, delay: float = 0.0,
+                      fresh: bool = False) -> asyncio.Future[bool]:
+        """Draw the game's group message; `fresh`: as a new message at the bottom of the chat."""
         return self.outbox.update(table_target(game_id, chat_id),
-                                  lambda: self.draw_table(game_id, chat_id), delay)
+                                  lambda: self.draw_table(game_id, chat_id), delay, fresh)
 
-    def refresh_hand(self, game_id: int, user_key: str) -> asyncio.Future[bool]:
+    def refresh_hand(self, game_id: int, user_key: str, fresh: bool = False) -> asyncio.Future[bool]:
         return self.outbox.update(hand_target(game_id, user_key),
-                                  lambda: self.draw_hand(game_id, user_key))
+                                  lambda: self.draw_hand(game_id, user_key), fresh=fresh)
 
     async def refresh_hands(self, game_id: int, last: int | None = None) -> None:
         """Every reachable player's hand; unchanged ones cost no request.
 
         Seat `last` (who just played) goes last: when the flood limits make
-        hands wait, the hand that can play now is drawn first.
+        hands wait, the hand that can play now is drawn first. The hand of the
+        player whose turn has just begun is sent as a new message (`_rings`).
         """
         row = await self.sessions.game_row(game_id)
+        turn = None
+        if row.status is GameStatus.RUNNING:
+            with contextlib.suppress(Refused):
+                table = await self.sessions.table(game_id)
+                turn = None if table.finished else (table.to_play, table.version)
         for seat in sorted(row.seats, key=lambda s: s.seat == last):
             player = human(seat)
             if player is not None and seat.ready and self.reachable(player):
-                self.refresh_hand(game_id, player.user_key)
+                ring = (turn is not None and seat.seat == turn[0] and not seat.autoplay
+                        and await self._rings(game_id, player.user_key, turn[1]))
+                self.refresh_hand(game_id, player.user_key, fresh=ring)
+
+    async def _rings(self, game_id: int, user_key: str, version: int) -> bool:
+        """Whether the player's turn at `version` still has to ring their phone; it rings once.
+
+        Telegram rings a phone for a new message and never for an edit: the hand of the
+        player to move is sent anew at the bottom of their chat (the old one deleted), every
+        other drawing is an edit. Capture choices, refusals and redraws keep the version, so
+        they ring nobody; the version rung is kept with the game, so a restart rings no one
+        twice either."""
+        key = rung_ref(user_key)
+        if await self.outbox.refs.get(game_id, key) == str(version):
+            return False
+        await self.outbox.refs.set(game_id, key, str(version))
+        return True
 
     def repost_hand(self, game_id: int, user_key: str) -> asyncio.Future[bool]:
         """Draw the hand in a new message (the old one may be far up the chat)."""
@@ -218,21 +266,33 @@ class Presenter:
             link = private_link(self.bot_username(), game_id) if view.waiting else None
             html = lobby_html(view, lang)
             picture = (Picture(deck_sample(view.deck_style), lang, lobby_caption(view, lang))
-                       if await self.chat_pictures(chat_id) else None)
+                       if await self._pictures(chat_id) else None)
             return Content(html, lobby_keyboard(view, lang, self.menus.get(game_id, "main"), link), picture)
         if row.status is GameStatus.CANCELLED:
             return Content(cancelled_html(lang, self._cancelled_by.get(game_id), row.started))
         view = await self.sessions.table(game_id)
         now = self.sessions.clock()
-        picture = (Picture(table_scene(view), lang, table_caption(view, lang, now))
-                   if await self.chat_pictures(chat_id) else None)
+        timed_out = await self._timed_out(view)
+        picture = (Picture(table_scene(view, last=self._last_play(view, timed_out)), lang,
+                           table_caption(view, lang, now, timed_out))
+                   if await self._pictures(chat_id) else None)
         if view.finished:
-            return Content(table_html(view, lang, now), (), picture)
+            return Content(table_html(view, lang, now, timed_out), (), picture)
         humans = [(seat, player) for seat in row.seats if (player := human(seat)) is not None]
         show_hand = any(not self.reachable(player) for _, player in humans)
         take_back = any(seat.autoplay for seat, _ in humans)
-        return Content(table_html(view, lang, now), table_keyboard(game_id, lang, show_hand, take_back),
-                       picture)
+        return Content(table_html(view, lang, now, timed_out),
+                       table_keyboard(game_id, lang, show_hand, take_back), picture)
+
+    async def _timed_out(self, view: TableView) -> bool:
+        """Whether the last play on the table was made by the turn timer."""
+        return bool(view.last_plays) and (
+            await self.outbox.refs.get(view.game_id, TIMED_OUT_REF) == str(view.version))
+
+    @staticmethod
+    def _last_play(view: TableView, timed_out: bool) -> LastPlay | None:
+        last = last_play_of(view.last_plays[-1] if view.last_plays else None)
+        return dataclasses.replace(last, timed_out=True) if last is not None and timed_out else last
 
     async def draw_hand(self, game_id: int, user_key: str) -> Content | None:
         row = await self.sessions.game_row(game_id)
@@ -250,14 +310,18 @@ class Presenter:
         user = UserRef(PLATFORM, user_key, player.display_name)
         try:
             view = await self.sessions.hand(game_id, user)
+            table = await self.sessions.table(game_id)
             prompt = await self.prompt(game_id, user_key, view.version)
             fuori, fuori_wins = await self._fuori(view, user, prompt, seat.autoplay)
         except Refused:
             return None
+        timed_out = await self._timed_out(table)
+        played_for_you = await self.outbox.refs.get(game_id, played_for_ref(user_key)) is not None
         html = hand_html(view, lang, row.variant, prompt=prompt, autoplay=seat.autoplay, fuori=fuori,
-                         fuori_wins=fuori_wins, legend=await self._newcomer(user))
-        picture = (Picture(hand_scene(view), lang, caption(html))
-                   if await self.chat_pictures(int(row.chat.key)) else None)
+                         fuori_wins=fuori_wins, legend=await self._newcomer(user), table=table,
+                         timed_out=timed_out, played_for_you=played_for_you)
+        picture = (Picture(seat_scene(table, view, self._last_play(table, timed_out)), lang, caption(html))
+                   if await self._pictures(int(row.chat.key)) else None)
         return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture)
 
     async def _fuori(self, view: HandView, user: UserRef, prompt: HandPrompt,
@@ -294,6 +358,8 @@ class Presenter:
         game_id = event.game_id
         if isinstance(event, GameCancelled):
             self._cancelled_by[game_id] = event.by
+        if isinstance(event, MovePlayed):
+            await self._note_timer(event)
         delay = self.table_delay if isinstance(event, MovePlayed) else 0.0
         table_done = self.refresh_table(game_id, chat_id, delay)
         await self.refresh_hands(game_id, event.seat if isinstance(event, MovePlayed) else None)
@@ -301,7 +367,7 @@ class Presenter:
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
             lang = await self.chat_language(chat_id)
-            self._announce(event, Content(breakdown_html(event, lang)))
+            self._table_below(game_id, chat_id, self._announce(event, Content(breakdown_html(event, lang))))
         elif isinstance(event, MatchEnded):
             self._newcomers.clear()
             lang = await self.chat_language(chat_id)
@@ -311,6 +377,48 @@ class Presenter:
             self._after(game_id, table_done)
         elif isinstance(event, TurnWarning):
             await self._warn(event)
+
+    async def _note_timer(self, event: MovePlayed) -> None:
+        """Keep that the turn timer made this play (the table and the hand say so), or that
+        the player played for themselves again."""
+        refs = self.outbox.refs
+        if event.timed_out:
+            await refs.set(event.game_id, TIMED_OUT_REF, str(event.version))
+        row = await self.sessions.game_row(event.game_id)
+        seat = next((s for s in row.seats if s.seat == event.seat), None)
+        player = human(seat) if seat is not None else None
+        if player is None:
+            return
+        key = played_for_ref(player.user_key)
+        if event.timed_out:
+            await refs.set(event.game_id, key, str(event.version))
+        elif not event.by_computer and await refs.get(event.game_id, key) is not None:
+            await refs.set(event.game_id, key, None)
+
+    async def saw_message(self, chat: ChatRef, message_id: int) -> None:
+        """A message `message_id` was posted in the group (by anyone, the bot too). Message ids
+        grow by one with each message of a chat, so once `BURIED_AFTER` messages stand below a
+        running game's table, the table is posted again at the bottom (the old one deleted)."""
+        game_id = await self.sessions.open_game_id(chat)
+        if game_id is None:
+            return
+        chat_id = int(chat.key)
+        shown = await self.outbox.message_of(table_target(game_id, chat_id))
+        if shown is None or message_id - shown < BURIED_AFTER:
+            return
+        if (await self.sessions.game_row(game_id)).status is GameStatus.RUNNING:
+            self.refresh_table(game_id, chat_id, fresh=True)
+
+    def _table_below(self, game_id: int, chat_id: int, after: asyncio.Future[bool]) -> None:
+        """Once the round's breakdown is posted, the table is posted again below it (and the
+        old one deleted): a new round starts in sight, not above the count of the last one."""
+        async def repost() -> None:
+            if await after and (await self.sessions.game_row(game_id)).status is GameStatus.RUNNING:
+                self.refresh_table(game_id, chat_id, fresh=True)
+
+        task = asyncio.create_task(repost())
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
 
     async def _warn(self, event: TurnWarning) -> None:
         row = await self.sessions.game_row(event.game_id)
