@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import os
 import random
@@ -60,6 +61,10 @@ class Table:
     taps: list[CallbackRecord] = field(default_factory=list)
     matches: int = 0
     posts: int = 0
+    pressed_at: float | None = None
+    """When the last card was tapped, until the next player's hand showed it was their turn."""
+    to_private: list[float] = field(default_factory=list)
+    """Seconds from a tap to the next player's private message asking for their card."""
 
 
 # ---- the bot, in its own process ----------------------------------------------------------------
@@ -154,6 +159,7 @@ async def play(tg: FakeTelegramServer, table: Table, until: float, think: float,
             table.posts = table.group.next_message_id
             if post is not None and "🔁 Rematch" in post.button_texts:
                 table.matches += 1
+                table.pressed_at = None
                 creator = table.players[table.matches % 2]
                 since = table.group.next_message_id
                 await _answered(tg.tap(table.group, post, creator, "Rematch"))
@@ -174,11 +180,15 @@ async def play(tg: FakeTelegramServer, table: Table, until: float, think: float,
         if turn is None:
             await asyncio.sleep(0.02)
             continue
+        if table.pressed_at is not None:
+            table.to_private.append(time.monotonic() - table.pressed_at)
+            table.pressed_at = None
         if think:
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
         user, hand, data = turn
         pressed.add(data)
         record = tg.press_button(user, hand, user, data)
+        table.pressed_at = time.monotonic()
         table.taps.append(record)
         await _answered(record)
         with contextlib.suppress(TimeoutError):
@@ -243,6 +253,17 @@ async def run(args: argparse.Namespace) -> None:
             print(f"bot-side time per tap: p50 {_percentile(delays, 0.5):.1f} ms, "
                   f"p99 {_percentile(delays, 0.99):.1f} ms, max {max(delays):.1f} ms, "
                   f"mean {statistics.fmean(delays):.1f} ms")
+        private = [1000 * seconds for table in tables for seconds in table.to_private]
+        if private:
+            print(f"tap -> the next player's private message: p50 {_percentile(private, 0.5):.0f} ms, "
+                  f"p99 {_percentile(private, 0.99):.0f} ms, max {max(private):.0f} ms "
+                  f"({len(private)} turns; polled every 20 ms)")
+        shown = _to_group(tg, tables)
+        if shown:
+            print(f"tap -> the group's next send or edit: p50 {_percentile(shown, 0.5):.0f} ms, "
+                  f"p99 {_percentile(shown, 0.99):.0f} ms, max {max(shown):.0f} ms")
+        rang = [len(tg.rings(user)) for table in tables for user in table.players]
+        print(f"phones rung: {sum(rang)} new private messages for {len(taps)} taps")
         print("requests:", dict(tg.request_counts.most_common()))
         print(f"busiest group minute: {max(tg.busiest_minute(t.group) for t in tables)} sends and edits; "
               f"flood errors (429): {sum(tg.rate_limited_counts.values())}")
@@ -256,6 +277,21 @@ async def run(args: argparse.Namespace) -> None:
                   f"{uploads / max(1, played) / 1024:.0f} KB per move"
                   + (f", {per_match / 1e6:.1f} MB per finished match (games still going included)"
                      if per_match else ""))
+
+
+def _to_group(tg: FakeTelegramServer, tables: list[Table]) -> list[float]:
+    """Milliseconds from each tap to the group's first send or edit after the tap was answered
+    (the move is committed before the answer): when the group saw the move at the earliest."""
+    found: list[float] = []
+    for table in tables:
+        sent = sorted(tg.group_sends.get(table.group.id, []))
+        for record in table.taps:
+            if record.answered_at is None:
+                continue
+            at = bisect.bisect_left(sent, record.answered_at)
+            if at < len(sent):
+                found.append(1000 * (sent[at] - record.created_at))
+    return found
 
 
 def _uploaded(tg: FakeTelegramServer) -> int:

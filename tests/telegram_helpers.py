@@ -82,9 +82,22 @@ def shown(message: FakeMessage | None) -> str:
     return message.text or message.caption or ""
 
 
+POST_TITLES = ("📊", "🏆")
+"""How a round's breakdown and the end of a match begin: posts, never the table."""
+
+
 def table_message(tg: FakeTelegramServer, group: FakeChat) -> FakeMessage:
-    """The game's one group message: the lobby, then the table (the bot's first in the group)."""
-    return bot_messages(tg, group)[0]
+    """The game's group message, the lobby and then the table: the newest message of the bot in
+    the group that answers no command and is neither a breakdown nor the end of a match (the
+    table is posted again below breakdowns and chat, the old one deleted)."""
+    return next(m for m in reversed(bot_messages(tg, group))
+                if m.reply_to is None and not shown(m).startswith(POST_TITLES))
+
+
+def table_history(tg: FakeTelegramServer, group: FakeChat) -> str:
+    """Everything every table message of the group said, the deleted ones too."""
+    return " ".join(v.text or "" for m in tg.messages(group, include_deleted=True, from_bot=True)
+                    for v in [*m.history, m])
 
 
 def hand_message(tg: FakeTelegramServer, user: FakeUser, game_id: int) -> FakeMessage | None:

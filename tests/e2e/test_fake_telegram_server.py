@@ -639,10 +639,22 @@ async def test_ptb_application_in_webhook_mode(tg: FakeTelegramServer) -> None:
 
 # --- photos ------------------------------------------------------------------------------------------
 
-async def _upload(http: httpx.AsyncClient, method: str, field: str = "photo",
+def _jpeg() -> bytes:
+    """A small picture, as Telegram wants a photo to be."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    out = BytesIO()
+    Image.new("RGB", (8, 6), "green").save(out, "JPEG")
+    return out.getvalue()
+
+
+async def _upload(http: httpx.AsyncClient, method: str, field: str = "photo", data: bytes | None = None,
                   **params: Any) -> tuple[int, JSONDict]:
     form = {k: v if isinstance(v, str) else json.dumps(v) for k, v in params.items()}
-    response = await http.post(method, data=form, files={field: ("table.jpg", b"\xff\xd8jpeg", "image/jpeg")})
+    picture = _jpeg() if data is None else data
+    response = await http.post(method, data=form, files={field: ("table.jpg", picture, "image/jpeg")})
     return response.status_code, response.json()
 
 
@@ -661,6 +673,8 @@ async def test_photos_are_uploaded_and_edited_as_telegram_allows(tg: FakeTelegra
     assert await error(http, "editMessageText", chat_id=group.id, message_id=photo_id, text="x") == (
         400, NO_TEXT_TO_EDIT)
     assert await error(http, "sendPhoto", chat_id=group.id, photo="AgACAgQAAx0") == (400, WRONG_FILE)
+    assert await _upload(http, "sendPhoto", data=b"\xff\xd8 no picture", chat_id=group.id) == (
+        400, {"ok": False, "error_code": 400, "description": "Bad Request: IMAGE_PROCESS_FAILED"})
     status, body = await _upload(http, "sendPhoto", chat_id=group.id, caption="x" * 1025)
     assert (status, body["description"]) == (400, CAPTION_TOO_LONG)
 

@@ -795,7 +795,7 @@ ChatRef: TypeAlias = FakeChat | FakeUser | int
 
 
 def _image_size(data: bytes) -> JSONDict:
-    """An uploaded photo's width and height; Telegram refuses a file that is no picture."""
+    """An uploaded file's width and height when it is a picture (none when it is not)."""
     from io import BytesIO
 
     from PIL import Image, UnidentifiedImageError
@@ -804,7 +804,7 @@ def _image_size(data: bytes) -> JSONDict:
         with Image.open(BytesIO(data)) as image:
             return {"width": image.width, "height": image.height}
     except (UnidentifiedImageError, OSError):
-        raise ApiError(400, IMAGE_PROCESS_FAILED) from None
+        return {}
 
 
 def _mentions(message: FakeMessage, user: FakeUser) -> bool:
@@ -1638,6 +1638,8 @@ class FakeTelegramServer:
             raise ApiError(400, NO_PHOTO)
         if not isinstance(value, dict) or not value.get("size"):
             raise ApiError(400, WRONG_FILE)
+        if "width" not in value:
+            raise ApiError(400, IMAGE_PROCESS_FAILED)
         return dict(value)
 
     @staticmethod
