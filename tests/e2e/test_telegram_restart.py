@@ -128,7 +128,7 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
             await tg.wait_for(lambda: "Match over." in shown(table_message(tg, group)), 90,
                               what="the final table")
             final = table_message(tg, group)
-            assert final is table and table.edit_count > edits or table.deleted, \
+            assert (final is table and table.edit_count > edits) or table.deleted, \
                 "the table message is edited, or posted again below a breakdown and deleted"
             for user in (alice, bob):
                 assert hand_message(tg, user, 1) is not None
