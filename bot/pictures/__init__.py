@@ -4,15 +4,18 @@
 from .cards import card_image
 from .encode import photo_bytes, png_bytes
 from .hand import hand_picture
+from .lobby import lobby_picture
 from .scenes import (
     HandScene,
     LastPlay,
+    LobbyScene,
     RoundScene,
     SeatScene,
     SideLine,
     TableScene,
     hand_scene,
     last_play_of,
+    lobby_scene,
     round_scene,
     seat_scene,
     table_scene,
@@ -27,6 +30,7 @@ from .warm import warm_up
 __all__ = [
     "HandScene",
     "LastPlay",
+    "LobbyScene",
     "RoundScene",
     "SeatScene",
     "SideLine",
@@ -37,6 +41,8 @@ __all__ = [
     "hand_picture",
     "hand_scene",
     "last_play_of",
+    "lobby_picture",
+    "lobby_scene",
     "parse_style",
     "photo_bytes",
     "png_bytes",

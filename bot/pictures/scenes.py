@@ -78,6 +78,13 @@ class SeatScene:
 
 
 @dataclass(frozen=True, slots=True)
+class LobbyScene:
+    """A game not dealt yet: the deck it will be played with."""
+
+    style: Style
+
+
+@dataclass(frozen=True, slots=True)
 class RoundScene:
     style: Style
     variant: str
@@ -152,16 +159,21 @@ def table_scene(view: TableView, show_taken: bool = True, last: LastPlay | None 
 
 
 def hand_scene(view: HandView, waiting_for: str | None = None) -> HandScene:
-    """The hand of `view`; `waiting_for` names who is to play while it is not the player's turn."""
+    """The hand of `view`; `waiting_for` names who is to play while it is not the player's turn
+    (by default the view's own)."""
     playable = frozenset(choice.card for choice in view.choices) if view.my_turn else frozenset()
     return HandScene(
         style_of(view.deck_style),
         tuple(view.hand),
         playable,
         view.my_turn,
-        None if view.my_turn or view.finished else waiting_for,
+        None if view.my_turn or view.finished else (waiting_for or view.waiting_for),
         view.face_down,
     )
+
+
+def lobby_scene(deck_style: str) -> LobbyScene:
+    return LobbyScene(style_of(deck_style))
 
 
 def seat_scene(table: TableView, hand: HandView, last: LastPlay | None = None) -> SeatScene:

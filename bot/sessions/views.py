@@ -231,6 +231,8 @@ class HandView:
     first_hand: bool = False
     """The player's first hand of the match, before their first play: a front-end explains the
     cards' letters and suit signs with it (`render.card_legend`)."""
+    waiting_for: str | None = None
+    """Who is to play while it is not the player's turn (None on their turn and once it is over)."""
 
     def moves_for(self, card: Card) -> tuple[Move, ...]:
         for choice in self.choices:
@@ -312,11 +314,15 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     my_turn = running and game.winner is None and game.to_play == seat
     first = running and game.round_number == 1 and not any(
         play.seat == seat and play.card is not None for play in game.plays)
+    playing = next((s for s in row.seats if s.seat == game.to_play), None)
+    waiting = running and game.winner is None and not my_turn and playing is not None
+    waiting_for = seat_name(playing, row.seats) if waiting else None
     if not game.hand_visible(seat):
         return HandView(row.id, game.version, seat, row.deck_style, (), tuple(game.table), False, (),
-                        not running, False, face_down=len(hand), first_hand=first)
+                        not running, False, face_down=len(hand), first_hand=first, waiting_for=waiting_for)
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
-                    my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first)
+                    my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first,
+                    waiting_for=waiting_for)
 
 
 def player_profile(row: PlayerRow) -> PlayerProfile:

@@ -9,6 +9,8 @@ import logging
 import discord
 import pytest
 
+from bot.pictures import lobby_picture, lobby_scene, photo_bytes
+
 from ..discord_helpers import (
     HAND,
     World,
@@ -37,10 +39,13 @@ async def test_the_lobby_table_and_hand_carry_their_pictures(world: World) -> No
     await fake.wait_for(lambda: shown_file(lobby) == "deck.jpg", what="the deck's sample")
     napoletane = lobby.picture()
     assert napoletane is not None and napoletane.startswith(JPEG)
+    assert napoletane == photo_bytes(lobby_picture(lobby_scene("napoletane"), "it")), (
+        "the lobby shows the deck's cards under its name, no hand")
     game_id = await open_game(w)
     await fake.press(w.alice, lobby, custom_id=f"scopa:e:{game_id}:table", values=["deck_style=french"])
     await fake.wait_for(lambda: lobby.picture() not in (None, napoletane), what="the French sample")
     assert len(lobby.attachments) == 1, "the new sample replaces the old one"
+    assert lobby.picture() == photo_bytes(lobby_picture(lobby_scene("french"), "it"))
     sample = lobby.attachments[0]["id"]
     await fake.press(w.bob, lobby, "Partecipa")
     await fake.wait_for(lambda: "Bob" in lobby.text, what="Bob in the lobby")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
+from bot.pictures import lobby_picture, lobby_scene, photo_bytes
 from bot.sessions import ChatRef
 
 from ..fakes.telegram_server import NO_PHOTO_RIGHTS, FakeChat, FakeMessage, FakeTelegramServer, FakeUser
@@ -62,6 +63,8 @@ async def test_the_table_is_a_photo_edited_in_place_and_hands_are_photos_with_bu
             tg.user_sends(group, alice, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game")
             assert lobby.photo is not None and lobby.text is None, "the lobby shows a sample of the deck"
+            assert lobby.photo["data"] == photo_bytes(lobby_picture(lobby_scene("napoletane"), "en")), (
+                "the lobby shows the deck's cards under its name, no hand")
             table = await _start(tg, group, alice, bob)
             assert table is lobby, "the lobby's photo becomes the table"
             await tg.wait_for(lambda: "to play" in shown(table), what="the table's caption")

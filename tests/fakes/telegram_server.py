@@ -589,8 +589,8 @@ class FakeMessage:
     deleted_at: float | None = None
     delivered: bool = True
     photo: JSONDict | None = None
-    """For a photo: the upload as received (``upload`` file name, ``size`` in bytes); ``caption``
-    and ``caption_entities`` are its text."""
+    """For a photo: the upload as received (``upload`` file name, ``size`` in bytes, ``data`` the
+    bytes); ``caption`` and ``caption_entities`` are its text."""
     caption: str | None = None
     caption_entities: list[JSONDict] = field(default_factory=list)
     photo_history: list[JSONDict] = field(default_factory=list, repr=False)
@@ -1325,7 +1325,8 @@ class FakeTelegramServer:
         elif request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
             for key, value in (await request.post()).items():
                 if isinstance(value, web.FileField):
-                    params[key] = {"upload": value.filename, "size": len(value.file.read())}
+                    data = value.file.read()
+                    params[key] = {"upload": value.filename, "size": len(data), "data": data}
                 else:
                     params[key] = value
         return params

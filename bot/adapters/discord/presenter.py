@@ -64,7 +64,7 @@ Drawing = tuple[discord.Embed, ui.View | None]
 def _picture_key(shown: TableView | str | None, lang: str) -> tuple[Hashable, ...] | None:
     """What a picture shows, equal for equal pictures."""
     if isinstance(shown, str):
-        return ("deck", shown)
+        return ("deck", shown, lang)
     return ("table", table_scene(shown), lang) if shown is not None else None
 
 
@@ -231,7 +231,7 @@ class Presenter:
 
     async def _picture(self, shown: TableView | str | None, lang: str) -> Picture | None:
         if isinstance(shown, str):
-            return await self.painter.deck(shown)
+            return await self.painter.deck(shown, lang)
         if shown is not None:
             return await self.painter.table(shown, lang)
         return None

@@ -10,9 +10,9 @@ import html
 import re
 from collections.abc import Sequence
 
-from ...engine import Card, Move
+from ...engine import Move
 from ...i18n import t
-from ...pictures import HandScene, parse_style
+from ...pictures import LobbyScene, lobby_scene
 from ...render import (
     breakdown_rows,
     card_label,
@@ -88,12 +88,9 @@ def table_caption(view: TableView, lang: str, now: float | None = None) -> str:
     return escape(clip("\n".join(lines), CAPTION_LIMIT))
 
 
-SAMPLE = tuple(Card.parse(code) for code in ("1D", "7C", "8S", "10B"))
-"""One card of each suit, a figure among them: what a deck looks like, in the lobby."""
-
-
-def deck_sample(style: str) -> HandScene:
-    return HandScene(parse_style(style), SAMPLE, frozenset(SAMPLE), True)
+def deck_sample(style: str) -> LobbyScene:
+    """What a lobby's picture shows: a few cards of the deck chosen, under its name."""
+    return lobby_scene(style)
 
 
 def cancelled_html(lang: str, by: str | None, started: bool) -> str:
