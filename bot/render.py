@@ -308,19 +308,44 @@ def move_text(event: MovePlayed, lang: str, style: str) -> str:
     return text
 
 
+BREAKDOWN_COLUMNS = 32
+"""A round's breakdown is read down, a column per side, in at most this many monospaced
+columns: a phone's chat shows about 32 without wrapping."""
+LABEL_COLUMNS = 10
+
+
 def breakdown_rows(event: RoundEnded, lang: str) -> list[list[str]]:
-    """The round breakdown as a table: a header row, then one row per side."""
+    """The round as a table to read down: the sides' names, a row per point with each side's
+    points, then the round's and the match's totals."""
     result = event.result
     names = [name for name in (result.scores[0].points if result.scores else {})]
     escoba = is_escoba(event.variant)
-    header = [t(lang, "round.header")] + [
-        t(lang, "round.escobas" if n == "scope" and escoba else f"round.{n}") for n in names] + [
-        t(lang, "round.total"), t(lang, "round.match")]
-    rows = [header]
-    for side, score in enumerate(result.scores):
-        rows.append([event.side_names[side]] + [str(score.points[n]) for n in names]
-                    + [str(score.total), str(result.totals[side])])
+    rows = [["", *event.side_names]]
+    for name in names:
+        label = t(lang, "round.escobas" if name == "scope" and escoba else f"round.{name}")
+        rows.append([label, *(str(score.points[name]) for score in result.scores)])
+    rows.append([t(lang, "round.total"), *(str(score.total) for score in result.scores)])
+    rows.append([t(lang, "round.match"), *(str(total) for total in result.totals)])
     return rows
+
+
+def breakdown_table(rows: list[list[str]], columns: int = BREAKDOWN_COLUMNS) -> str:
+    """`breakdown_rows` in at most `columns` monospaced columns: labels and names are shortened
+    to fit, numbers right-aligned under their side."""
+    sides = len(rows[0]) - 1
+    label = min(LABEL_COLUMNS, max(display_width(row[0]) for row in rows))
+    room = max(3, (columns - label - sides) // max(1, sides))
+    cut = [[short_name(row[0], label), *(_column_name(cell, room) for cell in row[1:])] for row in rows]
+    widths = [label, *(max(display_width(row[i]) for row in cut) for i in range(1, sides + 1))]
+    return "\n".join(" ".join(_pad(cell, widths[i], i == 0) for i, cell in enumerate(row)).rstrip()
+                     for row in cut)
+
+
+def _column_name(name: str, room: int) -> str:
+    """A side's name over its column: a team's too long for it as `Anna+Carla`."""
+    if display_width(name) > room:
+        name = name.replace(" & ", "+")
+    return short_name(name, room)
 
 
 def monospace_table(rows: list[list[str]], max_name: int = 14) -> str:
@@ -330,6 +355,21 @@ def monospace_table(rows: list[list[str]], max_name: int = 14) -> str:
     widths = [max(display_width(row[i]) for row in clipped) for i in range(len(clipped[0]))]
     return "\n".join("  ".join(_pad(cell, widths[i], i == 0) for i, cell in enumerate(row)).rstrip()
                      for row in clipped)
+
+
+def round_caption(event: RoundEnded, lang: str, target: int) -> str:
+    """What a round's picture says in words: the round, fuori if declared, who took the round
+    and the match's score."""
+    result = event.result
+    totals = [score.total for score in result.scores]
+    points = "–".join(str(total) for total in totals)
+    best = [side for side, total in enumerate(totals) if total == max(totals, default=0)]
+    won = (t(lang, "round.caption_won", side=event.side_names[best[0]], points=points) if len(best) == 1
+           else t(lang, "round.caption_tie", points=points))
+    score = " · ".join(f"{name} {total}" for name, total in zip(event.side_names, result.totals, strict=True))
+    lines = [t(lang, "round.title", round=result.number), fuori_line(event, lang), won,
+             t(lang, "table.score", score=score, target=target)]
+    return "\n".join(line for line in lines if line)
 
 
 def fuori_line(event: RoundEnded, lang: str) -> str | None:
@@ -349,7 +389,7 @@ def breakdown_text(event: RoundEnded, lang: str, counts: bool = True) -> str:
     """The round's points by side, then (with `counts`) the counts behind them."""
     fuori = fuori_line(event, lang)
     text = t(lang, "round.title", round=event.result.number) + "\n" + (
-        f"{fuori}\n" if fuori else "") + monospace_table(breakdown_rows(event, lang))
+        f"{fuori}\n" if fuori else "") + breakdown_table(breakdown_rows(event, lang))
     return text + "\n" + round_counts_text(event, lang) if counts else text
 
 

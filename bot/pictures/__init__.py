@@ -17,6 +17,7 @@ from .scenes import (
     last_play_of,
     lobby_scene,
     round_scene,
+    round_scene_of,
     seat_scene,
     table_scene,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "png_bytes",
     "round_picture",
     "round_scene",
+    "round_scene_of",
     "seat_picture",
     "seat_scene",
     "table_picture",

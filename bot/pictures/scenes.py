@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..engine import Card, RoundResult
-from ..sessions import HandView, TableView
+from ..engine import Card, Primiera, RoundResult, Rules
+from ..sessions import HandView, RoundEnded, TableView
 from .styles import Style, parse_style
 
 
@@ -196,4 +196,17 @@ def round_scene(
     winner = side_names[result.winner] if result.winner is not None else None
     return RoundScene(
         style_of(deck_style), variant, tuple(side_names), result, target, by_sevens, winner, fuori_name
+    )
+
+
+def round_scene_of(event: RoundEnded, deck_style: str, rules: Rules) -> RoundScene:
+    """The end of a round as the sessions announce it, in the game's deck and rules."""
+    return round_scene(
+        event.result,
+        event.side_names,
+        deck_style,
+        event.variant or "scopa",
+        rules.target,
+        rules.primiera is Primiera.SEVENS,
+        event.fuori_name,
     )

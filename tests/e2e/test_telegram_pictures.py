@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot.adapters.telegram.identity import PLATFORM
 from bot.pictures import lobby_picture, lobby_scene, photo_bytes
@@ -147,3 +149,60 @@ async def test_a_failed_upload_sends_that_message_as_text(tmp_path: Path) -> Non
             assert hand is not None and hand.photo is not None, "nothing else changes"
             played = [r for r in taps.records if r.data.startswith("p|")]
             assert (await bot.sessions.table(1)).version == len(played) > 0
+
+
+async def test_a_round_ends_with_its_picture_under_a_short_caption(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            await _start(tg, group, alice, bob)
+            await play_until_over(tg, group, [alice, bob])
+            ended = await tg.wait_for(
+                lambda: next((m for m in bot_messages(tg, group) if "End of round 1" in shown(m)), None),
+                what="the end of the round")
+            assert ended.photo is not None and ended.text is None, "the round's end is a photo"
+            picture = Image.open(io.BytesIO(ended.photo["data"]))
+            assert picture.width == 720, "the round's picture, every point and count in it"
+            caption = shown(ended).splitlines()
+            assert caption[0] == "📊 End of round 1"
+            assert caption[-1].startswith("Score: Alice ") and "(to 1)" in caption[-1]
+            assert any(line.startswith(("Round to ", "Round tied")) for line in caption)
+            assert "Counts" not in shown(ended), "the numbers are in the picture, not repeated"
+
+
+async def test_a_round_end_in_a_chat_of_text_reads_on_a_phone(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            chat = ChatRef(PLATFORM, str(group.id))
+            await bot.sessions.set_chat_defaults(chat, {"target": 1, "pictures": "off"})
+            bot.front.presenter.set_chat_pictures(group.id, False)
+            await _start(tg, group, alice, bob)
+            await play_until_over(tg, group, [alice, bob])
+            ended = await tg.wait_for(
+                lambda: next((m for m in bot_messages(tg, group) if "End of round 1" in shown(m)), None),
+                what="the end of the round")
+            assert ended.photo is None
+            assert any(e["type"] == "pre" for e in ended.entities), "the breakdown in columns"
+            lines = (ended.text or "").splitlines()[1:-1]
+            assert lines[0].split() == ["Alice", "Bob"]
+            assert any(line.startswith("Settebello") for line in lines)
+            assert all(len(line) <= 32 for line in lines), lines
+            assert "—–" not in (ended.text or "")
+
+
+async def test_a_round_end_the_group_cannot_take_as_a_photo_is_posted_as_text(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            await _start(tg, group, alice, bob)
+            tg.set_permissions(group, can_send_photos=False)
+            await play_until_over(tg, group, [alice, bob])
+            ended = await tg.wait_for(
+                lambda: next((m for m in bot_messages(tg, group) if "End of round 1" in shown(m)), None),
+                what="the end of the round")
+            assert ended.photo is None and "Counts (Alice – Bob)" in (ended.text or "")
+            assert [c.description for c in tg.calls_to("sendPhoto") if not c.ok] == [NO_PHOTO_RIGHTS]

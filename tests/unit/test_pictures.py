@@ -244,7 +244,7 @@ def test_pictures_depend_on_the_engine_catalogue_and_session_views_only() -> Non
         assert "storage" not in source and "adapters" not in source, path
         for line in source.splitlines():
             if line.startswith("from ..sessions"):
-                assert line == "from ..sessions import HandView, TableView", path
+                assert line == "from ..sessions import HandView, RoundEnded, TableView", path
 
 
 def test_picture_words_exist_in_every_language() -> None:

@@ -20,12 +20,14 @@ import discord
 from PIL import Image
 
 from ...pictures import (
+    RoundScene,
     Style,
     hand_picture,
     hand_scene,
     lobby_picture,
     lobby_scene,
     photo_bytes,
+    round_picture,
     table_picture,
     table_scene,
     warm_up,
@@ -38,6 +40,7 @@ log = logging.getLogger(__name__)
 TABLE_FILE = "table.jpg"
 HAND_FILE = "hand.jpg"
 DECK_FILE = "deck.jpg"
+ROUND_FILE = "round.jpg"
 REFUSED_FOR = 10 * 60.0
 """How long a channel that refused a file gets text before pictures are tried again."""
 
@@ -117,6 +120,9 @@ class Painter:
     async def hand(self, view: HandView, lang: str) -> Picture | None:
         scene = hand_scene(view)
         return await self._draw(HAND_FILE, lambda: hand_picture(scene, lang))
+
+    async def round_end(self, scene: RoundScene, lang: str) -> Picture | None:
+        return await self._draw(ROUND_FILE, lambda: round_picture(scene, lang))
 
     async def deck(self, style: str, lang: str) -> Picture | None:
         """A lobby's picture: a few cards of the deck chosen, under its name."""

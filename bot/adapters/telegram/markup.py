@@ -15,6 +15,7 @@ from ...i18n import t
 from ...pictures import LobbyScene, lobby_scene
 from ...render import (
     breakdown_rows,
+    breakdown_table,
     card_label,
     card_legend,
     cards_text,
@@ -22,9 +23,9 @@ from ...render import (
     hand_cards_text,
     lobby_text,
     match_text,
-    monospace_table,
     move_label,
     play_line,
+    round_caption,
     score_text,
     table_text,
 )
@@ -104,8 +105,13 @@ def breakdown_html(event: RoundEnded, lang: str) -> str:
     fuori = fuori_line(event, lang)
     if fuori:
         title += f"{escape(fuori)}\n"
-    return (f"{title}<pre>{escape(monospace_table(breakdown_rows(event, lang)))}</pre>\n"
+    return (f"{title}<pre>{escape(breakdown_table(breakdown_rows(event, lang)))}</pre>\n"
             f"{escape(round_counts_text(event, lang))}")
+
+
+def round_caption_html(event: RoundEnded, lang: str, target: int) -> str:
+    """Under a round's picture: who took the round and the match's score."""
+    return caption(titled(round_caption(event, lang, target)))
 
 
 def match_html(event: MatchEnded, lang: str) -> str:

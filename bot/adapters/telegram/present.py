@@ -12,9 +12,9 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from ...engine import Move
+from ...engine import Move, Rules
 from ...i18n import t
-from ...pictures import hand_scene, table_scene
+from ...pictures import hand_scene, round_scene_of, table_scene
 from ...sessions import (
     ChatRef,
     Event,
@@ -48,6 +48,7 @@ from .markup import (
     lobby_caption,
     lobby_html,
     match_html,
+    round_caption_html,
     table_caption,
     table_html,
 )
@@ -300,8 +301,7 @@ class Presenter:
         if isinstance(event, GameStarted):
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
-            lang = await self.chat_language(chat_id)
-            self._announce(event, Content(breakdown_html(event, lang)))
+            self._announce(event, await self._round_end(event, chat_id))
         elif isinstance(event, MatchEnded):
             self._newcomers.clear()
             lang = await self.chat_language(chat_id)
@@ -311,6 +311,18 @@ class Presenter:
             self._after(game_id, table_done)
         elif isinstance(event, TurnWarning):
             await self._warn(event)
+
+    async def _round_end(self, event: RoundEnded, chat_id: int) -> Content:
+        """A round's end: in a chat with pictures a photo of it under a short caption, its
+        breakdown as text where a photo cannot go."""
+        lang = await self.chat_language(chat_id)
+        text = breakdown_html(event, lang)
+        if not await self.chat_pictures(chat_id):
+            return Content(text)
+        row = await self.sessions.game_row(event.game_id)
+        rules = Rules.from_options(row.variant, row.options)
+        scene = round_scene_of(event, row.deck_style, rules)
+        return Content(text, (), Picture(scene, lang, round_caption_html(event, lang, rules.target)))
 
     async def _warn(self, event: TurnWarning) -> None:
         row = await self.sessions.game_row(event.game_id)
