@@ -22,6 +22,7 @@ from .sessions import (
     LobbyView,
     MatchEnded,
     MovePlayed,
+    PlayLine,
     Refused,
     RoundEnded,
     TableView,
@@ -202,6 +203,13 @@ def score_text(view: TableView) -> str:
                                                                 strict=True))
 
 
+def play_line_of(play: PlayLine, lang: str, style: str, variant: str | None = None) -> str:
+    """A play of a table view; the cards left at a round's end, with who took them."""
+    if play.leftover:
+        return t(lang, "play.leftover", name=play.name, cards=cards_text(play.captured, style))
+    return play_line(play.name, play.card, play.captured, play.scopa, lang, style, variant)
+
+
 def play_line(name: str, card: Card | None, captured: Sequence[Card], scopa: bool, lang: str,
               style: str, variant: str | None = None) -> str:
     if card is None:
@@ -242,8 +250,7 @@ def table_text(view: TableView, lang: str, now: float | None = None) -> str:
         lines.append(drawn)
     lines.append("")
     for play in view.last_plays:
-        lines.append("• " + play_line(play.name, play.card, play.captured, play.scopa, lang, style,
-                                      view.variant))
+        lines.append("• " + play_line_of(play, lang, style, view.variant))
     if view.last_plays:
         lines.append("")
     for seat in view.seats:
@@ -302,7 +309,7 @@ def move_text(event: MovePlayed, lang: str, style: str) -> str:
         text += " " + t(lang, "play.fuori")
     if event.timed_out:
         text = t(lang, "play.timed_out", name=event.name) + "\n" + text
-    if event.leftover:
+    if event.leftover and event.leftover_seat is not None:
         text += "\n" + t(lang, "play.leftover", name=event.leftover_name or event.name,
                          cards=cards_text(event.leftover, style))
     return text

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..engine import Card, Primiera, RoundResult, Rules
-from ..sessions import HandView, RoundEnded, TableView
+from ..sessions import HandView, MovePlayed, PlayLine, RoundEnded, TableView
 from .styles import Style, parse_style
 
 
@@ -32,6 +32,8 @@ class LastPlay:
     scopa: bool
     timed_out: bool = False
     """The play was made for the player when their time ran out."""
+    leftover: bool = False
+    """Not a play: `name` took the cards left on the table at the round's end (`captured`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +122,16 @@ class PlayLike(Protocol):
 
 
 def last_play_of(play: PlayLike | None) -> LastPlay | None:
+    """The last play to draw: for a `MovePlayed` that ended a round with cards left on the table,
+    who took them; a play made when time ran out says so."""
     if play is None:
         return None
-    return LastPlay(play.name, play.card, tuple(play.captured), play.scopa)
+    if isinstance(play, PlayLine):
+        return LastPlay(play.name, play.card, play.captured, play.scopa, leftover=play.leftover)
+    if isinstance(play, MovePlayed) and play.leftover and play.leftover_seat is not None:
+        return LastPlay(play.leftover_name or play.name, None, tuple(play.leftover), False, leftover=True)
+    timed_out = play.timed_out if isinstance(play, MovePlayed) else False
+    return LastPlay(play.name, play.card, tuple(play.captured), play.scopa, timed_out)
 
 
 def table_scene(view: TableView, show_taken: bool = True, last: LastPlay | None = None) -> TableScene:

@@ -238,13 +238,16 @@ def test_without_a_system_font_accents_are_folded_not_boxed(monkeypatch: pytest.
             cached.cache_clear()
 
 
+ALLOWED_SESSIONS_IMPORT = "from ..sessions import HandView, MovePlayed, PlayLine, RoundEnded, TableView"
+
+
 def test_pictures_depend_on_the_engine_catalogue_and_session_views_only() -> None:
     for path in Path("bot/pictures").glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert "storage" not in source and "adapters" not in source, path
         for line in source.splitlines():
             if line.startswith("from ..sessions"):
-                assert line == "from ..sessions import HandView, RoundEnded, TableView", path
+                assert line == ALLOWED_SESSIONS_IMPORT, path
 
 
 def test_picture_words_exist_in_every_language() -> None:

@@ -24,7 +24,7 @@ from ...render import (
     lobby_text,
     match_text,
     move_label,
-    play_line,
+    play_line_of,
     round_caption,
     score_text,
     table_text,
@@ -78,7 +78,7 @@ def table_caption(view: TableView, lang: str, now: float | None = None) -> str:
     lines: list[str] = []
     if view.last_plays:
         last = view.last_plays[-1]
-        lines.append(play_line(last.name, last.card, last.captured, last.scopa, lang, style))
+        lines.append(play_line_of(last, lang, style))
     lines.append(t(lang, "table.score", score=score_text(view), target=view.target))
     full = table_text(view, lang, now=now).split("\n")
     lines.append(full[-1])
