@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from .engine import DECK, Card, DeckStyle, Move, Rules, Suit, label
+from .engine import DECK, Card, Move, Rules, Suit
 from .engine.rules import HOUSE_RULES, Primiera, Variant, parse_variant
 from .i18n import t
 from .render_counts import round_counts_text
@@ -30,12 +30,28 @@ from .sessions import (
 from .sessions.ports import StorageFailed
 from .sessions.service import LOBBY_IDLE
 
+_ITALIAN = {Suit.DENARI: "🪙", Suit.COPPE: "🏆", Suit.SPADE: "🗡️", Suit.BASTONI: "🪵"}
+SUIT_SIGNS: dict[str, dict[Suit, str]] = {
+    "napoletane": _ITALIAN,
+    "piacentine": {Suit.DENARI: "🟡", Suit.COPPE: "🍷", Suit.SPADE: "⚔️", Suit.BASTONI: "🪵"},
+    "siciliane": {Suit.DENARI: "☀️", Suit.COPPE: "🏺", Suit.SPADE: "🔪", Suit.BASTONI: "🪵"},
+    "trevisane": _ITALIAN,
+    "bergamasche": _ITALIAN,
+    "french": {Suit.DENARI: "♦", Suit.COPPE: "♥", Suit.SPADE: "♠", Suit.BASTONI: "♣"},
+}
+"""The suit signs each deck's cards are written with, in buttons, alerts, captions and tables.
+Bastoni are a log (🪵) in every Italian deck: a sign players read as a club at once, and as
+widely drawn as the coin (both Emoji 13.0)."""
+_RANK_LETTERS = {1: "A", 8: "F", 9: "C", 10: "R"}
+_FRENCH_RANK_LETTERS = {1: "A", 8: "J", 9: "Q", 10: "K"}
+
 
 def card_label(card: Card, style: str = "napoletane") -> str:
-    try:
-        return label(card, DeckStyle(style))
-    except ValueError:
-        return label(card)
+    """A short label for buttons and tables in deck `style`, e.g. `7🪙`, `F🟡` or `Q♠` (the
+    Neapolitan signs for a deck it does not know)."""
+    signs = SUIT_SIGNS.get(style, _ITALIAN)
+    letters = _FRENCH_RANK_LETTERS if style == "french" else _RANK_LETTERS
+    return letters.get(card.rank, str(card.rank)) + signs[card.suit]
 
 
 def cards_text(cards: Sequence[Card], style: str = "napoletane") -> str:
@@ -425,12 +441,13 @@ def quoted(value: object) -> object:
     return value
 
 
-def _shown(value: object) -> object:
-    """A refusal's parameter as a user reads it: cards and moves with their signs."""
+def _shown(value: object, style: str) -> object:
+    """A refusal's parameter as a user reads it: cards and moves with the signs of the game's
+    deck (the refusal's `deck_style`)."""
     if isinstance(value, Move):
-        return move_label(value)
+        return move_label(value, style)
     if isinstance(value, Card):
-        return card_label(value)
+        return card_label(value, style)
     return quoted(value)
 
 
@@ -443,7 +460,8 @@ message is in one language."""
 def refusal_text(refused: Refused, lang: str) -> str:
     params: dict[str, Any] = {"detail": "", "missing": "", "names": "", "game_id": "",
                               "minutes": LOBBY_IDLE // 60}
-    params.update({key: _shown(value) for key, value in refused.params.items()})
+    style = str(refused.params.get("deck_style", "napoletane"))
+    params.update({key: _shown(value, style) for key, value in refused.params.items()})
     if "asked" in refused.params and lang != ENGINE_LANGUAGE:
         params["detail"] = params["asked"]
     return t(lang, f"refused.{refused.reason.value}", **params)

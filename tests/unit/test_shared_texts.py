@@ -4,7 +4,7 @@ scope and escobas by number, ratings, refusals in one language, and the card leg
 
 from __future__ import annotations
 
-from bot.engine import Card, Game
+from bot.engine import Card, Game, Move
 from bot.pictures import last_play_of, table_scene
 from bot.render import (
     breakdown_text,
@@ -195,3 +195,18 @@ async def test_the_last_table_of_a_match_says_who_took_the_cards_left() -> None:
     text = table_text(view, "en", now=0)
     assert text.count("takes what is left") == 1 and f"• {last.leftover_name} takes what is left" in text
     await sessions.close()
+
+
+def test_every_deck_offered_is_drawn_and_written_with_its_own_signs() -> None:
+    from bot.pictures import Style
+    from bot.render import SUIT_SIGNS, card_label, refusal_text
+    from bot.sessions.options import DECK_STYLES
+
+    assert set(DECK_STYLES) == set(SUIT_SIGNS) == {style.value for style in Style}
+    clubs = Card.parse("8B")
+    assert {style: card_label(clubs, style) for style in DECK_STYLES} == {
+        "napoletane": "F🪵", "piacentine": "F🪵", "siciliane": "F🪵", "trevisane": "F🪵",
+        "bergamasche": "F🪵", "french": "J♣"}
+    coins = Card.parse("8D")
+    refused = Refused(Reason.MUST_CAPTURE, card=coins, example=Move(coins, (clubs,)), deck_style="piacentine")
+    assert refusal_text(refused, "it") == "Devi prendere: F🟡 → F🪵."
