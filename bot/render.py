@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from .engine import DECK, Card, DeckStyle, Move, Rules, Suit, label
+from .engine import DECK, Card, Move, Rules, Suit
 from .engine.rules import HOUSE_RULES, Primiera, Variant, parse_variant
 from .i18n import t
 from .render_counts import round_counts_text
@@ -22,6 +22,7 @@ from .sessions import (
     LobbyView,
     MatchEnded,
     MovePlayed,
+    PlayLine,
     Refused,
     RoundEnded,
     TableView,
@@ -29,12 +30,28 @@ from .sessions import (
 from .sessions.ports import StorageFailed
 from .sessions.service import LOBBY_IDLE
 
+_ITALIAN = {Suit.DENARI: "🪙", Suit.COPPE: "🏆", Suit.SPADE: "🗡️", Suit.BASTONI: "🪵"}
+SUIT_SIGNS: dict[str, dict[Suit, str]] = {
+    "napoletane": _ITALIAN,
+    "piacentine": {Suit.DENARI: "🟡", Suit.COPPE: "🍷", Suit.SPADE: "⚔️", Suit.BASTONI: "🪵"},
+    "siciliane": {Suit.DENARI: "☀️", Suit.COPPE: "🏺", Suit.SPADE: "🔪", Suit.BASTONI: "🪵"},
+    "trevisane": _ITALIAN,
+    "bergamasche": _ITALIAN,
+    "french": {Suit.DENARI: "♦", Suit.COPPE: "♥", Suit.SPADE: "♠", Suit.BASTONI: "♣"},
+}
+"""The suit signs each deck's cards are written with, in buttons, alerts, captions and tables.
+Bastoni are a log (🪵) in every Italian deck: a sign players read as a club at once, and as
+widely drawn as the coin (both Emoji 13.0)."""
+_RANK_LETTERS = {1: "A", 8: "F", 9: "C", 10: "R"}
+_FRENCH_RANK_LETTERS = {1: "A", 8: "J", 9: "Q", 10: "K"}
+
 
 def card_label(card: Card, style: str = "napoletane") -> str:
-    try:
-        return label(card, DeckStyle(style))
-    except ValueError:
-        return label(card)
+    """A short label for buttons and tables in deck `style`, e.g. `7🪙`, `F🟡` or `Q♠` (the
+    Neapolitan signs for a deck it does not know)."""
+    signs = SUIT_SIGNS.get(style, _ITALIAN)
+    letters = _FRENCH_RANK_LETTERS if style == "french" else _RANK_LETTERS
+    return letters.get(card.rank, str(card.rank)) + signs[card.suit]
 
 
 def cards_text(cards: Sequence[Card], style: str = "napoletane") -> str:
@@ -202,6 +219,13 @@ def score_text(view: TableView) -> str:
                                                                 strict=True))
 
 
+def play_line_of(play: PlayLine, lang: str, style: str, variant: str | None = None) -> str:
+    """A play of a table view; the cards left at a round's end, with who took them."""
+    if play.leftover:
+        return t(lang, "play.leftover", name=play.name, cards=cards_text(play.captured, style))
+    return play_line(play.name, play.card, play.captured, play.scopa, lang, style, variant)
+
+
 def play_line(name: str, card: Card | None, captured: Sequence[Card], scopa: bool, lang: str,
               style: str, variant: str | None = None) -> str:
     if card is None:
@@ -242,8 +266,7 @@ def table_text(view: TableView, lang: str, now: float | None = None) -> str:
         lines.append(drawn)
     lines.append("")
     for play in view.last_plays:
-        lines.append("• " + play_line(play.name, play.card, play.captured, play.scopa, lang, style,
-                                      view.variant))
+        lines.append("• " + play_line_of(play, lang, style, view.variant))
     if view.last_plays:
         lines.append("")
     for seat in view.seats:
@@ -302,25 +325,50 @@ def move_text(event: MovePlayed, lang: str, style: str) -> str:
         text += " " + t(lang, "play.fuori")
     if event.timed_out:
         text = t(lang, "play.timed_out", name=event.name) + "\n" + text
-    if event.leftover:
+    if event.leftover and event.leftover_seat is not None:
         text += "\n" + t(lang, "play.leftover", name=event.leftover_name or event.name,
                          cards=cards_text(event.leftover, style))
     return text
 
 
+BREAKDOWN_COLUMNS = 32
+"""A round's breakdown is read down, a column per side, in at most this many monospaced
+columns: a phone's chat shows about 32 without wrapping."""
+LABEL_COLUMNS = 10
+
+
 def breakdown_rows(event: RoundEnded, lang: str) -> list[list[str]]:
-    """The round breakdown as a table: a header row, then one row per side."""
+    """The round as a table to read down: the sides' names, a row per point with each side's
+    points, then the round's and the match's totals."""
     result = event.result
     names = [name for name in (result.scores[0].points if result.scores else {})]
     escoba = is_escoba(event.variant)
-    header = [t(lang, "round.header")] + [
-        t(lang, "round.escobas" if n == "scope" and escoba else f"round.{n}") for n in names] + [
-        t(lang, "round.total"), t(lang, "round.match")]
-    rows = [header]
-    for side, score in enumerate(result.scores):
-        rows.append([event.side_names[side]] + [str(score.points[n]) for n in names]
-                    + [str(score.total), str(result.totals[side])])
+    rows = [["", *event.side_names]]
+    for name in names:
+        label = t(lang, "round.escobas" if name == "scope" and escoba else f"round.{name}")
+        rows.append([label, *(str(score.points[name]) for score in result.scores)])
+    rows.append([t(lang, "round.total"), *(str(score.total) for score in result.scores)])
+    rows.append([t(lang, "round.match"), *(str(total) for total in result.totals)])
     return rows
+
+
+def breakdown_table(rows: list[list[str]], columns: int = BREAKDOWN_COLUMNS) -> str:
+    """`breakdown_rows` in at most `columns` monospaced columns: labels and names are shortened
+    to fit, numbers right-aligned under their side."""
+    sides = len(rows[0]) - 1
+    label = min(LABEL_COLUMNS, max(display_width(row[0]) for row in rows))
+    room = max(3, (columns - label - sides) // max(1, sides))
+    cut = [[short_name(row[0], label), *(_column_name(cell, room) for cell in row[1:])] for row in rows]
+    widths = [label, *(max(display_width(row[i]) for row in cut) for i in range(1, sides + 1))]
+    return "\n".join(" ".join(_pad(cell, widths[i], i == 0) for i, cell in enumerate(row)).rstrip()
+                     for row in cut)
+
+
+def _column_name(name: str, room: int) -> str:
+    """A side's name over its column: a team's too long for it as `Anna+Carla`."""
+    if display_width(name) > room:
+        name = name.replace(" & ", "+")
+    return short_name(name, room)
 
 
 def monospace_table(rows: list[list[str]], max_name: int = 14) -> str:
@@ -330,6 +378,21 @@ def monospace_table(rows: list[list[str]], max_name: int = 14) -> str:
     widths = [max(display_width(row[i]) for row in clipped) for i in range(len(clipped[0]))]
     return "\n".join("  ".join(_pad(cell, widths[i], i == 0) for i, cell in enumerate(row)).rstrip()
                      for row in clipped)
+
+
+def round_caption(event: RoundEnded, lang: str, target: int) -> str:
+    """What a round's picture says in words: the round, fuori if declared, who took the round
+    and the match's score."""
+    result = event.result
+    totals = [score.total for score in result.scores]
+    points = "–".join(str(total) for total in totals)
+    best = [side for side, total in enumerate(totals) if total == max(totals, default=0)]
+    won = (t(lang, "round.caption_won", side=event.side_names[best[0]], points=points) if len(best) == 1
+           else t(lang, "round.caption_tie", points=points))
+    score = " · ".join(f"{name} {total}" for name, total in zip(event.side_names, result.totals, strict=True))
+    lines = [t(lang, "round.title", round=result.number), fuori_line(event, lang), won,
+             t(lang, "table.score", score=score, target=target)]
+    return "\n".join(line for line in lines if line)
 
 
 def fuori_line(event: RoundEnded, lang: str) -> str | None:
@@ -349,7 +412,7 @@ def breakdown_text(event: RoundEnded, lang: str, counts: bool = True) -> str:
     """The round's points by side, then (with `counts`) the counts behind them."""
     fuori = fuori_line(event, lang)
     text = t(lang, "round.title", round=event.result.number) + "\n" + (
-        f"{fuori}\n" if fuori else "") + monospace_table(breakdown_rows(event, lang))
+        f"{fuori}\n" if fuori else "") + breakdown_table(breakdown_rows(event, lang))
     return text + "\n" + round_counts_text(event, lang) if counts else text
 
 
@@ -378,12 +441,13 @@ def quoted(value: object) -> object:
     return value
 
 
-def _shown(value: object) -> object:
-    """A refusal's parameter as a user reads it: cards and moves with their signs."""
+def _shown(value: object, style: str) -> object:
+    """A refusal's parameter as a user reads it: cards and moves with the signs of the game's
+    deck (the refusal's `deck_style`)."""
     if isinstance(value, Move):
-        return move_label(value)
+        return move_label(value, style)
     if isinstance(value, Card):
-        return card_label(value)
+        return card_label(value, style)
     return quoted(value)
 
 
@@ -396,7 +460,8 @@ message is in one language."""
 def refusal_text(refused: Refused, lang: str) -> str:
     params: dict[str, Any] = {"detail": "", "missing": "", "names": "", "game_id": "",
                               "minutes": LOBBY_IDLE // 60}
-    params.update({key: _shown(value) for key, value in refused.params.items()})
+    style = str(refused.params.get("deck_style", "napoletane"))
+    params.update({key: _shown(value, style) for key, value in refused.params.items()})
     if "asked" in refused.params and lang != ENGINE_LANGUAGE:
         params["detail"] = params["asked"]
     return t(lang, f"refused.{refused.reason.value}", **params)

@@ -16,7 +16,9 @@ _DASH = "–"
 
 
 def _values(numbers: Sequence[int | None], lang: str) -> str:
-    return _DASH.join(t(lang, "counts.no_primiera") if n is None else str(n) for n in numbers)
+    """`21–19`; spaced when a word stands for a missing primiera (`none – 73`)."""
+    shown = [t(lang, "counts.no_primiera") if n is None else str(n) for n in numbers]
+    return (f" {_DASH} " if None in numbers else _DASH).join(shown)
 
 
 def round_counts_parts(event: RoundEnded, lang: str) -> list[str]:

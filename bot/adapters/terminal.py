@@ -284,12 +284,8 @@ class TerminalGame:
         if isinstance(event, MovePlayed):
             prefix = t(self.lang, "play.computer") + " " if event.by_computer and not event.timed_out else ""
             lines = (prefix + move_text(event, self.lang, style)).splitlines()
-            if event.leftover:
-                if event.leftover_seat is None:
-                    lines.append(self._say("leftover_nobody"))
-                else:
-                    lines.append(t(self.lang, "play.leftover", cards=cards_text(event.leftover, style),
-                                   name=self.names.get(event.leftover_seat, "?")))
+            if event.leftover and event.leftover_seat is None:
+                lines.append(self._say("leftover_nobody"))
             self.log = [*self.log, *lines][-6:]
             self.unseen += lines
         elif isinstance(event, RoundEnded):

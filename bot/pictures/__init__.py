@@ -4,16 +4,20 @@
 from .cards import card_image
 from .encode import photo_bytes, png_bytes
 from .hand import hand_picture
+from .lobby import lobby_picture
 from .scenes import (
     HandScene,
     LastPlay,
+    LobbyScene,
     RoundScene,
     SeatScene,
     SideLine,
     TableScene,
     hand_scene,
     last_play_of,
+    lobby_scene,
     round_scene,
+    round_scene_of,
     seat_scene,
     table_scene,
 )
@@ -27,6 +31,7 @@ from .warm import warm_up
 __all__ = [
     "HandScene",
     "LastPlay",
+    "LobbyScene",
     "RoundScene",
     "SeatScene",
     "SideLine",
@@ -37,11 +42,14 @@ __all__ = [
     "hand_picture",
     "hand_scene",
     "last_play_of",
+    "lobby_picture",
+    "lobby_scene",
     "parse_style",
     "photo_bytes",
     "png_bytes",
     "round_picture",
     "round_scene",
+    "round_scene_of",
     "seat_picture",
     "seat_scene",
     "table_picture",

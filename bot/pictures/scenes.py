@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..engine import Card, RoundResult
-from ..sessions import HandView, TableView
+from ..engine import Card, Primiera, RoundResult, Rules
+from ..sessions import HandView, MovePlayed, PlayLine, RoundEnded, TableView
 from .styles import Style, parse_style
 
 
@@ -32,6 +32,8 @@ class LastPlay:
     scopa: bool
     timed_out: bool = False
     """The play was made for the player when their time ran out."""
+    leftover: bool = False
+    """Not a play: `name` took the cards left on the table at the round's end (`captured`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,13 @@ class SeatScene:
 
 
 @dataclass(frozen=True, slots=True)
+class LobbyScene:
+    """A game not dealt yet: the deck it will be played with."""
+
+    style: Style
+
+
+@dataclass(frozen=True, slots=True)
 class RoundScene:
     style: Style
     variant: str
@@ -113,9 +122,16 @@ class PlayLike(Protocol):
 
 
 def last_play_of(play: PlayLike | None) -> LastPlay | None:
+    """The last play to draw: for a `MovePlayed` that ended a round with cards left on the table,
+    who took them; a play made when time ran out says so."""
     if play is None:
         return None
-    return LastPlay(play.name, play.card, tuple(play.captured), play.scopa)
+    if isinstance(play, PlayLine):
+        return LastPlay(play.name, play.card, play.captured, play.scopa, leftover=play.leftover)
+    if isinstance(play, MovePlayed) and play.leftover and play.leftover_seat is not None:
+        return LastPlay(play.leftover_name or play.name, None, tuple(play.leftover), False, leftover=True)
+    timed_out = play.timed_out if isinstance(play, MovePlayed) else False
+    return LastPlay(play.name, play.card, tuple(play.captured), play.scopa, timed_out)
 
 
 def table_scene(view: TableView, show_taken: bool = True, last: LastPlay | None = None) -> TableScene:
@@ -152,16 +168,21 @@ def table_scene(view: TableView, show_taken: bool = True, last: LastPlay | None 
 
 
 def hand_scene(view: HandView, waiting_for: str | None = None) -> HandScene:
-    """The hand of `view`; `waiting_for` names who is to play while it is not the player's turn."""
+    """The hand of `view`; `waiting_for` names who is to play while it is not the player's turn
+    (by default the view's own)."""
     playable = frozenset(choice.card for choice in view.choices) if view.my_turn else frozenset()
     return HandScene(
         style_of(view.deck_style),
         tuple(view.hand),
         playable,
         view.my_turn,
-        None if view.my_turn or view.finished else waiting_for,
+        None if view.my_turn or view.finished else (waiting_for or view.waiting_for),
         view.face_down,
     )
+
+
+def lobby_scene(deck_style: str) -> LobbyScene:
+    return LobbyScene(style_of(deck_style))
 
 
 def seat_scene(table: TableView, hand: HandView, last: LastPlay | None = None) -> SeatScene:
@@ -184,4 +205,17 @@ def round_scene(
     winner = side_names[result.winner] if result.winner is not None else None
     return RoundScene(
         style_of(deck_style), variant, tuple(side_names), result, target, by_sevens, winner, fuori_name
+    )
+
+
+def round_scene_of(event: RoundEnded, deck_style: str, rules: Rules) -> RoundScene:
+    """The end of a round as the sessions announce it, in the game's deck and rules."""
+    return round_scene(
+        event.result,
+        event.side_names,
+        deck_style,
+        event.variant or "scopa",
+        rules.target,
+        rules.primiera is Primiera.SEVENS,
+        event.fuori_name,
     )

@@ -76,6 +76,9 @@ def _last_play(
     room = WIDTH - 2 * PAD - 28 - badge
     if play.timed_out:
         write(draw, (PAD + 14, line_y), fit(timed_out_note(play, lang), 19, room), 19, MUTED, "lm")
+    elif play.leftover:
+        took = t(lang, "pictures.leftover_by", name=printable(play.name))
+        write(draw, (PAD + 14, line_y), fit(took, 21, room, True), 21, LIGHT, "lm", bold=True)
     else:
         write(draw, (PAD + 14, line_y), fit(printable(play.name), 21, room, True), 21, LIGHT, "lm", bold=True)
     if play.scopa:
@@ -94,8 +97,9 @@ def _last_play(
     if not play.captured:
         write(draw, (x + 4, middle), t(lang, "pictures.laid"), 21, MUTED, "lm")
         return
-    arrow(draw, x, middle)
-    x += 50
+    if not play.leftover:
+        arrow(draw, x, middle)
+        x += 50
     laid = row(len(play.captured), PLAY_CARD, 8, x, WIDTH - PAD - 14 - x, centred=False)
     lay(image, play.captured, scene.style, laid, cards_top)
 

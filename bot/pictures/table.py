@@ -187,7 +187,11 @@ def _last_play(
     middle = top + small_h / 2
     write(draw, (PAD + 16, middle), fit(name, 22, 200, True), 22, LIGHT, "lm", bold=True)
     x = PAD + 16 + min(200, font(22, True).getlength(fit(name, 22, 200, True))) + 16
-    if play.card is not None:
+    if play.leftover:
+        took = t(lang, "pictures.leftover")
+        write(draw, (x + 4, middle), took, 22, MUTED, "lm")
+        x += font(22).getlength(took) + 20
+    elif play.card is not None:
         face = card_image(play.card, scene.style, SMALL)
         ring = glow(SMALL, small_h, GOLD, 5)
         image.paste(ring, (round(x) - 5, top - 5), ring)

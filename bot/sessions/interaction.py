@@ -84,7 +84,8 @@ async def tap_card(sessions: Sessions, game_id: int, user: UserRef, version: int
     if choice is None:
         blocked = next((b for b in blocked_cards(view) if b.card.code == card), None)
         if blocked is not None:
-            raise Refused(Reason.MUST_CAPTURE, card=blocked.card, example=blocked.example)
+            raise Refused(Reason.MUST_CAPTURE, card=blocked.card, example=blocked.example,
+                          deck_style=view.deck_style)
         raise Refused(Reason.ILLEGAL_MOVE)
     if len(choice.moves) == 1 and not declaring:
         await sessions.play(game_id, user, version, choice.moves[0])

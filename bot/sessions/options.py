@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..ai import LEVELS as AI_LEVELS
-from ..engine.cards import DeckStyle
 from ..engine.errors import InvalidRulesError
 from ..engine.rules import (
     HOUSE_RULES,
@@ -71,13 +70,10 @@ TURN_LIMIT_BOUNDS: tuple[int, int] = (15, 3600)
 """What a chat may hold at all: the menus' values, and an hour for the terminal game,
 where only one person plays against the computers."""
 
-DECK_STYLES_PICTURED: tuple[str, ...] = ("napoletane", "piacentine", "siciliane", "trevisane",
-                                         "bergamasche", "french")
-"""The card pictures a lobby may show, in the order menus list them."""
-
-DECK_STYLES: tuple[str, ...] = tuple(s for s in DECK_STYLES_PICTURED if s in set(DeckStyle))
-"""The pictured styles the engine can also write as text (`DeckStyle`): a style is offered
-once it can be drawn both ways, so a lobby never picks cards nobody can show."""
+DECK_STYLES: tuple[str, ...] = ("napoletane", "piacentine", "siciliane", "trevisane", "bergamasche",
+                                "french")
+"""The decks a lobby offers, in the order menus list them: each is drawn by `bot.pictures` and
+written with its own suit signs by `bot.render`."""
 
 ON_OFF = ("on", "off")
 
@@ -235,5 +231,5 @@ def catalogue_keys() -> Iterable[str]:
             key = option.value_key(value)
             if key:
                 yield key
-    for style in DECK_STYLES_PICTURED:
+    for style in DECK_STYLES:
         yield f"deck.{style}"

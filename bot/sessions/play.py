@@ -86,7 +86,8 @@ class Play:
         try:
             outcome = new.declare_fuori(move, seat.seat) if fuori else new.apply(move, seat=seat.seat)
         except IllegalMoveError as exc:
-            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc), asked=move) from None
+            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc), asked=move,
+                          deck_style=row.deck_style) from None
         timeouts, autoplay = seat.timeouts, seat.autoplay
         if timed_out:
             timeouts += 1

@@ -168,6 +168,9 @@ class PlayLine:
     card: Card | None
     captured: tuple[Card, ...]
     scopa: bool
+    leftover: bool = False
+    """Not a play: the cards left on the table at the round's end, `captured` by the last
+    player to capture (`card` is None)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +234,8 @@ class HandView:
     first_hand: bool = False
     """The player's first hand of the match, before their first play: a front-end explains the
     cards' letters and suit signs with it (`render.card_legend`)."""
+    waiting_for: str | None = None
+    """Who is to play while it is not the player's turn (None on their turn and once it is over)."""
 
     def moves_for(self, card: Card) -> tuple[Move, ...]:
         for choice in self.choices:
@@ -282,6 +287,9 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
     by_seat = {s.seat: s.name for s in seats}
     lines = tuple(PlayLine(p.seat, by_seat.get(p.seat, "?"), p.card, tuple(p.captured), p.scopa)
                   for p in game.plays[-plays_shown:])
+    swept = leftover_line(game, by_seat)
+    if swept is not None:
+        lines = (*lines, swept)[-plays_shown:]
     shown = game.counts_shown
     return TableView(
         row.id, GameStatus(row.status), game.version, row.variant, row.deck_style, game.rules.target,
@@ -291,6 +299,27 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
         tuple([len(c) for c in game.captured]) if shown else (), tuple(game.scope), tuple(game.totals),
         lines, game.results[-1] if game.results else None, game.winner, row.deadline, shown,
         team_draw(row, game))
+
+
+def leftover_line(game: Game, names: dict[int, str]) -> PlayLine | None:
+    """Once the match is over, who took the cards its last round left on the table: the table
+    is empty then, and the last play alone would not say where they went. (While the match goes
+    on, the next round is dealt at once and the table shows it.)"""
+    if game.winner is None or not game.results or game.results[-1].fuori is not None:
+        return None
+    seat = game.last_capturer
+    if seat is None or game.table:
+        return None
+    left = list(game.view(seat).starting_table)
+    for play in game.plays:
+        if play.captured:
+            left = [card for card in left if card not in play.captured]
+        elif play.card is not None:
+            left.append(play.card)
+    if not left:
+        return None
+    return PlayLine(seat, names.get(seat, "?"), None, tuple(sorted(left, key=table_order)), False,
+                    leftover=True)
 
 
 def team_draw(row: GameRow, game: Game) -> tuple[tuple[int, Card], ...]:
@@ -312,11 +341,15 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     my_turn = running and game.winner is None and game.to_play == seat
     first = running and game.round_number == 1 and not any(
         play.seat == seat and play.card is not None for play in game.plays)
+    playing = next((s for s in row.seats if s.seat == game.to_play), None)
+    waiting = running and game.winner is None and not my_turn and playing is not None
+    waiting_for = seat_name(playing, row.seats) if waiting else None
     if not game.hand_visible(seat):
         return HandView(row.id, game.version, seat, row.deck_style, (), tuple(game.table), False, (),
-                        not running, False, face_down=len(hand), first_hand=first)
+                        not running, False, face_down=len(hand), first_hand=first, waiting_for=waiting_for)
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
-                    my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first)
+                    my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first,
+                    waiting_for=waiting_for)
 
 
 def player_profile(row: PlayerRow) -> PlayerProfile:

@@ -78,8 +78,10 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(world: World) ->
     shown = fake.messages(w.channel)
     breakdowns = [m for m in shown if m.embeds and "Fine della smazzata" in m.embeds[0].get("title", "")]
     assert len(breakdowns) == final.round_number
-    assert {f["name"] for f in breakdowns[0].embeds[0]["fields"]} == {"Alice", "Bob"}
-    assert "```" in breakdowns[0].embeds[0]["description"]
+    first = breakdowns[0].embeds[0]
+    assert breakdowns[0].picture() is not None, "each round's end is a picture"
+    assert "Punteggio: Alice" in first["description"] and "Bob" in first["description"]
+    assert "```" not in first["description"] and "fields" not in first, "the numbers are in the picture"
     over = next(m for m in shown if "Partita finita" in m.text and m.buttons())
     assert over.labels() == ["🔁 Rivincita"]
     assert not table.components and "Partita finita" in table.text
@@ -122,7 +124,9 @@ async def test_four_player_team_match_with_a_computer(world: World) -> None:
     await w.front.lanes.idle()
     breakdown = next(m for m in fake.messages(w.channel)
                      if m.embeds and "Fine della smazzata" in m.embeds[0].get("title", ""))
-    assert [f["name"] for f in breakdown.embeds[0]["fields"]] == ["Alice & Carla", "Bob & CPU 🤔"]
+    assert breakdown.picture() is not None
+    assert "Alice & Carla" in breakdown.embeds[0]["description"]
+    assert "Bob & CPU 🤔" in breakdown.embeds[0]["description"]
     board = await fake.slash(w.dino, w.channel, "leaderboard")
     assert all(name in board.reply.text for name in ("Alice", "Bob", "Carla"))
     assert "CPU" not in board.reply.text

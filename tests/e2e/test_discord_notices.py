@@ -46,7 +46,8 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(wo
     assert _posted(w, "Fine della smazzata") == 1
     breakdown = next(m for m in w.fake.messages(w.channel)
                      if any("Fine della smazzata" in e.get("title", "") for e in m.embeds))
-    assert "Conteggi" in breakdown.embeds[0]["description"], "the counts behind the points"
+    assert breakdown.picture() is not None, "the round's end as its picture"
+    assert "Punteggio" in breakdown.embeds[0]["description"]
     over = next(m for m in w.fake.messages(w.channel) if "Partita finita" in m.text and m.buttons())
     assert over.labels() == ["🔁 Rivincita"]
 

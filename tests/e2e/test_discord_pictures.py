@@ -8,6 +8,10 @@ import logging
 
 import discord
 import pytest
+from PIL import Image
+
+from bot.pictures import lobby_picture, lobby_scene, photo_bytes
+from bot.sessions import ChatRef
 
 from ..discord_helpers import (
     HAND,
@@ -15,6 +19,7 @@ from ..discord_helpers import (
     lobby_message,
     mover,
     open_game,
+    play_to_end,
     play_turn,
     started_duel,
     table_message,
@@ -37,10 +42,13 @@ async def test_the_lobby_table_and_hand_carry_their_pictures(world: World) -> No
     await fake.wait_for(lambda: shown_file(lobby) == "deck.jpg", what="the deck's sample")
     napoletane = lobby.picture()
     assert napoletane is not None and napoletane.startswith(JPEG)
+    assert napoletane == photo_bytes(lobby_picture(lobby_scene("napoletane"), "it")), (
+        "the lobby shows the deck's cards under its name, no hand")
     game_id = await open_game(w)
     await fake.press(w.alice, lobby, custom_id=f"scopa:e:{game_id}:table", values=["deck_style=french"])
     await fake.wait_for(lambda: lobby.picture() not in (None, napoletane), what="the French sample")
     assert len(lobby.attachments) == 1, "the new sample replaces the old one"
+    assert lobby.picture() == photo_bytes(lobby_picture(lobby_scene("french"), "it"))
     sample = lobby.attachments[0]["id"]
     await fake.press(w.bob, lobby, "Partecipa")
     await fake.wait_for(lambda: "Bob" in lobby.text, what="Bob in the lobby")
@@ -134,3 +142,53 @@ async def test_the_fake_refuses_attachments_as_discord_does(world: World) -> Non
     await sent.edit(attachments=[])
     with pytest.raises(discord.HTTPException):
         await sent.edit(embed=pictured)
+
+
+def _round_ends(w: World) -> list[Message]:
+    return [m for m in w.fake.messages(w.channel)
+            if m.embeds and "Fine della smazzata" in m.embeds[0].get("title", "")]
+
+
+async def test_a_round_ends_with_its_picture_and_the_numbers_once(world: World) -> None:
+    w = world
+    await w.sessions.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
+    game_id = await started_duel(w)
+    await play_to_end(w, game_id, [w.alice, w.bob])
+    await w.front.lanes.idle()
+    [ended] = _round_ends(w)
+    assert shown_file(ended) == "round.jpg" and ended.picture().startswith(JPEG)  # type: ignore[union-attr]
+    assert Image.open(io.BytesIO(ended.picture() or b"")).width == 720
+    embed = ended.embeds[0]
+    lines = embed["description"].splitlines()
+    assert lines[-1].startswith("Punteggio: Alice ") and "(a 1)" in lines[-1]
+    assert any(line.startswith(("Smazzata a ", "Smazzata pari")) for line in lines)
+    assert "fields" not in embed and "```" not in embed["description"], "the numbers only in the picture"
+
+
+async def test_a_round_end_in_a_channel_of_text_reads_on_a_phone(world: World) -> None:
+    w = world
+    channel = ChatRef("discord", str(w.channel.id))
+    await w.sessions.set_chat_defaults(channel, {"target": 1, "pictures": "off"})
+    w.front.painter.set_wanted(str(w.channel.id), False)
+    game_id = await started_duel(w)
+    await play_to_end(w, game_id, [w.alice, w.bob])
+    await w.front.lanes.idle()
+    [ended] = _round_ends(w)
+    assert not ended.attachments
+    embed = ended.embeds[0]
+    table = embed["description"].split("```")[1].strip("\n").splitlines()
+    assert table[0].split() == ["Alice", "Bob"] and all(len(line) <= 32 for line in table), table
+    assert "fields" not in embed and embed["description"].count("Conteggi") == 1
+    assert "—–" not in embed["description"]
+
+
+async def test_a_round_end_a_channel_refuses_as_a_file_is_posted_as_text(world: World) -> None:
+    w = world
+    await w.sessions.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
+    game_id = await started_duel(w)
+    await w.front.lanes.idle()
+    w.channel.bot_permissions &= ~ATTACH_FILES
+    await play_to_end(w, game_id, [w.alice, w.bob])
+    await w.front.lanes.idle()
+    [ended] = _round_ends(w)
+    assert not ended.attachments and "Conteggi (Alice – Bob)" in ended.embeds[0]["description"]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot.adapters.telegram.identity import PLATFORM
+from bot.pictures import lobby_picture, lobby_scene, photo_bytes
 from bot.sessions import ChatRef
 
 from ..fakes.telegram_server import NO_PHOTO_RIGHTS, FakeChat, FakeMessage, FakeTelegramServer, FakeUser
@@ -62,6 +65,8 @@ async def test_the_table_is_a_photo_edited_in_place_and_hands_are_photos_with_bu
             tg.user_sends(group, alice, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game")
             assert lobby.photo is not None and lobby.text is None, "the lobby shows a sample of the deck"
+            assert lobby.photo["data"] == photo_bytes(lobby_picture(lobby_scene("napoletane"), "en")), (
+                "the lobby shows the deck's cards under its name, no hand")
             table = await _start(tg, group, alice, bob)
             assert table is lobby, "the lobby's photo becomes the table"
             await tg.wait_for(lambda: "to play" in shown(table), what="the table's caption")
@@ -144,3 +149,82 @@ async def test_a_failed_upload_sends_that_message_as_text(tmp_path: Path) -> Non
             assert hand is not None and hand.photo is not None, "nothing else changes"
             played = [r for r in taps.records if r.data.startswith("p|")]
             assert (await bot.sessions.table(1)).version == len(played) > 0
+
+
+async def test_a_round_ends_with_its_picture_under_a_short_caption(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            await _start(tg, group, alice, bob)
+            await play_until_over(tg, group, [alice, bob])
+            ended = await tg.wait_for(
+                lambda: next((m for m in bot_messages(tg, group) if "End of round 1" in shown(m)), None),
+                what="the end of the round")
+            assert ended.photo is not None and ended.text is None, "the round's end is a photo"
+            picture = Image.open(io.BytesIO(ended.photo["data"]))
+            assert picture.width == 720, "the round's picture, every point and count in it"
+            caption = shown(ended).splitlines()
+            assert caption[0] == "📊 End of round 1"
+            assert caption[-1].startswith("Score: Alice ") and "(to 1)" in caption[-1]
+            assert any(line.startswith(("Round to ", "Round tied")) for line in caption)
+            assert "Counts" not in shown(ended), "the numbers are in the picture, not repeated"
+
+
+async def test_a_round_end_in_a_chat_of_text_reads_on_a_phone(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            chat = ChatRef(PLATFORM, str(group.id))
+            await bot.sessions.set_chat_defaults(chat, {"target": 1, "pictures": "off"})
+            bot.front.presenter.set_chat_pictures(group.id, False)
+            await _start(tg, group, alice, bob)
+            await play_until_over(tg, group, [alice, bob])
+            ended = await tg.wait_for(
+                lambda: next((m for m in bot_messages(tg, group) if "End of round 1" in shown(m)), None),
+                what="the end of the round")
+            assert ended.photo is None
+            assert any(e["type"] == "pre" for e in ended.entities), "the breakdown in columns"
+            lines = (ended.text or "").splitlines()[1:-1]
+            assert lines[0].split() == ["Alice", "Bob"]
+            assert any(line.startswith("Settebello") for line in lines)
+            assert all(len(line) <= 32 for line in lines), lines
+            assert "—–" not in (ended.text or "")
+
+
+async def test_a_round_end_the_group_cannot_take_as_a_photo_is_posted_as_text(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            await _start(tg, group, alice, bob)
+            tg.set_permissions(group, can_send_photos=False)
+            await play_until_over(tg, group, [alice, bob])
+            ended = await tg.wait_for(
+                lambda: next((m for m in bot_messages(tg, group) if "End of round 1" in shown(m)), None),
+                what="the end of the round")
+            assert ended.photo is None and "Counts (Alice – Bob)" in (ended.text or "")
+            assert [c.description for c in tg.calls_to("sendPhoto") if not c.ok] == [NO_PHOTO_RIGHTS]
+
+
+async def test_a_lobby_offers_all_six_decks_and_shows_the_one_chosen(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, _, group = _friends(tg)
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
+            await _english(bot.sessions, group)
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game")
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Options"))).show_alert
+            await tg.wait_for(lambda: any("Cards" in b for b in lobby.button_texts), what="the options")
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Cards"))).show_alert
+            decks = ["Neapolitan", "Piacentine", "Sicilian", "Trevisane", "Bergamasche", "French"]
+            await tg.wait_for(lambda: all(any(d in b for b in lobby.button_texts) for d in decks),
+                              what="the six decks")
+            before = lobby.photo["data"] if lobby.photo else None
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Trevisane"))).show_alert
+            trevisane = photo_bytes(lobby_picture(lobby_scene("trevisane"), "en"))
+            await tg.wait_for(lambda: lobby.photo is not None and lobby.photo["data"] == trevisane,
+                              what="the Trevisane deck in the lobby's picture")
+            assert before != trevisane
+            assert (await bot.sessions.lobby_of(1)).deck_style == "trevisane"

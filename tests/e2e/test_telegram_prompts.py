@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.adapters.telegram.identity import PLATFORM
+from bot.sessions import ChatRef
+
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import answered, friends_group, hand_message, running_bot, shown, start_bot
 
@@ -89,3 +92,25 @@ async def test_a_card_that_cannot_be_played_says_why_and_the_legend_explains_the
             tg.user_sends(group, alice, "/help")
             help_text = await tg.wait_for_message(group, contains="/newgame")
             assert "A = asso" in shown(help_text), "/help has the legend too"
+
+
+async def test_buttons_and_alerts_use_the_signs_of_the_deck_chosen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.sessions.lobby.secrets.token_hex", lambda _: BLOCKING_SEED)
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            chat = ChatRef(PLATFORM, str(group.id))
+            await bot.sessions.set_chat_language(chat, "en")
+            await bot.sessions.set_chat_defaults(chat, {"deck_style": "piacentine"})
+            await _started(tg, group, alice, bob)
+            player = (alice, bob)[(await bot.sessions.table(1)).to_play]
+            hand = await tg.wait_for(lambda: _with_choice(hand_message(tg, player, 1)),
+                                     what="the first hand, the 9 with two captures")
+            assert any("C🟡" in text for text in hand.button_texts), hand.button_texts
+            assert not any(sign in text for text in hand.button_texts for sign in ("🪙", "🏏"))
+            blocked = [b for b in hand.buttons if b["text"].startswith("🚫 ")]
+            record = await answered(tg, tg.press_button(player, hand, player, blocked[0]["callback_data"]))
+            assert record.show_alert and (record.answer_text or "").startswith("You must capture: C🟡 → ")
+            assert "🪙" not in (record.answer_text or "")

@@ -108,7 +108,8 @@ async def test_a_match_to_the_end_shows_each_rounds_counts(tmp_path: Path) -> No
     assert await game.run(await game.setup("scopa", 2, "easy", False, {"round_limit": "1"}))
     text = out.getvalue()
     counts = text[text.index("Counts ("):].splitlines()[0]
-    assert re.search(r"cards \d+–\d+ · denari \d+–\d+ · primiera (\d+|—)–(\d+|—) · settebello: \S+", counts)
+    primiera = r"(\d+–\d+|none – \d+|\d+ – none)"
+    assert re.search(rf"cards \d+–\d+ · denari \d+–\d+ · primiera {primiera} · settebello: \S+", counts)
     assert re.search(r"scope \d+–\d+", counts)
     await sessions.close()
 
@@ -128,12 +129,14 @@ async def test_the_cards_left_on_the_table_are_announced_before_the_round_summar
     game, out = console_game(sessions, [""])
     game.names = {0: "root", 1: "CPU 🙂"}
     last = MovePlayed(1, "terminal", "local", 40, 0, "root", card_of("5C"), (), False,
-                      leftover=(card_of("3D"), card_of("10S")), leftover_seat=1)
+                      leftover=(card_of("3D"), card_of("10S")), leftover_seat=1, leftover_name="CPU 🙂")
     game._record(last, "napoletane")
     assert game.log[-1] == "CPU 🙂 takes what is left: 3🪙 R🗡️"
+    assert sum("takes what is left" in line for line in game.log) == 1, "said once"
     assert not await game._drain(round_end("primiera"), "napoletane")
     text = out.getvalue()
     assert text.index("• CPU 🙂 takes what is left: 3🪙 R🗡️") < text.index("📊 End of round 1")
+    assert text.count("takes what is left") == 1
     assert ("Counts (root – CPU 🙂): cards 22–18 · denari 7–3 · primiera 73–78 · settebello: root"
             " · scope 2–0") in text
     await sessions.close()

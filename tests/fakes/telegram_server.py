@@ -593,8 +593,8 @@ class FakeMessage:
     sent_at: float = field(default_factory=time.time)
     delivered: bool = True
     photo: JSONDict | None = None
-    """For a photo: the upload as received (``upload`` file name, ``size`` in bytes); ``caption``
-    and ``caption_entities`` are its text."""
+    """For a photo: the upload as received (``upload`` file name, ``size`` in bytes, ``data`` the
+    bytes); ``caption`` and ``caption_entities`` are its text."""
     caption: str | None = None
     caption_entities: list[JSONDict] = field(default_factory=list)
     photo_history: list[JSONDict] = field(default_factory=list, repr=False)
@@ -1354,7 +1354,8 @@ class FakeTelegramServer:
             for key, value in (await request.post()).items():
                 if isinstance(value, web.FileField):
                     data = value.file.read()
-                    params[key] = {"upload": value.filename, "size": len(data), **_image_size(data)}
+                    params[key] = {"upload": value.filename, "size": len(data), "data": data,
+                                   **_image_size(data)}
                 else:
                     params[key] = value
         return params

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bot.engine import Game
 from bot.i18n import catalogue, placeholders, t
-from bot.render import breakdown_text, lobby_text, move_label, table_text
+from bot.render import breakdown_text, display_width, lobby_text, move_label, table_text
 from bot.sessions import RoundEnded
 from bot.sessions.views import LobbyView, SeatInfo, table_view
 from bot.storage import GameRow, SeatRow
@@ -81,8 +81,12 @@ def test_table_and_breakdown_render_in_both_languages() -> None:
     text = breakdown_text(event, "it")
     assert "Primiera" in text and "Settebello" in text and "Alice" in text
     lines = text.splitlines()
-    assert len(lines) == 5
-    assert lines[4].startswith("Conteggi (Alice – Bob): carte ") and "denari" in lines[4]
+    assert lines[1].split() == ["Alice", "Bob"], "a column per side"
+    assert lines[2].startswith("Carte") and lines[-3].startswith("Smazzata")
+    assert lines[-2].startswith("Partita")
+    assert all(display_width(line) <= 32 for line in lines[1:-1]), "the table fits a phone"
+    assert lines[-1].startswith("Conteggi (Alice – Bob): carte ") and "denari" in lines[-1]
+    assert "Settebello" in breakdown_text(event, "en") and "7♦" not in breakdown_text(event, "en")
 
 
 def test_lobby_and_move_labels() -> None:

@@ -21,7 +21,6 @@ from bot.sessions import Reason, Refused, Sessions
 from bot.sessions.options import (
     ALL_OPTIONS,
     DECK_STYLES,
-    DECK_STYLES_PICTURED,
     HOUSE_OPTIONS,
     LEVELS,
     PLAYER_RANGE,
@@ -70,7 +69,7 @@ def test_the_table_is_the_engines_and_the_ais() -> None:
     assert option_of("escoba", "teams", 6).values == ("on", "three", "off")
     assert option_of("escoba", "teams", 5).values == ("off",)
     assert option_of("scopone", "teams").values == ("on",)
-    assert set(DECK_STYLES) <= set(DECK_STYLES_PICTURED) and "napoletane" in DECK_STYLES
+    assert DECK_STYLES == ("napoletane", "piacentine", "siciliane", "trevisane", "bergamasche", "french")
     assert tuple(sorted(TURN_LIMITS)) == TURN_LIMITS and TURN_LIMITS[-1] == 600
 
 

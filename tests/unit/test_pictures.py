@@ -32,6 +32,8 @@ from bot.pictures import (
     hand_picture,
     hand_scene,
     last_play_of,
+    lobby_picture,
+    lobby_scene,
     photo_bytes,
     round_picture,
     round_scene,
@@ -193,6 +195,7 @@ def test_pictures_fit_a_phone_and_the_photo_limit(style: Style, lang: str) -> No
         hand_picture(HandScene(style, hand, frozenset(hand[:4]), True), lang),
         hand_picture(HandScene(style, (), frozenset(), False), lang),
         round_picture(_full_round(style), lang),
+        lobby_picture(lobby_scene(style.value), lang),
     ]
     for picture in pictures:
         assert picture.width <= 1280
@@ -235,13 +238,16 @@ def test_without_a_system_font_accents_are_folded_not_boxed(monkeypatch: pytest.
             cached.cache_clear()
 
 
+ALLOWED_SESSIONS_IMPORT = "from ..sessions import HandView, MovePlayed, PlayLine, RoundEnded, TableView"
+
+
 def test_pictures_depend_on_the_engine_catalogue_and_session_views_only() -> None:
     for path in Path("bot/pictures").glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert "storage" not in source and "adapters" not in source, path
         for line in source.splitlines():
             if line.startswith("from ..sessions"):
-                assert line == "from ..sessions import HandView, TableView", path
+                assert line == ALLOWED_SESSIONS_IMPORT, path
 
 
 def test_picture_words_exist_in_every_language() -> None:
@@ -528,3 +534,12 @@ def test_a_play_made_when_time_ran_out_says_so() -> None:
     assert drawn.size == seat_picture(SeatScene(plain, hand), "en").size
     assert ImageChops.difference(drawn, seat_picture(SeatScene(plain, hand), "en")).getbbox() is not None
     assert "Luca" in catalogue("en")["pictures.timed_out"].format(name="Luca")
+
+
+def test_a_lobby_shows_the_deck_chosen_and_no_hand() -> None:
+    scene = lobby_scene("bergamasche")
+    assert scene.style is Style.BERGAMASCHE and lobby_scene("no-such-deck").style is Style.NAPOLETANE
+    assert not hasattr(scene, "cards") and not hasattr(scene, "my_turn")
+    pictures = {style: photo_bytes(lobby_picture(lobby_scene(style.value), "en")) for style in Style}
+    assert len(set(pictures.values())) == len(Style)
+    assert lobby_picture(scene, "it").tobytes() != lobby_picture(scene, "en").tobytes(), "the deck's name"

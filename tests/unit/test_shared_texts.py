@@ -4,7 +4,8 @@ scope and escobas by number, ratings, refusals in one language, and the card leg
 
 from __future__ import annotations
 
-from bot.engine import Card, Game
+from bot.engine import Card, Game, Move
+from bot.pictures import last_play_of, table_scene
 from bot.render import (
     breakdown_text,
     card_legend,
@@ -167,3 +168,45 @@ def test_stats_count_the_federal_wins_by_kind_when_there_are_any() -> None:
     assert "Vittorie federali: 1 semplici, 2 doppie, 0 triple" in stats_text("Anna", stats, "it")
     assert "Federal wins: 1 single, 2 double, 0 triple" in stats_text("Anna", stats, "en")
     assert "Federal" not in stats_text("Anna", {**stats, "win_kinds": {}}, "en")
+
+
+async def test_the_last_table_of_a_match_says_who_took_the_cards_left() -> None:
+    sessions = await open_memory_sessions()
+    seen = recorded(sessions)
+    for _ in range(8):
+        await sessions.set_chat_defaults(CHAT, {"target": 1})
+        await sessions.new_game(CHAT, ALICE, "scopa")
+        await sessions.join(CHAT, BOB)
+        game_id = (await sessions.start(CHAT, ALICE)).game_id
+        await play_to_end(sessions, game_id, [ALICE, BOB])
+        last = [e for e in seen if isinstance(e, MovePlayed) and e.game_id == game_id][-1]
+        if last.leftover and last.leftover_seat is not None:
+            break
+    else:
+        raise AssertionError("no match ended with cards left on the table")
+    view = await sessions.table(game_id)
+    assert view.finished and not view.table
+    swept = view.last_plays[-1]
+    assert swept.leftover and swept.name == last.leftover_name and set(swept.captured) == set(last.leftover)
+    assert view.last_plays[-2].card == last.card, "the round's last play comes just before"
+    scene = table_scene(view)
+    assert scene.last_play is not None and scene.last_play.leftover
+    assert scene.last_play == last_play_of(last), "the same from the view and from the event"
+    text = table_text(view, "en", now=0)
+    assert text.count("takes what is left") == 1 and f"• {last.leftover_name} takes what is left" in text
+    await sessions.close()
+
+
+def test_every_deck_offered_is_drawn_and_written_with_its_own_signs() -> None:
+    from bot.pictures import Style
+    from bot.render import SUIT_SIGNS, card_label, refusal_text
+    from bot.sessions.options import DECK_STYLES
+
+    assert set(DECK_STYLES) == set(SUIT_SIGNS) == {style.value for style in Style}
+    clubs = Card.parse("8B")
+    assert {style: card_label(clubs, style) for style in DECK_STYLES} == {
+        "napoletane": "F🪵", "piacentine": "F🪵", "siciliane": "F🪵", "trevisane": "F🪵",
+        "bergamasche": "F🪵", "french": "J♣"}
+    coins = Card.parse("8D")
+    refused = Refused(Reason.MUST_CAPTURE, card=coins, example=Move(coins, (clubs,)), deck_style="piacentine")
+    assert refusal_text(refused, "it") == "Devi prendere: F🟡 → F🪵."

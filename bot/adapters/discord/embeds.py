@@ -12,13 +12,14 @@ from ...engine import Move
 from ...i18n import t
 from ...render import (
     breakdown_rows,
+    breakdown_table,
     card_label,
     fuori_line,
     hand_text,
     lobby_text,
     match_text,
-    monospace_table,
     move_label,
+    round_caption,
     table_text,
 )
 from ...render_counts import round_counts_text
@@ -94,20 +95,18 @@ def hand_embed(view: HandView, lang: str, variant: str, prompt: HandPrompt = PLA
 
 
 def breakdown_embed(event: RoundEnded, lang: str) -> discord.Embed:
-    """The round as a table, one row per side, in a code block so the columns line up;
-    and one field per side for narrow screens, where the table may wrap."""
-    rows = breakdown_rows(event, lang)
+    """The round as text, where no picture goes: a table read down (a column per side, narrow
+    enough for a phone) in a code block, then the counts behind the points."""
     fuori = fuori_line(event, lang)
-    table = "```\n" + monospace_table(rows) + "\n```\n" + round_counts_text(event, lang)
-    embed = discord.Embed(title=t(lang, "round.title", round=event.result.number),
-                          description=_clip(f"{fuori}\n{table}" if fuori else table), colour=ROUND)
-    header = rows[0]
-    for row in rows[1:26]:
-        points = " · ".join(f"{name} {value}" for name, value in zip(header[1:-2], row[1:-2], strict=True))
-        embed.add_field(name=row[0][:TITLE_MAX],
-                        value=f"{points}\n**{header[-2]} {row[-2]} · {header[-1]} {row[-1]}**"[:1024],
-                        inline=True)
-    return embed
+    table = ("```\n" + breakdown_table(breakdown_rows(event, lang)) + "\n```\n"
+             + round_counts_text(event, lang))
+    return discord.Embed(title=t(lang, "round.title", round=event.result.number),
+                         description=_clip(f"{fuori}\n{table}" if fuori else table), colour=ROUND)
+
+
+def round_embed(event: RoundEnded, lang: str, target: int) -> discord.Embed:
+    """Over a round's picture, which holds the numbers: who took the round and the match's score."""
+    return text_embed(round_caption(event, lang, target), ROUND)
 
 
 def match_embed(event: MatchEnded, lang: str) -> discord.Embed:

@@ -1,4 +1,4 @@
-"""The table, a hand and a deck's sample as pictures attached to their embeds.
+"""The table, a hand, a round's end and a lobby's deck as pictures attached to their embeds.
 
 Drawing takes milliseconds of CPU, so it runs in a small thread pool and never
 holds the event loop. A chat chooses pictures or text in /settings (pictures by
@@ -19,15 +19,15 @@ from dataclasses import dataclass
 import discord
 from PIL import Image
 
-from ...engine import Card
-from ...engine.cards import parse_cards
 from ...pictures import (
+    RoundScene,
     Style,
-    card_image,
     hand_picture,
     hand_scene,
-    parse_style,
+    lobby_picture,
+    lobby_scene,
     photo_bytes,
+    round_picture,
     table_picture,
     table_scene,
     warm_up,
@@ -40,10 +40,9 @@ log = logging.getLogger(__name__)
 TABLE_FILE = "table.jpg"
 HAND_FILE = "hand.jpg"
 DECK_FILE = "deck.jpg"
+ROUND_FILE = "round.jpg"
 REFUSED_FOR = 10 * 60.0
 """How long a channel that refused a file gets text before pictures are tried again."""
-SAMPLE: tuple[Card, ...] = tuple(parse_cards(["1D", "7D", "8C", "9S", "10B"]))
-"""The cards a lobby shows of the deck it will play with: an ace, the settebello and the three figures."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,22 +62,6 @@ class Picture:
         return shown
 
 
-SAMPLE_CARD = 76
-SAMPLE_GAP = 8
-FELT = "#1d5a36"
-
-
-def deck_sample(style: Style) -> Image.Image:
-    """A few cards of `style` side by side on the felt, small enough to sit under a lobby."""
-    faces = [card_image(card, style, SAMPLE_CARD) for card in SAMPLE]
-    height = max(face.height for face in faces)
-    image = Image.new("RGB", (len(faces) * (SAMPLE_CARD + SAMPLE_GAP) + SAMPLE_GAP, height + 2 * SAMPLE_GAP),
-                      FELT)
-    for index, face in enumerate(faces):
-        image.paste(face, (SAMPLE_GAP + index * (SAMPLE_CARD + SAMPLE_GAP), SAMPLE_GAP), face)
-    return image
-
-
 class Painter:
     """Draws in `workers` threads; the chat settings say which channels want pictures."""
 
@@ -87,7 +70,7 @@ class Painter:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="discord-pictures")
         self._wanted: dict[str, bool] = {}
         self._refused: dict[str, float] = {}
-        self._samples: dict[Style, Picture] = {}
+        self._samples: dict[tuple[Style, str], Picture] = {}
         self._warm: set[Style] = set()
 
     def warm(self, style: Style) -> None:
@@ -138,17 +121,18 @@ class Painter:
         scene = hand_scene(view)
         return await self._draw(HAND_FILE, lambda: hand_picture(scene, lang))
 
-    async def deck(self, style: str) -> Picture | None:
-        try:
-            chosen = parse_style(style)
-        except ValueError:
-            chosen = Style.NAPOLETANE
-        self.warm(chosen)
-        sample = self._samples.get(chosen)
+    async def round_end(self, scene: RoundScene, lang: str) -> Picture | None:
+        return await self._draw(ROUND_FILE, lambda: round_picture(scene, lang))
+
+    async def deck(self, style: str, lang: str) -> Picture | None:
+        """A lobby's picture: a few cards of the deck chosen, under its name."""
+        scene = lobby_scene(style)
+        self.warm(scene.style)
+        sample = self._samples.get((scene.style, lang))
         if sample is None:
-            sample = await self._draw(DECK_FILE, lambda: deck_sample(chosen))
+            sample = await self._draw(DECK_FILE, lambda: lobby_picture(scene, lang))
             if sample is not None:
-                self._samples[chosen] = sample
+                self._samples[(scene.style, lang)] = sample
         return sample
 
     def close(self) -> None:

@@ -22,8 +22,9 @@ from typing import Any
 import discord
 from discord import ui
 
+from ...engine import Rules
 from ...i18n import t
-from ...pictures import table_scene
+from ...pictures import round_scene_of, table_scene
 from ...sessions import (
     ChatRef,
     Event,
@@ -42,7 +43,7 @@ from ...sessions import (
 )
 from ..common.digest import digest
 from .components import hand_button, lobby_components, match_components, table_components
-from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, table_embed
+from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, round_embed, table_embed
 from .hands import HandTracker
 from .identity import PLATFORM
 from .lanes import Lanes
@@ -64,7 +65,7 @@ Drawing = tuple[discord.Embed, ui.View | None]
 def _picture_key(shown: TableView | str | None, lang: str) -> tuple[Hashable, ...] | None:
     """What a picture shows, equal for equal pictures."""
     if isinstance(shown, str):
-        return ("deck", shown)
+        return ("deck", shown, lang)
     return ("table", table_scene(shown), lang) if shown is not None else None
 
 
@@ -231,7 +232,7 @@ class Presenter:
 
     async def _picture(self, shown: TableView | str | None, lang: str) -> Picture | None:
         if isinstance(shown, str):
-            return await self.painter.deck(shown)
+            return await self.painter.deck(shown, lang)
         if shown is not None:
             return await self.painter.table(shown, lang)
         return None
@@ -283,22 +284,49 @@ class Presenter:
     # ---- new messages ----------------------------------------------------------------
 
     async def _post_breakdown(self, event: RoundEnded) -> None:
+        """A round's end: in a channel with pictures its picture under a short embed (who took
+        the round, the match's score); else, or if the picture is refused, its breakdown as text."""
         lang = await self.chat_language(event.chat_key)
-        await self._post_notice(event, {"embed": breakdown_embed(event, lang)})
+        text: dict[str, Any] = {"embed": breakdown_embed(event, lang)}
+        channel = event.chat_key
+        picture = None
+        if await self.painter.wanted(channel) and not self.painter.refusing(channel):
+            row = await self.sessions.game_row(event.game_id)
+            rules = Rules.from_options(row.variant, row.options)
+            picture = await self.painter.round_end(round_scene_of(event, row.deck_style, rules), lang)
+            embed = round_embed(event, lang, rules.target)
+        if picture is None:
+            await self._post_notice(event, text)
+            return
+        await self._post_notice(event, {"embed": picture.shown_in(embed), "file": picture}, fallback=text)
 
     async def _post_match(self, event: MatchEnded) -> None:
         lang = await self.chat_language(event.chat_key)
         await self._post_notice(event, {"embed": match_embed(event, lang),
                                         "view": match_components(event.game_id, lang)})
 
-    async def _post_notice(self, event: RoundEnded | MatchEnded, message: dict[str, Any]) -> None:
+    async def _post_notice(self, event: RoundEnded | MatchEnded, message: dict[str, Any],
+                           fallback: dict[str, Any] | None = None) -> None:
         """Post an announcement the game owes its channel, once of all processes
         (`Sessions.announce`); once posted it is owed no more, nor once the channel refuses
         the bot for good (gone, or closed to it): trying again at every start would only be
-        refused again."""
+        refused again. A message with a picture (a `Picture` as its `file`) that the channel
+        refuses is posted as `fallback`, text."""
+        async def send(sent: dict[str, Any]) -> None:
+            picture = sent.get("file")
+            if isinstance(picture, Picture):
+                sent = {**sent, "file": picture.file()}
+            await self._channel(event.chat_key).send(**sent)
+
         async def post() -> bool:
             try:
-                await self._channel(event.chat_key).send(**message)
+                try:
+                    await send(message)
+                except discord.HTTPException as exc:
+                    if fallback is None or isinstance(exc, discord.NotFound):
+                        raise
+                    self.painter.refused(event.chat_key, exc)
+                    await send(fallback)
             except (discord.Forbidden, discord.NotFound) as exc:
                 log.info("channel %s refuses the bot (%s): %s of game %d is dropped",
                          event.chat_key, exc.status, type(event).__name__, event.game_id)

@@ -10,11 +10,12 @@ import html
 import re
 from collections.abc import Sequence
 
-from ...engine import Card, Move
+from ...engine import Move
 from ...i18n import t
-from ...pictures import HandScene, parse_style
+from ...pictures import LobbyScene, lobby_scene
 from ...render import (
     breakdown_rows,
+    breakdown_table,
     card_label,
     card_legend,
     cards_text,
@@ -22,9 +23,9 @@ from ...render import (
     hand_cards_text,
     lobby_text,
     match_text,
-    monospace_table,
     move_label,
-    play_line,
+    play_line_of,
+    round_caption,
     score_text,
     table_text,
 )
@@ -76,14 +77,9 @@ def lobby_caption(view: LobbyView, lang: str) -> str:
 def table_caption(view: TableView, lang: str, now: float | None = None, timed_out: bool = False) -> str:
     """Under the table's picture, what it cannot show well: the last play in words (and that
     the timer made it), the score, and whose turn it is (with the seconds left)."""
-    style = view.deck_style
     lines: list[str] = []
     if view.last_plays:
-        last = view.last_plays[-1]
-        said = play_line(last.name, last.card, last.captured, last.scopa, lang, style)
-        if timed_out:
-            said += " " + t(lang, "play.timed_out_note", name=last.name)
-        lines.append(said)
+        lines.append(last_play_said(view, lang, timed_out))
     lines.append(t(lang, "table.score", score=score_text(view), target=view.target))
     full = table_text(view, lang, now=now).split("\n")
     lines.append(full[-1])
@@ -94,12 +90,9 @@ def table_caption(view: TableView, lang: str, now: float | None = None, timed_ou
     return escape(clip("\n".join(lines), CAPTION_LIMIT))
 
 
-SAMPLE = tuple(Card.parse(code) for code in ("1D", "7C", "8S", "10B"))
-"""One card of each suit, a figure among them: what a deck looks like, in the lobby."""
-
-
-def deck_sample(style: str) -> HandScene:
-    return HandScene(parse_style(style), SAMPLE, frozenset(SAMPLE), True)
+def deck_sample(style: str) -> LobbyScene:
+    """What a lobby's picture shows: a few cards of the deck chosen, under its name."""
+    return lobby_scene(style)
 
 
 def cancelled_html(lang: str, by: str | None, started: bool) -> str:
@@ -113,12 +106,26 @@ def breakdown_html(event: RoundEnded, lang: str) -> str:
     fuori = fuori_line(event, lang)
     if fuori:
         title += f"{escape(fuori)}\n"
-    return (f"{title}<pre>{escape(monospace_table(breakdown_rows(event, lang)))}</pre>\n"
+    return (f"{title}<pre>{escape(breakdown_table(breakdown_rows(event, lang)))}</pre>\n"
             f"{escape(round_counts_text(event, lang))}")
+
+
+def round_caption_html(event: RoundEnded, lang: str, target: int) -> str:
+    """Under a round's picture: who took the round and the match's score."""
+    return caption(titled(round_caption(event, lang, target)))
 
 
 def match_html(event: MatchEnded, lang: str) -> str:
     return titled(match_text(event, lang))
+
+
+def last_play_said(view: TableView, lang: str, timed_out: bool = False) -> str:
+    """The table's last play in words, and that the turn timer made it (`timed_out`)."""
+    last = view.last_plays[-1]
+    said = play_line_of(last, lang, view.deck_style, view.variant)
+    if timed_out and not last.leftover:
+        said += " " + t(lang, "play.timed_out_note", name=last.name)
+    return said
 
 
 def seat_lines(table: TableView, lang: str, timed_out: bool = False) -> list[str]:
@@ -127,11 +134,7 @@ def seat_lines(table: TableView, lang: str, timed_out: bool = False) -> list[str
     style = table.deck_style
     lines: list[str] = []
     if table.last_plays:
-        last = table.last_plays[-1]
-        said = play_line(last.name, last.card, last.captured, last.scopa, lang, style, table.variant)
-        if timed_out:
-            said += " " + t(lang, "play.timed_out_note", name=last.name)
-        lines.append(escape(said))
+        lines.append(escape(last_play_said(table, lang, timed_out)))
     lines.append(escape(t(lang, "hand.table", cards=cards_text(table.table, style) or "—")))
     lines.append(escape(t(lang, "table.score", score=score_text(table), target=table.target)))
     return lines

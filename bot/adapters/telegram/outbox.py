@@ -731,8 +731,7 @@ class Outbox:
                 message_id: int | None = None
                 try:
                     await self._pace(chat_id, item.game_id, post=True)
-                    message_id = await self._retrying(
-                        chat_id, partial(self._send, chat_id, item.content, item.reply_to))
+                    message_id = await self._send_post(chat_id, item)
                     self.refusing.discard(chat_id)
                 except Forbidden:
                     await self._forbidden(chat_id)
@@ -751,6 +750,21 @@ class Outbox:
                 self._posts.pop(chat_id, None)
             elif not self._closed:
                 self._post_tasks[chat_id] = asyncio.create_task(self._run_posts(chat_id))
+
+    async def _send_post(self, chat_id: int, item: _Post) -> int:
+        """A new message: a photo when it has a picture and the chat takes photos, its text
+        otherwise or when the photo fails (as for slots)."""
+        content = item.content
+        if content.picture is not None and self.painter is not None and chat_id not in self._no_photos:
+            try:
+                data = await self._draw(content.picture)
+                return await self._photo_call(chat_id, partial(self._send_photo, chat_id, data, content),
+                                              lambda: False)
+            except PhotoFailed as failed:
+                log.warning("could not post a photo to %s (%s); sending it as text", chat_id, failed.reason)
+                if failed.no_rights:
+                    self._no_photos.add(chat_id)
+        return await self._retrying(chat_id, partial(self._send, chat_id, content, item.reply_to))
 
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
         """A Bot API call whose answer is used raw.

@@ -15,11 +15,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from ...pictures import (
     HandScene,
+    LobbyScene,
     RoundScene,
     SeatScene,
     Style,
     TableScene,
     hand_picture,
+    lobby_picture,
     photo_bytes,
     round_picture,
     seat_picture,
@@ -45,6 +47,8 @@ def draw(scene: Hashable, lang: str) -> bytes:
         image = round_picture(scene, lang)
     elif isinstance(scene, SeatScene):
         image = seat_picture(scene, lang)
+    elif isinstance(scene, LobbyScene):
+        image = lobby_picture(scene, lang)
     else:
         raise TypeError(f"no picture for {type(scene).__name__}")
     return photo_bytes(image)

@@ -14,9 +14,9 @@ import dataclasses
 import logging
 from collections.abc import Callable
 
-from ...engine import Move
+from ...engine import Move, Rules
 from ...i18n import t
-from ...pictures import LastPlay, last_play_of, seat_scene, table_scene
+from ...pictures import LastPlay, last_play_of, round_scene_of, seat_scene, table_scene
 from ...sessions import (
     ChatRef,
     Event,
@@ -51,6 +51,7 @@ from .markup import (
     lobby_caption,
     lobby_html,
     match_html,
+    round_caption_html,
     table_caption,
     table_html,
 )
@@ -366,8 +367,7 @@ class Presenter:
         if isinstance(event, GameStarted):
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
-            lang = await self.chat_language(chat_id)
-            self._table_below(game_id, chat_id, self._announce(event, Content(breakdown_html(event, lang))))
+            self._table_below(game_id, chat_id, self._announce(event, await self._round_end(event, chat_id)))
         elif isinstance(event, MatchEnded):
             self._newcomers.clear()
             lang = await self.chat_language(chat_id)
@@ -419,6 +419,18 @@ class Presenter:
         task = asyncio.create_task(repost())
         self._cleanups.add(task)
         task.add_done_callback(self._cleanups.discard)
+
+    async def _round_end(self, event: RoundEnded, chat_id: int) -> Content:
+        """A round's end: in a chat with pictures a photo of it under a short caption, its
+        breakdown as text where a photo cannot go."""
+        lang = await self.chat_language(chat_id)
+        text = breakdown_html(event, lang)
+        if not await self.chat_pictures(chat_id):
+            return Content(text)
+        row = await self.sessions.game_row(event.game_id)
+        rules = Rules.from_options(row.variant, row.options)
+        scene = round_scene_of(event, row.deck_style, rules)
+        return Content(text, (), Picture(scene, lang, round_caption_html(event, lang, rules.target)))
 
     async def _warn(self, event: TurnWarning) -> None:
         row = await self.sessions.game_row(event.game_id)
