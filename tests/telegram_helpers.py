@@ -145,7 +145,7 @@ async def joined_lobby(tg: FakeTelegramServer, group: FakeChat, creator: FakeUse
     tg.user_sends(group, creator, "/newgame")
     lobby = await tg.wait_for_message(group, contains="New game")
     assert not (await answered(tg, tg.tap(group, lobby, joiner, "Join"))).show_alert
-    await tg.wait_for(lambda: f"2. {joiner.first_name}" in (lobby.text or ""), what="the seat taken")
+    await tg.wait_for(lambda: f"2. {joiner.first_name}" in shown(lobby), what="the seat taken")
     return lobby
 
 
