@@ -18,6 +18,7 @@ from bot.engine import Game
 from bot.pictures import (
     HandScene,
     LastPlay,
+    SeatScene,
     SideLine,
     Style,
     TableScene,
@@ -26,6 +27,7 @@ from bot.pictures import (
     png_bytes,
     round_picture,
     round_scene,
+    seat_picture,
     table_picture,
     warm_up,
 )
@@ -99,6 +101,13 @@ def main() -> None:
         sizes.append(len(data))
     hand_sizes = [len(photo_bytes(hand_picture(scene))) for scene in hands[:200]]
     round_sizes = [len(photo_bytes(round_picture(scene))) for scene in rounds[:50]]  # type: ignore[arg-type]
+    seat_timings: list[float] = []
+    seat_sizes: list[int] = []
+    for table, hand in zip(tables[:200], hands[:200], strict=False):
+        begin = time.perf_counter()
+        data = photo_bytes(seat_picture(SeatScene(table, hand)))
+        seat_timings.append((time.perf_counter() - begin) * 1000)
+        seat_sizes.append(len(data))
     png_sizes = [len(png_bytes(table_picture(scene))) for scene in tables[:40]]
     print(
         f"table picture drawn and encoded (JPEG), {len(timings)} tables: "
@@ -111,6 +120,11 @@ def main() -> None:
     print(
         f"hand photo size: max {max(hand_sizes) / 1024:.0f} KB; "
         f"round photo size: max {max(round_sizes) / 1024:.0f} KB"
+    )
+    print(
+        f"seat picture (table above hand) drawn and encoded, {len(seat_timings)}: "
+        f"median {statistics.median(seat_timings):.1f} ms, max {max(seat_timings):.1f} ms; "
+        f"size median {statistics.median(seat_sizes) / 1024:.0f} KB, max {max(seat_sizes) / 1024:.0f} KB"
     )
     print(f"table as palette PNG (the picture command): max {max(png_sizes) / 1024:.0f} KB")
 

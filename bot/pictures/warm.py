@@ -4,7 +4,7 @@ takes a few milliseconds to draw and is then kept."""
 from __future__ import annotations
 
 from ..engine import DECK
-from . import hand, score, seat, table
+from . import hand, lobby, score, seat, table
 from .cards import card_image
 from .felt import dimmed
 from .styles import Style
@@ -12,7 +12,7 @@ from .styles import Style
 
 def warm_up(style: Style) -> None:
     for card in DECK:
-        for width in (table.CARD, table.SMALL, seat.TABLE_CARD, seat.PLAY_CARD):
+        for width in {table.CARD, table.SMALL, seat.TABLE_CARD, seat.PLAY_CARD, lobby.CARD}:
             card_image(card, style, width)
         for width in (hand.CARD, seat.HAND_CARD):
             card_image(card, style, width)

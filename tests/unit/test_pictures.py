@@ -543,3 +543,13 @@ def test_a_lobby_shows_the_deck_chosen_and_no_hand() -> None:
     pictures = {style: photo_bytes(lobby_picture(lobby_scene(style.value), "en")) for style in Style}
     assert len(set(pictures.values())) == len(Style)
     assert lobby_picture(scene, "it").tobytes() != lobby_picture(scene, "en").tobytes(), "the deck's name"
+
+
+def test_a_deck_drawn_ahead_has_every_size_the_pictures_use() -> None:
+    from bot.pictures import cards as card_faces
+    from bot.pictures import lobby, seat, table, warm_up
+
+    warm_up(Style.SICILIANE)
+    kept = card_faces._faces[(Card.parse("7D"), Style.SICILIANE)]
+    assert {table.CARD, table.SMALL, hand_module.CARD, seat.TABLE_CARD, seat.PLAY_CARD, seat.HAND_CARD,
+            lobby.CARD} <= kept.keys()
