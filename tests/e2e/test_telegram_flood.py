@@ -10,7 +10,15 @@ from bot.adapters.telegram.identity import PLATFORM
 from bot.sessions import ChatRef
 
 from ..fakes.telegram_server import FakeChat, FakeTelegramServer, FakeUser
-from ..telegram_helpers import answered, friends_group, play_until_over, running_bot, shown, start_bot
+from ..telegram_helpers import (
+    answered,
+    friends_group,
+    live_button,
+    play_until_over,
+    running_bot,
+    shown,
+    start_bot,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -51,4 +59,34 @@ async def test_a_busy_group_stays_within_its_minute_across_a_restart(tmp_path: P
             await again.front.outbox.drain(3 * PERIOD)
         assert len(tg.group_sends[group.id]) > sent_before, "and got more after the restart"
         assert sum(tg.rate_limited_counts.values()) == 0, "no flood error: the limit was kept"
+        assert tg.busiest_minute(group, PERIOD) <= LIMIT
+
+
+async def test_a_429_storm_and_double_taps_keep_the_group_within_its_minute(tmp_path: Path) -> None:
+    async with FakeTelegramServer(flood_control=True) as tg:
+        tg.group_flood_limit = (LIMIT, PERIOD)
+        tg.global_flood_limit = (1000, 1.0)
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        options = {"group_rate": (float(LIMIT), PERIOD), "table_delay": 0.0}
+        async with running_bot(tg, tmp_path / "bot.db", **options) as bot:
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await _started(tg, group, alice, bob)
+            tg.storm_429(12, retry_after=1)
+            pressed: set[str] = set()
+            for _ in range(30):
+                user, message, data = await tg.wait_for(
+                    lambda: live_button(tg, [alice, bob], pressed), 30, what="a card to play")
+                pressed.add(data)
+                first = tg.press_button(user, message, user, data)
+                again = tg.press_button(user, message, user, data)
+                await answered(tg, first, 30)
+                await answered(tg, again, 30)
+                await tg.wait_for(lambda m=message, d=data: m.deleted or d not in m.callback_data, 30,
+                                  what="the hand redrawn")
+            await bot.front.outbox.drain(2 * PERIOD)
+            played = [data for data in pressed if data.startswith("p|")]
+            assert len(await bot.sessions._store.moves(1)) == len(played), "each double tap played once"
+            assert first.answered and again.answered
+        assert len(tg.group_sends[group.id]) > LIMIT, "the group was busy"
         assert tg.busiest_minute(group, PERIOD) <= LIMIT

@@ -836,6 +836,7 @@ class Outbox:
         when a newer drawing is waiting, GaveUp after `max_attempts` network errors.
         """
         failures = 0
+        retried = False
         while True:
             try:
                 return await call()
@@ -853,6 +854,7 @@ class Outbox:
                 wait = min(self.backoff_cap, 0.25 * 2 ** (failures - 1))
                 log.info("network error for chat %s (%s); retrying in %.1f s", chat_id,
                          exc.message, wait)
+                retried = True
             except TelegramError as exc:
                 log.warning("Telegram error for chat %s: %s", chat_id, exc.message)
                 raise GaveUp from exc
@@ -861,6 +863,11 @@ class Outbox:
             if superseded():
                 raise Superseded
             await asyncio.sleep(wait)
+            if retried:
+                # A request lost on the way back may have reached the group: the next one takes
+                # a place of its own in the group's minute.
+                retried = False
+                await self._pace(chat_id)
 
     # ---- lifecycle -------------------------------------------------------------------
 
