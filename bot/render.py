@@ -13,7 +13,7 @@ from typing import Any
 
 from .engine import DECK, Card, DeckStyle, Move, Rules, Suit, label
 from .engine.rules import HOUSE_RULES, Primiera, Variant, parse_variant
-from .i18n import t
+from .i18n import t, tn
 from .render_counts import round_counts_text
 from .sessions import (
     GameStatus,
@@ -71,8 +71,7 @@ def is_escoba(variant: str | None) -> bool:
 
 def sweep_count(count: int, lang: str, variant: str | None = None) -> str:
     """`1 scopa`, `2 scope`; `1 escoba`, `2 escobas` in an escoba, in every language."""
-    word = "escoba" if is_escoba(variant) else "scopa"
-    return t(lang, f"count.{word}.{'one' if count == 1 else 'other'}", count=count)
+    return tn(lang, "count.escoba" if is_escoba(variant) else "count.scopa", count)
 
 
 def sweep_text(lang: str, variant: str | None = None) -> str:
@@ -251,7 +250,7 @@ def table_text(view: TableView, lang: str, now: float | None = None) -> str:
         scope = sweep_count(view.scope[seat.seat], lang, view.variant)
         if view.counts_shown and view.captured_counts:
             line = t(lang, "table.seat_counts", name=seat.name, hand=view.hand_counts[seat.seat],
-                     taken=view.captured_counts[seat.seat], scope=scope)
+                     taken=tn(lang, "count.taken", view.captured_counts[seat.seat]), scope=scope)
         else:
             line = t(lang, "table.seat_hidden", name=seat.name, hand=view.hand_counts[seat.seat],
                      scope=scope)
@@ -394,40 +393,48 @@ message is in one language."""
 
 
 def refusal_text(refused: Refused, lang: str) -> str:
-    params: dict[str, Any] = {"detail": "", "missing": "", "names": "", "game_id": "",
-                              "minutes": LOBBY_IDLE // 60}
+    params: dict[str, Any] = {"detail": "", "count": 0, "names": "", "game_id": "",
+                              "minutes": tn(lang, "count.minutes", LOBBY_IDLE // 60)}
     params.update({key: _shown(value) for key, value in refused.params.items()})
     if "asked" in refused.params and lang != ENGINE_LANGUAGE:
         params["detail"] = params["asked"]
     return t(lang, f"refused.{refused.reason.value}", **params)
 
 
-def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool) -> str:
+def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool,
+                     variant: str | None = None) -> str:
+    """The ranking; sweeps are named as in `variant` (the game the chat plays, `Sessions.chat_game`)."""
     scope = t(lang, "leaderboard.global" if global_scope else "leaderboard.chat")
     lines = [t(lang, "leaderboard.title", scope=scope)]
     if not rows:
         lines.append(t(lang, "leaderboard.empty"))
     for rank, row in enumerate(rows, 1):
         lines.append(t(lang, "leaderboard.row", rank=rank, name=row.display_name,
-                       rating=rating_shown(row.rating), games=row.games, wins=row.wins,
-                       rate=round(100 * row.win_rate), scope=sweep_count(row.scope, lang)))
+                       rating=rating_shown(row.rating), games=tn(lang, "count.games", row.games),
+                       wins=tn(lang, "count.wins", row.wins), rate=round(100 * row.win_rate),
+                       scope=sweep_count(row.scope, lang, variant)))
     return "\n".join(lines)
 
 
-def stats_text(name: str, stats: dict[str, Any], lang: str) -> str:
+def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None = None) -> str:
+    """A player's record; sweeps are named as in `variant` (see `leaderboard_text`)."""
     lines = [t(lang, "stats.title", name=name)]
     if not stats.get("games"):
         lines.append(t(lang, "stats.none"))
         return "\n".join(lines)
-    lines.append(t(lang, "stats.summary", games=stats["games"], wins=stats["wins"],
-                   scope=sweep_count(stats["scope"], lang), points=stats["points"]))
+    lines.append(t(lang, "stats.summary", games=tn(lang, "count.games", stats["games"]),
+                   wins=tn(lang, "count.wins", stats["wins"]),
+                   scope=sweep_count(stats["scope"], lang, variant),
+                   points=tn(lang, "count.points", stats["points"])))
     kinds = stats.get("win_kinds") or {}
     if any(kinds.values()):
-        lines.append(t(lang, "stats.win_kinds", semplice=kinds.get("semplice", 0),
-                       doppia=kinds.get("doppia", 0), tripla=kinds.get("tripla", 0)))
+        lines.append(t(lang, "stats.win_kinds", **{
+            kind: tn(lang, f"count.win_kind.{kind}", kinds.get(kind, 0))
+            for kind in ("semplice", "doppia", "tripla")}))
     for ladder, data in sorted(stats.get("ratings", {}).items()):
         lines.append(t(lang, "stats.ladder", ladder=t(lang, f"ladder.{ladder}"),
-                       rating=rating_shown(data["rating"]), games=data["games"], wins=data["wins"]))
+                       rating=rating_shown(data["rating"]), games=tn(lang, "count.games", data["games"]),
+                       wins=tn(lang, "count.wins", data["wins"])))
     return "\n".join(lines)
 
 
@@ -443,7 +450,7 @@ def rules_text(variant: str, rules: Rules, lang: str) -> str:
     if not rules.must_capture:
         lines.append(t(lang, "rules.explain.optional_capture"))
     if rules.round_limit:
-        lines.append(t(lang, "rules.explain.round_limit", value=rules.round_limit))
+        lines.append(tn(lang, "rules.explain.round_limit", rules.round_limit))
     return "\n".join(lines)
 
 

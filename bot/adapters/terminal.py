@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from ..engine import Move, Variant
-from ..i18n import LANGUAGES, t
+from ..i18n import LANGUAGES, t, tn
 from ..render import (
     breakdown_text,
     card_label,
@@ -425,7 +425,8 @@ class TerminalGame:
             outcome = None
         if outcome is not None:
             self._show(self._say("fuori_win" if outcome.wins else "fuori_lose",
-                                 move=move_label(move, style), points=outcome.points,
+                                 move=move_label(move, style),
+                                 points=tn(self.lang, "count.sure_points", outcome.points),
                                  target=outcome.target))
         answer = await self._read(self._say("fuori_confirm"))
         return answer is not None and answer.lower() in _YES

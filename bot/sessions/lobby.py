@@ -318,7 +318,7 @@ class Lobby:
             row = freed or row
             try:
                 if len(row.seats) < row.players:
-                    raise Refused(Reason.SEATS_EMPTY, missing=row.players - len(row.seats))
+                    raise Refused(Reason.SEATS_EMPTY, count=row.players - len(row.seats))
                 waiting = [seat_name(s, row.seats) for s in row.seats if not s.ready]
                 if waiting:
                     raise Refused(Reason.SEAT_WAITING, names=", ".join(waiting),

@@ -164,6 +164,7 @@ async def test_the_first_hand_explains_the_cards() -> None:
 def test_stats_count_the_federal_wins_by_kind_when_there_are_any() -> None:
     stats = {"games": 3, "wins": 3, "scope": 1, "points": 27, "ratings": {},
              "win_kinds": {"semplice": 1, "doppia": 2, "tripla": 0}}
-    assert "Vittorie federali: 1 semplici, 2 doppie, 0 triple" in stats_text("Anna", stats, "it")
+    assert "Vittorie federali: 1 semplice, 2 doppie, 0 triple" in stats_text("Anna", stats, "it")
+    assert "Victorias federales: 1 sencilla, 2 dobles, 0 triples" in stats_text("Anna", stats, "es")
     assert "Federal wins: 1 single, 2 double, 0 triple" in stats_text("Anna", stats, "en")
     assert "Federal" not in stats_text("Anna", {**stats, "win_kinds": {}}, "en")

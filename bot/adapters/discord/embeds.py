@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import discord
 
 from ...engine import Move
-from ...i18n import t
+from ...i18n import t, tn
 from ...render import (
     breakdown_rows,
     card_label,
@@ -80,7 +80,8 @@ def hand_embed(view: HandView, lang: str, variant: str, prompt: HandPrompt = PLA
             text += "\n" + t(lang, "discord.fuori.ask")
             for move, outcome in outcomes:
                 text += "\n" + t(lang, "discord.fuori.wins" if outcome.wins else "discord.fuori.loses",
-                                 play=move_label(move, view.deck_style), points=outcome.points,
+                                 play=move_label(move, view.deck_style),
+                                 points=tn(lang, "count.sure_points", outcome.points),
                                  target=outcome.target)
         if prompt.mode is HandMode.DECLARING and view.my_turn and view.may_declare:
             text += "\n" + t(lang, "hand.fuori")

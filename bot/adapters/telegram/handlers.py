@@ -304,16 +304,18 @@ class Handlers:
         everyone = not is_group(message.chat) or bool(
             context.args and context.args[0].lower() in ("global", "globale", "all", "tutti"))
         rows = await self.sessions.leaderboard(None if everyone else cref)
-        self._reply(message, escape(leaderboard_text(rows, lang, everyone)))
+        game = await self.sessions.chat_game(cref if is_group(message.chat) else None)
+        self._reply(message, escape(leaderboard_text(rows, lang, everyone, game)))
 
     async def cmd_stats(self, update: Update, context: Context) -> None:
         found = await self._context(update)
         message = update.effective_message
         if found is None or message is None:
             return
-        _, uref, player, lang = found
+        cref, uref, player, lang = found
         stats = await self.sessions.stats(uref)
-        self._reply(message, escape(stats_text(player.display_name, stats, lang)))
+        game = await self.sessions.chat_game(cref if is_group(message.chat) else None)
+        self._reply(message, escape(stats_text(player.display_name, stats, lang, game)))
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from ...engine import Card, Move
-from ...i18n import t
+from ...i18n import t, tn
 from ...pictures import HandScene, parse_style
 from ...render import (
     breakdown_rows,
@@ -136,7 +136,8 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
             lines.append(escape(t(lang, "telegram.fuori.confirm", card=card_label(picked.card, style))))
             for move, outcome in fuori:
                 key = "telegram.fuori.wins" if outcome.wins else "telegram.fuori.loses"
-                lines.append(escape(t(lang, key, move=move_label(move, style), points=outcome.points,
+                lines.append(escape(t(lang, key, move=move_label(move, style),
+                                      points=tn(lang, "count.sure_points", outcome.points),
                                       target=outcome.target)))
         elif prompt.mode is HandMode.DECLARING and view.may_declare:
             lines.append(escape(t(lang, "hand.fuori")))
