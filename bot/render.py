@@ -26,6 +26,7 @@ from .sessions import (
     RoundEnded,
     TableView,
 )
+from .sessions.interaction import blocked_cards
 from .sessions.ports import StorageFailed
 from .sessions.service import LOBBY_IDLE
 
@@ -279,9 +280,15 @@ def hand_text(view: HandView, lang: str, variant: str) -> str:
         lines.append(t(lang, "hand.your_turn"))
     else:
         lines.append(t(lang, "hand.wait"))
-    if view.first_hand and not view.finished:
-        lines.append(card_legend(style, lang))
     return "\n".join(lines)
+
+
+def blocked_text(view: HandView, lang: str) -> str | None:
+    """The cards a compulsory capture bars now, under a hand whose buttons mark them 🚫."""
+    blocked = blocked_cards(view)
+    if not blocked:
+        return None
+    return t(lang, "hand.blocked", cards=" ".join(card_label(b.card, view.deck_style) for b in blocked))
 
 
 def hand_cards_text(view: HandView, lang: str) -> str:
@@ -393,9 +400,11 @@ message is in one language."""
 
 
 def refusal_text(refused: Refused, lang: str) -> str:
-    params: dict[str, Any] = {"detail": "", "count": 0, "names": "", "game_id": "",
+    params: dict[str, Any] = {"detail": "", "count": 0, "names": "", "game_id": "", "game": "", "games": "",
                               "minutes": tn(lang, "count.minutes", LOBBY_IDLE // 60)}
     params.update({key: _shown(value) for key, value in refused.params.items()})
+    if "games" in refused.params:
+        params["games"] = ", ".join(t(lang, f"variant.{game}") for game in refused.params["games"])
     if "asked" in refused.params and lang != ENGINE_LANGUAGE:
         params["detail"] = params["asked"]
     return t(lang, f"refused.{refused.reason.value}", **params)

@@ -62,6 +62,47 @@ def blocked_cards(view: HandView) -> tuple[Blocked, ...]:
     return tuple(Blocked(card, captures[0]) for card in view.hand if card not in playable)
 
 
+class CardUse(StrEnum):
+    """What a tap on a card of the hand does, the same on every front-end."""
+
+    PLAY = "play"
+    """It has one play: the tap makes it."""
+    CHOOSE = "choose"
+    """It has several captures: the tap asks which."""
+    BLOCKED = "blocked"
+    """A compulsory capture bars it now: a live button marked 🚫 whose tap says which capture to
+    make instead (`tap_card` refuses it with `Reason.MUST_CAPTURE`)."""
+    WAIT = "wait"
+    """Not the player's turn (or the computer plays for them): the tap says so."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    card: Card
+    use: CardUse
+    moves: tuple[Move, ...] = ()
+
+
+def hand_cards(view: HandView, live: bool = True) -> tuple[HandCard, ...]:
+    """Each card of the hand with what a tap on it does; `live`: the player plays now (False
+    while the computer plays for them)."""
+    live = live and view.my_turn
+    blocked = {b.card for b in blocked_cards(view)} if live else set()
+    cards = []
+    for card in view.hand:
+        moves = view.moves_for(card) if live else ()
+        if len(moves) == 1:
+            use = CardUse.PLAY
+        elif moves:
+            use = CardUse.CHOOSE
+        elif card in blocked:
+            use = CardUse.BLOCKED
+        else:
+            use = CardUse.WAIT
+        cards.append(HandCard(card, use, moves))
+    return tuple(cards)
+
+
 def _current(view: HandView, version: int | None) -> None:
     if view.finished:
         raise Refused(Reason.GAME_OVER)

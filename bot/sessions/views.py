@@ -229,8 +229,13 @@ class HandView:
     """Under `federal` rules (004 art. 5) the hand stays face down until the player's first turn
     of the round: `hand` is then empty and this says how many cards lie face down."""
     first_hand: bool = False
-    """The player's first hand of the match, before their first play: a front-end explains the
-    cards' letters and suit signs with it (`render.card_legend`)."""
+    """The player's first hand of the match, before their first play (see `shows_legend`)."""
+
+    @property
+    def shows_legend(self) -> bool:
+        """Whether this hand explains the cards' letters and suit signs (`render.card_legend`):
+        only the first hand of the match, on every front-end; later, /help shows it on request."""
+        return self.first_hand and not self.finished
 
     def moves_for(self, card: Card) -> tuple[Move, ...]:
         for choice in self.choices:

@@ -118,10 +118,12 @@ def test_a_refusal_renders_in_spanish_with_every_parameter() -> None:
     assert "30 minutos" in refusal_text(Refused(Reason.GAME_OPEN), "es")
     for reason in Reason:
         needed = placeholders(catalogue("en")[f"refused.{reason.value}"])
-        given = {name: 3 if name == "count" else "7D" for name in needed}
+        sample: dict[str, object] = {"count": 3, "games": ("scopa", "escoba")}
+        given = {name: sample.get(name, "7D") for name in needed}
+        shown = {**given, "games": "Scopa, Escoba"}
         text = refusal_text(Refused(reason, **given), "es")
-        assert text == t("es", f"refused.{reason.value}", **{"minutes": "30 minutos", **given})
-        assert text != t("en", f"refused.{reason.value}", **{"minutes": "30 minutes", **given})
+        assert text == t("es", f"refused.{reason.value}", **{"minutes": "30 minutos", **shown})
+        assert text != t("en", f"refused.{reason.value}", **{"minutes": "30 minutes", **shown})
 
 
 def test_the_escoba_rules_render_in_spanish() -> None:

@@ -11,6 +11,7 @@ import discord
 from ...engine import Move
 from ...i18n import t, tn
 from ...render import (
+    blocked_text,
     breakdown_rows,
     card_label,
     fuori_line,
@@ -23,7 +24,7 @@ from ...render import (
 )
 from ...render_counts import round_counts_text
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
-from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt, blocked_cards
+from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 
 LOBBY = discord.Colour.blurple()
 TABLE = discord.Colour.dark_green()
@@ -72,10 +73,9 @@ def hand_embed(view: HandView, lang: str, variant: str, prompt: HandPrompt = PLA
     if autoplay and not view.finished:
         text += "\n" + t(lang, "discord.hand.autoplay")
     else:
-        blocked = blocked_cards(view)
+        blocked = blocked_text(view, lang)
         if blocked:
-            text += "\n" + t(lang, "discord.hand.blocked",
-                             cards=" ".join(card_label(b.card, view.deck_style) for b in blocked))
+            text += "\n" + blocked
         if outcomes:
             text += "\n" + t(lang, "discord.fuori.ask")
             for move, outcome in outcomes:

@@ -233,7 +233,7 @@ class Handlers:
         message, cref, uref, player, lang = found
         reachable = self.presenter.reachable(player)
         try:
-            variant = variant_named(context.args[0]) if context.args else None
+            variant = variant_named(" ".join(context.args)) if context.args else None
             lobby = await self.sessions.new_game(cref, uref, variant, ready=reachable)
         except Refused as refused:
             if refused.reason is Reason.GAME_OPEN:

@@ -14,6 +14,7 @@ from ...engine import Card, Move
 from ...i18n import t, tn
 from ...pictures import HandScene, parse_style
 from ...render import (
+    blocked_text,
     breakdown_rows,
     card_label,
     card_legend,
@@ -145,6 +146,9 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
             lines.append(escape(t(lang, "hand.choose", card=card_label(picked.card, style))))
         else:
             lines.append(escape(t(lang, "hand.your_turn")))
+            blocked = blocked_text(view, lang)
+            if blocked:
+                lines.append(escape(blocked))
             if fuori_wins and view.may_declare:
                 lines.append(escape(t(lang, "telegram.fuori.hint")))
     else:

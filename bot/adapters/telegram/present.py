@@ -96,7 +96,6 @@ class Presenter:
         self._languages: dict[str, str] = {}
         self._chat_languages: dict[int, str] = {}
         self._chat_pictures: dict[int, bool] = {}
-        self._newcomers: dict[str, bool] = {}
         self._cleanups: set[asyncio.Task[None]] = set()
         self._announcing: dict[int, asyncio.Task[bool]] = {}
 
@@ -255,7 +254,7 @@ class Presenter:
         except Refused:
             return None
         html = hand_html(view, lang, row.variant, prompt=prompt, autoplay=seat.autoplay, fuori=fuori,
-                         fuori_wins=fuori_wins, legend=await self._newcomer(user))
+                         fuori_wins=fuori_wins, legend=view.shows_legend)
         picture = (Picture(hand_scene(view), lang, caption(html))
                    if await self.chat_pictures(int(row.chat.key)) else None)
         return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture)
@@ -278,13 +277,6 @@ class Presenter:
                     return [], True
         return [], False
 
-    async def _newcomer(self, user: UserRef) -> bool:
-        """Whether the player has never finished a match: their hand explains the card labels."""
-        known = self._newcomers.get(user.key)
-        if known is None:
-            known = self._newcomers[user.key] = not (await self.sessions.stats(user)).get("games")
-        return known
-
     # ---- events --------------------------------------------------------------------
 
     async def on_event(self, event: Event) -> None:
@@ -303,7 +295,6 @@ class Presenter:
             lang = await self.chat_language(chat_id)
             self._announce(event, Content(breakdown_html(event, lang)))
         elif isinstance(event, MatchEnded):
-            self._newcomers.clear()
             lang = await self.chat_language(chat_id)
             ended = Content(match_html(event, lang), match_keyboard(game_id, lang))
             self._after(game_id, table_done, self._announce(event, ended))
