@@ -226,7 +226,10 @@ def team_draw_text(view: TableView, lang: str) -> str | None:
     return t(lang, "draw.teams", drawn=drawn)
 
 
-def table_text(view: TableView, lang: str, now: float | None = None) -> str:
+def table_text(view: TableView, lang: str, now: float | None = None, *, plays: bool = True,
+               timed: bool = True) -> str:
+    """The table as text: without the latest `plays` when the front-end lists them itself,
+    without the time left to play when the game is not `timed` (the terminal's)."""
     style = view.deck_style
     variant = t(lang, f"variant.{view.variant}")
     if view.round_limit:
@@ -241,10 +244,11 @@ def table_text(view: TableView, lang: str, now: float | None = None) -> str:
     if drawn:
         lines.append(drawn)
     lines.append("")
-    for play in view.last_plays:
+    shown_plays = view.last_plays if plays else ()
+    for play in shown_plays:
         lines.append("• " + play_line(play.name, play.card, play.captured, play.scopa, lang, style,
                                       view.variant))
-    if view.last_plays:
+    if shown_plays:
         lines.append("")
     for seat in view.seats:
         marker = "➡️ " if seat.seat == view.to_play and not view.finished else ""
@@ -261,7 +265,7 @@ def table_text(view: TableView, lang: str, now: float | None = None) -> str:
         lines.append(t(lang, "table.finished"))
     else:
         name = view.seats[view.to_play].name
-        if view.deadline is not None and not view.seats[view.to_play].is_computer:
+        if timed and view.deadline is not None and not view.seats[view.to_play].is_computer:
             seconds = max(0, round(view.deadline - (now if now is not None else time.time())))
             lines.append(t(lang, "table.turn_deadline", name=name, seconds=seconds))
         else:
@@ -351,11 +355,12 @@ def fuori_line(event: RoundEnded, lang: str) -> str | None:
              points=points, other=event.side_names[1 - side])
 
 
-def breakdown_text(event: RoundEnded, lang: str, counts: bool = True) -> str:
-    """The round's points by side, then (with `counts`) the counts behind them."""
+def breakdown_text(event: RoundEnded, lang: str, counts: bool = True, max_name: int = 14) -> str:
+    """The round's points by side, then (with `counts`) the counts behind them; side names
+    longer than `max_name` columns are cut (a phone's width in a chat)."""
     fuori = fuori_line(event, lang)
     text = t(lang, "round.title", round=event.result.number) + "\n" + (
-        f"{fuori}\n" if fuori else "") + monospace_table(breakdown_rows(event, lang))
+        f"{fuori}\n" if fuori else "") + monospace_table(breakdown_rows(event, lang), max_name)
     return text + "\n" + round_counts_text(event, lang) if counts else text
 
 

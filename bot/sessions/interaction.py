@@ -49,6 +49,10 @@ class Blocked:
     card: Card
     example: Move
 
+    def refusal(self) -> Refused:
+        """What a tap on the card answers, on every front-end: "You must capture: …"."""
+        return Refused(Reason.MUST_CAPTURE, card=self.card, example=self.example)
+
 
 def blocked_cards(view: HandView) -> tuple[Blocked, ...]:
     """The cards of the hand that cannot be played now although it is the player's turn,
@@ -125,7 +129,7 @@ async def tap_card(sessions: Sessions, game_id: int, user: UserRef, version: int
     if choice is None:
         blocked = next((b for b in blocked_cards(view) if b.card.code == card), None)
         if blocked is not None:
-            raise Refused(Reason.MUST_CAPTURE, card=blocked.card, example=blocked.example)
+            raise blocked.refusal()
         raise Refused(Reason.ILLEGAL_MOVE)
     if len(choice.moves) == 1 and not declaring:
         await sessions.play(game_id, user, version, choice.moves[0])

@@ -13,7 +13,7 @@ from ..engine.rules import HOUSE_RULES, Variant, parse_variant
 from . import events as ev
 from .directory import Directory
 from .games import EventBus, Games, base, manages, rules_of
-from .options import DECK_STYLES, DEFAULT_PLAYERS, PLAYER_RANGE
+from .options import DECK_STYLES, DEFAULT_PLAYERS, PLAYER_RANGE, variant_named
 from .play import Play
 from .ports import GameStore, OpenGameExists
 from .records import ChatRow, GameRow, PlayerRow, SeatRow
@@ -67,10 +67,13 @@ class Lobby:
         player = await self.directory.player(user)
         defaults = dict(chat.defaults)
         defaults.pop(PICTURES, None)
-        try:
-            chosen = parse_variant(variant or defaults.pop("variant", None) or "scopa")
-        except InvalidInputError as exc:
-            raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=str(variant)) from None
+        if variant:
+            chosen = Variant(variant_named(variant))
+        else:
+            try:
+                chosen = parse_variant(defaults.pop("variant", None) or "scopa")
+            except InvalidInputError as exc:
+                raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
         if variant and variant != defaults.get("variant"):
             defaults = {}
         defaults.pop("variant", None)

@@ -30,7 +30,12 @@ async def test_commands_options_settings_and_who_may_do_what(tmp_path: Path) -> 
             tg.user_sends(group, alice, "/rules escoba")
             await tg.wait_for_message(group, contains="Escoba: 2 to 6 players")
             tg.user_sends(group, alice, "/rules poker")
-            await tg.wait_for_message(group, contains="not valid")
+            games = "You can play: Scopa, Scopone, Scopone scientifico, Escoba."
+            await tg.wait_for_message(group, contains=games)
+            tg.user_sends(group, alice, "/newgame poker")
+            refused = await tg.wait_for_message(group, contains="no game called “poker”")
+            assert games in (refused.text or "") and "variant=" not in (refused.text or "")
+            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id))) is None
             tg.user_sends(group, bob, "/stats")
             await tg.wait_for_message(group, contains="📈 Bob")
 
