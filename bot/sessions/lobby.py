@@ -74,7 +74,7 @@ class Lobby:
                 chosen = parse_variant(defaults.pop("variant", None) or "scopa")
             except InvalidInputError as exc:
                 raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
-        if variant and variant != defaults.get("variant"):
+        if variant and chosen.value != defaults.get("variant"):
             defaults = {}
         defaults.pop("variant", None)
         rule_options = {**defaults, **(options or {})}

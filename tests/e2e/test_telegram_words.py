@@ -92,3 +92,17 @@ async def test_the_legend_comes_once_and_a_barred_card_says_why(tmp_path: Path,
                               what="the hand without the legend after the first play")
             assert all("A = asso" not in shown(message) for message in tg.messages(player, from_bot=True)
                        if message is not hand and "(Scopa" in shown(message))
+
+
+async def test_newgame_of_an_unknown_game_lists_the_games_one_can_start(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob", language_code="it")
+        group = friends_group(tg, alice, bob)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            tg.user_sends(group, alice, "/newgame poker")
+            refused = shown(await tg.wait_for_message(group, contains="no game called “poker”"))
+            assert "You can play: Scopa, Scopone, Scopone scientifico, Escoba." in refused
+            assert "variant=" not in refused
+            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id))) is None
+            tg.user_sends(group, alice, "/newgame scopone scientifico")
+            await tg.wait_for_message(group, contains="New game of Scopone scientifico")

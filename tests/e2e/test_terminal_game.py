@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from collections.abc import Iterator
@@ -219,16 +220,24 @@ async def test_a_match_shown_in_the_terminal_owes_nothing_afterwards(tmp_path: P
 
 async def test_scopone_names_the_computers_the_teams_and_the_partner(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "terminal.db")
-    game, out = console_game(sessions, ["1"] * 40)
-    game_id = await game.setup("scopone", None, "medium", False, {"round_limit": "1"})
-    assert game_id is not None and await game.run(game_id)
+    game, out = console_game(sessions, ["q"])
+    game_id = await game.setup("scopone", None, "easy", False)
+    assert game_id is not None
+    await game.run(game_id)
     text, me = out.getvalue(), game.user.name
-    assert f"Score: {me} & Ciro 🤔 0 · Bruna 🤔 & Dora 🤔 0 (to 11)" in text
-    assert "Your partner: Ciro 🤔." in text
-    breakdown = text[text.index("📊 End of round 1"):]
-    assert f"\n{me} & Ciro 🤔  " in breakdown and "\nBruna 🤔 & Dora 🤔  " in breakdown
-    assert "…" not in breakdown.split("Counts")[0], "the sides are named in full"
-    assert f"Winner: {me} & Ciro 🤔" in text or "Winner: Bruna 🤔 & Dora 🤔" in text
+    assert f"Score: {me} & Ciro 🙂 0 · Bruna 🙂 & Dora 🙂 0 (to 11)" in text
+    assert "Your partner: Ciro 🙂." in text
+    await sessions.close()
+
+
+async def test_a_round_end_names_the_teams_in_full(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "terminal.db")
+    game, out = console_game(sessions, [""])
+    teams = ("Maria Luisa & Ciro 🙂", "Bruna 🙂 & Dora 🙂")
+    assert not await game._drain(dataclasses.replace(round_end("primiera"), side_names=teams), "napoletane")
+    breakdown = out.getvalue()
+    assert "\nMaria Luisa & Ciro 🙂  " in breakdown and "\nBruna 🙂 & Dora 🙂  " in breakdown
+    assert "…" not in breakdown.split("Counts")[0], "a terminal is wide enough for the whole names"
     await sessions.close()
 
 
