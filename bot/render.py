@@ -405,9 +405,10 @@ message is in one language."""
 
 
 def refusal_text(refused: Refused, lang: str) -> str:
-    params: dict[str, Any] = {"detail": "", "count": 0, "names": "", "game_id": "", "game": "", "games": "",
-                              "minutes": tn(lang, "count.minutes", LOBBY_IDLE // 60)}
+    params: dict[str, Any] = {"detail": "", "count": 0, "names": "", "game_id": "", "game": "", "games": ""}
     params.update({key: _shown(value) for key, value in refused.params.items()})
+    minutes = refused.params.get("minutes", LOBBY_IDLE // 60)
+    params["minutes"] = tn(lang, "count.minutes", minutes) if isinstance(minutes, int) else minutes
     if "games" in refused.params:
         params["games"] = ", ".join(t(lang, f"variant.{game}") for game in refused.params["games"])
     if "asked" in refused.params and lang != ENGINE_LANGUAGE:
