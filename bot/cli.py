@@ -31,6 +31,9 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+_LANGUAGE_NAMES = "it (Italian), en (English) or es (Spanish)"
+
+
 def variant_name(text: str) -> str:
     """The variant `text` names, with the chat's other names for it (`scientifico`), for
     argparse: an unknown name is a usage error that lists the variants."""
@@ -245,8 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                      help="the SQLite file (SCOPA_DB, default scopa.db)")
     run.add_argument("--lang", default=default_language(), choices=LANGUAGES,
-                     help="language of the terminal game offered when no token is set "
-                          "(default: the system's, else English)")
+                     help="language of the terminal game offered when no token is set: "
+                          f"{_LANGUAGE_NAMES} (default: the system's, else English)")
     run.set_defaults(func=_run)
 
     for name, environment in (("telegram", _TELEGRAM_ENV), ("discord", _DISCORD_ENV)):
@@ -277,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help=rules_help)
     play.add_argument("--level", default="medium", choices=LEVELS, help="the computer players' level")
     play.add_argument("--lang", default=default_language(), choices=LANGUAGES,
-                      help="default: the system's language, else English")
+                      help=f"{_LANGUAGE_NAMES}; default: the system's language, else English")
     play.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                       help="the SQLite file (SCOPA_DB, default scopa.db)")
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")

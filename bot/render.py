@@ -13,7 +13,7 @@ from typing import Any
 
 from .engine import DECK, Card, Move, Rules, Suit
 from .engine.rules import HOUSE_RULES, Primiera, Variant, parse_variant
-from .i18n import t
+from .i18n import t, tn
 from .render_counts import round_counts_text
 from .sessions import (
     GameStatus,
@@ -27,6 +27,7 @@ from .sessions import (
     RoundEnded,
     TableView,
 )
+from .sessions.interaction import blocked_cards
 from .sessions.ports import StorageFailed
 from .sessions.service import LOBBY_IDLE
 
@@ -88,8 +89,7 @@ def is_escoba(variant: str | None) -> bool:
 
 def sweep_count(count: int, lang: str, variant: str | None = None) -> str:
     """`1 scopa`, `2 scope`; `1 escoba`, `2 escobas` in an escoba, in every language."""
-    word = "escoba" if is_escoba(variant) else "scopa"
-    return t(lang, f"count.{word}.{'one' if count == 1 else 'other'}", count=count)
+    return tn(lang, "count.escoba" if is_escoba(variant) else "count.scopa", count)
 
 
 def sweep_text(lang: str, variant: str | None = None) -> str:
@@ -250,7 +250,10 @@ def team_draw_text(view: TableView, lang: str) -> str | None:
     return t(lang, "draw.teams", drawn=drawn)
 
 
-def table_text(view: TableView, lang: str, now: float | None = None) -> str:
+def table_text(view: TableView, lang: str, now: float | None = None, *, plays: bool = True,
+               timed: bool = True) -> str:
+    """The table as text: without the latest `plays` when the front-end lists them itself,
+    without the time left to play when the game is not `timed` (the terminal's)."""
     style = view.deck_style
     variant = t(lang, f"variant.{view.variant}")
     if view.round_limit:
@@ -265,16 +268,17 @@ def table_text(view: TableView, lang: str, now: float | None = None) -> str:
     if drawn:
         lines.append(drawn)
     lines.append("")
-    for play in view.last_plays:
+    shown_plays = view.last_plays if plays else ()
+    for play in shown_plays:
         lines.append("• " + play_line_of(play, lang, style, view.variant))
-    if view.last_plays:
+    if shown_plays:
         lines.append("")
     for seat in view.seats:
         marker = "➡️ " if seat.seat == view.to_play and not view.finished else ""
         scope = sweep_count(view.scope[seat.seat], lang, view.variant)
         if view.counts_shown and view.captured_counts:
             line = t(lang, "table.seat_counts", name=seat.name, hand=view.hand_counts[seat.seat],
-                     taken=view.captured_counts[seat.seat], scope=scope)
+                     taken=tn(lang, "count.taken", view.captured_counts[seat.seat]), scope=scope)
         else:
             line = t(lang, "table.seat_hidden", name=seat.name, hand=view.hand_counts[seat.seat],
                      scope=scope)
@@ -284,7 +288,7 @@ def table_text(view: TableView, lang: str, now: float | None = None) -> str:
         lines.append(t(lang, "table.finished"))
     else:
         name = view.seats[view.to_play].name
-        if view.deadline is not None and not view.seats[view.to_play].is_computer:
+        if timed and view.deadline is not None and not view.seats[view.to_play].is_computer:
             seconds = max(0, round(view.deadline - (now if now is not None else time.time())))
             lines.append(t(lang, "table.turn_deadline", name=name, seconds=seconds))
         else:
@@ -303,9 +307,15 @@ def hand_text(view: HandView, lang: str, variant: str) -> str:
         lines.append(t(lang, "hand.your_turn"))
     else:
         lines.append(t(lang, "hand.wait"))
-    if view.first_hand and not view.finished:
-        lines.append(card_legend(style, lang))
     return "\n".join(lines)
+
+
+def blocked_text(view: HandView, lang: str) -> str | None:
+    """The cards a compulsory capture bars now, under a hand whose buttons mark them 🚫."""
+    blocked = blocked_cards(view)
+    if not blocked:
+        return None
+    return t(lang, "hand.blocked", cards=" ".join(card_label(b.card, view.deck_style) for b in blocked))
 
 
 def hand_cards_text(view: HandView, lang: str) -> str:
@@ -408,11 +418,13 @@ def fuori_line(event: RoundEnded, lang: str) -> str | None:
              points=points, other=event.side_names[1 - side])
 
 
-def breakdown_text(event: RoundEnded, lang: str, counts: bool = True) -> str:
-    """The round's points by side, then (with `counts`) the counts behind them."""
+def breakdown_text(event: RoundEnded, lang: str, counts: bool = True,
+                   columns: int = BREAKDOWN_COLUMNS) -> str:
+    """The round's points by side, a column each within `columns` (a phone's width in a chat),
+    then (with `counts`) the counts behind them."""
     fuori = fuori_line(event, lang)
     text = t(lang, "round.title", round=event.result.number) + "\n" + (
-        f"{fuori}\n" if fuori else "") + breakdown_table(breakdown_rows(event, lang))
+        f"{fuori}\n" if fuori else "") + breakdown_table(breakdown_rows(event, lang), columns)
     return text + "\n" + round_counts_text(event, lang) if counts else text
 
 
@@ -458,41 +470,52 @@ message is in one language."""
 
 
 def refusal_text(refused: Refused, lang: str) -> str:
-    params: dict[str, Any] = {"detail": "", "missing": "", "names": "", "game_id": "",
-                              "minutes": LOBBY_IDLE // 60}
+    params: dict[str, Any] = {"detail": "", "count": 0, "names": "", "game_id": "", "game": "", "games": ""}
     style = str(refused.params.get("deck_style", "napoletane"))
     params.update({key: _shown(value, style) for key, value in refused.params.items()})
+    minutes = refused.params.get("minutes", LOBBY_IDLE // 60)
+    params["minutes"] = tn(lang, "count.minutes", minutes) if isinstance(minutes, int) else minutes
+    if "games" in refused.params:
+        params["games"] = ", ".join(t(lang, f"variant.{game}") for game in refused.params["games"])
     if "asked" in refused.params and lang != ENGINE_LANGUAGE:
         params["detail"] = params["asked"]
     return t(lang, f"refused.{refused.reason.value}", **params)
 
 
-def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool) -> str:
+def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool,
+                     variant: str | None = None) -> str:
+    """The ranking; sweeps are named as in `variant` (the game the chat plays, `Sessions.chat_game`)."""
     scope = t(lang, "leaderboard.global" if global_scope else "leaderboard.chat")
     lines = [t(lang, "leaderboard.title", scope=scope)]
     if not rows:
         lines.append(t(lang, "leaderboard.empty"))
     for rank, row in enumerate(rows, 1):
         lines.append(t(lang, "leaderboard.row", rank=rank, name=row.display_name,
-                       rating=rating_shown(row.rating), games=row.games, wins=row.wins,
-                       rate=round(100 * row.win_rate), scope=sweep_count(row.scope, lang)))
+                       rating=rating_shown(row.rating), games=tn(lang, "count.games", row.games),
+                       wins=tn(lang, "count.wins", row.wins), rate=round(100 * row.win_rate),
+                       scope=sweep_count(row.scope, lang, variant)))
     return "\n".join(lines)
 
 
-def stats_text(name: str, stats: dict[str, Any], lang: str) -> str:
+def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None = None) -> str:
+    """A player's record; sweeps are named as in `variant` (see `leaderboard_text`)."""
     lines = [t(lang, "stats.title", name=name)]
     if not stats.get("games"):
         lines.append(t(lang, "stats.none"))
         return "\n".join(lines)
-    lines.append(t(lang, "stats.summary", games=stats["games"], wins=stats["wins"],
-                   scope=sweep_count(stats["scope"], lang), points=stats["points"]))
+    lines.append(t(lang, "stats.summary", games=tn(lang, "count.games", stats["games"]),
+                   wins=tn(lang, "count.wins", stats["wins"]),
+                   scope=sweep_count(stats["scope"], lang, variant),
+                   points=tn(lang, "count.points", stats["points"])))
     kinds = stats.get("win_kinds") or {}
     if any(kinds.values()):
-        lines.append(t(lang, "stats.win_kinds", semplice=kinds.get("semplice", 0),
-                       doppia=kinds.get("doppia", 0), tripla=kinds.get("tripla", 0)))
+        lines.append(t(lang, "stats.win_kinds", **{
+            kind: tn(lang, f"count.win_kind.{kind}", kinds.get(kind, 0))
+            for kind in ("semplice", "doppia", "tripla")}))
     for ladder, data in sorted(stats.get("ratings", {}).items()):
         lines.append(t(lang, "stats.ladder", ladder=t(lang, f"ladder.{ladder}"),
-                       rating=rating_shown(data["rating"]), games=data["games"], wins=data["wins"]))
+                       rating=rating_shown(data["rating"]), games=tn(lang, "count.games", data["games"]),
+                       wins=tn(lang, "count.wins", data["wins"])))
     return "\n".join(lines)
 
 
@@ -508,7 +531,7 @@ def rules_text(variant: str, rules: Rules, lang: str) -> str:
     if not rules.must_capture:
         lines.append(t(lang, "rules.explain.optional_capture"))
     if rules.round_limit:
-        lines.append(t(lang, "rules.explain.round_limit", value=rules.round_limit))
+        lines.append(tn(lang, "rules.explain.round_limit", rules.round_limit))
     return "\n".join(lines)
 
 

@@ -9,6 +9,12 @@ import pytest
 
 from bot.storage import Store
 
+from .progress import FileClock
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(FileClock(config), "file-clock")
+
 
 @pytest.fixture(autouse=True)
 async def _close_stores(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from ..engine import Move, Variant
-from ..i18n import LANGUAGES, t
+from ..i18n import LANGUAGES, t, tn
 from ..render import (
     breakdown_text,
     card_label,
@@ -41,6 +41,7 @@ from ..sessions import (
     RoundEnded,
     SeatAutoplay,
     Sessions,
+    TableView,
     UserRef,
 )
 from ..sessions.interaction import blocked_cards, fuori_outcome
@@ -54,6 +55,8 @@ _RULES = ("r", "rules", "regole")
 _YES = ("y", "yes", "s", "si", "sì")
 _MOVED_ON = (Reason.STALE, Reason.ILLEGAL_MOVE, Reason.NOT_YOUR_TURN, Reason.GAME_OVER)
 """Refusals that only mean the game changed between the screen and the key press."""
+_COLUMNS = 80
+"""A terminal is wide: a round's breakdown names the sides in full."""
 
 
 class LineSource(Protocol):
@@ -289,7 +292,7 @@ class TerminalGame:
             self.log = [*self.log, *lines][-6:]
             self.unseen += lines
         elif isinstance(event, RoundEnded):
-            return breakdown_text(event, self.lang)
+            return breakdown_text(event, self.lang, columns=_COLUMNS)
         elif isinstance(event, MatchEnded):
             return match_text(event, self.lang)
         elif isinstance(event, SeatAutoplay):
@@ -299,6 +302,12 @@ class TerminalGame:
         elif isinstance(event, GameCancelled):
             return t(self.lang, "match.cancelled")
         return None
+
+    def _partner_lines(self, table: TableView, seat: int) -> list[str]:
+        """Who plays on the player's side, when they play in a team."""
+        side = next((side for side in table.sides if seat in side), ())
+        partners = [self.names.get(other, "?") for other in side if other != seat]
+        return [self._say("partner", name=" & ".join(partners))] if partners else []
 
     def _hand_lines(self, hand: HandView, variant: str) -> list[str]:
         lines = [t(self.lang, "hand.title", variant=t(self.lang, f"variant.{variant}"), game=hand.game_id),
@@ -323,12 +332,13 @@ class TerminalGame:
         return [self._say("blocked_title"), *(
             "  " + self._say("blocked", card=card_label(b.card, style), move=reason) for b in blocked)]
 
-    async def _draw(self, game_id: int, notice: str | None = None) -> Screen:
+    async def _draw(self, game_id: int) -> Screen:
         table = await self.sessions.table(game_id)
         hand = await self.sessions.hand(game_id, self.user)
         self.names = {seat.seat: seat.name for seat in table.seats}
         self.unseen = []
-        screen = [_CLEAR if self.out.isatty() else "", table_text(table, self.lang), ""]
+        screen = [_CLEAR if self.out.isatty() else "", table_text(table, self.lang, plays=False, timed=False),
+                  *self._partner_lines(table, hand.seat), ""]
         if self.log:
             screen += [self._say("last"), *("  " + line for line in self.log), ""]
         screen += self._hand_lines(hand, table.variant)
@@ -340,8 +350,6 @@ class TerminalGame:
             screen += self._blocked_lines(hand)
             if hand.may_declare:
                 screen.append(self._say("fuori_hint"))
-        if notice:
-            screen += ["", notice]
         self._show("\n".join(screen))
         return Screen(hand.version, tuple(moves), table.finished)
 
@@ -359,18 +367,25 @@ class TerminalGame:
             await asyncio.gather(driver, return_exceptions=True)
 
     async def _loop(self, game_id: int) -> bool:
+        """The table is drawn when the match is resumed and then once per turn of the player;
+        while the others play, one line says so; a typed line gets only its answer."""
         style = (await self.sessions.game_row(game_id)).deck_style
-        notice: str | None = None
+        screen: Screen | None = None
+        waiting = False
         while True:
             while not self.events.empty():
                 if await self._drain(self.events.get_nowait(), style):
                     return True
-            screen = await self._draw(game_id, notice)
-            notice = None
-            if screen.finished:
-                return True
-            if not screen.moves:
-                self._show(self._say("waiting"))
+            hand = await self.sessions.hand(game_id, self.user)
+            if screen is None or hand.finished or (hand.my_turn and hand.version != screen.version):
+                screen = await self._draw(game_id)
+                waiting = False
+                if screen.finished:
+                    return True
+            if not screen.moves or screen.version != hand.version:
+                if not waiting:
+                    self._show(self._say("waiting"))
+                    waiting = True
                 if await self._drain(await self.events.get(), style):
                     return True
                 continue
@@ -384,6 +399,8 @@ class TerminalGame:
                 self._show(self._say("saved"))
                 return False
             notice = await self._command(game_id, line, screen, style)
+            if notice:
+                self._show(notice)
 
     async def _command(self, game_id: int, line: str, screen: Screen, style: str) -> str | None:
         """Act on one typed line; the notice to show under the next screen, if any."""
@@ -421,7 +438,8 @@ class TerminalGame:
             outcome = None
         if outcome is not None:
             self._show(self._say("fuori_win" if outcome.wins else "fuori_lose",
-                                 move=move_label(move, style), points=outcome.points,
+                                 move=move_label(move, style),
+                                 points=tn(self.lang, "count.sure_points", outcome.points),
                                  target=outcome.target))
         answer = await self._read(self._say("fuori_confirm"))
         return answer is not None and answer.lower() in _YES

@@ -1,4 +1,10 @@
-"""The catalogue in Italian, English and Spanish: every word a user sees comes from here."""
+"""The catalogue in Italian, English and Spanish: every word a user sees comes from here.
+
+An entry is a text, or an object of plural forms keyed by CLDR plural category
+(`{"one": "{count} partita", "other": "{count} partite"}`): `t` picks the form its `count`
+parameter needs in the language, by the CLDR rules Babel carries; a category the object
+lacks (Italian and Spanish `many`, for a million) takes `other`.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +15,26 @@ from pathlib import Path
 from string import Formatter
 from typing import Any
 
+from babel import Locale
+
 LANGUAGES = ("it", "en", "es")
 DEFAULT_LANGUAGE = "it"
 STRICT = False
 """Raise, instead of showing the text unfilled, when a call leaves out a parameter (tests)."""
 log = logging.getLogger(__name__)
 
+Entry = str | dict[str, str]
+"""A text, or its plural forms by CLDR category."""
+PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+COUNT = "count"
+"""The parameter whose number picks the form of a plural entry."""
+
 
 @cache
-def catalogue(lang: str) -> dict[str, str]:
+def catalogue(lang: str) -> dict[str, Entry]:
     """`<lang>.json` merged with each front-end's `<lang>.<front-end>.json`."""
     folder = Path(__file__).parent
-    merged: dict[str, str] = {}
+    merged: dict[str, Entry] = {}
     for path in [folder / f"{lang}.json", *sorted(folder.glob(f"{lang}.*.json"))]:
         merged.update(json.loads(path.read_text(encoding="utf-8")))
     return merged
@@ -40,12 +54,39 @@ def language_of(code: str | None, fallback: str = DEFAULT_LANGUAGE) -> str:
     return primary if primary in LANGUAGES else "en"
 
 
+@cache
+def _plural_rule(lang: str) -> Any:
+    return Locale.parse(lang).plural_form
+
+
+def plural_category(lang: str, count: int | float) -> str:
+    """The CLDR plural category of `count` in `lang`: `one` for 1 in Italian, `other` for 2…"""
+    category: str = _plural_rule(lang)(abs(count))
+    return category
+
+
+def form(lang: str, entry: Entry, count: Any) -> str:
+    """The text of `entry` for `count`: the entry itself when it has no plural forms."""
+    if isinstance(entry, str):
+        return entry
+    if isinstance(count, int | float) and not isinstance(count, bool):
+        chosen = entry.get(plural_category(lang, count))
+        if chosen is not None:
+            return chosen
+    elif STRICT:
+        raise KeyError(f"a plural text needs a number as {COUNT}, not {count!r}")
+    return entry["other"]
+
+
 def t(lang: str | None, key: str, **params: Any) -> str:
-    """The text for `key` in `lang` (Italian if unknown), with `params` filled in."""
+    """The text for `key` in `lang` (Italian if unknown), with `params` filled in; for a
+    plural entry, in the form its `count` parameter takes (`tn`)."""
     language = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-    text = catalogue(language).get(key)
-    if text is None:
-        text = catalogue("en").get(key, key)
+    entry = catalogue(language).get(key)
+    if entry is None:
+        language = "en"
+        entry = catalogue("en").get(key, key)
+    text = form(language, entry, params.get(COUNT))
     try:
         return text.format(**params)
     except (KeyError, IndexError, ValueError):
@@ -55,5 +96,16 @@ def t(lang: str | None, key: str, **params: Any) -> str:
         return text
 
 
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in Formatter().parse(text) if name}
+def tn(lang: str | None, key: str, count: int, **params: Any) -> str:
+    """`t` for a plural entry: `tn("it", "count.games", 1)` is `1 partita`, with 2 `2 partite`."""
+    return t(lang, key, count=count, **params)
+
+
+def forms(entry: Entry) -> dict[str, str]:
+    """An entry's texts by plural category; a plain text is its own `other`."""
+    return {"other": entry} if isinstance(entry, str) else dict(entry)
+
+
+def placeholders(entry: Entry) -> set[str]:
+    """The parameters an entry names, in any of its forms."""
+    return {name for text in forms(entry).values() for _, name, _, _ in Formatter().parse(text) if name}

@@ -48,6 +48,13 @@ class Blocked:
 
     card: Card
     example: Move
+    deck_style: str = "napoletane"
+    """The game's deck, whose suit signs the refusal's cards are written with."""
+
+    def refusal(self) -> Refused:
+        """What a tap on the card answers, on every front-end: "You must capture: …"."""
+        return Refused(Reason.MUST_CAPTURE, card=self.card, example=self.example,
+                       deck_style=self.deck_style)
 
 
 def blocked_cards(view: HandView) -> tuple[Blocked, ...]:
@@ -59,7 +66,48 @@ def blocked_cards(view: HandView) -> tuple[Blocked, ...]:
     captures = [move for choice in view.choices for move in choice.moves if move.captures]
     if not captures:
         return ()
-    return tuple(Blocked(card, captures[0]) for card in view.hand if card not in playable)
+    return tuple(Blocked(card, captures[0], view.deck_style) for card in view.hand if card not in playable)
+
+
+class CardUse(StrEnum):
+    """What a tap on a card of the hand does, the same on every front-end."""
+
+    PLAY = "play"
+    """It has one play: the tap makes it."""
+    CHOOSE = "choose"
+    """It has several captures: the tap asks which."""
+    BLOCKED = "blocked"
+    """A compulsory capture bars it now: a live button marked 🚫 whose tap says which capture to
+    make instead (`tap_card` refuses it with `Reason.MUST_CAPTURE`)."""
+    WAIT = "wait"
+    """Not the player's turn (or the computer plays for them): the tap says so."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    card: Card
+    use: CardUse
+    moves: tuple[Move, ...] = ()
+
+
+def hand_cards(view: HandView, live: bool = True) -> tuple[HandCard, ...]:
+    """Each card of the hand with what a tap on it does; `live`: the player plays now (False
+    while the computer plays for them)."""
+    live = live and view.my_turn
+    blocked = {b.card for b in blocked_cards(view)} if live else set()
+    cards = []
+    for card in view.hand:
+        moves = view.moves_for(card) if live else ()
+        if len(moves) == 1:
+            use = CardUse.PLAY
+        elif moves:
+            use = CardUse.CHOOSE
+        elif card in blocked:
+            use = CardUse.BLOCKED
+        else:
+            use = CardUse.WAIT
+        cards.append(HandCard(card, use, moves))
+    return tuple(cards)
 
 
 def _current(view: HandView, version: int | None) -> None:
@@ -84,8 +132,7 @@ async def tap_card(sessions: Sessions, game_id: int, user: UserRef, version: int
     if choice is None:
         blocked = next((b for b in blocked_cards(view) if b.card.code == card), None)
         if blocked is not None:
-            raise Refused(Reason.MUST_CAPTURE, card=blocked.card, example=blocked.example,
-                          deck_style=view.deck_style)
+            raise blocked.refusal()
         raise Refused(Reason.ILLEGAL_MOVE)
     if len(choice.moves) == 1 and not declaring:
         await sessions.play(game_id, user, version, choice.moves[0])

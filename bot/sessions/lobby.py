@@ -13,7 +13,7 @@ from ..engine.rules import HOUSE_RULES, Variant, parse_variant
 from . import events as ev
 from .directory import Directory
 from .games import EventBus, Games, base, manages, rules_of
-from .options import DECK_STYLES, DEFAULT_PLAYERS, PLAYER_RANGE
+from .options import DECK_STYLES, DEFAULT_PLAYERS, PLAYER_RANGE, variant_named
 from .play import Play
 from .ports import GameStore, OpenGameExists
 from .records import ChatRow, GameRow, PlayerRow, SeatRow
@@ -67,11 +67,14 @@ class Lobby:
         player = await self.directory.player(user)
         defaults = dict(chat.defaults)
         defaults.pop(PICTURES, None)
-        try:
-            chosen = parse_variant(variant or defaults.pop("variant", None) or "scopa")
-        except InvalidInputError as exc:
-            raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=str(variant)) from None
-        if variant and variant != defaults.get("variant"):
+        if variant:
+            chosen = Variant(variant_named(variant))
+        else:
+            try:
+                chosen = parse_variant(defaults.pop("variant", None) or "scopa")
+            except InvalidInputError as exc:
+                raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+        if variant and chosen.value != defaults.get("variant"):
             defaults = {}
         defaults.pop("variant", None)
         rule_options = {**defaults, **(options or {})}
@@ -318,7 +321,7 @@ class Lobby:
             row = freed or row
             try:
                 if len(row.seats) < row.players:
-                    raise Refused(Reason.SEATS_EMPTY, missing=row.players - len(row.seats))
+                    raise Refused(Reason.SEATS_EMPTY, count=row.players - len(row.seats))
                 waiting = [seat_name(s, row.seats) for s in row.seats if not s.ready]
                 if waiting:
                     raise Refused(Reason.SEAT_WAITING, names=", ".join(waiting),

@@ -169,7 +169,7 @@ def variant_named(raw: object) -> str:
             return parse_variant(VARIANT_ALIASES.get(text, text)).value
         except InvalidRulesError:
             pass
-    raise Refused(Reason.BAD_OPTION, detail=f"variant={str(raw)[:40]}")
+    raise Refused(Reason.UNKNOWN_GAME, game=str(raw)[:40], games=VARIANTS)
 
 
 def _widest(key: str) -> Option:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine import EngineError
+from ..engine.rules import Variant, parse_variant
 from .directory import Directory
 from .games import Games
 from .ports import GameStore
@@ -80,6 +82,20 @@ class Queries:
     async def stats(self, user: UserRef) -> dict[str, Any]:
         player = await self.directory.player(user)
         return await self.store.player_stats(player.id)
+
+    async def chat_game(self, chat_ref: ChatRef | None) -> str:
+        """The game a chat plays, which names the sweeps of its leaderboard and stats: that of
+        its latest finished match, else the one its /newgame opens; scopa outside a chat."""
+        if chat_ref is None:
+            return Variant.SCOPA.value
+        chat = await self.directory.chat(chat_ref)
+        latest = await self.store.recent_matches(chat.id, 1)
+        if latest:
+            return latest[0].variant
+        try:
+            return parse_variant(str(chat.defaults.get("variant", Variant.SCOPA.value))).value
+        except EngineError:
+            return Variant.SCOPA.value
 
     async def recent(self, chat_ref: ChatRef, limit: int = 5) -> list[RecentMatch]:
         chat = await self.directory.chat(chat_ref)

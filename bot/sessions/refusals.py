@@ -27,6 +27,8 @@ class Reason(StrEnum):
     NO_FUORI = "no_fuori"
     MATCH_STARTED = "match_started"
     MUST_CAPTURE = "must_capture"
+    UNKNOWN_GAME = "unknown_game"
+    """A game (variant) nobody can start here; `games` are those one can."""
 
 
 class Refused(Exception):

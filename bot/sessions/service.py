@@ -335,6 +335,9 @@ class Sessions:
     async def recent(self, chat_ref: ChatRef, limit: int = 5) -> list[RecentMatch]:
         return await self._queries.recent(chat_ref, limit)
 
+    async def chat_game(self, chat_ref: ChatRef | None) -> str:
+        return await self._queries.chat_game(chat_ref)
+
     # ---- settings ---------------------------------------------------------------
 
     async def set_chat_language(self, chat_ref: ChatRef, language: str) -> ChatSettings:

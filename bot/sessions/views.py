@@ -18,6 +18,11 @@ from .records import ChatRow, GameRow, LeaderboardRow, MatchSummary, PlayerRow, 
 from .refs import ChatRef
 
 COMPUTER_NAMES = {"easy": "CPU 🙂", "medium": "CPU 🤔", "hard": "CPU 😈"}
+COMPUTER_SIGNS = {"easy": "🙂", "medium": "🤔", "hard": "😈"}
+SEAT_NAMES = ("Aldo", "Bruna", "Ciro", "Dora", "Ezio", "Fulvia")
+"""The first names of computers that share a table with other computers, by seat (the second
+seat is always Bruna, the third Ciro, …): short, told apart at a glance, the same on every
+front-end."""
 
 
 class GameStatus(StrEnum):
@@ -232,10 +237,15 @@ class HandView:
     """Under `federal` rules (004 art. 5) the hand stays face down until the player's first turn
     of the round: `hand` is then empty and this says how many cards lie face down."""
     first_hand: bool = False
-    """The player's first hand of the match, before their first play: a front-end explains the
-    cards' letters and suit signs with it (`render.card_legend`)."""
+    """The player's first hand of the match, before their first play (see `shows_legend`)."""
     waiting_for: str | None = None
     """Who is to play while it is not the player's turn (None on their turn and once it is over)."""
+
+    @property
+    def shows_legend(self) -> bool:
+        """Whether this hand explains the cards' letters and suit signs (`render.card_legend`):
+        only the first hand of the match, on every front-end; later, /help shows it on request."""
+        return self.first_hand and not self.finished
 
     def moves_for(self, card: Card) -> tuple[Move, ...]:
         for choice in self.choices:
@@ -245,18 +255,18 @@ class HandView:
 
 
 def seat_name(seat: SeatRow | None, seats: Sequence[SeatRow] = ()) -> str:
-    """A player's name; a computer's level, with its seat number (as the lobby counts
-    seats) when another computer of that level sits at the same table (`seats`)."""
+    """A player's name. A computer alone among people is `CPU` and the sign of its level
+    (`CPU 🤔`); computers that share the table (`seats`) with another computer each have the
+    first name of their seat and that sign (`Ciro 🤔`), so scores and teams stay readable."""
     if seat is None:
         return "—"
     if seat.player is not None and not seat.player.is_computer:
         return seat.player.display_name
     level = seat.computer_level or "medium"
-    name = COMPUTER_NAMES.get(level, "CPU")
-    if any(other.seat != seat.seat and other.is_computer and (other.computer_level or "medium") == level
-           for other in seats):
-        return f"{name} {seat.seat + 1}"
-    return name
+    if any(other.seat != seat.seat and other.is_computer for other in seats):
+        sign = COMPUTER_SIGNS.get(level, COMPUTER_SIGNS["medium"])
+        return f"{SEAT_NAMES[seat.seat % len(SEAT_NAMES)]} {sign}"
+    return COMPUTER_NAMES.get(level, "CPU")
 
 
 def seat_info(seat: SeatRow, seats: Sequence[SeatRow] = ()) -> SeatInfo:

@@ -85,7 +85,8 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(tmp_path: Path) 
             tg.user_sends(group, alice, "/leaderboard")
             board = await tg.wait_for_message(group, contains="Leaderboard", after=end)
             text = board.text or ""
-            assert "Alice" in text and "Bob" in text and "1 wins" in text and "0 wins" in text
+            assert "Alice" in text and "Bob" in text
+            assert "1 game, 1 win (100%)" in text and "1 game, 0 wins (0%)" in text
             assert len(await bot.sessions._store.records()) == 1
             tg.user_sends(group, bob, "/leaderboard global")
             everyone = await tg.wait_for_message(group, contains="everyone", after=board)

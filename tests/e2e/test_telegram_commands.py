@@ -30,7 +30,7 @@ async def test_commands_options_settings_and_who_may_do_what(tmp_path: Path) -> 
             tg.user_sends(group, alice, "/rules escoba")
             await tg.wait_for_message(group, contains="Escoba: 2 to 6 players")
             tg.user_sends(group, alice, "/rules poker")
-            await tg.wait_for_message(group, contains="not valid")
+            await tg.wait_for_message(group, contains="You can play: Scopa, Scopone, Scopone scientifico")
             tg.user_sends(group, bob, "/stats")
             await tg.wait_for_message(group, contains="📈 Bob")
 
@@ -147,7 +147,7 @@ async def test_a_player_declares_fuori_from_their_hand(tmp_path: Path) -> None:
             await answered(tg, tg.tap(group, lobby, alice, "Back"))
             for _ in range(3):
                 await answered(tg, tg.tap(group, lobby, alice, "🤖 easy"))
-            await tg.wait_for(lambda: "4. CPU" in (lobby.text or ""), what="three computers")
+            await tg.wait_for(lambda: "4. Dora 🙂" in (lobby.text or ""), what="three computers")
             await answered(tg, tg.tap(group, lobby, alice, "Start"))
             declare = "Declare fuori…"
             hand = await tg.wait_for(

@@ -48,10 +48,10 @@ async def test_a_huge_argument_is_refused_with_a_short_quote(tmp_path: Path) -> 
         tg.user_starts_bot(alice)
         async with running_bot(tg, tmp_path / "bot.db"):
             tg.user_sends(group, alice, "/newgame " + "x" * 4080)
-            refusal = await tg.wait_for_message(group, contains="not valid")
+            refusal = await tg.wait_for_message(group, contains="no game called")
             assert len(refusal.text or "") < 200 and "xxxx" in (refusal.text or "")
             tg.user_sends(group, alice, "/rules " + "y" * 4080)
-            refusal = await tg.wait_for_message(group, contains="not valid", after=refusal)
+            refusal = await tg.wait_for_message(group, contains="no game called", after=refusal)
             assert len(refusal.text or "") < 200
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from collections.abc import Iterator
@@ -61,7 +62,7 @@ async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path
     game_id = await game.setup("scopone", None, "medium", False, {"round_limit": "1", "re_bello": "on"})
     await game.run(game_id)
     table = await sessions.table(game_id)
-    assert [seat.name for seat in table.seats][1:] == ["CPU 🤔 2", "CPU 🤔 3", "CPU 🤔 4"]
+    assert [seat.name for seat in table.seats][1:] == ["Bruna 🤔", "Ciro 🤔", "Dora 🤔"]
     assert "Scopone · round 1 of 1" in out.getvalue()
     rules = (await sessions.lobby_of(game_id)).rules
     assert rules.round_limit == 1 and rules.re_bello
@@ -217,4 +218,46 @@ async def test_a_match_shown_in_the_terminal_owes_nothing_afterwards(tmp_path: P
     game_id = await game.setup("scopa", 2, "easy", False, {"target": 1})
     assert game_id is not None and await game.run(game_id)
     assert await sessions.owed_notices("terminal") == []
+    await sessions.close()
+
+
+async def test_scopone_names_the_computers_the_teams_and_the_partner(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "terminal.db")
+    game, out = console_game(sessions, ["q"])
+    game_id = await game.setup("scopone", None, "easy", False)
+    assert game_id is not None
+    await game.run(game_id)
+    text, me = out.getvalue(), game.user.name
+    assert f"Score: {me} & Ciro 🙂 0 · Bruna 🙂 & Dora 🙂 0 (to 11)" in text
+    assert "Your partner: Ciro 🙂." in text
+    await sessions.close()
+
+
+async def test_a_round_end_names_the_teams_in_full(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "terminal.db")
+    game, out = console_game(sessions, [""])
+    teams = ("Maria Luisa & Ciro 🙂", "Bruna 🙂 & Dora 🙂")
+    assert not await game._drain(dataclasses.replace(round_end("primiera"), side_names=teams), "napoletane")
+    breakdown = out.getvalue()
+    assert "\nMaria Luisa & Ciro 🙂  " in breakdown and "\nBruna 🙂 & Dora 🙂  " in breakdown
+    assert "…" not in breakdown.split("Counts")[0], "a terminal is wide enough for the whole names"
+    await sessions.close()
+
+
+async def test_the_table_is_drawn_once_per_turn_and_a_bad_line_gets_only_its_error(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "terminal.db")
+    game, out = console_game(sessions, ["abc", "h", "1", "1", "q"])
+    game_id = await game.setup("scopone", None, "easy", False)
+    assert game_id is not None
+    await game.run(game_id)
+    text = out.getvalue()
+    prompt = "Your move (number), h help, q quit: "
+    after_bad = text[text.index("“abc” is not a move"):]
+    assert "Score:" not in after_bad[:after_bad.index(prompt)], "no table again after a bad line"
+    after_help = after_bad[after_bad.index("Type the number of a move"):]
+    assert "Score:" not in after_help[:after_help.index(prompt)], "nor after the help"
+    turns = text.count("Your moves:")
+    assert turns == 3 and text.count("Score:") <= turns + 1, "one table at the start, then one per turn"
+    assert "within" not in text, "the terminal has no time limit to show"
+    assert "• " not in text and "Last moves:" in text, "the latest plays once, under Last moves"
     await sessions.close()

@@ -275,13 +275,13 @@ def test_the_test_script_installs_the_test_tools_once_and_fails_when_tests_fail(
     checkout = Checkout(tmp_path)
     code, ran, said = checkout.launch("test", "-q")
     assert code == 0 and ran[0] == "python3 -m venv .venv" and ran[1].endswith("-e .[dev]")
-    assert ran[-2:] == ["ruff check bot tests benchmarks", "python -m pytest -q"]
+    assert ran[-2:] == ["ruff check bot tests benchmarks", "python -m pytest --durations=15 -q"]
     assert "installing" in said
 
     for pytest_exit in ("1", "5"):
         code, ran, _ = checkout.launch("test", FAKE_PYTEST_EXIT=pytest_exit)
         assert code == int(pytest_exit)
-        assert ran == ["ruff check bot tests benchmarks", "python -m pytest"]
+        assert ran == ["ruff check bot tests benchmarks", "python -m pytest --durations=15"]
 
     assert checkout.launch("run")[1] == ["scopa-bot "]  # the test tools' install serves run too
     checkout2 = Checkout(tmp_path / "other")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Game, Rules
-from bot.i18n import LANGUAGES, catalogue, language_of, placeholders, t
+from bot.i18n import LANGUAGES, catalogue, forms, language_of, placeholders, t
 from bot.render import breakdown_text, refusal_text, rules_text, table_text
 from bot.sessions import Reason, Refused, RoundEnded
 from bot.sessions.views import table_view
@@ -26,7 +26,7 @@ SAME_AS_ENGLISH = {
     "pictures.category.primiera", "pictures.category.re_bello", "pictures.category.napola",
     "pictures.category.asso_bello",
     # a sweep is a scopa (scope) or an escoba (escobas) in every language
-    "count.scopa.one", "count.scopa.other", "count.escoba.one", "count.escoba.other", "round.scope",
+    "count.scopa", "count.escoba", "round.scope",
     "round.escobas", "counts.scope", "counts.escobas", "draw.card",
     # a language's name is written in that language
     "telegram.language.it", "telegram.language.en", "telegram.language.es",
@@ -34,6 +34,7 @@ SAME_AS_ENGLISH = {
     # emoji, names and numbers only
     "lobby.seat_player", "lobby.seat_computer", "play.computer", "stats.title", "computer.name",
     "telegram.button.computer", "discord.button.computer", "telegram.seconds", "counts.no_primiera",
+    "stats.summary",
 }
 """The Spanish texts that are rightly the English ones: names, emoji and formats, nothing to translate."""
 
@@ -57,7 +58,7 @@ def test_every_italian_and_english_text_has_a_spanish_one_with_the_same_paramete
     assert set(it) <= set(es), f"es{area}.json lacks {sorted(set(it) - set(es))}"
     for key in it:
         assert placeholders(es[key]) == placeholders(it[key]) == placeholders(en[key]), key
-        assert es[key].strip(), key
+        assert all(text.strip() for text in forms(es[key]).values()), key
 
 
 def test_the_spanish_catalogue_is_translated_not_copied() -> None:
@@ -71,7 +72,8 @@ def test_spanish_uses_the_spanish_names_of_suits_and_figures() -> None:
     assert es["round.coins"] == "Oros"
     assert "¡Escoba!" in es["play.escoba"] and "¡escoba!" in es["play.starting_take"]
     assert all(word in es["rules.escoba"] for word in ("sota", "caballo", "rey", "oros", "escobas"))
-    words = re.sub(r"\{\w+\}", "", " ".join(es.values())).lower()
+    words = re.sub(r"\{\w+\}", "", " ".join(text for entry in es.values()
+                                             for text in forms(entry).values())).lower()
     assert "denari" not in words and "coppe" not in words and "bastoni" not in words
 
 
@@ -108,15 +110,20 @@ def test_spanish_is_chosen_by_its_code_and_unknown_codes_stay_italian() -> None:
 
 
 def test_a_refusal_renders_in_spanish_with_every_parameter() -> None:
-    assert refusal_text(Refused(Reason.SEATS_EMPTY, missing=2), "es") == (
+    assert refusal_text(Refused(Reason.SEATS_EMPTY, count=2), "es") == (
         "Faltan 2 jugadores: espera o añade la máquina.")
+    assert refusal_text(Refused(Reason.SEATS_EMPTY, count=1), "es") == (
+        "Falta 1 jugador: espera o añade la máquina.")
     assert refusal_text(Refused(Reason.ILLEGAL_MOVE, detail="7D"), "es") == "Jugada no válida: 7D"
     assert "30 minutos" in refusal_text(Refused(Reason.GAME_OPEN), "es")
     for reason in Reason:
         needed = placeholders(catalogue("en")[f"refused.{reason.value}"])
-        text = refusal_text(Refused(reason, **{name: "7D" for name in needed}), "es")
-        assert text == t("es", f"refused.{reason.value}", **{name: "7D" for name in needed | {"minutes"}})
-        assert text != t("en", f"refused.{reason.value}", **{name: "7D" for name in needed | {"minutes"}})
+        sample: dict[str, object] = {"count": 3, "games": ("scopa", "escoba")}
+        given = {name: sample.get(name, "7D") for name in needed}
+        shown = {**given, "games": "Scopa, Escoba"}
+        text = refusal_text(Refused(reason, **given), "es")
+        assert text == t("es", f"refused.{reason.value}", **{"minutes": "30 minutos", **shown})
+        assert text != t("en", f"refused.{reason.value}", **{"minutes": "30 minutes", **shown})
 
 
 def test_the_escoba_rules_render_in_spanish() -> None:

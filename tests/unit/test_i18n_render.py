@@ -25,7 +25,7 @@ def test_every_catalogue_key_used_in_code_exists() -> None:
 
     keys = set(catalogue("en"))
     root = Path(__file__).resolve().parents[2] / "bot"
-    pattern = re.compile(r"""\bt\([^,()]+,\s*["']([a-z_]+\.[a-z_.]+)["']""")
+    pattern = re.compile(r"""\btn?\([^,()]+,\s*["']([a-z_]+\.[a-z_.]+)["']""")
     used = {m.group(1) for path in root.rglob("*.py") for m in pattern.finditer(path.read_text())}
     assert used and used <= keys, used - keys
 

@@ -80,7 +80,8 @@ def test_variants_are_named_with_or_without_their_aliases() -> None:
     for bad in ("briscola", "", None, 3, "x" * 1000):
         with pytest.raises(Refused) as refused:
             variant_named(bad)
-        assert refused.value.reason is Reason.BAD_OPTION
+        assert refused.value.reason is Reason.UNKNOWN_GAME
+        assert refused.value.params["games"] == VARIANTS
 
 
 def test_the_command_line_takes_the_same_names() -> None:

@@ -155,17 +155,19 @@ async def test_the_first_hand_explains_the_cards() -> None:
     table = await sessions.table(game_id)
     user = ALICE if table.to_play == 0 else BOB
     hand = await sessions.hand(game_id, user)
-    assert hand.first_hand and card_legend("napoletane", "it") in hand_text(hand, "it", "scopa")
+    assert hand.first_hand and hand.shows_legend
+    assert "fante" not in hand_text(hand, "it", "scopa"), "a front-end adds the legend once, not the text"
     await sessions.play(game_id, user, hand.version, hand.choices[0].moves[0].code)
     after = await sessions.hand(game_id, user)
-    assert not after.first_hand and "fante" not in hand_text(after, "it", "scopa")
+    assert not after.first_hand and not after.shows_legend
     await sessions.close()
 
 
 def test_stats_count_the_federal_wins_by_kind_when_there_are_any() -> None:
     stats = {"games": 3, "wins": 3, "scope": 1, "points": 27, "ratings": {},
              "win_kinds": {"semplice": 1, "doppia": 2, "tripla": 0}}
-    assert "Vittorie federali: 1 semplici, 2 doppie, 0 triple" in stats_text("Anna", stats, "it")
+    assert "Vittorie federali: 1 semplice, 2 doppie, 0 triple" in stats_text("Anna", stats, "it")
+    assert "Victorias federales: 1 sencilla, 2 dobles, 0 triples" in stats_text("Anna", stats, "es")
     assert "Federal wins: 1 single, 2 double, 0 triple" in stats_text("Anna", stats, "en")
     assert "Federal" not in stats_text("Anna", {**stats, "win_kinds": {}}, "en")
 

@@ -17,7 +17,7 @@ from ...engine.rules import house_rule_switch
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
-from ...sessions.interaction import PLAIN, HandMode, HandPrompt, blocked_cards
+from ...sessions.interaction import PLAIN, CardUse, HandMode, HandPrompt, hand_cards
 from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
 from .custom_ids import MENU_KEYS, Action, Menu, Press, encode, option_value
 
@@ -194,19 +194,18 @@ def hand_components(view: HandView, lang: str, prompt: HandPrompt = PLAIN, *,
                    for move in picked.moves[: PER_ROW * (ROWS - 1)]]
         return layout(*_rows(buttons), [back])
     buttons = []
-    blocked = {b.card for b in blocked_cards(view)} if live else set()
-    for card in view.hand:
-        moves = view.moves_for(card) if live else ()
+    for shown in hand_cards(view, live):
+        card, moves = shown.card, shown.moves
         if declaring and moves:
             buttons.append(button(card_label(card, style) + " …", Press(pick, gid, version, card.code),
                                   kind, emoji=mark))
-        elif len(moves) == 1:
+        elif shown.use is CardUse.PLAY:
             buttons.append(button(move_label(moves[0], style), Press(play, gid, version, moves[0].code),
                                   kind, emoji=mark))
-        elif moves:
+        elif shown.use is CardUse.CHOOSE:
             buttons.append(button(card_label(card, style) + " …", Press(pick, gid, version, card.code),
                                   kind, emoji=mark))
-        elif card in blocked:
+        elif shown.use is CardUse.BLOCKED:
             buttons.append(button(card_label(card, style), Press(Action.IDLE, gid, version, card.code),
                                   emoji=BLOCKED))
         else:

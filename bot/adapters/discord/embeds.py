@@ -9,8 +9,9 @@ from collections.abc import Sequence
 import discord
 
 from ...engine import Move
-from ...i18n import t
+from ...i18n import t, tn
 from ...render import (
+    blocked_text,
     breakdown_rows,
     breakdown_table,
     card_label,
@@ -24,7 +25,7 @@ from ...render import (
 )
 from ...render_counts import round_counts_text
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
-from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt, blocked_cards
+from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 
 LOBBY = discord.Colour.blurple()
 TABLE = discord.Colour.dark_green()
@@ -73,15 +74,15 @@ def hand_embed(view: HandView, lang: str, variant: str, prompt: HandPrompt = PLA
     if autoplay and not view.finished:
         text += "\n" + t(lang, "discord.hand.autoplay")
     else:
-        blocked = blocked_cards(view)
+        blocked = blocked_text(view, lang)
         if blocked:
-            text += "\n" + t(lang, "discord.hand.blocked",
-                             cards=" ".join(card_label(b.card, view.deck_style) for b in blocked))
+            text += "\n" + blocked
         if outcomes:
             text += "\n" + t(lang, "discord.fuori.ask")
             for move, outcome in outcomes:
                 text += "\n" + t(lang, "discord.fuori.wins" if outcome.wins else "discord.fuori.loses",
-                                 play=move_label(move, view.deck_style), points=outcome.points,
+                                 play=move_label(move, view.deck_style),
+                                 points=tn(lang, "count.sure_points", outcome.points),
                                  target=outcome.target)
         if prompt.mode is HandMode.DECLARING and view.my_turn and view.may_declare:
             text += "\n" + t(lang, "hand.fuori")

@@ -102,7 +102,8 @@ class CommandHandlers:
         rows = await self.sessions.leaderboard(None if everyone else chat)
         lang = (await self._chat(interaction, chat)).language if chat is not None else \
             await self._language(user_ref(interaction))
-        return Reply.message(embed=text_embed(leaderboard_text(rows, lang, everyone)), ephemeral=False)
+        game = await self.sessions.chat_game(chat)
+        return Reply.message(embed=text_embed(leaderboard_text(rows, lang, everyone, game)), ephemeral=False)
 
     async def stats(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self._stats(interaction))
@@ -112,7 +113,8 @@ class CommandHandlers:
         player = await self.sessions.player(user)
         stats = await self.sessions.stats(user)
         lang = self.sessions.player_language(player)
-        return Reply.message(embed=text_embed(stats_text(player.display_name, stats, lang)))
+        game = await self.sessions.chat_game(chat_ref(interaction))
+        return Reply.message(embed=text_embed(stats_text(player.display_name, stats, lang, game)))
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         await self._run(interaction, self._rules(interaction, variant))

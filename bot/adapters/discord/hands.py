@@ -49,14 +49,13 @@ async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
                     prompt: HandPrompt = PLAIN, painter: Painter | None = None) -> DrawnHand:
     """The player's hand in game `game_id`, showing `prompt` (with its picture if the game's
     channel wants pictures and a `painter` is given); Refused if they have none there. Until
-    their first play of the match it explains the card labels (`HandView.first_hand`)."""
+    their first play of the match it explains the card labels (`HandView.shows_legend`)."""
     view = await sessions.hand(game_id, user)
     row = await sessions.game_row(game_id)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
     outcomes = await _fuori_outcomes(sessions, view, user, prompt) if not autoplay else ()
     embed = hand_embed(view, lang, row.variant, prompt, autoplay=autoplay,
-                       legend=card_legend(view.deck_style, lang, buttons=True)
-                       if view.first_hand and not view.finished else None,
+                       legend=card_legend(view.deck_style, lang, buttons=True) if view.shows_legend else None,
                        outcomes=outcomes if prompt.mode is HandMode.DECLARING and prompt.card else ())
     picture = None
     if painter is not None and not view.finished and await painter.wanted(row.chat.key):

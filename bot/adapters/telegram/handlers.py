@@ -292,7 +292,7 @@ class Handlers:
         message, cref, uref, player, lang = found
         reachable = self.presenter.reachable(player)
         try:
-            variant = variant_named(context.args[0]) if context.args else None
+            variant = variant_named(" ".join(context.args)) if context.args else None
             lobby = await self.sessions.new_game(cref, uref, variant, ready=reachable)
         except Refused as refused:
             if refused.reason is Reason.GAME_OPEN:
@@ -363,16 +363,19 @@ class Handlers:
         everyone = not is_group(message.chat) or bool(
             context.args and context.args[0].lower() in ("global", "globale", "all", "tutti"))
         rows = await self.sessions.leaderboard(None if everyone else cref)
-        await self._reply(message, lang, lambda lang: escape(leaderboard_text(rows, lang, everyone)))
+        game = await self.sessions.chat_game(cref if is_group(message.chat) else None)
+        await self._reply(message, lang, lambda lang: escape(leaderboard_text(rows, lang, everyone, game)))
 
     async def cmd_stats(self, update: Update, context: Context) -> None:
         found = await self._context(update)
         message = update.effective_message
         if found is None or message is None:
             return
-        _, uref, player, lang = found
+        cref, uref, player, lang = found
         stats = await self.sessions.stats(uref)
-        await self._reply(message, lang, lambda lang: escape(stats_text(player.display_name, stats, lang)))
+        game = await self.sessions.chat_game(cref if is_group(message.chat) else None)
+        name = player.display_name
+        await self._reply(message, lang, lambda lang: escape(stats_text(name, stats, lang, game)))
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)

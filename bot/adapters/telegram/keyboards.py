@@ -12,7 +12,7 @@ from ...engine.rules import house_rule_switch
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
-from ...sessions.interaction import PLAIN, HandMode, HandPrompt, blocked_cards
+from ...sessions.interaction import PLAIN, CardUse, HandMode, HandPrompt, hand_cards
 from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
 from ..common.codec import SETTINGS
 from .callbacks import Action, Tap, TooLong, encode
@@ -197,16 +197,15 @@ def hand_keyboard(view: HandView, lang: str, prompt: HandPrompt = PLAIN, autopla
             rows.append((play(move_label(move, style), view, move),))
         rows.append(back)
     elif live:
-        blocked = {b.card for b in blocked_cards(view)}
         buttons = []
-        for card in view.hand:
-            moves = view.moves_for(card)
-            if len(moves) == 1:
-                buttons.append(play(move_label(moves[0], style), view, moves[0]))
-            elif moves:
+        for shown in hand_cards(view):
+            card = shown.card
+            if shown.use is CardUse.PLAY:
+                buttons.append(play(move_label(shown.moves[0], style), view, shown.moves[0]))
+            elif shown.use is CardUse.CHOOSE:
                 buttons.append(tap(card_label(card, style) + " …", Action.CHOOSE, gid, view.version,
                                    card.code))
-            elif card in blocked:
+            elif shown.use is CardUse.BLOCKED:
                 buttons.append(tap(BLOCKED + card_label(card, style), Action.IDLE, gid, view.version,
                                    card.code))
             else:

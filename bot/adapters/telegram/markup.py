@@ -11,9 +11,10 @@ import re
 from collections.abc import Sequence
 
 from ...engine import Move
-from ...i18n import t
+from ...i18n import t, tn
 from ...pictures import LobbyScene, lobby_scene
 from ...render import (
+    blocked_text,
     breakdown_rows,
     breakdown_table,
     card_label,
@@ -169,7 +170,8 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
             lines.append(escape(t(lang, "telegram.fuori.confirm", card=card_label(picked.card, style))))
             for move, outcome in fuori:
                 key = "telegram.fuori.wins" if outcome.wins else "telegram.fuori.loses"
-                lines.append(escape(t(lang, key, move=move_label(move, style), points=outcome.points,
+                lines.append(escape(t(lang, key, move=move_label(move, style),
+                                      points=tn(lang, "count.sure_points", outcome.points),
                                       target=outcome.target)))
         elif prompt.mode is HandMode.DECLARING and view.may_declare:
             lines.append(escape(t(lang, "hand.fuori")))
@@ -177,6 +179,9 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
             lines.append(escape(t(lang, "hand.choose", card=card_label(picked.card, style))))
         else:
             lines.append(escape(t(lang, "hand.your_turn")))
+            blocked = blocked_text(view, lang)
+            if blocked:
+                lines.append(escape(blocked))
             if fuori_wins and view.may_declare:
                 lines.append(escape(t(lang, "telegram.fuori.hint")))
     elif table is not None and not table.finished:

@@ -116,7 +116,6 @@ class Presenter:
         self._languages: dict[str, str] = {}
         self._chat_languages: dict[int, str] = {}
         self._chat_pictures: dict[int, bool] = {}
-        self._newcomers: dict[str, bool] = {}
         self._cleanups: set[asyncio.Task[None]] = set()
         self._announcing: dict[int, asyncio.Task[bool]] = {}
 
@@ -319,7 +318,7 @@ class Presenter:
         timed_out = await self._timed_out(table)
         played_for_you = await self.outbox.refs.get(game_id, played_for_ref(user_key)) is not None
         html = hand_html(view, lang, row.variant, prompt=prompt, autoplay=seat.autoplay, fuori=fuori,
-                         fuori_wins=fuori_wins, legend=await self._newcomer(user), table=table,
+                         fuori_wins=fuori_wins, legend=view.shows_legend, table=table,
                          timed_out=timed_out, played_for_you=played_for_you)
         picture = (Picture(seat_scene(table, view, self._last_play(table, timed_out)), lang, caption(html))
                    if await self._pictures(int(row.chat.key)) else None)
@@ -343,13 +342,6 @@ class Presenter:
                     return [], True
         return [], False
 
-    async def _newcomer(self, user: UserRef) -> bool:
-        """Whether the player has never finished a match: their hand explains the card labels."""
-        known = self._newcomers.get(user.key)
-        if known is None:
-            known = self._newcomers[user.key] = not (await self.sessions.stats(user)).get("games")
-        return known
-
     # ---- events --------------------------------------------------------------------
 
     async def on_event(self, event: Event) -> None:
@@ -369,7 +361,6 @@ class Presenter:
         elif isinstance(event, RoundEnded):
             self._table_below(game_id, chat_id, self._announce(event, await self._round_end(event, chat_id)))
         elif isinstance(event, MatchEnded):
-            self._newcomers.clear()
             lang = await self.chat_language(chat_id)
             ended = Content(match_html(event, lang), match_keyboard(game_id, lang))
             self._after(game_id, table_done, self._announce(event, ended))
