@@ -522,7 +522,8 @@ class Outbox:
                 latest = await render()
                 if latest != content:
                     content = latest
-                    if content is None or (message_id is not None and self._shown.get(target) == content):
+                    if content is None or (message_id is not None and not fresh
+                                           and self._shown.get(target) == content):
                         return True
             photo = self._as_photo(target, content)
             try:

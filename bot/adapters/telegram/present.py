@@ -416,7 +416,7 @@ class Presenter:
         breakdown as text where a photo cannot go."""
         lang = await self.chat_language(chat_id)
         text = breakdown_html(event, lang)
-        if not await self.chat_pictures(chat_id):
+        if not await self._pictures(chat_id):
             return Content(text)
         row = await self.sessions.game_row(event.game_id)
         rules = Rules.from_options(row.variant, row.options)
