@@ -135,6 +135,7 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
                 assert hands[user.id] is hand_message(tg, user, 1) or hands[user.id].deleted  # type: ignore[union-attr]
                 assert len(bot_messages(tg, user)) == 2, "one hand message: the old ones deleted"
             assert all(record.answered for record in taps.records)
+            assert tg.busiest_minute(group) <= 20, "the group's minute is kept across the kill"
         finally:
             second.send_signal(signal.SIGTERM)
             await asyncio.to_thread(second.wait, 30)
