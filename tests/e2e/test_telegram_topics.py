@@ -86,12 +86,13 @@ async def test_two_topics_play_two_matches_at_once_each_in_its_own_topic(tmp_pat
         first, second = tg.create_topic(forum, alice, "Scopa"), tg.create_topic(forum, carla, "Serale")
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             lobby_a = await _lobby(tg, forum, first, alice, [bob])
+            await _start(tg, forum, lobby_a, alice)
             after = _newest(tg, forum)
             tg.user_sends(forum, alice, "/newgame", thread=first)
             pointer = await _said_in(tg, forum, first, "already open", after)
             assert pointer.button_texts == ["Go to the game"] and pointer.reply_to is lobby_a
             lobby_b = await _lobby(tg, forum, second, carla, [])
-            assert lobby_b is not lobby_a and "1. Carla" in shown(lobby_b)
+            assert lobby_b is not lobby_a and "1. Carla" in shown(lobby_b), "a second game as the first plays"
 
             join = await answered(tg, tg.tap(forum, lobby_b, dino, "Join"))
             assert join.url is not None, "Dino never opened the private chat: the link does it"
@@ -99,7 +100,6 @@ async def test_two_topics_play_two_matches_at_once_each_in_its_own_topic(tmp_pat
             await tg.wait_for(lambda: "Dino" in shown(lobby_b) and "⏳" not in shown(lobby_b),
                               what="Dino ready")
 
-            await _start(tg, forum, lobby_a, alice)
             await _start(tg, forum, lobby_b, carla)
             end_a, end_b = await asyncio.gather(_play(tg, forum, first, [alice, bob]),
                                                 _play(tg, forum, second, [carla, dino]))
@@ -140,6 +140,19 @@ async def test_a_game_in_general_is_the_forums_own_and_leaves_topics_free(tmp_pa
             assert not (await answered(tg, tg.tap(forum, general, bob, "Join"))).show_alert
             await tg.wait_for(lambda: "2. Bob" in shown(general), what="Bob in General's game")
             assert "2. Bob" not in shown(in_topic)
+
+
+async def test_a_lobby_and_table_drawn_as_pictures_go_to_their_topic(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, ada = tg.add_user("Alice"), tg.add_user("Bob"), tg.add_user("Ada")
+        forum = _forum(tg, alice, bob, admin=ada)
+        topic = tg.create_topic(forum, alice, "Scopa")
+        async with running_bot(tg, tmp_path / "bot.db", pictures=True):
+            lobby = await _lobby(tg, forum, topic, alice, [bob])
+            assert lobby.photo is not None and lobby.thread == topic
+            await _start(tg, forum, lobby, alice)
+            await tg.wait_for(lambda: len(lobby.photo_history) > 0, what="the table's picture")
+            assert tg.topic_messages(forum, None) == []
 
 
 async def _closing(tmp_path: Path, close: bool) -> None:
