@@ -9,10 +9,19 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
-from bot.sessions import ChatRef
+from bot.sessions import ChatRef, Event, MatchEnded, RoundEnded
 
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from ..telegram_helpers import MATCH_OVER, Taps, answered, hand_message, live_button, running_bot, shown
+from ..telegram_helpers import (
+    MATCH_OVER,
+    Taps,
+    answered,
+    hand_message,
+    live_button,
+    running_bot,
+    shown,
+    start_bot,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -199,3 +208,46 @@ async def test_a_topic_closed_mid_match_stops_its_game_with_a_notice_in_general(
 
 async def test_a_topic_deleted_mid_match_stops_its_game_with_a_notice_in_general(tmp_path: Path) -> None:
     await _closing(tmp_path, close=False)
+
+
+async def test_a_match_that_ended_as_its_topic_closed_has_its_result_in_general(tmp_path: Path) -> None:
+    """The bot stops after the last move of a match is stored and before its end is posted; the
+    topic is closed meanwhile: after the restart the result goes to General, once."""
+    db = tmp_path / "bot.db"
+    async with FakeTelegramServer() as tg:
+        alice, bob, ada = tg.add_user("Alice"), tg.add_user("Bob"), tg.add_user("Ada")
+        forum = _forum(tg, alice, bob, admin=ada)
+        topic = tg.create_topic(forum, alice, "Scopa")
+        bot = await start_bot(tg, db)
+        await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(forum.id)), "en")
+        await bot.sessions.set_chat_defaults(ChatRef(PLATFORM, str(forum.id)), {"target": 1})
+        drawn = bot.front.presenter.on_event
+
+        async def stopped_before_posting(event: Event) -> None:
+            if not isinstance(event, RoundEnded | MatchEnded):
+                await drawn(event)
+
+        bot.front.presenter.on_event = stopped_before_posting  # type: ignore[method-assign]
+        await _start(tg, forum, await _lobby(tg, forum, topic, alice, [bob]), alice)
+        pressed: set[str] = set()
+        while not (await bot.sessions.table(1)).finished:
+            user, message, data = await tg.wait_for(lambda: live_button(tg, [alice, bob], pressed),
+                                                    what="a card to play")
+            pressed.add(data)
+            await answered(tg, tg.press_button(user, message, user, data))
+        await bot.stop()
+        tg.close_topic(forum, topic, ada)
+
+        restarted = await start_bot(tg, db)
+        try:
+            result = await _said_in(tg, forum, None, "its result is posted here")
+            assert MATCH_OVER in shown(result) and "Winner" in shown(result) and result.buttons == []
+            for _ in range(200):
+                if not await restarted.sessions.owed_notices(PLATFORM):
+                    break
+                await asyncio.sleep(0.02)
+            assert await restarted.sessions.owed_notices(PLATFORM) == [], "posted, so owed no more"
+            assert (await restarted.sessions.game_row(1)).status.value == "finished"
+            assert [m.message_id for m in tg.topic_messages(forum, None)] == [result.message_id]
+        finally:
+            await restarted.stop()
