@@ -142,8 +142,14 @@ async def ready_to_play(w: World, user: User, hand: Message, game_id: int,
                         version: int) -> tuple[Message, str]:
     """The message and custom id of a move: a card's only move, or its first capture to choose."""
     playing = f"scopa:p:{game_id}:{version}:"
-    if not any(c.get("custom_id", "").startswith(playing) for c in hand.components_flat()):
+
+    def offers(message: Message) -> bool:
+        return any(c.get("custom_id", "").startswith(playing) for c in message.components_flat())
+
+    if not offers(hand):
         hand = (await w.fake.press(user, hand, prefix=f"scopa:h:{game_id}:{version}:")).reply
+        # A bot slower than its ack_after defers the update and edits the message after it.
+        await w.fake.wait_for(lambda: offers(hand), what=f"{user.name}'s choice of captures")
     return hand, hand.find(prefix=playing)["custom_id"]
 
 

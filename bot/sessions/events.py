@@ -13,6 +13,8 @@ class Event:
     game_id: int
     platform: str
     chat_key: str
+    thread: str = field(default="", kw_only=True)
+    """The part of the chat the game is played in (a forum's topic); '' for the chat itself."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,7 +66,7 @@ class Games:
 
     async def open_row(self, ref: ChatRef) -> tuple[ChatRow, GameRow]:
         chat = await self.directory.chat(ref)
-        row = await self.store.open_game(chat.id)
+        row = await self.store.open_game(chat.id, ref.place)
         if row is None:
             raise Refused(Reason.NO_GAME)
         return chat, row
@@ -195,7 +195,8 @@ class Games:
 
 def base(row: GameRow, chat: ChatRow) -> dict[str, Any]:
     """The fields every event about `row` carries."""
-    return {"game_id": row.id, "platform": chat.platform, "chat_key": chat.chat_key}
+    return {"game_id": row.id, "platform": chat.platform, "chat_key": chat.chat_key,
+            "thread": row.thread}
 
 
 def rules_of(row: GameRow) -> Rules:

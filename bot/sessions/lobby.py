@@ -93,13 +93,14 @@ class Lobby:
         seed = secrets.token_hex(8)
         try:
             row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
-                                               players, teams, deck_style, seed)
+                                               players, teams, deck_style, seed, thread=chat_ref.place)
         except OpenGameExists as exc:
             if not await self._close_idle_lobby(chat, exc.game_id):
                 raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
             try:
                 row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
-                                                   players, teams, deck_style, seed)
+                                                   players, teams, deck_style, seed,
+                                                   thread=chat_ref.place)
             except OpenGameExists as again:
                 raise Refused(Reason.GAME_OPEN, game_id=again.game_id) from None
         if not ready:
@@ -138,7 +139,7 @@ class Lobby:
                             game_id: int | None = None) -> LobbyView:
         chat = await self.directory.chat(chat_ref)
         player = await self.directory.player(user)
-        row = await self.store.open_game(chat.id)
+        row = await self.store.open_game(chat.id, chat_ref.place)
         if row is None or (game_id is not None and row.id != game_id):
             raise Refused(Reason.NO_GAME if row is None else Reason.STALE)
         async with self.games.lock(row.id):
@@ -200,8 +201,8 @@ class Lobby:
         if row.status != "lobby":
             raise Refused(Reason.NOT_IN_LOBBY)
         chat = await self.directory.chat_row(row.chat_id)
-        return await self.join(ChatRef(chat.platform, chat.chat_key, chat.title), user, ready=True,
-                               game_id=game_id)
+        return await self.join(ChatRef(chat.platform, chat.chat_key, chat.title, thread=row.thread or None),
+                               user, ready=True, game_id=game_id)
 
     async def leave(self, chat_ref: ChatRef, user: UserRef, *,
                     from_lobby: bool = False) -> LobbyView | TableView:
@@ -210,7 +211,7 @@ class Lobby:
         button pressed after the start does not hand a seat over unasked."""
         chat = await self.directory.chat(chat_ref)
         player = await self.directory.player(user)
-        row = await self.store.open_game(chat.id)
+        row = await self.store.open_game(chat.id, chat_ref.place)
         if row is None:
             raise Refused(Reason.NO_GAME)
         if row.status == "running" and from_lobby:
@@ -307,7 +308,7 @@ class Lobby:
     async def start(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> TableView:
         chat = await self.directory.chat(chat_ref)
         player = await self.directory.player(user)
-        row = await self.store.open_game(chat.id)
+        row = await self.store.open_game(chat.id, chat_ref.place)
         if row is None:
             raise Refused(Reason.NO_GAME)
         async with self.games.lock(row.id):
@@ -372,7 +373,8 @@ class Lobby:
         try:
             created = await self.store.create_game(chat.id, player.id, old.variant, old.options,
                                                    old.players, old.teams, old.deck_style,
-                                                   secrets.token_hex(8), creator_seat=False)
+                                                   secrets.token_hex(8), creator_seat=False,
+                                                   thread=old.thread)
         except OpenGameExists as exc:
             raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
         seats = [dataclasses.replace(s, seat=(s.seat + 1) % old.players, timeouts=0, autoplay=False)
@@ -385,18 +387,39 @@ class Lobby:
     async def cancel(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> None:
         chat = await self.directory.chat(chat_ref)
         player = await self.directory.player(user)
-        row = await self.store.open_game(chat.id)
+        row = await self.store.open_game(chat.id, chat_ref.place)
         if row is None:
             raise Refused(Reason.NO_GAME)
         async with self.games.lock(row.id):
             if not manages(row, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            line = None
-            if row.status == "running" and row.state:
-                game = self.games.cached(row.id) or (await self.games.stored_now(row))[1]
-                if game is not None:
-                    line = record_line(game)
-            if not await self.store.cancel_game(row.id, line):
+            if not await self._cancel(row):
                 raise Refused(Reason.NO_GAME)
-            self.games.forget(row.id)
         await self.bus.publish([ev.GameCancelled(**base(row, chat), by=player.display_name)])
+
+    async def abandon(self, chat_ref: ChatRef) -> int | None:
+        """Stop the open game of `chat_ref`'s thread, which can no longer be shown there (a
+        forum topic closed or deleted under it): as a cancel, keeping a running game's record,
+        asked by nobody. The game's id, or None when the thread had no open game."""
+        chat = await self.directory.chat(chat_ref)
+        row = await self.store.open_game(chat.id, chat_ref.place)
+        if row is None:
+            return None
+        async with self.games.lock(row.id):
+            row = await self.store.get_game(row.id)
+            if row is None or not row.open or not await self._cancel(row):
+                return None
+        await self.bus.publish([ev.GameCancelled(**base(row, chat), by="")])
+        return row.id
+
+    async def _cancel(self, row: GameRow) -> bool:
+        """Cancel the game (under its lock), with the record of a match under way."""
+        line = None
+        if row.status == "running" and row.state:
+            game = self.games.cached(row.id) or (await self.games.stored_now(row))[1]
+            if game is not None:
+                line = record_line(game)
+        if not await self.store.cancel_game(row.id, line):
+            return False
+        self.games.forget(row.id)
+        return True

@@ -252,4 +252,4 @@ def _moved(row: GameRow, version: int, status: str, deadline: float | None, kind
     return GameRow(row.id, row.chat_id, row.creator_id, row.variant, row.options, row.players,
                    row.teams, row.deck_style, status, row.state if state is None else state,
                    version, row.seed, deadline, kind, False, row.created_at, row.updated_at,
-                   row.finished_at, seats)
+                   row.finished_at, seats, row.thread)

@@ -4,8 +4,9 @@
 SQLite store (bot/storage) implements it, and so does any other store. Its
 rules, which every implementation keeps:
 
-- `create_game` raises `OpenGameExists` when the chat has a game in its lobby
-  or running, and seats the creator in seat 0 unless `creator_seat` is False;
+- `create_game` raises `OpenGameExists` when the chat's `thread` (a topic of a
+  forum; '' for the chat itself) has a game in its lobby or running, and seats the
+  creator in seat 0 unless `creator_seat` is False; `open_game` gives that game;
 - `commit_move` stores a move and everything it changes at once, or raises
   `StaleVersion` and changes nothing (the game is not running at
   `expected_version`);
@@ -74,7 +75,7 @@ class Served:
 
 
 class OpenGameExists(Exception):
-    """The chat already has a game in its lobby or running."""
+    """The chat (its thread) already has a game in its lobby or running."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(f"game {game_id} is already open in this chat")
@@ -163,11 +164,11 @@ class GameStore(MessageRefs, Protocol):
     # ---- games
     async def create_game(self, chat_id: int, creator_id: int, variant: str,
                           options: dict[str, Any], players: int, teams: int, deck_style: str,
-                          seed: str, creator_seat: bool = True) -> GameRow: ...
+                          seed: str, creator_seat: bool = True, thread: str = "") -> GameRow: ...
 
     async def get_game(self, game_id: int) -> GameRow | None: ...
 
-    async def open_game(self, chat_id: int) -> GameRow | None: ...
+    async def open_game(self, chat_id: int, thread: str = "") -> GameRow | None: ...
 
     async def open_games_of_player(self, player_id: int) -> list[GameRow]: ...
 

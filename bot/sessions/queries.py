@@ -53,7 +53,7 @@ class Queries:
 
     async def open_game_id(self, chat_ref: ChatRef) -> int | None:
         chat = await self.directory.chat(chat_ref)
-        row = await self.store.open_game(chat.id)
+        row = await self.store.open_game(chat.id, chat_ref.place)
         return row.id if row else None
 
     async def games_of(self, user: UserRef) -> list[GameSummary]:

@@ -71,6 +71,9 @@ class GameRow:
     updated_at: float
     finished_at: float | None
     seats: tuple[SeatRow, ...] = field(default=())
+    thread: str = ""
+    """The part of the chat the game is played in (a Telegram forum's topic); '' for the chat
+    itself. A chat holds one open game in each."""
 
     @property
     def open(self) -> bool:

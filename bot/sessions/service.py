@@ -269,6 +269,11 @@ class Sessions:
     async def cancel(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> None:
         await self._lobby.cancel(chat_ref, user, is_admin)
 
+    async def abandon(self, chat_ref: ChatRef) -> int | None:
+        """Stop the open game of `chat_ref`'s thread (a forum topic), which is gone or closed to
+        the bot: cancelled as by /cancel, its record kept. Its id, or None if there was none."""
+        return await self._lobby.abandon(chat_ref)
+
     # ---- play -----------------------------------------------------------------
 
     async def play(self, game_id: int, user: UserRef, expected_version: int,

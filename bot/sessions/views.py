@@ -7,7 +7,7 @@ only what that player may see: their hand, the table and their legal moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -378,7 +378,8 @@ def chat_settings(row: ChatRow) -> ChatSettings:
 def game_summary(row: GameRow, chat: ChatRow) -> GameSummary:
     seats = tuple(GameSeat(s.seat, None if s.is_computer or s.player is None else player_profile(s.player),
                            s.computer_level, s.ready, s.autoplay) for s in row.seats)
-    return GameSummary(row.id, chat_ref(chat), GameStatus(row.status), row.variant, dict(row.options),
+    return GameSummary(row.id, replace(chat_ref(chat), thread=row.thread or None),
+                       GameStatus(row.status), row.variant, dict(row.options),
                        row.deck_style, row.version, row.creator_id, row.state is not None, seats)
 
 

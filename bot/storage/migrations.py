@@ -149,4 +149,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX chat_sends_chat ON chat_sends(chat, at);
     """,
+    # 6: a game belongs to a chat and, where the chat has topics (a Telegram forum), to one of
+    # them (its `thread`; '' for none): each topic holds one open game, so several topics of
+    # one group play at once.
+    """
+    ALTER TABLE games ADD COLUMN thread TEXT NOT NULL DEFAULT '';
+    DROP INDEX games_one_open_per_chat;
+    CREATE UNIQUE INDEX games_one_open_per_thread ON games(chat_id, thread)
+        WHERE status IN ('lobby', 'running');
+    """,
 )

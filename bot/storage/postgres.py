@@ -60,7 +60,7 @@ _CLOSE_TIMEOUT = 10.0
 
 _GAME_COLUMNS = ("id", "chat_id", "creator_id", "variant", "options", "players", "teams", "deck_style",
                  "status", "state", "version", "seed", "deadline", "deadline_kind", "warned",
-                 "created_at", "updated_at", "finished_at")
+                 "created_at", "updated_at", "finished_at", "thread")
 _PLAYER_COLUMNS = ("id", "platform", "user_key", "display_name", "language", "platform_language",
                    "can_dm", "dm_pings", "is_computer")
 _PLAYER_SELECT = f"SELECT {', '.join(_PLAYER_COLUMNS)} FROM players"
@@ -301,19 +301,21 @@ class PostgresStore:
 
     async def create_game(self, chat_id: int, creator_id: int, variant: str,
                           options: dict[str, Any], players: int, teams: int, deck_style: str,
-                          seed: str, creator_seat: bool = True) -> GameRow:
+                          seed: str, creator_seat: bool = True, thread: str = "") -> GameRow:
         now = float(self.clock())
 
         async def work(conn: asyncpg.Connection) -> int:
             existing = await conn.fetchval(
-                "SELECT id FROM games WHERE chat_id=$1 AND status IN ('lobby','running')", chat_id)
+                "SELECT id FROM games WHERE chat_id=$1 AND thread=$2 AND status IN ('lobby','running')",
+                chat_id, thread)
             if existing is not None:
                 raise OpenGameExists(int(existing))
             game_id = int(await conn.fetchval(
                 "INSERT INTO games (chat_id, creator_id, variant, options, players, teams, deck_style, "
-                "status, seed, created_at, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, 'lobby', $8, $9, $9) RETURNING id",
-                chat_id, creator_id, variant, dumps(options), players, teams, deck_style, seed, now))
+                "status, seed, created_at, updated_at, thread) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, 'lobby', $8, $9, $9, $10) RETURNING id",
+                chat_id, creator_id, variant, dumps(options), players, teams, deck_style, seed, now,
+                thread))
             if creator_seat:
                 await conn.execute("INSERT INTO seats (game_id, seat, player_id) VALUES ($1, 0, $2)",
                                    game_id, creator_id)
@@ -322,9 +324,9 @@ class PostgresStore:
         try:
             game_id = await self._write(work)
         except asyncpg.UniqueViolationError as exc:
-            if exc.constraint_name != "games_one_open_per_chat":
+            if exc.constraint_name != "games_one_open_per_thread":
                 raise
-            other = await self.open_game(chat_id)
+            other = await self.open_game(chat_id, thread)
             raise OpenGameExists(other.id if other else -1) from exc
         game = await self.get_game(game_id)
         assert game is not None
@@ -334,8 +336,9 @@ class PostgresStore:
         found = await self._games("g.id=$1", game_id)
         return found[0] if found else None
 
-    async def open_game(self, chat_id: int) -> GameRow | None:
-        found = await self._games("g.chat_id=$1 AND g.status IN ('lobby','running')", chat_id)
+    async def open_game(self, chat_id: int, thread: str = "") -> GameRow | None:
+        found = await self._games("g.chat_id=$1 AND g.thread=$2 AND g.status IN ('lobby','running')",
+                                  chat_id, thread)
         return found[0] if found else None
 
     async def open_games_of_player(self, player_id: int) -> list[GameRow]:

@@ -44,7 +44,7 @@ def game_row(row: Row, seats: tuple[SeatRow, ...]) -> GameRow:
         version=int(row["version"]), seed=row["seed"], deadline=row["deadline"],
         deadline_kind=row["deadline_kind"], warned=bool(row["warned"]),
         created_at=float(row["created_at"]), updated_at=float(row["updated_at"]),
-        finished_at=row["finished_at"], seats=seats)
+        finished_at=row["finished_at"], seats=seats, thread=row["thread"])
 
 
 def move_row(row: Row) -> MoveRow:

@@ -75,7 +75,7 @@ def _deadline_of(entry: Deadline) -> float:
 
 _GAME_COLUMNS = ("id, chat_id, creator_id, variant, options, players, teams, deck_style, status, "
                  "state, version, seed, deadline, deadline_kind, warned, created_at, updated_at, "
-                 "finished_at")
+                 "finished_at, thread")
 _PLAYER_COLUMNS = ("id, platform, user_key, display_name, language, platform_language, can_dm, "
                    "dm_pings, is_computer")
 
@@ -303,19 +303,20 @@ class Store:
 
     async def create_game(self, chat_id: int, creator_id: int, variant: str,
                           options: dict[str, Any], players: int, teams: int, deck_style: str,
-                          seed: str, creator_seat: bool = True) -> GameRow:
+                          seed: str, creator_seat: bool = True, thread: str = "") -> GameRow:
         now = self.clock()
 
         def work(conn: sqlite3.Connection) -> int:
             existing = conn.execute(
-                "SELECT id FROM games WHERE chat_id=? AND status IN ('lobby','running')",
-                (chat_id,)).fetchone()
+                "SELECT id FROM games WHERE chat_id=? AND thread=? AND status IN ('lobby','running')",
+                (chat_id, thread)).fetchone()
             if existing is not None:
                 raise OpenGameExists(int(existing[0]))
             cursor = conn.execute(
-                "INSERT INTO games (chat_id, creator_id, variant, options, players, teams, deck_style, "
-                "status, seed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                (chat_id, creator_id, variant, dumps(options), players, teams, deck_style,
+                "INSERT INTO games (chat_id, thread, creator_id, variant, options, players, teams, "
+                "deck_style, status, seed, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (chat_id, thread, creator_id, variant, dumps(options), players, teams, deck_style,
                  seed, now, now))
             game_id = int(cursor.lastrowid or 0)
             if creator_seat:
@@ -331,10 +332,10 @@ class Store:
         found = self._games(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
         return found[0] if found else None
 
-    async def open_game(self, chat_id: int) -> GameRow | None:
+    async def open_game(self, chat_id: int, thread: str = "") -> GameRow | None:
         found = self._games(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id=? AND status IN ('lobby','running')",
-            (chat_id,))
+            f"SELECT {_GAME_COLUMNS} FROM games "
+            "WHERE chat_id=? AND thread=? AND status IN ('lobby','running')", (chat_id, thread))
         return found[0] if found else None
 
     async def open_games_of_player(self, player_id: int) -> list[GameRow]:

@@ -41,6 +41,8 @@ from tests.fakes.telegram_server import (
     QUERY_INVALID,
     TEXT_EMPTY,
     TEXT_TOO_LONG,
+    THREAD_NOT_FOUND,
+    TOPIC_CLOSED,
     WRONG_FILE,
     ButtonNotFound,
     FakeTelegramServer,
@@ -718,3 +720,62 @@ async def test_edits_count_against_a_groups_minute(tg: FakeTelegramServer, http:
                               text="x")
     assert status == 429 and body["parameters"]["retry_after"] >= 1
     assert tg.busiest_minute(group) == 20
+
+
+# --- forums --------------------------------------------------------------------------------------------
+
+
+async def test_a_forum_keeps_each_topics_messages_apart_and_general_has_no_thread(
+        tg: FakeTelegramServer, http: httpx.AsyncClient) -> None:
+    alice = tg.add_user("Alice")
+    forum = tg.add_group("Forum", members=[alice], forum=True)
+    topic = tg.create_topic(forum, alice, "Scopa")
+    created = tg.message(forum, topic)
+    assert created.service["forum_topic_created"]["name"] == "Scopa" and created.thread == topic
+    assert topic != 1, "General's id is never a topic's"
+    sent = await ok(http, "sendMessage", chat_id=forum.id, text="in the topic", message_thread_id=topic)
+    assert (sent["message_thread_id"], sent["is_topic_message"]) == (topic, True)
+    assert sent["chat"]["is_forum"]
+    assert sent["reply_to_message"]["message_id"] == topic, "a topic's messages answer its first one"
+    general = await ok(http, "sendMessage", chat_id=forum.id, text="in General")
+    assert "message_thread_id" not in general and "is_topic_message" not in general
+    assert [m.text for m in tg.topic_messages(forum, topic)] == ["in the topic"]
+    assert [m.text for m in tg.topic_messages(forum, None)] == ["in General"]
+    typed = tg.user_sends(forum, alice, "/newgame", thread=topic).to_api()
+    assert (typed["message_thread_id"], typed["is_topic_message"]) == (topic, True)
+    plain = tg.add_group("Plain", members=[alice])
+    assert "is_forum" not in plain.to_api()
+    for chat_id, thread in ((forum.id, 1), (forum.id, topic + 100), (plain.id, topic)):
+        assert await error(http, "sendMessage", chat_id=chat_id, text="x",
+                           message_thread_id=thread) == (400, THREAD_NOT_FOUND)
+    with pytest.raises(SimulationError):
+        tg.create_topic(plain, alice, "Nope")
+
+
+async def test_a_closed_topic_refuses_the_bot_and_a_deleted_one_is_not_found(
+        tg: FakeTelegramServer, http: httpx.AsyncClient) -> None:
+    alice, ada = tg.add_user("Alice"), tg.add_user("Ada")
+    forum = tg.add_group("Forum", members=[alice], admins=[ada], forum=True)
+    topic = tg.create_topic(forum, alice, "Scopa")
+    sent = await ok(http, "sendMessage", chat_id=forum.id, text="table", message_thread_id=topic)
+    tg.close_topic(forum, topic, ada)
+    assert await error(http, "sendMessage", chat_id=forum.id, text="x",
+                       message_thread_id=topic) == (400, TOPIC_CLOSED)
+    assert await error(http, "editMessageText", chat_id=forum.id, message_id=sent["message_id"],
+                       text="table again") == (400, TOPIC_CLOSED)
+    with pytest.raises(SimulationError):
+        tg.user_sends(forum, alice, "hello?", thread=topic)
+    await ok(http, "sendMessage", chat_id=forum.id, text="General still takes messages")
+    tg.reopen_topic(forum, topic, ada)
+    await ok(http, "editMessageText", chat_id=forum.id, message_id=sent["message_id"], text="table again")
+    tg.delete_topic(forum, topic)
+    assert tg.topic_messages(forum, topic, from_bot=None) == []
+    assert await error(http, "sendMessage", chat_id=forum.id, text="x",
+                       message_thread_id=topic) == (400, THREAD_NOT_FOUND)
+    assert await error(http, "editMessageText", chat_id=forum.id, message_id=sent["message_id"],
+                       text="gone") == (400, MESSAGE_TO_EDIT_NOT_FOUND)
+    admin_forum = tg.add_group("Admins' forum", members=[alice], admins=[ada], forum=True, bot_is_admin=True)
+    closed = tg.create_topic(admin_forum, ada, "Closed")
+    tg.close_topic(admin_forum, closed, ada)
+    await ok(http, "sendMessage", chat_id=admin_forum.id, text="an administrator may",
+             message_thread_id=closed)

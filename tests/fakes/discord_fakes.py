@@ -29,7 +29,11 @@ Attach Files (50013), and an embed image `attachment://name` naming no
 attachment of the message (50035); a stored embed shows the attachment's CDN
 url, as Discord's does. `Message.picture()` gives the bytes an embed shows.
 
-Not modelled: rate limits (no 429s), threads, gateway resume,
+A thread (:meth:`FakeDiscord.add_thread`) is a channel of its own, whose interactions carry
+the thread's id and a thread channel (type 11, its parent's id); posting in it takes Send
+Messages in Threads (Send Messages alone is refused with 50013).
+
+Not modelled: rate limits (no 429s), archived and locked threads, gateway resume,
 guild caches (READY lists no guilds, so interactions carry their channel), and
 message events (the bot asks for no message intents).
 """
@@ -67,8 +71,10 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
+SEND_MESSAGES_IN_THREADS = 1 << 38
+PUBLIC_THREAD = 11
 MEMBER = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | (1 << 16) | (1 << 31)
-BOT = MEMBER | (1 << 13) | ATTACH_FILES
+BOT = MEMBER | (1 << 13) | ATTACH_FILES | SEND_MESSAGES_IN_THREADS
 UPLOAD_LIMIT = 10 * 1024 * 1024
 CDN = "https://cdn.discordapp.com/attachments"
 
@@ -116,12 +122,27 @@ class Channel:
     guild: Guild | None
     bot_permissions: int = BOT
     recipient: User | None = None
+    parent: Channel | None = None
+    """For a thread: the channel it was started in."""
+    owner: User | None = None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.parent is not None
 
     def payload(self) -> JSON:
         if self.guild is None:
             assert self.recipient is not None
             return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
                     "last_message_id": None}
+        if self.parent is not None:
+            assert self.owner is not None
+            return {"id": str(self.id), "type": PUBLIC_THREAD, "name": self.name,
+                    "guild_id": str(self.guild.id), "parent_id": str(self.parent.id),
+                    "owner_id": str(self.owner.id), "last_message_id": None, "rate_limit_per_user": 0,
+                    "message_count": 0, "member_count": 1, "total_message_sent": 0, "flags": 0,
+                    "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                                        "archive_timestamp": _iso(0), "locked": False}}
         return {"id": str(self.id), "type": 0, "name": self.name, "guild_id": str(self.guild.id),
                 "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
                 "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
@@ -434,6 +455,14 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         return channel
 
+    def add_thread(self, parent: Channel, name: str, owner: User) -> Channel:
+        """A public thread `owner` starts in `parent`: a channel of its own, with its parent's rights."""
+        assert parent.guild is not None and not parent.is_thread, "threads start in a server's channel"
+        thread = Channel(self.snowflake(), name, parent.guild, parent.bot_permissions, parent=parent,
+                         owner=owner)
+        self.channels[thread.id] = thread
+        return thread
+
     def add_user(self, name: str, locale: str = "it", *, admin: bool = False,
                  accepts_dms: bool = True) -> User:
         user = User(self.snowflake(), name, locale, MEMBER | (MANAGE_GUILD if admin else 0), accepts_dms)
@@ -741,7 +770,7 @@ class FakeDiscord:
     def _channel_messages(self, method: str, channel_id: int, rest: list[str], body: Any) -> Any:
         channel = self._channel(channel_id)
         if channel.guild is not None:
-            needed = VIEW_CHANNEL | SEND_MESSAGES
+            needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
             if method == "POST" and channel.bot_permissions & needed != needed:
                 raise FakeError(403, 50013, "Missing Permissions")
         elif method == "POST" and channel.recipient is not None and not channel.recipient.accepts_dms:

@@ -154,25 +154,26 @@ class MemoryStore:
 
     async def create_game(self, chat_id: int, creator_id: int, variant: str,
                           options: dict[str, Any], players: int, teams: int, deck_style: str,
-                          seed: str, creator_seat: bool = True) -> GameRow:
+                          seed: str, creator_seat: bool = True, thread: str = "") -> GameRow:
         self._open()
         if chat_id not in self._chats or creator_id not in self._players:
             raise KeyError("no such chat or player")
-        existing = self._open_game(chat_id)
+        existing = self._open_game(chat_id, thread)
         if existing is not None:
             raise OpenGameExists(existing.row.id)
         now = self.clock()
         game_id = len(self._games) + 1
         row = GameRow(game_id, chat_id, creator_id, variant, _copy(options), players, teams,
-                      deck_style, "lobby", None, 0, seed, None, None, False, now, now, None)
+                      deck_style, "lobby", None, 0, seed, None, None, False, now, now, None,
+                      thread=thread)
         game = self._games[game_id] = _Game(row)
         if creator_seat:
             game.seats.append(SeatRow(0, creator_id, None, True, 0, False))
         return self._row(game)
 
-    def _open_game(self, chat_id: int) -> _Game | None:
-        return next((g for g in self._games.values()
-                     if g.row.chat_id == chat_id and g.row.status in _OPEN), None)
+    def _open_game(self, chat_id: int, thread: str) -> _Game | None:
+        return next((g for g in self._games.values() if g.row.chat_id == chat_id
+                     and g.row.thread == thread and g.row.status in _OPEN), None)
 
     def _row(self, game: _Game) -> GameRow:
         row = game.row
@@ -188,9 +189,9 @@ class MemoryStore:
         game = self._games.get(game_id)
         return self._row(game) if game else None
 
-    async def open_game(self, chat_id: int) -> GameRow | None:
+    async def open_game(self, chat_id: int, thread: str = "") -> GameRow | None:
         self._open()
-        game = self._open_game(chat_id)
+        game = self._open_game(chat_id, thread)
         return self._row(game) if game else None
 
     async def open_games_of_player(self, player_id: int) -> list[GameRow]:

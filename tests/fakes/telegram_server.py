@@ -18,7 +18,17 @@ Photos are modelled as Telegram treats them (sendPhoto with an upload,
 editMessageMedia, editMessageCaption): a caption is at most 1,024 characters,
 editMessageText on a photo and editMessageMedia or editMessageCaption on a
 text message are refused, and a group whose permissions forbid photos refuses
-them. Not modelled: other media and downloading files, inline mode, payments, forum topics, channels,
+them.
+
+Forums (``add_group(..., forum=True)``) have topics made with :meth:`FakeTelegramServer.create_topic`:
+a topic's id is the id of its ``forum_topic_created`` service message, and its messages carry
+``message_thread_id`` and ``is_topic_message``; a message sent without ``message_thread_id``
+lands in General, whose messages carry neither (General's own id is never valid). Sending to a
+topic that does not exist (or was deleted, :meth:`FakeTelegramServer.delete_topic`) is refused
+with "message thread not found", and to a closed one (:meth:`FakeTelegramServer.close_topic`)
+with TOPIC_CLOSED unless the bot is an administrator. Editing a message in a closed topic is
+refused the same way: Telegram does not document it, and the fake takes the stricter reading.
+Not modelled: other media and downloading files, inline mode, payments, channels,
 Markdown entities (Markdown and MarkdownV2 texts are stored as sent, without
 entities), entity auto-detection (URLs, mentions) in the bot's own messages.
 """
@@ -68,6 +78,11 @@ NO_PHOTO_RIGHTS = "Bad Request: not enough rights to send photos to the chat"
 MAX_CAPTION_LENGTH = 1024
 REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
 CHAT_NOT_FOUND = "Bad Request: chat not found"
+THREAD_NOT_FOUND = "Bad Request: message thread not found"
+TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
+GENERAL_TOPIC_ID = 1
+"""The id of a forum's General topic: never a valid message_thread_id (General's messages have none)."""
+TOPIC_ICON_COLOR = 7322096
 CHAT_ID_EMPTY = "Bad Request: chat_id is empty"
 USER_NOT_FOUND = "Bad Request: user not found"
 TEXT_EMPTY = "Bad Request: message text is empty"
@@ -508,6 +523,13 @@ class FakeChat:
     next_message_id: int = 1
     permissions: JSONDict = field(default_factory=dict)
     """A group's default member rights (``ChatPermissions``); absent rights are granted."""
+    is_forum: bool = False
+    topics: dict[int, FakeTopic] = field(default_factory=dict)
+    """A forum's topics by id (the id of the message that created them); deleted ones are gone."""
+
+    def bot_may_post_in(self, thread: int | None) -> bool:
+        topic = self.topics.get(thread) if thread is not None else None
+        return topic is None or not topic.closed or self.bot_status == "administrator"
 
     @property
     def photos_allowed(self) -> bool:
@@ -548,7 +570,18 @@ class FakeChat:
         data = {"id": self.id, "title": self.title or "", "type": self.type}
         if self.username:
             data["username"] = self.username
+        if self.is_forum:
+            data["is_forum"] = True
         return data
+
+
+@dataclass(eq=False)
+class FakeTopic:
+    """A forum topic: its id is the id of its ``forum_topic_created`` message."""
+
+    id: int
+    name: str
+    closed: bool = False
 
 
 @dataclass(frozen=True)
@@ -598,6 +631,8 @@ class FakeMessage:
     caption: str | None = None
     caption_entities: list[JSONDict] = field(default_factory=list)
     photo_history: list[JSONDict] = field(default_factory=list, repr=False)
+    thread: int | None = None
+    """The forum topic the message is in; None in General and outside forums."""
 
     @property
     def from_bot(self) -> bool:
@@ -632,6 +667,9 @@ class FakeMessage:
         }
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
+        if self.thread is not None:
+            data["message_thread_id"] = self.thread
+            data["is_topic_message"] = True
         if with_reply and self.reply_to is not None:
             data["reply_to_message"] = self.reply_to.to_api(with_reply=False)
         if self.text is not None:
@@ -998,8 +1036,12 @@ class FakeTelegramServer:
         supergroup: bool = True,
         username: str | None = None,
         bot_is_admin: bool = False,
+        forum: bool = False,
     ) -> FakeChat:
-        """A group the bot is already in; ``admins`` and ``owner`` need not be repeated in ``members``."""
+        """A group the bot is already in; ``admins`` and ``owner`` need not be repeated in ``members``.
+        A ``forum`` (a supergroup with topics) starts with General alone."""
+        if forum and not supergroup:
+            raise SimulationError("only a supergroup can be a forum")
         if chat_id is None:
             n = next(self._group_ids)
             chat_id = -(1_001_234_000_000 + n) if supergroup else -(4_123_000_000 + n)
@@ -1011,6 +1053,8 @@ class FakeTelegramServer:
             title=title,
             username=username,
             bot_status="administrator" if bot_is_admin else "member",
+            is_forum=forum,
+            next_message_id=GENERAL_TOPIC_ID + 1 if forum else 1,
         )
         if owner is not None:
             chat.members[owner.id] = "creator"
@@ -1049,6 +1093,47 @@ class FakeTelegramServer:
         del group.members[user.id]
         return self._user_service_message(group, user, {"left_chat_member": user.to_api()})
 
+    def create_topic(self, chat: ChatRef, user: FakeUser, name: str) -> int:
+        """``user`` opens a topic in a forum; its id (that of its ``forum_topic_created`` message)."""
+        forum = self._forum(chat)
+        if not 1 <= len(name) <= 128:
+            raise SimulationError("a topic's name has 1-128 characters")
+        if not forum.is_member(user):
+            raise SimulationError(f"{user.first_name} is not a member of {forum.title}")
+        message = self._store_message(forum, user, None, [], service={
+            "forum_topic_created": {"name": name, "icon_color": TOPIC_ICON_COLOR}})
+        message.thread = message.message_id
+        forum.topics[message.message_id] = FakeTopic(message.message_id, name)
+        message.delivered = forum.bot_present
+        if message.delivered:
+            self._enqueue("message", message.to_api())
+        return message.message_id
+
+    def close_topic(self, chat: ChatRef, thread: int, by: FakeUser) -> None:
+        """An administrator closes a topic: only administrators may post in it from now on."""
+        forum, topic = self._topic(chat, thread)
+        if not forum.is_admin(by):
+            raise SimulationError(f"{by.first_name} may not close topics")
+        topic.closed = True
+        self._user_service_message(forum, by, {"forum_topic_closed": {}}, thread=thread)
+
+    def reopen_topic(self, chat: ChatRef, thread: int, by: FakeUser) -> None:
+        forum, topic = self._topic(chat, thread)
+        if not forum.is_admin(by):
+            raise SimulationError(f"{by.first_name} may not reopen topics")
+        topic.closed = False
+        self._user_service_message(forum, by, {"forum_topic_reopened": {}}, thread=thread)
+
+    def delete_topic(self, chat: ChatRef, thread: int) -> None:
+        """An administrator deletes a topic with all its messages (the bot is not told)."""
+        forum, _ = self._topic(chat, thread)
+        del forum.topics[thread]
+        now = time.time()
+        for message in forum.messages.values():
+            if message.thread == thread and not message.deleted:
+                message.deleted, message.deleted_at = True, now
+        self._notify()
+
     def remove_bot(self, chat: ChatRef, by: FakeUser | None = None) -> None:
         """Someone kicks the bot out of a group: sends fail with 403 from now on."""
         group = self._group(chat)
@@ -1057,13 +1142,19 @@ class FakeTelegramServer:
         self._enqueue_my_chat_member(group, by or self.bot, old, "kicked")
 
     def user_sends(
-        self, chat: ChatRef, user: FakeUser, text: str, *, reply_to: int | FakeMessage | None = None
+        self, chat: ChatRef, user: FakeUser, text: str, *, reply_to: int | FakeMessage | None = None,
+        thread: int | None = None,
     ) -> FakeMessage:
-        """The user types ``text``; the bot gets a message update if Telegram would deliver it.
+        """The user types ``text`` (in a forum's topic ``thread``; None: General); the bot gets a
+        message update if Telegram would deliver it.
 
         Group messages are stored even when privacy mode hides them from the bot
         (then ``delivered`` is False). Commands get ``bot_command`` entities.
         """
+        if thread is not None:
+            forum, topic = self._topic(chat, thread)
+            if topic.closed and not forum.is_admin(user):
+                raise SimulationError(f"topic {thread} is closed: {user.first_name} cannot write in it")
         target = self.get_chat(chat)
         if not text.strip():
             raise SimulationError("Telegram clients do not send empty messages")
@@ -1078,7 +1169,8 @@ class FakeTelegramServer:
         elif not target.is_member(user):
             raise SimulationError(f"{user.first_name} is not a member of {target.title}")
         replied = self._sim_message(target, reply_to) if reply_to is not None else None
-        message = self._store_message(target, user, text, bot_command_entities(text), reply_to=replied)
+        message = self._store_message(target, user, text, bot_command_entities(text), reply_to=replied,
+                                      thread=thread)
         message.delivered = self._bot_sees(target, message)
         if message.delivered:
             self._enqueue("message", message.to_api())
@@ -1150,6 +1242,11 @@ class FakeTelegramServer:
             for _, message in sorted(self.get_chat(chat).messages.items())
             if (include_deleted or not message.deleted) and (from_bot is None or message.from_bot == from_bot)
         ]
+
+    def topic_messages(self, chat: ChatRef, thread: int | None, *, from_bot: bool | None = True
+                       ) -> list[FakeMessage]:
+        """The visible messages of one topic (None: General), by default the bot's."""
+        return [m for m in self.messages(chat, from_bot=from_bot) if m.thread == thread]
 
     def last_message(self, chat: ChatRef, *, from_bot: bool | None = True) -> FakeMessage | None:
         """The newest visible message, by default the bot's (so a user's own command never matches)."""
@@ -1546,6 +1643,7 @@ class FakeTelegramServer:
         markup, other_markup = self._markup_param(p, inline_only=False)
         reply_to = self._reply_param(p, chat)
         self._check_can_write(chat)
+        thread = self._thread_param(p, chat)
         self._check_flood(chat)
         message = self._store_message(
             chat,
@@ -1557,6 +1655,7 @@ class FakeTelegramServer:
             reply_markup=markup,
             other_markup=other_markup,
             reply_to=reply_to,
+            thread=thread,
         )
         return self._rings(message, p).to_api()
 
@@ -1580,11 +1679,12 @@ class FakeTelegramServer:
         markup, other_markup = self._markup_param(p, inline_only=False)
         reply_to = self._reply_param(p, chat)
         self._check_can_write(chat)
+        thread = self._thread_param(p, chat)
         if not chat.photos_allowed:
             raise ApiError(400, NO_PHOTO_RIGHTS)
         self._check_flood(chat)
         message = self._store_message(chat, self.bot, None, [], reply_markup=markup,
-                                      other_markup=other_markup, reply_to=reply_to)
+                                      other_markup=other_markup, reply_to=reply_to, thread=thread)
         message.photo, message.caption, message.caption_entities = upload, caption, entities
         message.parse_mode = parse_mode
         return self._rings(message, p).to_api()
@@ -1627,6 +1727,8 @@ class FakeTelegramServer:
             raise ApiError(400, MESSAGE_TO_EDIT_NOT_FOUND)
         if not message.from_bot:
             raise ApiError(400, MESSAGE_CANT_BE_EDITED)
+        if not chat.bot_may_post_in(message.thread):
+            raise ApiError(400, TOPIC_CLOSED)
         if message.photo is None:
             raise ApiError(400, not_a_photo)
         return message
@@ -1930,7 +2032,23 @@ class FakeTelegramServer:
             raise ApiError(400, MESSAGE_TO_EDIT_NOT_FOUND)
         if not message.from_bot or (message.text is None and message.photo is None):
             raise ApiError(400, MESSAGE_CANT_BE_EDITED)
+        if not chat.bot_may_post_in(message.thread):
+            raise ApiError(400, TOPIC_CLOSED)
         return message
+
+    @staticmethod
+    def _thread_param(p: _Params, chat: FakeChat) -> int | None:
+        """The forum topic a new message goes to (None: General); General's own id, a topic of
+        another kind of chat or one that is gone is not found, a closed one refuses the bot
+        unless it is an administrator."""
+        thread = p.integer("message_thread_id", error=THREAD_NOT_FOUND)
+        if thread is None:
+            return None
+        if not chat.is_forum or thread not in chat.topics:
+            raise ApiError(400, THREAD_NOT_FOUND)
+        if not chat.bot_may_post_in(thread):
+            raise ApiError(400, TOPIC_CLOSED)
+        return thread
 
     def _check_can_write(self, chat: FakeChat) -> None:
         if chat.is_private:
@@ -2024,7 +2142,10 @@ class FakeTelegramServer:
         other_markup: JSONDict | None = None,
         reply_to: FakeMessage | None = None,
         service: JSONDict | None = None,
+        thread: int | None = None,
     ) -> FakeMessage:
+        if thread is not None and reply_to is None:
+            reply_to = chat.messages.get(thread)
         message = FakeMessage(
             chat=chat,
             message_id=chat.next_message_id,
@@ -2038,6 +2159,7 @@ class FakeTelegramServer:
             other_markup=other_markup,
             reply_to=reply_to,
             service=service or {},
+            thread=thread,
         )
         chat.next_message_id += 1
         chat.messages[message.message_id] = message
@@ -2071,8 +2193,9 @@ class FakeTelegramServer:
         message.edit_date = int(time.time())
         self._notify()
 
-    def _user_service_message(self, chat: FakeChat, user: FakeUser, service: JSONDict) -> FakeMessage:
-        message = self._store_message(chat, user, None, [], service=service)
+    def _user_service_message(self, chat: FakeChat, user: FakeUser, service: JSONDict,
+                              thread: int | None = None) -> FakeMessage:
+        message = self._store_message(chat, user, None, [], service=service, thread=thread)
         message.delivered = chat.bot_present
         if message.delivered:
             self._enqueue("message", message.to_api())
@@ -2212,6 +2335,19 @@ class FakeTelegramServer:
         if not group.is_group:
             raise SimulationError(f"chat {group.id} is not a group")
         return group
+
+    def _forum(self, chat: ChatRef) -> FakeChat:
+        forum = self._group(chat)
+        if not forum.is_forum:
+            raise SimulationError(f"chat {forum.id} is not a forum")
+        return forum
+
+    def _topic(self, chat: ChatRef, thread: int) -> tuple[FakeChat, FakeTopic]:
+        forum = self._forum(chat)
+        topic = forum.topics.get(thread)
+        if topic is None:
+            raise SimulationError(f"no topic {thread} in {forum.title}")
+        return forum, topic
 
     @staticmethod
     def _sim_message(chat: FakeChat, message: int | FakeMessage) -> FakeMessage:

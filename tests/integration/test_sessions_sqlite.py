@@ -116,6 +116,10 @@ async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_pat
         database.execute("DROP TABLE message_holds")
         database.execute("DROP TABLE chat_sends")
         database.execute("ALTER TABLE chats DROP COLUMN home")
+        database.execute("DROP INDEX games_one_open_per_thread")
+        database.execute("ALTER TABLE games DROP COLUMN thread")
+        database.execute("CREATE UNIQUE INDEX games_one_open_per_chat ON games(chat_id) "
+                         "WHERE status IN ('lobby', 'running')")
         database.execute("PRAGMA user_version = 2")
     s = await open_sessions(path)
     assert (await s.lobby_of(lobby.game_id)).teams == 2

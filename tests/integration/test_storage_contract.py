@@ -30,7 +30,9 @@ from bot.storage import (
     ResultRow,
     SeatRow,
     StaleVersion,
+    postgres_migrations,
 )
+from bot.storage import migrations as sqlite_migrations
 from bot.storage.backends import Backend as Kind
 from bot.storage.backends import UnsupportedDatabase, describe_database, open_store, parse_database
 from bot.storage.postgres import DatabaseUnavailable
@@ -40,6 +42,7 @@ from ..sessions_helpers import FakeClock, first_legal, play_to_end
 
 Opener = Callable[[], Awaitable[Any]]
 Counter = Callable[[str], Awaitable[int]]
+Script = Callable[[str], Awaitable[None]]
 
 
 @dataclass
@@ -52,10 +55,12 @@ class Backend:
     clock: FakeClock
     rows: Counter
     """How many rows a table holds: what the store keeps, seen from outside it."""
+    script: Script
+    """Runs SQL on the database outside any store, as an older bot would have written it."""
 
 
 async def _sqlite(tmp_path: Path, clock: FakeClock, request: pytest.FixtureRequest
-                  ) -> AsyncIterator[tuple[Opener, Callable[[int], Awaitable[None]], Counter]]:
+                  ) -> AsyncIterator[tuple[Opener, Callable[[int], Awaitable[None]], Counter, Script]]:
     import sqlite3
 
     path = tmp_path / "contract.db"
@@ -68,11 +73,15 @@ async def _sqlite(tmp_path: Path, clock: FakeClock, request: pytest.FixtureReque
         with sqlite3.connect(path) as database:
             return int(database.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
-    yield (lambda: open_store(f"sqlite:///{path}", clock)), bump, rows
+    async def script(sql: str) -> None:
+        with sqlite3.connect(path) as database:
+            database.executescript(sql)
+
+    yield (lambda: open_store(f"sqlite:///{path}", clock)), bump, rows, script
 
 
 async def _postgresql(tmp_path: Path, clock: FakeClock, request: pytest.FixtureRequest
-                      ) -> AsyncIterator[tuple[Opener, Callable[[int], Awaitable[None]], Counter]]:
+                      ) -> AsyncIterator[tuple[Opener, Callable[[int], Awaitable[None]], Counter, Script]]:
     import asyncpg
 
     cluster: pg.Cluster = request.getfixturevalue("postgres_cluster")
@@ -92,8 +101,15 @@ async def _postgresql(tmp_path: Path, clock: FakeClock, request: pytest.FixtureR
         finally:
             await conn.close()
 
+    async def script(sql: str) -> None:
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
     try:
-        yield (lambda: open_store(url, clock)), bump, rows
+        yield (lambda: open_store(url, clock)), bump, rows, script
     finally:
         await cluster.drop_database(url)
 
@@ -111,7 +127,7 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
     clock = FakeClock()
     opened: list[Any] = []
     setup = BACKENDS[request.param](tmp_path, clock, request)
-    open_raw, bump, rows = await setup.__anext__()
+    open_raw, bump, rows, script = await setup.__anext__()
 
     async def open_tracked() -> Any:
         store = await open_raw()
@@ -119,7 +135,7 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         return store
 
     try:
-        yield Backend(request.param, open_tracked, bump, clock, rows)
+        yield Backend(request.param, open_tracked, bump, clock, rows, script)
     finally:
         for store in opened:
             await store.close()
@@ -273,6 +289,32 @@ def test_a_closed_store_can_be_closed_again_from_another_event_loop(backend: Bac
     asyncio.run(store.close())
 
 
+_BEFORE_THREADS = {
+    "sqlite": (sqlite_migrations.MIGRATIONS[:5], "PRAGMA user_version=5;"),
+    "postgresql": (("CREATE TABLE schema_version (version INTEGER NOT NULL);",
+                    *postgres_migrations.MIGRATIONS[:3]), "INSERT INTO schema_version VALUES (3);"),
+}
+"""Each backend's schema as the last bot without threads (forum topics) left it."""
+
+
+async def test_a_database_from_before_threads_keeps_its_open_game_as_the_chats_own(
+        backend: Backend) -> None:
+    scripts, version = _BEFORE_THREADS[backend.name]
+    await backend.script("\n".join([*scripts, version,
+        "INSERT INTO chats (platform, chat_key, created_at) VALUES ('t', 'g1', 1.0);",
+        "INSERT INTO players (platform, user_key, display_name, created_at) "
+        "VALUES ('t', 'alice', 'Alice', 1.0);",
+        "INSERT INTO games (chat_id, creator_id, variant, players, status, seed, created_at, updated_at) "
+        "VALUES (1, 1, 'scopa', 2, 'lobby', 'old', 1.0, 1.0);"]))
+    store = await backend.open()
+    old = await store.open_game(1)
+    assert old is not None and (old.seed, old.thread) == ("old", "")
+    with pytest.raises(OpenGameExists):
+        await store.create_game(1, 1, "scopa", {}, 2, 0, "napoletane", "s")
+    in_topic = await store.create_game(1, 1, "scopa", {}, 2, 0, "napoletane", "s", thread="7")
+    assert (await store.open_game(1, "7")) == in_topic and in_topic.thread == "7"
+
+
 async def test_a_database_from_a_newer_bot_is_refused(backend: Backend) -> None:
     await (await backend.open()).close()
     await backend.set_schema_version(999)
@@ -377,6 +419,42 @@ async def test_two_stores_creating_a_game_in_one_chat_at_once_make_one(backend: 
     refused = [o for o in outcomes if isinstance(o, OpenGameExists)]
     assert len(made) == 1 and len(refused) == 3, outcomes
     assert all(r.game_id == made[0].id for r in refused)
+
+
+async def test_each_thread_of_a_chat_holds_one_open_game(store: Any) -> None:
+    chat = await store.ensure_chat("t", "forum")
+    alice, bob = await _players(store, "Alice", "Bob")
+    general = await store.create_game(chat.id, alice, "scopa", {}, 2, 0, "napoletane", "s")
+    topic = await store.create_game(chat.id, bob, "escoba", {}, 2, 0, "napoletane", "s", thread="7")
+    other = await store.create_game(chat.id, alice, "scopa", {}, 2, 0, "napoletane", "s", thread="9")
+    assert (general.thread, topic.thread, other.thread) == ("", "7", "9")
+    assert len({general.id, topic.id, other.id}) == 3
+    with pytest.raises(OpenGameExists) as exists:
+        await store.create_game(chat.id, alice, "scopa", {}, 2, 0, "napoletane", "s", thread="7")
+    assert exists.value.game_id == topic.id
+    assert await store.open_game(chat.id) == general == await store.get_game(general.id)
+    assert await store.open_game(chat.id, "7") == topic
+    assert await store.open_game(chat.id, "8") is None
+    assert await store.cancel_game(topic.id)
+    assert await store.open_game(chat.id, "7") is None
+    assert (await store.open_game(chat.id, "9")).id == other.id
+    again = await store.create_game(chat.id, bob, "scopa", {}, 2, 0, "napoletane", "s", thread="7")
+    assert (await store.open_game(chat.id, "7")).id == again.id
+    assert [g.id for g in await store.open_games_of_player(alice)] == [general.id, other.id]
+
+
+async def test_two_stores_creating_a_game_in_one_thread_at_once_make_one(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    chat = await first.ensure_chat("t", "forum")
+    alice, = await _players(first, "Alice")
+    outcomes = await asyncio.gather(
+        *(store.create_game(chat.id, alice, "scopa", {}, 2, 0, "napoletane", f"s{n}", thread=thread)
+          for n, (store, thread) in enumerate(((first, "7"), (second, "7"), (first, "9"), (second, "7")))),
+        return_exceptions=True)
+    made = [o for o in outcomes if isinstance(o, GameRow)]
+    refused = [o for o in outcomes if isinstance(o, OpenGameExists)]
+    assert sorted(g.thread for g in made) == ["7", "9"] and len(refused) == 2, outcomes
+    assert all(r.game_id == next(g.id for g in made if g.thread == "7") for r in refused)
 
 
 async def test_lobby_changes_stop_when_the_game_starts(store: Any) -> None:

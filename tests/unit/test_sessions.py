@@ -100,6 +100,36 @@ async def test_one_open_game_per_chat_and_lobby_rules() -> None:
     await sessions.close()
 
 
+async def test_each_thread_of_a_chat_plays_its_own_game_with_the_chats_settings_and_leaderboard() -> None:
+    sessions = await open_memory_sessions()
+    seen = recorded(sessions)
+    topic, other = (ChatRef(CHAT.platform, CHAT.key, CHAT.title, thread=t) for t in ("7", "9"))
+    first = await sessions.new_game(topic, ALICE)
+    second = await sessions.new_game(other, CARLA, "escoba")
+    with pytest.raises(Refused) as again:
+        await sessions.new_game(topic, BOB)
+    assert again.value.params["game_id"] == first.game_id
+    assert await sessions.open_game_id(CHAT) is None, "the chat itself has no game"
+    await sessions.join(topic, BOB)
+    await sessions.join(other, DINO)
+    assert [s.name for s in (await sessions.lobby(other)).seats] == ["Carla", "Dino"]
+    table = await sessions.start(topic, ALICE)
+    await play_to_end(sessions, table.game_id, [ALICE, BOB])
+    assert {e.thread for e in seen if e.game_id == first.game_id} == {"7"}  # type: ignore[attr-defined]
+    assert {e.thread for e in seen if e.game_id == second.game_id} == {"9"}  # type: ignore[attr-defined]
+    assert (await sessions.game_row(first.game_id)).chat.thread == "7"
+    assert {line.display_name for line in await sessions.leaderboard(other)} == {"Alice", "Bob"}
+    await sessions.set_turn_limit(other, 60)
+    assert (await sessions.chat(topic)).turn_limit == 60, "one chat, whichever topic asks"
+    rematch = await sessions.rematch(first.game_id, BOB)
+    assert await sessions.open_game_id(topic) == rematch.game_id
+    assert await sessions.abandon(other) == second.game_id
+    assert await sessions.abandon(other) is None, "stopped once"
+    assert isinstance(seen[-1], GameCancelled) and seen[-1].thread == "9" and seen[-1].by == ""
+    assert await sessions.open_game_id(topic) == rematch.game_id, "the other topic's game stays"
+    await sessions.close()
+
+
 async def test_team_match_with_a_computer_seat() -> None:
     clock = FakeClock()
     sessions = await open_memory_sessions(clock)

@@ -20,7 +20,7 @@ from ...redact import mask_secret
 from ...render import failure_text
 from ...sessions import Event, Sessions
 from .handlers import Handlers
-from .identity import PLATFORM
+from .identity import PLATFORM, topic_of
 from .markup import escape
 from .outbox import GROUP_RATE, Content, Outbox, RefBook
 from .painter import Painter
@@ -131,6 +131,7 @@ class TelegramFrontEnd:
         self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
                                    table_delay=table_delay)
         self.outbox.on_forbidden = self.presenter.user_forbidden
+        self.outbox.on_lost_topic = self.presenter.topic_lost
         self.handlers = Handlers(sessions, self.presenter)
         self.handlers.install(self.application)
         self.application.add_error_handler(self._on_error)
@@ -246,7 +247,7 @@ class TelegramFrontEnd:
         if message is not None and context.error is not None and update.effective_user is not None:
             lang = language_of(update.effective_user.language_code)
             self.outbox.post(message.chat.id, Content(escape(failure_text(context.error, lang))),
-                             message.message_id)
+                             message.message_id, thread=topic_of(message))
 
     def _polling_error(self, exc: TelegramError) -> None:
         log.warning("polling for updates failed: %s", exc.message)

@@ -46,7 +46,16 @@ from ...sessions.options import HOUSE_OPTIONS, variant_named
 from ...sessions.service import language_of
 from ...sessions.throttle import CommandReply, CommandThrottle
 from .callbacks import Action, Tap, decode
-from .identity import chat_ref, is_group, message_link, parse_join_payload, private_link, user_ref
+from .identity import (
+    chat_ref,
+    is_group,
+    message_link,
+    parse_join_payload,
+    private_link,
+    topic_id,
+    topic_of,
+    user_ref,
+)
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
 from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
@@ -114,9 +123,11 @@ class Handlers:
                     why = escape(t(own, "telegram.moved_here", chat=message.chat.title or "—"))
                     self.outbox.post(asker.id, Content(f"<i>{why}</i>\n{html}", keyboard))
                     return
-        posted = self.outbox.post(message.chat.id, Content(html, keyboard), reply_to or message.message_id)
+        topic = topic_of(message)
+        posted = self.outbox.post(message.chat.id, Content(html, keyboard), reply_to or message.message_id,
+                                  thread=topic)
         if is_group(message.chat):
-            posted.add_done_callback(partial(self._posted, chat_ref(message.chat)))
+            posted.add_done_callback(partial(self._posted, chat_ref(message.chat, topic)))
 
     def _posted(self, chat: ChatRef, done: asyncio.Future[int | None]) -> None:
         """An answer went out in a group: the table may now stand too far above."""
@@ -140,7 +151,7 @@ class Handlers:
         """Any message in a group (which the bot sees when its privacy mode is off)."""
         message = update.effective_message
         if message is not None and is_group(message.chat):
-            await self.presenter.saw_message(chat_ref(message.chat), message.message_id)
+            await self.presenter.saw_message(chat_ref(message.chat, topic_of(message)), message.message_id)
 
     async def _refuse(self, message: Message, lang: str, refused: Refused) -> None:
         await self._reply(message, lang, lambda lang: escape(refusal_text(refused, lang)))
@@ -151,14 +162,15 @@ class Handlers:
             return None
         uref = user_ref(user)
         player = await self.sessions.player(uref)
+        cref = chat_ref(chat, topic_of(message))
         if is_group(chat):
-            self._noting(self.presenter.saw_message(chat_ref(chat), message.message_id))
-            row = await self.sessions.chat(chat_ref(chat), uref.language)
+            self._noting(self.presenter.saw_message(cref, message.message_id))
+            row = await self.sessions.chat(cref, uref.language)
             self.presenter.set_chat_language(chat.id, row.language)
             lang = row.language
         else:
             lang = self.presenter.language(player)
-        return chat_ref(chat), uref, player, lang
+        return cref, uref, player, lang
 
     async def _is_admin(self, bot: Bot, chat_id: int, user_id: int) -> bool:
         try:
@@ -488,7 +500,8 @@ class Handlers:
             return await self._setting(query, tapped, uref, player, lang)
         if not is_group(message.chat):
             raise Refused(Reason.BAD_INPUT)
-        return await self._lobby_tap(query, tapped, chat_ref(message.chat), uref, player, lang)
+        return await self._lobby_tap(query, tapped, chat_ref(message.chat, topic_of(message)), uref, player,
+                                     lang)
 
     async def _hand_tap(self, tapped: Tap, uref: UserRef, lang: str) -> Answer:
         game_id = tapped.game_id
@@ -547,7 +560,7 @@ class Handlers:
         elif action is Action.MENU:
             await self._may_manage(bot, chat_id, user_id, cref, player)
             self.presenter.menus[game_id] = tapped.arg
-            self.presenter.refresh_table(game_id, chat_id)
+            self.presenter.refresh_table(game_id, chat_id, thread=topic_id(cref.thread))
         elif action is Action.OPTION:
             key, value = tapped.option
             if key == "turn_limit":
@@ -557,14 +570,15 @@ class Handlers:
                 await self._managed(bot, chat_id, user_id, lambda admin: self.sessions.set_option(
                     cref, uref, key, value, is_admin=admin))
             self.presenter.menus[game_id] = "house" if key in HOUSE_OPTIONS else "options"
-            self.presenter.refresh_table(game_id, chat_id)
+            self.presenter.refresh_table(game_id, chat_id, thread=topic_id(cref.thread))
         return Answer()
 
     async def _redraw_game_of(self, cref: ChatRef, chat_id: int) -> None:
-        """The chat's open game drawn again (its table and its players' hands) after a setting changed."""
+        """The open game of the chat (of its topic asked in) drawn again (its table and its players'
+        hands) after a setting changed."""
         open_game = await self.sessions.open_game_id(cref)
         if open_game is not None:
-            self.presenter.refresh_table(open_game, chat_id)
+            self.presenter.refresh_table(open_game, chat_id, thread=topic_id(cref.thread))
             await self.presenter.refresh_hands(open_game)
 
     async def _setting(self, query: CallbackQuery, tapped: Tap, uref: UserRef, player: PlayerProfile,
@@ -573,7 +587,7 @@ class Handlers:
         assert message is not None
         key, _, value = tapped.arg.partition("=")
         group = is_group(message.chat)
-        cref = chat_ref(message.chat)
+        cref = chat_ref(message.chat, topic_of(message))
         if key.startswith("c"):
             if not group:
                 raise Refused(Reason.BAD_INPUT)

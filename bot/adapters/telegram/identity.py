@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from telegram import Chat, User
+from telegram import Chat, MaybeInaccessibleMessage, User
 
 from ...sessions import ChatRef, UserRef
 
@@ -18,8 +18,26 @@ def user_ref(user: User) -> UserRef:
                    user.language_code)
 
 
-def chat_ref(chat: Chat) -> ChatRef:
-    return ChatRef(PLATFORM, str(chat.id), chat.title or chat.full_name)
+def chat_ref(chat: Chat, topic: int | None = None) -> ChatRef:
+    """The chat, and in a forum the topic asked in (its games are that topic's)."""
+    return ChatRef(PLATFORM, str(chat.id), chat.title or chat.full_name,
+                   thread=str(topic) if topic is not None else None)
+
+
+def topic_of(message: MaybeInaccessibleMessage | None) -> int | None:
+    """The forum topic a message is in; None outside forums and in General, whose messages
+    carry no topic (a reply elsewhere may carry a `message_thread_id` of its own)."""
+    if message is None or not message.chat.is_forum or not getattr(message, "is_topic_message", False):
+        return None
+    return getattr(message, "message_thread_id", None)
+
+
+def topic_id(thread: str | None) -> int | None:
+    """A game's topic (`ChatRef.thread`) as Telegram's `message_thread_id`."""
+    try:
+        return int(thread) if thread else None
+    except ValueError:
+        return None
 
 
 def is_group(chat: Chat) -> bool:

@@ -135,6 +135,9 @@ class Target:
     game_id: int | None = None
     ref: str = ""
     message_id: int | None = None
+    thread: int | None = field(default=None, compare=False)
+    """The forum topic a new message of the slot goes to (None: the chat, or General); the
+    slot is the same whichever its caller named."""
 
 
 class GroupWindow:
@@ -229,6 +232,16 @@ def is_not_modified(exc: BadRequest) -> bool:
     return "not modified" in exc.message.lower()
 
 
+def lost_topic(exc: BadRequest) -> str | None:
+    """How a forum topic refuses the bot: "closed" or "deleted"; None for any other refusal."""
+    text = exc.message.lower()
+    if "topic_closed" in text:
+        return "closed"
+    if "message thread not found" in text or "topic_deleted" in text:
+        return "deleted"
+    return None
+
+
 def is_gone(exc: BadRequest) -> bool:
     text = exc.message.lower()
     return any(s in text for s in ("message to edit not found", "message can't be edited",
@@ -293,6 +306,7 @@ class _Post:
     reply_to: int | None
     done: asyncio.Future[int | None]
     game_id: int | None = None
+    thread: int | None = None
 
 
 @dataclass(slots=True)
@@ -305,6 +319,7 @@ class _Pending:
 class Outbox:
     def __init__(self, bot: Bot, refs: RefBook, *,
                  on_forbidden: Callable[[int], Awaitable[None]] | None = None,
+                 on_lost_topic: Callable[[int, int, str], Awaitable[None]] | None = None,
                  job_queue: JobQueue[Any] | None = None, max_attempts: int = 10,
                  backoff_cap: float = 30.0,
                  group_rate: tuple[float, float] | None = GROUP_RATE,
@@ -317,6 +332,10 @@ class Outbox:
         self._rechecks: set[asyncio.TimerHandle] = set()
         self.refusing: set[int] = set()
         """Chats that refused the bot (it was removed, or blocked) since they last took a message."""
+        self.on_lost_topic = on_lost_topic
+        """Told (chat, topic, "closed" or "deleted") when a forum topic refuses a message."""
+        self.lost_topics: set[tuple[int, int]] = set()
+        """(chat, topic) of forum topics that refused the bot since they last took a message."""
         self._no_photos: set[int] = set()
         """Chats that refused a photo for want of rights: text from then on."""
         self._text_only: set[Target] = set()
@@ -552,6 +571,9 @@ class Outbox:
                     if message_id is not None:
                         await self._drew(target, message_id, is_photo, content, new=False)
                     return True
+                if target.thread is not None and (how := lost_topic(exc)) is not None:
+                    await self._topic_lost(target.chat_id, target.thread, how)
+                    return False
                 if is_gone(exc) and target.game_id is not None:
                     log.info("message of %s is gone; sending a new one", target)
                     await self.refs.set(target.game_id, target.ref, None)
@@ -569,12 +591,12 @@ class Outbox:
     async def _send_slot(self, target: Target, content: Content, photo: bool,
                          superseded: Callable[[], bool]) -> int:
         if not photo:
-            return await self._retrying(target.chat_id, partial(self._send, target.chat_id, content),
-                                        superseded)
+            return await self._retrying(target.chat_id, partial(
+                self._send, target.chat_id, content, thread=target.thread), superseded)
         assert content.picture is not None
         data = await self._draw(content.picture)
         return await self._photo_call(target.chat_id, partial(
-            self._send_photo, target.chat_id, data, content), superseded)
+            self._send_photo, target.chat_id, data, content, target.thread), superseded)
 
     async def _edit_photo(self, target: Target, message_id: int, content: Content,
                           superseded: Callable[[], bool]) -> None:
@@ -606,7 +628,7 @@ class Outbox:
         try:
             return await self._retrying(chat_id, call, superseded)
         except BadRequest as exc:
-            if is_not_modified(exc) or is_gone(exc):
+            if is_not_modified(exc) or is_gone(exc) or lost_topic(exc):
                 raise
             raise PhotoFailed(exc.message, no_rights="not enough rights" in exc.message.lower()) from exc
         except GaveUp as exc:
@@ -691,6 +713,15 @@ class Outbox:
             limiter = self._group_limiters[chat_id] = GroupWindow(int(limit), period)
         return limiter
 
+    async def _topic_lost(self, chat_id: int, thread: int, how: str) -> None:
+        log.info("topic %s of chat %s refuses the bot: it was %s", thread, chat_id, how)
+        self.lost_topics.add((chat_id, thread))
+        if self.on_lost_topic is not None:
+            try:
+                await self.on_lost_topic(chat_id, thread, how)
+            except Exception:
+                log.exception("lost topic handler failed")
+
     async def _forbidden(self, chat_id: int) -> None:
         self.refusing.add(chat_id)
         if self.on_forbidden is not None:
@@ -711,14 +742,15 @@ class Outbox:
     # ---- posts -------------------------------------------------------------------
 
     def post(self, chat_id: int, content: Content, reply_to: int | None = None,
-             game_id: int | None = None) -> asyncio.Future[int | None]:
+             game_id: int | None = None, thread: int | None = None) -> asyncio.Future[int | None]:
         """Send a new message after the ones already queued for that chat; the future gets its id.
-        `game_id`: the game it is about, whose refs keep the group's recent sends."""
+        `game_id`: the game it is about, whose refs keep the group's recent sends; `thread`: the
+        forum topic it goes to (None: the chat, or a forum's General)."""
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         if self._closed:
             done.set_result(None)
             return done
-        self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done, game_id))
+        self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done, game_id, thread))
         if chat_id not in self._post_tasks:
             self._post_tasks[chat_id] = asyncio.create_task(self._run_posts(chat_id),
                                                             name=f"telegram-posts-{chat_id}")
@@ -734,10 +766,14 @@ class Outbox:
                     await self._pace(chat_id, item.game_id, post=True)
                     message_id = await self._send_post(chat_id, item)
                     self.refusing.discard(chat_id)
+                    self.lost_topics.discard((chat_id, item.thread or 0))
                 except Forbidden:
                     await self._forbidden(chat_id)
                 except BadRequest as exc:
-                    log.warning("Telegram refused a message to %s: %s", chat_id, exc.message)
+                    if item.thread is not None and (how := lost_topic(exc)) is not None:
+                        await self._topic_lost(chat_id, item.thread, how)
+                    else:
+                        log.warning("Telegram refused a message to %s: %s", chat_id, exc.message)
                 except GaveUp:
                     pass
                 except Exception:
@@ -759,13 +795,14 @@ class Outbox:
         if content.picture is not None and self.painter is not None and chat_id not in self._no_photos:
             try:
                 data = await self._draw(content.picture)
-                return await self._photo_call(chat_id, partial(self._send_photo, chat_id, data, content),
-                                              lambda: False)
+                return await self._photo_call(
+                    chat_id, partial(self._send_photo, chat_id, data, content, item.thread), lambda: False)
             except PhotoFailed as failed:
                 log.warning("could not post a photo to %s (%s); sending it as text", chat_id, failed.reason)
                 if failed.no_rights:
                     self._no_photos.add(chat_id)
-        return await self._retrying(chat_id, partial(self._send, chat_id, content, item.reply_to))
+        return await self._retrying(
+            chat_id, partial(self._send, chat_id, content, item.reply_to, item.thread))
 
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
         """A Bot API call whose answer is used raw.
@@ -779,9 +816,11 @@ class Outbox:
         return await self.bot.do_api_request(method, api_kwargs=params)
 
     @staticmethod
-    def _params(chat_id: int, content: Content) -> dict[str, Any]:
+    def _params(chat_id: int, content: Content, thread: int | None = None) -> dict[str, Any]:
         params: dict[str, Any] = {"chat_id": chat_id, "text": content.text, "parse_mode": ParseMode.HTML,
                                   "link_preview_options": _NO_PREVIEW}
+        if thread is not None:
+            params["message_thread_id"] = thread
         if content.keyboard:
             params["reply_markup"] = markup_dict(content.keyboard)
         return params
@@ -790,17 +829,20 @@ class Outbox:
         await self._call("editmessagetext", {**self._params(chat_id, content), "message_id": message_id})
 
     @staticmethod
-    def _photo_params(chat_id: int, content: Content) -> dict[str, Any]:
+    def _photo_params(chat_id: int, content: Content, thread: int | None = None) -> dict[str, Any]:
         assert content.picture is not None
         params: dict[str, Any] = {"chat_id": chat_id, "caption": content.picture.caption,
                                   "parse_mode": ParseMode.HTML}
+        if thread is not None:
+            params["message_thread_id"] = thread
         if content.keyboard:
             params["reply_markup"] = markup_dict(content.keyboard)
         return params
 
-    async def _send_photo(self, chat_id: int, data: bytes, content: Content) -> int:
+    async def _send_photo(self, chat_id: int, data: bytes, content: Content,
+                          thread: int | None = None) -> int:
         """sendPhoto with the picture uploaded in the request (multipart/form-data)."""
-        params = self._photo_params(chat_id, content)
+        params = self._photo_params(chat_id, content, thread)
         params["photo"] = InputFile(data, filename=PHOTO_NAME)
         result = await self._call("sendphoto", params)
         self.uploaded += len(data)
@@ -819,9 +861,10 @@ class Outbox:
         await self._call("editmessagecaption",
                          {**self._photo_params(chat_id, content), "message_id": message_id})
 
-    async def _send(self, chat_id: int, content: Content, reply_to: int | None = None) -> int:
-        """Send a new message; its id."""
-        params = self._params(chat_id, content)
+    async def _send(self, chat_id: int, content: Content, reply_to: int | None = None,
+                    thread: int | None = None) -> int:
+        """Send a new message (in forum topic `thread`); its id."""
+        params = self._params(chat_id, content, thread)
         if reply_to:
             params["reply_parameters"] = {"message_id": reply_to, "allow_sending_without_reply": True}
         result = await self._call("sendmessage", params)

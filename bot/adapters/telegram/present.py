@@ -37,7 +37,7 @@ from ...sessions import (
     interaction,
 )
 from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
-from .identity import PLATFORM, private_link
+from .identity import PLATFORM, private_link, topic_id
 from .keyboards import hand_keyboard, lobby_keyboard, match_keyboard, table_keyboard
 from .markup import (
     breakdown_html,
@@ -60,8 +60,8 @@ from .outbox import Content, Outbox, Picture, Target
 log = logging.getLogger(__name__)
 
 
-def table_target(game_id: int, chat_id: int) -> Target:
-    return Target(chat_id, game_id, "table")
+def table_target(game_id: int, chat_id: int, thread: int | None = None) -> Target:
+    return Target(chat_id, game_id, "table", thread=thread)
 
 
 def hand_target(game_id: int, user_key: str) -> Target:
@@ -175,7 +175,7 @@ class Presenter:
         await self.set_reachable(UserRef(PLATFORM, key, player.display_name), False)
         for row in await self.sessions.games_of(UserRef(PLATFORM, key, player.display_name)):
             if row.status is GameStatus.RUNNING:
-                self.refresh_table(row.id, int(row.chat.key))
+                self.refresh_table(row.id, int(row.chat.key), thread=topic_id(row.chat.thread))
 
     async def redraw_running(self) -> int:
         """Redraw every Telegram game in play: after a restart, the last move may not be shown yet."""
@@ -184,7 +184,7 @@ class Presenter:
             if row.chat.platform != PLATFORM:
                 continue
             game_id = row.id
-            self.refresh_table(game_id, int(row.chat.key))
+            self.refresh_table(game_id, int(row.chat.key), thread=topic_id(row.chat.thread))
             await self.refresh_hands(game_id)
             count += 1
         for event in await self.sessions.owed_notices(PLATFORM):
@@ -210,9 +210,10 @@ class Presenter:
     # ---- drawing -------------------------------------------------------------------
 
     def refresh_table(self, game_id: int, chat_id: int, delay: float = 0.0,
-                      fresh: bool = False) -> asyncio.Future[bool]:
-        """Draw the game's group message; `fresh`: as a new message at the bottom of the chat."""
-        return self.outbox.update(table_target(game_id, chat_id),
+                      thread: int | None = None, fresh: bool = False) -> asyncio.Future[bool]:
+        """Draw the game's group message, in its forum topic (`thread`); `fresh`: as a new
+        message at the bottom of the chat."""
+        return self.outbox.update(table_target(game_id, chat_id, thread),
                                   lambda: self.draw_table(game_id, chat_id), delay, fresh)
 
     def refresh_hand(self, game_id: int, user_key: str, fresh: bool = False) -> asyncio.Future[bool]:
@@ -354,12 +355,12 @@ class Presenter:
         if isinstance(event, MovePlayed):
             await self._note_timer(event)
         delay = self.table_delay if isinstance(event, MovePlayed) else 0.0
-        table_done = self.refresh_table(game_id, chat_id, delay)
+        table_done = self.refresh_table(game_id, chat_id, delay, topic_id(event.thread))
         await self.refresh_hands(game_id, event.seat if isinstance(event, MovePlayed) else None)
         if isinstance(event, GameStarted):
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
-            self._table_below(game_id, chat_id, self._announce(event, await self._round_end(event, chat_id)))
+            self._table_below(event, self._announce(event, await self._round_end(event, chat_id)))
         elif isinstance(event, MatchEnded):
             lang = await self.chat_language(chat_id)
             ended = Content(match_html(event, lang), match_keyboard(game_id, lang))
@@ -394,18 +395,20 @@ class Presenter:
         if game_id is None:
             return
         chat_id = int(chat.key)
-        shown = await self.outbox.message_of(table_target(game_id, chat_id))
+        shown = await self.outbox.message_of(table_target(game_id, chat_id, topic_id(chat.thread)))
         if shown is None or message_id - shown < BURIED_AFTER:
             return
         if (await self.sessions.game_row(game_id)).status is GameStatus.RUNNING:
-            self.refresh_table(game_id, chat_id, fresh=True)
+            self.refresh_table(game_id, chat_id, thread=topic_id(chat.thread), fresh=True)
 
-    def _table_below(self, game_id: int, chat_id: int, after: asyncio.Future[bool]) -> None:
+    def _table_below(self, event: RoundEnded, after: asyncio.Future[bool]) -> None:
         """Once the round's breakdown is posted, the table is posted again below it (and the
         old one deleted): a new round starts in sight, not above the count of the last one."""
+        game_id = event.game_id
+
         async def repost() -> None:
             if await after and (await self.sessions.game_row(game_id)).status is GameStatus.RUNNING:
-                self.refresh_table(game_id, chat_id, fresh=True)
+                self.refresh_table(game_id, int(event.chat_key), thread=topic_id(event.thread), fresh=True)
 
         task = asyncio.create_task(repost())
         self._cleanups.add(task)
@@ -438,10 +441,13 @@ class Presenter:
         the bot (it was removed from the group) it is owed no more: trying again at every
         start would only be refused again."""
         chat_id, earlier = int(event.chat_key), self._announcing.get(event.game_id)
+        thread = topic_id(event.thread)
 
         async def post() -> bool:
-            if await self.outbox.post(chat_id, content, game_id=event.game_id) is not None:
+            if await self.outbox.post(chat_id, content, game_id=event.game_id, thread=thread) is not None:
                 return True
+            if thread is not None and (chat_id, thread) in self.outbox.lost_topics:
+                return await self._after_lost_topic(event, content)
             if chat_id not in self.outbox.refusing:
                 return False
             log.info("chat %s refuses the bot: %s of game %d is dropped", event.chat_key,
@@ -467,6 +473,27 @@ class Presenter:
 
         task.add_done_callback(done)
         return task
+
+    async def topic_lost(self, chat_id: int, thread: int, how: str) -> None:
+        """A forum topic refused the bot ("closed" or "deleted"): its open game, which can no
+        longer be shown, is stopped, and General says so in the group's language."""
+        game_id = await self.sessions.abandon(ChatRef(PLATFORM, str(chat_id), thread=str(thread)))
+        if game_id is None:
+            return
+        lang = await self.chat_language(chat_id)
+        variant = t(lang, f"variant.{(await self.sessions.game_row(game_id)).variant}")
+        self.outbox.post(chat_id, Content(escape(t(lang, f"telegram.topic.{how}", game=game_id,
+                                                   variant=variant))), game_id=game_id)
+
+    async def _after_lost_topic(self, event: RoundEnded | MatchEnded, content: Content) -> bool:
+        """An announcement its topic refused: the end of a match is posted in General, where it
+        can still be read (without its Rematch button: a rematch would open in the lost topic);
+        a round's breakdown is dropped, its game stopped (`topic_lost`)."""
+        if not isinstance(event, MatchEnded):
+            return True
+        lang = await self.chat_language(int(event.chat_key))
+        moved = Content(escape(t(lang, "telegram.topic.result_here")) + "\n\n" + content.text)
+        return await self.outbox.post(int(event.chat_key), moved, game_id=event.game_id) is not None
 
     def _after(self, game_id: int, *waits: asyncio.Future[object] | asyncio.Future[bool]) -> None:
         """Forget a closed game's drawing state once its last messages are out."""
