@@ -149,9 +149,12 @@ class Handlers:
 
     async def on_group_message(self, update: Update, context: Context) -> None:
         """Any message in a group (which the bot sees when its privacy mode is off)."""
-        message = update.effective_message
-        if message is not None and is_group(message.chat):
-            await self.presenter.saw_message(chat_ref(message.chat, topic_of(message)), message.message_id)
+        message, user = update.effective_message, update.effective_user
+        if message is None or not is_group(message.chat):
+            return
+        cref = chat_ref(message.chat, topic_of(message))
+        await self.sessions.chat(cref, user.language_code if user is not None else None)
+        await self.presenter.saw_message(cref, message.message_id)
 
     async def _refuse(self, message: Message, lang: str, refused: Refused) -> None:
         await self._reply(message, lang, lambda lang: escape(refusal_text(refused, lang)))
@@ -164,8 +167,8 @@ class Handlers:
         player = await self.sessions.player(uref)
         cref = chat_ref(chat, topic_of(message))
         if is_group(chat):
-            self._noting(self.presenter.saw_message(cref, message.message_id))
             row = await self.sessions.chat(cref, uref.language)
+            self._noting(self.presenter.saw_message(cref, message.message_id))
             self.presenter.set_chat_language(chat.id, row.language)
             lang = row.language
         else:
