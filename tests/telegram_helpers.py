@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bot.adapters.telegram import TelegramFrontEnd
-from bot.sessions import Sessions
+from bot.adapters.telegram.identity import PLATFORM
+from bot.sessions import ChatRef, Sessions
 
 from .fakes.telegram_server import CallbackRecord, FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from .sessions_helpers import FakeClock, open_sessions
@@ -69,6 +71,37 @@ def friends_group(tg: FakeTelegramServer, *users: FakeUser) -> FakeChat:
     for user in users:
         tg.user_starts_bot(user)
     return group
+
+
+@dataclass
+class Duel:
+    """Alice and Bob in a group whose bot speaks English, with their game started."""
+
+    tg: FakeTelegramServer
+    bot: Bot
+    group: FakeChat
+    alice: FakeUser
+    bob: FakeUser
+    began: float
+    """When the game was started (`time.time()`), after each private chat had its note of the seat."""
+
+
+@contextlib.asynccontextmanager
+async def duel(db: Path, tg: FakeTelegramServer | None = None, **options: Any) -> AsyncIterator[Duel]:
+    """A two-player game opened by Alice with /newgame, joined by Bob and started, in English."""
+    async with contextlib.AsyncExitStack() as stack:
+        if tg is None:
+            tg = await stack.enter_async_context(FakeTelegramServer())
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        bot = await stack.enter_async_context(running_bot(tg, db, **options))
+        await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+        lobby = await joined_lobby(tg, group, alice, bob)
+        await tg.wait_for(lambda: all(len(bot_messages(tg, user)) == 2 for user in (alice, bob)),
+                          what="the welcome and the note of the seat taken, in each private chat")
+        began = time.time()
+        assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+        yield Duel(tg, bot, group, alice, bob, began)
 
 
 def bot_messages(tg: FakeTelegramServer, chat: FakeChat | FakeUser) -> list[FakeMessage]:
