@@ -230,6 +230,7 @@ async def run(args: argparse.Namespace) -> None:
                 await asyncio.gather(*(open_table(tg, table) for table in tables))
                 print(f"{args.games} games open in {time.monotonic() - started:.1f} s", flush=True)
                 begin = time.monotonic()
+                playing_since = time.time()
                 until = begin + args.seconds
                 bot_cpu, own_cpu = _cpu_seconds(child.pid), time.process_time()
                 await asyncio.gather(*(play(tg, table, until, args.think, random.Random(rng.random()))
@@ -262,8 +263,9 @@ async def run(args: argparse.Namespace) -> None:
         if shown:
             print(f"tap -> the group's next send or edit: p50 {_percentile(shown, 0.5):.0f} ms, "
                   f"p99 {_percentile(shown, 0.99):.0f} ms, max {max(shown):.0f} ms")
-        rang = [len(tg.rings(user)) for table in tables for user in table.players]
-        print(f"phones rung: {sum(rang)} new private messages for {len(taps)} taps")
+        rang = [len(tg.rings(user, since=playing_since)) for table in tables for user in table.players]
+        print(f"phones rung while playing: {sum(rang)} new private messages for {len(taps)} taps "
+              f"(a turn's ring is an edit instead while the bot's new messages of the second are spent)")
         print("requests:", dict(tg.request_counts.most_common()))
         print(f"busiest group minute: {max(tg.busiest_minute(t.group) for t in tables)} sends and edits; "
               f"flood errors (429): {sum(tg.rate_limited_counts.values())}")

@@ -174,17 +174,20 @@ def telegram_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:
                                 webhook_url=settings.telegram_webhook_url,
                                 listen=settings.telegram_listen)
     from telegram.constants import FloodLimit
-    from telegram.ext import AIORateLimiter
 
-    overall = AIORateLimiter(overall_max_rate=FloodLimit.MESSAGES_PER_SECOND / workers,
-                             group_max_rate=0, max_retries=3)
+    from .adapters.telegram.limits import MessagesRateLimiter
+    from .adapters.telegram.outbox import RING_RATE
+
+    overall = MessagesRateLimiter(overall_max_rate=FloodLimit.MESSAGES_PER_SECOND / workers,
+                                  group_max_rate=0, max_retries=3)
     # A shared store counts each group's messages for all processes; otherwise each keeps
     # to its share.
     per_group = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP / (
         1 if sessions.message_refs.shared else workers)
     return TelegramFrontEnd(sessions, settings.telegram_token, api_base=settings.telegram_api_base,
                             webhook_url=settings.telegram_webhook_url, listen=settings.telegram_listen,
-                            rate_limiter=overall, group_rate=(per_group, 60.0))
+                            rate_limiter=overall, group_rate=(per_group, 60.0),
+                            ring_rate=max(1, RING_RATE // workers))
 
 
 def discord_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:

@@ -44,7 +44,9 @@ def _hand_messages(tg: FakeTelegramServer, user: FakeUser) -> list[FakeMessage]:
 
 
 async def test_each_turn_rings_its_player_once_and_edits_ring_nobody(tmp_path: Path) -> None:
-    async with duel(tmp_path / "bot.db") as d:
+    # These players answer at once: forty turns in two seconds would spend the bot's new
+    # messages of a second (the next test), which players of flesh never do.
+    async with duel(tmp_path / "bot.db", ring_rate=1000) as d:
         taps = await play_until_over(d.tg, d.group, [d.alice, d.bob], timeout=30)
         await d.bot.front.outbox.drain(5)
         turns = _turns(taps)
@@ -154,3 +156,15 @@ async def test_a_throttled_settings_answer_still_reaches_the_admin_with_its_butt
                 what="the settings, waiting for the group's window")
             assert any(data.startswith("g|") or "=" in data for data in settings.callback_data), \
                 "with its buttons"
+
+
+async def test_with_the_bots_messages_of_the_second_spent_a_turn_is_edited_in_at_once(
+        tmp_path: Path) -> None:
+    """Many games at once can spend the bot's 30 new messages a second: a turn then edits its
+    player's hand in place, without a ring and without waiting for the next second."""
+    async with duel(tmp_path / "bot.db", ring_rate=0) as d:
+        taps = await play_until_over(d.tg, d.group, [d.alice, d.bob], timeout=30)
+        assert sum(_turns(taps).values()) > 10
+        for user in (d.alice, d.bob):
+            assert [m for m in d.tg.rings(user, since=d.began) if m.chat.is_private] == []
+            assert len(_hand_messages(d.tg, user)) == 1, "one hand message, edited throughout"

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
 from telegram.error import InvalidToken, NetworkError, TelegramError
-from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTypes
+from telegram.ext import Application, BaseRateLimiter, ContextTypes
 
 from ...failures import RETRY_FIRST, Failing, FatalError, next_delay
 from ...i18n import LANGUAGES, language_of, t
@@ -21,8 +21,9 @@ from ...render import failure_text
 from ...sessions import Event, Sessions
 from .handlers import Handlers
 from .identity import PLATFORM, topic_of
+from .limits import MessagesRateLimiter
 from .markup import escape
-from .outbox import GROUP_RATE, Content, Outbox, RefBook
+from .outbox import GROUP_RATE, RING_RATE, Content, Outbox, RefBook
 from .painter import Painter
 from .present import Presenter
 from .transport import AiohttpRequest, InvalidApiUrl
@@ -82,11 +83,13 @@ class TelegramFrontEnd:
 
     `token` comes only from the caller and is masked in every log record.
     Telegram's documented limits are kept: `rate_limiter` (PTB's
-    AIORateLimiter by default) paces the bot to 30 messages a second, and the
+    AIORateLimiter counting new messages, `MessagesRateLimiter`, by default) paces the
+    bot to 30 messages a second, and the
     outbox paces each group to `group_rate` (20 messages a minute); None
     turns either off. `table_delay` is how long a table edit waits for more
     moves to share it. With `pictures` (the default) the table and the hands
     are photos in chats whose settings want them; without, text everywhere.
+    `ring_rate`: new messages a second past which a turn's hand is edited, not sent anew.
     """
 
     def __init__(self, sessions: Sessions, token: str, *, api_base: str | None = None,
@@ -94,7 +97,7 @@ class TelegramFrontEnd:
                  rate_limiter: BaseRateLimiter[Any] | Literal["default"] | None = "default",
                  group_rate: tuple[float, float] | None = GROUP_RATE, poll_timeout: float = 10.0,
                  table_delay: float = 0.3, drain_timeout: float = 5.0,
-                 max_send_attempts: int = 10, pictures: bool = True) -> None:
+                 max_send_attempts: int = 10, pictures: bool = True, ring_rate: int = RING_RATE) -> None:
         if not token:
             raise ValueError("a Telegram bot token is required")
         mask_secret(token)
@@ -112,7 +115,7 @@ class TelegramFrontEnd:
         self.poll_timeout = poll_timeout
         self.drain_timeout = drain_timeout
         if rate_limiter == "default":
-            rate_limiter = AIORateLimiter(group_max_rate=0, max_retries=3)
+            rate_limiter = MessagesRateLimiter(group_max_rate=0, max_retries=3)
         self._failing = Failing()
         self._requests = (AiohttpRequest(on_unauthorized=self._revoked),
                           AiohttpRequest(pool_size=1, on_unauthorized=self._revoked))
@@ -127,7 +130,7 @@ class TelegramFrontEnd:
         self.painter = Painter() if pictures else None
         self.outbox = Outbox(bot, RefBook(sessions.message_refs), job_queue=self.application.job_queue,
                              max_attempts=max_send_attempts, group_rate=group_rate, painter=self.painter,
-                             hold=sessions.draw_message)
+                             hold=sessions.draw_message, ring_rate=ring_rate)
         self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
                                    table_delay=table_delay)
         self.outbox.on_forbidden = self.presenter.user_forbidden

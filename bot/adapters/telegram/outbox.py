@@ -46,6 +46,7 @@ from telegram.ext import CallbackContext, JobQueue
 from ...sessions import HandedOver, MessageRefs
 from ..common.digest import digest
 from .keyboards import Keyboard, markup_dict
+from .limits import SendWindow
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,9 @@ _NO_PREVIEW = {"is_disabled": True}
 
 
 CAPTION_LIMIT = 1024
+RING_RATE = 20
+"""New messages a second past which a turn's hand is edited rather than sent anew: of the
+bot's 30, ten are kept for breakdowns, match ends and answers."""
 SENT_REF = "sent"
 """A game's ref holding when its group's last messages went (Unix times, comma-separated)."""
 FRESH_RETRY = 1.0
@@ -323,7 +327,8 @@ class Outbox:
                  job_queue: JobQueue[Any] | None = None, max_attempts: int = 10,
                  backoff_cap: float = 30.0,
                  group_rate: tuple[float, float] | None = GROUP_RATE,
-                 painter: Painter | None = None, hold: Hold | None = None) -> None:
+                 painter: Painter | None = None, hold: Hold | None = None,
+                 ring_rate: int = RING_RATE) -> None:
         self.bot = bot
         self.painter = painter
         """Draws a content's picture; without one, every message is text."""
@@ -344,6 +349,9 @@ class Outbox:
         """Per group and game, the reading of the sends kept from before a restart."""
         self.uploaded = 0
         """Bytes of photos uploaded."""
+        self.sends = SendWindow(ring_rate)
+        """New messages of the last second: a private message asked for anew (a turn's ring)
+        is edited in place instead while they are at `ring_rate`."""
         self.refs = refs
         self.on_forbidden = on_forbidden
         self.job_queue = job_queue
@@ -527,6 +535,9 @@ class Outbox:
         def superseded() -> bool:
             return target in self._pending
 
+        if fresh and target.chat_id > 0 and not self.sends.room():
+            log.debug("the bot's messages this second are spent: %s is edited, not sent anew", target)
+            fresh = False
         content = await render()
         for _ in range(3):
             if content is None:
@@ -845,6 +856,7 @@ class Outbox:
         params = self._photo_params(chat_id, content, thread)
         params["photo"] = InputFile(data, filename=PHOTO_NAME)
         result = await self._call("sendphoto", params)
+        self.sends.sent()
         self.uploaded += len(data)
         return int(result["message_id"])
 
@@ -868,6 +880,7 @@ class Outbox:
         if reply_to:
             params["reply_parameters"] = {"message_id": reply_to, "allow_sending_without_reply": True}
         result = await self._call("sendmessage", params)
+        self.sends.sent()
         return int(result["message_id"])
 
     # ---- retries -------------------------------------------------------------------
