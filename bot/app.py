@@ -178,8 +178,7 @@ def telegram_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:
     from .adapters.telegram.limits import MessagesRateLimiter
     from .adapters.telegram.outbox import RING_RATE
 
-    overall = MessagesRateLimiter(overall_max_rate=FloodLimit.MESSAGES_PER_SECOND / workers,
-                                  group_max_rate=0, max_retries=3)
+    overall = MessagesRateLimiter(FloodLimit.MESSAGES_PER_SECOND / workers, max_retries=3)
     # A shared store counts each group's messages for all processes; otherwise each keeps
     # to its share.
     per_group = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP / (

@@ -29,7 +29,7 @@ def test_the_window_has_room_again_a_second_after_it_filled() -> None:
 
 
 async def test_edits_in_private_chats_pass_the_bots_limit_and_sends_do_not() -> None:
-    limiter = MessagesRateLimiter(overall_max_rate=1, overall_time_period=3600, group_max_rate=0)
+    limiter = MessagesRateLimiter(per_second=1)
     await limiter.initialize()
     done: list[str] = []
 

@@ -82,9 +82,8 @@ class TelegramFrontEnd:
     """Runs the bot: long polling by default, a webhook when `webhook_url` is given.
 
     `token` comes only from the caller and is masked in every log record.
-    Telegram's documented limits are kept: `rate_limiter` (PTB's
-    AIORateLimiter counting new messages, `MessagesRateLimiter`, by default) paces the
-    bot to 30 messages a second, and the
+    Telegram's documented limits are kept: `rate_limiter` (`MessagesRateLimiter` by
+    default, counting as Telegram counts) paces the bot to 30 messages a second, and the
     outbox paces each group to `group_rate` (20 messages a minute); None
     turns either off. `table_delay` is how long a table edit waits for more
     moves to share it. With `pictures` (the default) the table and the hands
@@ -115,7 +114,7 @@ class TelegramFrontEnd:
         self.poll_timeout = poll_timeout
         self.drain_timeout = drain_timeout
         if rate_limiter == "default":
-            rate_limiter = MessagesRateLimiter(group_max_rate=0, max_retries=3)
+            rate_limiter = MessagesRateLimiter(max_retries=3)
         self._failing = Failing()
         self._requests = (AiohttpRequest(on_unauthorized=self._revoked),
                           AiohttpRequest(pool_size=1, on_unauthorized=self._revoked))

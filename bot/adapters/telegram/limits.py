@@ -1,22 +1,28 @@
-"""The bot's 30 messages a second, counted as Telegram counts them.
+"""The bot's 30 messages a second and a group's 20 a minute, counted as Telegram counts them.
 
 Telegram allows a bot about 30 new messages a second over all its chats and 20 a minute in
 one group. An edit or a deletion in a private chat is no new message: it neither rings a
-phone nor counts against the 30. PTB's `AIORateLimiter` counts every request that names a
-chat, so a hand edited in one private chat would wait behind every photo sent elsewhere:
-here those edits and deletions pass it (a `RetryAfter` is still waited out and retried).
-Groups are paced by the outbox (`GroupWindow`), which counts their edits too.
+phone nor counts against the 30; a group's edits count like its new messages. Both limits
+are sliding windows (`GroupWindow`): a bucket that lets a full burst through after a quiet
+spell sends twice the limit within one window, and Telegram answers 429, which stalls
+everything behind it. In the bot's window new messages go before edits: a group table that
+waits is drawn with the latest state when its turn comes, a player's hand that waits keeps
+the player waiting.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+import warnings
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
+from datetime import timedelta
 from typing import Any
 
 from telegram._utils.types import JSONDict
-from telegram.ext import AIORateLimiter
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
 
 UNCOUNTED_IN_PRIVATE = frozenset({"editmessagetext", "editmessagecaption", "editmessagemedia",
                                   "editmessagereplymarkup", "deletemessage"})
@@ -30,9 +36,24 @@ def is_private(chat_id: object) -> bool:
         return False
 
 
-class MessagesRateLimiter(AIORateLimiter):
-    """`AIORateLimiter` whose overall limit applies to new messages, not to edits and
-    deletions in private chats."""
+class MessagesRateLimiter(BaseRateLimiter[int]):
+    """The bot's requests as Telegram counts them: at most `per_second` new messages and
+    group edits in any second (sends first), edits and deletions in private chats and
+    requests naming no chat (answers to taps, updates) at once. A `RetryAfter` is waited out
+    and the request tried again, up to `max_retries` times."""
+
+    def __init__(self, per_second: float = 30.0, max_retries: int = 3,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+        self.window = GroupWindow(max(1, int(per_second)), 1.0, clock, sleep)
+        self.max_retries = max_retries
+        self.sleep = sleep
+
+    async def initialize(self) -> None:
+        pass
+
+    async def shutdown(self) -> None:
+        pass
 
     async def process_request(
         self,
@@ -43,9 +64,27 @@ class MessagesRateLimiter(AIORateLimiter):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> bool | JSONDict | list[JSONDict]:
-        if endpoint.lower() in UNCOUNTED_IN_PRIVATE and is_private(data.get("chat_id")):
-            data = {key: value for key, value in data.items() if key != "chat_id"}
-        return await super().process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+        method = endpoint.lower()
+        chat_id = data.get("chat_id")
+        counted = chat_id is not None and not (method in UNCOUNTED_IN_PRIVATE and is_private(chat_id))
+        retries = rate_limit_args or self.max_retries
+        for attempt in range(retries + 1):
+            if counted:
+                await self.window.acquire(post=method.startswith("send"))
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                if attempt == retries:
+                    raise
+                await self.sleep(retry_seconds(exc) + 0.1)
+        raise AssertionError("unreachable")
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value: Any = exc.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
 class SendWindow:
@@ -72,3 +111,76 @@ class SendWindow:
         now = self.clock()
         self._prune(now)
         self._sent.append(now)
+
+
+class GroupWindow:
+    """At most `limit` messages in any `period` seconds, as Telegram counts a group's messages.
+
+    A sliding window, not a leaky bucket: a bucket that lets 20 through at once
+    and refills at 20 a minute lets a full burst follow a minute of steady sending,
+    close to twice the limit within one minute. `sent` holds when the last ones went
+    (`clock()`, monotonic); it can be filled from before a restart (`remember`).
+
+    When the window is full, new messages (a round's breakdown, the end of a match)
+    take the next free places before edits: an edit that waits is drawn again with
+    the latest state when its turn comes, a post that waits only comes later.
+    """
+
+    def __init__(self, limit: int, period: float, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+        self.limit = limit
+        self.period = period
+        self.clock = clock
+        self.sleep = sleep
+        self.sent: deque[float] = deque()
+        self._waiting: dict[bool, deque[asyncio.Future[None]]] = {True: deque(), False: deque()}
+        self._granting: asyncio.Task[None] | None = None
+
+    def _prune(self, now: float) -> None:
+        while self.sent and self.sent[0] <= now - self.period:
+            self.sent.popleft()
+
+    def idle(self) -> bool:
+        self._prune(self.clock())
+        return not self.sent and self._granting is None
+
+    def full(self) -> bool:
+        self._prune(self.clock())
+        return len(self.sent) >= self.limit
+
+    def remember(self, times: list[float]) -> None:
+        self.sent = deque(sorted([*self.sent, *times])[-self.limit:])
+
+    async def acquire(self, post: bool = False) -> None:
+        """Take a place in the window, waiting for one if it is full; `post`: a new message,
+        which goes before the edits waiting."""
+        if not self.full() and not any(self._waiting.values()):
+            self.sent.append(self.clock())
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting[post].append(turn)
+        if self._granting is None:
+            self._granting = asyncio.create_task(self._grant())
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn in self._waiting[post]:
+                self._waiting[post].remove(turn)
+            raise
+
+    async def _grant(self) -> None:
+        """Give free places to the waiting, posts first, as the window frees them."""
+        try:
+            while any(self._waiting.values()):
+                now = self.clock()
+                self._prune(now)
+                if len(self.sent) >= self.limit:
+                    await self.sleep(self.sent[0] + self.period - now + 0.01)
+                    continue
+                queue = self._waiting[True] or self._waiting[False]
+                turn = queue.popleft()
+                if not turn.done():
+                    self.sent.append(now)
+                    turn.set_result(None)
+        finally:
+            self._granting = None

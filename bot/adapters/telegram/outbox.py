@@ -30,11 +30,9 @@ import asyncio
 import contextlib
 import logging
 import time
-import warnings
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from datetime import timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -46,7 +44,7 @@ from telegram.ext import CallbackContext, JobQueue
 from ...sessions import HandedOver, MessageRefs
 from ..common.digest import digest
 from .keyboards import Keyboard, markup_dict
-from .limits import SendWindow
+from .limits import GroupWindow, SendWindow, retry_seconds
 
 log = logging.getLogger(__name__)
 
@@ -144,92 +142,12 @@ class Target:
     slot is the same whichever its caller named."""
 
 
-class GroupWindow:
-    """At most `limit` messages in any `period` seconds, as Telegram counts a group's messages.
-
-    A sliding window, not a leaky bucket: a bucket that lets 20 through at once
-    and refills at 20 a minute lets a full burst follow a minute of steady sending,
-    close to twice the limit within one minute. `sent` holds when the last ones went
-    (`clock()`, monotonic); it can be filled from before a restart (`remember`).
-
-    When the window is full, new messages (a round's breakdown, the end of a match)
-    take the next free places before edits: an edit that waits is drawn again with
-    the latest state when its turn comes, a post that waits only comes later.
-    """
-
-    def __init__(self, limit: int, period: float, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
-        self.limit = limit
-        self.period = period
-        self.clock = clock
-        self.sleep = sleep
-        self.sent: deque[float] = deque()
-        self._waiting: dict[bool, deque[asyncio.Future[None]]] = {True: deque(), False: deque()}
-        self._granting: asyncio.Task[None] | None = None
-
-    def _prune(self, now: float) -> None:
-        while self.sent and self.sent[0] <= now - self.period:
-            self.sent.popleft()
-
-    def idle(self) -> bool:
-        self._prune(self.clock())
-        return not self.sent and self._granting is None
-
-    def full(self) -> bool:
-        self._prune(self.clock())
-        return len(self.sent) >= self.limit
-
-    def remember(self, times: list[float]) -> None:
-        self.sent = deque(sorted([*self.sent, *times])[-self.limit:])
-
-    async def acquire(self, post: bool = False) -> None:
-        """Take a place in the window, waiting for one if it is full; `post`: a new message,
-        which goes before the edits waiting."""
-        if not self.full() and not any(self._waiting.values()):
-            self.sent.append(self.clock())
-            return
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting[post].append(turn)
-        if self._granting is None:
-            self._granting = asyncio.create_task(self._grant())
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn in self._waiting[post]:
-                self._waiting[post].remove(turn)
-            raise
-
-    async def _grant(self) -> None:
-        """Give free places to the waiting, posts first, as the window frees them."""
-        try:
-            while any(self._waiting.values()):
-                now = self.clock()
-                self._prune(now)
-                if len(self.sent) >= self.limit:
-                    await self.sleep(self.sent[0] + self.period - now + 0.01)
-                    continue
-                queue = self._waiting[True] or self._waiting[False]
-                turn = queue.popleft()
-                if not turn.done():
-                    self.sent.append(now)
-                    turn.set_result(None)
-        finally:
-            self._granting = None
-
-
 class Superseded(Exception):
     """A newer drawing of the same slot is waiting; this one is not worth retrying."""
 
 
 class GaveUp(Exception):
     pass
-
-
-def retry_seconds(exc: RetryAfter) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        value: Any = exc.retry_after
-    return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
 def is_not_modified(exc: BadRequest) -> bool:
