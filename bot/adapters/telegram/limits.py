@@ -24,6 +24,9 @@ from telegram._utils.types import JSONDict
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+JITTER = 0.1
+"""Seconds added to the bot's window: requests let through a second apart may reach Telegram
+closer together."""
 UNCOUNTED_IN_PRIVATE = frozenset({"editmessagetext", "editmessagecaption", "editmessagemedia",
                                   "editmessagereplymarkup", "deletemessage"})
 """Requests that send no new message: free of the bot's 30 a second in a private chat."""
@@ -45,7 +48,7 @@ class MessagesRateLimiter(BaseRateLimiter[int]):
     def __init__(self, per_second: float = 30.0, max_retries: int = 3,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
-        self.window = GroupWindow(max(1, int(per_second)), 1.0, clock, sleep)
+        self.window = GroupWindow(max(1, int(per_second)), 1.0 + JITTER, clock, sleep)
         self.max_retries = max_retries
         self.sleep = sleep
 
@@ -88,11 +91,13 @@ def retry_seconds(exc: RetryAfter) -> float:
 
 
 class SendWindow:
-    """New messages sent in the last second, to spend the bot's 30 where they matter.
+    """Rings of the last second, to spend the bot's 30 new messages where they matter.
 
-    A turn rings its player with a new message only while fewer than `limit` went out in
-    the last second; past that the hand is edited in place at once (no ring, no wait), so
-    that with many games at once the player still sees their turn without delay."""
+    A turn rings its player with a new message only while fewer than `limit` rang in the
+    last second; past that the hand is edited in place at once (no ring, no wait), so that
+    with many games at once the player still sees their turn without delay. A ring is
+    counted when it is decided, so that rings decided together do not queue behind one
+    another."""
 
     def __init__(self, limit: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit

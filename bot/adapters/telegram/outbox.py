@@ -268,8 +268,8 @@ class Outbox:
         self.uploaded = 0
         """Bytes of photos uploaded."""
         self.sends = SendWindow(ring_rate)
-        """New messages of the last second: a private message asked for anew (a turn's ring)
-        is edited in place instead while they are at `ring_rate`."""
+        """Private messages asked for anew (a turn's ring) in the last second: past `ring_rate`
+        such a message is edited in place instead."""
         self.refs = refs
         self.on_forbidden = on_forbidden
         self.job_queue = job_queue
@@ -453,9 +453,12 @@ class Outbox:
         def superseded() -> bool:
             return target in self._pending
 
-        if fresh and target.chat_id > 0 and not self.sends.room():
-            log.debug("the bot's messages this second are spent: %s is edited, not sent anew", target)
-            fresh = False
+        if fresh and target.chat_id > 0:
+            if self.sends.room():
+                self.sends.sent()
+            else:
+                log.debug("the bot's messages this second are spent: %s is edited, not sent anew", target)
+                fresh = False
         content = await render()
         for _ in range(3):
             if content is None:
@@ -774,7 +777,6 @@ class Outbox:
         params = self._photo_params(chat_id, content, thread)
         params["photo"] = InputFile(data, filename=PHOTO_NAME)
         result = await self._call("sendphoto", params)
-        self.sends.sent()
         self.uploaded += len(data)
         return int(result["message_id"])
 
@@ -798,7 +800,6 @@ class Outbox:
         if reply_to:
             params["reply_parameters"] = {"message_id": reply_to, "allow_sending_without_reply": True}
         result = await self._call("sendmessage", params)
-        self.sends.sent()
         return int(result["message_id"])
 
     # ---- retries -------------------------------------------------------------------
