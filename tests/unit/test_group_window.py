@@ -72,3 +72,19 @@ async def test_a_sender_that_gives_up_waiting_leaves_its_place_to_the_next() -> 
     gave_up.cancel()
     await waiting
     assert gave_up.cancelled() and len(window.sent) == 1
+
+
+async def test_edits_leave_the_places_kept_for_new_messages() -> None:
+    """The bot's window keeps places for new messages (a turn's ring): edits of many busy
+    group tables fill the rest, and a ring then goes at once instead of waiting its turn."""
+    time = VirtualTime()
+    window = GroupWindow(4, 1.0, time.clock, time.sleep, kept_for_posts=1)
+    for _ in range(3):
+        await window.acquire(False)
+    assert window.full(False) and not window.full(True)
+    started = time.now
+    await window.acquire(True)
+    assert time.now == started, "the ring took the place kept for it"
+    late = asyncio.create_task(window.acquire(False))
+    await late
+    assert time.now > started, "an edit waits for a place of its own"

@@ -48,7 +48,8 @@ class MessagesRateLimiter(BaseRateLimiter[int]):
     def __init__(self, per_second: float = 30.0, max_retries: int = 3,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
-        self.window = GroupWindow(max(1, int(per_second)), 1.0 + JITTER, clock, sleep)
+        limit = max(1, int(per_second))
+        self.window = GroupWindow(limit, 1.0 + JITTER, clock, sleep, kept_for_posts=limit // 4)
         self.max_retries = max_retries
         self.sleep = sleep
 
@@ -128,15 +129,20 @@ class GroupWindow:
 
     When the window is full, new messages (a round's breakdown, the end of a match)
     take the next free places before edits: an edit that waits is drawn again with
-    the latest state when its turn comes, a post that waits only comes later.
+    the latest state when its turn comes, a post that waits only comes later. Edits may
+    also leave `kept_for_posts` places to new messages alone (the bot's window keeps a
+    quarter for the turns' rings, so that edits of busy group tables never hold one up).
     """
 
     def __init__(self, limit: int, period: float, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+                 kept_for_posts: int = 0) -> None:
         self.limit = limit
         self.period = period
         self.clock = clock
         self.sleep = sleep
+        self.kept_for_posts = min(kept_for_posts, limit - 1)
+        """Places edits never take: new messages find one at once even while edits are many."""
         self.sent: deque[float] = deque()
         self._waiting: dict[bool, deque[asyncio.Future[None]]] = {True: deque(), False: deque()}
         self._granting: asyncio.Task[None] | None = None
@@ -149,9 +155,13 @@ class GroupWindow:
         self._prune(self.clock())
         return not self.sent and self._granting is None
 
-    def full(self) -> bool:
+    def full(self, post: bool = True) -> bool:
+        """Whether the window has no place for a new message (`post`) or for an edit."""
         self._prune(self.clock())
-        return len(self.sent) >= self.limit
+        return len(self.sent) >= self._room(post)
+
+    def _room(self, post: bool) -> int:
+        return self.limit if post else self.limit - self.kept_for_posts
 
     def remember(self, times: list[float]) -> None:
         self.sent = deque(sorted([*self.sent, *times])[-self.limit:])
@@ -159,7 +169,7 @@ class GroupWindow:
     async def acquire(self, post: bool = False) -> None:
         """Take a place in the window, waiting for one if it is full; `post`: a new message,
         which goes before the edits waiting."""
-        if not self.full() and not any(self._waiting.values()):
+        if not self.full(post) and not self._waiting[True] and not (not post and self._waiting[False]):
             self.sent.append(self.clock())
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -179,11 +189,12 @@ class GroupWindow:
             while any(self._waiting.values()):
                 now = self.clock()
                 self._prune(now)
-                if len(self.sent) >= self.limit:
-                    await self.sleep(self.sent[0] + self.period - now + 0.01)
+                post = bool(self._waiting[True])
+                room = self._room(post)
+                if len(self.sent) >= room:
+                    await self.sleep(self.sent[len(self.sent) - room] + self.period - now + 0.01)
                     continue
-                queue = self._waiting[True] or self._waiting[False]
-                turn = queue.popleft()
+                turn = self._waiting[post].popleft()
                 if not turn.done():
                     self.sent.append(now)
                     turn.set_result(None)
