@@ -34,8 +34,9 @@ def played_match(seed: str) -> dict[str, Any]:
 def summary(review: Review, seconds: float) -> str:
     plays = len(review.plays)
     choices = sum(not p.forced for p in review.plays)
-    return (f"{plays} plays ({choices} with a choice) in {seconds:.2f} s: {plays / seconds:.0f} plays/s; "
-            f"accuracy {', '.join(f'{a:.1f}' for a in review.accuracy)}")
+    accuracy = ", ".join(f"{a:.1f}" for a in review.accuracy)
+    return (f"{plays} plays ({choices} with a choice) in {seconds:.2f} s: "
+            f"{plays / seconds:.0f} moves reviewed per second; accuracy {accuracy}")
 
 
 async def in_pool(record: dict[str, Any], searches: int, pool: ComputerPool) -> None:

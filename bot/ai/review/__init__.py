@@ -24,8 +24,8 @@ DEFAULT_SEARCHES = 128
 """Guesses of the hidden cards per play (a close call gets more; see `grade`)."""
 
 __all__ = ["ACCURACY_SCALE", "DEFAULT_SEARCHES", "Fault", "Grade", "GradedPlay", "Reason", "RecordError",
-           "Review", "ReviewTask", "Turn", "accuracy", "read_records", "review_match", "review_tasks",
-           "review_turn"]
+           "Review", "ReviewTask", "Turn", "accuracy", "assemble", "read_records", "review_match",
+           "review_tasks", "review_turn"]
 
 ReviewTask = tuple[Turn, str, int]
 """One play to grade: the turn, the seed of its valuation, the searches."""
@@ -50,6 +50,7 @@ def review_turn(task: ReviewTask) -> GradedPlay:
 
 
 def assemble(record: dict[str, Any], searches: int, plays: list[GradedPlay]) -> Review:
+    """The review of `record` from its plays graded by `review_turn`, in the order played."""
     return Review(str(record["variant"]), int(record["seats"]), searches, tuple(plays))
 
 
