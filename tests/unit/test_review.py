@@ -232,3 +232,28 @@ def test_the_reasons_read_in_each_language() -> None:
     assert accuracy_line(review, ["Anna", "Marco"], "en").startswith("Accuracy: Anna ")
     assert accuracy_line(review, ["Anna", "Marco"], "en").endswith(" · Marco 100")
     assert "0,25" in accuracy_help("it") and "67" in accuracy_help("es") and "0.25" in accuracy_help("en")
+
+
+def test_a_round_ended_by_fuori_is_graded_up_to_the_declaring_play() -> None:
+    from bot.engine.fuori import declaring_wins
+
+    for seed in range(200):
+        game = Game.new("scopone", 4, teams=True, rules={"federal": "on", "fuori": "on", "target": "8"},
+                        seed=seed)
+        rng = random.Random(seed)
+        while not game.finished:
+            legal = game.legal_moves()
+            chosen = legal[rng.randrange(len(legal))]
+            if declaring_wins(game, chosen):
+                game.declare_fuori(chosen)
+            else:
+                game.apply(chosen)
+        record = to_record(game)
+        if record["rounds"][-1].get("fuori") is not None:
+            break
+    else:
+        pytest.fail("no random match ended by fuori")
+    last = record["rounds"][-1]
+    graded = [(turn.round, turn.play) for turn, _, _ in review_tasks(record, 1)]
+    assert graded[-1] == (len(record["rounds"]) - 1, len(last["plays"]) - 1)
+    assert len(graded) == sum(len(rnd["plays"]) for rnd in record["rounds"])
