@@ -130,14 +130,14 @@ class HardPlayer:
 
     def appraise(self, moves: Sequence[Move], to_end: bool = False, cap: int | None = None) -> list[float]:
         """Each of `moves`' value in points of margin in one new guess of the hidden cards,
-        whatever the time, by the search alone to the end of the hands now held, or as deep
-        as `cap` leaves (default `LEAF_CAP`) allow when they are big (leaves
-        scored as in play: the round's expected points and the scopa the next player is
-        likely to make); with `to_end`, to the end of the round, where the count is exact.
+        whatever the time: the search alone, to the end of the hands now held or as deep as
+        `cap` leaves (default `LEAF_CAP`) allow when they are big, leaves scored as in play
+        (the round's expected points and the scopa the next player is likely to make); with
+        `to_end`, to the end of the round, where the count is exact.
 
         Stopping where the hands end leaves the next deals to the evaluator's expectations
         rather than to one guessed stock: the values differ less from guess to guess (about
-        half the spread of `choose`'s), which a review needs more than depth."""
+        half the spread of `choose`'s values), which a review needs more than depth."""
         hands, position = self._guess(self._base())
         self.samples += 1
         if to_end:
