@@ -67,7 +67,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None,
                         help="worker processes (default: as the bot, one per core)")
     parser.add_argument("--record", type=Path, help="review the first match of this scopa-record/1 file")
-    parser.add_argument("--seed", default="bench", help="the seed of the match played when no --record")
+    parser.add_argument("--seed", default="seventy",
+                        help="the seed of the match played when no --record (default: 72 plays a player)")
     parser.add_argument("--no-alone", action="store_true", help="skip the review in this process alone")
     args = parser.parse_args()
     if args.record:
