@@ -15,7 +15,7 @@ from hashlib import blake2b
 from typing import Any
 
 from bot.engine import Card, EngineError, Game, Move, Play, Rules, SeatView
-from bot.engine.rules import Seating, parse_variant
+from bot.engine.rules import Seating, Variant, parse_variant
 
 FORMAT = "scopa-record/1"
 
@@ -116,7 +116,7 @@ def _turns(record: dict[str, Any]) -> Iterator[Turn]:
             totals[side] += int(score["total"])
 
 
-def _round_start(variant: Any, rules: Rules, seating: Seating, index: int, stored: dict[str, Any],
+def _round_start(variant: Variant, rules: Rules, seating: Seating, index: int, stored: dict[str, Any],
                  totals: list[int]) -> Game:
     """The round as dealt: the first deal's hands and table, the later deals as the stock."""
     seats = seating.seats
