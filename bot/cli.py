@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from .ai import LEVELS
+from .ai.review import DEFAULT_SEARCHES as REVIEW_SEARCHES
 from .engine.errors import EngineError
 from .engine.rules import parse_rule_pairs
 from .failures import FatalError
@@ -298,11 +299,75 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the database (SCOPA_DB, default scopa.db)")
     backup.set_defaults(func=_backup)
 
+    review = sub.add_parser(
+        "review", help="grade every play of a recorded match against the best move",
+        description="Grades every play of a scopa-record/1 match by the hard computer player's "
+                    "valuation, from the position as its player saw it. The same record and "
+                    "--searches always give the same review.")
+    review.add_argument("--record", required=True, metavar="FILE",
+                        help="a file of scopa-record/1 lines, as scopa-bot simulate --records and "
+                             "scopa-bot export write them")
+    review.add_argument("--match", type=_positive, default=1, metavar="N",
+                        help="which match of the file, from 1 (default: the first)")
+    review.add_argument("--searches", type=_positive, default=REVIEW_SEARCHES, metavar="K",
+                        help=f"guesses of the hidden cards per play (default {REVIEW_SEARCHES}); "
+                             "more is slower and steadier")
+    review.add_argument("--json", action="store_true",
+                        help="one JSON line per play, then one with each seat's accuracy")
+    review.add_argument("--lang", default=default_language(), choices=LANGUAGES,
+                        help=f"{_LANGUAGE_NAMES}; default: the system's language, else English")
+    review.set_defaults(func=_review)
+
     export = sub.add_parser("export", help="print the stored scopa-record/1 lines")
     export.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                         help="the SQLite file (SCOPA_DB, default scopa.db)")
     export.set_defaults(func=_export)
     return parser
+
+
+def _review(args: argparse.Namespace) -> int:
+    import json
+
+    from .ai.review import RecordError, read_records, review_match
+    from .i18n import t
+    from .render_review import review_text
+
+    try:
+        with open(args.record, encoding="utf-8") as file:
+            text = file.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"scopa-bot: cannot read {args.record}: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        return 2
+    try:
+        records = read_records(text, args.record)
+        if not 1 <= args.match <= len(records):
+            print(f"scopa-bot: no match {args.match} in {args.record}: it holds matches 1 to {len(records)}",
+                  file=sys.stderr)
+            return 2
+        review = review_match(records[args.match - 1], args.searches)
+    except RecordError as exc:
+        print(f"scopa-bot: {exc}", file=sys.stderr)
+        return 2
+    if not args.json:
+        names = [t(args.lang, "pictures.player", number=seat + 1) for seat in range(review.seats)]
+        print(review_text(review, names, args.lang))
+        return 0
+    for play in review.plays:
+        print(json.dumps(play.line(), ensure_ascii=False, separators=(", ", ": ")))
+    print(json.dumps({"accuracy": list(review.accuracy)}, separators=(", ", ": ")))
+    return 0
+
+
+def _positive(text: str) -> int:
+    """A whole number of at least 1, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
 
 
 def _arena(args: argparse.Namespace) -> int:

@@ -25,12 +25,14 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..ai import DEFAULT_BUDGET, SEARCHING
 from ..engine import Move, SeatView
 
 log = logging.getLogger(__name__)
+Task = TypeVar("Task")
+Done = TypeVar("Done")
 
 SHORTEST_BUDGET = 0.06
 """The least time a shared search gets: `hard` with some 30 guesses, which measured
@@ -106,7 +108,7 @@ class ComputerPool:
             # forkserver: workers start from a clean process with the rules and the
             # computer players imported, not as copies of a bot that runs threads.
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["bot.ai", "bot.sessions.service"])
+            context.set_forkserver_preload(["bot.ai", "bot.ai.review", "bot.sessions.service"])
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
                                              initializer=_exit_with, initargs=(os.getpid(),))
         return self._pool
@@ -127,12 +129,28 @@ class ComputerPool:
             return await loop.run_in_executor(pool, chooser, level, view, seed, budget)
         except BrokenExecutor:
             log.warning("a computer player's process stopped; this move is chosen in a thread")
-            if self._pool is pool:
-                self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
+            self._drop(pool)
             return await think_in_thread(chooser, level, view, seed, budget)
         finally:
             self.thinking -= searching
+
+    async def run(self, function: Callable[[Task], Done], task: Task) -> Done:
+        """`function(task)` in a worker: a function of the bot's (workers import it by name)
+        and a task that pickles. In a thread when the workers stopped, as for a move."""
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        try:
+            return await loop.run_in_executor(pool, function, task)
+        except BrokenExecutor:
+            log.warning("a computer player's process stopped; this work is done in a thread")
+            self._drop(pool)
+            return await asyncio.to_thread(function, task)
+
+    def _drop(self, pool: ProcessPoolExecutor) -> None:
+        """Forget a pool whose worker died; the next call starts a new one."""
+        if self._pool is pool:
+            self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         if self._pool is not None:

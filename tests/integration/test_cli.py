@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import subprocess
@@ -115,6 +116,8 @@ def test_help_of_each_subcommand_lists_its_options_and_choices(capsys: pytest.Ca
     arena = help_of("arena", capsys=capsys)
     assert "--deals" in arena and "greedy" in arena and "escoba" in arena
     assert "{it,en,es}" in help_of("run", capsys=capsys)
+    review = help_of("review", capsys=capsys)
+    assert "--searches" in review and "--match" in review and "{it,en,es}" in review
 
 
 def test_the_language_is_chosen_without_a_subcommand_too(tmp_path: Path) -> None:
@@ -302,3 +305,82 @@ def test_the_terminal_speaks_the_systems_language(monkeypatch: pytest.MonkeyPatc
             monkeypatch.setenv(name, value)
         assert build_parser().parse_args(["play"]).lang == expected
         assert build_parser().parse_args(["run"]).lang == expected
+
+
+def _simulated(tmp_path: Path, *args: str) -> Path:
+    path = tmp_path / "matches.jsonl"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["simulate", "--records", str(path), *args]) == 0
+    return path
+
+
+def test_review_json_grades_every_play_of_the_chosen_match_in_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _simulated(tmp_path, "--games", "2", "--seed", "9", "--players", "3")
+    record = [json.loads(line) for line in path.read_text().splitlines()][1]
+    assert main(["review", "--record", str(path), "--match", "2", "--searches", "2", "--json"]) == 0
+    out = capsys.readouterr().out
+    lines = [json.loads(line) for line in out.splitlines()]
+    plays = [(r, i, play) for r, rnd in enumerate(record["rounds"]) for i, play in enumerate(rnd["plays"])]
+    assert len(lines) == len(plays) + 1
+    for line, (r, i, play) in zip(lines, plays, strict=False):
+        assert list(line) == ["round", "play", "seat", "played", "best", "loss"]
+        assert (line["round"], line["play"], line["seat"]) == (r, i, play["seat"])
+        assert line["played"] == {"card": play["card"], "captured": play["captured"]}
+        assert set(line["best"]) == {"card", "captured"} and line["loss"] >= 0
+        assert line["loss"] > 0 or line["best"] == line["played"]
+    accuracy = lines[-1]["accuracy"]
+    assert list(lines[-1]) == ["accuracy"] and len(accuracy) == 3
+    assert all(0 <= a <= 100 for a in accuracy)
+    assert main(["review", "--record", str(path), "--match", "2", "--searches", "2", "--json"]) == 0
+    assert capsys.readouterr().out == out
+
+
+def test_review_json_leaves_out_the_escoba_dealers_cardless_takes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _simulated(tmp_path, "--variant", "escoba", "--games", "40", "--seed", "1")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    number, record = next((n, r) for n, r in enumerate(records, 1)
+                          if any(p["card"] is None for rnd in r["rounds"] for p in rnd["plays"]))
+    assert main(["review", "--record", str(path), "--match", str(number), "--searches", "1", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()][:-1]
+    cardless = {(r, i) for r, rnd in enumerate(record["rounds"]) for i, p in enumerate(rnd["plays"])
+                if p["card"] is None}
+    assert cardless and not cardless & {(line["round"], line["play"]) for line in lines}
+    assert len(lines) == sum(p["card"] is not None for rnd in record["rounds"] for p in rnd["plays"])
+
+
+def test_review_summarises_accuracy_and_the_costliest_moves_in_the_chosen_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _simulated(tmp_path, "--games", "1", "--seed", "4")
+    assert main(["review", "--record", str(path), "--searches", "2", "--lang", "en"]) == 0
+    english = capsys.readouterr().out
+    assert "Match review (2 searches per move)" in english
+    assert "Accuracy: Player 1 " in english and " · Player 2 " in english
+    assert "Player 1, the costliest moves:" in english and "Round " in english
+    assert main(["review", "--record", str(path), "--searches", "2", "--lang", "it"]) == 0
+    italian = capsys.readouterr().out
+    assert "Precisione: Giocatore 1 " in italian and "Smazzata " in italian
+
+
+def test_review_refuses_a_missing_file_a_bad_record_or_match(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", "--record", str(tmp_path / "none.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("not json\n")
+    assert main(["review", "--record", str(junk)]) == 2
+    assert "line 1: not JSON" in capsys.readouterr().err
+    path = _simulated(tmp_path, "--games", "1", "--seed", "4")
+    assert main(["review", "--record", str(path), "--match", "3"]) == 2
+    assert "no match 3" in capsys.readouterr().err
+    record = json.loads(path.read_text())
+    record["rounds"][0]["plays"][1]["seat"] = record["rounds"][0]["plays"][0]["seat"]
+    path.write_text(json.dumps(record) + "\n")
+    assert main(["review", "--record", str(path), "--searches", "1"]) == 2
+    assert "round 0, play 1:" in capsys.readouterr().err
+    for bad in (["--match", "0"], ["--searches", "none"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["review", "--record", str(path), *bad])
+        assert exit_.value.code == 2
+    assert "must be 1 or more" in capsys.readouterr().err

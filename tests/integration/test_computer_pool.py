@@ -146,3 +146,32 @@ async def test_a_computer_thinking_in_one_game_does_not_hold_up_another() -> Non
     assert await due == 2
     assert (await sessions.game_row(slow)).version == versions[slow] + 1
     await sessions.close()
+
+
+def _dies_unless_in(task: tuple[int, str]) -> str:
+    """Dies unless it runs in the process `task[0]`; else gives `task[1]` back."""
+    if os.getpid() != task[0]:
+        os._exit(1)
+    return task[1]
+
+
+async def test_work_handed_to_a_worker_that_dies_is_done_in_a_thread(pool: ComputerPool) -> None:
+    assert await pool.run(_dies_unless_in, (os.getpid(), "done")) == "done"
+    assert await pool.run(str.upper, "and the next work finds a new worker") == \
+        "AND THE NEXT WORK FINDS A NEW WORKER"
+
+
+async def test_a_review_in_the_workers_is_the_review_worked_out_here(pool: ComputerPool) -> None:
+    from bot.ai import choose_move
+    from bot.ai.review import review_match
+    from bot.engine import to_record
+    from bot.sessions.reviews import review_in_pool
+
+    game = Game.new("scopa", 2, rules={"round_limit": 1}, seed="pool")
+    while not game.finished:
+        game.apply(choose_move("medium", game.view(game.to_play), "m"))
+    record = to_record(game)
+    here = review_match(record, 3)
+    assert (await review_in_pool(pool, record, 3)) == here
+    assert (await review_in_pool(None, record, 3)) == here
+    assert len(here.plays) == 36 and any(p.loss > 0 for p in here.plays)

@@ -1,0 +1,153 @@
+"""Why a play cost points, from facts of the position alone (never the hidden hands).
+
+A costly play gets one `Reason`, the first that holds of: a scopa the best move made and
+the played one did not; a table the played move leaves that the next player, an opponent,
+may sweep with a card the player has not seen (and the best move leaves no such table, or
+a less likely one); the settebello given up (laid down, or not taken when the best move
+takes it); fewer sevens (the primiera), fewer denari, or fewer cards taken than the best
+move takes. Otherwise the reason is only the better move. Front-ends word a reason from
+the catalogue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.engine import SETTEBELLO, Card, Move, SeatView, Suit, Variant
+from bot.engine.captures import capture_mode
+from bot.engine.moves import table_order
+
+from ..knowledge import Knowledge
+from ..medium import holds_any
+from ..sim import HAND_SIZE, sweep_ranks
+
+LIKELIER = 0.1
+"""How much likelier a sweep after the played move must be than after the best one to be
+the reason."""
+
+
+class Fault(Enum):
+    MISSED_SCOPA = "missed_scopa"
+    LEFT_SWEEP = "left_sweep"
+    SETTEBELLO = "settebello"
+    SEVENS = "sevens"
+    DENARI = "denari"
+    CARDS = "cards"
+    BETTER = "better"
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """A `fault`, and for a sweep left the cards a sentence about it names (the other
+    faults name the best move, which the graded play holds)."""
+
+    fault: Fault
+    table: tuple[Card, ...] = ()
+    """For `LEFT_SWEEP`: the table the played move leaves."""
+    ranks: tuple[int, ...] = ()
+    """For `LEFT_SWEEP`: the ranks that sweep that table, of which the player has not
+    seen every card."""
+    chance: float = 0.0
+    """For `LEFT_SWEEP`: the chance that the next player holds one of them."""
+
+
+def reason(view: SeatView, played: Move, best: Move) -> Reason:
+    """Why `played` is worse than `best`, both legal moves of `view.seat` in `view`."""
+    if is_scopa(view, best) and not is_scopa(view, played):
+        return Reason(Fault.MISSED_SCOPA)
+    left = sweep_risk(view, played)
+    if left is not None and left[2] > _chance(sweep_risk(view, best)) + LIKELIER:
+        return Reason(Fault.LEFT_SWEEP, *left)
+    if _settebello(played) < _settebello(best):
+        return Reason(Fault.SETTEBELLO)
+    for fault, counted in ((Fault.SEVENS, _sevens), (Fault.DENARI, _denari), (Fault.CARDS, _cards)):
+        if counted(best) > counted(played):
+            return Reason(fault)
+    return Reason(Fault.BETTER)
+
+
+def is_scopa(view: SeatView, move: Move) -> bool:
+    """Whether `move` clears the table as a scopa that scores."""
+    card, captured = move
+    if not captured or len(captured) != len(view.table):
+        return False
+    last_play = view.stock_count == 0 and sum(view.hand_counts) == 1
+    escoba = view.variant is Variant.ESCOBA
+    swept_by_ace = (card.rank == 1 and view.rules.ace_takes_all and not escoba
+                    and not any(c.rank == 1 for c in captured))
+    return not last_play and not swept_by_ace
+
+
+def table_after(view: SeatView, move: Move) -> tuple[Card, ...]:
+    card, captured = move
+    if captured:
+        return tuple(c for c in view.table if c not in captured)
+    return tuple(sorted((*view.table, card), key=table_order))
+
+
+def sweep_risk(view: SeatView, move: Move) -> tuple[tuple[Card, ...], tuple[int, ...], float] | None:
+    """The table `move` leaves, the ranks that sweep it, and the chance that the next
+    player, an opponent, holds one of those cards; None when no opponent plays next or
+    no card the player has not seen sweeps it."""
+    table = table_after(view, move)
+    follower = _next_player(view)
+    if not table or follower is None or view.side_of[follower[0]] == view.side:
+        return None
+    seat, hand = follower
+    knowledge = Knowledge.of(view)
+    unseen = knowledge.unseen_by_rank()
+    banned = knowledge.forbidden.get(seat, frozenset()) if hand == view.hand_counts[seat] else frozenset()
+    mode = capture_mode(view.variant, view.rules)
+    ranks = tuple(sorted(r for r in sweep_ranks(tuple(c.rank for c in table), mode)
+                         if unseen[r] and r not in banned))
+    if not ranks:
+        return None
+    chance = holds_any(len(knowledge.unseen), sum(unseen[r] for r in ranks), hand)
+    return table, ranks, chance
+
+
+def _next_player(view: SeatView) -> tuple[int, int] | None:
+    """The seat that plays after `view.seat`'s move, and how many cards it will hold then;
+    None after the last play of the round."""
+    counts = list(view.hand_counts)
+    counts[view.seat] -= 1
+    seats = view.seats
+    if not any(counts):
+        if not view.stock_count:
+            return None
+        seat = (view.seat + 1) % seats
+        return seat, min(HAND_SIZE, max(1, view.stock_count // seats))
+    for step in range(1, seats + 1):
+        seat = (view.seat + step) % seats
+        if counts[seat]:
+            return seat, counts[seat]
+    return None
+
+
+def _chance(risk: tuple[tuple[Card, ...], tuple[int, ...], float] | None) -> float:
+    return 0.0 if risk is None else risk[2]
+
+
+def _taken(move: Move) -> tuple[Card, ...]:
+    card, captured = move
+    return (card, *captured) if captured else ()
+
+
+def _settebello(move: Move) -> int:
+    """1 when `move` takes the settebello, -1 when it lays it down, else 0."""
+    if SETTEBELLO in _taken(move):
+        return 1
+    return -1 if move.card is SETTEBELLO else 0
+
+
+def _sevens(move: Move) -> int:
+    return sum(c.rank == 7 for c in _taken(move))
+
+
+def _denari(move: Move) -> int:
+    return sum(c.suit is Suit.DENARI for c in _taken(move))
+
+
+def _cards(move: Move) -> int:
+    return len(_taken(move))

@@ -1,0 +1,93 @@
+"""The words of a match review, for every front-end and the command line: each seat's
+accuracy, its costliest plays and why each cost points, from the catalogue."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from babel.numbers import format_decimal
+
+from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Review
+from .engine import Move
+from .i18n import t, tn
+from .render import card_label, is_escoba, move_label
+
+_SWEEP_FAULTS = {Fault.MISSED_SCOPA: ("review.reason.missed_scopa", "review.reason.missed_escoba"),
+                 Fault.LEFT_SWEEP: ("review.reason.left_sweep", "review.reason.left_escoba")}
+_FRENCH_RANKS = (8, 9)
+"""The ranks whose name differs in the French deck (jack and queen for fante and cavallo)."""
+
+
+def number_text(value: float, lang: str, digits: int = 2) -> str:
+    """`0.75` in English, `0,75` in Italian and Spanish."""
+    return format_decimal(value, format="0." + "0" * digits, locale=lang)
+
+
+def accuracy_shown(value: float) -> str:
+    """An accuracy as players read it: a whole number from 0 to 100."""
+    return str(math.floor(value + 0.5))
+
+
+def accuracy_line(review: Review, names: Sequence[str], lang: str) -> str:
+    """`Accuracy: Anna 87 · Marco 64`: one figure per seat, for the group."""
+    seats = " · ".join(f"{names[seat]} {accuracy_shown(value)}" for seat, value in enumerate(review.accuracy))
+    return t(lang, "review.accuracy", seats=seats)
+
+
+def accuracy_help(lang: str) -> str:
+    """What accuracy means, in one line (for /help)."""
+    return t(lang, "review.accuracy_help", scale=number_text(ACCURACY_SCALE, lang),
+             example=accuracy_shown(100 * math.exp(-0.1 / ACCURACY_SCALE)))
+
+
+def move_phrase(move: Move, lang: str, style: str = "napoletane") -> str:
+    """`5🪙 takes 2🗡️+3🏆`, or `lay down 2🪵`."""
+    card = card_label(move.card, style)
+    if not move.captures:
+        return t(lang, "review.move.lay", card=card)
+    return t(lang, "review.move.take", card=card, cards="+".join(card_label(c, style) for c in move.captures))
+
+
+def rank_name(rank: int, lang: str, style: str = "napoletane") -> str:
+    french = style == "french" and rank in _FRENCH_RANKS
+    return t(lang, f"review.rank_french.{rank}" if french else f"review.rank.{rank}")
+
+
+def reason_text(play: GradedPlay, lang: str, variant: str, style: str = "napoletane") -> str | None:
+    """Why `play` cost points, in one sentence; None for a play that cost none."""
+    reason = play.reason
+    if reason is None:
+        return None
+    fault = reason.fault
+    best = move_phrase(play.best, lang, style)
+    if fault in _SWEEP_FAULTS:
+        key = _SWEEP_FAULTS[fault][is_escoba(variant)]
+        table = "+".join(card_label(c, style) for c in reason.table)
+        ranks = t(lang, "review.or").join(rank_name(rank, lang, style) for rank in reason.ranks)
+        return t(lang, key, move=best, table=table, ranks=ranks)
+    return t(lang, f"review.reason.{fault.value}", move=best)
+
+
+def costly_line(play: GradedPlay, lang: str, variant: str, style: str = "napoletane") -> str:
+    """`Round 2, move 14: 7🪙 → 3🏆+4🗡️ instead of 5🪙 → 2🗡️+3🏆 (−0.75): a scopa was there: …`
+    (rounds and moves counted from 1)."""
+    return t(lang, "review.costly", round=play.round + 1, play=play.play + 1,
+             played=move_label(play.played, style), best=move_label(play.best, style),
+             loss=number_text(play.loss, lang), reason=reason_text(play, lang, variant, style) or "")
+
+
+def review_text(review: Review, names: Sequence[str], lang: str, style: str = "napoletane") -> str:
+    """The whole review: each seat's accuracy, what it means, and each seat's costliest
+    plays with their reasons."""
+    lines = [tn(lang, "review.title", review.searches), accuracy_line(review, names, lang),
+             accuracy_help(lang)]
+    for seat in range(review.seats):
+        lines.append("")
+        costly = review.costliest(seat)
+        if not costly:
+            lines.append(t(lang, "review.flawless", name=names[seat]))
+            continue
+        lines.append(t(lang, "review.costliest", name=names[seat]))
+        lines += [f"  {costly_line(play, lang, review.variant, style)}" for play in costly]
+    return "\n".join(lines)
