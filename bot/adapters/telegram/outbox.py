@@ -54,9 +54,11 @@ _NO_PREVIEW = {"is_disabled": True}
 
 
 CAPTION_LIMIT = 1024
-RING_RATE = 20
-"""New messages a second past which a turn's hand is edited rather than sent anew: of the
-bot's 30, ten are kept for breakdowns, match ends and answers."""
+RING_RATE = 12
+"""Rings a second past which a turn's hand is edited rather than sent anew. Of the bot's 30
+new messages and group edits a second, the rest go to group tables, breakdowns and answers;
+at 20 a second, rings decided together queued for places and a hand took up to 1.2 s at the
+99th percentile with 100 busy groups (`benchmarks/telegram_taps.py`), at 12 it takes 0.27 s."""
 SENT_REF = "sent"
 """A game's ref holding when its group's last messages went (Unix times, comma-separated)."""
 FRESH_RETRY = 1.0
