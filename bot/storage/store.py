@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from ..sessions.ports import Deadline, OpenGameExists, Served, StaleVersion, StorageFailed
+from .files import OpenFiles
 from .migrations import MIGRATIONS
 from .models import (
     ChatRow,
@@ -98,6 +99,8 @@ class Store:
         self._deadlines: dict[int, Deadline] | None = None
         """Running games' deadlines, read from the database once and then kept up to date
         by every write that changes one: the timer loop asks each time it wakes."""
+        self._files: OpenFiles | None = None
+        """The file and log opened, checked before each commit (`files`)."""
 
     @classmethod
     async def open(cls, path: str | Path, clock: Callable[[], float] = time.time) -> Store:
@@ -124,6 +127,8 @@ class Store:
         except BaseException:
             await store.close()
             raise
+        if path != ":memory:":
+            store._files = OpenFiles.of(path)
         return store
 
     async def close(self) -> None:
@@ -178,6 +183,8 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 result = work(conn)
+                if self._files is not None:
+                    self._files.check()
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
