@@ -129,6 +129,12 @@ _ADMIN_RIGHTS: JSONDict = {
     "can_change_info": True, "can_invite_users": True, "can_post_stories": True, "can_edit_stories": True,
     "can_delete_stories": True, "can_pin_messages": True, "can_manage_topics": False,
 }
+_RESTRICTED_RIGHTS = (
+    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos", "can_send_videos",
+    "can_send_video_notes", "can_send_voice_notes", "can_send_polls", "can_send_other_messages",
+    "can_add_web_page_previews", "can_change_info", "can_invite_users", "can_pin_messages",
+    "can_manage_topics", "can_edit_tag", "can_react_to_messages",
+)
 _NO_GIFTS: JSONDict = {
     "unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False, "premium_subscription": False,
     "gifts_from_channels": False,
@@ -508,6 +514,8 @@ class FakeChat:
     next_message_id: int = 1
     permissions: JSONDict = field(default_factory=dict)
     """A group's default member rights (``ChatPermissions``); absent rights are granted."""
+    restricted: dict[int, bool] = field(default_factory=dict)
+    """Of the members whose status is ``restricted``, whether each is still a member."""
 
     @property
     def photos_allowed(self) -> bool:
@@ -527,7 +535,18 @@ class FakeChat:
     def is_member(self, user: FakeUser) -> bool:
         if self.is_private:
             return self.user is user
-        return self.members.get(user.id) in ("creator", "administrator", "member")
+        status = self.members.get(user.id)
+        return status in ("creator", "administrator", "member") or (
+            status == "restricted" and self.restricted.get(user.id, True))
+
+    @property
+    def is_public(self) -> bool:
+        """A supergroup with a username: anyone can open it and see its messages, and tap their
+        buttons, without joining it (only a supergroup has a username)."""
+        return self.type == "supergroup" and self.username is not None
+
+    def sees(self, user: FakeUser) -> bool:
+        return self.is_member(user) or self.is_public
 
     def is_admin(self, user: FakeUser) -> bool:
         return self.members.get(user.id) in ("creator", "administrator")
@@ -1038,7 +1057,10 @@ class FakeTelegramServer:
 
     def user_joins(self, chat: ChatRef, user: FakeUser) -> FakeMessage:
         group = self._group(chat)
-        group.members[user.id] = "member"
+        if group.members.get(user.id) == "restricted":
+            group.restricted[user.id] = True
+        else:
+            group.members[user.id] = "member"
         service = {"new_chat_members": [user.to_api()]}
         return self._user_service_message(group, user, service)
 
@@ -1046,8 +1068,25 @@ class FakeTelegramServer:
         group = self._group(chat)
         if not group.is_member(user):
             raise SimulationError(f"{user.first_name} is not in {group.title}")
-        del group.members[user.id]
+        if group.members[user.id] == "restricted":
+            group.restricted[user.id] = False
+        else:
+            del group.members[user.id]
         return self._user_service_message(group, user, {"left_chat_member": user.to_api()})
+
+    def ban_user(self, chat: ChatRef, user: FakeUser, by: FakeUser | None = None) -> FakeMessage:
+        """An admin removes ``user`` from the group and bans them (status ``kicked``)."""
+        group = self._group(chat)
+        group.members[user.id] = "kicked"
+        group.restricted.pop(user.id, None)
+        return self._user_service_message(group, by or user, {"left_chat_member": user.to_api()})
+
+    def restrict_user(self, chat: ChatRef, user: FakeUser, *, is_member: bool) -> None:
+        """An admin restricts ``user`` (status ``restricted``); ``is_member`` False: a user who was
+        restricted and then left, whom Telegram still reports with the restrictions."""
+        group = self._group(chat)
+        group.members[user.id] = "restricted"
+        group.restricted[user.id] = is_member
 
     def remove_bot(self, chat: ChatRef, by: FakeUser | None = None) -> None:
         """Someone kicks the bot out of a group: sends fail with 403 from now on."""
@@ -1109,7 +1148,7 @@ class FakeTelegramServer:
         shown = self._sim_message(target, message)
         if shown.deleted:
             raise ButtonNotFound(f"message {shown.message_id} in chat {target.id} was deleted")
-        if not target.is_member(user):
+        if not target.sees(user):
             raise SimulationError(f"{user.first_name} cannot see chat {target.id}")
         if callback_data not in shown.callback_data:
             raise ButtonNotFound(
@@ -1733,7 +1772,10 @@ class FakeTelegramServer:
         user = self.users.get(user_id or 0)
         if user is None or (chat.is_private and chat.user is not user):
             raise ApiError(400, USER_NOT_FOUND)
-        return self._member_api(user, "member" if chat.is_private else chat.members.get(user.id, "left"))
+        if chat.is_private:
+            return self._member_api(user, "member")
+        status = chat.members.get(user.id, "left")
+        return self._member_api(user, status, is_member=chat.restricted.get(user.id, True))
 
     async def _get_chat_administrators(self, p: _Params) -> list[JSONDict]:
         chat = self._chat_param(p)
@@ -2000,7 +2042,11 @@ class FakeTelegramServer:
             raise ApiError(400, "Bad Request: invalid language code specified")
         return code
 
-    def _member_api(self, user: FakeUser, status: str) -> JSONDict:
+    def _member_api(self, user: FakeUser, status: str, *, is_member: bool = True) -> JSONDict:
+        if status == "restricted":
+            rights = {name: False for name in _RESTRICTED_RIGHTS}
+            return {"status": "restricted", "user": user.to_api(), "is_member": is_member, **rights,
+                    "until_date": 0}
         if status == "creator":
             return {"status": "creator", "user": user.to_api(), "is_anonymous": False}
         if status == "administrator":
