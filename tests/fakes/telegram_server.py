@@ -18,9 +18,15 @@ Photos are modelled as Telegram treats them (sendPhoto with an upload,
 editMessageMedia, editMessageCaption): a caption is at most 1,024 characters,
 editMessageText on a photo and editMessageMedia or editMessageCaption on a
 text message are refused, and a group whose permissions forbid photos refuses
-them. Not modelled: other media and downloading files, inline mode, payments, forum topics, channels,
+them. A basic group can be upgraded to a supergroup (``upgrade_group``): every request
+naming its old id is then refused with Telegram's 400 and ``migrate_to_chat_id``, and the
+bot gets the two service messages. Anyone can see a public supergroup (one with a
+username) and tap the buttons of its messages without joining it; ``getChatMember`` says
+who is in a group (``left``, ``kicked``, ``restricted`` with ``is_member``). Not modelled:
+other media and downloading files, inline mode, payments, forum topics, channels,
 Markdown entities (Markdown and MarkdownV2 texts are stored as sent, without
-entities), entity auto-detection (URLs, mentions) in the bot's own messages.
+entities), entity auto-detection (URLs, mentions) in the bot's own messages, the
+history a supergroup takes over from its basic group.
 """
 
 from __future__ import annotations
@@ -68,6 +74,7 @@ NO_PHOTO_RIGHTS = "Bad Request: not enough rights to send photos to the chat"
 MAX_CAPTION_LENGTH = 1024
 REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
 CHAT_NOT_FOUND = "Bad Request: chat not found"
+MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
 CHAT_ID_EMPTY = "Bad Request: chat_id is empty"
 USER_NOT_FOUND = "Bad Request: user not found"
 TEXT_EMPTY = "Bad Request: message text is empty"
@@ -147,16 +154,20 @@ _TRIMMED = " \t\n\r"
 class ApiError(Exception):
     """An error answer of the Bot API; the HTTP status is the error code, like Telegram's."""
 
-    def __init__(self, code: int, description: str, *, retry_after: float | None = None) -> None:
+    def __init__(self, code: int, description: str, *, retry_after: float | None = None,
+                 migrate_to_chat_id: int | None = None) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
     def body(self) -> JSONDict:
         body: JSONDict = {"ok": False, "error_code": self.code, "description": self.description}
         if self.retry_after is not None:
             body["parameters"] = {"retry_after": self.retry_after}
+        if self.migrate_to_chat_id is not None:
+            body["parameters"] = {"migrate_to_chat_id": self.migrate_to_chat_id}
         return body
 
 
@@ -516,6 +527,8 @@ class FakeChat:
     """A group's default member rights (``ChatPermissions``); absent rights are granted."""
     restricted: dict[int, bool] = field(default_factory=dict)
     """Of the members whose status is ``restricted``, whether each is still a member."""
+    migrated_to: int | None = None
+    """A basic group upgraded to a supergroup: the supergroup's id."""
 
     @property
     def photos_allowed(self) -> bool:
@@ -1074,6 +1087,27 @@ class FakeTelegramServer:
             del group.members[user.id]
         return self._user_service_message(group, user, {"left_chat_member": user.to_api()})
 
+    def upgrade_group(self, chat: ChatRef, by: FakeUser | None = None) -> FakeChat:
+        """A basic group becomes a supergroup, with a new id (Telegram upgrades a group when an
+        admin gives it a username, or turns on a setting only supergroups have). Its members and
+        the bot move over; every request naming the old id is refused from now on with 400 and
+        ``parameters.migrate_to_chat_id``; the bot gets the two service messages, one with
+        ``migrate_to_chat_id`` in the old group and one with ``migrate_from_chat_id`` in the new.
+        Not modelled: the history the supergroup takes over (its messages start afresh)."""
+        group = self._group(chat)
+        if group.type != "group" or group.migrated_to is not None:
+            raise SimulationError(f"{group.title} is not a basic group")
+        sender = by or next((self.users[uid] for uid, status in group.members.items()
+                             if status in ("creator", "administrator", "member")), self.bot)
+        new = FakeChat(id=-(1_001_234_000_000 + next(self._group_ids)), type="supergroup",
+                       title=group.title, members=dict(group.members), bot_status=group.bot_status,
+                       permissions=dict(group.permissions), restricted=dict(group.restricted))
+        self.chats[new.id] = new
+        self._user_service_message(group, sender, {"migrate_to_chat_id": new.id})
+        group.migrated_to = new.id
+        self._user_service_message(new, sender, {"migrate_from_chat_id": group.id})
+        return new
+
     def ban_user(self, chat: ChatRef, user: FakeUser, by: FakeUser | None = None) -> FakeMessage:
         """An admin removes ``user`` from the group and bans them (status ``kicked``)."""
         group = self._group(chat)
@@ -1104,6 +1138,8 @@ class FakeTelegramServer:
         (then ``delivered`` is False). Commands get ``bot_command`` entities.
         """
         target = self.get_chat(chat)
+        if target.migrated_to is not None:
+            raise SimulationError(f"{target.title} is now the supergroup {target.migrated_to}")
         if not text.strip():
             raise SimulationError("Telegram clients do not send empty messages")
         if len(text) > MAX_TEXT_LENGTH:
@@ -1148,7 +1184,7 @@ class FakeTelegramServer:
         shown = self._sim_message(target, message)
         if shown.deleted:
             raise ButtonNotFound(f"message {shown.message_id} in chat {target.id} was deleted")
-        if not target.sees(user):
+        if not target.sees(user) or target.migrated_to is not None:
             raise SimulationError(f"{user.first_name} cannot see chat {target.id}")
         if callback_data not in shown.callback_data:
             raise ButtonNotFound(
@@ -1823,6 +1859,8 @@ class FakeTelegramServer:
         chat = self.chats.get(chat_id or 0)
         if chat is None:
             raise ApiError(400, CHAT_NOT_FOUND)
+        if chat.migrated_to is not None:
+            raise ApiError(400, MIGRATED, migrate_to_chat_id=chat.migrated_to)
         return chat
 
     def _text_param(self, p: _Params) -> tuple[str, list[JSONDict], str | None]:

@@ -132,6 +132,7 @@ class TelegramFrontEnd:
         self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
                                    table_delay=table_delay)
         self.outbox.on_forbidden = self.presenter.user_forbidden
+        self.outbox.on_migrated = self.presenter.chat_migrated
         self.handlers = Handlers(sessions, self.presenter)
         self.handlers.install(self.application)
         self.application.add_error_handler(self._on_error)

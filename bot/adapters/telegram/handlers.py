@@ -84,6 +84,7 @@ class Handlers:
         for name in COMMANDS:
             application.add_handler(CommandHandler(name, getattr(self, f"cmd_{name}")))
         application.add_handler(CallbackQueryHandler(self.on_tap))
+        application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrated))
         application.add_handler(MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND,
                                                self.on_group_message))
         application.add_handler(ChatMemberHandler(self.on_my_status, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -135,6 +136,17 @@ class Handlers:
         task = asyncio.create_task(logged())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def on_migrated(self, update: Update, context: Context) -> None:
+        """A group became a supergroup: Telegram says so in the old group (`migrate_to_chat_id`)
+        and in the new one (`migrate_from_chat_id`); either moves the group's games."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.outbox.chat_moved(message.chat.id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self.outbox.chat_moved(message.migrate_from_chat_id, message.chat.id)
 
     async def on_group_message(self, update: Update, context: Context) -> None:
         """Any message in a group (which the bot sees when its privacy mode is off)."""
