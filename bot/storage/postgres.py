@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from ..sessions.ports import Served, StorageFailed
-from .chat_moves import postgres_move_chat
+from .chat_moves import ChatMoved, postgres_move_chat
 from .models import (
     ChatRow,
     GameRow,
@@ -255,14 +255,14 @@ class PostgresStore:
 
     async def move_chat(self, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
         now = float(self.clock())
-        for attempt in range(3):
-            try:
-                moved = await self._write(
-                    lambda conn: postgres_move_chat(conn, platform, old_key, new_key, now))
-                break
-            except asyncpg.UniqueViolationError:
-                if attempt == 2:
-                    raise
+
+        async def move() -> ChatMoved | None:
+            return await self._write(lambda conn: postgres_move_chat(conn, platform, old_key, new_key, now))
+
+        try:
+            moved = await move()
+        except asyncpg.UniqueViolationError:
+            moved = await move()
         if moved is None:
             return None
         chat = await self.get_chat(moved.chat_id)

@@ -345,6 +345,16 @@ async def test_a_chat_moved_onto_one_seen_first_is_merged_into_it(store: Any) ->
     assert await store.move_chat("t", "g-unknown", "g-new") is None
 
 
+async def test_two_stores_told_of_one_move_at_once_move_it_once(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    running = await _running(first, "g-old")
+    outcomes = await asyncio.gather(*(store.move_chat("t", "g-old", "g-new")
+                                      for store in (first, second, first, second)))
+    moved = [o for o in outcomes if o is not None]
+    assert len(moved) == 1 and moved[0][0].id == running.chat_id
+    assert (await second.open_game(running.chat_id)).id == running.id
+
+
 async def test_a_player_is_made_once_and_keeps_their_settings(store: Any) -> None:
     alice = await store.ensure_player("t", "u1", "  Alice  ", "it")
     assert (alice.display_name, alice.platform_language, alice.language) == ("Alice", "it", None)
