@@ -82,3 +82,26 @@ async def test_a_log_started_afresh_by_the_bot_itself_is_no_fault(tmp_path: Path
         version = await play_one(sessions, game_id)
     assert (await sessions.table(game_id)).version == version
     await sessions.close()
+
+
+async def test_once_the_folder_is_settled_a_write_costs_one_stat_and_a_deletion_is_still_seen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "scopa.db"
+    sessions, game_id, _ = await _three_moves_in(path)
+    long_ago = os.stat(tmp_path).st_mtime_ns - 60 * 10**9
+    os.utime(tmp_path, ns=(long_ago, long_ago))
+    await play_one(sessions, game_id)
+    stats: list[str] = []
+    real_stat = os.stat
+
+    def counted(target: object, *args: object, **kwargs: object) -> os.stat_result:
+        stats.append(str(target))
+        return real_stat(target, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", counted)
+    await play_one(sessions, game_id)
+    assert stats == [str(tmp_path)], "the folder alone"
+    monkeypatch.setattr(os, "stat", real_stat)
+    Path(f"{path}-wal").unlink()
+    await _refused(sessions, game_id)
+    await sessions.close()
