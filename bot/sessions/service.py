@@ -348,8 +348,9 @@ class Sessions:
         moved = await self._settings.move_chat(chat_ref, new_key)
         if moved is None:
             return None
-        settings, old_id = moved
-        self._games.forget_chat(old_id)
+        settings, old_id, new_id = moved
+        for chat_id in {old_id, new_id}:
+            self._games.forget_chat(chat_id)
         return settings
 
     async def set_chat_language(self, chat_ref: ChatRef, language: str) -> ChatSettings:
