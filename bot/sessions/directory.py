@@ -34,6 +34,11 @@ class Directory:
     def chat_changed(self, row: ChatRow) -> None:
         self._chats[row.id] = row
 
+    def chat_moved(self, old_id: int, row: ChatRow) -> None:
+        """Chat `old_id` is now `row` (another key; merged into another row, another id)."""
+        self._chats.pop(old_id, None)
+        self._chats[row.id] = row
+
     async def player(self, ref: UserRef) -> PlayerRow:
         """The player, created on their first request, their name and language kept up to date."""
         known = None if self.shared else self._players.get((ref.platform, ref.key))

@@ -181,6 +181,14 @@ class Games:
         for game_id in [g for g, (row, _) in self._summaries.items() if row.chat_id == chat_id]:
             del self._summaries[game_id]
 
+    def forget_chat(self, chat_id: int) -> None:
+        """Chat `chat_id` moved (`Sessions.move_chat`): what is kept of its games was built
+        with its old key, or its old row, and is built again."""
+        rows = [(g, row) for g, (row, _) in self._cache.items()]
+        rows += [(g, row) for g, (row, _) in self._summaries.items()]
+        for game_id in {g for g, row in rows if row.chat_id == chat_id}:
+            self.forget(game_id)
+
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
         self._tables.pop(game_id, None)

@@ -146,6 +146,16 @@ class GameStore(MessageRefs, Protocol):
 
     async def get_chat(self, chat_id: int) -> ChatRow | None: ...
 
+    async def move_chat(self, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
+        """The chat `old_key` is now `new_key` (a Telegram group upgraded to a supergroup): its
+        games, the one in play too, its settings and its leaderboard go with it, in one
+        transaction. If a chat `new_key` exists already, the two become that one: the old
+        chat's games join it, the old chat's settings replace its own, and of two open games
+        the running one (both alike: the old chat's) stays open, the other is cancelled.
+        Gives the chat as it now is and the id the old chat had (the same unless merged);
+        None when no chat is `old_key` (moved already, or never seen)."""
+        ...
+
     async def update_chat(self, chat_id: int, *, language: str | None = None,
                           turn_limit: int | None = None,
                           defaults: dict[str, Any] | None = None) -> ChatRow: ...

@@ -29,6 +29,9 @@ class Reason(StrEnum):
     MUST_CAPTURE = "must_capture"
     UNKNOWN_GAME = "unknown_game"
     """A game (variant) nobody can start here; `games` are those one can."""
+    NOT_MEMBER = "not_member"
+    """The chat says the user is not in it (one can see a public group's messages, and tap
+    their buttons, without joining it)."""
 
 
 class Refused(Exception):

@@ -345,6 +345,19 @@ class Sessions:
 
     # ---- settings ---------------------------------------------------------------
 
+    async def move_chat(self, chat_ref: ChatRef, new_key: str) -> ChatSettings | None:
+        """The chat is now known as `new_key` (a Telegram group upgraded to a supergroup gets a
+        new id): its games, the one in play too, its settings and its leaderboard go with it
+        (`GameStore.move_chat`). None when there was nothing to move: moved already (told
+        twice, or by another process), or never seen."""
+        moved = await self._settings.move_chat(chat_ref, new_key)
+        if moved is None:
+            return None
+        settings, old_id, new_id = moved
+        for chat_id in {old_id, new_id}:
+            self._games.forget_chat(chat_id)
+        return settings
+
     async def set_chat_language(self, chat_ref: ChatRef, language: str) -> ChatSettings:
         return await self._settings.set_chat_language(chat_ref, language)
 

@@ -56,6 +56,16 @@ class Settings:
         chat = await self.directory.chat(chat_ref)
         return await self._update_chat(chat.id, defaults={**chat.defaults, PICTURES: "on" if on else "off"})
 
+    async def move_chat(self, chat_ref: ChatRef, new_key: str) -> tuple[ChatSettings, int, int] | None:
+        """The chat is now `new_key` (`GameStore.move_chat`): its settings, the id its row had
+        and the id it has (another when merged); None when there was nothing to move."""
+        moved = await self.store.move_chat(chat_ref.platform, chat_ref.key, new_key)
+        if moved is None:
+            return None
+        row, old_id = moved
+        self.directory.chat_moved(old_id, row)
+        return chat_settings(row), old_id, row.id
+
     async def _update_chat(self, chat_id: int, **changes: Any) -> ChatSettings:
         row = await self.store.update_chat(chat_id, **changes)
         self.directory.chat_changed(row)

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from ..sessions.ports import Served, StorageFailed
+from .chat_moves import ChatMoved, postgres_move_chat
 from .models import (
     ChatRow,
     GameRow,
@@ -251,6 +252,22 @@ class PostgresStore:
     async def get_chat(self, chat_id: int) -> ChatRow | None:
         row = await self._fetchrow("SELECT * FROM chats WHERE id=$1", chat_id)
         return chat_row(row) if row else None
+
+    async def move_chat(self, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
+        now = float(self.clock())
+
+        async def move() -> ChatMoved | None:
+            return await self._write(lambda conn: postgres_move_chat(conn, platform, old_key, new_key, now))
+
+        try:
+            moved = await move()
+        except asyncpg.UniqueViolationError:
+            moved = await move()
+        if moved is None:
+            return None
+        chat = await self.get_chat(moved.chat_id)
+        assert chat is not None
+        return chat, moved.old_id
 
     async def update_chat(self, chat_id: int, *, language: str | None = None,
                           turn_limit: int | None = None,

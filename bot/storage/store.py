@@ -29,6 +29,8 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from ..sessions.ports import Deadline, OpenGameExists, Served, StaleVersion, StorageFailed
+from .chat_moves import sqlite_move_chat
+from .files import OpenFiles
 from .migrations import MIGRATIONS
 from .models import (
     ChatRow,
@@ -98,6 +100,8 @@ class Store:
         self._deadlines: dict[int, Deadline] | None = None
         """Running games' deadlines, read from the database once and then kept up to date
         by every write that changes one: the timer loop asks each time it wakes."""
+        self._files: OpenFiles | None = None
+        """The file and log opened, checked before each commit (`files`)."""
 
     @classmethod
     async def open(cls, path: str | Path, clock: Callable[[], float] = time.time) -> Store:
@@ -124,6 +128,8 @@ class Store:
         except BaseException:
             await store.close()
             raise
+        if path != ":memory:":
+            store._files = OpenFiles.of(path)
         return store
 
     async def close(self) -> None:
@@ -178,6 +184,8 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 result = work(conn)
+                if self._files is not None:
+                    self._files.check()
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
@@ -241,6 +249,17 @@ class Store:
     async def get_chat(self, chat_id: int) -> ChatRow | None:
         row = self._one("SELECT * FROM chats WHERE id=?", (chat_id,))
         return chat_row(row) if row else None
+
+    async def move_chat(self, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
+        now = self.clock()
+        moved = self._write(lambda conn: sqlite_move_chat(conn, platform, old_key, new_key, now))
+        if moved is None:
+            return None
+        for game_id in moved.cancelled:
+            self._note_deadline(game_id, None, None, False, 0)
+        chat = await self.get_chat(moved.chat_id)
+        assert chat is not None
+        return chat, moved.old_id
 
     async def update_chat(self, chat_id: int, *, language: str | None = None,
                           turn_limit: int | None = None,

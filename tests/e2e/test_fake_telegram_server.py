@@ -46,6 +46,7 @@ from tests.fakes.telegram_server import (
     WRONG_FILE,
     ButtonNotFound,
     FakeTelegramServer,
+    FakeUser,
     SimulationError,
 )
 
@@ -430,6 +431,59 @@ async def test_chats_and_members(tg: FakeTelegramServer, http: httpx.AsyncClient
     chat = await ok(http, "getChat", chat_id=group.id)
     assert chat["type"] == "supergroup" and chat["title"] == "Table" and str(group.id).startswith("-100")
     assert await ok(http, "getChatMemberCount", chat_id=group.id) == 4
+
+
+async def test_a_basic_group_upgraded_to_a_supergroup_refuses_its_old_id(
+        tg: FakeTelegramServer, http: httpx.AsyncClient) -> None:
+    owner, member = tg.add_user("Olga"), tg.add_user("Mia")
+    group = tg.add_group("Table", owner=owner, members=[member], supergroup=False)
+    assert group.type == "group"
+    await ok(http, "sendMessage", chat_id=group.id, text="before")
+    supergroup = tg.upgrade_group(group, by=owner)
+    assert (supergroup.type, supergroup.title, str(supergroup.id)[:4]) == ("supergroup", "Table", "-100")
+    assert supergroup.is_member(member) and supergroup.bot_present
+    for method, params in (("sendMessage", {"text": "after"}), ("editMessageText", {"message_id": 1,
+                                                                                   "text": "x"}),
+                           ("getChatMember", {"user_id": member.id})):
+        status, body = await call(http, method, chat_id=group.id, **params)
+        assert (status, body["description"], body["parameters"]) == (
+            400, "Bad Request: group chat was upgraded to a supergroup chat",
+            {"migrate_to_chat_id": supergroup.id})
+    await ok(http, "sendMessage", chat_id=supergroup.id, text="after")
+    services = [u["message"] for u in await ok(http, "getUpdates", timeout=0)]
+    assert [(m["chat"]["id"], m.get("migrate_to_chat_id"), m.get("migrate_from_chat_id"))
+            for m in services] == [(group.id, supergroup.id, None), (supergroup.id, None, group.id)]
+    with pytest.raises(SimulationError):
+        tg.user_sends(group, owner, "/newgame")
+    with pytest.raises(SimulationError):
+        tg.upgrade_group(supergroup)
+
+
+async def test_membership_follows_bans_restrictions_and_leaving(tg: FakeTelegramServer,
+                                                                 http: httpx.AsyncClient) -> None:
+    owner, banned, quiet, outsider = (tg.add_user(n) for n in ("Olga", "Bert", "Quinn", "Otto"))
+    group = tg.add_group("Table", owner=owner, members=[banned, quiet], username="scopa_table")
+    private = tg.add_group("Den", owner=owner)
+    tg.ban_user(group, banned, by=owner)
+    tg.restrict_user(group, quiet, is_member=True)
+
+    async def member(user: FakeUser) -> JSONDict:
+        return await ok(http, "getChatMember", chat_id=group.id, user_id=user.id)
+
+    assert (await member(banned))["status"] == "kicked"
+    restricted = await member(quiet)
+    assert restricted["status"] == "restricted" and restricted["is_member"] is True
+    tg.user_leaves(group, quiet)
+    assert (await member(quiet))["is_member"] is False, "restricted, and gone"
+    tg.user_joins(group, quiet)
+    assert (await member(quiet))["is_member"] is True
+    await ok(http, "sendMessage", chat_id=group.id, text="t", reply_markup=KEYBOARD)
+    await ok(http, "sendMessage", chat_id=private.id, text="t", reply_markup=KEYBOARD)
+    shown = tg.last_message(group)
+    assert shown is not None
+    tg.press_button(group, shown, outsider, "join:1")
+    with pytest.raises(SimulationError):
+        tg.press_button(private, 1, outsider, "join:1")
 
 
 async def test_commands_are_recorded_per_scope_and_language(

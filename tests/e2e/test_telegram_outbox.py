@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.adapters.telegram.outbox import Content, Outbox, RefBook, Target
 from bot.storage import Store
@@ -202,3 +202,22 @@ async def test_a_message_id_being_stored_is_found_by_a_lookup_that_overlaps_it()
     assert await refs.get(1, "table") == "42"
     assert await refs.get(1, "hand:7") == "41", "setting one id keeps the others stored"
     assert slow.stored == {"hand:7": "41", "table": "42"}
+
+
+async def test_a_group_become_a_supergroup_gets_its_waiting_posts_and_its_table_at_the_new_id(
+        store: Store) -> None:
+    bot = ScriptedBot(errors=[ChatMigrated(-1009)])
+    outbox = _outbox(bot, store)
+    told: list[tuple[int, int]] = []
+
+    async def migrated(old: int, new: int) -> None:
+        told.append((old, new))
+
+    outbox.on_migrated = migrated
+    first, second = outbox.post(-100, Content("round 1 over")), outbox.post(-100, Content("match over"))
+    assert (await first, await second) == (101, 102)
+    assert bot.calls == [("send", -1009, "round 1 over"), ("send", -1009, "match over")]
+    assert told == [(-100, -1009)], "the front-end is told once"
+    assert await outbox.update(Target(-100, 1, "table"), Board().render)
+    assert bot.calls[-1] == ("send", -1009, "state 0")
+    await outbox.close()

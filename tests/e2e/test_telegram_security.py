@@ -116,3 +116,43 @@ async def test_a_failed_database_is_said_plainly_to_the_user_who_asked(tmp_path:
             await tg.wait_for_message(group, contains="Your game is safe", after=lobby)
             assert bot.sessions._failed.is_set(), "the bot stops (its supervisor starts it again)"
             bot.sessions._store._inner._db.execute("PRAGMA query_only=0")
+
+
+async def test_only_the_groups_members_take_a_seat_in_a_public_group(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob, mallory, trudy, rita = (tg.add_user(name) for name in ("Alice", "Bob", "Mallory",
+                                                                            "Trudy", "Rita"))
+        group = tg.add_group("Open Table", members=[alice, bob, trudy, rita], username="open_table")
+        for user in (alice, bob, mallory, trudy, rita):
+            tg.user_starts_bot(user)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            tg.user_sends(group, alice, "/newgame")
+            lobby = await tg.wait_for_message(group, contains="New game")
+            await answered(tg, tg.tap(group, lobby, alice, "Options"))
+            await tg.wait_for(lambda: "Players" in " ".join(lobby.button_texts), what="the options")
+            await answered(tg, tg.tap(group, lobby, alice, "Players"))
+            await tg.wait_for(lambda: "4" in lobby.button_texts, what="the player counts")
+            await answered(tg, tg.tap(group, lobby, alice, "4"))
+            await tg.wait_for(lambda: "4. (empty)" in (lobby.text or ""), what="four seats")
+            await answered(tg, tg.tap(group, lobby, alice, "Back"))
+            await tg.wait_for(lambda: "Join" in lobby.button_texts, what="the lobby's buttons")
+
+            tg.ban_user(group, trudy, by=alice)
+            tg.restrict_user(group, rita, is_member=True)
+            tg.user_leaves(group, rita)
+            for outsider in (mallory, trudy, rita):
+                refused = await answered(tg, tg.tap(group, lobby, outsider, "Join"))
+                assert refused.show_alert
+                assert refused.answer_text == "Only members of this group can join its games: " \
+                                              "join the group first."
+            view = await bot.sessions.lobby_of(1)
+            assert [s.name for s in view.seats if s is not None] == ["Alice"]
+
+            tg.user_joins(group, rita)
+            assert not (await answered(tg, tg.tap(group, lobby, rita, "Join"))).show_alert, \
+                "a restricted member is a member"
+            tg.fail_next(1, error_code=500, description="Internal Server Error", methods=["getChatMember"])
+            assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert, \
+                "when Telegram cannot say, a member is not kept out"
+            await tg.wait_for(lambda: "3. Bob" in (lobby.text or ""), what="Bob seated")
+            assert "Mallory" not in (lobby.text or "") and "Trudy" not in (lobby.text or "")

@@ -79,8 +79,8 @@ class MemoryStore:
         row = next((c for c in self._chats.values()
                     if c.platform == platform and c.chat_key == chat_key), None)
         if row is None:
-            row = ChatRow(len(self._chats) + 1, platform, chat_key, title, language or "it", 90, {},
-                          home)
+            row = ChatRow(max(self._chats, default=0) + 1, platform, chat_key, title, language or "it",
+                          90, {}, home)
         else:
             row = dataclasses.replace(row, title=title or row.title, home=home or row.home)
         self._chats[row.id] = row
@@ -93,6 +93,33 @@ class MemoryStore:
         self._open()
         row = self._chats.get(chat_id)
         return self._chat(row) if row else None
+
+    async def move_chat(self, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
+        self._open()
+        keys = {c.chat_key: c for c in self._chats.values() if c.platform == platform}
+        old, new = keys.get(old_key), keys.get(new_key)
+        if old is None:
+            return None
+        if new is None:
+            moved = self._chats[old.id] = dataclasses.replace(old, chat_key=new_key)
+            return self._chat(moved), old.id
+        both = [g for g in self._games.values()
+                if g.row.chat_id in (old.id, new.id) and g.row.status in _OPEN]
+        both.sort(key=lambda g: (g.row.status != "running", g.row.chat_id != old.id, g.row.id))
+        now = self.clock()
+        threads: set[str] = set()
+        for game in both:
+            if game.row.thread in threads:
+                self._change(game, status="cancelled", deadline=None, finished_at=now, updated_at=now)
+            threads.add(game.row.thread)
+        for game in self._games.values():
+            if game.row.chat_id == old.id:
+                self._change(game, chat_id=new.id)
+        merged = self._chats[new.id] = dataclasses.replace(
+            new, language=old.language, turn_limit=old.turn_limit, defaults=_copy(old.defaults),
+            title=new.title or old.title, home=new.home or old.home)
+        del self._chats[old.id]
+        return self._chat(merged), old.id
 
     async def update_chat(self, chat_id: int, *, language: str | None = None,
                           turn_limit: int | None = None,

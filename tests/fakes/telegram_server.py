@@ -28,9 +28,15 @@ topic that does not exist (or was deleted, :meth:`FakeTelegramServer.delete_topi
 with "message thread not found", and to a closed one (:meth:`FakeTelegramServer.close_topic`)
 with TOPIC_CLOSED unless the bot is an administrator. Editing a message in a closed topic is
 refused the same way: Telegram does not document it, and the fake takes the stricter reading.
+A basic group can be upgraded to a supergroup (``upgrade_group``): every request
+naming its old id is then refused with Telegram's 400 and ``migrate_to_chat_id``, and the
+bot gets the two service messages. Anyone can see a public supergroup (one with a
+username) and tap the buttons of its messages without joining it; ``getChatMember`` says
+who is in a group (``left``, ``kicked``, ``restricted`` with ``is_member``).
 Not modelled: other media and downloading files, inline mode, payments, channels,
 Markdown entities (Markdown and MarkdownV2 texts are stored as sent, without
-entities), entity auto-detection (URLs, mentions) in the bot's own messages.
+entities), entity auto-detection (URLs, mentions) in the bot's own messages, the
+history a supergroup takes over from its basic group.
 """
 
 from __future__ import annotations
@@ -83,6 +89,7 @@ TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
 GENERAL_TOPIC_ID = 1
 """The id of a forum's General topic: never a valid message_thread_id (General's messages have none)."""
 TOPIC_ICON_COLOR = 7322096
+MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
 CHAT_ID_EMPTY = "Bad Request: chat_id is empty"
 USER_NOT_FOUND = "Bad Request: user not found"
 TEXT_EMPTY = "Bad Request: message text is empty"
@@ -144,6 +151,12 @@ _ADMIN_RIGHTS: JSONDict = {
     "can_change_info": True, "can_invite_users": True, "can_post_stories": True, "can_edit_stories": True,
     "can_delete_stories": True, "can_pin_messages": True, "can_manage_topics": False,
 }
+_RESTRICTED_RIGHTS = (
+    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos", "can_send_videos",
+    "can_send_video_notes", "can_send_voice_notes", "can_send_polls", "can_send_other_messages",
+    "can_add_web_page_previews", "can_change_info", "can_invite_users", "can_pin_messages",
+    "can_manage_topics", "can_edit_tag", "can_react_to_messages",
+)
 _NO_GIFTS: JSONDict = {
     "unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False, "premium_subscription": False,
     "gifts_from_channels": False,
@@ -156,16 +169,20 @@ _TRIMMED = " \t\n\r"
 class ApiError(Exception):
     """An error answer of the Bot API; the HTTP status is the error code, like Telegram's."""
 
-    def __init__(self, code: int, description: str, *, retry_after: float | None = None) -> None:
+    def __init__(self, code: int, description: str, *, retry_after: float | None = None,
+                 migrate_to_chat_id: int | None = None) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
     def body(self) -> JSONDict:
         body: JSONDict = {"ok": False, "error_code": self.code, "description": self.description}
         if self.retry_after is not None:
             body["parameters"] = {"retry_after": self.retry_after}
+        if self.migrate_to_chat_id is not None:
+            body["parameters"] = {"migrate_to_chat_id": self.migrate_to_chat_id}
         return body
 
 
@@ -530,6 +547,10 @@ class FakeChat:
     def bot_may_post_in(self, thread: int | None) -> bool:
         topic = self.topics.get(thread) if thread is not None else None
         return topic is None or not topic.closed or self.bot_status == "administrator"
+    restricted: dict[int, bool] = field(default_factory=dict)
+    """Of the members whose status is ``restricted``, whether each is still a member."""
+    migrated_to: int | None = None
+    """A basic group upgraded to a supergroup: the supergroup's id."""
 
     @property
     def photos_allowed(self) -> bool:
@@ -549,7 +570,18 @@ class FakeChat:
     def is_member(self, user: FakeUser) -> bool:
         if self.is_private:
             return self.user is user
-        return self.members.get(user.id) in ("creator", "administrator", "member")
+        status = self.members.get(user.id)
+        return status in ("creator", "administrator", "member") or (
+            status == "restricted" and self.restricted.get(user.id, True))
+
+    @property
+    def is_public(self) -> bool:
+        """A supergroup with a username: anyone can open it and see its messages, and tap their
+        buttons, without joining it (only a supergroup has a username)."""
+        return self.type == "supergroup" and self.username is not None
+
+    def sees(self, user: FakeUser) -> bool:
+        return self.is_member(user) or self.is_public
 
     def is_admin(self, user: FakeUser) -> bool:
         return self.members.get(user.id) in ("creator", "administrator")
@@ -1082,7 +1114,10 @@ class FakeTelegramServer:
 
     def user_joins(self, chat: ChatRef, user: FakeUser) -> FakeMessage:
         group = self._group(chat)
-        group.members[user.id] = "member"
+        if group.members.get(user.id) == "restricted":
+            group.restricted[user.id] = True
+        else:
+            group.members[user.id] = "member"
         service = {"new_chat_members": [user.to_api()]}
         return self._user_service_message(group, user, service)
 
@@ -1090,7 +1125,10 @@ class FakeTelegramServer:
         group = self._group(chat)
         if not group.is_member(user):
             raise SimulationError(f"{user.first_name} is not in {group.title}")
-        del group.members[user.id]
+        if group.members[user.id] == "restricted":
+            group.restricted[user.id] = False
+        else:
+            del group.members[user.id]
         return self._user_service_message(group, user, {"left_chat_member": user.to_api()})
 
     def create_topic(self, chat: ChatRef, user: FakeUser, name: str) -> int:
@@ -1133,6 +1171,40 @@ class FakeTelegramServer:
             if message.thread == thread and not message.deleted:
                 message.deleted, message.deleted_at = True, now
         self._notify()
+    def upgrade_group(self, chat: ChatRef, by: FakeUser | None = None) -> FakeChat:
+        """A basic group becomes a supergroup, with a new id (Telegram upgrades a group when an
+        admin gives it a username, or turns on a setting only supergroups have). Its members and
+        the bot move over; every request naming the old id is refused from now on with 400 and
+        ``parameters.migrate_to_chat_id``; the bot gets the two service messages, one with
+        ``migrate_to_chat_id`` in the old group and one with ``migrate_from_chat_id`` in the new.
+        Not modelled: the history the supergroup takes over (its messages start afresh)."""
+        group = self._group(chat)
+        if group.type != "group" or group.migrated_to is not None:
+            raise SimulationError(f"{group.title} is not a basic group")
+        sender = by or next((self.users[uid] for uid, status in group.members.items()
+                             if status in ("creator", "administrator", "member")), self.bot)
+        new = FakeChat(id=-(1_001_234_000_000 + next(self._group_ids)), type="supergroup",
+                       title=group.title, members=dict(group.members), bot_status=group.bot_status,
+                       permissions=dict(group.permissions), restricted=dict(group.restricted))
+        self.chats[new.id] = new
+        self._user_service_message(group, sender, {"migrate_to_chat_id": new.id})
+        group.migrated_to = new.id
+        self._user_service_message(new, sender, {"migrate_from_chat_id": group.id})
+        return new
+
+    def ban_user(self, chat: ChatRef, user: FakeUser, by: FakeUser | None = None) -> FakeMessage:
+        """An admin removes ``user`` from the group and bans them (status ``kicked``)."""
+        group = self._group(chat)
+        group.members[user.id] = "kicked"
+        group.restricted.pop(user.id, None)
+        return self._user_service_message(group, by or user, {"left_chat_member": user.to_api()})
+
+    def restrict_user(self, chat: ChatRef, user: FakeUser, *, is_member: bool) -> None:
+        """An admin restricts ``user`` (status ``restricted``); ``is_member`` False: a user who was
+        restricted and then left, whom Telegram still reports with the restrictions."""
+        group = self._group(chat)
+        group.members[user.id] = "restricted"
+        group.restricted[user.id] = is_member
 
     def remove_bot(self, chat: ChatRef, by: FakeUser | None = None) -> None:
         """Someone kicks the bot out of a group: sends fail with 403 from now on."""
@@ -1156,6 +1228,8 @@ class FakeTelegramServer:
             if topic.closed and not forum.is_admin(user):
                 raise SimulationError(f"topic {thread} is closed: {user.first_name} cannot write in it")
         target = self.get_chat(chat)
+        if target.migrated_to is not None:
+            raise SimulationError(f"{target.title} is now the supergroup {target.migrated_to}")
         if not text.strip():
             raise SimulationError("Telegram clients do not send empty messages")
         if len(text) > MAX_TEXT_LENGTH:
@@ -1201,7 +1275,7 @@ class FakeTelegramServer:
         shown = self._sim_message(target, message)
         if shown.deleted:
             raise ButtonNotFound(f"message {shown.message_id} in chat {target.id} was deleted")
-        if not target.is_member(user):
+        if not target.sees(user) or target.migrated_to is not None:
             raise SimulationError(f"{user.first_name} cannot see chat {target.id}")
         if callback_data not in shown.callback_data:
             raise ButtonNotFound(
@@ -1835,7 +1909,10 @@ class FakeTelegramServer:
         user = self.users.get(user_id or 0)
         if user is None or (chat.is_private and chat.user is not user):
             raise ApiError(400, USER_NOT_FOUND)
-        return self._member_api(user, "member" if chat.is_private else chat.members.get(user.id, "left"))
+        if chat.is_private:
+            return self._member_api(user, "member")
+        status = chat.members.get(user.id, "left")
+        return self._member_api(user, status, is_member=chat.restricted.get(user.id, True))
 
     async def _get_chat_administrators(self, p: _Params) -> list[JSONDict]:
         chat = self._chat_param(p)
@@ -1883,6 +1960,8 @@ class FakeTelegramServer:
         chat = self.chats.get(chat_id or 0)
         if chat is None:
             raise ApiError(400, CHAT_NOT_FOUND)
+        if chat.migrated_to is not None:
+            raise ApiError(400, MIGRATED, migrate_to_chat_id=chat.migrated_to)
         return chat
 
     def _text_param(self, p: _Params) -> tuple[str, list[JSONDict], str | None]:
@@ -2118,7 +2197,11 @@ class FakeTelegramServer:
             raise ApiError(400, "Bad Request: invalid language code specified")
         return code
 
-    def _member_api(self, user: FakeUser, status: str) -> JSONDict:
+    def _member_api(self, user: FakeUser, status: str, *, is_member: bool = True) -> JSONDict:
+        if status == "restricted":
+            rights = {name: False for name in _RESTRICTED_RIGHTS}
+            return {"status": "restricted", "user": user.to_api(), "is_member": is_member, **rights,
+                    "until_date": 0}
         if status == "creator":
             return {"status": "creator", "user": user.to_api(), "is_anonymous": False}
         if status == "administrator":

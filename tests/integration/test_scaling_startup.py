@@ -3,6 +3,8 @@ when it cannot, and never shows the password in its settings."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.app import Settings, open_sessions
@@ -11,6 +13,8 @@ from bot.storage.postgres import PostgresStore
 
 from .. import pg
 from ..sessions_helpers import ALICE, BOB, play_to_end, start_duel
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_an_unreachable_postgresql_is_one_line_without_the_password() -> None:
@@ -83,3 +87,42 @@ def test_several_workers_need_a_webhook_and_a_count(env: dict[str, str], says: s
     with pytest.raises(FatalError, match=says) as failed:
         Settings.from_env(env)
     assert failed.value.exit_code == 2
+
+
+def _compose_services() -> dict[str, tuple[str, dict[str, str]]]:
+    """Each service of docker-compose.yml: its command line and its own environment (the
+    file is plain enough to read line by line: two spaces a level)."""
+    services: dict[str, tuple[str, dict[str, str]]] = {}
+    name, field, command, env = "", "", "", {}
+    lines = (ROOT / "docker-compose.yml").read_text().split("services:\n", 1)[1].splitlines()
+    for line in [*lines, "end:"]:
+        depth, text = len(line) - len(line.lstrip(" ")), line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if depth <= 2:
+            if name:
+                services[name] = (command, env)
+            if depth == 0:
+                break
+            name, field, command, env = text.rstrip(":"), "", "", {}
+        elif depth == 4:
+            field, _, value = text.partition(":")
+            command += value if field == "command" else ""
+        elif field == "command":
+            command += text
+        elif field == "environment" and depth == 6 and not text.startswith("<<"):
+            key, _, value = text.partition(":")
+            env[key] = value.strip().strip('"')
+    return services
+
+
+def test_the_compose_file_tells_each_telegram_worker_how_many_share_the_token() -> None:
+    services = _compose_services()
+    workers = {name: env for name, (command, env) in services.items() if '"telegram"' in command}
+    assert len(workers) == 2 and "postgres" in services and "webhook" in services
+    for name, env in workers.items():
+        assert env.get("TELEGRAM_WORKERS") == str(len(workers)), name
+        settings = Settings.from_env({**env, "TELEGRAM_TOKEN": "123:abc"})
+        assert settings.telegram_workers == len(workers) and settings.telegram_webhook_url
+    proxy = services["webhook"][0]
+    assert all(f"{name}:8443" in proxy for name in workers), "the proxy hands updates to every worker"

@@ -352,6 +352,51 @@ async def test_ensure_chat_gives_the_new_title_at_once(store: Any) -> None:
     assert (await store.ensure_chat("t", "g1", "Old friends")).title == "Old friends"
 
 
+async def test_a_chat_moved_to_a_new_key_takes_its_games_settings_and_leaderboard(store: Any) -> None:
+    done = await _finished(store, "g-old", ("Alice", "Bob"))
+    chat = await store.update_chat(done.chat_id, language="en", turn_limit=300, defaults={"target": 1})
+    running = await _running(store, "g-old")
+    moved, old_id = await store.move_chat("t", "g-old", "g-new")
+    assert (moved.id, old_id, moved.chat_key) == (chat.id, chat.id, "g-new")
+    assert (moved.language, moved.turn_limit, moved.defaults, moved.title) == ("en", 300, {"target": 1},
+                                                                               "Friends")
+    assert (await store.ensure_chat("t", "g-new")).id == chat.id
+    assert (await store.open_game(chat.id)).id == running.id
+    assert [r.display_name for r in await store.leaderboard(chat.id)] == ["Alice", "Bob"]
+    await store.commit_move(_move(running))
+    assert (await store.get_game(running.id)).version == 1, "the match goes on"
+    assert await store.move_chat("t", "g-old", "g-new") is None, "moved once"
+    assert (await store.ensure_chat("t", "g-old")).id != chat.id, "the old key is free"
+
+
+async def test_a_chat_moved_onto_one_seen_first_is_merged_into_it(store: Any) -> None:
+    await _finished(store, "g-old", ("Alice", "Bob"))
+    running = await _running(store, "g-old")
+    old = await store.update_chat(running.chat_id, language="es", turn_limit=120)
+    new = await store.ensure_chat("t", "g-new", "Friends (new)", "en")
+    carla, = await _players(store, "Carla")
+    lobby = await store.create_game(new.id, carla, "scopa", {}, 2, 0, "napoletane", "s")
+    moved, old_id = await store.move_chat("t", "g-old", "g-new")
+    assert (moved.id, old_id, moved.chat_key, moved.title) == (new.id, old.id, "g-new", "Friends (new)")
+    assert (moved.language, moved.turn_limit) == ("es", 120), "the group's own settings are kept"
+    assert (await store.open_game(new.id)).id == running.id, "the match in play goes on"
+    assert (await store.get_game(lobby.id)).status == "cancelled", "one open game per chat"
+    assert [r.display_name for r in await store.leaderboard(new.id)] == ["Alice", "Bob"]
+    assert await store.get_chat(old.id) is None
+    assert [d[0] for d in await store.running_deadlines()] == [running.id]
+    assert await store.move_chat("t", "g-unknown", "g-new") is None
+
+
+async def test_two_stores_told_of_one_move_at_once_move_it_once(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    running = await _running(first, "g-old")
+    outcomes = await asyncio.gather(*(store.move_chat("t", "g-old", "g-new")
+                                      for store in (first, second, first, second)))
+    moved = [o for o in outcomes if o is not None]
+    assert len(moved) == 1 and moved[0][0].id == running.chat_id
+    assert (await second.open_game(running.chat_id)).id == running.id
+
+
 async def test_a_player_is_made_once_and_keeps_their_settings(store: Any) -> None:
     alice = await store.ensure_player("t", "u1", "  Alice  ", "it")
     assert (alice.display_name, alice.platform_language, alice.language) == ("Alice", "it", None)

@@ -509,3 +509,31 @@ async def test_a_game_moved_on_by_another_process_between_two_reads_is_read_agai
     table = await one.table(game_id)
     assert not armed, "a move came in between the reads"
     assert table.version == 2 == (await two.table(game_id)).version
+
+
+async def test_a_chat_that_moves_takes_its_match_settings_and_leaderboard_along() -> None:
+    sessions = await open_memory_sessions()
+    seen = recorded(sessions)
+    finished = await start_duel(sessions, options={"target": 1})
+    await play_to_end(sessions, finished, [ALICE, BOB])
+    await sessions.set_turn_limit(CHAT, 300)
+    await sessions.rematch(finished, ALICE)
+    game_id = (await sessions.start(CHAT, ALICE)).game_id
+    seated = {p.user_key: seat for seat, p in await sessions.seat_players(game_id) if p is not None}
+    first, second = sorted((ALICE, BOB), key=lambda user: seated[user.key])
+    await play_one(sessions, game_id, first, second)
+    assert (await sessions.game_row(game_id)).chat.key == CHAT.key
+
+    moved = ChatRef(CHAT.platform, "group-1-upgraded", CHAT.title)
+    settings = await sessions.move_chat(CHAT, moved.key)
+    assert settings is not None and settings.turn_limit == 300
+    assert await sessions.move_chat(CHAT, moved.key) is None, "told twice, moved once"
+    assert (await sessions.game_row(game_id)).chat == moved
+    seen.clear()
+    await play_one(sessions, game_id, first, second)
+    assert [e.chat_key for e in seen if isinstance(e, MovePlayed)] == [moved.key], \
+        "the match goes on, in the chat's new place"
+    assert await sessions.open_game_id(moved) == game_id
+    assert sorted(line.display_name for line in await sessions.leaderboard(moved)) == ["Alice", "Bob"]
+    assert (await sessions.chat(moved)).turn_limit == 300
+    assert (await sessions.chat(CHAT)).turn_limit == 90 and await sessions.open_game_id(CHAT) is None

@@ -27,6 +27,7 @@ from .outbox import GROUP_RATE, RING_RATE, Content, Outbox, RefBook
 from .painter import Painter
 from .present import Presenter
 from .transport import AiohttpRequest, InvalidApiUrl
+from .webhook import WebhookServer
 
 log = logging.getLogger(__name__)
 
@@ -134,10 +135,12 @@ class TelegramFrontEnd:
                                    table_delay=table_delay)
         self.outbox.on_forbidden = self.presenter.user_forbidden
         self.outbox.on_lost_topic = self.presenter.topic_lost
+        self.outbox.on_migrated = self.presenter.chat_migrated
         self.handlers = Handlers(sessions, self.presenter)
         self.handlers.install(self.application)
         self.application.add_error_handler(self._on_error)
         self._running = False
+        self._webhook: WebhookServer | None = None
         self._events: asyncio.Queue[Event] = asyncio.Queue()
         self._presenting: asyncio.Task[None] | None = None
         sessions.subscribe(self._on_event)
@@ -183,11 +186,7 @@ class TelegramFrontEnd:
         await self.presenter.redraw_running()
         assert app.updater is not None
         if self.webhook_url:
-            host, port = parse_listen(self.listen)
-            await app.updater.start_webhook(
-                listen=host, port=port, url_path=urlsplit(self.webhook_url).path.lstrip("/"),
-                webhook_url=self.webhook_url, allowed_updates=ALLOWED_UPDATES,
-                secret_token=webhook_secret(self._token))
+            await self._start_webhook(self.webhook_url)
         else:
             await app.updater.start_polling(timeout=int(self.poll_timeout),
                                             allowed_updates=ALLOWED_UPDATES,
@@ -195,11 +194,22 @@ class TelegramFrontEnd:
         log.info("Telegram bot @%s is running (%s)", app.bot.username,
                  "webhook" if self.webhook_url else "long polling")
 
+    async def _start_webhook(self, url: str) -> None:
+        """Serve the webhook (`webhook.py`: big or forged posts refused before they are read),
+        then ask Telegram to post there."""
+        secret = webhook_secret(self._token)
+        self._webhook = WebhookServer(self.application.bot, self.application.update_queue,
+                                      urlsplit(url).path, secret)
+        await self._webhook.start(*parse_listen(self.listen))
+        await self.application.bot.set_webhook(url, allowed_updates=ALLOWED_UPDATES, secret_token=secret)
+
     async def stop(self) -> None:
         """Stop taking updates, send what is waiting (briefly), and close the connections."""
         app = self.application
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
+        if self._webhook is not None:
+            await self._webhook.stop()
         self._running = False
         if self._presenting is not None:
             with contextlib.suppress(TimeoutError):

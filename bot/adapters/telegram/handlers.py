@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
-from telegram import Bot, CallbackQuery, ChatMember, Message, Update
+from telegram import Bot, CallbackQuery, ChatMember, ChatMemberRestricted, Message, Update
 from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
@@ -93,6 +93,7 @@ class Handlers:
         for name in COMMANDS:
             application.add_handler(CommandHandler(name, getattr(self, f"cmd_{name}")))
         application.add_handler(CallbackQueryHandler(self.on_tap))
+        application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrated))
         application.add_handler(MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND,
                                                self.on_group_message))
         application.add_handler(ChatMemberHandler(self.on_my_status, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -147,6 +148,17 @@ class Handlers:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def on_migrated(self, update: Update, context: Context) -> None:
+        """A group became a supergroup: Telegram says so in the old group (`migrate_to_chat_id`)
+        and in the new one (`migrate_from_chat_id`); either moves the group's games."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.outbox.chat_moved(message.chat.id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self.outbox.chat_moved(message.migrate_from_chat_id, message.chat.id)
+
     async def on_group_message(self, update: Update, context: Context) -> None:
         """Any message in a group (which the bot sees when its privacy mode is off)."""
         message, user = update.effective_message, update.effective_user
@@ -199,9 +211,25 @@ class Handlers:
         if lobby.creator_id != player.id and not await self._is_admin(bot, chat_id, user_id):
             raise Refused(Reason.NOT_ALLOWED)
 
-    async def _seat(self, cref: ChatRef, uref: UserRef, player: PlayerProfile,
+    async def _outsider(self, bot: Bot, chat_id: int, user_id: int) -> bool:
+        """Whether the group says the user is not in it: anyone can open a public group, see
+        its lobby and tap Join without joining. A group that cannot be asked (Telegram fails
+        to answer) lets the user in: keeping a member out would be worse than letting in,
+        now and then, someone who could see the game anyway."""
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except TelegramError as exc:
+            log.info("could not check membership in %s: %s", chat_id, exc.message)
+            return False
+        if member.status in (ChatMember.LEFT, ChatMember.BANNED):
+            return True
+        return isinstance(member, ChatMemberRestricted) and not member.is_member
+
+    async def _seat(self, bot: Bot, cref: ChatRef, uref: UserRef, player: PlayerProfile,
                     game_id: int | None = None) -> tuple[int, bool]:
         """Join (or re-check a waiting seat); True if the bot can write to the player."""
+        if await self._outsider(bot, int(cref.key), int(uref.key)):
+            raise Refused(Reason.NOT_MEMBER)
         reachable = self.presenter.reachable(player)
         try:
             lobby = await self.sessions.join(cref, uref, ready=reachable, game_id=game_id)
@@ -334,7 +362,7 @@ class Handlers:
             return
         message, cref, uref, player, lang = found
         try:
-            game_id, reachable = await self._seat(cref, uref, player)
+            game_id, reachable = await self._seat(message.get_bot(), cref, uref, player)
         except Refused as refused:
             await self._refuse(message, lang, refused)
             return
@@ -541,7 +569,7 @@ class Handlers:
         action, game_id = tapped.action, tapped.game_id
         bot, chat_id, user_id = query.get_bot(), int(cref.key), query.from_user.id
         if action is Action.JOIN:
-            joined, reachable = await self._seat(cref, uref, player, game_id)
+            joined, reachable = await self._seat(bot, cref, uref, player, game_id)
             if not reachable:
                 return Answer(t(lang, "dm.start_first"), url=private_link(bot.username, joined))
             return Answer()

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections import deque
@@ -38,7 +39,7 @@ from typing import Any, TypeVar
 
 from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.constants import FloodLimit, ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
 from ...sessions import HandedOver, MessageRefs
@@ -274,6 +275,11 @@ class Outbox:
         such a message is edited in place instead."""
         self.refs = refs
         self.on_forbidden = on_forbidden
+        self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
+        """Called with a group's old and new id when Telegram says it became a supergroup."""
+        self.moved: dict[int, int] = {}
+        """Groups that became supergroups: their old id, their new; what is sent to the old goes
+        to the new."""
         self.job_queue = job_queue
         self.max_attempts = max_attempts
         self.backoff_cap = backoff_cap
@@ -321,6 +327,8 @@ class Outbox:
         if self._closed:
             done.set_result(False)
             return done
+        if target.chat_id in self.moved:
+            target = dataclasses.replace(target, chat_id=self.moved[target.chat_id])
         pending = self._pending.get(target)
         if pending is None:
             self._pending[target] = _Pending(render, [done], fresh)
@@ -500,6 +508,9 @@ class Outbox:
                     self._no_photos.add(target.chat_id)
                 self._text_only.add(target)
                 continue
+            except ChatMigrated as exc:
+                await self.chat_moved(target.chat_id, int(exc.new_chat_id))
+                return False
             except BadRequest as exc:
                 if is_not_modified(exc):
                     if message_id is not None:
@@ -664,6 +675,20 @@ class Outbox:
             except Exception:
                 log.exception("forbidden handler failed")
 
+    async def chat_moved(self, old_id: int, new_id: int) -> None:
+        """Group `old_id` is now the supergroup `new_id` (Telegram refused a request with its
+        new id, or said so in a service message): from now on its messages go to the new id,
+        and the front-end is told once."""
+        if self.moved.get(old_id) == new_id:
+            return
+        self.moved[old_id] = new_id
+        log.info("group %s is now the supergroup %s", old_id, new_id)
+        if self.on_migrated is not None:
+            try:
+                await self.on_migrated(old_id, new_id)
+            except Exception:
+                log.exception("moving group %s to %s failed", old_id, new_id)
+
     def forget(self, game_id: int) -> None:
         """Drop what is remembered about a finished game's messages."""
         for target in [t for t in self._shown if t.game_id == game_id]:
@@ -684,6 +709,7 @@ class Outbox:
         if self._closed:
             done.set_result(None)
             return done
+        chat_id = self.moved.get(chat_id, chat_id)
         self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done, game_id, thread))
         if chat_id not in self._post_tasks:
             self._post_tasks[chat_id] = asyncio.create_task(self._run_posts(chat_id),
@@ -696,6 +722,7 @@ class Outbox:
             while queue:
                 item = queue.popleft()
                 message_id: int | None = None
+                handed_over = False
                 try:
                     await self._pace(chat_id, item.game_id, post=True)
                     message_id = await self._send_post(chat_id, item)
@@ -703,6 +730,13 @@ class Outbox:
                     self.lost_topics.discard((chat_id, item.thread or 0))
                 except Forbidden:
                     await self._forbidden(chat_id)
+                except ChatMigrated as exc:
+                    moving, handed_over = [item, *queue], True
+                    queue.clear()
+                    for waiting in moving:
+                        _chain(self.post(int(exc.new_chat_id), waiting.content, None, waiting.game_id,
+                                         thread=waiting.thread), waiting.done)
+                    await self.chat_moved(chat_id, int(exc.new_chat_id))
                 except BadRequest as exc:
                     if item.thread is not None and (how := lost_topic(exc)) is not None:
                         await self._topic_lost(chat_id, item.thread, how)
@@ -713,7 +747,7 @@ class Outbox:
                 except Exception:
                     log.exception("sending to %s failed", chat_id)
                 finally:
-                    if not item.done.done():
+                    if not item.done.done() and not handed_over:
                         item.done.set_result(message_id)
         finally:
             self._post_tasks.pop(chat_id, None)
@@ -818,7 +852,7 @@ class Outbox:
         while True:
             try:
                 return await call()
-            except (BadRequest, Forbidden):
+            except (BadRequest, Forbidden, ChatMigrated):
                 raise
             except RetryAfter as exc:
                 wait = retry_seconds(exc) + 0.05
@@ -881,3 +915,12 @@ class Outbox:
                 if not item.done.done():
                     item.done.set_result(None)
         self._posts.clear()
+
+
+def _chain(source: asyncio.Future[int | None], target: asyncio.Future[int | None]) -> None:
+    """`target` gets `source`'s result once it has one (a post handed to a group's new id)."""
+    def settle(done: asyncio.Future[int | None]) -> None:
+        if not target.done():
+            target.set_result(None if done.cancelled() else done.result())
+
+    source.add_done_callback(settle)

@@ -55,7 +55,7 @@ from .markup import (
     table_caption,
     table_html,
 )
-from .outbox import Content, Outbox, Picture, Target
+from .outbox import SENT_REF, Content, Outbox, Picture, Target
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +139,7 @@ class Presenter:
         self._languages[user_key] = lang
 
     async def chat_language(self, chat_id: int) -> str:
+        chat_id = self.outbox.moved.get(chat_id, chat_id)
         lang = self._chat_languages.get(chat_id)
         if lang is None:
             row = await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)))
@@ -150,6 +151,7 @@ class Presenter:
 
     async def chat_pictures(self, chat_id: int) -> bool:
         """Whether the chat's table and its players' hands are pictures (its /settings)."""
+        chat_id = self.outbox.moved.get(chat_id, chat_id)
         on = self._chat_pictures.get(chat_id)
         if on is None:
             row = await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)))
@@ -163,6 +165,26 @@ class Presenter:
 
     def set_chat_pictures(self, chat_id: int, on: bool) -> None:
         self._chat_pictures[chat_id] = on
+
+    async def chat_migrated(self, old_id: int, new_id: int) -> None:
+        """Group `old_id` became the supergroup `new_id` (the outbox's `chat_moved`): the group's
+        games, settings and leaderboard move to the new id, and the game in play, if any, is
+        drawn there in a new message; the old group's message can no longer be edited, and its
+        id means nothing in the new one. Said twice (both service messages, a refused send,
+        another process), it is done once."""
+        moved = await self.sessions.move_chat(ChatRef(PLATFORM, str(old_id)), str(new_id))
+        for chat_id in (old_id, new_id):
+            self._chat_languages.pop(chat_id, None)
+            self._chat_pictures.pop(chat_id, None)
+        if moved is None:
+            return
+        game_id = await self.sessions.open_game_id(ChatRef(PLATFORM, str(new_id)))
+        if game_id is None:
+            return
+        for ref in (table_target(game_id, new_id).ref, SENT_REF):
+            await self.outbox.refs.set(game_id, ref, None)
+        self.outbox.forget(game_id)
+        self.refresh_table(game_id, new_id, fresh=True)
 
     async def user_forbidden(self, chat_id: int) -> None:
         """A private chat refused us: the player blocked the bot or never started it."""
@@ -213,6 +235,7 @@ class Presenter:
                       thread: int | None = None, fresh: bool = False) -> asyncio.Future[bool]:
         """Draw the game's group message, in its forum topic (`thread`); `fresh`: as a new
         message at the bottom of the chat."""
+        chat_id = self.outbox.moved.get(chat_id, chat_id)
         return self.outbox.update(table_target(game_id, chat_id, thread),
                                   lambda: self.draw_table(game_id, chat_id), delay, fresh)
 
@@ -348,7 +371,7 @@ class Presenter:
     async def on_event(self, event: Event) -> None:
         if event.platform != PLATFORM:
             return
-        chat_id = int(event.chat_key)
+        chat_id = self.outbox.moved.get(int(event.chat_key), int(event.chat_key))
         game_id = event.game_id
         if isinstance(event, GameCancelled):
             self._cancelled_by[game_id] = event.by
