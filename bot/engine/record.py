@@ -5,9 +5,34 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .errors import InvalidInputError
 from .game import Game
 
 FORMAT = "scopa-record/1"
+
+
+class RecordError(InvalidInputError):
+    """A text that holds no `scopa-record/1` match, or a record whose plays cannot be read
+    or replayed."""
+
+
+def parse_records(text: str, source: str = "the record") -> list[dict[str, Any]]:
+    """The records of a text of `scopa-record/1` lines, blank lines skipped; `source` names
+    the text in the error (a file's path)."""
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            raise RecordError(f"{source}, line {number}: not JSON") from None
+        if not isinstance(record, dict) or record.get("format") != FORMAT:
+            raise RecordError(f"{source}, line {number}: not a {FORMAT} record")
+        records.append(record)
+    if not records:
+        raise RecordError(f"{source}: no {FORMAT} record")
+    return records
 
 
 def to_record(game: Game) -> dict[str, Any]:

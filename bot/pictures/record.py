@@ -7,22 +7,16 @@ every deal and play of the record is checked against the engine on the way.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..engine import Card, EngineError, Game, Move, Primiera
 from ..engine.moves import table_order
+from ..engine.record import RecordError, parse_records
 from ..i18n import t
 from .scenes import HandScene, LastPlay, RoundScene, SeatScene, SideLine, TableScene, round_scene
 from .styles import Style
-
-FORMAT = "scopa-record/1"
-
-
-class RecordError(ValueError):
-    """A record that cannot be read or replayed, or a round or play it does not have."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,20 +36,7 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            raise RecordError(f"{path}, line {number}: not JSON") from None
-        if not isinstance(record, dict) or record.get("format") != FORMAT:
-            raise RecordError(f"{path}, line {number}: not a {FORMAT} record")
-        records.append(record)
-    if not records:
-        raise RecordError(f"{path}: no {FORMAT} record")
-    return records
+    return parse_records(text, str(path))
 
 
 def record_scene(

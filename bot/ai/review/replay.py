@@ -15,13 +15,8 @@ from hashlib import blake2b
 from typing import Any
 
 from bot.engine import Card, EngineError, Game, Move, Play, Rules, SeatView
+from bot.engine.record import RecordError, parse_records
 from bot.engine.rules import Seating, Variant, parse_variant
-
-FORMAT = "scopa-record/1"
-
-
-class RecordError(ValueError):
-    """A record that is not a `scopa-record/1` match, or whose plays the rules do not allow."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,20 +37,7 @@ class Turn:
 
 def read_records(text: str, source: str = "the record") -> list[dict[str, Any]]:
     """The records of a text of `scopa-record/1` lines (blank lines skipped)."""
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            raise RecordError(f"{source}, line {number}: not JSON") from None
-        if not isinstance(record, dict) or record.get("format") != FORMAT:
-            raise RecordError(f"{source}, line {number}: not a {FORMAT} record")
-        records.append(record)
-    if not records:
-        raise RecordError(f"{source}: no {FORMAT} record")
-    return records
+    return parse_records(text, source)
 
 
 def match_key(record: dict[str, Any]) -> str:
