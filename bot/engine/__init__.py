@@ -1,7 +1,7 @@
 """Pure rules of the Scopa family: no I/O, no chat library, deterministic from a seed."""
 
 from ._native import compiled
-from .cards import DECK, SETTEBELLO, Card, DeckStyle, Suit, label
+from .cards import DECK, SETTEBELLO, Card, Suit
 from .determinize import game_from_view, unseen_cards
 from .errors import (
     EngineError,
@@ -31,7 +31,6 @@ __all__ = [
     "SETTEBELLO",
     "CaptureChoice",
     "Card",
-    "DeckStyle",
     "EngineError",
     "Game",
     "GameOverError",
@@ -58,7 +57,6 @@ __all__ = [
     "draw_teams",
     "dump_game",
     "game_from_view",
-    "label",
     "load_game",
     "record_line",
     "to_record",

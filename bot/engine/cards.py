@@ -137,30 +137,3 @@ def parse_cards(codes: object) -> list[Card]:
 
 def codes(cards: list[Card] | tuple[Card, ...]) -> list[str]:
     return [card.code for card in cards]
-
-
-class DeckStyle(StrEnum):
-    """How cards are drawn for people; never changes a rule."""
-
-    NAPOLETANE = "napoletane"
-    PIACENTINE = "piacentine"
-    SICILIANE = "siciliane"
-    FRENCH = "french"
-
-
-_SUIT_SYMBOLS: dict[DeckStyle, dict[Suit, str]] = {
-    DeckStyle.NAPOLETANE: {Suit.DENARI: "🪙", Suit.COPPE: "🏆", Suit.SPADE: "🗡️", Suit.BASTONI: "🪵"},
-    DeckStyle.PIACENTINE: {Suit.DENARI: "🟡", Suit.COPPE: "🍷", Suit.SPADE: "⚔️", Suit.BASTONI: "🏏"},
-    DeckStyle.SICILIANE: {Suit.DENARI: "☀️", Suit.COPPE: "🏺", Suit.SPADE: "🔪", Suit.BASTONI: "🌿"},
-    DeckStyle.FRENCH: {Suit.DENARI: "♦", Suit.COPPE: "♥", Suit.SPADE: "♠", Suit.BASTONI: "♣"},
-}
-
-_ITALIAN_RANK_LABELS = {1: "A", 8: "F", 9: "C", 10: "R"}
-_FRENCH_RANK_LABELS = {1: "A", 8: "J", 9: "Q", 10: "K"}
-
-
-def label(card: Card, style: DeckStyle | str = DeckStyle.NAPOLETANE) -> str:
-    """A short label for buttons and tables, e.g. `7🪙` or `Q♠`."""
-    style = DeckStyle(style)
-    ranks = _FRENCH_RANK_LABELS if style is DeckStyle.FRENCH else _ITALIAN_RANK_LABELS
-    return ranks.get(card.rank, str(card.rank)) + _SUIT_SYMBOLS[style][card.suit]
