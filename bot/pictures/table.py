@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from ..i18n import t
+from ..i18n import t, tn
 from .cards import card_height, card_image
 from .felt import GOLD, LIGHT, MUTED, PANEL, felt, glow, write
 from .scenes import LastPlay, SideLine, TableScene
@@ -56,7 +56,7 @@ def header(draw: ImageDraw.ImageDraw, scene: TableScene, lang: str, width: int, 
         t(lang, "pictures.target", target=scene.target),
     ]
     if scene.round_limit:
-        parts.append(t(lang, "pictures.round_limit", rounds=scene.round_limit))
+        parts.append(tn(lang, "pictures.round_limit", scene.round_limit))
     stock = t(lang, "pictures.stock", count=scene.stock)
     room = width - 2 * pad - int(font(22).getlength(stock)) - 16
     write(draw, (pad, y), fit(" · ".join(parts), 24, room, True), 24, LIGHT, "lm", bold=True)
