@@ -179,8 +179,8 @@ class Sessions:
 
     async def owed_notices(self, platform: str) -> list[Event]:
         """Round breakdowns and match ends committed but not yet posted (the bot stopped in
-        between), of the chats this process serves: a front-end posts them at start
-        through `announce`."""
+        between, or the process posting them died), of the chats this process serves: a
+        front-end posts them at start through `announce`, and then `keep_announcing`."""
         owed = await self._notices.owed(platform)
         if self._scheduler.served is None:
             return owed
