@@ -9,18 +9,27 @@ handed the owed events again, in order, and posts them once.
 Of several processes on one database, one posts each announcement: it is posted
 under the hold of its notice (`holds`), and only while it is still owed, so two
 processes starting together after a crash do not both post the end of a match.
+
+Whoever dies, each is posted: a process that finds a notice held tries again once
+that hold would run out (a dead holder's hold is then taken over), and each process
+looks for what is owed to its chats at start and then every `SWEEP_EVERY` seconds
+(`sweep`), so a notice whose poster died is posted by another. What remains is a
+process that dies after the chat got the message and before the database heard of it:
+the next one posts it again (at least once, in that window only; `docs/scaling.md`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..engine import RoundResult
 from . import events as ev
-from .holds import MessageHolds
+from .holds import HandedOver, MessageHolds
 from .ports import GameStore
 
 PREFIX = "notice:"
@@ -28,6 +37,12 @@ OWED = (ev.RoundEnded, ev.MatchEnded)
 """The events a chat must see even across a crash; the others are redrawn from the state."""
 
 _KINDS: dict[str, type[ev.Event]] = {"round": ev.RoundEnded, "match": ev.MatchEnded}
+
+SWEEP_EVERY = 30.0
+"""Seconds between two looks for owed announcements: a notice owed at two looks in a row
+(its poster died, or its chat refused it for a while) is posted again."""
+AFTER_HOLD = 0.5
+"""Seconds past the end of another's hold before looking again, so that the hold has run out."""
 
 
 def notice_key(event: ev.Event) -> str:
@@ -73,9 +88,13 @@ def owed_refs(events: list[ev.Event]) -> tuple[tuple[str, str], ...]:
 
 
 class Notices:
-    def __init__(self, store: GameStore, holds: MessageHolds) -> None:
+    def __init__(self, store: GameStore, holds: MessageHolds,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
         self.store = store
         self.holds = holds
+        self.sleep = sleep
+        self._announcing: Counter[tuple[int, str]] = Counter()
+        self._seen: set[tuple[int, str]] = set()
 
     async def owed(self, platform: str) -> list[ev.Event]:
         """The announcements still owed to `platform`'s chats, oldest game first, rounds in order."""
@@ -94,7 +113,10 @@ class Notices:
     async def announce(self, event: ev.Event, post: Callable[[], Awaitable[bool]]) -> bool:
         """`post()` the announcement `event` if it is still owed, holding its notice so that
         no other process posts it meanwhile; once `post` says it reached the chat (or the
-        chat refuses the bot for good) it is owed no more. True if this call posted it."""
+        chat refuses the bot for good) it is owed no more. Held by another process, it is
+        looked at again once that hold would run out, as often as it takes: posted by the
+        holder meanwhile, it is left; still owed (the holder died), it is posted here.
+        True if this call posted it."""
         key = notice_key(event)
         posted = False
 
@@ -106,5 +128,27 @@ class Notices:
             if await post():
                 await self.delivered(event)
 
-        await self.holds.draw(event.game_id, key, posting)
+        mark = (event.game_id, key)
+        self._announcing[mark] += 1
+        try:
+            while isinstance(outcome := await self.holds.draw(event.game_id, key, posting), HandedOver):
+                await self.sleep(outcome.after + AFTER_HOLD)
+        finally:
+            self._announcing[mark] -= 1
+            if not self._announcing[mark]:
+                del self._announcing[mark]
         return posted
+
+    async def sweep(self, owed: list[ev.Event], announce: Callable[[ev.Event], Awaitable[object]]
+                    ) -> float:
+        """Hand `announce` (a front-end's way to post an event, through `announce` above) the
+        notices of `owed` that were owed at the last sweep too and that this process is not
+        posting now; give the seconds until the next sweep. A notice owed since the last
+        sweep is left to the process that made it, which is most likely posting it now."""
+        marks = [(event.game_id, notice_key(event)) for event in owed]
+        due = [event for event, mark in zip(owed, marks, strict=True)
+               if mark in self._seen and mark not in self._announcing]
+        self._seen = set(marks)
+        for event in due:
+            await announce(event)
+        return SWEEP_EVERY

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
@@ -26,7 +27,7 @@ from .events import Event
 from .games import EventBus, Games, Listener
 from .holds import HandedOver, MessageHolds
 from .lobby import LOBBY_IDLE, Lobby
-from .notices import Notices
+from .notices import SWEEP_EVERY, Notices
 from .play import Play
 from .ports import GameStore, MessageRefs, Served, StorageFailed
 from .queries import Queries
@@ -53,6 +54,7 @@ __all__ = [
 
 
 _T = TypeVar("_T")
+log = logging.getLogger(__name__)
 
 
 def default_chooser(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
@@ -103,6 +105,7 @@ class _Watched:
 
 class Sessions:
     def __init__(self, store: GameStore, *, clock: Callable[[], float] = time.time,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
                  computer_pace: float = 1.2, warn_before: float = 20.0,
                  chooser: Chooser | None = None, think: Think | None = None,
                  timeout_level: str = "medium", max_timeouts: int = 3) -> None:
@@ -126,7 +129,7 @@ class Sessions:
         self._settings = Settings(store, self._directory)
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
-        self._notices = Notices(store, self._holds)
+        self._notices = Notices(store, self._holds, sleep)
 
     # ---- plumbing -------------------------------------------------------------
 
@@ -176,8 +179,8 @@ class Sessions:
 
     async def owed_notices(self, platform: str) -> list[Event]:
         """Round breakdowns and match ends committed but not yet posted (the bot stopped in
-        between), of the chats this process serves: a front-end posts them at start
-        through `announce`."""
+        between, or the process posting them died), of the chats this process serves: a
+        front-end posts them at start through `announce`, and then `keep_announcing`."""
         owed = await self._notices.owed(platform)
         if self._scheduler.served is None:
             return owed
@@ -191,6 +194,28 @@ class Sessions:
         once the message is in the chat, or the chat refuses the bot for good; it is then
         owed no more. True if this call posted it (`notices`)."""
         return await self._notices.announce(event, post)
+
+    async def announce_owed(self, platform: str, announce: Callable[[Event], Awaitable[object]]
+                            ) -> float:
+        """Hand `announce` (the front-end's handler of events, which posts announcements through
+        `announce` above) the announcements owed to the chats this process serves on
+        `platform` that were owed at the last look too and that this process is not posting:
+        their poster died, or the chat refused them for a while. Returns the seconds until
+        the next look (`notices.Notices.sweep`)."""
+        return await self._notices.sweep(await self.owed_notices(platform), announce)
+
+    async def keep_announcing(self, platform: str, announce: Callable[[Event], Awaitable[object]]
+                              ) -> None:
+        """`announce_owed` now and then for good: a front-end runs it as a task from its start
+        (after posting what is owed then) until it stops. A look that fails is tried again at
+        the next; a database that is gone stops the bot anyway (`failure`)."""
+        while True:
+            try:
+                wait = await self.announce_owed(platform, announce)
+            except Exception:
+                log.warning("could not look for the announcements owed to %s", platform, exc_info=True)
+                wait = SWEEP_EVERY
+            await asyncio.sleep(wait)
 
     async def notice_delivered(self, event: Event) -> None:
         """`event` (a RoundEnded or MatchEnded) reached its chat; other events are ignored.

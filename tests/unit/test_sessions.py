@@ -442,11 +442,20 @@ async def test_a_process_owes_announcements_only_to_the_chats_it_serves() -> Non
 
 async def test_an_owed_announcement_is_posted_by_one_of_two_processes_starting_together() -> None:
     """After a crash two processes start on one store and both find the end of a match owed:
-    one posts it, the other leaves it to that one; a post that failed is owed still."""
+    one posts it, the other looks again once the first is done and finds it posted; a post
+    that failed is owed still."""
     clock = FakeClock()
     store = MemoryStore(clock)
     store.shared = True  # type: ignore[misc]
-    one, two = (Sessions(store, clock=clock, computer_pace=0.0) for _ in range(2))  # type: ignore[arg-type]
+    first: asyncio.Task[bool] | None = None
+
+    async def holder_finishes(seconds: float) -> None:
+        sent.set()
+        assert first is not None
+        await first
+
+    one, two = (Sessions(store, clock=clock, sleep=holder_finishes, computer_pace=0.0)  # type: ignore[arg-type]
+                for _ in range(2))
     game_id = await start_duel(one, options={"target": 1})
     await play_to_end(one, game_id, [ALICE, BOB])
     match_end = next(e for e in await one.owed_notices("test") if isinstance(e, MatchEnded))
@@ -465,8 +474,7 @@ async def test_an_owed_announcement_is_posted_by_one_of_two_processes_starting_t
 
     first = asyncio.create_task(one.announce(match_end, slow_post))
     await sending.wait()
-    assert not await two.announce(match_end, post), "left to the process posting it"
-    sent.set()
+    assert not await two.announce(match_end, post), "posted meanwhile by the process holding it"
     assert await first
     assert not await two.announce(match_end, post), "owed no more"
     assert posts == ["one"]

@@ -19,6 +19,7 @@ from .client import ScopaClient
 from .commands import build_commands
 from .handlers import CommandHandlers
 from .hands import TOKEN_LIFETIME, HandTracker
+from .identity import PLATFORM
 from .lanes import Lanes
 from .pictures import Painter
 from .presenter import Presenter
@@ -72,6 +73,7 @@ class DiscordFrontEnd:
             self.client.tree.add_command(command)
         self.client.on_press = self.presses.on_press
         self._connection: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
         sessions.subscribe(self._on_event)
 
     def __repr__(self) -> str:
@@ -113,6 +115,8 @@ class DiscordFrontEnd:
         self.painter.warm(Style.NAPOLETANE)
         self.presenter.running = True
         await self.presenter.redraw_running()
+        self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
+                                             name="discord-owed")
         self._connection = asyncio.create_task(self._connect(), name="discord-gateway")
         log.info("Discord bot %s is connecting", self.client.user)
 
@@ -142,6 +146,10 @@ class DiscordFrontEnd:
         self.client.on_press = None
         await self.lanes.close(self.drain_timeout)
         self.presenter.running = False
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            await asyncio.gather(self._sweeping, return_exceptions=True)
+            self._sweeping = None
         if self._connection is not None:
             self._connection.cancel()
             with contextlib.suppress(asyncio.CancelledError):

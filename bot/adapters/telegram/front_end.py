@@ -143,6 +143,7 @@ class TelegramFrontEnd:
         self._webhook: WebhookServer | None = None
         self._events: asyncio.Queue[Event] = asyncio.Queue()
         self._presenting: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
         sessions.subscribe(self._on_event)
 
     def __repr__(self) -> str:
@@ -184,6 +185,8 @@ class TelegramFrontEnd:
         self._running = True
         self._presenting = asyncio.create_task(self._present(), name="telegram-events")
         await self.presenter.redraw_running()
+        self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
+                                             name="telegram-owed")
         assert app.updater is not None
         if self.webhook_url:
             await self._start_webhook(self.webhook_url)
@@ -211,6 +214,9 @@ class TelegramFrontEnd:
         if self._webhook is not None:
             await self._webhook.stop()
         self._running = False
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            await asyncio.gather(self._sweeping, return_exceptions=True)
         if self._presenting is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._events.join(), self.drain_timeout)
