@@ -30,6 +30,7 @@ from telegram.ext import (
 
 from ...i18n import t
 from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
+from ...render_review import accuracy_help
 from ...sessions import (
     ChatRef,
     ChatSettings,
@@ -317,7 +318,7 @@ class Handlers:
             style = str((await self.sessions.chat(cref)).defaults.get("deck_style", style))
         await self._reply(update.effective_message, lang, lambda lang: escape(
             t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra") + "\n\n"
-            + card_legend(style, lang, buttons=True)))
+            + accuracy_help(lang) + "\n\n" + card_legend(style, lang, buttons=True)))
 
     async def _group_only(
             self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerProfile, str] | None:
