@@ -18,8 +18,6 @@ from .fakes.telegram_server import CallbackRecord, FakeChat, FakeMessage, FakeTe
 from .sessions_helpers import FakeClock, open_sessions
 
 MATCH_OVER = "🏆"
-REVIEW_SEARCHES = 2
-"""Searches per move in a match review: few, so that a review takes a moment."""
 
 
 @dataclass
@@ -47,7 +45,7 @@ async def start_bot(tg: FakeTelegramServer, db: Path, *, clock: FakeClock | None
     are text unless `pictures=True` (then as each chat's settings say).
     """
     clock = clock or FakeClock()
-    sessions = await open_sessions(db, clock, review_searches=REVIEW_SEARCHES)
+    sessions = await open_sessions(db, clock)
     settings: dict[str, Any] = {"api_base": tg.base_url, "poll_timeout": 5, "table_delay": 0.02,
                                 "rate_limiter": None, "group_rate": None, "drain_timeout": 2.0,
                                 "pictures": False}

@@ -10,9 +10,16 @@ import pytest
 from bot.sessions import Reason, Refused, Sessions
 from bot.sessions import reviews as reviews_module
 
-from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, open_memory_sessions, play_to_end, start_duel
-
-SEARCHES = 2
+from ..sessions_helpers import (
+    ALICE,
+    BOB,
+    CARLA,
+    CHAT,
+    REVIEW_SEARCHES,
+    open_memory_sessions,
+    play_to_end,
+    start_duel,
+)
 
 
 async def _finished_duel(sessions: Sessions) -> int:
@@ -36,11 +43,11 @@ def worked_out(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 async def test_a_player_gets_the_review_worked_out_once_and_stored(worked_out: list[int]) -> None:
-    sessions = await open_memory_sessions(review_searches=SEARCHES)
+    sessions = await open_memory_sessions()
     game_id = await _finished_duel(sessions)
     first = await sessions.review(game_id, ALICE)
     assert first.fresh and first.seat == 0 and first.names == ("Alice", "Bob")
-    assert first.review.searches == SEARCHES and len(first.review.accuracy) == 2
+    assert first.review.searches == REVIEW_SEARCHES and len(first.review.accuracy) == 2
     assert [seat for seat, _ in first.players] == [0, 1]
     again = await sessions.review(game_id, BOB)
     assert not again.fresh and again.seat == 1 and again.review == first.review
@@ -48,7 +55,7 @@ async def test_a_player_gets_the_review_worked_out_once_and_stored(worked_out: l
 
 
 async def test_the_chats_last_finished_match_is_the_one_reviewed() -> None:
-    sessions = await open_memory_sessions(review_searches=SEARCHES)
+    sessions = await open_memory_sessions()
     with pytest.raises(Refused) as refused:
         await sessions.last_finished(CHAT)
     assert refused.value.reason is Reason.NO_MATCH
@@ -57,7 +64,7 @@ async def test_the_chats_last_finished_match_is_the_one_reviewed() -> None:
 
 
 async def test_stats_show_the_mean_accuracy_of_reviewed_matches() -> None:
-    sessions = await open_memory_sessions(review_searches=SEARCHES)
+    sessions = await open_memory_sessions()
     before = await sessions.stats(ALICE)
     assert (before["reviewed"], before["accuracy"]) == (0, None)
     first = await sessions.review(await _finished_duel(sessions), ALICE)
@@ -68,7 +75,7 @@ async def test_stats_show_the_mean_accuracy_of_reviewed_matches() -> None:
 
 
 async def test_a_stranger_an_unfinished_match_and_a_missing_one_are_refused(worked_out: list[int]) -> None:
-    sessions = await open_memory_sessions(review_searches=SEARCHES)
+    sessions = await open_memory_sessions()
     running = await start_duel(sessions, options={"target": 1})
     for game_id, user, reason in ((running, ALICE, Reason.NOT_FINISHED),
                                   (running, CARLA, Reason.NOT_YOUR_REVIEW), (9999, ALICE, Reason.NO_GAME)):
