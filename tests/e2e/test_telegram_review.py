@@ -11,7 +11,7 @@ import pytest
 from bot.adapters.telegram.identity import PLATFORM
 from bot.sessions import UserRef
 
-from ..fakes.telegram_server import FakeChat, FakeTelegramServer, FakeUser
+from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import answered, bot_messages, duel, match_over, play_until_over, shown
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -21,6 +21,11 @@ REVIEW_TITLE = "Your review of the match in Friends"
 
 def _reviews(tg: FakeTelegramServer, user: FakeUser) -> list[str]:
     return [shown(m) for m in bot_messages(tg, user) if REVIEW_TITLE in shown(m)]
+
+
+def _photos(tg: FakeTelegramServer, user: FakeUser) -> list[FakeMessage]:
+    """The photos of one's costly moves, each under its line ("Round 1, move 7: ...")."""
+    return [m for m in bot_messages(tg, user) if m.photo is not None and shown(m).startswith("Round ")]
 
 
 def _accuracy_lines(tg: FakeTelegramServer, group: FakeChat) -> list[str]:
@@ -88,3 +93,20 @@ async def test_a_stranger_pressing_review_is_refused_and_nothing_is_sent(tmp_pat
         assert {who: len(bot_messages(tg, who)) for who in before} == before
         alice = UserRef(PLATFORM, str(d.alice.id), "Alice")
         assert (await d.bot.sessions.stats(alice))["reviewed"] == 0, "no review was worked out"
+
+
+async def test_where_the_group_shows_pictures_each_costly_move_follows_as_a_photo(tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db", pictures=True) as d:
+        tg = d.tg
+        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
+        over = await tg.wait_for(lambda: match_over(tg, d.group), what="the end of the match")
+        assert not (await answered(tg, tg.tap(d.group, over, d.alice, "Review"), timeout=30)).show_alert
+        found = await d.bot.sessions.review(1, UserRef(PLATFORM, str(d.alice.id), "Alice"))
+        for user, seat in ((d.alice, 0), (d.bob, 1)):
+            costly = found.review.costliest(seat)
+            await tg.wait_for(lambda u=user: _reviews(tg, u), what=f"{user.first_name}'s review")
+            count = len(costly)
+            await tg.wait_for(lambda u=user, n=count: len(_photos(tg, u)) == n,
+                              what=f"{user.first_name}'s costly moves as photos")
+            assert [shown(m).split(":")[0] for m in _photos(tg, user)] == [
+                f"Round {p.round + 1}, move {p.play + 1}" for p in costly]
