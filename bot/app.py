@@ -242,7 +242,7 @@ async def serve(names: list[str], settings: Settings,
     computers = ComputerPool()
     try:
         await computers.start()
-        sessions = await open_sessions(settings.database, think=computers.think)
+        sessions = await open_sessions(settings.database, think=computers.think, pool=computers)
     except BaseException:
         computers.close()
         raise

@@ -6,6 +6,7 @@ around these lines; the words all come from the catalogue.
 
 from __future__ import annotations
 
+import math
 import time
 import unicodedata
 from collections.abc import Sequence
@@ -497,6 +498,11 @@ def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: b
     return "\n".join(lines)
 
 
+def accuracy_shown(value: float) -> str:
+    """An accuracy as players read it: a whole number from 0 to 100."""
+    return str(math.floor(value + 0.5))
+
+
 def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None = None) -> str:
     """A player's record; sweeps are named as in `variant` (see `leaderboard_text`)."""
     lines = [t(lang, "stats.title", name=name)]
@@ -512,6 +518,9 @@ def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None 
         lines.append(t(lang, "stats.win_kinds", **{
             kind: tn(lang, f"count.win_kind.{kind}", kinds.get(kind, 0))
             for kind in ("semplice", "doppia", "tripla")}))
+    if stats.get("reviewed") and stats.get("accuracy") is not None:
+        lines.append(t(lang, "stats.accuracy", accuracy=accuracy_shown(stats["accuracy"]),
+                       matches=tn(lang, "count.reviewed", stats["reviewed"])))
     for ladder, data in sorted(stats.get("ratings", {}).items()):
         lines.append(t(lang, "stats.ladder", ladder=t(lang, f"ladder.{ladder}"),
                        rating=rating_shown(data["rating"]), games=tn(lang, "count.games", data["games"]),

@@ -11,7 +11,7 @@ from babel.numbers import format_decimal
 from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Review
 from .engine import Move
 from .i18n import t, tn
-from .render import card_label, is_escoba, move_label
+from .render import accuracy_shown, card_label, is_escoba, move_label
 
 _SWEEP_FAULTS = {Fault.MISSED_SCOPA: ("review.reason.missed_scopa", "review.reason.missed_escoba"),
                  Fault.LEFT_SWEEP: ("review.reason.left_sweep", "review.reason.left_escoba")}
@@ -22,11 +22,6 @@ _FRENCH_RANKS = (8, 9)
 def number_text(value: float, lang: str, digits: int = 2) -> str:
     """`0.75` in English, `0,75` in Italian and Spanish."""
     return format_decimal(value, format="0." + "0" * digits, locale=lang)
-
-
-def accuracy_shown(value: float) -> str:
-    """An accuracy as players read it: a whole number from 0 to 100."""
-    return str(math.floor(value + 0.5))
 
 
 def accuracy_line(review: Review, names: Sequence[str], lang: str) -> str:
@@ -75,6 +70,20 @@ def costly_line(play: GradedPlay, lang: str, variant: str, style: str = "napolet
     return t(lang, "review.costly", round=play.round + 1, play=play.play + 1,
              played=move_label(play.played, style), best=move_label(play.best, style),
              loss=number_text(play.loss, lang), reason=reason_text(play, lang, variant, style) or "")
+
+
+def personal_review_text(review: Review, names: Sequence[str], seat: int, lang: str,
+                         style: str = "napoletane") -> str:
+    """One player's review: every seat's accuracy, and that seat's costliest plays with why."""
+    lines = [accuracy_line(review, names, lang), ""]
+    costly = review.costliest(seat)
+    if not costly:
+        lines.append(t(lang, "review.flawless", name=names[seat]))
+    else:
+        lines.append(t(lang, "review.costliest", name=names[seat]))
+        lines += [f"• {costly_line(play, lang, review.variant, style)}" for play in costly]
+    lines += ["", tn(lang, "review.title", review.searches)]
+    return "\n".join(lines)
 
 
 def review_text(review: Review, names: Sequence[str], lang: str, style: str = "napoletane") -> str:

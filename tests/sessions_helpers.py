@@ -30,6 +30,9 @@ def first_legal(level: str, view: SeatView, seed: str, budget: float | None = No
     return random.Random(seed).choice(moves)
 
 
+REVIEW_SEARCHES = 2
+"""Searches per move in a match review: few, so that a review takes a moment."""
+
 CHAT = ChatRef("test", "group-1", "Friends")
 ALICE = UserRef("test", "u1", "Alice", "it")
 BOB = UserRef("test", "u2", "Bob", "en")
@@ -41,6 +44,7 @@ async def open_sessions(path: Path, clock: FakeClock | None = None, **kwargs: ob
     clock = clock or FakeClock()
     store = await Store.open(path, clock)
     kwargs.setdefault("chooser", first_legal)
+    kwargs.setdefault("review_searches", REVIEW_SEARCHES)
     return Sessions(store, clock=clock, computer_pace=0.0, **kwargs)  # type: ignore[arg-type]
 
 
@@ -48,6 +52,7 @@ async def open_memory_sessions(clock: FakeClock | None = None, **kwargs: object)
     """Sessions over the in-memory store: for what does not depend on SQLite itself."""
     clock = clock or FakeClock()
     kwargs.setdefault("chooser", first_legal)
+    kwargs.setdefault("review_searches", REVIEW_SEARCHES)
     return Sessions(MemoryStore(clock), clock=clock, computer_pace=0.0, **kwargs)  # type: ignore[arg-type]
 
 

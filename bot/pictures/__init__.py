@@ -5,6 +5,7 @@ from .cards import card_image
 from .encode import photo_bytes, png_bytes
 from .hand import hand_picture
 from .lobby import lobby_picture
+from .review import ReviewScene, review_picture, review_scene
 from .scenes import (
     HandScene,
     LastPlay,
@@ -32,6 +33,7 @@ __all__ = [
     "HandScene",
     "LastPlay",
     "LobbyScene",
+    "ReviewScene",
     "RoundScene",
     "SeatScene",
     "SideLine",
@@ -47,6 +49,8 @@ __all__ = [
     "parse_style",
     "photo_bytes",
     "png_bytes",
+    "review_picture",
+    "review_scene",
     "round_picture",
     "round_scene",
     "round_scene_of",

@@ -16,6 +16,7 @@ from .holds import HandedOver
 from .ports import GameStore, MessageRefs, OpenGameExists, Served, StaleVersion
 from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
+from .reviews import MatchReview
 from .service import LEVELS, Sessions
 from .thinking import ComputerPool
 from .views import (
@@ -53,6 +54,7 @@ __all__ = [
     "LobbyUpdated",
     "LobbyView",
     "MatchEnded",
+    "MatchReview",
     "MessageRefs",
     "MovePlayed",
     "OpenGameExists",

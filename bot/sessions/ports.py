@@ -22,7 +22,9 @@ rules, which every implementation keeps:
 - `hold_message` gives each of a game's messages to one owner at a time in the same
   way, so that of several processes one at a time draws it; another owner that
   wants it drawn meanwhile leaves a note (`mark_message`) and the holder draws it
-  again before it lets go (`release_message`, `sessions.holds`).
+  again before it lets go (`release_message`, `sessions.holds`);
+- `store_review` keeps the first review stored for a match: a second changes nothing and
+  gives False, so a review is worked out once however many ask at once.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .records import (
     PlayerRow,
     RatingRow,
     ResultRow,
+    ReviewSeatRow,
     SeatRow,
 )
 
@@ -228,8 +231,26 @@ class GameStore(MessageRefs, Protocol):
     async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
                           limit: int = 10) -> list[LeaderboardRow]: ...
 
-    async def player_stats(self, player_id: int) -> dict[str, Any]: ...
+    async def player_stats(self, player_id: int) -> dict[str, Any]:
+        """Games, wins, scope, points, wins by kind, ratings by ladder, and `accuracy`: the
+        mean of the player's accuracy over their reviewed matches (None before one), with
+        `reviewed`, how many."""
+        ...
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]: ...
 
     async def records(self) -> list[str]: ...
+
+    # ---- match reviews
+    async def match_record(self, game_id: int) -> str | None:
+        """The scopa-record/1 line kept when the match ended; None for a game without one."""
+        ...
+
+    async def match_review(self, game_id: int) -> str | None:
+        """The review stored with the match (scopa-review/1 JSON); None before one is."""
+        ...
+
+    async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
+        """Store the match's review and each seat's accuracy in it, in one transaction;
+        False (and nothing changes) when the match has a review already."""
+        ...

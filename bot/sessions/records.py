@@ -164,3 +164,12 @@ class MatchFinish:
     record_line: str
     results: tuple[ResultRow, ...]
     ratings: tuple[RatingRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewSeatRow:
+    """A seat's accuracy in a stored match review (`player_id` None for a computer)."""
+
+    seat: int
+    player_id: int | None
+    accuracy: float

@@ -34,6 +34,16 @@ class Reason(StrEnum):
     their buttons, without joining it)."""
 
 
+    NO_MATCH = "no_match"
+    """The chat has no finished match (to review)."""
+    NOT_FINISHED = "not_finished"
+    """The match is not over yet (or was cancelled), so it has no review."""
+    NOT_YOUR_REVIEW = "not_your_review"
+    """Only the people who played a match may see its review."""
+    NO_REVIEW = "no_review"
+    """The match's record cannot be replayed, so it cannot be reviewed."""
+
+
 class Refused(Exception):
     """A request that changes nothing; `reason` and `params` say why, for the catalogue."""
 

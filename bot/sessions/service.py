@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
 from ..ai import LEVELS, choose_move
+from ..ai.review import DEFAULT_SEARCHES
 from ..engine import Game, Move, SeatView
 from .directory import Directory
 from .events import Event
@@ -32,9 +33,10 @@ from .play import Play
 from .ports import GameStore, MessageRefs, Served, StorageFailed
 from .queries import Queries
 from .refs import ChatRef, UserRef, language_of
+from .reviews import MatchReview, Reviews
 from .scheduler import Alarm, Scheduler
 from .settings import LANGUAGES, Settings
-from .thinking import Chooser, Think, think_in_thread
+from .thinking import Chooser, ComputerPool, Think, think_in_thread
 from .views import (
     ChatSettings,
     GameSummary,
@@ -108,7 +110,8 @@ class Sessions:
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
                  computer_pace: float = 1.2, warn_before: float = 20.0,
                  chooser: Chooser | None = None, think: Think | None = None,
-                 timeout_level: str = "medium", max_timeouts: int = 3) -> None:
+                 timeout_level: str = "medium", max_timeouts: int = 3,
+                 pool: ComputerPool | None = None, review_searches: int = DEFAULT_SEARCHES) -> None:
         self._failures: list[StorageFailed] = []
         self._failed = asyncio.Event()
         store = cast(GameStore, _Watched(store, self._storage_failed))
@@ -127,6 +130,7 @@ class Sessions:
                                     think=think or think_in_thread, timeout_level=timeout_level)
         self._queries = Queries(store, self._directory, self._games)
         self._settings = Settings(store, self._directory)
+        self._reviews = Reviews(store, self._directory, self._games, pool, review_searches)
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
         self._notices = Notices(store, self._holds, sleep)
@@ -367,6 +371,19 @@ class Sessions:
 
     async def chat_game(self, chat_ref: ChatRef | None) -> str:
         return await self._queries.chat_game(chat_ref)
+
+    # ---- match reviews ------------------------------------------------------------
+
+    async def review(self, game_id: int, user: UserRef) -> MatchReview:
+        """The review of finished match `game_id` for `user`, one of its players: the stored
+        one, or worked out now in the computer players' workers (`pool`, else a thread) with
+        `review_searches` and stored with the match, so it is worked out once. Refused for a
+        game not finished, not found, or not played by `user`."""
+        return await self._reviews.review(game_id, user)
+
+    async def last_finished(self, chat_ref: ChatRef) -> int:
+        """The id of the chat's latest finished match (for /review); refused if none."""
+        return await self._reviews.last_finished(chat_ref)
 
     # ---- settings ---------------------------------------------------------------
 

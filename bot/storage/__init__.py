@@ -11,11 +11,13 @@ from .models import (
     PlayerRow,
     RatingRow,
     ResultRow,
+    ReviewSeatRow,
     SeatRow,
 )
 from .store import OpenGameExists, StaleVersion, Store
 
 __all__ = [
     "ChatRow", "GameRow", "LeaderboardRow", "MatchFinish", "MatchSummary", "MoveCommit", "MoveRow",
-    "OpenGameExists", "PlayerRow", "RatingRow", "ResultRow", "SeatRow", "StaleVersion", "Store",
+    "OpenGameExists", "PlayerRow", "RatingRow", "ResultRow", "ReviewSeatRow", "SeatRow", "StaleVersion",
+    "Store",
 ]

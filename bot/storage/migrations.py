@@ -158,4 +158,20 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX games_one_open_per_thread ON games(chat_id, thread)
         WHERE status IN ('lobby', 'running');
     """,
+    # 7: a finished match's review (scopa-review/1), worked out once, and each seat's accuracy in
+    # it, so that a player's average accuracy over their reviewed matches is one query.
+    """
+    CREATE TABLE reviews (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        review TEXT NOT NULL
+    );
+    CREATE TABLE review_seats (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player_id INTEGER REFERENCES players(id),
+        accuracy REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX review_seats_player ON review_seats(player_id);
+    """,
 )

@@ -17,12 +17,13 @@ from ..sessions.records import (
     PlayerRow,
     RatingRow,
     ResultRow,
+    ReviewSeatRow,
     SeatRow,
 )
 
 __all__ = [
     "ChatRow", "GameRow", "LeaderboardRow", "MatchFinish", "MatchSummary", "MoveCommit", "MoveRow",
-    "PlayerRow", "RatingRow", "ResultRow", "SeatRow", "dumps",
+    "PlayerRow", "RatingRow", "ResultRow", "ReviewSeatRow", "SeatRow", "dumps",
 ]
 
 

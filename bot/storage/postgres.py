@@ -37,6 +37,7 @@ from .models import (
     PlayerRow,
     RatingRow,
     ResultRow,
+    ReviewSeatRow,
     SeatRow,
     dumps,
 )
@@ -625,8 +626,11 @@ class PostgresStore:
             "JOIN records rec ON rec.game_id=res.game_id JOIN games g ON g.id=res.game_id "
             "WHERE res.player_id=$1 AND res.won AND g.status='finished' "
             "AND rec.line::json->>'win_kind' IS NOT NULL GROUP BY 1", player_id)
-        assert row is not None
-        return player_stats(row, kinds, ratings)
+        reviewed = await self._fetchrow(
+            "SELECT COUNT(*) AS n, AVG(accuracy) AS accuracy FROM review_seats WHERE player_id=$1",
+            player_id)
+        assert row is not None and reviewed is not None
+        return player_stats(row, kinds, ratings, reviewed)
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
         games = await self._fetch(
@@ -648,6 +652,30 @@ class PostgresStore:
     async def records(self) -> list[str]:
         rows = await self._fetch("SELECT line FROM records ORDER BY game_id")
         return [r["line"] for r in rows]
+
+    # ---- match reviews ---------------------------------------------------------
+
+    async def match_record(self, game_id: int) -> str | None:
+        row = await self._fetchrow("SELECT line FROM records WHERE game_id=$1", game_id)
+        return None if row is None else str(row["line"])
+
+    async def match_review(self, game_id: int) -> str | None:
+        row = await self._fetchrow("SELECT review FROM reviews WHERE game_id=$1", game_id)
+        return None if row is None else str(row["review"])
+
+    async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
+        rows = [(game_id, s.seat, s.player_id, s.accuracy) for s in seats]
+
+        async def work(conn: asyncpg.Connection) -> bool:
+            stored = await conn.execute("INSERT INTO reviews (game_id, review) VALUES ($1, $2) "
+                                        "ON CONFLICT (game_id) DO NOTHING", game_id, review)
+            if _changed(stored) != 1:
+                return False
+            await conn.executemany("INSERT INTO review_seats (game_id, seat, player_id, accuracy) "
+                                   "VALUES ($1, $2, $3, $4)", rows)
+            return True
+
+        return await self._write(work)
 
 
 async def _replace_seats(conn: asyncpg.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:

@@ -157,4 +157,20 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX games_one_open_per_thread ON games(chat_id, thread)
         WHERE status IN ('lobby', 'running');
     """,
+    # 5: a finished match's review (scopa-review/1), worked out once, and each seat's accuracy in
+    # it, so that a player's average accuracy over their reviewed matches is one query.
+    """
+    CREATE TABLE reviews (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        review TEXT NOT NULL
+    );
+    CREATE TABLE review_seats (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player_id BIGINT REFERENCES players(id),
+        accuracy DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX review_seats_player ON review_seats(player_id);
+    """,
 )

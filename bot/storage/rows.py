@@ -57,10 +57,13 @@ def leaderboard_row(row: Row) -> LeaderboardRow:
                           int(row["games"]), int(row["wins"] or 0), int(row["scope"] or 0))
 
 
-def player_stats(totals: Row, kinds: Iterable[Row], ratings: Iterable[Row]) -> dict[str, Any]:
-    """A player's finished games, wins, scope, points, wins by kind and ratings by ladder (the
-    conservative rating mu − 3σ first)."""
+def player_stats(totals: Row, kinds: Iterable[Row], ratings: Iterable[Row],
+                 reviewed: Row) -> dict[str, Any]:
+    """A player's finished games, wins, scope, points, wins by kind, ratings by ladder (the
+    conservative rating mu − 3σ first) and mean accuracy over their reviewed matches."""
     return {
+        "reviewed": int(reviewed["n"]),
+        "accuracy": None if reviewed["accuracy"] is None else float(reviewed["accuracy"]),
         "games": int(totals["games"]), "wins": int(totals["wins"]), "scope": int(totals["scope"]),
         "points": int(totals["points"]), "win_kinds": {r["kind"]: int(r["n"]) for r in kinds},
         "ratings": {r["ladder"]: {"rating": float(r["mu"]) - 3 * float(r["sigma"]),

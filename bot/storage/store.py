@@ -42,6 +42,7 @@ from .models import (
     PlayerRow,
     RatingRow,
     ResultRow,
+    ReviewSeatRow,
     SeatRow,
     dumps,
 )
@@ -661,7 +662,10 @@ class Store:
             "JOIN records rec ON rec.game_id=res.game_id JOIN games g ON g.id=res.game_id "
             "WHERE res.player_id=? AND res.won AND g.status='finished' "
             "AND json_extract(rec.line, '$.win_kind') IS NOT NULL GROUP BY kind", (player_id,))
-        return player_stats(rows[0], kinds, ratings)
+        reviewed = await self._report(
+            "SELECT COUNT(*) AS n, AVG(accuracy) AS accuracy FROM review_seats WHERE player_id=?",
+            (player_id,))
+        return player_stats(rows[0], kinds, ratings, reviewed[0])
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
         games = await self._report(
@@ -680,6 +684,29 @@ class Store:
     async def records(self) -> list[str]:
         rows = await self._report("SELECT line FROM records ORDER BY game_id")
         return [r["line"] for r in rows]
+
+    # ---- match reviews ---------------------------------------------------------
+
+    async def match_record(self, game_id: int) -> str | None:
+        row = self._one("SELECT line FROM records WHERE game_id=?", (game_id,))
+        return None if row is None else str(row["line"])
+
+    async def match_review(self, game_id: int) -> str | None:
+        row = self._one("SELECT review FROM reviews WHERE game_id=?", (game_id,))
+        return None if row is None else str(row["review"])
+
+    async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
+        rows = [(game_id, s.seat, s.player_id, s.accuracy) for s in seats]
+
+        def work(conn: sqlite3.Connection) -> bool:
+            if conn.execute("INSERT INTO reviews (game_id, review) VALUES (?, ?) "
+                            "ON CONFLICT (game_id) DO NOTHING", (game_id, review)).rowcount != 1:
+                return False
+            conn.executemany("INSERT INTO review_seats (game_id, seat, player_id, accuracy) "
+                             "VALUES (?, ?, ?, ?)", rows)
+            return True
+
+        return self._write(work)
 
 
 _SEAT_QUERY = (

@@ -83,7 +83,7 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(world: World) ->
     assert "Punteggio: Alice" in first["description"] and "Bob" in first["description"]
     assert "```" not in first["description"] and "fields" not in first, "the numbers are in the picture"
     over = next(m for m in shown if "Partita finita" in m.text and m.buttons())
-    assert over.labels() == ["🔁 Rivincita"]
+    assert over.labels() == ["🔁 Rivincita", "🔍 Revisione"]
     assert not table.components and "Partita finita" in table.text
     assert not [m for m in shown if m.pinged], "the last ping is deleted at the end"
 
@@ -308,7 +308,7 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
         return {"it": it[key], "es-ES": es[key], "es-419": es[key]}
 
     by_name = {c["name"]: c for c in world.fake.commands}
-    assert set(by_name) == {"newgame", "leaderboard", "stats", "rules", "settings", "help"}
+    assert set(by_name) == {"newgame", "leaderboard", "stats", "review", "rules", "settings", "help"}
     for name, command in by_name.items():
         assert en[f"discord.command.{name}.name"] == name
         assert command["name_localizations"] == local(f"discord.command.{name}.name")
@@ -322,6 +322,7 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
             for choice in option.get("choices", []):
                 assert choice["name"][0].isdigit() or "it" in choice.get("name_localizations", {})
     assert by_name["newgame"]["contexts"] == [0], "no /newgame in direct messages"
+    assert by_name["review"]["contexts"] == [0], "a channel's last match: no /review in direct messages"
     await world.fake.connected()
     assert world.fake.identified[0]["intents"] == discord.Intents(guilds=True).value
 

@@ -49,7 +49,7 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(wo
     assert breakdown.picture() is not None, "the round's end as its picture"
     assert "Punteggio" in breakdown.embeds[0]["description"]
     over = next(m for m in w.fake.messages(w.channel) if "Partita finita" in m.text and m.buttons())
-    assert over.labels() == ["🔁 Rivincita"]
+    assert over.labels() == ["🔁 Rivincita", "🔍 Revisione"]
 
     await w.restart()
     await w.front.lanes.idle()

@@ -74,7 +74,7 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(tmp_path: Path) 
             assert all(any(e["type"] == "pre" for e in m.entities) for m in breakdowns)
             end = posts[-1]
             assert end is match_over(tg, group) and "Winner" in (end.text or "")
-            assert end.button_texts == ["🔁 Rematch"]
+            assert end.button_texts == ["🔁 Rematch", "🔍 Review"]
             assert all(record.answered and not record.show_alert for record in taps.records)
             assert max(record.answer_delay or 0 for record in taps.records) < 2.0
             for user in (alice, bob):

@@ -70,7 +70,7 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(tm
         breakdown = next(text for text in texts if "End of round 1" in text)
         assert "Counts (Alice – Bob): cards " in breakdown and "denari" in breakdown, "the counts"
         end = match_over(tg, group)
-        assert end is not None and end.button_texts == ["🔁 Rematch"]
+        assert end is not None and end.button_texts == ["🔁 Rematch", "🔍 Review"]
         await tg.wait_for(lambda: "Match over." in (lobby.text or ""), what="the final table")
         for user in (alice, bob):
             hand = hand_message(tg, user, 1)

@@ -22,6 +22,7 @@ from bot.sessions.records import (
     PlayerRow,
     RatingRow,
     ResultRow,
+    ReviewSeatRow,
     SeatRow,
 )
 
@@ -55,6 +56,7 @@ class MemoryStore:
         self._players: dict[int, PlayerRow] = {}
         self._games: dict[int, _Game] = {}
         self._records: dict[int, str] = {}
+        self._reviews: dict[int, tuple[str, tuple[ReviewSeatRow, ...]]] = {}
         self._ratings: dict[tuple[int, str], RatingRow] = {}
         self._claims: dict[int, tuple[str, float]] = {}
         """Game id: who holds its due work, and until when."""
@@ -481,7 +483,11 @@ class MemoryStore:
             kind = json.loads(self._records.get(game.row.id, "{}")).get("win_kind")
             if kind and any(r.player_id == player_id and r.won for r in game.results):
                 kinds[kind] = kinds.get(kind, 0) + 1
+        accuracies = [s.accuracy for _, seats in self._reviews.values() for s in seats
+                      if s.player_id == player_id]
         return {
+            "reviewed": len(accuracies),
+            "accuracy": sum(accuracies) / len(accuracies) if accuracies else None,
             "games": len(mine), "wins": sum(r.won for r in mine), "scope": sum(r.scope for r in mine),
             "points": sum(r.points for r in mine), "win_kinds": kinds,
             "ratings": {r.ladder: {"rating": r.mu - 3 * r.sigma, "mu": r.mu, "sigma": r.sigma,
@@ -503,3 +509,27 @@ class MemoryStore:
     async def records(self) -> list[str]:
         self._open()
         return [self._records[game_id] for game_id in sorted(self._records)]
+
+    async def match_record(self, game_id: int) -> str | None:
+        self._open()
+        return self._records.get(game_id)
+
+    async def match_review(self, game_id: int) -> str | None:
+        self._open()
+        found = self._reviews.get(game_id)
+        return None if found is None else found[0]
+
+    async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
+        """Strict as the databases: the game must exist, and so must each seat's player."""
+        self._open()
+        stored = tuple(seats)
+        if game_id not in self._games:
+            raise StaleVersion(f"no game {game_id}")
+        if any(s.player_id is not None and s.player_id not in self._players for s in stored):
+            raise StaleVersion("a review seat of an unknown player")
+        if len({s.seat for s in stored}) != len(stored):
+            raise StaleVersion("a seat reviewed twice")
+        if game_id in self._reviews:
+            return False
+        self._reviews[game_id] = (review, stored)
+        return True

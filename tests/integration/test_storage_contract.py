@@ -28,6 +28,7 @@ from bot.storage import (
     OpenGameExists,
     RatingRow,
     ResultRow,
+    ReviewSeatRow,
     SeatRow,
     StaleVersion,
     postgres_migrations,
@@ -900,7 +901,33 @@ async def test_player_stats_count_finished_matches(store: Any) -> None:
     assert stats["win_kinds"] == {}
     nobody, = await _players(store, "Zeno")
     assert await store.player_stats(nobody) == {"games": 0, "wins": 0, "scope": 0, "points": 0,
-                                                "win_kinds": {}, "ratings": {}}
+                                                "win_kinds": {}, "ratings": {}, "reviewed": 0,
+                                                "accuracy": None}
+
+
+async def test_a_review_is_kept_once_with_the_match_and_averaged_into_stats(
+        store: Any, backend: Backend) -> None:
+    first = await _finished(store, "g1", line='{"m":1}')
+    second = await _finished(store, "g2")
+    alice, bob = (seat.player_id for seat in first.seats)
+    assert await store.match_record(first.id) == '{"m":1}'
+    assert await store.match_review(first.id) is None
+    assert await store.match_record(12345) is None and await store.match_review(12345) is None
+    assert await store.store_review(first.id, '{"review":1}',
+                                    [ReviewSeatRow(0, alice, 90.0), ReviewSeatRow(1, bob, 40.0)])
+    assert not await store.store_review(first.id, '{"review":2}', [ReviewSeatRow(0, alice, 10.0)])
+    assert await store.match_review(first.id) == '{"review":1}'
+    assert await backend.rows("review_seats") == 2
+    assert await store.store_review(second.id, '{"review":3}',
+                                    [ReviewSeatRow(0, alice, 70.0), ReviewSeatRow(1, None, 99.0)])
+    alice_stats, bob_stats = await store.player_stats(alice), await store.player_stats(bob)
+    assert (alice_stats["reviewed"], alice_stats["accuracy"]) == (2, pytest.approx(80.0))
+    assert (bob_stats["reviewed"], bob_stats["accuracy"]) == (1, pytest.approx(40.0))
+    reopened = await backend.open()
+    try:
+        assert await reopened.match_review(second.id) == '{"review":3}'
+    finally:
+        await reopened.close()
 
 
 async def test_player_stats_count_federal_wins_by_kind(store: Any) -> None:

@@ -19,11 +19,12 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot.cli import main as cli_main
-from bot.engine import DECK, Card, Game, RoundResult, record_line
+from bot.engine import DECK, Card, Game, Move, RoundResult, record_line
 from bot.i18n import catalogue
 from bot.pictures import (
     HandScene,
     LastPlay,
+    ReviewScene,
     SeatScene,
     SideLine,
     Style,
@@ -35,6 +36,8 @@ from bot.pictures import (
     lobby_picture,
     lobby_scene,
     photo_bytes,
+    review_picture,
+    review_scene,
     round_picture,
     round_scene,
     seat_picture,
@@ -196,12 +199,29 @@ def test_pictures_fit_a_phone_and_the_photo_limit(style: Style, lang: str) -> No
         hand_picture(HandScene(style, (), frozenset(), False), lang),
         round_picture(_full_round(style), lang),
         lobby_picture(lobby_scene(style.value), lang),
+        review_picture(_costly(style.value), lang),
     ]
     for picture in pictures:
         assert picture.width <= 1280
         data = photo_bytes(picture)
         assert len(data) <= MAX_PHOTO
         assert Image.open(io.BytesIO(data)).size == picture.size
+
+
+def _costly(deck: str = "napoletane", best: str = "10D:2S+8B") -> ReviewScene:
+    return review_scene(deck, "scopa", 0, 24, cards("2S 5D 6B 7B 8B"), cards("6D 8S 10D"),
+                        Move.parse("6D:6B"), Move.parse(best))
+
+
+def test_a_costly_play_shows_the_position_then_the_move_played_and_the_better_one() -> None:
+    picture = review_picture(_costly(), "en")
+    assert picture.width == 640
+    other = review_picture(_costly(best="8S:8B"), "en")
+    assert picture.size == other.size
+    title = (0, 0, picture.width, 52)
+    assert ImageChops.difference(picture.crop(title), other.crop(title)).getbbox() is None, "the same play"
+    assert ImageChops.difference(picture, other).getbbox() is not None, "another better move"
+    assert ImageChops.difference(picture, review_picture(_costly(), "es")).getbbox() is not None
 
 
 def test_a_hand_dims_the_cards_that_cannot_be_played() -> None:

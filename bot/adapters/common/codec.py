@@ -65,6 +65,8 @@ class Action(StrEnum):
     FUORI_CHOOSE = "P"
     DECLARE = "F"
     DECLARE_CAPTURE = "D"
+    REVIEW = "R"
+    """The review of a finished match, for the player who pressed."""
 
 
 class Arg(Enum):
@@ -112,6 +114,7 @@ SHAPES: dict[Action, Shape] = {
     Action.FUORI_CHOOSE: Shape(True, Arg.CARD),
     Action.DECLARE: Shape(True, Arg.MOVE),
     Action.DECLARE_CAPTURE: Shape(True, Arg.CARD, indexed=True),
+    Action.REVIEW: Shape(),
 }
 """Per action: does it carry a version, which argument, and a capture's index."""
 

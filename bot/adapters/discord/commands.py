@@ -1,4 +1,4 @@
-"""Slash commands: /newgame, /leaderboard, /stats, /rules, /settings, /help.
+"""Slash commands: /newgame, /leaderboard, /stats, /review, /rules, /settings, /help.
 
 Names, descriptions, options and choices are English by default and
 localised by `translator.CatalogueTranslator` when the tree is synced. The
@@ -61,6 +61,11 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[None,
     async def stats(interaction: discord.Interaction) -> None:
         await handlers.stats(interaction)
 
+    @app_commands.command(name="review", description=english("discord.command.review.description"))
+    @app_commands.guild_only()
+    async def review(interaction: discord.Interaction) -> None:
+        await handlers.review(interaction)
+
     @app_commands.command(name="rules", description=english("discord.command.rules.description"))
     @app_commands.describe(**_described("variant"))
     @app_commands.choices(variant=VARIANT_CHOICES)
@@ -84,4 +89,4 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[None,
     async def help_(interaction: discord.Interaction) -> None:
         await handlers.help(interaction)
 
-    return [newgame, leaderboard, stats, rules, settings, help_]
+    return [newgame, leaderboard, stats, review, rules, settings, help_]

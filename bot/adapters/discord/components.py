@@ -155,7 +155,8 @@ def hand_button(game_id: int, lang: str) -> ui.View:
 
 def match_components(game_id: int, lang: str) -> ui.View:
     return layout([button(t(lang, "button.rematch"), Press(Action.REMATCH, game_id), Style.success,
-                          emoji="🔁")])
+                          emoji="🔁"),
+                   button(t(lang, "review.button"), Press(Action.REVIEW, game_id))])
 
 
 def confirm_cancel(game_id: int, lang: str) -> ui.View:

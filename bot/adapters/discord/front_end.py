@@ -68,7 +68,7 @@ class DiscordFrontEnd:
         self.hands = HandTracker(sessions, self.lanes, ttl=hand_ttl, painter=self.painter)
         self.presenter = Presenter(sessions, self.client, self.lanes, self.hands, self.painter)
         self.commands = CommandHandlers(sessions, self.presenter, ack_after=ack_after)
-        self.presses = PressHandlers(sessions, self.hands, ack_after=ack_after)
+        self.presses = PressHandlers(sessions, self.hands, self.presenter, ack_after=ack_after)
         for command in build_commands(self.commands):
             self.client.tree.add_command(command)
         self.client.on_press = self.presses.on_press

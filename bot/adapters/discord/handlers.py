@@ -15,6 +15,7 @@ import discord
 
 from ...i18n import LANGUAGES, t
 from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
+from ...render_review import accuracy_help
 from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions.interaction import rules_to_show
 from ...sessions.options import TURN_LIMITS, VARIANTS
@@ -23,6 +24,7 @@ from .embeds import text_embed
 from .identity import chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
 from .presenter import Presenter
 from .replies import Reply, answer
+from .reviews import review_reply
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +118,18 @@ class CommandHandlers:
         game = await self.sessions.chat_game(chat_ref(interaction))
         return Reply.message(embed=text_embed(stats_text(player.display_name, stats, lang, game)))
 
+    async def review(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self._review(interaction))
+
+    async def _review(self, interaction: discord.Interaction) -> Reply:
+        """The review of the channel's last finished match, for the one who asked."""
+        user, chat = user_ref(interaction), chat_ref(interaction)
+        lang = await self._language(user)
+        if chat is None:
+            return Reply.note(t(lang, "discord.guild_only"))
+        game_id = await self.sessions.last_finished(chat)
+        return await review_reply(self.sessions, self.presenter, game_id, user, lang)
+
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         await self._run(interaction, self._rules(interaction, variant))
 
@@ -134,7 +148,8 @@ class CommandHandlers:
         if chat is not None and await self.sessions.open_game_id(chat) is not None:
             style = (await self.sessions.lobby(chat)).deck_style
         legend = card_legend(style, lang, buttons=True)
-        return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n" + legend))
+        return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n" + accuracy_help(lang) + "\n\n"
+                                              + legend))
 
     # ---- /settings ----------------------------------------------------------------------
 

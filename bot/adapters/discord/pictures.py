@@ -1,4 +1,5 @@
-"""The table, a hand, a round's end and a lobby's deck as pictures attached to their embeds.
+"""The table, a hand, a round's end, a lobby's deck and a review's costly plays as pictures
+attached to their embeds.
 
 Drawing takes milliseconds of CPU, so it runs in a small thread pool and never
 holds the event loop. A chat chooses pictures or text in /settings (pictures by
@@ -20,6 +21,7 @@ import discord
 from PIL import Image
 
 from ...pictures import (
+    ReviewScene,
     RoundScene,
     Style,
     hand_picture,
@@ -27,6 +29,7 @@ from ...pictures import (
     lobby_picture,
     lobby_scene,
     photo_bytes,
+    review_picture,
     round_picture,
     table_picture,
     table_scene,
@@ -41,6 +44,7 @@ TABLE_FILE = "table.jpg"
 HAND_FILE = "hand.jpg"
 DECK_FILE = "deck.jpg"
 ROUND_FILE = "round.jpg"
+REVIEW_FILE = "review-{number}.jpg"
 REFUSED_FOR = 10 * 60.0
 """How long a channel that refused a file gets text before pictures are tried again."""
 
@@ -123,6 +127,10 @@ class Painter:
 
     async def round_end(self, scene: RoundScene, lang: str) -> Picture | None:
         return await self._draw(ROUND_FILE, lambda: round_picture(scene, lang))
+
+    async def review(self, scene: ReviewScene, lang: str, number: int) -> Picture | None:
+        """A review's costly play; `number` tells its file from the others of one reply."""
+        return await self._draw(REVIEW_FILE.format(number=number), lambda: review_picture(scene, lang))
 
     async def deck(self, style: str, lang: str) -> Picture | None:
         """A lobby's picture: a few cards of the deck chosen, under its name."""

@@ -25,6 +25,7 @@ from discord import ui
 from ...engine import Rules
 from ...i18n import t
 from ...pictures import round_scene_of, table_scene
+from ...render_review import accuracy_line
 from ...sessions import (
     ChatRef,
     Event,
@@ -33,6 +34,7 @@ from ...sessions import (
     HandedOver,
     LobbyUpdated,
     MatchEnded,
+    MatchReview,
     PlayerProfile,
     Refused,
     RoundEnded,
@@ -299,6 +301,17 @@ class Presenter:
             await self._post_notice(event, text)
             return
         await self._post_notice(event, {"embed": picture.shown_in(embed), "file": picture}, fallback=text)
+
+    def post_review_line(self, found: MatchReview) -> None:
+        """Each seat's accuracy in a match's review, once, in the match's channel."""
+        channel = found.game.chat.key
+
+        async def post() -> None:
+            lang = await self.chat_language(channel)
+            await self._channel(channel).send(accuracy_line(found.review, found.names, lang),
+                                              allowed_mentions=discord.AllowedMentions.none())
+
+        self.lanes.submit(channel, post)
 
     async def _post_match(self, event: MatchEnded) -> None:
         lang = await self.chat_language(event.chat_key)

@@ -24,7 +24,9 @@ from .components import confirm_cancel
 from .custom_ids import Action, Menu, Press, decode, drawn_before, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import chat_ref, is_admin, user_ref
+from .presenter import Presenter
 from .replies import Reply, answer
+from .reviews import review_reply
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +45,11 @@ class Presser:
 
 
 class PressHandlers:
-    def __init__(self, sessions: Sessions, hands: HandTracker, *, ack_after: float) -> None:
+    def __init__(self, sessions: Sessions, hands: HandTracker, presenter: Presenter, *,
+                 ack_after: float) -> None:
         self.sessions = sessions
         self.hands = hands
+        self.presenter = presenter
         self.ack_after = ack_after
 
     async def _draw(self, p: Presser, game_id: int, prompt: HandPrompt = PLAIN) -> DrawnHand:
@@ -85,6 +89,8 @@ class PressHandlers:
         if action is Action.REMATCH:
             await self.sessions.rematch(press.game_id, p.user)
             return Reply.nothing()
+        if action is Action.REVIEW:
+            return await review_reply(self.sessions, self.presenter, press.game_id, p.user, p.lang)
         if action in HAND_ACTIONS:
             return await self._on_hand(p, press)
         return await self._on_channel_message(p, press)

@@ -56,6 +56,8 @@ class Reply:
     on_sent: Callable[[Sent], None] | None = None
     picture: Picture | None = None
     """Shown as the embed's image; `embed` alone is the text the reply falls back to."""
+    then: tuple[Reply, ...] = ()
+    """New messages that follow the reply (follow-ups of the interaction), in order."""
 
     @classmethod
     def nothing(cls) -> Reply:
@@ -68,8 +70,9 @@ class Reply:
     @classmethod
     def message(cls, *, content: str | None = None, embed: discord.Embed | None = None,
                 view: ui.View | None = None, ephemeral: bool = True,
-                on_sent: Callable[[Sent], None] | None = None, picture: Picture | None = None) -> Reply:
-        return cls(Kind.MESSAGE, content, embed, view, ephemeral, on_sent, picture)
+                on_sent: Callable[[Sent], None] | None = None, picture: Picture | None = None,
+                then: tuple[Reply, ...] = ()) -> Reply:
+        return cls(Kind.MESSAGE, content, embed, view, ephemeral, on_sent, picture, then)
 
     @classmethod
     def update(cls, *, content: str | None = None, embed: discord.Embed | None = None,
@@ -143,6 +146,22 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
             return
     if sent is not None and reply.on_sent is not None:
         reply.on_sent(sent)
+    for following in reply.then if sent is not None else ():
+        await _follow(interaction, following)
+
+
+async def _follow(interaction: discord.Interaction, reply: Reply) -> None:
+    """A follow-up message; as text if its picture is refused."""
+    for attempt in (reply, replace(reply, picture=None)):
+        try:
+            await interaction.followup.send(**attempt.new_fields(), ephemeral=attempt.ephemeral)
+            return
+        except discord.HTTPException as exc:
+            if attempt.picture is None or isinstance(exc, discord.NotFound):
+                log.warning("could not follow up interaction %s: %s", interaction.id, exc)
+                return
+            log.warning("a picture following interaction %s was refused (%s); sending text",
+                        interaction.id, exc)
 
 
 async def _deliver(interaction: discord.Interaction, reply: Reply) -> Sent | None:

@@ -30,6 +30,7 @@ from telegram.ext import (
 
 from ...i18n import t
 from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
+from ...render_review import accuracy_help
 from ...sessions import (
     ChatRef,
     ChatSettings,
@@ -60,6 +61,7 @@ from .keyboards import Keyboard, link_keyboard, settings_keyboard
 from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
 from .present import Presenter, table_target
+from .reviews import ReviewPoster
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +72,7 @@ Say = Callable[[str], "str | tuple[str, Keyboard]"]
 """An answer in a given language: its HTML, or its HTML and buttons."""
 
 ANSWER_WITHIN = 12.0
-COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "rules", "settings",
+COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "review", "rules", "settings",
             "help", "start")
 
 
@@ -87,6 +89,7 @@ class Handlers:
         self.presenter = presenter
         self.outbox = presenter.outbox
         self.throttle = CommandThrottle()
+        self.reviews = ReviewPoster(presenter)
         self._tasks: set[asyncio.Task[None]] = set()
 
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -315,7 +318,7 @@ class Handlers:
             style = str((await self.sessions.chat(cref)).defaults.get("deck_style", style))
         await self._reply(update.effective_message, lang, lambda lang: escape(
             t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra") + "\n\n"
-            + card_legend(style, lang, buttons=True)))
+            + accuracy_help(lang) + "\n\n" + card_legend(style, lang, buttons=True)))
 
     async def _group_only(
             self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerProfile, str] | None:
@@ -419,6 +422,35 @@ class Handlers:
         game = await self.sessions.chat_game(cref if is_group(message.chat) else None)
         name = player.display_name
         await self._reply(message, lang, lambda lang: escape(stats_text(name, stats, lang, game)))
+
+    async def cmd_review(self, update: Update, context: Context) -> None:
+        """The review of the chat's last finished match (in a private chat: refused, there is none)."""
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return
+        cref, uref, _, lang = found
+        try:
+            game_id = await self.sessions.last_finished(cref)
+            answer = await self._review(message.get_bot().username, game_id, uref, lang)
+        except Refused as refused:
+            await self._refuse(message, lang, refused)
+            return
+        if answer.url is not None:
+            url = answer.url
+            await self._reply(message, lang, lambda lang: (
+                escape(t(lang, "dm.start_first")),
+                link_keyboard("🔒 " + t(lang, "button.open_private"), url)))
+            return
+        await self._reply(message, lang, lambda lang: escape(t(lang, "review.sent")))
+
+    async def _review(self, bot_username: str, game_id: int, uref: UserRef, lang: str) -> Answer:
+        """Work out (or read back) the review and post it (`ReviewPoster`); the asker is told
+        where it went, or how to open the private chat it goes to."""
+        found = await self.sessions.review(game_id, uref)
+        if not await self.reviews.deliver(found):
+            return Answer(t(lang, "dm.start_first"), url=f"https://t.me/{bot_username}?start=review")
+        return Answer(t(lang, "review.sent"))
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)
@@ -524,6 +556,8 @@ class Handlers:
         if action is Action.REMATCH:
             await self.sessions.rematch(game_id, uref)
             return Answer()
+        if action is Action.REVIEW:
+            return await self._review(query.get_bot().username, game_id, uref, lang)
         message = query.message
         if message is None:
             raise Refused(Reason.BAD_INPUT)

@@ -163,7 +163,8 @@ def table_keyboard(game_id: int, lang: str, show_hand: bool, take_back: bool) ->
 
 
 def match_keyboard(game_id: int, lang: str) -> Keyboard:
-    return ((tap("🔁 " + t(lang, "button.rematch"), Action.REMATCH, game_id),),)
+    return ((tap("🔁 " + t(lang, "button.rematch"), Action.REMATCH, game_id),
+             tap(t(lang, "review.button"), Action.REVIEW, game_id)),)
 
 
 # ---- a player's hand --------------------------------------------------------------

@@ -16,6 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from ...pictures import (
     HandScene,
     LobbyScene,
+    ReviewScene,
     RoundScene,
     SeatScene,
     Style,
@@ -23,6 +24,7 @@ from ...pictures import (
     hand_picture,
     lobby_picture,
     photo_bytes,
+    review_picture,
     round_picture,
     seat_picture,
     table_picture,
@@ -49,6 +51,8 @@ def draw(scene: Hashable, lang: str) -> bytes:
         image = seat_picture(scene, lang)
     elif isinstance(scene, LobbyScene):
         image = lobby_picture(scene, lang)
+    elif isinstance(scene, ReviewScene):
+        image = review_picture(scene, lang)
     else:
         raise TypeError(f"no picture for {type(scene).__name__}")
     return photo_bytes(image)

@@ -158,7 +158,7 @@ class Presenter:
             on = self._chat_pictures[chat_id] = row.pictures
         return on
 
-    async def _pictures(self, chat_id: int) -> bool:
+    async def draws_pictures(self, chat_id: int) -> bool:
         """Whether to draw the chat's messages as pictures: its settings want them and this
         front-end draws pictures at all."""
         return self.outbox.painter is not None and await self.chat_pictures(chat_id)
@@ -290,7 +290,7 @@ class Presenter:
             link = private_link(self.bot_username(), game_id) if view.waiting else None
             html = lobby_html(view, lang)
             picture = (Picture(deck_sample(view.deck_style), lang, lobby_caption(view, lang))
-                       if await self._pictures(chat_id) else None)
+                       if await self.draws_pictures(chat_id) else None)
             return Content(html, lobby_keyboard(view, lang, self.menus.get(game_id, "main"), link), picture)
         if row.status is GameStatus.CANCELLED:
             return Content(cancelled_html(lang, self._cancelled_by.get(game_id), row.started))
@@ -299,7 +299,7 @@ class Presenter:
         timed_out = await self._timed_out(view)
         picture = (Picture(table_scene(view, last=self._last_play(view, timed_out)), lang,
                            table_caption(view, lang, now, timed_out))
-                   if await self._pictures(chat_id) else None)
+                   if await self.draws_pictures(chat_id) else None)
         if view.finished:
             return Content(table_html(view, lang, now, timed_out), (), picture)
         humans = [(seat, player) for seat in row.seats if (player := human(seat)) is not None]
@@ -345,7 +345,7 @@ class Presenter:
                          fuori_wins=fuori_wins, legend=view.shows_legend, table=table,
                          timed_out=timed_out, played_for_you=played_for_you)
         picture = (Picture(seat_scene(table, view, self._last_play(table, timed_out)), lang, caption(html))
-                   if await self._pictures(int(row.chat.key)) else None)
+                   if await self.draws_pictures(int(row.chat.key)) else None)
         return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture)
 
     async def _fuori(self, view: HandView, user: UserRef, prompt: HandPrompt,
@@ -442,7 +442,7 @@ class Presenter:
         breakdown as text where a photo cannot go."""
         lang = await self.chat_language(chat_id)
         text = breakdown_html(event, lang)
-        if not await self._pictures(chat_id):
+        if not await self.draws_pictures(chat_id):
             return Content(text)
         row = await self.sessions.game_row(event.game_id)
         rules = Rules.from_options(row.variant, row.options)

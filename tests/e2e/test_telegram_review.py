@@ -1,0 +1,112 @@
+"""The match review on Telegram: the Review button under "match over" and /review send each
+player their review privately and the group one line; it is worked out once, /stats shows
+the mean accuracy, and a stranger's press is refused and changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.telegram.identity import PLATFORM
+from bot.sessions import UserRef
+
+from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
+from ..telegram_helpers import answered, bot_messages, duel, match_over, play_until_over, shown
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+REVIEW_TITLE = "Your review of the match in Friends"
+
+
+def _reviews(tg: FakeTelegramServer, user: FakeUser) -> list[str]:
+    return [shown(m) for m in bot_messages(tg, user) if REVIEW_TITLE in shown(m)]
+
+
+def _photos(tg: FakeTelegramServer, user: FakeUser) -> list[FakeMessage]:
+    """The photos of one's costly moves, each under its line ("Round 1, move 7: ...")."""
+    return [m for m in bot_messages(tg, user) if m.photo is not None and shown(m).startswith("Round ")]
+
+
+def _accuracy_lines(tg: FakeTelegramServer, group: FakeChat) -> list[str]:
+    return [shown(m) for m in bot_messages(tg, group) if shown(m).startswith("Accuracy:")]
+
+
+async def test_review_reaches_each_player_privately_and_the_group_gets_one_line(tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db") as d:
+        tg = d.tg
+        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
+        over = match_over(tg, d.group)
+        assert over is not None
+        pressed = await answered(tg, tg.tap(d.group, over, d.alice, "Review"), timeout=30)
+        assert not pressed.show_alert and "private chat" in (pressed.answer_text or "")
+        for user in (d.alice, d.bob):
+            await tg.wait_for(lambda u=user: _reviews(tg, u), what=f"{user.first_name}'s review")
+        line = (await tg.wait_for(lambda: _accuracy_lines(tg, d.group), what="the group's line"))[0]
+        assert "Alice" in line and "Bob" in line and " · " in line
+        alice_review = _reviews(tg, d.alice)[0]
+        assert "Accuracy: Alice" in alice_review
+        assert any(own in alice_review for own in ("Alice, the costliest moves:", "Alice: no move gave up"))
+        assert "Bob, the costliest" not in alice_review, "only one's own moves"
+        assert "searches per move" in alice_review
+
+        again = await answered(tg, tg.tap(d.group, over, d.bob, "Review"), timeout=30)
+        assert not again.show_alert
+        await tg.wait_for(lambda: len(_reviews(tg, d.bob)) == 2, what="Bob's review sent again")
+        assert _reviews(tg, d.bob)[1] == _reviews(tg, d.bob)[0], "read back, the same review"
+        await d.bot.front.outbox.drain(5)
+        assert len(_reviews(tg, d.alice)) == 1 and len(_accuracy_lines(tg, d.group)) == 1
+
+        tg.user_sends(d.group, d.alice, "/stats")
+        stats = await tg.wait_for_message(d.group, contains="Average accuracy")
+        figure = line.split("Alice ")[1].split(" ")[0]
+        assert f"Average accuracy: {figure} (1 reviewed match)" in shown(stats)
+
+
+async def test_review_command_sends_the_last_finished_match(tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db") as d:
+        tg = d.tg
+        tg.user_sends(d.group, d.bob, "/review")
+        refused = await tg.wait_for_message(d.group, contains="no finished match")
+        assert refused is not None
+        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
+        tg.user_sends(d.group, d.bob, "/review")
+        await tg.wait_for(lambda: _reviews(tg, d.bob), timeout=30, what="Bob's review")
+        await tg.wait_for(lambda: _reviews(tg, d.alice), what="Alice's review")
+        await tg.wait_for(lambda: _accuracy_lines(tg, d.group), what="the group's line")
+
+
+async def test_a_stranger_pressing_review_is_refused_and_nothing_is_sent(tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db") as d:
+        tg = d.tg
+        carla = tg.add_user("Carla")
+        d.group.members[carla.id] = "member"
+        tg.user_starts_bot(carla)
+        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
+        over = match_over(tg, d.group)
+        assert over is not None
+        await d.bot.front.outbox.drain(5)
+        before = {who: len(bot_messages(tg, who)) for who in (d.group, d.alice, d.bob, carla)}
+        refused = await answered(tg, tg.tap(d.group, over, carla, "Review"))
+        assert refused.show_alert and "Only the players of that match" in (refused.answer_text or "")
+        await d.bot.front.outbox.drain(5)
+        assert {who: len(bot_messages(tg, who)) for who in before} == before
+        alice = UserRef(PLATFORM, str(d.alice.id), "Alice")
+        assert (await d.bot.sessions.stats(alice))["reviewed"] == 0, "no review was worked out"
+
+
+async def test_where_the_group_shows_pictures_each_costly_move_follows_as_a_photo(tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db", pictures=True) as d:
+        tg = d.tg
+        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
+        over = await tg.wait_for(lambda: match_over(tg, d.group), what="the end of the match")
+        assert not (await answered(tg, tg.tap(d.group, over, d.alice, "Review"), timeout=30)).show_alert
+        found = await d.bot.sessions.review(1, UserRef(PLATFORM, str(d.alice.id), "Alice"))
+        for user, seat in ((d.alice, 0), (d.bob, 1)):
+            costly = found.review.costliest(seat)
+            await tg.wait_for(lambda u=user: _reviews(tg, u), what=f"{user.first_name}'s review")
+            count = len(costly)
+            await tg.wait_for(lambda u=user, n=count: len(_photos(tg, u)) == n,
+                              what=f"{user.first_name}'s costly moves as photos")
+            assert [shown(m).split(":")[0] for m in _photos(tg, user)] == [
+                f"Round {p.round + 1}, move {p.play + 1}" for p in costly]
