@@ -4,9 +4,17 @@ one in the same chat."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import tempfile
 import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from bot.sessions import ChatRef, Sessions, UserRef
+
+Measure = Callable[[str, str, int, int], Awaitable[None]]
+"""A benchmark of duels on one database: its label, its URL or path, games, rounds."""
 
 Duel = tuple[ChatRef, int, UserRef, UserRef]
 
@@ -36,3 +44,25 @@ async def move_or_rematch(sessions: Sessions, chat: ChatRef, game_id: int, a: Us
     begin = time.perf_counter()
     await sessions.play(game_id, user, hand.version, move)
     return game_id, time.perf_counter() - begin
+
+
+def on_sqlite_and_postgresql(measure: Measure, description: str | None) -> None:
+    """`measure` on a temporary SQLite file, then on a throwaway PostgreSQL (or `--postgresql`
+    URL), with `--games` duels and `--rounds` from the command line (the caller has the
+    project's root on `sys.path`, for the throwaway server of `tests.pg`)."""
+    from tests import pg
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--postgresql", metavar="URL", help="a server of your own (used as it is)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(measure("SQLite", str(Path(folder) / "bench.db"), args.games, args.rounds))
+    cluster = None if args.postgresql else pg.start_cluster(durable=True)
+    try:
+        url = args.postgresql or asyncio.run(cluster.create_database())  # type: ignore[union-attr]
+        asyncio.run(measure("PostgreSQL", url, args.games, args.rounds))
+    finally:
+        if cluster is not None:
+            cluster.stop()

@@ -11,10 +11,7 @@ on this machine (tests/pg.py), or on `--postgresql URL` of your own.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -23,12 +20,11 @@ from latency import milliseconds
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from duels import open_duel  # noqa: E402
+from duels import on_sqlite_and_postgresql, open_duel  # noqa: E402
 
 from bot.app import open_sessions  # noqa: E402
 from bot.sessions.events import MatchEnded  # noqa: E402
 from bot.sessions.notices import dump_notice, notice_key  # noqa: E402
-from tests import pg  # noqa: E402
 
 
 async def measure(label: str, database: str, games: int, rounds: int) -> None:
@@ -60,20 +56,7 @@ async def measure(label: str, database: str, games: int, rounds: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--postgresql", metavar="URL", help="a server of your own (used as it is)")
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(measure("SQLite", str(Path(folder) / "bench.db"), args.games, args.rounds))
-    cluster = None if args.postgresql else pg.start_cluster(durable=True)
-    try:
-        url = args.postgresql or asyncio.run(cluster.create_database())  # type: ignore[union-attr]
-        asyncio.run(measure("PostgreSQL", url, args.games, args.rounds))
-    finally:
-        if cluster is not None:
-            cluster.stop()
+    on_sqlite_and_postgresql(measure, __doc__)
 
 
 if __name__ == "__main__":
