@@ -23,6 +23,8 @@ rules, which every implementation keeps:
   way, so that of several processes one at a time draws it; another owner that
   wants it drawn meanwhile leaves a note (`mark_message`) and the holder draws it
   again before it lets go (`release_message`, `sessions.holds`);
+- `claim_daily` gives each player one deal of the day: a second claim of the same day
+  changes nothing and gives False;
 - `store_review` keeps the first review stored for a match: a second changes nothing and
   gives False, so a review is worked out once however many ask at once.
 """
@@ -35,6 +37,7 @@ from typing import Any, Protocol
 
 from .records import (
     ChatRow,
+    DailyRow,
     GameRow,
     LeaderboardRow,
     MatchSummary,
@@ -253,4 +256,20 @@ class GameStore(MessageRefs, Protocol):
     async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
         """Store the match's review and each seat's accuracy in it, in one transaction;
         False (and nothing changes) when the match has a review already."""
+        ...
+
+    # ---- the deal of the day
+    async def claim_daily(self, day: str, player_id: int, chat_id: int, game_id: int) -> bool:
+        """Note that `player_id` plays the deal of `day` (YYYY-MM-DD) as game `game_id`, asked
+        in chat `chat_id`; False (and nothing changes) when they have claimed that day already."""
+        ...
+
+    async def daily_game(self, day: str, player_id: int) -> int | None:
+        """The game `player_id` plays (or played) the deal of `day` in; None before they claim it."""
+        ...
+
+    async def daily_board(self, day: str, chat_id: int | None, limit: int = 10) -> list[DailyRow]:
+        """The finished deals of `day`, best first: a larger margin, then fewer moves, then the
+        earlier finish. With `chat_id`, only the players of that chat: those who asked for the
+        deal there, or sat in one of its games."""
         ...

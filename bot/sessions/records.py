@@ -173,3 +173,15 @@ class ReviewSeatRow:
     seat: int
     player_id: int | None
     accuracy: float
+
+
+@dataclass(frozen=True, slots=True)
+class DailyRow:
+    """One player's finished deal of the day: their points less the computer's, and how many
+    plays their seat made."""
+
+    player_id: int
+    display_name: str
+    margin: int
+    moves: int
+    finished_at: float

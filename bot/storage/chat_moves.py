@@ -65,6 +65,7 @@ def sqlite_move_chat(conn: sqlite3.Connection, platform: str, old_key: str, new_
         conn.execute("UPDATE games SET status='cancelled', deadline=NULL, finished_at=?, updated_at=? "
                      "WHERE id=?", (now, now, game_id))
     conn.execute("UPDATE games SET chat_id=? WHERE chat_id=?", (new_id, old_id))
+    conn.execute("UPDATE daily_plays SET chat_id=? WHERE chat_id=?", (new_id, old_id))
     conn.execute(_MERGE_SETTINGS.format(old="?", new="?"), (old_id, new_id))
     conn.execute("DELETE FROM chats WHERE id=?", (old_id,))
     return ChatMoved(new_id, old_id, cancelled)
@@ -91,6 +92,7 @@ async def postgres_move_chat(conn: asyncpg.Connection, platform: str, old_key: s
         await conn.execute("UPDATE games SET status='cancelled', deadline=NULL, finished_at=$1, "
                            "updated_at=$1 WHERE id = ANY($2::bigint[])", now, list(cancelled))
     await conn.execute("UPDATE games SET chat_id=$1 WHERE chat_id=$2", new_id, old_id)
+    await conn.execute("UPDATE daily_plays SET chat_id=$1 WHERE chat_id=$2", new_id, old_id)
     await conn.execute(_MERGE_SETTINGS.format(old="$1", new="$2"), old_id, new_id)
     await conn.execute("DELETE FROM chats WHERE id=$1", old_id)
     return ChatMoved(new_id, old_id, cancelled)

@@ -174,4 +174,16 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX review_seats_player ON review_seats(player_id);
     """,
+    # 8: the deal of the day: who played which day's deal, in which game, asked in which chat
+    # (one a player a day, the key keeps it so).
+    """
+    CREATE TABLE daily_plays (
+        day TEXT NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        chat_id INTEGER NOT NULL REFERENCES chats(id),
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        PRIMARY KEY (day, player_id)
+    );
+    CREATE INDEX daily_plays_day ON daily_plays(day);
+    """,
 )

@@ -29,6 +29,7 @@ from ..sessions.ports import Served, StorageFailed
 from .chat_moves import ChatMoved, postgres_move_chat
 from .models import (
     ChatRow,
+    DailyRow,
     GameRow,
     LeaderboardRow,
     MatchSummary,
@@ -39,6 +40,8 @@ from .models import (
     ResultRow,
     ReviewSeatRow,
     SeatRow,
+    daily_board_sql,
+    daily_row,
     dumps,
 )
 from .postgres_migrations import MIGRATIONS
@@ -677,6 +680,25 @@ class PostgresStore:
 
         return await self._write(work)
 
+
+    # ---- the deal of the day ----------------------------------------------------
+
+    async def claim_daily(self, day: str, player_id: int, chat_id: int, game_id: int) -> bool:
+        return await self._execute("INSERT INTO daily_plays (day, player_id, chat_id, game_id) "
+                                   "VALUES ($1, $2, $3, $4) ON CONFLICT (day, player_id) DO NOTHING",
+                                   day, player_id, chat_id, game_id) == 1
+
+    async def daily_game(self, day: str, player_id: int) -> int | None:
+        row = await self._fetchrow("SELECT game_id FROM daily_plays WHERE day=$1 AND player_id=$2",
+                                   day, player_id)
+        return None if row is None else int(row["game_id"])
+
+    async def daily_board(self, day: str, chat_id: int | None, limit: int = 10) -> list[DailyRow]:
+        if chat_id is None:
+            rows = await self._fetch(daily_board_sql(("$1", "", "$2"), False), day, limit)
+        else:
+            rows = await self._fetch(daily_board_sql(("$1", "$2", "$3"), True), day, chat_id, limit)
+        return [daily_row(r) for r in rows]
 
 async def _replace_seats(conn: asyncpg.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
     await conn.execute("DELETE FROM seats WHERE game_id=$1", game_id)

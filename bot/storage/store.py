@@ -34,6 +34,7 @@ from .files import OpenFiles
 from .migrations import MIGRATIONS
 from .models import (
     ChatRow,
+    DailyRow,
     GameRow,
     LeaderboardRow,
     MatchSummary,
@@ -44,6 +45,8 @@ from .models import (
     ResultRow,
     ReviewSeatRow,
     SeatRow,
+    daily_board_sql,
+    daily_row,
     dumps,
 )
 from .rows import (
@@ -708,6 +711,24 @@ class Store:
 
         return self._write(work)
 
+
+    # ---- the deal of the day ----------------------------------------------------
+
+    async def claim_daily(self, day: str, player_id: int, chat_id: int, game_id: int) -> bool:
+        return self._write_one("INSERT INTO daily_plays (day, player_id, chat_id, game_id) "
+                               "VALUES (?, ?, ?, ?) ON CONFLICT (day, player_id) DO NOTHING",
+                               (day, player_id, chat_id, game_id)) == 1
+
+    async def daily_game(self, day: str, player_id: int) -> int | None:
+        row = self._one("SELECT game_id FROM daily_plays WHERE day=? AND player_id=?", (day, player_id))
+        return None if row is None else int(row["game_id"])
+
+    async def daily_board(self, day: str, chat_id: int | None, limit: int = 10) -> list[DailyRow]:
+        if chat_id is None:
+            rows = await self._report(daily_board_sql(("?", "?", "?"), False), (day, limit))
+        else:
+            rows = await self._report(daily_board_sql(("?", "?", "?"), True), (day, chat_id, chat_id, limit))
+        return [daily_row(r) for r in rows]
 
 _SEAT_QUERY = (
     "SELECT s.seat, s.player_id, s.computer_level, s.ready, s.timeouts, s.autoplay, "

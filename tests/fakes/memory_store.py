@@ -14,6 +14,7 @@ from typing import Any
 from bot.sessions.ports import Deadline, OpenGameExists, Served, StaleVersion
 from bot.sessions.records import (
     ChatRow,
+    DailyRow,
     GameRow,
     LeaderboardRow,
     MatchSummary,
@@ -57,6 +58,8 @@ class MemoryStore:
         self._games: dict[int, _Game] = {}
         self._records: dict[int, str] = {}
         self._reviews: dict[int, tuple[str, tuple[ReviewSeatRow, ...]]] = {}
+        self._daily: dict[tuple[str, int], tuple[int, int]] = {}
+        """(day, player) -> (chat asked in, game)."""
         self._ratings: dict[tuple[int, str], RatingRow] = {}
         self._claims: dict[int, tuple[str, float]] = {}
         """Game id: who holds its due work, and until when."""
@@ -117,6 +120,9 @@ class MemoryStore:
         for game in self._games.values():
             if game.row.chat_id == old.id:
                 self._change(game, chat_id=new.id)
+        for key, (asked_in, game_id) in list(self._daily.items()):
+            if asked_in == old.id:
+                self._daily[key] = (new.id, game_id)
         merged = self._chats[new.id] = dataclasses.replace(
             new, language=old.language, turn_limit=old.turn_limit, defaults=_copy(old.defaults),
             title=new.title or old.title, home=new.home or old.home)
@@ -533,3 +539,36 @@ class MemoryStore:
             return False
         self._reviews[game_id] = (review, stored)
         return True
+
+    async def claim_daily(self, day: str, player_id: int, chat_id: int, game_id: int) -> bool:
+        """Strict as the databases: the player, the chat and the game must exist."""
+        self._open()
+        if player_id not in self._players or chat_id not in self._chats or game_id not in self._games:
+            raise StaleVersion("a deal of the day of an unknown player, chat or game")
+        if (day, player_id) in self._daily:
+            return False
+        self._daily[(day, player_id)] = (chat_id, game_id)
+        return True
+
+    async def daily_game(self, day: str, player_id: int) -> int | None:
+        self._open()
+        found = self._daily.get((day, player_id))
+        return None if found is None else found[1]
+
+    async def daily_board(self, day: str, chat_id: int | None, limit: int = 10) -> list[DailyRow]:
+        self._open()
+        members = {s.player_id for g in self._games.values() if g.row.chat_id == chat_id for s in g.seats}
+        out = []
+        for (played_day, player_id), (asked_in, game_id) in self._daily.items():
+            game = self._games.get(game_id)
+            if played_day != day or game is None or game.row.status != "finished":
+                continue
+            if chat_id is not None and asked_in != chat_id and player_id not in members:
+                continue
+            mine = next(r for r in game.results if r.player_id == player_id)
+            theirs = next(r for r in game.results if r.seat != mine.seat)
+            moves = sum(1 for m in game.moves if m.seat == mine.seat)
+            out.append(DailyRow(player_id, self._players[player_id].display_name,
+                                mine.points - theirs.points, moves, float(game.row.finished_at or 0.0)))
+        out.sort(key=lambda r: (-r.margin, r.moves, r.finished_at, r.player_id))
+        return out[:limit]

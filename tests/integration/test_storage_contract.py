@@ -930,6 +930,44 @@ async def test_a_review_is_kept_once_with_the_match_and_averaged_into_stats(
         await reopened.close()
 
 
+async def _daily_played(store: Any, chat_key: str, name: str, points: tuple[int, int], moves: int,
+                        day: str = "2026-11-25") -> GameRow:
+    """`name` plays the deal of `day` in `chat_key` against a second seat, making `moves` plays
+    before the second seat's play ends the match."""
+    game = await _running(store, chat_key, names=(name, f"Rival of {name}"))
+    for _ in range(moves):
+        game = await store.get_game(game.id)
+        await store.commit_move(_move(game, seat=0))
+    game = await store.get_game(game.id)
+    await store.commit_move(_move(game, seat=1, state={"over": True}, finish=_finish(game, points=points)))
+    assert await store.claim_daily(day, game.seats[0].player_id, game.chat_id, game.id)
+    return game
+
+
+async def test_the_deal_of_the_day_is_claimed_once_and_ranked_by_margin_then_fewer_moves(
+        store: Any) -> None:
+    day = "2026-11-25"
+    anna = await _daily_played(store, "g1", "Anna", (11, 4), moves=6)
+    await _daily_played(store, "g1", "Bruno", (11, 4), moves=4)
+    await _daily_played(store, "p-carla", "Carla", (11, 9), moves=3)
+    await _daily_played(store, "p-dino", "Dino", (5, 11), moves=2)
+    await _finished(store, "g1", ("Carla", "Bob"))
+    running = await _running(store, "p-ezio", names=("Ezio", "Rival of Ezio"))
+    ezio = running.seats[0].player_id
+    assert await store.claim_daily(day, ezio, running.chat_id, running.id)
+    anna_id = anna.seats[0].player_id
+    assert not await store.claim_daily(day, anna_id, running.chat_id, running.id), "one deal a day"
+    assert await store.daily_game(day, anna_id) == anna.id
+    assert await store.daily_game("2026-11-26", anna_id) is None
+    everyone = await store.daily_board(day, None)
+    assert [(r.display_name, r.margin, r.moves) for r in everyone] == [
+        ("Bruno", 7, 4), ("Anna", 7, 6), ("Carla", 2, 3), ("Dino", -6, 2)]
+    group = await store.daily_board(day, anna.chat_id)
+    assert [r.display_name for r in group] == ["Bruno", "Anna", "Carla"], "Carla sat in one of its games"
+    assert [r.display_name for r in await store.daily_board(day, None, limit=1)] == ["Bruno"]
+    assert await store.daily_board("2026-11-24", None) == []
+
+
 async def test_player_stats_count_federal_wins_by_kind(store: Any) -> None:
     first = await _finished(store, "g1", points=(8, 0), line=json.dumps({"win_kind": "tripla"}))
     await _finished(store, "g2", points=(8, 5), line=json.dumps({"win_kind": "semplice"}))
