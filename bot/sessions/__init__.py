@@ -1,5 +1,6 @@
 """The platform-neutral life of games in chats; front-ends only translate."""
 
+from .daily import DailyBoard, DailyLine, DailyStart
 from .events import (
     Event,
     GameCancelled,
@@ -41,6 +42,9 @@ __all__ = [
     "ChatRef",
     "ChatSettings",
     "ComputerPool",
+    "DailyBoard",
+    "DailyLine",
+    "DailyStart",
     "Event",
     "GameCancelled",
     "GameSeat",

@@ -42,6 +42,8 @@ class Reason(StrEnum):
     """Only the people who played a match may see its review."""
     NO_REVIEW = "no_review"
     """The match's record cannot be replayed, so it cannot be reviewed."""
+    DAILY_PLAYED = "daily_played"
+    """The player has had today's deal of the day already (one attempt a day)."""
 
 
 class Refused(Exception):

@@ -23,6 +23,7 @@ from typing import Any, TypeVar, cast
 from ..ai import LEVELS, choose_move
 from ..ai.review import DEFAULT_SEARCHES
 from ..engine import Game, Move, SeatView
+from .daily import Daily, DailyBoard, DailyStart
 from .directory import Directory
 from .events import Event
 from .games import EventBus, Games, Listener
@@ -131,6 +132,7 @@ class Sessions:
         self._queries = Queries(store, self._directory, self._games)
         self._settings = Settings(store, self._directory)
         self._reviews = Reviews(store, self._directory, self._games, pool, review_searches)
+        self._daily = Daily(store, self._directory, self._lobby, clock)
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
         self._notices = Notices(store, self._holds, sleep)
@@ -384,6 +386,20 @@ class Sessions:
     async def last_finished(self, chat_ref: ChatRef) -> int:
         """The id of the chat's latest finished match (for /review); refused if none."""
         return await self._reviews.last_finished(chat_ref)
+
+    # ---- the deal of the day -----------------------------------------------------
+
+    async def daily(self, asked_in: ChatRef, plays_in: ChatRef, user: UserRef) -> DailyStart:
+        """Start `user`'s deal of the day (the same deals for everyone on a UTC day, by the
+        sessions' clock; a match to 11 against `hard`) as a game in `plays_in`, where the
+        front-end shows it privately; it counts on `asked_in`'s board. Refused for a second
+        attempt the same day, or while `plays_in` has a game open."""
+        return await self._daily.start(asked_in, plays_in, user)
+
+    async def daily_board(self, chat_ref: ChatRef | None) -> DailyBoard:
+        """Today's deal of the day board of `chat_ref`'s players (None: everyone's), ranked by
+        points margin then fewer moves, with yesterday's winner."""
+        return await self._daily.board(chat_ref)
 
     # ---- settings ---------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from telegram.ext import (
 
 from ...i18n import t
 from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
+from ...render_daily import daily_board_text, daily_sent_text, daily_started_text
 from ...render_review import accuracy_help
 from ...sessions import (
     ChatRef,
@@ -42,12 +43,14 @@ from ...sessions import (
     UserRef,
     interaction,
 )
+from ...sessions.daily import BOARD_WORDS, EVERYONE_WORDS
 from ...sessions.interaction import PLAIN, HandMode, HandPrompt
 from ...sessions.options import HOUSE_OPTIONS, variant_named
 from ...sessions.service import language_of
 from ...sessions.throttle import CommandReply, CommandThrottle
 from .callbacks import Action, Tap, decode
 from .identity import (
+    PLATFORM,
     chat_ref,
     is_group,
     message_link,
@@ -72,8 +75,10 @@ Say = Callable[[str], "str | tuple[str, Keyboard]"]
 """An answer in a given language: its HTML, or its HTML and buttons."""
 
 ANSWER_WITHIN = 12.0
+DAILY_PAYLOAD = "daily"
+"""The /start payload of the link that opens the private chat to play the deal of the day."""
 COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "review", "rules", "settings",
-            "help", "start")
+            "help", "start", "daily")
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +284,9 @@ class Handlers:
         if game_id is not None:
             await self._deep_join(message, uref, lang, game_id)
             return
+        if context.args and context.args[0] == DAILY_PAYLOAD:
+            await self._daily(message, found[0], uref, lang)
+            return
         await self._reply(message, lang, lambda lang: escape(t(lang, "dm.welcome")))
         for row in await self.sessions.games_of(uref):
             self.presenter.repost_hand(row.id, uref.key)
@@ -318,7 +326,8 @@ class Handlers:
             style = str((await self.sessions.chat(cref)).defaults.get("deck_style", style))
         await self._reply(update.effective_message, lang, lambda lang: escape(
             t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra") + "\n\n"
-            + accuracy_help(lang) + "\n\n" + card_legend(style, lang, buttons=True)))
+            + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"
+            + card_legend(style, lang, buttons=True)))
 
     async def _group_only(
             self, update: Update) -> tuple[Message, ChatRef, UserRef, PlayerProfile, str] | None:
@@ -451,6 +460,45 @@ class Handlers:
         if not await self.reviews.deliver(found):
             return Answer(t(lang, "dm.start_first"), url=f"https://t.me/{bot_username}?start=review")
         return Answer(t(lang, "review.sent"))
+
+    async def cmd_daily(self, update: Update, context: Context) -> None:
+        """/daily: the deal of the day, played in the asker's private chat; `/daily board
+        [global]`: today's board of the chat (in private, or with `global`: everyone's)."""
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return
+        cref, uref, player, lang = found
+        words = [word.lower() for word in context.args or ()]
+        if words and words[0] in BOARD_WORDS:
+            everyone = not is_group(message.chat) or (len(words) > 1 and words[1] in EVERYONE_WORDS)
+            board = await self.sessions.daily_board(None if everyone else cref)
+            await self._reply(message, lang, lambda lang: escape(daily_board_text(board, lang)))
+            return
+        if is_group(message.chat) and not self.presenter.reachable(player):
+            url = f"https://t.me/{message.get_bot().username}?start={DAILY_PAYLOAD}"
+            await self._reply(message, lang, lambda lang: (
+                escape(t(lang, "dm.start_first")),
+                link_keyboard("🔒 " + t(lang, "button.open_private"), url)))
+            return
+        await self._daily(message, cref, uref, lang)
+
+    async def _daily(self, message: Message, cref: ChatRef, uref: UserRef, lang: str) -> None:
+        """Start the deal in the asker's private chat (a private chat's id is its user's); it
+        counts on the board of `cref`, where it was asked for."""
+        home = ChatRef(PLATFORM, uref.key, uref.name)
+        try:
+            start = await self.sessions.daily(cref, home, uref)
+        except Refused as refused:
+            await self._refuse(message, lang, refused)
+            return
+        if is_group(message.chat):
+            await self._reply(message, lang, lambda lang: escape(daily_sent_text(start, lang)))
+            player = await self.sessions.player(uref)
+            own = self.presenter.language(player)
+            self.outbox.post(int(uref.key), Content(escape(daily_started_text(start, own))))
+            return
+        await self._reply(message, lang, lambda lang: escape(daily_started_text(start, lang)))
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)
