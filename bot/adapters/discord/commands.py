@@ -1,4 +1,4 @@
-"""Slash commands: /newgame, /leaderboard, /stats, /review, /rules, /settings, /help.
+"""Slash commands: /newgame, /leaderboard, /stats, /review, /daily, /rules, /settings, /help.
 
 Names, descriptions, options and choices are English by default and
 localised by `translator.CatalogueTranslator` when the tree is synced. The
@@ -89,4 +89,10 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[None,
     async def help_(interaction: discord.Interaction) -> None:
         await handlers.help(interaction)
 
-    return [newgame, leaderboard, stats, review, rules, settings, help_]
+    @app_commands.command(name="daily", description=english("discord.command.daily.description"))
+    @app_commands.describe(**_described("board", "everyone"))
+    @app_commands.rename(everyone="global")
+    async def daily(interaction: discord.Interaction, board: bool = False, everyone: bool = False) -> None:
+        await handlers.daily(interaction, board, everyone)
+
+    return [newgame, leaderboard, stats, review, rules, settings, help_, daily]

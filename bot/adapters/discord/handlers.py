@@ -7,6 +7,7 @@ the channel's language.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable
 from typing import Any
@@ -15,6 +16,7 @@ import discord
 
 from ...i18n import LANGUAGES, t
 from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
+from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
 from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions.interaction import rules_to_show
@@ -130,6 +132,33 @@ class CommandHandlers:
         game_id = await self.sessions.last_finished(chat)
         return await review_reply(self.sessions, self.presenter, game_id, user, lang)
 
+    # ---- /daily ------------------------------------------------------------------------
+
+    async def daily(self, interaction: discord.Interaction, board: bool, everyone: bool) -> None:
+        await self._run(interaction, self._daily(interaction, board, everyone), ephemeral=not board)
+
+    async def _daily(self, interaction: discord.Interaction, board: bool, everyone: bool) -> Reply:
+        """The deal of the day, played in the channel it was asked in, in a place of the channel
+        of its own (`daily_place`): its table is the channel's, its hand shown only to the
+        player as in every game. With `board`, today's board for the channel (or everyone)."""
+        user, chat = user_ref(interaction), chat_ref(interaction)
+        lang = await self._language(user)
+        if board:
+            everyone = everyone or chat is None
+            if chat is not None:
+                lang = (await self._chat(interaction, chat)).language
+            shown = await self.sessions.daily_board(None if everyone else chat)
+            return Reply.message(embed=text_embed(daily_board_text(shown, lang)), ephemeral=False)
+        if chat is None:
+            return Reply.note(t(lang, "discord.guild_only"))
+        missing = missing_permissions(interaction)
+        if missing:
+            names = ", ".join(name.replace("_", " ").title() for name in missing)
+            return Reply.note(t(lang, "discord.missing_permissions", permissions=names))
+        await self._chat(interaction, chat)
+        start = await self.sessions.daily(chat, daily_place(chat, user), user)
+        return Reply.note(daily_started_text(start, lang))
+
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         await self._run(interaction, self._rules(interaction, variant))
 
@@ -149,7 +178,7 @@ class CommandHandlers:
             style = (await self.sessions.lobby(chat)).deck_style
         legend = card_legend(style, lang, buttons=True)
         return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n" + accuracy_help(lang) + "\n\n"
-                                              + legend))
+                                              + t(lang, "daily.help") + "\n\n" + legend))
 
     # ---- /settings ----------------------------------------------------------------------
 
@@ -215,3 +244,11 @@ class CommandHandlers:
             game_id = await self.sessions.open_game_id(chat)
             if game_id is not None:
                 self.presenter.redraw(game_id, chat.key)
+
+
+def daily_place(chat: ChatRef, user: UserRef) -> ChatRef:
+    """Where `user`'s deal of the day is played: the channel, as a place of its own, so that it
+    keeps neither the channel's own game nor another player's deal from being played. Discord
+    has no private chat the bot's games can live in (they need a server channel), and an
+    ephemeral message lives 15 minutes only; the hand is private there as in every game."""
+    return dataclasses.replace(chat, thread=f"daily-{user.key}")
