@@ -308,7 +308,7 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
         return {"it": it[key], "es-ES": es[key], "es-419": es[key]}
 
     by_name = {c["name"]: c for c in world.fake.commands}
-    assert set(by_name) == {"newgame", "leaderboard", "stats", "review", "rules", "settings", "help"}
+    assert set(by_name) == {"newgame", "leaderboard", "stats", "review", "rules", "settings", "help", "daily"}
     for name, command in by_name.items():
         assert en[f"discord.command.{name}.name"] == name
         assert command["name_localizations"] == local(f"discord.command.{name}.name")
