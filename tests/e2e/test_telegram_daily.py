@@ -45,3 +45,21 @@ async def test_a_player_plays_the_deal_of_the_day_privately_and_the_board_shows_
             tg.user_sends(alice, alice, "/daily board")
             everyone = await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25: everyone")
             assert "1. Alice" in shown(everyone)
+
+
+async def test_a_player_the_bot_cannot_write_to_yet_starts_the_deal_from_the_private_chat_link(
+        tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        bruno = tg.add_user("Bruno")
+        group = tg.add_group("Friends", members=[bruno])
+        async with running_bot(tg, tmp_path / "bot.db", clock=FakeClock(NOON)) as bot:
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            tg.user_sends(group, bruno, "/daily")
+            prompt = await tg.wait_for_message(group, contains="private")
+            _, payload = tg.start_payload(prompt.buttons[0]["url"]) or ("", "")
+            assert payload == "daily"
+            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(bruno.id))) is None
+            tg.user_starts_bot(bruno, payload)
+            await tg.wait_for_message(bruno, contains="Deal of the day 2026-11-25: a match to 11")
+            await tg.wait_for(lambda: any(d.startswith("p") for m in bot_messages(tg, bruno)
+                                          for d in m.callback_data), what="the hand, in private")
