@@ -42,6 +42,8 @@ class Reason(StrEnum):
     """Only the people who played a match may see its review."""
     NO_REVIEW = "no_review"
     """The match's record cannot be replayed, so it cannot be reviewed."""
+    NOT_PRACTICE = "not_practice"
+    """Hints are given in practice matches only (the lobby's `practice` option)."""
 
 
 class Refused(Exception):
