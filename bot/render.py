@@ -178,6 +178,8 @@ def rules_summary(variant: str, rules: Rules, lang: str) -> str:
               if getattr(rules, name)]
     if not rules.must_capture:
         parts.append(t(lang, "option.must_capture.off"))
+    if rules.practice:
+        parts.append(t(lang, "option.practice"))
     return ", ".join(parts)
 
 

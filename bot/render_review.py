@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from babel.numbers import format_decimal
 
-from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Review
+from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Hint, Review
 from .engine import Move
 from .i18n import t, tn
 from .render import accuracy_shown, card_label, is_escoba, move_label
@@ -62,6 +62,24 @@ def reason_text(play: GradedPlay, lang: str, variant: str, style: str = "napolet
         ranks = t(lang, "review.or").join(rank_name(rank, lang, style) for rank in reason.ranks)
         return t(lang, key, move=best, table=table, ranks=ranks)
     return t(lang, f"review.reason.{fault.value}", move=best)
+
+
+def hint_text(hint: Hint, lang: str, variant: str, style: str = "napoletane") -> str:
+    """`💡 5🪙 takes 2🗡️+3🏆: it is a scopa.`: the move the computer would play and why."""
+    move = move_phrase(hint.move, lang, style)
+    reason = hint.reason
+    if reason is None or hint.other is None:
+        return t(lang, "hint.text", move=move, reason=t(lang, "hint.reason.only"))
+    other = move_phrase(hint.other, lang, style)
+    fault = reason.fault
+    if fault in _SWEEP_FAULTS:
+        key = "hint" + _SWEEP_FAULTS[fault][is_escoba(variant)].removeprefix("review")
+        table = "+".join(card_label(c, style) for c in reason.table)
+        ranks = t(lang, "review.or").join(rank_name(rank, lang, style) for rank in reason.ranks)
+        why = t(lang, key, other=other, table=table, ranks=ranks)
+    else:
+        why = t(lang, f"hint.reason.{fault.value}", other=other)
+    return t(lang, "hint.text", move=move, reason=why)
 
 
 def costly_line(play: GradedPlay, lang: str, variant: str, style: str = "napoletane") -> str:

@@ -3,6 +3,7 @@ the tests move by hand."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -113,3 +114,26 @@ async def started(sessions_path: Path | None, clock: FakeClock | None = None) ->
     sessions = await (open_memory_sessions(clock) if sessions_path is None
                       else open_sessions(sessions_path, clock))
     return sessions, await start_duel(sessions)
+
+
+async def practice_changes_no_rating(sessions: Sessions) -> None:
+    """A rated match, then a practice one between the same players: the practice match is
+    recorded as such (`rules.practice`) and changes no rating, leaderboard line or /stats figure."""
+    rated = await start_duel(sessions)
+    await play_to_end(sessions, rated, [ALICE, BOB])
+    board = {row.display_name: (row.games, row.wins, row.rating) for row in await sessions.leaderboard(CHAT)}
+    stats = {user.key: await sessions.stats(user) for user in (ALICE, BOB)}
+    seen = recorded(sessions)
+    practice = await start_duel(sessions, options={"practice": "on"})
+    await play_to_end(sessions, practice, [ALICE, BOB])
+    assert (await sessions.table(practice)).finished
+    ended = [e for e in seen if type(e).__name__ == "MatchEnded"]
+    assert len(ended) == 1 and ended[0].rating_changes == (), "no rating change announced"
+    assert {row.display_name: (row.games, row.wins, row.rating)
+            for row in await sessions.leaderboard(CHAT)} == board
+    for user in (ALICE, BOB):
+        now, before = await sessions.stats(user), stats[user.key]
+        counted = ("games", "wins", "ratings")
+        assert [now[k] for k in counted] == [before[k] for k in counted], user.name
+    records = [json.loads(line) for line in await sessions._store.records()]
+    assert [r["rules"]["practice"] for r in records] == [False, True]

@@ -90,6 +90,9 @@ class Rules:
     """Scopone as 004 plays it: hands seen from one's first turn (art. 5), no count of
     the cards taken shown during a round (art. 18), teams drawn (art. 3), a match to 8
     won semplice, doppia or tripla (art. 16)."""
+    practice: bool = False
+    """A match to learn in: a player may ask what the computer would play, and the match
+    counts for no rating or leaderboard. The game itself is played as any other."""
 
     @classmethod
     def default(cls, variant: Variant | str) -> Rules:

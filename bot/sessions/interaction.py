@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..engine import Card, EngineError, Move, Rules
 from ..engine.rules import parse_variant
+from .hints import PracticeHint
 from .options import variant_named
 from .refusals import Reason, Refused
 from .views import HandView
@@ -161,6 +162,20 @@ async def play(sessions: Sessions, game_id: int, user: UserRef, version: int, mo
                *, declaring: bool = False) -> None:
     """A tap on one capture (or one fuori play) of a prompt."""
     await sessions.play(game_id, user, version, move, fuori=declaring)
+
+
+async def hint(sessions: Sessions, game_id: int, user: UserRef, version: int) -> PracticeHint:
+    """A tap on 💡: the move the computer would play now, and why. Refused outside a practice
+    match, for someone not seated, out of turn, and on a hand drawn before the last move."""
+    view = await sessions.hand(game_id, user)
+    if view.finished:
+        raise Refused(Reason.GAME_OVER)
+    if not view.practice:
+        raise Refused(Reason.NOT_PRACTICE)
+    _current(view, version)
+    if not view.my_turn:
+        raise Refused(Reason.NOT_YOUR_TURN)
+    return await sessions.hint(game_id, user, version)
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,6 +130,8 @@ CAPTURE_CHOICE = Option("capture_choice", tuple(c.value for c in CaptureChoice),
 DECK_STYLE = Option("deck_style", DECK_STYLES, "button.deck", "deck.{value}")
 TURN_LIMIT = Option("turn_limit", tuple(str(n) for n in TURN_LIMITS), "button.turn_limit")
 LEVEL = Option("level", LEVELS, "options.level", "level.{value}")
+PRACTICE = Option("practice", ON_OFF, "option.practice", "option.practice.{value}", switch=ON_OFF)
+"""A match to learn in: hints on request, no rating (`Rules.practice`)."""
 
 
 def players_option(variant: str) -> Option:
@@ -155,7 +157,7 @@ def options_for(variant: object, players: int | None = None) -> tuple[Option, ..
 @lru_cache(maxsize=64)
 def _options(name: str, players: int | None) -> tuple[Option, ...]:
     return (VARIANT, players_option(name), TARGET, ROUND_LIMIT, teams_option(name, players),
-            CAPTURE_CHOICE, DECK_STYLE, TURN_LIMIT,
+            CAPTURE_CHOICE, DECK_STYLE, TURN_LIMIT, PRACTICE,
             *(HOUSE_OPTIONS[rule] for rule in HOUSE_RULES[Variant(name)]))
 
 
@@ -216,7 +218,7 @@ def current_values(view: LobbyView) -> dict[str, str]:
     values = {"variant": view.variant, "players": str(view.players), "target": str(rules["target"]),
               "round_limit": str(rules["round_limit"]), "teams": TEAMS_VALUES.get(view.teams, "off"),
               "capture_choice": str(rules["capture_choice"]), "deck_style": view.deck_style,
-              "turn_limit": str(view.turn_limit)}
+              "turn_limit": str(view.turn_limit), "practice": "on" if rules["practice"] else "off"}
     for name in HOUSE_RULES[Variant(view.variant)]:
         value = rules[name]
         values[name] = ("on" if value else "off") if isinstance(value, bool) else str(value)

@@ -164,13 +164,16 @@ class Play:
 
     async def _finish(self, game: Game, seats: Sequence[SeatRow],
                       record: dict[str, Any]) -> MatchFinish:
-        """The match's record, every seat's result and the human players' new ratings."""
+        """The match's record, every seat's result and the human players' new ratings (none
+        after a practice match, which leaves every rating as it was)."""
         sides = game.seating.sides
         humans = {s.seat: s.player_id for s in seats if not s.is_computer}
         ladder = ladder_for(sides)
-        current = await self.store.ratings([pid for pid in humans.values() if pid], ladder)
-        new_ratings = rate(ladder, [[humans.get(seat) for seat in side] for side in sides],
-                           game.totals, game.winner, current)
+        current = {} if game.rules.practice else await self.store.ratings(
+            [pid for pid in humans.values() if pid], ladder)
+        new_ratings = [] if game.rules.practice else rate(
+            ladder, [[humans.get(seat) for seat in side] for side in sides], game.totals, game.winner,
+            current)
         by_player = {r.player_id: r for r in new_ratings}
         scope = [0] * game.seats
         for stored in record["rounds"]:

@@ -44,6 +44,8 @@ class Reason(StrEnum):
     """The match's record cannot be replayed, so it cannot be reviewed."""
     DAILY_PLAYED = "daily_played"
     """The player has had today's deal of the day already (one attempt a day)."""
+    NOT_PRACTICE = "not_practice"
+    """Hints are given in practice matches only (the lobby's `practice` option)."""
 
 
 class Refused(Exception):

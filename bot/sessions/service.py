@@ -27,6 +27,7 @@ from .daily import Daily, DailyBoard, DailyStart
 from .directory import Directory
 from .events import Event
 from .games import EventBus, Games, Listener
+from .hints import Hints, PracticeHint
 from .holds import HandedOver, MessageHolds
 from .lobby import LOBBY_IDLE, Lobby
 from .notices import SWEEP_EVERY, Notices
@@ -133,6 +134,7 @@ class Sessions:
         self._settings = Settings(store, self._directory)
         self._reviews = Reviews(store, self._directory, self._games, pool, review_searches)
         self._daily = Daily(store, self._directory, self._lobby, clock)
+        self._hints = Hints(self._directory, self._games, pool)
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
         self._notices = Notices(store, self._holds, sleep)
@@ -382,6 +384,11 @@ class Sessions:
         `review_searches` and stored with the match, so it is worked out once. Refused for a
         game not finished, not found, or not played by `user`."""
         return await self._reviews.review(game_id, user)
+
+    async def hint(self, game_id: int, user: UserRef, version: int) -> PracticeHint:
+        """The move the computer would play for `user` at `version` of practice match
+        `game_id`, and why; worked out from their own view in the computer players' workers."""
+        return await self._hints.hint(game_id, user, version)
 
     async def last_finished(self, chat_ref: ChatRef) -> int:
         """The id of the chat's latest finished match (for /review); refused if none."""

@@ -240,6 +240,8 @@ class HandView:
     """The player's first hand of the match, before their first play (see `shows_legend`)."""
     waiting_for: str | None = None
     """Who is to play while it is not the player's turn (None on their turn and once it is over)."""
+    practice: bool = False
+    """A practice match: the hand offers a hint (what the computer would play) on the player's turn."""
 
     @property
     def shows_legend(self) -> bool:
@@ -359,7 +361,7 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
                         not running, False, face_down=len(hand), first_hand=first, waiting_for=waiting_for)
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
                     my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first,
-                    waiting_for=waiting_for)
+                    waiting_for=waiting_for, practice=game.rules.practice)
 
 
 def player_profile(row: PlayerRow) -> PlayerProfile:

@@ -58,6 +58,9 @@ from .rows import (
 from .store import STALE_SENDS_PRUNED, Deadline, OpenGameExists, StaleVersion
 
 _T = TypeVar("_T")
+_COUNTED = "NOT COALESCE((g.options::json->>'practice')::boolean, false)"
+"""A finished game that counts on leaderboards and in /stats: not a practice match
+(`Rules.practice`, stored with the lobby's options only when on)."""
 _MIGRATION_LOCK = 0x5C0BA
 """Key of the advisory lock under which one process at a time migrates the schema."""
 _CLOSE_TIMEOUT = 10.0
@@ -611,7 +614,8 @@ class PostgresStore:
             "(SELECT MAX(r.mu - 3 * r.sigma) FROM ratings r "
             " WHERE r.player_id=p.id AND ($1::text IS NULL OR r.ladder=$1)) AS rating "
             "FROM results res JOIN games g ON g.id=res.game_id JOIN players p ON p.id=res.player_id "
-            "WHERE g.status='finished' AND NOT p.is_computer AND ($2::bigint IS NULL OR g.chat_id=$2) "
+            f"WHERE g.status='finished' AND NOT p.is_computer AND {_COUNTED} "
+            "AND ($2::bigint IS NULL OR g.chat_id=$2) "
             "GROUP BY p.id ORDER BY rating DESC NULLS LAST, wins DESC, games DESC LIMIT $3",
             ladder, chat_id, limit)
         return [leaderboard_row(r) for r in rows]
@@ -621,13 +625,13 @@ class PostgresStore:
             "SELECT COUNT(*) AS games, COALESCE(SUM(res.won::int),0) AS wins, "
             "COALESCE(SUM(res.scope),0) AS scope, COALESCE(SUM(res.points),0) AS points "
             "FROM results res JOIN games g ON g.id=res.game_id "
-            "WHERE res.player_id=$1 AND g.status='finished'", player_id)
+            f"WHERE res.player_id=$1 AND g.status='finished' AND {_COUNTED}", player_id)
         ratings = await self._fetch(
             "SELECT ladder, mu, sigma, games, wins FROM ratings WHERE player_id=$1", player_id)
         kinds = await self._fetch(
             "SELECT rec.line::json->>'win_kind' AS kind, COUNT(*) AS n FROM results res "
             "JOIN records rec ON rec.game_id=res.game_id JOIN games g ON g.id=res.game_id "
-            "WHERE res.player_id=$1 AND res.won AND g.status='finished' "
+            f"WHERE res.player_id=$1 AND res.won AND g.status='finished' AND {_COUNTED} "
             "AND rec.line::json->>'win_kind' IS NOT NULL GROUP BY 1", player_id)
         reviewed = await self._fetchrow(
             "SELECT COUNT(*) AS n, AVG(accuracy) AS accuracy FROM review_seats WHERE player_id=$1",

@@ -79,6 +79,9 @@ def _deadline_of(entry: Deadline) -> float:
     return entry[1]
 
 
+_COUNTED = "COALESCE(json_extract(g.options, '$.practice'), 0) = 0"
+"""A finished game that counts on leaderboards and in /stats: not a practice match
+(`Rules.practice`, stored with the lobby's options only when on)."""
 _GAME_COLUMNS = ("id, chat_id, creator_id, variant, options, players, teams, deck_style, status, "
                  "state, version, seed, deadline, deadline_kind, warned, created_at, updated_at, "
                  "finished_at, thread")
@@ -633,7 +636,7 @@ class Store:
     async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
                           limit: int = 10) -> list[LeaderboardRow]:
         """Players ranked by rating (mu - 3 sigma), with games, wins and scope from results."""
-        where = ["g.status='finished'", "p.is_computer=0"]
+        where = ["g.status='finished'", "p.is_computer=0", _COUNTED]
         params: list[Any] = []
         if chat_id is not None:
             where.append("g.chat_id=?")
@@ -657,13 +660,13 @@ class Store:
             "SELECT COUNT(*) AS games, COALESCE(SUM(res.won),0) AS wins, "
             "COALESCE(SUM(res.scope),0) AS scope, COALESCE(SUM(res.points),0) AS points "
             "FROM results res JOIN games g ON g.id=res.game_id "
-            "WHERE res.player_id=? AND g.status='finished'", (player_id,))
+            f"WHERE res.player_id=? AND g.status='finished' AND {_COUNTED}", (player_id,))
         ratings = await self._report(
             "SELECT ladder, mu, sigma, games, wins FROM ratings WHERE player_id=?", (player_id,))
         kinds = await self._report(
             "SELECT json_extract(rec.line, '$.win_kind') AS kind, COUNT(*) AS n FROM results res "
             "JOIN records rec ON rec.game_id=res.game_id JOIN games g ON g.id=res.game_id "
-            "WHERE res.player_id=? AND res.won AND g.status='finished' "
+            f"WHERE res.player_id=? AND res.won AND g.status='finished' AND {_COUNTED} "
             "AND json_extract(rec.line, '$.win_kind') IS NOT NULL GROUP BY kind", (player_id,))
         reviewed = await self._report(
             "SELECT COUNT(*) AS n, AVG(accuracy) AS accuracy FROM review_seats WHERE player_id=?",

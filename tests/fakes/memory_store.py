@@ -461,11 +461,15 @@ class MemoryStore:
         return [g for g in self._games.values() if g.row.status == "finished"
                 and (chat_id is None or g.row.chat_id == chat_id)]
 
+    def _counted(self, chat_id: int | None = None) -> list[_Game]:
+        """Finished games that count on leaderboards and in stats: practice matches do not."""
+        return [g for g in self._finished(chat_id) if not g.row.options.get("practice")]
+
     async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
                           limit: int = 10) -> list[LeaderboardRow]:
         self._open()
         totals: dict[int, list[int]] = {}
-        for game in self._finished(chat_id):
+        for game in self._counted(chat_id):
             for result in game.results:
                 player = self._players.get(result.player_id) if result.player_id else None
                 if player is None or player.is_computer:
@@ -483,9 +487,9 @@ class MemoryStore:
 
     async def player_stats(self, player_id: int) -> dict[str, Any]:
         self._open()
-        mine = [r for g in self._finished() for r in g.results if r.player_id == player_id]
+        mine = [r for g in self._counted() for r in g.results if r.player_id == player_id]
         kinds: dict[str, int] = {}
-        for game in self._finished():
+        for game in self._counted():
             kind = json.loads(self._records.get(game.row.id, "{}")).get("win_kind")
             if kind and any(r.player_id == player_id and r.won for r in game.results):
                 kinds[kind] = kinds.get(kind, 0) + 1

@@ -175,3 +175,23 @@ async def test_a_review_in_the_workers_is_the_review_worked_out_here(pool: Compu
     assert (await review_in_pool(pool, record, 3)) == here
     assert (await review_in_pool(None, record, 3)) == here
     assert len(here.plays) == 36 and any(p.loss > 0 for p in here.plays)
+
+
+async def test_a_hint_in_the_workers_is_the_hint_worked_out_here(pool: ComputerPool,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.sessions.lobby.secrets.token_hex", lambda n: "ab" * n)
+    in_pool = await open_memory_sessions(pool=pool)
+    here = await open_memory_sessions()
+    hints = []
+    for sessions in (in_pool, here):
+        await sessions.new_game(CHAT, ALICE, "scopa", {"practice": "on"})
+        await sessions.add_computer(CHAT, ALICE, "medium")
+        game_id = (await sessions.start(CHAT, ALICE)).game_id
+        if (await sessions.table(game_id)).to_play != 0:
+            await sessions.run_due()
+        view = await sessions.hand(game_id, ALICE)
+        given = await sessions.hint(game_id, ALICE, view.version)
+        assert any(given.hint.move in choice.moves for choice in view.choices)
+        hints.append((view.hand, given.hint))
+        await sessions.close()
+    assert hints[0] == hints[1], "the same deal gives the same hint in a worker and here"

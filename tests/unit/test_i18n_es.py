@@ -34,7 +34,7 @@ SAME_AS_ENGLISH = {
     # emoji, names and numbers only
     "lobby.seat_player", "lobby.seat_computer", "play.computer", "stats.title", "computer.name",
     "telegram.button.computer", "discord.button.computer", "telegram.seconds", "counts.no_primiera",
-    "stats.summary", "daily.board.row",
+    "stats.summary", "daily.board.row", "hint.text",
 }
 """The Spanish texts that are rightly the English ones: names, emoji and formats, nothing to translate."""
 

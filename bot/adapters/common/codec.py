@@ -67,6 +67,8 @@ class Action(StrEnum):
     DECLARE_CAPTURE = "D"
     REVIEW = "R"
     """The review of a finished match, for the player who pressed."""
+    HINT = "I"
+    """What the computer would play now, for the player whose hand it is (practice matches)."""
 
 
 class Arg(Enum):
@@ -115,11 +117,12 @@ SHAPES: dict[Action, Shape] = {
     Action.DECLARE: Shape(True, Arg.MOVE),
     Action.DECLARE_CAPTURE: Shape(True, Arg.CARD, indexed=True),
     Action.REVIEW: Shape(),
+    Action.HINT: Shape(True),
 }
 """Per action: does it carry a version, which argument, and a capture's index."""
 
 MENUS = ("main", "options", "variant", "players", "target", "rounds", "teams", "capture", "deck",
-         "turn", "house")
+         "turn", "house", "practice")
 """The lobby's menus a button opens (Telegram shows one at a time)."""
 
 SELECTS = ("variant", "target", "table")
@@ -130,7 +133,7 @@ _HOUSE_CODES = {"ace_takes_all": "a", "re_bello": "b", "napola": "N", "asso_bell
                 "low_table_redeal": "L", "fuori": "f", "federal": "F"}
 OPTION_CODES: dict[str, str] = {"variant": "v", "players": "n", "target": "t", "round_limit": "r",
                                 "teams": "T", "capture_choice": "c", "deck_style": "d",
-                                "turn_limit": "l", **_HOUSE_CODES}
+                                "turn_limit": "l", "practice": "P", **_HOUSE_CODES}
 """Each lobby option's short name in a button (`bot.sessions.options.ALL_OPTIONS` has them all)."""
 _OPTION_KEYS = {code: key for key, code in OPTION_CODES.items()}
 

@@ -58,7 +58,7 @@ class Menu(StrEnum):
 MENU_KEYS: dict[Menu, tuple[str, ...]] = {
     Menu.VARIANT: ("variant",),
     Menu.TARGET: ("target", "round_limit"),
-    Menu.TABLE: ("players", "teams", "capture_choice", "deck_style",
+    Menu.TABLE: ("players", "teams", "capture_choice", "deck_style", "practice",
                  *dict.fromkeys(name for names in HOUSE_RULES.values() for name in names)),
 }
 """The lobby options each select menu sets; their values come from the options table."""

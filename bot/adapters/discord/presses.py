@@ -17,6 +17,7 @@ import discord
 
 from ...i18n import t
 from ...render import failure_text, refusal_text
+from ...render_review import hint_text
 from ...sessions import ChatRef, GameStatus, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions import interaction as taps
 from ...sessions.interaction import PLAIN, HandMode, HandPrompt
@@ -91,6 +92,10 @@ class PressHandlers:
             return Reply.nothing()
         if action is Action.REVIEW:
             return await review_reply(self.sessions, self.presenter, press.game_id, p.user, p.lang)
+        if action is Action.HINT:
+            assert press.version is not None
+            given = await taps.hint(self.sessions, press.game_id, p.user, press.version)
+            return Reply.note(hint_text(given.hint, p.lang, given.variant, given.deck_style))
         if action in HAND_ACTIONS:
             return await self._on_hand(p, press)
         return await self._on_channel_message(p, press)

@@ -31,7 +31,7 @@ from telegram.ext import (
 from ...i18n import t
 from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
 from ...render_daily import daily_board_text, daily_sent_text, daily_started_text
-from ...render_review import accuracy_help
+from ...render_review import accuracy_help, hint_text
 from ...sessions import (
     ChatRef,
     ChatSettings,
@@ -606,6 +606,10 @@ class Handlers:
             return Answer()
         if action is Action.REVIEW:
             return await self._review(query.get_bot().username, game_id, uref, lang)
+        if action is Action.HINT:
+            assert tapped.version is not None
+            given = await interaction.hint(self.sessions, game_id, uref, tapped.version)
+            return Answer(hint_text(given.hint, lang, given.variant, given.deck_style), alert=True)
         message = query.message
         if message is None:
             raise Refused(Reason.BAD_INPUT)

@@ -19,7 +19,7 @@ from .callbacks import Action, Tap, TooLong, encode
 
 MENU_OPTIONS: dict[str, str] = {"variant": "variant", "players": "players", "target": "target",
                                 "rounds": "round_limit", "teams": "teams", "capture": "capture_choice",
-                                "deck": "deck_style", "turn": "turn_limit"}
+                                "deck": "deck_style", "turn": "turn_limit", "practice": "practice"}
 """The menus that each pick one option's value (`house` switches the house rules)."""
 _TEAM_COUNTS = {value: count for count, value in TEAMS_VALUES.items()}
 
@@ -212,6 +212,8 @@ def hand_keyboard(view: HandView, lang: str, prompt: HandPrompt = PLAIN, autopla
             else:
                 buttons.append(tap(card_label(card, style), Action.WAIT, gid))
         rows.extend(rows_of(buttons, width=3, max_chars=24))
+        if view.practice:
+            rows.append((tap(t(lang, "button.hint"), Action.HINT, gid, view.version),))
         if view.may_declare:
             label = ("🏁 " if fuori_wins else "") + t(lang, "button.fuori")
             rows.append((tap(label, Action.FUORI, gid, view.version),))

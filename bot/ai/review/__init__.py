@@ -17,15 +17,16 @@ from typing import Any
 
 from .facts import Fault, Reason, reason
 from .grade import Grade, grade
+from .hint import HINT_SEARCHES, Hint, HintTask, hint
 from .replay import RecordError, Turn, match_key, read_records, turns
 from .result import ACCURACY_SCALE, GradedPlay, Review, accuracy
 
 DEFAULT_SEARCHES = 128
 """Guesses of the hidden cards per play (a close call gets more; see `grade`)."""
 
-__all__ = ["ACCURACY_SCALE", "DEFAULT_SEARCHES", "Fault", "Grade", "GradedPlay", "Reason", "RecordError",
-           "Review", "ReviewTask", "Turn", "accuracy", "assemble", "read_records", "review_match",
-           "review_tasks", "review_turn"]
+__all__ = ["ACCURACY_SCALE", "DEFAULT_SEARCHES", "HINT_SEARCHES", "Fault", "Grade", "GradedPlay", "Hint",
+           "HintTask", "Reason", "RecordError", "Review", "ReviewTask", "Turn", "accuracy", "assemble",
+           "hint", "read_records", "review_match", "review_tasks", "review_turn"]
 
 ReviewTask = tuple[Turn, str, int]
 """One play to grade: the turn, the seed of its valuation, the searches."""

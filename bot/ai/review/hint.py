@@ -1,0 +1,56 @@
+"""A hint: the move `hard` would play now, and one reason for it, from the player's own view.
+
+`hard` values every legal move over a fixed number of guesses of the hidden cards (seeded,
+so the same position and seed give the same hint), and the reason is the fact that sets its
+move apart from the runner-up (`facts.reason`, the same facts a review words): a scopa, a
+table the other move would leave to be swept, the settebello, sevens, denari, cards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bot.engine import Move, SeatView
+
+from ..hard import TIE_BREAK, HardPlayer
+from ..medium import MediumPlayer
+from ..sim import canonical_moves
+from .facts import Reason, reason
+
+HINT_SEARCHES = 24
+"""Guesses of the hidden cards per hint: under a fifth of a second of search in the worst position measured
+(docs/ai.md), well within a button's answer window."""
+
+HintTask = tuple[SeatView, str, int]
+"""What a worker needs for a hint: the player's view, the seed, the searches."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The move to play and why: `reason` compares it with `other`, the next best move;
+    both are None when the move is the only legal one."""
+
+    move: Move
+    other: Move | None
+    reason: Reason | None
+    choices: int
+
+
+def hint(task: HintTask) -> Hint:
+    """The hint for `view.seat`, which is to play in the task's view."""
+    view, seed, searches = task
+    if searches < 1:
+        raise ValueError("a hint needs at least one search")
+    moves = canonical_moves(view)
+    if len(moves) == 1:
+        return Hint(moves[0], None, None, 1)
+    player = HardPlayer(view, random.Random(f"hint/{seed}"), iterations=searches)
+    values = player.values()
+    hints = MediumPlayer(view).scores()
+    if values is None:
+        ranked = sorted(moves, key=lambda m: hints[m], reverse=True)
+    else:
+        ranked = sorted(moves, key=lambda m: values[m] + TIE_BREAK * hints[m], reverse=True)
+    best, other = ranked[0], ranked[1]
+    return Hint(best, other, reason(view, other, best), len(moves))
