@@ -143,14 +143,16 @@ def hand_message(tg: FakeTelegramServer, user: FakeUser, game_id: int) -> FakeMe
 
 def live_button(tg: FakeTelegramServer, users: Iterable[FakeUser],
                 pressed: set[str]) -> tuple[FakeUser, FakeMessage, str] | None:
-    """A card or capture someone can play now, not pressed before (versions make data unique)."""
+    """A card or capture someone can play now, not pressed before (versions make data unique),
+    on the newest of their messages with buttons: a player plays from the hand at the bottom
+    of the chat (a hand sent just before a crash may stand above the one the bot draws)."""
     for user in users:
         if user.blocked:
             continue
-        for message in reversed(bot_messages(tg, user)):
-            for data in message.callback_data:
-                if data[0] in "ph" and data not in pressed:
-                    return user, message, data
+        newest = next((m for m in reversed(bot_messages(tg, user)) if m.callback_data), None)
+        for data in newest.callback_data if newest is not None else ():
+            if data[0] in "ph" and data not in pressed:
+                return user, newest, data
     return None
 
 
@@ -184,8 +186,9 @@ async def joined_lobby(tg: FakeTelegramServer, group: FakeChat, creator: FakeUse
 
 async def play_until_over(tg: FakeTelegramServer, group: FakeChat, users: list[FakeUser],
                           taps: Taps | None = None, *, stop_after: int | None = None,
-                          timeout: float = 20.0) -> Taps:
-    """Each user taps a live button when there is one, until the match-end message (or `stop_after` taps)."""
+                          timeout: float = 20.0, stale_ok: bool = False) -> Taps:
+    """Each user taps a live button when there is one, until the match-end message (or `stop_after` taps);
+    `stale_ok`: a tap answered "out of date" (on a hand a crash left behind) is no failure."""
     taps = taps or Taps()
     count = 0
     while stop_after is None or count < stop_after:
@@ -195,10 +198,16 @@ async def play_until_over(tg: FakeTelegramServer, group: FakeChat, users: list[F
             break
         user, message, data = found
         taps.pressed.add(data)
+        newest = bot_messages(tg, user)[-1].message_id
         record = await answered(tg, tg.press_button(user, message, user, data))
         taps.records.append(record)
         count += 1
+        if stale_ok and record.show_alert and "out of date" in (record.answer_text or ""):
+            continue  # a hand a crash left behind: the player looks at the newer one
         assert not record.show_alert, (record.data, record.answer_text)
-        await tg.wait_for(lambda m=message, d=data: m.deleted or d not in m.callback_data, timeout,
+        # The hand tapped is redrawn, or sent anew; or it was a hand a killed process sent and
+        # never kept, and the hand the bot draws comes below it.
+        await tg.wait_for(lambda m=message, d=data, u=user, n=newest: m.deleted or d not in m.callback_data
+                          or bot_messages(tg, u)[-1].message_id > n, timeout,
                           what="the hand to be redrawn (or sent anew) after a tap")
     return taps

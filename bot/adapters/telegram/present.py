@@ -207,7 +207,7 @@ class Presenter:
                 continue
             game_id = row.id
             self.refresh_table(game_id, int(row.chat.key), thread=topic_id(row.chat.thread))
-            await self.refresh_hands(game_id)
+            await self.refresh_hands(game_id, restarted=True)
             count += 1
         for event in await self.sessions.owed_notices(PLATFORM):
             await self.on_event(event)
@@ -243,12 +243,15 @@ class Presenter:
         return self.outbox.update(hand_target(game_id, user_key),
                                   lambda: self.draw_hand(game_id, user_key), fresh=fresh)
 
-    async def refresh_hands(self, game_id: int, last: int | None = None) -> None:
+    async def refresh_hands(self, game_id: int, last: int | None = None, restarted: bool = False) -> None:
         """Every reachable player's hand; unchanged ones cost no request.
 
         Seat `last` (who just played) goes last: when the flood limits make
         hands wait, the hand that can play now is drawn first. The hand of the
-        player whose turn has just begun is sent as a new message (`_rings`).
+        player whose turn has just begun is sent as a new message (`_rings`);
+        `restarted`: sent anew in any case, for a process stopped between sending a
+        turn's hand and keeping its id left that message behind, live but no longer
+        drawn: the player finds the hand the bot draws below it.
         """
         row = await self.sessions.game_row(game_id)
         turn = None
@@ -260,7 +263,7 @@ class Presenter:
             player = human(seat)
             if player is not None and seat.ready and self.reachable(player):
                 ring = (turn is not None and seat.seat == turn[0] and not seat.autoplay
-                        and await self._rings(game_id, player.user_key, turn[1]))
+                        and (await self._rings(game_id, player.user_key, turn[1]) or restarted))
                 self.refresh_hand(game_id, player.user_key, fresh=ring)
 
     async def _rings(self, game_id: int, user_key: str, version: int) -> bool:
