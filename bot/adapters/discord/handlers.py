@@ -66,10 +66,10 @@ class CommandHandlers:
                       options: dict[str, Any]) -> None:
         await self._run(interaction, self._newgame(interaction, variant, options))
 
-    async def _newgame(self, interaction: discord.Interaction, variant: str | None,
-                       options: dict[str, Any]) -> Reply:
-        user, chat = user_ref(interaction), chat_ref(interaction)
-        lang = await self._language(user)
+    async def _opens_here(self, interaction: discord.Interaction, chat: ChatRef | None,
+                          lang: str) -> Reply | None:
+        """Why a game cannot open in the interaction's channel (not in a server, or the bot
+        lacks a permission there), or None once the channel is kept."""
         if chat is None:
             return Reply.note(t(lang, "discord.guild_only"))
         missing = missing_permissions(interaction)
@@ -77,6 +77,16 @@ class CommandHandlers:
             names = ", ".join(name.replace("_", " ").title() for name in missing)
             return Reply.note(t(lang, "discord.missing_permissions", permissions=names))
         await self._chat(interaction, chat)
+        return None
+
+    async def _newgame(self, interaction: discord.Interaction, variant: str | None,
+                       options: dict[str, Any]) -> Reply:
+        user, chat = user_ref(interaction), chat_ref(interaction)
+        lang = await self._language(user)
+        refused = await self._opens_here(interaction, chat, lang)
+        if refused is not None:
+            return refused
+        assert chat is not None
         chosen = {key: value for key, value in options.items() if value is not None}
         try:
             await self.sessions.new_game(chat, user, variant, chosen)
@@ -149,13 +159,10 @@ class CommandHandlers:
                 lang = (await self._chat(interaction, chat)).language
             shown = await self.sessions.daily_board(None if everyone else chat)
             return Reply.message(embed=text_embed(daily_board_text(shown, lang)), ephemeral=False)
-        if chat is None:
-            return Reply.note(t(lang, "discord.guild_only"))
-        missing = missing_permissions(interaction)
-        if missing:
-            names = ", ".join(name.replace("_", " ").title() for name in missing)
-            return Reply.note(t(lang, "discord.missing_permissions", permissions=names))
-        await self._chat(interaction, chat)
+        refused = await self._opens_here(interaction, chat, lang)
+        if refused is not None:
+            return refused
+        assert chat is not None
         start = await self.sessions.daily(chat, daily_place(chat, user), user)
         return Reply.note(daily_started_text(start, lang))
 
