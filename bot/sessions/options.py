@@ -27,6 +27,7 @@ from ..engine.rules import (
     Variant,
     parse_variant,
 )
+from ..engine.rules import house_rule_switch as house_rule_switch
 from .refusals import Reason, Refused
 from .views import LobbyView
 

@@ -14,6 +14,7 @@ and settings; it reaches the store through the `GameStore` port alone.
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 import time
@@ -38,6 +39,7 @@ from .refs import ChatRef, UserRef, language_of
 from .reviews import MatchReview, Reviews
 from .scheduler import Alarm, Scheduler
 from .settings import LANGUAGES, Settings
+from .taps import Taps
 from .thinking import Chooser, ComputerPool, Think, think_in_thread
 from .views import (
     ChatSettings,
@@ -157,6 +159,12 @@ class Sessions:
     async def close(self) -> None:
         """Close the store; closing again does nothing."""
         await self._store.close()
+
+    @functools.cached_property
+    def taps(self) -> Taps:
+        """What every tap and command means (`taps.py`): front-ends decode, call it, and draw
+        the reply it gives."""
+        return Taps(self)
 
     @property
     def message_refs(self) -> MessageRefs:

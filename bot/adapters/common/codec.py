@@ -22,53 +22,20 @@ instead (`CAPTURE`, `DECLARE_CAPTURE`), which always fits.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import Enum
 
-from ...engine.moves import CARD_PATTERN, MOVE_PATTERN
-from ...i18n import LANGUAGES
 from ...sessions import Refused
-from ...sessions.options import ALL_OPTIONS, LEVELS, TURN_LIMIT, VARIANTS, parse_any
+from ...sessions.options import ALL_OPTIONS, LEVELS, parse_any
+from ...sessions.tap import CARD_PATTERN, MOVE_PATTERN, Action, Setting, Tap
+from ...sessions.taps import SETTING_VALUES
 
 MAX_NUMBER = 999_999_999
 """Game ids and versions: nine digits at most."""
 MAX_INDEX = 999
 MAX_MOVE = 67
 """The longest move text MOVE_PATTERN allows: `10D:` and sixteen `10X` joined by `+`."""
-
-
-class Action(StrEnum):
-    """What a button asks for; the value is its code in the data."""
-
-    JOIN = "j"
-    LEAVE = "l"
-    ADD_COMPUTER = "c"
-    REMOVE_COMPUTERS = "x"
-    START = "s"
-    CANCEL = "k"
-    CONFIRM_CANCEL = "K"
-    MENU = "m"
-    OPTION = "o"
-    SELECT = "e"
-    PLAY = "p"
-    CHOOSE = "h"
-    CAPTURE = "C"
-    BACK = "b"
-    WAIT = "w"
-    IDLE = "i"
-    SHOW_HAND = "H"
-    TAKE_BACK = "a"
-    REMATCH = "r"
-    SETTING = "g"
-    FUORI = "f"
-    FUORI_CHOOSE = "P"
-    DECLARE = "F"
-    DECLARE_CAPTURE = "D"
-    REVIEW = "R"
-    """The review of a finished match, for the player who pressed."""
-    HINT = "I"
-    """What the computer would play now, for the player whose hand it is (practice matches)."""
 
 
 class Arg(Enum):
@@ -137,17 +104,11 @@ OPTION_CODES: dict[str, str] = {"variant": "v", "players": "n", "target": "t", "
 """Each lobby option's short name in a button (`bot.sessions.options.ALL_OPTIONS` has them all)."""
 _OPTION_KEYS = {code: key for key, code in OPTION_CODES.items()}
 
-SETTINGS: dict[str, tuple[str, ...]] = {
-    "cl": LANGUAGES,
-    "cp": ("on", "off"),
-    "ct": TURN_LIMIT.values,
-    "cv": VARIANTS,
-    "ul": LANGUAGES,
-}
+SETTINGS: dict[Setting, tuple[str, ...]] = SETTING_VALUES
 """Chat settings (`c…`, for admins) and a player's own (`u…`): short name -> values."""
 
 
-def _choice(table: dict[str, tuple[str, ...]]) -> str:
+def _choice(table: Mapping[str, tuple[str, ...]]) -> str:
     return "|".join(rf"{re.escape(key)}=(?:{'|'.join(map(re.escape, values))})"
                     for key, values in table.items())
 
@@ -168,7 +129,7 @@ _ARG_LONGEST: dict[Arg, int] = {
     Arg.SELECT: max(map(len, SELECTS)),
     Arg.OPTION: max(len(code) + 1 + len(value) for key, code in OPTION_CODES.items()
                     for value in ALL_OPTIONS[key].values),
-    Arg.SETTING: max(len(key) + 1 + len(value) for key, values in SETTINGS.items() for value in values),
+    Arg.SETTING: max(len(key.value) + 1 + len(value) for key, values in SETTINGS.items() for value in values),
     Arg.CARD: 3,
     Arg.MOVE: MAX_MOVE,
 }
@@ -178,24 +139,6 @@ _INDEX = r"(?:0|[1-9][0-9]{0,2})"
 
 class TooLong(ValueError):
     """The button's data would not fit the platform's limit."""
-
-
-@dataclass(frozen=True, slots=True)
-class Tap:
-    """One button's meaning: an action on a game (0 for none), at a version, with an argument
-    (a lobby option as `key=value`, with the option's full key) and a capture's index."""
-
-    action: Action
-    game_id: int = 0
-    version: int | None = None
-    arg: str = ""
-    index: int | None = None
-
-    @property
-    def option(self) -> tuple[str, str]:
-        """A lobby option's (key, value), for OPTION."""
-        key, _, value = self.arg.partition("=")
-        return key, value
 
 
 @dataclass(frozen=True, slots=True)

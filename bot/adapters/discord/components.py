@@ -13,12 +13,19 @@ from collections.abc import Sequence
 import discord
 from discord import ui
 
-from ...engine.rules import house_rule_switch
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
 from ...sessions.interaction import PLAIN, CardUse, HandMode, HandPrompt, hand_cards
-from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
+from ...sessions.options import (
+    HOUSE_OPTIONS,
+    LEVELS,
+    TEAMS_VALUES,
+    Option,
+    current_values,
+    house_rule_switch,
+    options_for,
+)
 from .custom_ids import MENU_KEYS, Action, Menu, Press, encode, option_value
 
 LABEL_MAX = 80
@@ -160,7 +167,7 @@ def match_components(game_id: int, lang: str) -> ui.View:
 
 
 def confirm_cancel(game_id: int, lang: str) -> ui.View:
-    return layout([button(t(lang, "discord.button.confirm_cancel"), Press(Action.CONFIRM_CANCEL, game_id),
+    return layout([button(t(lang, "button.confirm_cancel"), Press(Action.CONFIRM_CANCEL, game_id),
                           Style.danger)])
 
 

@@ -130,10 +130,10 @@ class PressHandlers:
                 return Reply.nothing()
             if not await self.sessions.may_manage(game_id, user, admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            return Reply.note(t(p.lang, "discord.cancel.confirm"), confirm_cancel(game_id, p.lang))
+            return Reply.note(t(p.lang, "cancel.confirm"), confirm_cancel(game_id, p.lang))
         if press.action is Action.CONFIRM_CANCEL:
             await self.sessions.cancel(chat, user, is_admin=admin)
-            done = t(p.lang, "discord.cancel.done")
+            done = t(p.lang, "cancel.done")
             return Reply.update(content=done) if _on_ephemeral(p.interaction) else Reply.note(done)
         raise Refused(Reason.BAD_INPUT)
 

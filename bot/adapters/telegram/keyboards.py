@@ -8,13 +8,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import Move
-from ...engine.rules import house_rule_switch
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
 from ...sessions import HandView, LobbyView
 from ...sessions.interaction import PLAIN, CardUse, HandMode, HandPrompt, hand_cards
-from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
-from ..common.codec import SETTINGS
+from ...sessions.options import (
+    HOUSE_OPTIONS,
+    LEVELS,
+    TEAMS_VALUES,
+    Option,
+    current_values,
+    house_rule_switch,
+    options_for,
+)
+from ...sessions.tap import Setting
+from ...sessions.taps import SETTING_VALUES
 from .callbacks import Action, Tap, TooLong, encode
 
 MENU_OPTIONS: dict[str, str] = {"variant": "variant", "players": "players", "target": "target",
@@ -227,20 +235,20 @@ def hand_keyboard(view: HandView, lang: str, prompt: HandPrompt = PLAIN, autopla
 
 # ---- settings and links -------------------------------------------------------------
 
-def settings_keyboard(lang: str, group: bool, current: dict[str, str]) -> Keyboard:
-    def setting(key: str, value: str, label: str) -> Button:
-        return tap(_checked(label, current.get(key) == value), Action.SETTING, arg=f"{key}={value}")
+def settings_keyboard(lang: str, group: bool, current: dict[Setting, str]) -> Keyboard:
+    def setting(which: Setting, value: str, label: str) -> Button:
+        return tap(_checked(label, current.get(which) == value), Action.SETTING, arg=f"{which.value}={value}")
 
-    scope = "c" if group else "u"
-    rows = [tuple(setting(f"{scope}l", code, t(lang, f"telegram.language.{code}"))
-                  for code in SETTINGS[f"{scope}l"])]
+    language = Setting.CHAT_LANGUAGE if group else Setting.MY_LANGUAGE
+    rows = [tuple(setting(language, code, t(lang, f"telegram.language.{code}"))
+                  for code in SETTING_VALUES[language])]
     if group:
-        rows.append(tuple(setting("ct", value, t(lang, "telegram.seconds", seconds=value))
-                          for value in SETTINGS["ct"]))
-        rows.append(tuple(setting("cp", value, t(lang, f"telegram.pictures.{value}"))
-                          for value in SETTINGS["cp"]))
-        rows.extend(rows_of([setting("cv", value, t(lang, f"variant.{value}"))
-                             for value in SETTINGS["cv"]], width=2))
+        rows.append(tuple(setting(Setting.CHAT_TURN_LIMIT, value, t(lang, "telegram.seconds", seconds=value))
+                          for value in SETTING_VALUES[Setting.CHAT_TURN_LIMIT]))
+        rows.append(tuple(setting(Setting.CHAT_PICTURES, value, t(lang, f"telegram.pictures.{value}"))
+                          for value in SETTING_VALUES[Setting.CHAT_PICTURES]))
+        rows.extend(rows_of([setting(Setting.CHAT_VARIANT, value, t(lang, f"variant.{value}"))
+                             for value in SETTING_VALUES[Setting.CHAT_VARIANT]], width=2))
     return tuple(rows)
 
 

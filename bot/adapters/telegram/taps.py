@@ -1,0 +1,188 @@
+"""Button taps: decode the callback data, ask `sessions.taps`, draw its reply.
+
+Who is tapping always comes from Telegram's update (never from the button),
+what they ask for from callback data that `callbacks.decode` checked; the
+sessions decide what it means. Every callback query gets one answer: nothing,
+a short note, or an alert saying why nothing happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from telegram import CallbackQuery, Update
+from telegram.error import BadRequest, RetryAfter, TelegramError
+from telegram.ext import ContextTypes
+
+from ...i18n import t
+from ...render import failure_text, refusal_text
+from ...render_review import hint_text
+from ...sessions import ChatRef, MatchReview, Sessions, UserRef, language_of
+from ...sessions.hints import PracticeHint
+from ...sessions.tap import Action, Redraw, Reply, Setting, Tap
+from .askers import asker
+from .callbacks import decode
+from .identity import chat_ref, is_group, private_link, topic_id, topic_of, user_ref
+from .keyboards import tap as button
+from .markup import clip, escape, hand_alert
+from .outbox import Content, Target, retry_seconds
+from .present import Presenter
+from .reviews import ReviewPoster
+from .settings_view import settings_answer
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+ANSWER_WITHIN = 12.0
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    text: str | None = None
+    alert: bool = False
+    url: str | None = None
+
+
+class TapHandlers:
+    def __init__(self, sessions: Sessions, presenter: Presenter, reviews: ReviewPoster) -> None:
+        self.sessions = sessions
+        self.presenter = presenter
+        self.outbox = presenter.outbox
+        self.reviews = reviews
+
+    async def on_tap(self, update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        tapped = decode(query.data)
+        if tapped is not None and tapped.action in (Action.PLAY, Action.DECLARE):
+            async with self.outbox.first():
+                await self._answer(query, await self._settle(query, tapped))
+        else:
+            await self._answer(query, await self._settle(query, tapped))
+
+    async def _settle(self, query: CallbackQuery, tapped: Tap | None) -> Answer:
+        """Decode, call the sessions, draw the reply; a failure is an alert and changed nothing."""
+        lang = language_of(query.from_user.language_code)
+        try:
+            uref = user_ref(query.from_user)
+            player = await self.sessions.player(uref)
+            lang = self.presenter.language(player)
+            if tapped is None:
+                return Answer(t(lang, "telegram.bad_button"), alert=True)
+            message = query.message
+            chat = chat_ref(message.chat, topic_of(message)) if message is not None and is_group(
+                message.chat) else None
+            who = asker(self.presenter, query.get_bot(), query.from_user, uref, player, chat)
+            reply = await self.sessions.taps.tap(who, tapped)
+            return await self._draw(query, tapped, uref, chat, reply, lang)
+        except Exception as exc:
+            log.exception("tap failed")
+            return Answer(failure_text(exc, lang), alert=True)
+
+    async def _answer(self, query: CallbackQuery, answer: Answer) -> None:
+        """Answer once; flood control and network errors are waited out while the query is young."""
+        deadline = time.monotonic() + ANSWER_WITHIN
+        delay = 0.2
+        while True:
+            try:
+                await query.answer(clip(answer.text) if answer.text else None,
+                                   show_alert=answer.alert or None, url=answer.url)
+                return
+            except RetryAfter as exc:
+                delay = retry_seconds(exc)
+            except BadRequest as exc:
+                log.info("could not answer a callback query: %s", exc.message)
+                return
+            except TelegramError as exc:
+                log.info("answering a callback query failed (%s); retrying", exc.message)
+                delay = min(2 * delay, 2.0)
+            if time.monotonic() + delay > deadline:
+                log.warning("gave up answering a callback query")
+                return
+            await asyncio.sleep(delay)
+
+    # ---- drawing a reply ------------------------------------------------------------
+
+    async def _draw(self, query: CallbackQuery, tapped: Tap, uref: UserRef, chat: ChatRef | None,
+                    reply: Reply, lang: str) -> Answer:
+        game_id = tapped.game_id
+        if reply.refused is not None:
+            return Answer(refusal_text(reply.refused, lang), alert=True)
+        if reply.shown is not None:
+            return Answer(hand_alert(reply.shown, lang), alert=True)
+        if reply.hand is not None and not reply.moved and tapped.version is not None:
+            await self.presenter.set_prompt(game_id, uref.key, tapped.version, reply.hand)
+            self.presenter.refresh_hand(game_id, uref.key)
+        if reply.menu is not None and chat is not None:
+            self.presenter.menus[game_id] = reply.menu
+            self.presenter.refresh_table(game_id, int(chat.key), thread=topic_id(chat.thread))
+        if reply.redraw & Redraw.MY_HAND and reply.game_id is not None:
+            self.presenter.refresh_hand(reply.game_id, uref.key)
+        if reply.open_private is not None:
+            return Answer(t(lang, "dm.start_first"), url=private_link(query.get_bot().username,
+                                                                      reply.open_private))
+        if reply.confirm is not None and chat is not None:
+            self._ask_to_confirm(chat, reply.confirm, game_id, lang)
+        if isinstance(reply.result, PracticeHint):
+            given = reply.result
+            return Answer(hint_text(given.hint, lang, given.variant, given.deck_style), alert=True)
+        if isinstance(reply.result, MatchReview):
+            if not await self.reviews.deliver(reply.result):
+                return Answer(t(lang, "dm.start_first"),
+                              url=f"https://t.me/{query.get_bot().username}?start=review")
+            return Answer(t(lang, "review.sent"))
+        if reply.settings:
+            lang = await self._settings_saved(query, uref, chat, reply)
+        if reply.say is not None:
+            return Answer(t(lang, reply.say.key, **reply.say.params), alert=reply.alert)
+        return Answer()
+
+    def _ask_to_confirm(self, chat: ChatRef, action: Action, game_id: int, lang: str) -> None:
+        keyboard = ((button("✖️ " + t(lang, "button.confirm_cancel"), action, game_id),),)
+        self.outbox.post(int(chat.key), Content(escape(t(lang, "cancel.confirm")), keyboard),
+                         thread=topic_id(chat.thread))
+
+    async def _settings_saved(self, query: CallbackQuery, uref: UserRef, chat: ChatRef | None,
+                              reply: Reply) -> str:
+        """Keep the front-end's copies of what changed, draw again what shows it, and redraw the
+        settings message; the language the answer is in."""
+        message = query.message
+        assert message is not None
+        lang = reply.language or "en"
+        for setting, value in reply.changed:
+            if setting is Setting.CHAT_LANGUAGE:
+                self.presenter.set_chat_language(message.chat.id, value)
+            elif setting is Setting.CHAT_PICTURES:
+                self.presenter.set_chat_pictures(message.chat.id, value == "on")
+            elif setting is Setting.MY_LANGUAGE:
+                self.presenter.set_language(uref.key, value)
+        if reply.redraw & Redraw.GAME and chat is not None:
+            await redraw_game_of(self.sessions, self.presenter, chat)
+        if reply.redraw & Redraw.MY_HANDS:
+            for row in await self.sessions.games_of(uref):
+                self.presenter.refresh_hand(row.id, uref.key)
+        html, keyboard = settings_answer(await self.sessions.chat(chat) if chat is not None else None, lang)
+        self.outbox.update(Target(message.chat.id, message_id=message.message_id),
+                           _constant(Content(html, keyboard)))
+        return lang
+
+
+async def redraw_game_of(sessions: Sessions, presenter: Presenter, chat: ChatRef) -> None:
+    """The chat's open game (of the topic asked in) drawn again, its table and its players'
+    hands, after a setting changed."""
+    open_game = await sessions.open_game_id(chat)
+    if open_game is not None:
+        presenter.refresh_table(open_game, int(chat.key), thread=topic_id(chat.thread))
+        await presenter.refresh_hands(open_game)
+
+
+def _constant(content: Content) -> Callable[[], Awaitable[Content | None]]:
+    async def render() -> Content | None:
+        return content
+
+    return render

@@ -1,0 +1,306 @@
+"""What every tap and command means, decided once for every front-end (`Sessions.taps`).
+
+A front-end decodes a tap into a `Tap`, says who is asking (`Asker`), calls `Taps.tap`
+(or one of the commands below it) and draws the `Reply`. Who may manage a game (its
+creator, or one of the chat's admins: asked of the front-end only when the creator
+rule refuses), the settings and their allowed values, joining (and reaching the
+player privately), the hand's prompts: all of it is here, so the platforms agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, TypeVar
+
+from ..i18n import LANGUAGES
+from . import interaction
+from .interaction import PLAIN, HandMode, HandPrompt
+from .options import HOUSE_OPTIONS, TURN_LIMIT, VARIANTS, variant_named
+from .refs import ChatRef
+from .refusals import Reason, Refused
+from .tap import Action, Asker, Redraw, Reply, Say, Setting, Tap
+from .views import GameStatus
+
+if TYPE_CHECKING:
+    from .service import Sessions
+
+_T = TypeVar("_T")
+
+ON_OFF = ("on", "off")
+SETTING_VALUES: dict[Setting, tuple[str, ...]] = {
+    Setting.CHAT_LANGUAGE: LANGUAGES,
+    Setting.CHAT_PICTURES: ON_OFF,
+    Setting.CHAT_TURN_LIMIT: TURN_LIMIT.values,
+    Setting.CHAT_VARIANT: VARIANTS,
+    Setting.MY_LANGUAGE: LANGUAGES,
+    Setting.MY_PINGS: ON_OFF,
+}
+"""Each setting's allowed values, as buttons carry them."""
+
+HAND_ACTIONS = frozenset({Action.PLAY, Action.DECLARE, Action.CAPTURE, Action.DECLARE_CAPTURE,
+                          Action.CHOOSE, Action.IDLE, Action.FUORI_CHOOSE, Action.BACK, Action.FUORI})
+"""Taps on a hand: their reply shows the hand again."""
+_PLAYS = {Action.PLAY: False, Action.DECLARE: True}
+_CAPTURES = {Action.CAPTURE: False, Action.DECLARE_CAPTURE: True}
+_CARDS = {Action.CHOOSE: PLAIN, Action.IDLE: PLAIN, Action.FUORI_CHOOSE: HandPrompt(HandMode.DECLARING)}
+
+
+class Taps:
+    """The use cases behind taps and commands, on the sessions' public methods alone."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
+        self._lobby: dict[Action, Callable[[Asker, ChatRef, Tap], Awaitable[Reply]]] = {
+            Action.JOIN: lambda asker, chat, tap: self.join(asker, tap.game_id),
+            Action.LEAVE: lambda asker, chat, tap: self.leave(asker, from_lobby=True),
+            Action.ADD_COMPUTER: self._add_computer,
+            Action.REMOVE_COMPUTERS: self._remove_computers,
+            Action.START: self._start,
+            Action.CANCEL: self._cancel_tap,
+            Action.CONFIRM_CANCEL: self._confirmed_cancel,
+            Action.MENU: self._menu,
+            Action.OPTION: self._option,
+        }
+
+    async def tap(self, asker: Asker, tap: Tap) -> Reply:
+        """What `tap` does for `asker`; a refusal is a reply too (nothing changed)."""
+        try:
+            return await self._tap(asker, tap)
+        except Refused as refused:
+            return Reply.refusal(refused)
+
+    async def _tap(self, asker: Asker, tap: Tap) -> Reply:
+        action, game_id, user = tap.action, tap.game_id, asker.user
+        if action in HAND_ACTIONS:
+            return await self._on_hand(asker, tap)
+        if action is Action.WAIT:
+            hand = await self.sessions.hand(game_id, user)
+            if not hand.my_turn:
+                return Reply.refusal(Refused(Reason.NOT_YOUR_TURN))
+            return Reply(say=Say(f"{user.platform}.card_not_playable"), alert=True)
+        if action is Action.SHOW_HAND:
+            return Reply(shown=await self.sessions.hand(game_id, user))
+        if action is Action.TAKE_BACK:
+            await self.sessions.set_autoplay(game_id, user, False)
+            player = await self.sessions.player(user)
+            return Reply(say=Say("play.autoplay_off", {"name": player.display_name}), hand=PLAIN, moved=True)
+        if action is Action.REMATCH:
+            await self.sessions.rematch(game_id, user)
+            return Reply()
+        if action is Action.REVIEW:
+            return Reply(result=await self.sessions.review(game_id, user))
+        if action is Action.HINT:
+            version = _version(tap)
+            return Reply(result=await interaction.hint(self.sessions, game_id, user, version), alert=True)
+        if action is Action.SETTING:
+            return await self._setting(asker, tap)
+        handler = self._lobby.get(action)
+        if handler is None or asker.chat is None:
+            raise Refused(Reason.BAD_INPUT)
+        if action is not Action.JOIN:
+            await interaction.require_open_game(self.sessions, asker.chat, game_id)
+        return await handler(asker, asker.chat, tap)
+
+    # ---- hands ------------------------------------------------------------------------
+
+    async def _on_hand(self, asker: Asker, tap: Tap) -> Reply:
+        """A tap on a hand: a play (the game's events draw every hand again), or the prompt
+        the hand shows now (the captures of a card, the plays to declare fuori with)."""
+        sessions, game_id, user, version = self.sessions, tap.game_id, asker.user, _version(tap)
+        action = tap.action
+        if action in _PLAYS:
+            await interaction.play(sessions, game_id, user, version, tap.arg, declaring=_PLAYS[action])
+            return Reply(hand=PLAIN, moved=True)
+        if action in _CAPTURES:
+            await interaction.play_capture(sessions, game_id, user, version, tap.arg, tap.index,
+                                           declaring=_CAPTURES[action])
+            return Reply(hand=PLAIN, moved=True)
+        if action is Action.BACK:
+            return Reply(hand=await interaction.back(sessions, game_id, user, version))
+        if action is Action.FUORI:
+            return Reply(hand=await interaction.open_fuori(sessions, game_id, user, version))
+        prompt = await interaction.tap_card(sessions, game_id, user, version, tap.arg, _CARDS[action])
+        return Reply(hand=PLAIN, moved=True) if prompt is None else Reply(hand=prompt)
+
+    # ---- who may manage ------------------------------------------------------------------
+
+    async def _managed(self, asker: Asker, call: Callable[[bool], Awaitable[_T]]) -> _T:
+        """`call` as a plain player first; refused, again as a chat admin if the front-end says
+        they are one (asked only then: on Telegram it costs a request)."""
+        try:
+            return await call(False)
+        except Refused as refused:
+            if refused.reason is not Reason.NOT_ALLOWED or not await asker.admin():
+                raise
+        return await call(True)
+
+    async def _may_manage(self, asker: Asker, game_id: int) -> None:
+        if not await self.sessions.may_manage(game_id, asker.user) and not await asker.admin():
+            raise Refused(Reason.NOT_ALLOWED)
+
+    # ---- the lobby ----------------------------------------------------------------------
+
+    async def _add_computer(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
+        await self._managed(asker, lambda admin: self.sessions.add_computer(
+            chat, asker.user, tap.arg, is_admin=admin))
+        return Reply()
+
+    async def _remove_computers(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
+        await self._managed(asker, lambda admin: self.sessions.remove_computers(
+            chat, asker.user, is_admin=admin))
+        return Reply()
+
+    async def _start(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
+        await self._managed(asker, lambda admin: self.sessions.start(chat, asker.user, is_admin=admin))
+        return Reply()
+
+    async def _cancel_tap(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
+        """A lobby is cancelled at once; a match in play only once confirmed (it will not count)."""
+        if (await self.sessions.game_row(tap.game_id)).status is GameStatus.LOBBY:
+            return await self.cancel(asker)
+        await self._may_manage(asker, tap.game_id)
+        return Reply(say=Say("cancel.confirm"), confirm=Action.CONFIRM_CANCEL)
+
+    async def _confirmed_cancel(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
+        await self.cancel(asker)
+        return Reply(say=Say("cancel.done"))
+
+    async def _menu(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
+        await self._may_manage(asker, tap.game_id)
+        return Reply(menu=tap.arg)
+
+    async def _option(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
+        key, value = tap.option
+        if key == TURN_LIMIT.key:
+            await self._may_manage(asker, tap.game_id)
+            await self.sessions.set_turn_limit(chat, value)
+        else:
+            await self._managed(asker, lambda admin: self.sessions.set_option(
+                chat, asker.user, key, value, is_admin=admin))
+        return Reply(menu="house" if key in HOUSE_OPTIONS else "options")
+
+    # ---- commands -----------------------------------------------------------------------
+
+    async def new_game(self, asker: Asker, variant: str | None = None,
+                       options: dict[str, object] | None = None) -> Reply:
+        """/newgame: a lobby with the asker seated (ready once the bot can reach them privately).
+        Refused with `Reason.GAME_OPEN` (its `game_id`) while the chat has a game open."""
+        name = variant_named(variant) if variant else None
+        lobby = await self.sessions.new_game(_chat_of(asker), asker.user, name, options,
+                                             ready=asker.reachable)
+        return await self._reach(asker, lobby.game_id)
+
+    async def join(self, asker: Asker, game_id: int | None = None) -> Reply:
+        """Take a seat in the chat's lobby (/join, or Join on lobby `game_id`), or re-check a seat
+        waiting for the bot to reach its player privately."""
+        chat, user = _chat_of(asker), asker.user
+        if await asker.outsider():
+            raise Refused(Reason.NOT_MEMBER)
+        try:
+            lobby = await self.sessions.join(chat, user, ready=asker.reachable, game_id=game_id or None)
+        except Refused as refused:
+            if refused.reason is not Reason.ALREADY_JOINED:
+                raise
+            lobby = await self.sessions.lobby(chat)
+            player = await self.sessions.player(user)
+            if not any(seat.player_id == player.id for seat in lobby.waiting):
+                raise
+        return await self._reach(asker, lobby.game_id)
+
+    async def _reach(self, asker: Asker, game_id: int) -> Reply:
+        """A seat is ready once the bot can write to its player: sent their hand privately, it
+        is; otherwise the reply shows the way to the private chat."""
+        if asker.reachable:
+            return Reply(game_id=game_id)
+        if await asker.reach(game_id):
+            try:
+                await self.sessions.join(_chat_of(asker), asker.user, ready=True, game_id=game_id)
+            except Refused as refused:
+                if refused.reason is not Reason.ALREADY_JOINED:
+                    raise
+            return Reply(game_id=game_id)
+        return Reply(say=Say("dm.start_first"), open_private=game_id, game_id=game_id)
+
+    async def leave(self, asker: Asker, *, from_lobby: bool = False) -> Reply:
+        """Leave the chat's open game (`from_lobby`: only a lobby, never a match)."""
+        chat = _chat_of(asker)
+        game_id = await self.sessions.open_game_id(chat)
+        view = await self.sessions.leave(chat, asker.user, from_lobby=from_lobby)
+        if game_id is not None and view.status is not GameStatus.RUNNING and asker.reachable:
+            return Reply(redraw=Redraw.MY_HAND, game_id=game_id)
+        return Reply(game_id=game_id)
+
+    async def cancel(self, asker: Asker) -> Reply:
+        """Cancel the chat's open game: its creator, or one of the chat's admins."""
+        chat = _chat_of(asker)
+        await self._managed(asker, lambda admin: self.sessions.cancel(chat, asker.user, is_admin=admin))
+        return Reply()
+
+    # ---- settings ---------------------------------------------------------------------------
+
+    async def _setting(self, asker: Asker, tap: Tap) -> Reply:
+        """A settings button: a chat's settings message carries only the chat's settings, a
+        private one only the player's own."""
+        try:
+            setting, value = tap.setting
+        except ValueError:
+            raise Refused(Reason.BAD_INPUT) from None
+        if setting.for_chat != (asker.chat is not None):
+            raise Refused(Reason.BAD_INPUT)
+        return await self.change_settings(asker, ((setting, value),))
+
+    async def change_settings(self, asker: Asker, changes: Iterable[tuple[Setting, str]]) -> Reply:
+        """Save `changes`: a chat's settings for its admins alone, a player's own for them.
+        Everything is checked before anything is saved, so a refusal changes nothing."""
+        changes = tuple(changes)
+        user, chat = asker.user, asker.chat
+        for setting, value in changes:
+            if value not in SETTING_VALUES[setting]:
+                raise Refused(Reason.BAD_OPTION, detail=setting.name.lower())
+        for_chat = [(setting, value) for setting, value in changes if setting.for_chat]
+        if for_chat and chat is None:
+            return Reply(say=Say(f"{user.platform}.guild_only"), alert=True)
+        if for_chat and not await asker.admin():
+            return Reply(say=Say(f"{user.platform}.settings.admins"), alert=True)
+        redraw = Redraw.NONE
+        for setting, value in changes:
+            redraw |= await self._save(asker, setting, value)
+        if chat is not None and for_chat:
+            language = (await self.sessions.chat(chat)).language
+        else:
+            language = self.sessions.player_language(await self.sessions.player(user))
+        return Reply(say=Say("settings.saved") if changes else None, settings=True, language=language,
+                     changed=changes, redraw=redraw)
+
+    async def _save(self, asker: Asker, setting: Setting, value: str) -> Redraw:
+        sessions, chat, user = self.sessions, asker.chat, asker.user
+        if setting is Setting.MY_LANGUAGE:
+            await sessions.set_player_language(user, value)
+            return Redraw.MY_HANDS
+        if setting is Setting.MY_PINGS:
+            await sessions.set_dm_pings(user, value == "on")
+            return Redraw.NONE
+        assert chat is not None
+        if setting is Setting.CHAT_LANGUAGE:
+            await sessions.set_chat_language(chat, value)
+        elif setting is Setting.CHAT_TURN_LIMIT:
+            await sessions.set_turn_limit(chat, value)
+        elif setting is Setting.CHAT_PICTURES:
+            await sessions.set_pictures(chat, value == "on")
+        else:
+            row = await sessions.chat(chat)
+            await sessions.set_chat_defaults(chat, {**row.defaults, "variant": value})
+            return Redraw.NONE
+        return Redraw.GAME
+
+
+def _version(tap: Tap) -> int:
+    if tap.version is None:
+        raise Refused(Reason.BAD_INPUT)
+    return tap.version
+
+
+def _chat_of(asker: Asker) -> ChatRef:
+    if asker.chat is None:
+        raise Refused(Reason.BAD_INPUT)
+    return asker.chat
