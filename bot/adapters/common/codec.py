@@ -220,8 +220,15 @@ class Codec:
         if data[:self._action_at] != self.platform.head:
             return None
         match = self._patterns[action].fullmatch(data)
-        if match is None:
-            return None
+        return None if match is None else self.from_match(action, match)
+
+    def pattern(self, action: Action) -> re.Pattern[str]:
+        """What the data of `action`'s buttons look like, and nothing else (fields in named groups)."""
+        return self._patterns[action]
+
+    def from_match(self, action: Action, match: re.Match[str]) -> Tap | None:
+        """The tap of a full match of `pattern(action)`, its fields typed; None for a lobby
+        option the options table does not allow."""
         found = match.groupdict()
         arg = found.get("arg") or ""
         if SHAPES[action].arg is Arg.OPTION:

@@ -1,4 +1,4 @@
-"""The discord.py client: auto-sharded, one dynamic item for every component,
+"""The discord.py client: auto-sharded, one typed dynamic item per action,
 the command tree with its translator, and shard identification paced by
 Discord's session start limits instead of a flat five seconds per shard."""
 
@@ -16,27 +16,43 @@ from discord import app_commands, ui
 
 from ...i18n import t
 from ...sessions import language_of
+from .custom_ids import CODEC, Action, Tap
 from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
-PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
+PressHandler = Callable[[discord.Interaction, Tap | None, str], Awaitable[None]]
+"""Answers a press: its typed tap (None when the custom id is none the bot makes) and the id."""
 
 
-class Component(ui.DynamicItem[ui.Item[Any]], template=re.compile(r".{1,100}", re.DOTALL)):
-    """Every button and menu the bot sends, whatever its custom id: the press
-    handler parses the id strictly and answers even the ones it does not know,
-    and nothing is kept in memory per message, so presses survive restarts."""
+def press_items(handler: PressHandler) -> tuple[type[ui.DynamicItem[ui.Item[Any]]], ...]:
+    """One dynamic item per action, each matching only its own custom ids (`custom_ids.CODEC`)
+    and parsing their fields into a `Tap` for `handler`. Nothing is kept in memory per message,
+    so presses survive restarts."""
+    return tuple(_press_item(action, handler) for action in Action)
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> Component:
-        return cls(item)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        client = interaction.client
-        if isinstance(client, ScopaClient) and client.on_press is not None:
-            await client.on_press(interaction, self.custom_id)
+def _press_item(action: Action, handler: PressHandler) -> type[ui.DynamicItem[ui.Item[Any]]]:
+    class Pressed(ui.DynamicItem[ui.Item[Any]], template=CODEC.pattern(action)):
+        def __init__(self, item: ui.Item[Any], tap: Tap | None) -> None:
+            super().__init__(item)
+            self.tap = tap
+
+        @classmethod
+        async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
+                                 match: re.Match[str], /) -> Pressed:
+            return cls(item, CODEC.from_match(action, match))
+
+        async def callback(self, interaction: discord.Interaction) -> None:
+            await handler(interaction, self.tap, self.custom_id)
+
+    Pressed.__name__ = Pressed.__qualname__ = f"{action.name.title().replace('_', '')}Press"
+    return Pressed
+
+
+def _typed(custom_id: str) -> bool:
+    """Whether one of the typed items takes `custom_id`."""
+    return any(CODEC.pattern(action).fullmatch(custom_id) for action in Action)
 
 
 def _shows(message: discord.Message | None, custom_id: str) -> bool:
@@ -82,21 +98,33 @@ class ScopaClient(discord.AutoShardedClient):
                          chunk_guilds_at_startup=False, member_cache_flags=discord.MemberCacheFlags.none())
         self.tree: app_commands.CommandTree[ScopaClient] = app_commands.CommandTree(self)
         self.tree.error(self._on_command_error)
-        self.on_press: PressHandler | None = None
+        self._presses: tuple[type[ui.DynamicItem[ui.Item[Any]]], ...] = ()
+        self._stray: PressHandler | None = None
         self._gate = IdentifyGate()
         self._max_concurrency: int | None = None
 
+    def take_presses(self, handler: PressHandler) -> None:
+        """Answer every press with `handler`: the typed items (`press_items`), and here the
+        presses they do not reach."""
+        self._presses = press_items(handler)
+        self.add_dynamic_items(*self._presses)
+        self._stray = handler
+
+    def stop_presses(self) -> None:
+        self.remove_dynamic_items(*self._presses)
+        self._presses, self._stray = (), None
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A press naming no component of its message (only a modified client sends one) gets
+        """A press no typed item takes (a custom id the bot never made, a button of an older
+        version) or naming no component of its message (only a modified client sends one) gets
         no call from discord.py's dynamic items; it is answered here instead."""
-        if interaction.type is not discord.InteractionType.component or self.on_press is None:
+        if interaction.type is not discord.InteractionType.component or self._stray is None:
             return
         custom_id = (interaction.data or {}).get("custom_id")
-        if isinstance(custom_id, str) and not _shows(interaction.message, custom_id):
-            await self.on_press(interaction, custom_id)
+        if isinstance(custom_id, str) and not (_typed(custom_id) and _shows(interaction.message, custom_id)):
+            await self._stray(interaction, CODEC.decode(custom_id), custom_id)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(Component)
         await self.tree.set_translator(CatalogueTranslator())
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:

@@ -71,7 +71,7 @@ class DiscordFrontEnd:
         self.presses = PressHandlers(sessions, self.hands, self.presenter, ack_after=ack_after)
         for command in build_commands(self.commands):
             self.client.tree.add_command(command)
-        self.client.on_press = self.presses.on_press
+        self.client.take_presses(self.presses.on_press)
         self._connection: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
         sessions.subscribe(self._on_event)
@@ -143,7 +143,7 @@ class DiscordFrontEnd:
 
     async def stop(self) -> None:
         """Stop taking interactions, send what is queued (briefly), and close the connections."""
-        self.client.on_press = None
+        self.client.stop_presses()
         await self.lanes.close(self.drain_timeout)
         self.presenter.running = False
         if self._sweeping is not None:

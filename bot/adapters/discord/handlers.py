@@ -140,7 +140,7 @@ class CommandHandlers:
         if chat is None:
             return Reply.note(t(lang, "discord.guild_only"))
         game_id = await self.sessions.last_finished(chat)
-        return await review_reply(self.sessions, self.presenter, game_id, user, lang)
+        return await review_reply(self.presenter, await self.sessions.review(game_id, user), lang)
 
     # ---- /daily ------------------------------------------------------------------------
 

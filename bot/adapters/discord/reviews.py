@@ -10,16 +10,14 @@ from __future__ import annotations
 from ...i18n import t
 from ...pictures import review_scene
 from ...render_review import costly_line, personal_review_text
-from ...sessions import MatchReview, Sessions, UserRef
+from ...sessions import MatchReview
 from .embeds import text_embed
 from .presenter import Presenter
 from .replies import Reply
 
 
-async def review_reply(sessions: Sessions, presenter: Presenter, game_id: int, user: UserRef,
-                       lang: str) -> Reply:
-    """The review of match `game_id` for `user`, in `lang`; refused as the sessions say."""
-    found = await sessions.review(game_id, user)
+async def review_reply(presenter: Presenter, found: MatchReview, lang: str) -> Reply:
+    """A player's review (`Sessions.review`), in `lang`."""
     if found.fresh:
         presenter.post_review_line(found)
     where = found.game.chat.title or f"<#{found.game.chat.key}>"
