@@ -208,6 +208,36 @@ async def fuori_outcome(sessions: Sessions, game_id: int, user: UserRef, version
     return FuoriOutcome(trial.winner == side, trial.totals[side], game.rules.target)
 
 
+@dataclass(frozen=True, slots=True)
+class FuoriPreview:
+    """What a hand tells about declaring fuori now: while declaring with one card, what each
+    of its plays would do; otherwise whether some play of the hand would win (`wins`)."""
+
+    outcomes: tuple[tuple[Move, FuoriOutcome], ...] = ()
+    wins: bool = False
+
+
+NO_FUORI = FuoriPreview()
+
+
+async def fuori_preview(sessions: Sessions, view: HandView, user: UserRef, prompt: HandPrompt,
+                        autoplay: bool = False) -> FuoriPreview:
+    """The one rule both chat front-ends draw a hand by: nothing unless the player may declare
+    now (and plays themselves); declaring with a card, the outcome of each of its plays; else
+    the plays are tried in order until one would win (each is a trial on a copy of the game)."""
+    if not view.my_turn or not view.may_declare or autoplay:
+        return NO_FUORI
+    if prompt.mode is HandMode.DECLARING:
+        moves = next((c.moves for c in view.choices if c.card.code == prompt.card), ())
+        return FuoriPreview(tuple([(move, await fuori_outcome(sessions, view.game_id, user, view.version,
+                                                              move)) for move in moves]))
+    for choice in view.choices:
+        for move in choice.moves:
+            if (await fuori_outcome(sessions, view.game_id, user, view.version, move)).wins:
+                return FuoriPreview(wins=True)
+    return NO_FUORI
+
+
 async def require_open_game(sessions: Sessions, chat: ChatRef, game_id: int) -> None:
     """A button of a chat's game still means something only while it is the chat's open game."""
     current = await sessions.open_game_id(chat)

@@ -14,16 +14,17 @@ from typing import Any
 
 import discord
 
-from ...i18n import LANGUAGES, t
+from ...i18n import t
 from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
 from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
 from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions.interaction import rules_to_show
-from ...sessions.options import TURN_LIMITS, VARIANTS
+from ...sessions.tap import Redraw, Setting
+from ...sessions.tap import Reply as TapReply
 from .components import link
 from .embeds import text_embed
-from .identity import chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
+from .identity import asker, chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
 from .presenter import Presenter
 from .replies import Reply, answer
 from .reviews import review_reply
@@ -87,9 +88,9 @@ class CommandHandlers:
         if refused is not None:
             return refused
         assert chat is not None
-        chosen = {key: value for key, value in options.items() if value is not None}
+        chosen: dict[str, object] = {key: value for key, value in options.items() if value is not None}
         try:
-            await self.sessions.new_game(chat, user, variant, chosen)
+            await self.sessions.taps.new_game(asker(interaction), variant, chosen)
         except Refused as refused:
             if refused.reason is not Reason.GAME_OPEN:
                 raise
@@ -195,27 +196,22 @@ class CommandHandlers:
     async def _settings(self, interaction: discord.Interaction, *, channel_language: str | None,
                         turn_limit: int | None, default_game: str | None, my_language: str | None,
                         dm_pings: bool | None, pictures: bool | None) -> Reply:
-        """Everything asked for is checked before anything is saved: a refusal changes nothing."""
+        """Asked of `sessions.taps` (who may change what, the values allowed, all checked before
+        anything is saved); the settings shown as they are now."""
         user, chat = user_ref(interaction), chat_ref(interaction)
-        lang = await self._language(user)
-        for_channel = (channel_language, turn_limit, default_game, pictures)
-        if any(value is not None for value in for_channel):
-            if chat is None:
-                return Reply.note(t(lang, "discord.guild_only"))
-            if not is_admin(interaction):
-                return Reply.note(t(lang, "discord.settings.admins"))
-        if (channel_language not in (None, *LANGUAGES) or my_language not in (None, *LANGUAGES)
-                or turn_limit not in (None, *TURN_LIMITS) or default_game not in (None, *VARIANTS)
-                or not isinstance(pictures, bool | None)):
-            raise Refused(Reason.BAD_OPTION, detail="settings")
-        changed = any(value is not None for value in (*for_channel, my_language, dm_pings))
+        asked = {Setting.CHAT_LANGUAGE: channel_language, Setting.CHAT_VARIANT: default_game,
+                 Setting.CHAT_TURN_LIMIT: None if turn_limit is None else str(turn_limit),
+                 Setting.CHAT_PICTURES: _on_off(pictures), Setting.MY_LANGUAGE: my_language,
+                 Setting.MY_PINGS: _on_off(dm_pings)}
         if chat is not None:
             await self._chat(interaction, chat)
-            await self._save_channel(chat, channel_language, turn_limit, default_game, pictures)
-        if my_language is not None:
-            await self.sessions.set_player_language(user, my_language)
-        if dm_pings is not None:
-            await self.sessions.set_dm_pings(user, dm_pings)
+        reply = await self.sessions.taps.change_settings(
+            asker(interaction), [(setting, value) for setting, value in asked.items() if value is not None])
+        if reply.say is not None and not reply.settings:
+            return Reply.note(t(await self._language(user), reply.say.key, **reply.say.params))
+        if chat is not None:
+            await self._keep(chat, reply)
+        changed = bool(reply.changed)
         lang = await self._language(user)
         lines = [t(lang, "settings.title")]
         if chat is not None:
@@ -234,23 +230,24 @@ class CommandHandlers:
             lines.append(t(lang, "settings.saved"))
         return Reply.message(embed=text_embed("\n".join(lines)))
 
-    async def _save_channel(self, chat: ChatRef, language: str | None, turn_limit: int | None,
-                            variant: str | None, pictures: bool | None) -> None:
-        if language is not None:
-            await self.sessions.set_chat_language(chat, language)
-            self.presenter.set_chat_language(chat.key, language)
-        if turn_limit is not None:
-            await self.sessions.set_turn_limit(chat, turn_limit)
-        if variant is not None:
-            row = await self.sessions.chat(chat)
-            await self.sessions.set_chat_defaults(chat, {**row.defaults, "variant": variant})
-        if pictures is not None:
-            await self.sessions.set_pictures(chat, pictures)
-            self.presenter.painter.set_wanted(chat.key, pictures)
-        if language is not None or turn_limit is not None or pictures is not None:
+    async def _keep(self, chat: ChatRef, reply: TapReply) -> None:
+        """The front-end's own copies of the channel's settings, and its game drawn again."""
+        for setting, value in reply.changed:
+            if setting is Setting.CHAT_LANGUAGE:
+                self.presenter.set_chat_language(chat.key, value)
+            elif setting is Setting.CHAT_PICTURES:
+                self.presenter.painter.set_wanted(chat.key, value == "on")
+        if reply.redraw & Redraw.GAME:
             game_id = await self.sessions.open_game_id(chat)
             if game_id is not None:
                 self.presenter.redraw(game_id, chat.key)
+
+
+def _on_off(value: object) -> str | None:
+    """A yes-or-no option as a setting's value (anything else is refused by the sessions)."""
+    if value is None:
+        return None
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 
 def daily_place(chat: ChatRef, user: UserRef) -> ChatRef:

@@ -16,10 +16,9 @@ from dataclasses import dataclass
 import discord
 from discord import ui
 
-from ...engine import Move
 from ...render import card_legend
 from ...sessions import HandView, Refused, Sessions, UserRef
-from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt, fuori_outcome
+from ...sessions.interaction import NO_FUORI, PLAIN, HandPrompt, fuori_preview
 from .components import hand_components
 from .embeds import hand_embed
 from .lanes import Lanes
@@ -53,33 +52,18 @@ async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
     view = await sessions.hand(game_id, user)
     row = await sessions.game_row(game_id)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
-    outcomes = await _fuori_outcomes(sessions, view, user, prompt) if not autoplay else ()
+    try:
+        fuori = await fuori_preview(sessions, view, user, prompt, autoplay)
+    except Refused:
+        fuori = NO_FUORI
     embed = hand_embed(view, lang, row.variant, prompt, autoplay=autoplay,
                        legend=card_legend(view.deck_style, lang, buttons=True) if view.shows_legend else None,
-                       outcomes=outcomes if prompt.mode is HandMode.DECLARING and prompt.card else ())
+                       outcomes=fuori.outcomes)
     picture = None
     if painter is not None and not view.finished and await painter.wanted(row.chat.key):
         picture = await painter.hand(view, lang)
-    components = hand_components(view, lang, prompt, autoplay=autoplay,
-                                 fuori_wins=any(outcome.wins for _, outcome in outcomes))
+    components = hand_components(view, lang, prompt, autoplay=autoplay, fuori_wins=fuori.wins)
     return DrawnHand(view, autoplay, embed, components, picture)
-
-
-async def _fuori_outcomes(sessions: Sessions, view: HandView, user: UserRef,
-                          prompt: HandPrompt) -> tuple[tuple[Move, FuoriOutcome], ...]:
-    """What declaring fuori with each play would mean now: every play of the hand, or of the
-    card being declared with; none where fuori cannot be declared."""
-    if not view.may_declare:
-        return ()
-    choices = [c for c in view.choices if prompt.card is None or c.card.code == prompt.card]
-    outcomes = []
-    try:
-        for choice in choices:
-            for move in choice.moves:
-                outcomes.append((move, await fuori_outcome(sessions, view.game_id, user, view.version, move)))
-    except Refused:
-        return ()
-    return tuple(outcomes)
 
 
 @dataclass(slots=True)

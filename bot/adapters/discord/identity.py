@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from ...sessions import ChatRef, UserRef
+from ...sessions.tap import Asker
 
 PLATFORM = "discord"
 
@@ -49,3 +50,14 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     in_thread = isinstance(channel, discord.Thread)
     have = interaction.app_permissions
     return [name for name in (NEEDED_IN_THREADS if in_thread else NEEDED) if not getattr(have, name)]
+
+
+def asker(interaction: discord.Interaction) -> Asker:
+    """Who pressed or asked, where, and whether they manage the server (Discord says so in the
+    interaction itself): what `sessions.taps` needs to decide."""
+    admin = is_admin(interaction)
+
+    async def manages() -> bool:
+        return admin
+
+    return Asker(user_ref(interaction), chat_ref(interaction), manages)

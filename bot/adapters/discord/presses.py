@@ -25,7 +25,7 @@ from ...sessions.taps import HAND_ACTIONS
 from .components import confirm_cancel
 from .custom_ids import Action, Menu, drawn_before, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
-from .identity import chat_ref, is_admin, user_ref
+from .identity import asker, user_ref
 from .presenter import Presenter
 from .replies import Reply, answer
 from .reviews import review_reply
@@ -56,14 +56,8 @@ class PressHandlers:
                 press = _chosen(interaction, press)
                 if press is None:
                     return Reply.note(refusal_text(Refused(Reason.BAD_INPUT), lang))
-            admin = is_admin(interaction)
-
-            async def admin_() -> bool:
-                return admin
-
-            asker = Asker(user, chat_ref(interaction), admin_)
-            reply = await self.sessions.taps.tap(asker, press)
-            return await self._draw(interaction, asker, press, reply, lang)
+            who = asker(interaction)
+            return await self._draw(interaction, who, press, await self.sessions.taps.tap(who, press), lang)
         except Exception as exc:
             log.exception("press %r failed", custom_id)
             return Reply.note(failure_text(exc, lang))

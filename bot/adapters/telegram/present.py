@@ -353,21 +353,10 @@ class Presenter:
 
     async def _fuori(self, view: HandView, user: UserRef, prompt: HandPrompt,
                      autoplay: bool) -> tuple[list[tuple[Move, FuoriOutcome]], bool]:
-        """While declaring with one card, what each of its plays would mean; otherwise whether
-        some play would win now (tried on copies of the game, only where fuori is played)."""
-        if not view.my_turn or not view.may_declare or autoplay:
-            return [], False
-        if prompt.mode is HandMode.DECLARING:
-            moves = next((c.moves for c in view.choices if c.card.code == prompt.card), ())
-            return [(move, await interaction.fuori_outcome(self.sessions, view.game_id, user, view.version,
-                                                           move)) for move in moves], False
-        for choice in view.choices:
-            for move in choice.moves:
-                outcome = await interaction.fuori_outcome(self.sessions, view.game_id, user,
-                                                          view.version, move)
-                if outcome.wins:
-                    return [], True
-        return [], False
+        """What the hand tells about declaring fuori (`interaction.fuori_preview`, the same rule
+        on every front-end)."""
+        preview = await interaction.fuori_preview(self.sessions, view, user, prompt, autoplay)
+        return list(preview.outcomes), preview.wins
 
     # ---- events --------------------------------------------------------------------
 
