@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import getpass
-import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, TextIO
+from typing import TextIO
 
-from ..engine import Move, Variant
-from ..i18n import LANGUAGES, t, tn
-from ..render import (
+from ...engine import Move, Variant
+from ...i18n import LANGUAGES, t, tn
+from ...render import (
     breakdown_text,
     card_label,
     card_legend,
@@ -27,9 +26,11 @@ from ..render import (
     match_text,
     move_label,
     move_text,
+    refusal_text,
+    rules_text,
     table_text,
 )
-from ..sessions import (
+from ...sessions import (
     ChatRef,
     Event,
     GameCancelled,
@@ -43,9 +44,12 @@ from ..sessions import (
     Sessions,
     TableView,
     UserRef,
+    interaction,
 )
-from ..sessions.interaction import blocked_cards, fuori_outcome
-from ..sessions.refusals import Reason
+from ...sessions.interaction import blocked_cards, fuori_outcome
+from ...sessions.refusals import Reason
+from ...sessions.tap import Action, Asker, Reply, Tap
+from .lines import CallableLines, LineSource, stdin_lines
 
 PLATFORM = "terminal"
 _CLEAR = "\x1b[2J\x1b[H"
@@ -57,72 +61,6 @@ _MOVED_ON = (Reason.STALE, Reason.ILLEGAL_MOVE, Reason.NOT_YOUR_TURN, Reason.GAM
 """Refusals that only mean the game changed between the screen and the key press."""
 _COLUMNS = 80
 """A terminal is wide: a round's breakdown names the sides in full."""
-
-
-class LineSource(Protocol):
-    async def next_line(self) -> str | None:
-        """The next line typed, without its newline; None at the end of input."""
-        ...
-
-
-def _wake(ready: asyncio.Future[None]) -> None:
-    if not ready.done():
-        ready.set_result(None)
-
-
-class StdinLines:
-    """Lines from a file descriptor, read by the event loop itself rather than by a
-    blocked thread, so that Ctrl-C ends the program at once."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self._buffer = b""
-        self._lines: list[str] = []
-        self._eof = False
-
-    def _take(self, data: bytes) -> None:
-        if not data:
-            self._eof = True
-            data, self._buffer = self._buffer, b""
-            if data:
-                self._lines.append(data.decode("utf-8", "replace"))
-            return
-        *complete, self._buffer = (self._buffer + data).split(b"\n")
-        self._lines += [line.decode("utf-8", "replace").rstrip("\r") for line in complete]
-
-    async def next_line(self) -> str | None:
-        loop = asyncio.get_running_loop()
-        while not self._lines and not self._eof:
-            ready: asyncio.Future[None] = loop.create_future()
-            try:
-                loop.add_reader(self.fd, _wake, ready)
-            except (OSError, NotImplementedError, ValueError):  # a regular file, or no selector
-                self._take(await asyncio.to_thread(os.read, self.fd, 4096))
-                continue
-            try:
-                await ready
-            finally:
-                loop.remove_reader(self.fd)
-            self._take(os.read(self.fd, 4096))
-        return self._lines.pop(0) if self._lines else None
-
-
-class CallableLines:
-    """Lines from a blocking `read_line` (which returns "" at the end), run in a thread."""
-
-    def __init__(self, read_line: Callable[[], str]) -> None:
-        self.read_line = read_line
-
-    async def next_line(self) -> str | None:
-        line = await asyncio.to_thread(self.read_line)
-        return None if line == "" else line.rstrip("\n")
-
-
-def stdin_lines() -> LineSource:
-    try:
-        return StdinLines(sys.stdin.fileno())
-    except (OSError, ValueError):  # io.UnsupportedOperation: stdin replaced by an object without a descriptor
-        return CallableLines(sys.stdin.readline)
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,32 +341,29 @@ class TerminalGame:
                 self._show(notice)
 
     async def _command(self, game_id: int, line: str, screen: Screen, style: str) -> str | None:
-        """Act on one typed line; the notice to show under the next screen, if any."""
+        """Act on one typed line: decoded into a tap, asked of the sessions, the reply drawn;
+        the notice to show under the next screen, if any."""
         lowered = line.lower()
         if lowered in _HELP:
             return self._say("help") + "\n" + card_legend(style, self.lang)
         if lowered in _RULES:
-            from ..engine import Rules
-            from ..render import rules_text
-
-            row = await self.sessions.game_row(game_id)
-            return rules_text(row.variant, Rules.from_options(row.variant, row.options), self.lang)
-        fuori = lowered[:1] == "f"
-        number = line[1:].strip() if fuori else line
-        if not number.isdigit() or not 1 <= int(number) <= len(screen.moves):
+            variant, rules = await interaction.rules_to_show(self.sessions, self.chat, None)
+            return rules_text(variant, rules, self.lang)
+        chosen = _decode(line, game_id, screen)
+        if chosen is None:
             return self._say("bad", text=line[:20], count=len(screen.moves))
-        move = screen.moves[int(number) - 1]
-        if fuori and not await self._confirm_fuori(game_id, screen.version, move, style):
+        tap, move = chosen
+        declaring = tap.action is Action.DECLARE
+        if declaring and not await self._confirm_fuori(game_id, screen.version, move, style):
             return self._say("fuori_kept")
-        try:
-            await self.sessions.play(game_id, self.user, screen.version, move, fuori=fuori)
-        except Refused as exc:
-            if exc.reason in _MOVED_ON:
-                return self._say("moved_on")
-            from ..render import refusal_text
+        return self._draw_reply(await self.sessions.taps.tap(Asker(self.user, self.chat), tap))
 
-            return refusal_text(exc, self.lang)
-        return None
+    def _draw_reply(self, reply: Reply) -> str | None:
+        if reply.refused is not None:
+            if reply.refused.reason in _MOVED_ON:
+                return self._say("moved_on")
+            return refusal_text(reply.refused, self.lang)
+        return t(self.lang, reply.say.key, **reply.say.params) if reply.say is not None else None
 
     async def _confirm_fuori(self, game_id: int, version: int, move: Move, style: str) -> bool:
         """Say what declaring fuori with `move` would mean now, and ask to confirm."""
@@ -456,3 +391,13 @@ class TerminalGame:
             return True
         await self._read(self._say("continue"))
         return False
+
+
+def _decode(line: str, game_id: int, screen: Screen) -> tuple[Tap, Move] | None:
+    """A typed move: its number on the screen, after `f` to declare fuori with it."""
+    fuori = line[:1].lower() == "f"
+    number = line[1:].strip() if fuori else line
+    if not number.isdigit() or not 1 <= int(number) <= len(screen.moves):
+        return None
+    move = screen.moves[int(number) - 1]
+    return Tap(Action.DECLARE if fuori else Action.PLAY, game_id, screen.version, move.code), move
