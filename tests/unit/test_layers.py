@@ -61,6 +61,8 @@ def broken_rule(importer: str, imported: str) -> str | None:
         return "the sessions know no front-end and reach storage only through their port"
     if _under(importer, "bot.adapters", "bot.render") and _under(imported, "bot.storage"):
         return "front-ends never touch the storage"
+    if _under(importer, "bot.adapters") and _under(imported, "bot.engine") and imported != "bot.engine":
+        return "front-ends take only the engine's public names (`bot.engine`), never its modules"
     for front_end in FRONT_ENDS:
         if _under(importer, front_end) and _under(imported, *FRONT_ENDS) and \
                 not _under(imported, front_end):
@@ -117,6 +119,8 @@ def test_every_layer_is_found() -> None:
     ("bot.adapters.terminal", "from .discord.embeds import text_embed\n"),
     ("bot.storage.extra", "from ..sessions.service import Sessions\n"),
     ("bot.storage.extra", "from ..sessions import views\n"),
+    ("bot.adapters.common.extra", "from ...engine.moves import CARD_PATTERN\n"),
+    ("bot.adapters.discord.extra", "def f():\n    from ...engine import rules\n"),
 ])
 def test_a_crossing_is_caught(name: str, source: str) -> None:
     assert len(crossings(name, source)) == 1
@@ -129,6 +133,40 @@ def test_a_crossing_is_caught(name: str, source: str) -> None:
     ("bot.storage.extra", "from ..sessions.ports import StaleVersion\nfrom ..sessions import records\n"),
     ("bot.adapters.telegram.extra", "from ...sessions import Sessions\nfrom ...render import card_label\n"),
     ("bot.adapters.discord.extra", "from .embeds import text_embed\nfrom ..telegram_like import x\n"),
+    ("bot.adapters.terminal.extra", "from ...engine import Move, Variant\n"),
 ])
 def test_what_a_layer_may_import_passes(name: str, source: str) -> None:
     assert crossings(name, source) == []
+
+
+MANAGING = ("creator_id", "may_manage")
+"""Who may start, cancel or change a game is decided in `bot.sessions.taps`: a front-end only
+reports whether a user is one of the chat's admins (an `Asker`), and never looks at a game's
+creator, asks `may_manage` or passes `is_admin=` to the sessions itself."""
+
+
+def deciders(source: str) -> list[tuple[int, str]]:
+    """(line, name) of every use of who-may-manage logic in `source`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in MANAGING:
+            found.append((node.lineno, node.attr))
+        elif isinstance(node, ast.keyword) and node.arg == "is_admin":
+            found.append((node.value.lineno, "is_admin="))
+    return found
+
+
+def test_front_ends_leave_who_may_manage_to_the_sessions() -> None:
+    found = [f"{path.relative_to(ROOT.parent)}:{line} uses {name}"
+             for path in sorted((ROOT / "adapters").rglob("*.py"))
+             for line, name in deciders(path.read_text(encoding="utf-8"))]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("source", [
+    "if lobby.creator_id != player.id:\n    pass\n",
+    "async def f(s):\n    await s.may_manage(1, user)\n",
+    "async def f(s):\n    await s.sessions.start(chat, user, is_admin=True)\n",
+])
+def test_a_front_end_deciding_who_may_manage_is_caught(source: str) -> None:
+    assert len(deciders(source)) == 1

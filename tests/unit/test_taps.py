@@ -1,0 +1,126 @@
+"""What a tap or a command means, decided once for every front-end (`sessions.taps`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.sessions import GameStatus, Reason, Sessions, UserRef
+from bot.sessions.interaction import PLAIN, HandMode
+from bot.sessions.tap import Action, Asker, Redraw, Setting, Tap
+
+from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, open_memory_sessions, start_duel
+
+
+@dataclass
+class Front:
+    """What a front-end reports about one user, counting how often it was asked."""
+
+    admin: bool = False
+    outsider: bool = False
+    reachable: bool = True
+    arrives: bool = True
+    asked: list[str] = field(default_factory=list)
+
+    def asker(self, user: UserRef) -> Asker:
+        async def admin() -> bool:
+            self.asked.append("admin")
+            return self.admin
+
+        async def outsider() -> bool:
+            self.asked.append("outsider")
+            return self.outsider
+
+        async def reach(game_id: int) -> bool:
+            self.asked.append(f"reach {game_id}")
+            return self.arrives
+
+        return Asker(user, CHAT, admin, outsider, self.reachable, reach)
+
+
+async def lobby_of_alice() -> tuple[Sessions, int]:
+    sessions = await open_memory_sessions()
+    return sessions, (await sessions.new_game(CHAT, ALICE, "scopa")).game_id
+
+
+async def test_the_creator_manages_others_only_as_admins_and_the_admin_question_waits_for_a_refusal() -> None:
+    sessions, game_id = await lobby_of_alice()
+    creator, stranger, admin = Front(), Front(), Front(admin=True)
+    await sessions.join(CHAT, BOB)
+    menu = await sessions.taps.tap(creator.asker(ALICE), Tap(Action.MENU, game_id, arg="options"))
+    assert menu.menu == "options" and creator.asked == []
+    refused = await sessions.taps.tap(stranger.asker(BOB), Tap(Action.OPTION, game_id, arg="target=21"))
+    assert refused.refused is not None and refused.refused.reason is Reason.NOT_ALLOWED and refused.alert
+    assert stranger.asked == ["admin"]
+    assert (await sessions.lobby(CHAT)).rules.target != 21
+    changed = await sessions.taps.tap(admin.asker(CARLA), Tap(Action.OPTION, game_id, arg="target=21"))
+    assert changed.refused is None and changed.menu == "options"
+    assert (await sessions.lobby(CHAT)).rules.target == 21
+    assert (await sessions.taps.tap(stranger.asker(BOB), Tap(Action.START, game_id))).refused is not None
+    assert (await sessions.game_row(game_id)).status is GameStatus.LOBBY
+
+
+async def test_a_running_match_is_cancelled_only_once_confirmed_and_a_stale_button_changes_nothing() -> None:
+    sessions = await open_memory_sessions()
+    game_id = await start_duel(sessions)
+    front = Front()
+    asked = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CANCEL, game_id))
+    assert asked.confirm is Action.CONFIRM_CANCEL and asked.say is not None
+    assert (await sessions.game_row(game_id)).status is GameStatus.RUNNING
+    stale = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id + 1))
+    assert stale.refused is not None and stale.refused.reason is Reason.STALE
+    done = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id))
+    assert done.refused is None and done.say is not None and done.say.key == "cancel.done"
+    assert (await sessions.game_row(game_id)).status is GameStatus.CANCELLED
+
+
+async def test_joining_waits_for_the_private_chat_and_takes_the_seat_once_the_hand_arrives() -> None:
+    sessions, game_id = await lobby_of_alice()
+    away = Front(reachable=False, arrives=False)
+    waiting = await sessions.taps.join(away.asker(BOB), game_id)
+    assert waiting.open_private == game_id and waiting.say is not None and waiting.say.key == "dm.start_first"
+    assert [seat.name for seat in (await sessions.lobby(CHAT)).waiting] == ["Bob"]
+    back = Front(reachable=False, arrives=True)
+    ready = await sessions.taps.join(back.asker(BOB), game_id)
+    assert ready.open_private is None and back.asked == ["outsider", f"reach {game_id}"]
+    assert (await sessions.lobby(CHAT)).waiting == ()
+    outsider = Front(outsider=True)
+    refused = await sessions.taps.tap(outsider.asker(CARLA), Tap(Action.JOIN, game_id))
+    assert refused.refused is not None and refused.refused.reason is Reason.NOT_MEMBER
+
+
+async def test_settings_are_for_the_chat_admins_checked_before_saving_and_say_what_to_draw_again() -> None:
+    sessions = await open_memory_sessions()
+    await sessions.chat(CHAT, "it")
+    member, admin = Front(), Front(admin=True)
+    refused = await sessions.taps.change_settings(member.asker(BOB), [(Setting.CHAT_LANGUAGE, "en")])
+    assert refused.say is not None and refused.say.key == "test.settings.admins" and not refused.changed
+    assert (await sessions.chat(CHAT)).language == "it"
+    bad = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="ct=7"))
+    assert bad.refused is not None and bad.refused.reason is Reason.BAD_OPTION
+    saved = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="cl=en"))
+    assert saved.settings and saved.language == "en" and saved.redraw is Redraw.GAME
+    assert saved.changed == ((Setting.CHAT_LANGUAGE, "en"),)
+    assert (await sessions.chat(CHAT)).language == "en"
+    mine = await sessions.taps.tap(Asker(BOB), Tap(Action.SETTING, arg="ul=es"))
+    assert mine.redraw is Redraw.MY_HANDS and mine.language == "es"
+    in_group = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="ul=es"))
+    assert in_group.refused is not None and in_group.refused.reason is Reason.BAD_INPUT
+
+
+async def test_a_tap_on_a_hand_says_what_the_hand_shows_next() -> None:
+    sessions = await open_memory_sessions()
+    game_id = await start_duel(sessions)
+    table = await sessions.table(game_id)
+    user = ALICE if table.to_play == 0 else BOB
+    hand = await sessions.hand(game_id, user)
+    choice = hand.choices[0]
+    reply = await sessions.taps.tap(Asker(user), Tap(Action.CHOOSE, game_id, hand.version, choice.card.code))
+    if len(choice.moves) == 1:
+        assert reply.hand == PLAIN and reply.moved
+        assert (await sessions.table(game_id)).version == hand.version + 1
+    else:
+        assert reply.hand is not None and reply.hand.mode is HandMode.CHOOSING and not reply.moved
+    stale = await sessions.taps.tap(Asker(user), Tap(Action.BACK, game_id, hand.version - 1))
+    assert stale.refused is not None and stale.refused.reason is Reason.STALE
+    shown = await sessions.taps.tap(Asker(user), Tap(Action.SHOW_HAND, game_id))
+    assert shown.shown is not None and shown.shown.game_id == game_id
