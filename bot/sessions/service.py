@@ -14,7 +14,6 @@ and settings; it reaches the store through the `GameStore` port alone.
 from __future__ import annotations
 
 import asyncio
-import functools
 import inspect
 import logging
 import time
@@ -140,6 +139,8 @@ class Sessions:
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
         self._notices = Notices(store, self._holds, sleep)
+        self.taps = Taps(self)
+        """What every tap and command means (`taps.py`): front-ends decode, call it, draw the reply."""
 
     # ---- plumbing -------------------------------------------------------------
 
@@ -159,12 +160,6 @@ class Sessions:
     async def close(self) -> None:
         """Close the store; closing again does nothing."""
         await self._store.close()
-
-    @functools.cached_property
-    def taps(self) -> Taps:
-        """What every tap and command means (`taps.py`): front-ends decode, call it, and draw
-        the reply it gives."""
-        return Taps(self)
 
     @property
     def message_refs(self) -> MessageRefs:

@@ -10,17 +10,9 @@ from typing import Any
 from ...engine import Move
 from ...i18n import t
 from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
-from ...sessions import HandView, LobbyView
+from ...sessions import HandView, LobbyView, options
 from ...sessions.interaction import PLAIN, CardUse, HandMode, HandPrompt, hand_cards
-from ...sessions.options import (
-    HOUSE_OPTIONS,
-    LEVELS,
-    TEAMS_VALUES,
-    Option,
-    current_values,
-    house_rule_switch,
-    options_for,
-)
+from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
 from ...sessions.tap import Setting
 from ...sessions.taps import SETTING_VALUES
 from .callbacks import Action, Tap, TooLong, encode
@@ -155,7 +147,7 @@ def _option_buttons(view: LobbyView, lang: str, option: Option) -> Iterable[Butt
 def _house_buttons(view: LobbyView, lang: str) -> Iterable[Button]:
     for option in options_for(view.variant, view.players):
         if option.key in HOUSE_OPTIONS:
-            on, switch = house_rule_switch(view.rules, option.key)
+            on, switch = options.house_rule_switch(view.rules, option.key)
             yield _option(view, option.key, switch, house_rule_label(option.key, lang), on)
 
 
