@@ -16,7 +16,7 @@ from ..i18n import LANGUAGES
 from . import interaction
 from .interaction import PLAIN, HandMode, HandPrompt
 from .options import HOUSE_OPTIONS, TURN_LIMIT, VARIANTS, variant_named
-from .refs import ChatRef
+from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .tap import Action, Asker, Redraw, Reply, Say, Setting, Tap
 from .views import GameStatus
@@ -221,6 +221,23 @@ class Taps:
             return Reply(game_id=game_id)
         return Reply(say=Say("dm.start_first"), open_private=game_id, game_id=game_id)
 
+    async def seat_confirmed(self, user: UserRef, game_id: int) -> Reply:
+        """`user` opened the private chat from lobby `game_id`'s link: the seat they took in the
+        chat is ready, and their hand is shown (`Redraw.MY_HAND`) also when it was ready or the
+        match has begun. The link seats no one, and a refusal names no chat: game numbers are
+        sequential, so anyone can make such a link."""
+        try:
+            await self.sessions.confirm_seat(game_id, user)
+        except Refused as refused:
+            if refused.reason is Reason.NOT_IN_LOBBY:
+                try:
+                    await self.sessions.hand(game_id, user)
+                except Refused as no_hand:
+                    return Reply.refusal(no_hand)
+            elif refused.reason is not Reason.ALREADY_JOINED:
+                return Reply(say=Say("dm.join_in_group"))
+        return Reply(redraw=Redraw.MY_HAND, game_id=game_id)
+
     async def leave(self, asker: Asker, *, from_lobby: bool = False) -> Reply:
         """Leave the chat's open game (`from_lobby`: only a lobby, never a match)."""
         chat = _chat_of(asker)
@@ -256,7 +273,7 @@ class Taps:
         user, chat = asker.user, asker.chat
         for setting, value in changes:
             if value not in SETTING_VALUES[setting]:
-                raise Refused(Reason.BAD_OPTION, detail=setting.name.lower())
+                raise Refused(Reason.BAD_OPTION, detail=value[:40])
         for_chat = [(setting, value) for setting, value in changes if setting.for_chat]
         if for_chat and chat is None:
             return Reply(say=Say(f"{user.platform}.guild_only"), alert=True)

@@ -124,3 +124,14 @@ async def test_a_tap_on_a_hand_says_what_the_hand_shows_next() -> None:
     assert stale.refused is not None and stale.refused.reason is Reason.STALE
     shown = await sessions.taps.tap(Asker(user), Tap(Action.SHOW_HAND, game_id))
     assert shown.shown is not None and shown.shown.game_id == game_id
+
+
+async def test_the_private_chat_link_readies_only_a_seat_taken_in_the_chat() -> None:
+    sessions, game_id = await lobby_of_alice()
+    await sessions.taps.join(Front(reachable=False, arrives=False).asker(BOB), game_id)
+    confirmed = await sessions.taps.seat_confirmed(BOB, game_id)
+    assert confirmed.redraw is Redraw.MY_HAND and confirmed.game_id == game_id
+    assert (await sessions.lobby(CHAT)).waiting == ()
+    stranger = await sessions.taps.seat_confirmed(CARLA, game_id)
+    assert stranger.say is not None and stranger.say.key == "dm.join_in_group"
+    assert [seat.name for seat in (await sessions.lobby(CHAT)).seats if seat is not None] == ["Alice", "Bob"]

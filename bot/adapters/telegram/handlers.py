@@ -212,29 +212,16 @@ class Handlers:
             self.presenter.repost_hand(row.id, uref.key)
 
     async def _deep_join(self, message: Message, uref: UserRef, lang: str, game_id: int) -> None:
-        """The private chat opened from a lobby's link: confirm the seat taken in the group.
-
-        The link never seats anyone, and a refusal names no group: game numbers are
-        sequential, so anyone can make such a link."""
-        try:
-            lobby = await self.sessions.confirm_seat(game_id, uref)
-        except Refused as refused:
-            if refused.reason is Reason.ALREADY_JOINED:
-                self.presenter.repost_hand(game_id, uref.key)
-            elif refused.reason is Reason.NOT_IN_LOBBY:
-                await self._resume_hand(message, uref, lang, game_id)
-            else:
-                await self._reply(message, lang, lambda lang: escape(t(lang, "dm.join_in_group")))
-            return
-        self.presenter.repost_hand(lobby.game_id, uref.key)
-
-    async def _resume_hand(self, message: Message, uref: UserRef, lang: str, game_id: int) -> None:
-        try:
-            await self.sessions.hand(game_id, uref)
-        except Refused as refused:
-            await self._refuse(message, lang, refused)
-            return
-        self.presenter.repost_hand(game_id, uref.key)
+        """The private chat opened from a lobby's link (`Taps.seat_confirmed`): the hand posted
+        anew, or why not."""
+        reply = await self.sessions.taps.seat_confirmed(uref, game_id)
+        if reply.refused is not None:
+            await self._refuse(message, lang, reply.refused)
+        elif reply.say is not None:
+            key = reply.say.key
+            await self._reply(message, lang, lambda lang: escape(t(lang, key)))
+        else:
+            self.presenter.repost_hand(game_id, uref.key)
 
     async def cmd_help(self, update: Update, context: Context) -> None:
         found = await self._context(update)

@@ -152,13 +152,12 @@ class TapHandlers:
         """Keep the front-end's copies of what changed, draw again what shows it, and redraw the
         settings message; the language the answer is in."""
         message = query.message
-        assert message is not None
         lang = reply.language or "en"
         for setting, value in reply.changed:
-            if setting is Setting.CHAT_LANGUAGE:
-                self.presenter.set_chat_language(message.chat.id, value)
-            elif setting is Setting.CHAT_PICTURES:
-                self.presenter.set_chat_pictures(message.chat.id, value == "on")
+            if setting is Setting.CHAT_LANGUAGE and chat is not None:
+                self.presenter.set_chat_language(int(chat.key), value)
+            elif setting is Setting.CHAT_PICTURES and chat is not None:
+                self.presenter.set_chat_pictures(int(chat.key), value == "on")
             elif setting is Setting.MY_LANGUAGE:
                 self.presenter.set_language(uref.key, value)
         if reply.redraw & Redraw.GAME and chat is not None:
@@ -166,9 +165,10 @@ class TapHandlers:
         if reply.redraw & Redraw.MY_HANDS:
             for row in await self.sessions.games_of(uref):
                 self.presenter.refresh_hand(row.id, uref.key)
-        html, keyboard = settings_answer(await self.sessions.chat(chat) if chat is not None else None, lang)
-        self.outbox.update(Target(message.chat.id, message_id=message.message_id),
-                           _constant(Content(html, keyboard)))
+        if message is not None:
+            html, keyboard = settings_answer(await self.sessions.chat(chat) if chat is not None else None, lang)
+            self.outbox.update(Target(message.chat.id, message_id=message.message_id),
+                               _constant(Content(html, keyboard)))
         return lang
 
 
