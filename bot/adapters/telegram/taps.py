@@ -166,7 +166,8 @@ class TapHandlers:
             for row in await self.sessions.games_of(uref):
                 self.presenter.refresh_hand(row.id, uref.key)
         if message is not None:
-            html, keyboard = settings_answer(await self.sessions.chat(chat) if chat is not None else None, lang)
+            shown = await self.sessions.chat(chat) if chat is not None else None
+            html, keyboard = settings_answer(shown, lang)
             self.outbox.update(Target(message.chat.id, message_id=message.message_id),
                                _constant(Content(html, keyboard)))
         return lang
