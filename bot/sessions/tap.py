@@ -11,12 +11,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import Flag, StrEnum, auto
+from typing import TYPE_CHECKING
 
 from ..engine.moves import CARD_PATTERN, MOVE_PATTERN
 from .interaction import HandPrompt
 from .refs import ChatRef, UserRef
 from .refusals import Refused
 from .views import HandView
+
+if TYPE_CHECKING:
+    from .hints import PracticeHint
+    from .reviews import MatchReview
 
 __all__ = ["CARD_PATTERN", "MOVE_PATTERN", "Action", "Asker", "Redraw", "Reply", "Say", "Setting", "Tap"]
 """The patterns are how a tap names a card and a move (the engine's notation), for the codec."""
@@ -169,8 +174,8 @@ class Reply:
     """The settings saved, for the front-end's own copies of them."""
     game_id: int | None = None
     """The game the command acted on, where the tap did not name it."""
-    result: object = None
-    """A value to show: a practice hint (`PracticeHint`), a review (`MatchReview`)."""
+    result: PracticeHint | MatchReview | None = None
+    """A value to show: the computer's advice on a practice hand, a player's review of a match."""
 
     @classmethod
     def refusal(cls, refused: Refused) -> Reply:

@@ -104,21 +104,21 @@ class Handlers:
         language, under a line saying why. One that cannot go there (its buttons act on the
         group, or the bot cannot write to the asker) waits for a place in the group's window
         instead: no answer is dropped."""
-        asker = message.from_user
+        sender = message.from_user
         html, keyboard = _said(say(lang))
-        if is_group(message.chat) and asker is not None:
+        if is_group(message.chat) and sender is not None:
             asked = " ".join((message.text or "").lower().split())[:64]
-            where = self.throttle.answer(str(message.chat.id), str(asker.id), asked)
+            where = self.throttle.answer(str(message.chat.id), str(sender.id), asked)
             if where is CommandReply.NOT_AGAIN:
                 return
             if where is CommandReply.PRIVATELY:
-                player = await self.sessions.player(user_ref(asker))
+                player = await self.sessions.player(user_ref(sender))
                 acts_on_group = any(button.data for row in keyboard for button in row)
                 if self.presenter.reachable(player) and not acts_on_group:
                     own = self.presenter.language(player)
                     html, keyboard = _said(say(own))
                     why = escape(t(own, "telegram.moved_here", chat=message.chat.title or "—"))
-                    self.outbox.post(asker.id, Content(f"<i>{why}</i>\n{html}", keyboard))
+                    self.outbox.post(sender.id, Content(f"<i>{why}</i>\n{html}", keyboard))
                     return
         topic = topic_of(message)
         posted = self.outbox.post(message.chat.id, Content(html, keyboard), reply_to or message.message_id,
