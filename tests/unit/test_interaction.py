@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.render import refusal_text
-from bot.sessions import Reason, Refused
+from bot.sessions import ChatRef, Reason, Refused
 from bot.sessions import interaction as taps
 from bot.sessions.interaction import HandMode, HandPrompt, blocked_cards
 
-from ..sessions_helpers import ALICE, BOB, open_memory_sessions, start_duel
+from ..sessions_helpers import ALICE, BOB, CHAT, open_memory_sessions, start_duel
 
 
 async def test_taps_play_single_plays_ask_for_captures_and_explain_blocked_cards() -> None:
@@ -62,3 +62,30 @@ async def test_declaring_fuori_is_refused_where_it_is_not_offered() -> None:
         await taps.tap_card(sessions, game_id, user, hand.version, hand.hand[0].code,
                             HandPrompt(HandMode.DECLARING))
     assert declared.value.reason is Reason.NO_FUORI
+
+
+async def test_a_hand_previews_fuori_by_one_rule() -> None:
+    """Early in a match to 8 no play wins by declaring: the plain hand has no winning hint, the
+    declaring card lists the outcome of each of its plays, and a hand the computer plays for
+    its player (or a hand without fuori) shows nothing."""
+    sessions = await open_memory_sessions()
+    await sessions.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
+    for level in ("easy", "easy", "easy"):
+        await sessions.add_computer(CHAT, ALICE, level)
+    game_id = (await sessions.start(CHAT, ALICE)).game_id
+    for _ in range(8):
+        hand = await sessions.hand(game_id, ALICE)
+        if hand.my_turn:
+            break
+        await sessions.run_due()
+    assert hand.may_declare
+    assert await taps.fuori_preview(sessions, hand, ALICE, taps.PLAIN) == taps.NO_FUORI
+    card = hand.choices[0]
+    with_card = HandPrompt(HandMode.DECLARING, card.card.code)
+    declaring = await taps.fuori_preview(sessions, hand, ALICE, with_card)
+    assert [move for move, _ in declaring.outcomes] == list(card.moves) and not declaring.wins
+    assert all(not outcome.wins and outcome.target == 8 for _, outcome in declaring.outcomes)
+    assert await taps.fuori_preview(sessions, hand, ALICE, with_card, autoplay=True) == taps.NO_FUORI
+    duel = await start_duel(sessions, ChatRef("test", "group-2", "Two"))
+    other = await sessions.hand(duel, ALICE)
+    assert await taps.fuori_preview(sessions, other, ALICE, taps.PLAIN) == taps.NO_FUORI
