@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 from bot.engine import Move, SeatView
-from bot.sessions import ChatRef, Sessions, UserRef
+from bot.sessions import ChatRef, HandView, Sessions, UserRef
 from bot.storage import Store
 
 from .fakes.memory_store import MemoryStore
@@ -137,3 +137,18 @@ async def practice_changes_no_rating(sessions: Sessions) -> None:
         assert [now[k] for k in counted] == [before[k] for k in counted], user.name
     records = [json.loads(line) for line in await sessions._store.records()]
     assert [r["rules"]["practice"] for r in records] == [False, True]
+
+
+async def fuori_match_at_alices_turn(sessions: Sessions) -> HandView:
+    """A scopone to 8 with fuori, Alice against three easy computers, played by the computers
+    up to Alice's first turn: her hand then (fuori may be declared from the first play)."""
+    await sessions.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
+    for level in ("easy", "easy", "easy"):
+        await sessions.add_computer(CHAT, ALICE, level)
+    game_id = (await sessions.start(CHAT, ALICE)).game_id
+    for _ in range(8):
+        hand = await sessions.hand(game_id, ALICE)
+        if hand.my_turn:
+            return hand
+        await sessions.run_due()
+    raise AssertionError("Alice never had her turn")

@@ -9,7 +9,7 @@ from bot.sessions import ChatRef, Reason, Refused
 from bot.sessions import interaction as taps
 from bot.sessions.interaction import HandMode, HandPrompt, blocked_cards
 
-from ..sessions_helpers import ALICE, BOB, CHAT, open_memory_sessions, start_duel
+from ..sessions_helpers import ALICE, BOB, fuori_match_at_alices_turn, open_memory_sessions, start_duel
 
 
 async def test_taps_play_single_plays_ask_for_captures_and_explain_blocked_cards() -> None:
@@ -69,15 +69,7 @@ async def test_a_hand_previews_fuori_by_one_rule() -> None:
     declaring card lists the outcome of each of its plays, and a hand the computer plays for
     its player (or a hand without fuori) shows nothing."""
     sessions = await open_memory_sessions()
-    await sessions.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
-    for level in ("easy", "easy", "easy"):
-        await sessions.add_computer(CHAT, ALICE, level)
-    game_id = (await sessions.start(CHAT, ALICE)).game_id
-    for _ in range(8):
-        hand = await sessions.hand(game_id, ALICE)
-        if hand.my_turn:
-            break
-        await sessions.run_due()
+    hand = await fuori_match_at_alices_turn(sessions)
     assert hand.may_declare
     assert await taps.fuori_preview(sessions, hand, ALICE, taps.PLAIN) == taps.NO_FUORI
     card = hand.choices[0]

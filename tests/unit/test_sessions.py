@@ -34,6 +34,7 @@ from ..sessions_helpers import (
     CHAT,
     DINO,
     FakeClock,
+    fuori_match_at_alices_turn,
     open_memory_sessions,
     play_one,
     play_to_end,
@@ -228,15 +229,8 @@ async def test_a_match_of_an_agreed_number_of_rounds() -> None:
 async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side() -> None:
     s = await open_memory_sessions()
     seen = recorded(s)
-    await s.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
-    for level in ("easy", "easy", "easy"):
-        await s.add_computer(CHAT, ALICE, level)
-    game_id = (await s.start(CHAT, ALICE)).game_id
-    for _ in range(8):
-        hand = await s.hand(game_id, ALICE)
-        if hand.my_turn:
-            break
-        await s.run_due()
+    hand = await fuori_match_at_alices_turn(s)
+    game_id = hand.game_id
     assert hand.my_turn and hand.may_declare, "fuori can be declared from the first play"
     await s.play(game_id, ALICE, hand.version, hand.choices[0].moves[0], fuori=True)
     final = await s.table(game_id)
