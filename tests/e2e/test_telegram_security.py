@@ -6,10 +6,19 @@ from pathlib import Path
 
 import pytest
 
+from bot.sessions import GameStatus
 from bot.sessions.throttle import CommandReply, CommandThrottle
 
 from ..fakes.telegram_server import FakeTelegramServer
-from ..telegram_helpers import answered, bot_messages, friends_group, joined_lobby, running_bot
+from ..telegram_helpers import (
+    answered,
+    bot_messages,
+    duel,
+    friends_group,
+    joined_lobby,
+    running_bot,
+    table_message,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -156,3 +165,25 @@ async def test_only_the_groups_members_take_a_seat_in_a_public_group(tmp_path: P
                 "when Telegram cannot say, a member is not kept out"
             await tg.wait_for(lambda: "3. Bob" in (lobby.text or ""), what="Bob seated")
             assert "Mallory" not in (lobby.text or "") and "Trudy" not in (lobby.text or "")
+
+
+async def test_a_cancel_tap_reaching_a_match_in_play_asks_to_confirm_and_only_its_creator_may(
+        tmp_path: Path) -> None:
+    """A lobby's Cancel tapped after the match began (a slow client, a forged tap) cancels
+    nothing at once: as on Discord, the group is asked to confirm, and only someone who may
+    manage the game can."""
+    async with duel(tmp_path / "bot.db") as d:
+        tg, group, alice, bob = d.tg, d.group, d.alice, d.bob
+        table = table_message(tg, group)
+        outsider = await answered(tg, tg.forge_callback(group, table, bob, "k|1"))
+        assert outsider.show_alert and "creat" in (outsider.answer_text or "")
+        asked = await answered(tg, tg.forge_callback(group, table, alice, "k|1"))
+        assert not asked.show_alert
+        confirm = await tg.wait_for_message(group, contains="Cancel this match for everyone?")
+        assert confirm.callback_data == ["K|1"]
+        assert (await d.bot.sessions.table(1)).status is GameStatus.RUNNING
+        refused = await answered(tg, tg.press_button(group, confirm, bob, "K|1"))
+        assert refused.show_alert and (await d.bot.sessions.table(1)).status is GameStatus.RUNNING
+        done = await answered(tg, tg.press_button(group, confirm, alice, "K|1"))
+        assert not done.show_alert and "cancelled" in (done.answer_text or "")
+        assert (await d.bot.sessions.game_row(1)).status is GameStatus.CANCELLED
