@@ -2,11 +2,12 @@
 
 A button's data is `[prefix<sep>]<action><sep><game>[<sep><version>][<sep><argument>][<sep><index>]`.
 Each platform supplies only its prefix, separator and size limit (`Platform`);
-the actions, their one-letter codes and the shape of each field are the same
-everywhere, so a capture choice, a lobby option or a setting travels the same
-way on Telegram and on Discord. Buttons that act on a game in play carry the
-version they were drawn at, so a press on an old keyboard is refused by the
-sessions layer instead of playing the wrong move.
+the actions and their one-letter codes (`bot.sessions.tap.Action`) and the
+shape of each field are the same everywhere, so a capture choice, a lobby
+option or a setting travels the same way on Telegram and on Discord. Buttons
+that act on a game in play carry the version they were drawn at, so a press on
+an old keyboard is refused by the sessions layer instead of playing the wrong
+move.
 
 Nothing a client sends back is trusted: `decode` accepts only what `encode`
 can make, field by field (lobby options and settings against
