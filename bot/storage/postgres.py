@@ -20,23 +20,29 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import asyncpg
 
-from ..sessions.ports import Served, StorageFailed
+from ..sessions.ports import OpenGameExists, Served, StaleVersion, StorageFailed
+from .base import UnitStore
+from .changes import POSTGRES, Plan, numbered, plan
 from .chat_moves import ChatMoved, postgres_move_chat
 from .models import (
+    Change,
     ChatRow,
     DailyRow,
+    Deadline,
+    DeadlineKind,
     GameRow,
-    LeaderboardRow,
-    MatchSummary,
+    LeaderboardLine,
     MoveCommit,
     MoveRow,
+    NewGame,
     PlayerRow,
     RatingRow,
+    RecentMatch,
     ResultRow,
     ReviewSeatRow,
     SeatRow,
@@ -47,6 +53,7 @@ from .models import (
 from .postgres_migrations import MIGRATIONS
 from .rows import (
     chat_row,
+    deadline_of,
     game_row,
     leaderboard_row,
     match_player,
@@ -55,7 +62,7 @@ from .rows import (
     player_stats,
     seat_row,
 )
-from .store import STALE_SENDS_PRUNED, Deadline, OpenGameExists, StaleVersion
+from .store import STALE_SENDS_PRUNED
 
 _T = TypeVar("_T")
 _COUNTED = "NOT COALESCE((g.options::json->>'practice')::boolean, false)"
@@ -135,11 +142,12 @@ _SERVER_FAILURES = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
 """What says the database itself failed, not the request."""
 
 
-class PostgresStore:
+class PostgresStore(UnitStore):
     shared = True
     """Several bot processes may share the database."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Callable[[], float] = time.time) -> None:
+        super().__init__()
         self._pool: asyncpg.Pool | None = pool
         self._loop = asyncio.get_running_loop()
         self._url = url
@@ -212,7 +220,8 @@ class PostgresStore:
         try:
             yield
         except _SERVER_FAILURES as exc:
-            raise StorageFailed(f"PostgreSQL at {self.address} failed: {type(exc).__name__}") from exc
+            raise self._failed(StorageFailed(
+                f"PostgreSQL at {self.address} failed: {type(exc).__name__}")) from exc
 
     async def _plain_move(self, sql: str, *params: Any) -> str:
         with self._failing():
@@ -276,17 +285,6 @@ class PostgresStore:
         assert chat is not None
         return chat, moved.old_id
 
-    async def update_chat(self, chat_id: int, *, language: str | None = None,
-                          turn_limit: int | None = None,
-                          defaults: dict[str, Any] | None = None) -> ChatRow:
-        await self._execute(
-            "UPDATE chats SET language=COALESCE($1, language), turn_limit=COALESCE($2, turn_limit), "
-            "defaults=COALESCE($3, defaults) WHERE id=$4",
-            language, turn_limit, None if defaults is None else dumps(defaults), chat_id)
-        chat = await self.get_chat(chat_id)
-        assert chat is not None
-        return chat
-
     async def ensure_player(self, platform: str, user_key: str, display_name: str,
                             platform_language: str | None = None,
                             is_computer: bool = False) -> PlayerRow:
@@ -323,38 +321,24 @@ class PostgresStore:
 
     # ---- games -------------------------------------------------------------
 
-    async def create_game(self, chat_id: int, creator_id: int, variant: str,
-                          options: dict[str, Any], players: int, teams: int, deck_style: str,
-                          seed: str, creator_seat: bool = True, thread: str = "") -> GameRow:
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
         now = float(self.clock())
 
-        async def work(conn: asyncpg.Connection) -> int:
-            existing = await conn.fetchval(
-                "SELECT id FROM games WHERE chat_id=$1 AND thread=$2 AND status IN ('lobby','running')",
-                chat_id, thread)
-            if existing is not None:
-                raise OpenGameExists(int(existing))
-            game_id = int(await conn.fetchval(
-                "INSERT INTO games (chat_id, creator_id, variant, options, players, teams, deck_style, "
-                "status, seed, created_at, updated_at, thread) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, 'lobby', $8, $9, $9, $10) RETURNING id",
-                chat_id, creator_id, variant, dumps(options), players, teams, deck_style, seed, now,
-                thread))
-            if creator_seat:
-                await conn.execute("INSERT INTO seats (game_id, seat, player_id) VALUES ($1, 0, $2)",
-                                   game_id, creator_id)
-            return game_id
+        async def work(conn: asyncpg.Connection) -> int | None:
+            created = None
+            for change in changes:
+                made = await _run(conn, plan(change, now, POSTGRES))
+                created = made if isinstance(made, int) else created
+            return created
 
         try:
-            game_id = await self._write(work)
+            return await self._write(work)
         except asyncpg.UniqueViolationError as exc:
-            if exc.constraint_name != "games_one_open_per_thread":
+            new = next((c for c in changes if isinstance(c, NewGame)), None)
+            if new is None or exc.constraint_name != "games_one_open_per_thread":
                 raise
-            other = await self.open_game(chat_id, thread)
+            other = await self.open_game(new.chat_id, new.thread)
             raise OpenGameExists(other.id if other else -1) from exc
-        game = await self.get_game(game_id)
-        assert game is not None
-        return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
         found = await self._games("g.id=$1", game_id)
@@ -383,68 +367,6 @@ class PostgresStore:
                 seats = []
         return games
 
-    async def update_lobby(self, game_id: int, *, variant: str | None = None,
-                           options: dict[str, Any] | None = None, players: int | None = None,
-                           teams: int | None = None, deck_style: str | None = None) -> None:
-        await self._execute(
-            "UPDATE games SET variant=COALESCE($1, variant), options=COALESCE($2, options), "
-            "players=COALESCE($3, players), teams=COALESCE($4, teams), "
-            "deck_style=COALESCE($5, deck_style), updated_at=$6 WHERE id=$7 AND status='lobby'",
-            variant, None if options is None else dumps(options), players, teams, deck_style,
-            float(self.clock()), game_id)
-
-    async def set_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
-        """Replace the lobby's seats (used by join, leave, add computer)."""
-        rows = list(seats)
-
-        async def work(conn: asyncpg.Connection) -> None:
-            await _replace_seats(conn, game_id, rows)
-            await conn.execute("UPDATE games SET updated_at=$1 WHERE id=$2", float(self.clock()), game_id)
-
-        await self._write(work)
-
-    async def set_seat_flags(self, game_id: int, seat: int, *, timeouts: int | None = None,
-                             autoplay: bool | None = None, ready: bool | None = None) -> None:
-        await self._execute(
-            "UPDATE seats SET timeouts=COALESCE($1, timeouts), autoplay=COALESCE($2, autoplay), "
-            "ready=COALESCE($3, ready) WHERE game_id=$4 AND seat=$5",
-            timeouts, autoplay, ready, game_id, seat)
-
-    async def start_game(self, game_id: int, state: dict[str, Any], seats: Iterable[SeatRow],
-                         deadline: float | None, deadline_kind: str | None) -> bool:
-        now = float(self.clock())
-        text = dumps(state)
-        rows = list(seats)
-
-        async def work(conn: asyncpg.Connection) -> bool:
-            status = await conn.execute(
-                "UPDATE games SET status='running', state=$1, version=0, deadline=$2, "
-                "deadline_kind=$3, warned=FALSE, updated_at=$4 WHERE id=$5 AND status='lobby'",
-                text, _float(deadline), deadline_kind, now, game_id)
-            if _changed(status) != 1:
-                return False
-            await _replace_seats(conn, game_id, rows)
-            return True
-
-        return await self._write(work)
-
-    async def cancel_game(self, game_id: int, record_line: str | None = None) -> bool:
-        """Cancel an open game; a running one keeps its record (with no winner)."""
-        async def work(conn: asyncpg.Connection) -> bool:
-            now = float(self.clock())
-            status = await conn.execute(
-                "UPDATE games SET status='cancelled', deadline=NULL, finished_at=$1, updated_at=$1 "
-                "WHERE id=$2 AND status IN ('lobby','running')", now, game_id)
-            if _changed(status) != 1:
-                return False
-            if record_line is not None:
-                await conn.execute(
-                    "INSERT INTO records (game_id, line) VALUES ($1, $2) "
-                    "ON CONFLICT (game_id) DO UPDATE SET line=excluded.line", game_id, record_line)
-            return True
-
-        return await self._write(work)
-
     async def commit_move(self, commit: MoveCommit) -> None:
         """Store a move and everything it changes, or raise StaleVersion and change nothing."""
         now = float(self.clock())
@@ -453,7 +375,7 @@ class PostgresStore:
                 await self._write(lambda conn: _commit_move(conn, commit, now))
             elif _changed(await self._plain_move(
                     _PLAIN_MOVE, None if commit.state is None else dumps(commit.state),
-                    _float(commit.deadline), commit.deadline_kind, now, commit.game_id,
+                    _float(commit.deadline), _kind(commit.deadline_kind), now, commit.game_id,
                     commit.expected_version, commit.seat, commit.move, commit.seat_timeouts,
                     commit.seat_autoplay, bool(commit.by_computer))) != 1:
                 raise StaleVersion(
@@ -462,11 +384,11 @@ class PostgresStore:
             raise StaleVersion(str(exc)) from exc
 
     async def set_deadline(self, game_id: int, version: int, deadline: float | None,
-                           kind: str | None, warned: bool = False) -> bool:
+                           kind: DeadlineKind | None, warned: bool = False) -> bool:
         return await self._execute(
             "UPDATE games SET deadline=$1, deadline_kind=$2, warned=$3 "
             "WHERE id=$4 AND version=$5 AND status='running'",
-            _float(deadline), kind, warned, game_id, version) == 1
+            _float(deadline), None if kind is None else str(kind), warned, game_id, version) == 1
 
     async def running_deadlines(self) -> list[Deadline]:
         """(game id, deadline, kind, warned, version) of every running game with a deadline,
@@ -475,8 +397,7 @@ class PostgresStore:
             "SELECT id, deadline, deadline_kind, warned, version FROM games "
             "WHERE status='running' AND deadline IS NOT NULL AND deadline_kind IS NOT NULL "
             "ORDER BY deadline, id")
-        return [(int(r["id"]), float(r["deadline"]), r["deadline_kind"], bool(r["warned"]),
-                 int(r["version"])) for r in rows]
+        return [deadline_of(r) for r in rows]
 
     async def claim_due(self, now: float, warn_before: float, owner: str, lease: float,
                         served: Served | None = None) -> list[Deadline]:
@@ -488,9 +409,7 @@ class PostgresStore:
         shards = sorted(served.shards) if served is not None else []
         rows = await self._fetch(_CLAIM_DUE, float(now), float(warn_before), owner, float(lease),
                                  platforms, count, shards)
-        found = [(int(r["id"]), float(r["deadline"]), r["deadline_kind"], bool(r["warned"]),
-                  int(r["version"])) for r in rows]
-        return sorted(found, key=lambda due: (due[1], due[0]))
+        return sorted((deadline_of(r) for r in rows), key=lambda due: (due.at, due.game_id))
 
     async def release_claim(self, game_id: int, owner: str) -> None:
         await self._execute("DELETE FROM claims WHERE game_id=$1 AND owner=$2", game_id, owner)
@@ -606,7 +525,7 @@ class PostgresStore:
                 for r in rows]
 
     async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
-                          limit: int = 10) -> list[LeaderboardRow]:
+                          limit: int = 10) -> list[LeaderboardLine]:
         """Players ranked by rating (mu - 3 sigma), with games, wins and scope from results."""
         rows = await self._fetch(
             "SELECT p.id AS player_id, p.display_name AS name, COUNT(*) AS games, "
@@ -639,7 +558,7 @@ class PostgresStore:
         assert row is not None and reviewed is not None
         return player_stats(row, kinds, ratings, reviewed)
 
-    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
+    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]:
         games = await self._fetch(
             "SELECT id, variant, finished_at FROM games WHERE chat_id=$1 AND status='finished' "
             "ORDER BY finished_at DESC LIMIT $2", chat_id, limit)
@@ -653,7 +572,7 @@ class PostgresStore:
         players: dict[int, list[tuple[str, int, bool]]] = {int(g["id"]): [] for g in games}
         for r in rows:
             players[int(r["game_id"])].append(match_player(r))
-        return [MatchSummary(int(g["id"]), g["variant"], float(g["finished_at"]),
+        return [RecentMatch(int(g["id"]), g["variant"], float(g["finished_at"]),
                              tuple(players[int(g["id"])])) for g in games]
 
     async def records(self) -> list[str]:
@@ -704,14 +623,22 @@ class PostgresStore:
             rows = await self._fetch(daily_board_sql(("$1", "$2", "$3"), True), day, chat_id, limit)
         return [daily_row(r) for r in rows]
 
-async def _replace_seats(conn: asyncpg.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
-    await conn.execute("DELETE FROM seats WHERE game_id=$1", game_id)
-    if seats:
-        await conn.executemany(
-            "INSERT INTO seats (game_id, seat, player_id, computer_level, ready, timeouts, autoplay) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            [(game_id, s.seat, s.player_id, s.computer_level, bool(s.ready), s.timeouts,
-              bool(s.autoplay)) for s in seats])
+async def _run(conn: asyncpg.Connection, steps: Plan) -> Any:
+    """Execute a plan's steps (`changes`) on `conn`; gives what the plan returns."""
+    answer: Any = None
+    try:
+        while True:
+            step = steps.send(answer)
+            if step.many is not None:
+                if step.many:
+                    await conn.executemany(numbered(step.sql), step.many)
+                answer = None
+            elif step.returns:
+                answer = await conn.fetchrow(numbered(step.sql), *step.params)
+            else:
+                answer = _changed(await conn.execute(numbered(step.sql), *step.params))
+    except StopIteration as done:
+        return done.value
 
 
 async def _commit_move(conn: asyncpg.Connection, commit: MoveCommit, now: float) -> None:
@@ -720,7 +647,7 @@ async def _commit_move(conn: asyncpg.Connection, commit: MoveCommit, now: float)
         "deadline_kind=$3, warned=FALSE, status=$4, updated_at=$5, finished_at=$6 "
         "WHERE id=$7 AND version=$8 AND status='running'",
         None if commit.state is None else dumps(commit.state), _float(commit.deadline),
-        commit.deadline_kind, "finished" if commit.finish else "running", now,
+        _kind(commit.deadline_kind), "finished" if commit.finish else "running", now,
         now if commit.finish else None, commit.game_id, commit.expected_version)
     if _changed(status) != 1:
         raise StaleVersion(f"game {commit.game_id} is no longer at version {commit.expected_version}")
@@ -775,6 +702,10 @@ def _changed(status: str) -> int:
     """Rows a command changed, from its status ("UPDATE 1", "INSERT 0 1", "DELETE 0")."""
     count = status.rsplit(" ", 1)[-1]
     return int(count) if count.isdigit() else 0
+
+
+def _kind(kind: DeadlineKind | None) -> str | None:
+    return None if kind is None else str(kind)
 
 
 def _float(value: float | None) -> float | None:

@@ -28,22 +28,30 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from ..sessions.ports import Deadline, OpenGameExists, Served, StaleVersion, StorageFailed
+from ..sessions.ports import Served, StaleVersion, StorageFailed
+from .base import UnitStore
+from .changes import SQLITE, Plan, plan
 from .chat_moves import sqlite_move_chat
 from .files import OpenFiles
 from .migrations import MIGRATIONS
 from .models import (
+    Change,
     ChatRow,
     DailyRow,
+    Deadline,
+    DeadlineKind,
+    GameCancel,
     GameRow,
-    LeaderboardRow,
-    MatchSummary,
+    GameStart,
+    LeaderboardLine,
     MoveCommit,
     MoveRow,
     PlayerRow,
     RatingRow,
+    RecentMatch,
     ResultRow,
     ReviewSeatRow,
+    SeatHandover,
     SeatRow,
     daily_board_sql,
     daily_row,
@@ -51,6 +59,7 @@ from .models import (
 )
 from .rows import (
     chat_row,
+    deadline_of,
     game_row,
     leaderboard_row,
     match_player,
@@ -75,10 +84,6 @@ _CHECKPOINT_BACKSTOP = 16_000
 background checkpoints ever fall behind (a long report holding the reports' thread)."""
 
 
-def _deadline_of(entry: Deadline) -> float:
-    return entry[1]
-
-
 _COUNTED = "COALESCE(json_extract(g.options, '$.practice'), 0) = 0"
 """A finished game that counts on leaderboards and in /stats: not a practice match
 (`Rules.practice`, stored with the lobby's options only when on)."""
@@ -89,7 +94,7 @@ _PLAYER_COLUMNS = ("id, platform, user_key, display_name, language, platform_lan
                    "dm_pings, is_computer")
 
 
-class Store:
+class Store(UnitStore):
     """The `GameStore` (bot/sessions/ports.py) on SQLite."""
 
     shared = False
@@ -97,6 +102,7 @@ class Store:
 
     def __init__(self, db: sqlite3.Connection, reports: aiosqlite.Connection | None,
                  path: str, clock: Callable[[], float] = time.time) -> None:
+        super().__init__()
         self._db = db
         self._reports = reports
         self.path = path
@@ -169,13 +175,13 @@ class Store:
         try:
             return self._db.execute(sql, params).fetchone()  # type: ignore[no-any-return]
         except sqlite3.DatabaseError as exc:
-            raise StorageFailed(f"reading {self.path} failed: {exc}") from exc
+            raise self._failed(StorageFailed(f"reading {self.path} failed: {exc}")) from exc
 
     def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         try:
             return self._db.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:
-            raise StorageFailed(f"reading {self.path} failed: {exc}") from exc
+            raise self._failed(StorageFailed(f"reading {self.path} failed: {exc}")) from exc
 
     async def _report(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         """A query that may read much of the database, kept off the event loop's thread."""
@@ -201,8 +207,10 @@ class Store:
                 raise
         except sqlite3.IntegrityError:
             raise
+        except StorageFailed as exc:
+            raise self._failed(exc) from exc.__cause__
         except sqlite3.DatabaseError as exc:
-            raise StorageFailed(f"writing {self.path} failed: {exc}") from exc
+            raise self._failed(StorageFailed(f"writing {self.path} failed: {exc}")) from exc
         self._commits += 1
         if self._commits >= _CHECKPOINT_EVERY and self._reports is not None and (
                 self._checkpoint is None or self._checkpoint.done()):
@@ -268,22 +276,6 @@ class Store:
         assert chat is not None
         return chat, moved.old_id
 
-    async def update_chat(self, chat_id: int, *, language: str | None = None,
-                          turn_limit: int | None = None,
-                          defaults: dict[str, Any] | None = None) -> ChatRow:
-        def work(conn: sqlite3.Connection) -> None:
-            if language is not None:
-                conn.execute("UPDATE chats SET language=? WHERE id=?", (language, chat_id))
-            if turn_limit is not None:
-                conn.execute("UPDATE chats SET turn_limit=? WHERE id=?", (turn_limit, chat_id))
-            if defaults is not None:
-                conn.execute("UPDATE chats SET defaults=? WHERE id=?", (dumps(defaults), chat_id))
-
-        self._write(work)
-        chat = await self.get_chat(chat_id)
-        assert chat is not None
-        return chat
-
     async def ensure_player(self, platform: str, user_key: str, display_name: str,
                             platform_language: str | None = None,
                             is_computer: bool = False) -> PlayerRow:
@@ -327,32 +319,26 @@ class Store:
 
     # ---- games -------------------------------------------------------------
 
-    async def create_game(self, chat_id: int, creator_id: int, variant: str,
-                          options: dict[str, Any], players: int, teams: int, deck_style: str,
-                          seed: str, creator_seat: bool = True, thread: str = "") -> GameRow:
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
         now = self.clock()
 
-        def work(conn: sqlite3.Connection) -> int:
-            existing = conn.execute(
-                "SELECT id FROM games WHERE chat_id=? AND thread=? AND status IN ('lobby','running')",
-                (chat_id, thread)).fetchone()
-            if existing is not None:
-                raise OpenGameExists(int(existing[0]))
-            cursor = conn.execute(
-                "INSERT INTO games (chat_id, thread, creator_id, variant, options, players, teams, "
-                "deck_style, status, seed, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                (chat_id, thread, creator_id, variant, dumps(options), players, teams, deck_style,
-                 seed, now, now))
-            game_id = int(cursor.lastrowid or 0)
-            if creator_seat:
-                conn.execute("INSERT INTO seats (game_id, seat, player_id) VALUES (?, 0, ?)",
-                             (game_id, creator_id))
-            return game_id
+        def work(conn: sqlite3.Connection) -> int | None:
+            created = None
+            for change in changes:
+                made = _run(conn, plan(change, now, SQLITE))
+                created = made if isinstance(made, int) else created
+            return created
 
-        game = await self.get_game(self._write(work))
-        assert game is not None
-        return game
+        created = self._write(work)
+        for change in changes:
+            if isinstance(change, GameStart):
+                self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False, 0)
+            elif isinstance(change, GameCancel):
+                self._note_deadline(change.game_id, None, None, False, 0)
+            elif isinstance(change, SeatHandover) and change.new_deadline:
+                self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False,
+                                    change.expected_version)
+        return created
 
     async def get_game(self, game_id: int) -> GameRow | None:
         found = self._games(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
@@ -375,91 +361,6 @@ class Store:
         return [game_row(row, _seat_rows(self._db, int(row["id"])))
                 for row in self._all(sql, params)]
 
-    async def update_lobby(self, game_id: int, *, variant: str | None = None,
-                           options: dict[str, Any] | None = None, players: int | None = None,
-                           teams: int | None = None, deck_style: str | None = None) -> None:
-        sets, params = [], []
-        for column, value in (("variant", variant), ("players", players),
-                              ("deck_style", deck_style)):
-            if value is not None:
-                sets.append(f"{column}=?")
-                params.append(value)
-        if options is not None:
-            sets.append("options=?")
-            params.append(dumps(options))
-        if teams is not None:
-            sets.append("teams=?")
-            params.append(teams)
-        sets.append("updated_at=?")
-        params.append(self.clock())
-        self._write_one(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND status='lobby'",
-                        (*params, game_id))
-
-    async def set_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
-        """Replace the lobby's seats (used by join, leave, add computer)."""
-        rows = list(seats)
-
-        def work(conn: sqlite3.Connection) -> None:
-            _replace_seats(conn, game_id, rows)
-            conn.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game_id))
-
-        self._write(work)
-
-    async def set_seat_flags(self, game_id: int, seat: int, *, timeouts: int | None = None,
-                             autoplay: bool | None = None, ready: bool | None = None) -> None:
-        def work(conn: sqlite3.Connection) -> None:
-            if timeouts is not None:
-                conn.execute("UPDATE seats SET timeouts=? WHERE game_id=? AND seat=?",
-                             (timeouts, game_id, seat))
-            if autoplay is not None:
-                conn.execute("UPDATE seats SET autoplay=? WHERE game_id=? AND seat=?",
-                             (int(autoplay), game_id, seat))
-            if ready is not None:
-                conn.execute("UPDATE seats SET ready=? WHERE game_id=? AND seat=?",
-                             (int(ready), game_id, seat))
-
-        self._write(work)
-
-    async def start_game(self, game_id: int, state: dict[str, Any], seats: Iterable[SeatRow],
-                         deadline: float | None, deadline_kind: str | None) -> bool:
-        now = self.clock()
-        text = dumps(state)
-        rows = list(seats)
-
-        def work(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(
-                "UPDATE games SET status='running', state=?, version=0, deadline=?, deadline_kind=?, "
-                "warned=0, updated_at=? WHERE id=? AND status='lobby'",
-                (text, deadline, deadline_kind, now, game_id))
-            if cursor.rowcount != 1:
-                return False
-            _replace_seats(conn, game_id, rows)
-            return True
-
-        if not self._write(work):
-            return False
-        self._note_deadline(game_id, deadline, deadline_kind, False, 0)
-        return True
-
-    async def cancel_game(self, game_id: int, record_line: str | None = None) -> bool:
-        """Cancel an open game; a running one keeps its record (with no winner)."""
-        def work(conn: sqlite3.Connection) -> bool:
-            now = self.clock()
-            cursor = conn.execute(
-                "UPDATE games SET status='cancelled', deadline=NULL, finished_at=?, updated_at=? "
-                "WHERE id=? AND status IN ('lobby','running')", (now, now, game_id))
-            if cursor.rowcount != 1:
-                return False
-            if record_line is not None:
-                conn.execute("INSERT OR REPLACE INTO records (game_id, line) VALUES (?, ?)",
-                             (game_id, record_line))
-            return True
-
-        if not self._write(work):
-            return False
-        self._note_deadline(game_id, None, None, False, 0)
-        return True
-
     async def commit_move(self, commit: MoveCommit) -> None:
         """Store a move and everything it changes, or raise StaleVersion and change nothing."""
         now = self.clock()
@@ -471,11 +372,11 @@ class Store:
                             commit.deadline_kind, False, commit.expected_version + 1)
 
     async def set_deadline(self, game_id: int, version: int, deadline: float | None,
-                           kind: str | None, warned: bool = False) -> bool:
+                           kind: DeadlineKind | None, warned: bool = False) -> bool:
         changed = self._write_one(
             "UPDATE games SET deadline=?, deadline_kind=?, warned=? "
             "WHERE id=? AND version=? AND status='running'",
-            (deadline, kind, int(warned), game_id, version)) == 1
+            (deadline, None if kind is None else str(kind), int(warned), game_id, version)) == 1
         if changed:
             self._note_deadline(game_id, deadline, kind, warned, version)
         return changed
@@ -487,10 +388,8 @@ class Store:
             rows = self._all(
                 "SELECT id, deadline, deadline_kind, warned, version FROM games "
                 "WHERE status='running' AND deadline IS NOT NULL")
-            self._deadlines = {
-                int(r["id"]): (int(r["id"]), float(r["deadline"]), r["deadline_kind"],
-                               bool(r["warned"]), int(r["version"])) for r in rows}
-        return sorted(self._deadlines.values(), key=_deadline_of)
+            self._deadlines = {int(r["id"]): deadline_of(r) for r in rows}
+        return sorted(self._deadlines.values(), key=lambda entry: entry.at)
 
     async def claim_due(self, now: float, warn_before: float, owner: str, lease: float,
                         served: Served | None = None) -> list[Deadline]:
@@ -499,16 +398,16 @@ class Store:
         due writes nothing; each candidate is claimed by a conditional upsert, in one
         transaction, so another store on the same file never takes the same game."""
         due = [entry for entry in await self.running_deadlines()
-               if entry[1] <= now or (entry[2] == "turn" and not entry[3] and warn_before
-                                      and entry[1] - warn_before <= now)]
+               if entry.at <= now or (entry.kind == DeadlineKind.TURN and not entry.warned and warn_before
+                                      and entry.at - warn_before <= now)]
         if not due:
             return []
         if served is not None:
-            ids = ",".join(str(entry[0]) for entry in due)
+            ids = ",".join(str(entry.game_id) for entry in due)
             takes = {int(r["id"]) for r in self._all(
                 f"SELECT g.id, c.platform, c.home FROM games g JOIN chats c ON c.id = g.chat_id "
                 f"WHERE g.id IN ({ids})") if served.takes(r["platform"], r["home"])}
-            due = [entry for entry in due if entry[0] in takes]
+            due = [entry for entry in due if entry.game_id in takes]
 
         def work(conn: sqlite3.Connection) -> list[Deadline]:
             return [entry for entry in due if conn.execute(
@@ -516,7 +415,7 @@ class Store:
                 "WHERE id=? AND version=? AND status='running' "
                 "ON CONFLICT (game_id) DO UPDATE SET owner=excluded.owner, until=excluded.until "
                 "WHERE claims.until <= ? OR claims.owner = ?",
-                (owner, now + lease, entry[0], entry[4], now, owner)).rowcount]
+                (owner, now + lease, entry.game_id, entry.version, now, owner)).rowcount]
 
         return self._write(work) if due else []
 
@@ -567,7 +466,7 @@ class Store:
 
         return self._write(work)
 
-    def _note_deadline(self, game_id: int, deadline: float | None, kind: str | None,
+    def _note_deadline(self, game_id: int, deadline: float | None, kind: DeadlineKind | None,
                        warned: bool, version: int) -> None:
         """Keep the deadlines read by `running_deadlines` as a committed write left them."""
         if self._deadlines is None:
@@ -575,7 +474,7 @@ class Store:
         if deadline is None or kind is None:
             self._deadlines.pop(game_id, None)
         else:
-            self._deadlines[game_id] = (game_id, float(deadline), kind, warned, version)
+            self._deadlines[game_id] = Deadline(game_id, float(deadline), DeadlineKind(kind), warned, version)
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         """The game's moves numbered above `after`, in order."""
@@ -634,7 +533,7 @@ class Store:
                 for r in rows]
 
     async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
-                          limit: int = 10) -> list[LeaderboardRow]:
+                          limit: int = 10) -> list[LeaderboardLine]:
         """Players ranked by rating (mu - 3 sigma), with games, wins and scope from results."""
         where = ["g.status='finished'", "p.is_computer=0", _COUNTED]
         params: list[Any] = []
@@ -673,7 +572,7 @@ class Store:
             (player_id,))
         return player_stats(rows[0], kinds, ratings, reviewed[0])
 
-    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
+    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]:
         games = await self._report(
             "SELECT id, variant, finished_at FROM games WHERE chat_id=? AND status='finished' "
             "ORDER BY finished_at DESC LIMIT ?", (chat_id, limit))
@@ -683,7 +582,7 @@ class Store:
                 "SELECT COALESCE(p.display_name, 'CPU') AS name, res.points, res.won FROM results res "
                 "LEFT JOIN players p ON p.id=res.player_id WHERE res.game_id=? ORDER BY res.seat",
                 (game["id"],))
-            out.append(MatchSummary(int(game["id"]), game["variant"], float(game["finished_at"]),
+            out.append(RecentMatch(int(game["id"]), game["variant"], float(game["finished_at"]),
                                     tuple(match_player(r) for r in rows)))
         return out
 
@@ -743,13 +642,21 @@ def _seat_rows(conn: sqlite3.Connection, game_id: int) -> tuple[SeatRow, ...]:
     return tuple(seat_row(row) for row in conn.execute(_SEAT_QUERY, (game_id,)).fetchall())
 
 
-def _replace_seats(conn: sqlite3.Connection, game_id: int, seats: list[SeatRow]) -> None:
-    conn.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
-    conn.executemany(
-        "INSERT INTO seats (game_id, seat, player_id, computer_level, ready, timeouts, autoplay) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(game_id, s.seat, s.player_id, s.computer_level, int(s.ready), s.timeouts, int(s.autoplay))
-         for s in seats])
+def _run(conn: sqlite3.Connection, steps: Plan) -> Any:
+    """Execute a plan's steps (`changes`) on `conn`; gives what the plan returns."""
+    answer: Any = None
+    try:
+        while True:
+            step = steps.send(answer)
+            if step.many is not None:
+                conn.executemany(step.sql, step.many)
+                answer = None
+            elif step.returns:
+                answer = conn.execute(step.sql, step.params).fetchone()
+            else:
+                answer = conn.execute(step.sql, step.params).rowcount
+    except StopIteration as done:
+        return done.value
 
 
 def _commit_move(conn: sqlite3.Connection, commit: MoveCommit, now: float) -> None:
