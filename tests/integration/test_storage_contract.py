@@ -21,15 +21,21 @@ import pytest
 from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.ports import Served, StorageFailed
-from bot.sessions.records import Deadline, DeadlineKind
+from bot.sessions.records import Deadline, DeadlineKind, GameStatus
 from bot.storage import (
+    ChatChange,
+    GameCancel,
     GameRow,
+    GameStart,
+    LobbyChange,
     MatchFinish,
     MoveCommit,
+    NewGame,
     OpenGameExists,
     RatingRow,
     ResultRow,
     ReviewSeatRow,
+    SeatHandover,
     SeatRow,
     StaleVersion,
     postgres_migrations,
@@ -163,9 +169,9 @@ async def _lobby(store: Any, chat_key: str = "g1", names: tuple[str, ...] = ("Al
     ids = await _players(store, *names)
     game = await store.create_game(chat.id, ids[0], "scopa", {"target": 11}, len(ids), 0,
                                    "napoletane", "seed-1")
-    await set_seats(store, game.id, [SeatRow(seat, pid, None, True, 0, False)
-                                    for seat, pid in enumerate(ids)])
-    return game
+    assert await set_seats(store, game.id, [SeatRow(seat, pid, None, True, 0, False)
+                                           for seat, pid in enumerate(ids)])
+    return await store.get_game(game.id)
 
 
 async def _running(store: Any, chat_key: str = "g1", deadline: float | None = 2_000_000.0,
@@ -503,6 +509,101 @@ async def test_two_stores_creating_a_game_in_one_thread_at_once_make_one(backend
     refused = [o for o in outcomes if isinstance(o, OpenGameExists)]
     assert sorted(g.thread for g in made) == ["7", "9"] and len(refused) == 2, outcomes
     assert all(r.game_id == next(g.id for g in made if g.thread == "7") for r in refused)
+
+
+async def test_a_lobby_change_made_on_a_version_the_lobby_has_left_writes_nothing(store: Any) -> None:
+    game = await _lobby(store, names=("Alice", "Bob", "Carla"))
+    alice, bob, carla = (s.player_id for s in game.seats)
+    async with store.unit() as uow:
+        uow.add(LobbyChange(game.id, game.version, seats=game.seats[:2], players=4))
+    changed = await store.get_game(game.id)
+    assert (changed.version, changed.players, [s.player_id for s in changed.seats]) == (
+        game.version + 1, 4, [alice, bob])
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(LobbyChange(game.id, game.version, seats=game.seats, players=3))
+    assert await store.get_game(game.id) == changed, "the second change read the lobby before the first"
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(GameStart(game.id, game.version, {"round": 1}, changed.seats, None, None))
+    assert (await store.get_game(game.id)).status == "lobby"
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(GameCancel(game.id, GameStatus.LOBBY, game.version))
+    async with store.unit() as uow:
+        uow.add(GameStart(game.id, changed.version, {"round": 1}, changed.seats, 5_000.0, DeadlineKind.TURN))
+    started = await store.get_game(game.id)
+    assert (started.status, started.version, started.deadline_kind) == ("running", 0, DeadlineKind.TURN)
+    for late in (LobbyChange(game.id, changed.version, players=2),
+                 GameStart(game.id, changed.version, {"round": 9}, changed.seats, None, None),
+                 GameCancel(game.id, GameStatus.LOBBY)):
+        with pytest.raises(StaleVersion):
+            async with store.unit() as uow:
+                uow.add(late)
+    assert await store.get_game(game.id) == started
+    assert carla not in [s.player_id for s in started.seats]
+
+
+async def test_a_unit_of_work_writes_all_its_changes_or_none(store: Any) -> None:
+    game = await _lobby(store)
+    other = await _lobby(store, "g2", names=("Carla", "Dino"))
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(LobbyChange(game.id, game.version, players=3))
+            uow.add(ChatChange(game.chat_id, turn_limit=30))
+            uow.add(LobbyChange(other.id, other.version + 5, players=3))
+    assert await store.get_game(game.id) == game and (await store.get_chat(game.chat_id)).turn_limit == 90
+    with pytest.raises(RuntimeError):
+        async with store.unit() as uow:
+            uow.add(LobbyChange(game.id, game.version, players=3))
+            raise RuntimeError("the use case failed before the end of its unit")
+    assert await store.get_game(game.id) == game
+
+
+async def test_a_rematch_is_made_with_its_seats_in_one_write(store: Any) -> None:
+    old = await _finished(store, "g1")
+    chat = await store.get_chat(old.chat_id)
+    seats = tuple(replace(s, seat=1 - s.seat, player=None) for s in reversed(old.seats))
+    async with store.unit() as uow:
+        uow.add(NewGame(chat.id, old.creator_id, old.variant, old.options, 2, 0, "napoletane", "again",
+                        seats=seats))
+    made = await store.get_game(uow.created)
+    assert [(s.seat, s.player_id) for s in made.seats] == [(s.seat, s.player_id) for s in seats]
+    with pytest.raises(OpenGameExists):
+        async with store.unit() as uow:
+            uow.add(NewGame(chat.id, old.creator_id, old.variant, old.options, 2, 0, "napoletane", "twice",
+                            seats=seats))
+    assert [g.id for g in await store.open_games_of_player(old.creator_id)] == [made.id]
+
+
+async def test_a_seat_handed_to_the_computer_checks_the_games_version(store: Any) -> None:
+    game = await _running(store)
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(SeatHandover(game.id, game.version + 1, 0, True, 9_000.0, DeadlineKind.COMPUTER, True))
+    assert await store.get_game(game.id) == game
+    async with store.unit() as uow:
+        uow.add(SeatHandover(game.id, game.version, 0, True, 9_000.0, DeadlineKind.COMPUTER, True))
+    handed = await store.get_game(game.id)
+    assert (handed.seats[0].autoplay, handed.deadline, handed.deadline_kind) == (True, 9_000.0, "computer")
+    async with store.unit() as uow:
+        uow.add(SeatHandover(game.id, game.version, 0, False))
+    back = await store.get_game(game.id)
+    assert (back.seats[0].autoplay, back.deadline) == (False, 9_000.0), "not its turn: the deadline stays"
+
+
+async def test_two_changes_to_a_chats_defaults_at_once_both_hold(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    chat = await first.update_chat((await first.ensure_chat("t", "g1")).id, defaults={"target": 16})
+
+    async def change(store: Any, patch: dict[str, Any]) -> None:
+        async with store.unit() as uow:
+            uow.add(ChatChange(chat.id, defaults_patch=patch))
+
+    await asyncio.gather(change(first, {"variant": "escoba"}), change(second, {"pictures": "off"}))
+    assert (await first.get_chat(chat.id)).defaults == {"target": 16, "variant": "escoba", "pictures": "off"}
+    await change(second, {"target": None})
+    assert (await second.get_chat(chat.id)).defaults == {"variant": "escoba", "pictures": "off"}
 
 
 async def test_lobby_changes_stop_when_the_game_starts(store: Any) -> None:
