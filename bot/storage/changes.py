@@ -21,6 +21,8 @@ from .models import (
     GameCancel,
     GameStart,
     LobbyChange,
+    MatchFinish,
+    MoveCommit,
     NewGame,
     SeatHandover,
     SeatRow,
@@ -43,13 +45,31 @@ Plan = Generator[Step, Any, Any]
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
+    """What the two databases say differently."""
+
     merge_json: str
     """An expression merging the JSON object `?` into the text column `{column}`; a null
     value in it removes that key (RFC 7396)."""
+    counted: str
+    """A finished game `g` that counts on leaderboards and in /stats: not a practice match
+    (`Rules.practice`, stored with the lobby's options only when on)."""
+    win_kind: str
+    """The kind of win in a match's record line `rec.line`."""
+    lock: str
+    """What locks the row a SELECT reads until the transaction ends ('' where every write
+    transaction runs alone)."""
 
 
-SQLITE = Dialect("json_patch({column}, ?)")
-POSTGRES = Dialect("jsonb_strip_nulls({column}::jsonb || ?::jsonb)::text")
+SQLITE = Dialect("json_patch({column}, ?)", "COALESCE(json_extract(g.options, '$.practice'), 0) = 0",
+                 "json_extract(rec.line, '$.win_kind')", "")
+POSTGRES = Dialect("jsonb_strip_nulls({column}::jsonb || ?::jsonb)::text",
+                   "NOT COALESCE((g.options::json->>'practice')::boolean, false)",
+                   "(rec.line::json->>'win_kind')", " FOR UPDATE")
+
+
+def single(sql: str, params: tuple[Any, ...] = (), *, returns: bool = False) -> Plan:
+    """A plan of one statement, giving what it answers."""
+    return (yield Step(sql, params, returns=returns))
 
 
 @functools.lru_cache(maxsize=256)
@@ -157,6 +177,52 @@ def chat_change(change: ChatChange, dialect: Dialect) -> Plan:
     if change.defaults_patch:
         yield Step(f"UPDATE chats SET defaults={merged} WHERE id=?",
                    (dumps(change.defaults_patch), change.chat_id))
+
+
+def move(commit: MoveCommit, now: float) -> Plan:
+    """A move and everything it changes (`MoveCommit`), only at the game's expected version."""
+    changed = yield Step(
+        "UPDATE games SET state=COALESCE(?, state), version=version+1, deadline=?, deadline_kind=?, "
+        "warned=?, status=?, updated_at=?, finished_at=? "
+        "WHERE id=? AND version=? AND status='running'",
+        (None if commit.state is None else dumps(commit.state), _float(commit.deadline),
+         _text(commit.deadline_kind), False, "finished" if commit.finish else "running", now,
+         now if commit.finish else None, commit.game_id, commit.expected_version))
+    if changed != 1:
+        raise _moved_on(commit.game_id, f"running at version {commit.expected_version}")
+    yield Step("INSERT INTO moves (game_id, number, seat, move, by_computer, created_at) "
+               "VALUES (?, ?, ?, ?, ?, ?)",
+               (commit.game_id, commit.expected_version + 1, commit.seat, commit.move,
+                bool(commit.by_computer), now))
+    if commit.seat_timeouts is not None or commit.seat_autoplay is not None:
+        yield Step("UPDATE seats SET timeouts=COALESCE(?, timeouts), autoplay=COALESCE(?, autoplay) "
+                   "WHERE game_id=? AND seat=?",
+                   (commit.seat_timeouts, commit.seat_autoplay, commit.game_id, commit.seat))
+    if commit.refs:
+        yield Step("INSERT INTO ui_refs (game_id, key, value) VALUES (?, ?, ?) "
+                   "ON CONFLICT (game_id, key) DO UPDATE SET value=excluded.value",
+                   many=[(commit.game_id, key, value) for key, value in commit.refs])
+    if commit.rounds:
+        yield Step("INSERT INTO rounds (game_id, number, breakdown, record) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT (game_id, number) DO UPDATE SET breakdown=excluded.breakdown, "
+                   "record=excluded.record",
+                   many=[(commit.game_id, number, dumps(breakdown), dumps(record))
+                         for number, breakdown, record in commit.rounds])
+    if commit.finish is not None:
+        yield from _finish(commit.game_id, commit.finish)
+
+
+def _finish(game_id: int, finish: MatchFinish) -> Plan:
+    yield Step("INSERT INTO records (game_id, line) VALUES (?, ?)", (game_id, finish.record_line))
+    yield Step("INSERT INTO results (game_id, seat, player_id, side, points, won, scope, rating_before, "
+               "rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               many=[(game_id, r.seat, r.player_id, r.side, r.points, bool(r.won), r.scope,
+                      _float(r.rating_before), _float(r.rating_after)) for r in finish.results])
+    yield Step("INSERT INTO ratings (player_id, ladder, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, ?) "
+               "ON CONFLICT (player_id, ladder) DO UPDATE SET mu=excluded.mu, sigma=excluded.sigma, "
+               "games=excluded.games, wins=excluded.wins",
+               many=[(r.player_id, r.ladder, float(r.mu), float(r.sigma), r.games, r.wins)
+                     for r in finish.ratings])
 
 
 def plan(change: Change, now: float, dialect: Dialect) -> Plan:
