@@ -30,6 +30,7 @@ from .hints import Hints, PracticeHint
 from .holds import HandedOver, MessageHolds
 from .lobby import LOBBY_IDLE, Lobby
 from .notices import SWEEP_EVERY, Notices
+from .parts import Parts
 from .play import Play
 from .ports import GameStore, MessageRefs, Served, StorageFailed
 from .queries import Queries
@@ -111,6 +112,10 @@ class Sessions:
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
         self._notices = Notices(store, self._holds, sleep)
+        self.parts = Parts(store, self._bus, self._directory, self._games, self._lobby, self._play,
+                           self._scheduler, self._queries, self._settings, self._reviews, self._daily,
+                           self._hints, self._holds, self._notices)
+        """Its use-case handlers, each on the ports it needs."""
 
     # ---- plumbing -------------------------------------------------------------
 

@@ -93,7 +93,7 @@ async def _race(one: Sessions, two: Sessions, game_id: int, round_number: int,
         "variant": first.change_chat_defaults(CHAT, {"variant": ("scopa", "escoba")[round_number % 2]}),
         "pictures": second.set_pictures(CHAT, round_number % 3 == 0),
     })
-    row = await one._store.get_game(game_id)
+    row = await one.parts.store.get_game(game_id)
     seats = [seat.seat for seat in row.seats]
     seated = [people[seat.player_id].name for seat in row.seats]
     told = f"round {round_number}: {[(p.name, p.done) for p in pressed.values()]} -> {row.status} {seated}"
@@ -120,12 +120,12 @@ async def _rematch(one: Sessions, two: Sessions, game_id: int) -> int:
     seat of the game (made and seated in one transaction); the other press is refused."""
     if (await one.game_row(game_id)).status.open:
         await two.cancel(CHAT, ALICE)
-    old = await one._store.get_game(game_id)
+    old = await one.parts.store.get_game(game_id)
     pressed = await _pressed({"rematch one": one.rematch(game_id, ALICE),
                               "rematch two": two.rematch(game_id, ALICE)})
     made = [p.outcome for p in pressed.values() if p.done]
     assert len(made) == 1, pressed
-    lobby = await one._store.get_game(made[0].game_id)
+    lobby = await one.parts.store.get_game(made[0].game_id)
     assert {s.player_id for s in lobby.seats} == {s.player_id for s in old.seats}, (old, lobby)
     return lobby.id
 
