@@ -242,8 +242,7 @@ class CommandHandlers:
         if turn_limit is not None:
             await self.sessions.set_turn_limit(chat, turn_limit)
         if variant is not None:
-            row = await self.sessions.chat(chat)
-            await self.sessions.set_chat_defaults(chat, {**row.defaults, "variant": variant})
+            await self.sessions.change_chat_defaults(chat, {"variant": variant})
         if pictures is not None:
             await self.sessions.set_pictures(chat, pictures)
             self.presenter.painter.set_wanted(chat.key, pictures)

@@ -721,8 +721,7 @@ class Handlers:
                 self.presenter.set_chat_pictures(message.chat.id, value == "on")
                 await self._redraw_game_of(cref, message.chat.id)
             else:
-                chat = await self.sessions.chat(cref)
-                await self.sessions.set_chat_defaults(cref, {**chat.defaults, "variant": value})
+                await self.sessions.change_chat_defaults(cref, {"variant": value})
             shown_lang = await self.presenter.chat_language(message.chat.id)
         else:
             if group:
