@@ -19,7 +19,6 @@ from .play import Play
 from .ports import GameStore, OpenGameExists, StaleVersion
 from .records import (
     Change,
-    ChatChange,
     ChatRow,
     GameCancel,
     GameRow,
@@ -145,12 +144,13 @@ class Lobby:
                 for change in changes:
                     uow.add(change)
         except StaleVersion:
-            game_id = next(c.game_id for c in changes if not isinstance(c, NewGame | ChatChange))
-            self.games.forget(game_id)
-            now = await self.store.get_game(game_id)
-            if now is None or now.status == GameStatus.LOBBY:
+            change = next(c for c in changes if isinstance(c, LobbyChange | GameStart | GameCancel))
+            self.games.forget(change.game_id)
+            now = await self.store.get_game(change.game_id)
+            expected = change.expected_status if isinstance(change, GameCancel) else GameStatus.LOBBY
+            if now is not None and now.status == expected:
                 raise Refused(Reason.LOBBY_CHANGED) from None
-            running = now.status == GameStatus.RUNNING
+            running = now is not None and now.status == GameStatus.RUNNING
             raise Refused(Reason.NOT_IN_LOBBY if running else Reason.NO_GAME) from None
 
     async def lobby(self, chat_ref: ChatRef) -> LobbyView:
