@@ -380,7 +380,8 @@ def _run(conn: sqlite3.Connection, steps: Plan) -> Any:
                 conn.executemany(step.sql, step.many)
                 answer = None
             elif step.returns:
-                answer = conn.execute(step.sql, step.params).fetchone()
+                rows = conn.execute(step.sql, step.params).fetchall()
+                answer = rows[0] if rows else None
             else:
                 answer = conn.execute(step.sql, step.params).rowcount
     except StopIteration as done:
