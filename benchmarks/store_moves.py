@@ -24,6 +24,7 @@ from latency import milliseconds
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.sessions.records import DeadlineKind, GameCancel, GameStart, GameStatus, NewGame  # noqa: E402
 from bot.storage import MatchFinish, MoveCommit, RatingRow, ResultRow, SeatRow  # noqa: E402
 from bot.storage.backends import open_store  # noqa: E402
 from tests import pg  # noqa: E402
@@ -39,11 +40,14 @@ async def _games(store: Any, games: int) -> list[tuple[int, int, int]]:
         chat = await store.ensure_chat("bench", f"chat-{number}")
         a = (await store.ensure_player("bench", f"a{number}", f"A{number}")).id
         b = (await store.ensure_player("bench", f"b{number}", f"B{number}")).id
-        game = await store.create_game(chat.id, a, "scopa", {}, 2, 0, "napoletane", f"seed-{number}")
-        seats = [SeatRow(0, a, None, True, 0, False), SeatRow(1, b, None, True, 0, False)]
-        await store.start_game(game.id, {"round": 1, "table": list(range(40))}, seats,
-                               time.time() + 90, "turn")
-        started.append((game.id, a, b))
+        seats = (SeatRow(0, a, None, True, 0, False), SeatRow(1, b, None, True, 0, False))
+        async with store.unit() as uow:
+            uow.add(NewGame(chat.id, a, "scopa", {}, 2, 0, "napoletane", f"seed-{number}", "", seats))
+        game_id = uow.created
+        async with store.unit() as uow:
+            uow.add(GameStart(game_id, 0, {"round": 1, "table": list(range(40))}, seats, time.time() + 90,
+                              DeadlineKind.TURN))
+        started.append((game_id, a, b))
     return started
 
 
@@ -91,8 +95,10 @@ async def run(name: str, url: str, games: int, moves: int) -> None:
         else:
             await in_turn(started)
         elapsed = time.perf_counter() - begin
-        for game_id, _, _ in started:
-            await store.cancel_game(game_id)
+        async with store.unit() as uow:
+            for game_id, _, _ in started:
+                if (await store.get_game(game_id)).status == GameStatus.RUNNING:
+                    uow.add(GameCancel(game_id, GameStatus.RUNNING))
         print(f"{name}, {games} games {how}: {len(latencies) / elapsed:,.0f} moves/s "
               f"({len(latencies)} moves in {elapsed:.1f} s); commit_move "
               f"{milliseconds(latencies, worst=True)}")

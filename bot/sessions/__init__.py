@@ -15,6 +15,7 @@ from .events import (
 )
 from .holds import HandedOver
 from .ports import GameStore, MessageRefs, OpenGameExists, Served, StaleVersion
+from .records import GameStatus, LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
 from .reviews import MatchReview
@@ -24,14 +25,11 @@ from .views import (
     CardChoice,
     ChatSettings,
     GameSeat,
-    GameStatus,
     GameSummary,
     HandView,
-    LeaderboardLine,
     LobbyView,
     PlayerProfile,
     PlayLine,
-    RecentMatch,
     SeatInfo,
     TableView,
 )

@@ -17,7 +17,7 @@ from ..engine.rules import Variant
 from .directory import Directory
 from .lobby import Lobby
 from .ports import GameStore, OpenGameExists
-from .records import DailyRow, SeatRow
+from .records import DailyRow, GameCancel, GameStatus, NewGame, SeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .seats import changed_options
@@ -96,17 +96,21 @@ class Daily:
         home = await self.directory.chat(plays_in, user.language)
         options = changed_options(DAILY_VARIANT, Rules.from_options(DAILY_VARIANT, {"target": DAILY_TARGET}))
         deck_style = str(home.defaults.get("deck_style", "napoletane"))
-        try:
-            row = await self.store.create_game(home.id, player.id, DAILY_VARIANT.value, options, 2, 0,
-                                               deck_style, daily_seed(day), thread=plays_in.place)
-        except OpenGameExists as exc:
-            raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
         computer = await self.store.ensure_player("computer", DAILY_LEVEL, f"CPU {DAILY_LEVEL}",
                                                   is_computer=True)
-        await self.store.set_seats(row.id, [SeatRow(0, player.id, None, True, 0, False),
-                                            SeatRow(1, computer.id, DAILY_LEVEL, True, 0, False)])
-        if not await self.store.claim_daily(day.isoformat(), player.id, asked.id, row.id):
-            await self.store.cancel_game(row.id)
+        seats = (SeatRow(0, player.id, None, True, 0, False),
+                 SeatRow(1, computer.id, DAILY_LEVEL, True, 0, False))
+        try:
+            async with self.store.unit() as uow:
+                uow.add(NewGame(home.id, player.id, DAILY_VARIANT.value, options, 2, 0, deck_style,
+                                daily_seed(day), plays_in.place, seats))
+        except OpenGameExists as exc:
+            raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+        game_id = uow.created
+        assert game_id is not None
+        if not await self.store.claim_daily(day.isoformat(), player.id, asked.id, game_id):
+            async with self.store.unit() as cancel:
+                cancel.add(GameCancel(game_id, GameStatus.LOBBY))
             raise Refused(Reason.DAILY_PLAYED)
         table = await self.lobby.start(plays_in, user)
         return DailyStart(day.isoformat(), table, await self._yesterday(day))

@@ -14,7 +14,7 @@ from ..engine import EngineError, Game, Move, Rules, StateFormatError, load_game
 from . import events as ev
 from .directory import Directory
 from .ports import GameStore
-from .records import ChatRow, GameRow, PlayerRow, SeatRow
+from .records import ChatRow, GameRow, GameStatus, PlayerRow, SeatRow
 from .refs import ChatRef
 from .refusals import Reason, Refused
 from .views import GameSummary, SeatInfo, TableView, game_summary, seat_info, side_names, table_view
@@ -86,7 +86,7 @@ class Games:
         if cached is not None and not self.shared:
             return cached
         row = await self.row(game_id)
-        if cached is not None and row.status == "running" and row.version == cached[0].version:
+        if cached is not None and row.status == GameStatus.RUNNING and row.version == cached[0].version:
             if row == cached[0]:
                 row = cached[0]
             self._cache[game_id] = (row, cached[1])
@@ -94,7 +94,7 @@ class Games:
         if cached is not None:
             self.forget(game_id)
         row, game = await self.stored_now(row)
-        if game is not None and row.status == "running":
+        if game is not None and row.status == GameStatus.RUNNING:
             self._cache[game_id] = (row, game)
         return row, game
 
@@ -151,7 +151,7 @@ class Games:
             return known[1], known[2]
         infos = tuple(seat_info(s, row.seats) for s in row.seats)
         names = side_names(game, infos)
-        if row.status == "running":
+        if row.status == GameStatus.RUNNING:
             self._seat_infos[row.id] = (row.seats, infos, names)
         return infos, names
 
@@ -162,7 +162,7 @@ class Games:
             return known[2]
         seats, names = self.seats_of(row, game)
         view = table_view(row, game, seats=seats, names=names)
-        if row.status == "running":
+        if row.status == GameStatus.RUNNING:
             self._tables[row.id] = (row, game, view)
         return view
 
@@ -172,7 +172,7 @@ class Games:
         if known is not None and known[0] is row:
             return known[1]
         summary = game_summary(row, await self.directory.chat_row(row.chat_id))
-        if row.status == "running" and row.id in self._cache:
+        if row.status == GameStatus.RUNNING and row.id in self._cache:
             self._summaries[row.id] = (row, summary)
         return summary
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..ai.review import HINT_SEARCHES, Hint, hint
 from .directory import Directory
 from .games import Games
+from .records import GameStatus
 from .refs import UserRef
 from .refusals import Reason, Refused
 from .thinking import ComputerPool
@@ -45,9 +46,9 @@ class Hints:
         seat = next((s for s in row.seats if player is not None and s.player_id == player.id), None)
         if seat is None or player is None:
             raise Refused(Reason.NOT_IN_GAME)
-        if row.status == "lobby":
+        if row.status == GameStatus.LOBBY:
             raise Refused(Reason.NOT_IN_LOBBY)
-        if row.status != "running" or game is None or game.winner is not None:
+        if row.status != GameStatus.RUNNING or game is None or game.winner is not None:
             raise Refused(Reason.GAME_OVER)
         if not game.rules.practice:
             raise Refused(Reason.NOT_PRACTICE)

@@ -9,21 +9,32 @@ from typing import Any
 
 from ..ai import LEVELS
 from ..engine import Game, InvalidInputError, Rules, dump_game, record_line
-from ..engine.rules import HOUSE_RULES, Variant, parse_variant
+from ..engine.rules import Variant, parse_variant
 from . import events as ev
 from .directory import Directory
 from .games import EventBus, Games, base, manages, rules_of
-from .options import DECK_STYLES, DEFAULT_PLAYERS, PLAYER_RANGE, variant_named
+from .lobby_options import option_change
+from .options import DECK_STYLES, DEFAULT_PLAYERS, variant_named
 from .play import Play
-from .ports import GameStore, OpenGameExists
-from .records import ChatRow, GameRow, PlayerRow, SeatRow
+from .ports import GameStore, OpenGameExists, StaleVersion
+from .records import (
+    Change,
+    ChatRow,
+    GameCancel,
+    GameRow,
+    GameStart,
+    GameStatus,
+    LobbyChange,
+    NewGame,
+    PlayerRow,
+    SeatRow,
+)
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .scheduler import Alarm
 from .seats import (
     changed_options,
     drawn_seats,
-    fitting_teams,
     free_seat,
     options_text,
     seating,
@@ -39,7 +50,8 @@ WAITING_SEAT = 3 * 60
 """Seconds a player who pressed Join but never opened the private chat holds their seat; after
 that the next change to the lobby (a Join, a Start...) frees it, so nobody keeps a lobby from
 starting. The creator's own seat is never freed: they only keep themselves waiting."""
-_HOUSE_ANYWHERE = frozenset(name for names in HOUSE_RULES.values() for name in names)
+LobbyWrite = LobbyChange | GameCancel
+"""What a change to a lobby writes: the lobby as it becomes, or its end (the last person left)."""
 
 
 class Lobby:
@@ -90,38 +102,56 @@ class Lobby:
         except (InvalidInputError, ValueError) as exc:
             raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=options_text(options or {})) from None
         stored_options = changed_options(chosen, rules)
-        seed = secrets.token_hex(8)
+        new = NewGame(chat.id, player.id, chosen.value, stored_options, players, teams, deck_style,
+                      secrets.token_hex(8), chat_ref.place, (SeatRow(0, player.id, None, ready, 0, False),))
         try:
-            row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
-                                               players, teams, deck_style, seed, thread=chat_ref.place)
+            row = await self._create(new)
         except OpenGameExists as exc:
-            if not await self._close_idle_lobby(chat, exc.game_id):
+            idle = await self._idle_lobby(exc.game_id)
+            if idle is None:
                 raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
             try:
-                row = await self.store.create_game(chat.id, player.id, chosen.value, stored_options,
-                                                   players, teams, deck_style, seed,
-                                                   thread=chat_ref.place)
-            except OpenGameExists as again:
-                raise Refused(Reason.GAME_OPEN, game_id=again.game_id) from None
-        if not ready:
-            await self.store.set_seat_flags(row.id, 0, ready=False)
-            row = dataclasses.replace(row, seats=tuple(dataclasses.replace(s, ready=False)
-                                                       for s in row.seats))
+                row = await self._create(new, GameCancel(idle.id, GameStatus.LOBBY, idle.version))
+            except (OpenGameExists, StaleVersion):
+                raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+            self.games.forget(idle.id)
+            await self.bus.publish([ev.GameCancelled(**base(idle, chat), by="")])
         await self.bus.publish([ev.LobbyUpdated(**base(row, chat))])
         return lobby_view(row, rules, chat.turn_limit)
 
-    async def _close_idle_lobby(self, chat: ChatRow, game_id: int) -> bool:
-        """Close the chat's open game if it is a lobby nobody has touched for LOBBY_IDLE
-        seconds, so that a creator who went away does not keep the chat from playing."""
-        async with self.games.lock(game_id):
-            row = await self.store.get_game(game_id)
-            if row is None or row.status != "lobby" or self.clock() - row.updated_at < LOBBY_IDLE:
-                return False
-            if not await self.store.cancel_game(row.id, None):
-                return False
-            self.games.forget(row.id)
-        await self.bus.publish([ev.GameCancelled(**base(row, chat), by="")])
-        return True
+    async def _create(self, new: NewGame, *first: Change) -> GameRow:
+        """Open the lobby `new` after `first` (the idle lobby it replaces), in one unit of work."""
+        async with self.store.unit() as uow:
+            for change in first:
+                uow.add(change)
+            uow.add(new)
+        assert uow.created is not None
+        return await self.games.row(uow.created)
+
+    async def _idle_lobby(self, game_id: int) -> GameRow | None:
+        """The chat's open game if it is a lobby nobody has touched for LOBBY_IDLE seconds
+        (to be closed, so that a creator who went away does not keep the chat from playing)."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.status != GameStatus.LOBBY or self.clock() - row.updated_at < LOBBY_IDLE:
+            return None
+        return row
+
+    async def _write(self, *changes: Change) -> None:
+        """Write `changes` in one unit of work; a lost race (the game moved on meanwhile, maybe
+        by another process) is refused with why, and changes nothing."""
+        try:
+            async with self.store.unit() as uow:
+                for change in changes:
+                    uow.add(change)
+        except StaleVersion:
+            change = next(c for c in changes if isinstance(c, LobbyChange | GameStart | GameCancel))
+            self.games.forget(change.game_id)
+            now = await self.store.get_game(change.game_id)
+            expected = change.expected_status if isinstance(change, GameCancel) else GameStatus.LOBBY
+            if now is not None and now.status == expected:
+                raise Refused(Reason.LOBBY_CHANGED) from None
+            running = now is not None and now.status == GameStatus.RUNNING
+            raise Refused(Reason.NOT_IN_LOBBY if running else Reason.NO_GAME) from None
 
     async def lobby(self, chat_ref: ChatRef) -> LobbyView:
         chat, row = await self.games.open_row(chat_ref)
@@ -135,29 +165,33 @@ class Lobby:
         return lobby_view(row, rules_of(row), chat.turn_limit)
 
     async def _lobby_change(self, chat_ref: ChatRef, user: UserRef,
-                            change: Callable[[ChatRow, GameRow, PlayerRow], Awaitable[None]],
+                            change: Callable[[ChatRow, GameRow, PlayerRow], Awaitable[LobbyWrite]],
                             game_id: int | None = None) -> LobbyView:
+        """Change the chat's lobby: `change` says how from the lobby as stored (its stale seats
+        freed) and who asks, and its write is checked against the version it was read at."""
         chat = await self.directory.chat(chat_ref)
         player = await self.directory.player(user)
         row = await self.store.open_game(chat.id, chat_ref.place)
         if row is None or (game_id is not None and row.id != game_id):
             raise Refused(Reason.NO_GAME if row is None else Reason.STALE)
         async with self.games.lock(row.id):
-            row = await self.store.get_game(row.id)
-            assert row is not None
-            if row.status != "lobby":
+            row = await self.games.row(row.id)
+            if row.status != GameStatus.LOBBY:
                 raise Refused(Reason.NOT_IN_LOBBY)
-            freed = await self._free_stale_seats(row)
+            freed = self._without_stale_seats(row)
             try:
-                await change(chat, freed or row, player)
+                write = await change(chat, freed or row, player)
             except Refused:
-                if freed is not None:
+                if freed is not None and await self._save_freed(row, freed):
                     await self.bus.publish([ev.LobbyUpdated(**base(freed, chat))])
                 raise
-            row = await self.store.get_game(row.id)
-            assert row is not None
+            if freed is not None and isinstance(write, LobbyChange) and write.seats is None:
+                write = dataclasses.replace(write, seats=freed.seats)
+            await self._write(write)
+            self._forget_waiting(row, freed)
+            row = await self.games.row(row.id)
         await self.bus.publish([ev.LobbyUpdated(**base(row, chat))])
-        if row.status == "cancelled":
+        if row.status == GameStatus.CANCELLED:
             await self.bus.publish([ev.GameCancelled(**base(row, chat), by=player.display_name)])
         return lobby_view(row, rules_of(row), chat.turn_limit)
 
@@ -171,21 +205,21 @@ class Lobby:
 
     async def join(self, chat_ref: ChatRef, user: UserRef, *, ready: bool = True,
                    game_id: int | None = None) -> LobbyView:
-        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> LobbyWrite:
             seats = list(row.seats)
             mine = next((s for s in seats if s.player_id == player.id), None)
             if mine is not None:
                 if mine.ready or not ready:
                     raise Refused(Reason.ALREADY_JOINED)
-                await self.store.set_seat_flags(row.id, mine.seat, ready=True)
-                return
+                return LobbyChange(row.id, row.version, seats=tuple(
+                    dataclasses.replace(s, ready=True) if s is mine else s for s in seats))
             free = free_seat(row)
             if free is None:
                 raise Refused(Reason.GAME_FULL)
             seats.append(SeatRow(free, player.id, None, ready, 0, False))
-            await self.store.set_seats(row.id, seats)
             if not ready:
                 self._waiting_since[(row.id, player.id)] = self.clock()
+            return LobbyChange(row.id, row.version, seats=tuple(sorted(seats, key=lambda s: s.seat)))
 
         return await self._lobby_change(chat_ref, user, change, game_id)
 
@@ -198,7 +232,7 @@ class Lobby:
         player = await self.directory.known_player(user.platform, user.key)
         if row is None or player is None or not any(s.player_id == player.id for s in row.seats):
             raise Refused(Reason.NOT_JOINED)
-        if row.status != "lobby":
+        if row.status != GameStatus.LOBBY:
             raise Refused(Reason.NOT_IN_LOBBY)
         chat = await self.directory.chat_row(row.chat_id)
         return await self.join(ChatRef(chat.platform, chat.chat_key, chat.title, thread=row.thread or None),
@@ -214,9 +248,9 @@ class Lobby:
         row = await self.store.open_game(chat.id, chat_ref.place)
         if row is None:
             raise Refused(Reason.NO_GAME)
-        if row.status == "running" and from_lobby:
+        if row.status == GameStatus.RUNNING and from_lobby:
             raise Refused(Reason.MATCH_STARTED)
-        if row.status == "running":
+        if row.status == GameStatus.RUNNING:
             seat = next((s for s in row.seats if s.player_id == player.id), None)
             if seat is None:
                 raise Refused(Reason.NOT_IN_GAME)
@@ -225,14 +259,13 @@ class Lobby:
             assert game is not None
             return self.games.table(running, game)
 
-        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
-            seats = [s for s in row.seats if s.player_id != player.id or s.computer_level]
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> LobbyWrite:
+            seats = tuple(s for s in row.seats if s.player_id != player.id or s.computer_level)
             if len(seats) == len(row.seats):
                 raise Refused(Reason.NOT_JOINED)
             if not any(not s.is_computer for s in seats):
-                await self.store.cancel_game(row.id)
-            else:
-                await self.store.set_seats(row.id, seats)
+                return GameCancel(row.id, GameStatus.LOBBY, row.version)
+            return LobbyChange(row.id, row.version, seats=seats)
 
         return await self._lobby_change(chat_ref, user, change)
 
@@ -241,7 +274,7 @@ class Lobby:
         if level not in LEVELS:
             raise Refused(Reason.BAD_OPTION, detail=level)
 
-        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> LobbyWrite:
             seated = any(s.player_id == player.id for s in row.seats)
             if not seated and not manages(row, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
@@ -250,58 +283,26 @@ class Lobby:
                 raise Refused(Reason.GAME_FULL)
             computer = await self.store.ensure_player("computer", level, f"CPU {level}",
                                                       is_computer=True)
-            await self.store.set_seats(row.id, [*row.seats,
-                                                SeatRow(free, computer.id, level, True, 0, False)])
+            return LobbyChange(row.id, row.version, seats=tuple(sorted(
+                [*row.seats, SeatRow(free, computer.id, level, True, 0, False)], key=lambda s: s.seat)))
 
         return await self._lobby_change(chat_ref, user, change)
 
     async def remove_computers(self, chat_ref: ChatRef, user: UserRef,
                                is_admin: bool = False) -> LobbyView:
-        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> LobbyWrite:
             if not manages(row, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            await self.store.set_seats(row.id, [s for s in row.seats if not s.computer_level])
+            return LobbyChange(row.id, row.version, seats=tuple(s for s in row.seats if not s.computer_level))
 
         return await self._lobby_change(chat_ref, user, change)
 
     async def set_option(self, chat_ref: ChatRef, user: UserRef, key: str, value: Any,
                          is_admin: bool = False) -> LobbyView:
-        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> None:
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> LobbyWrite:
             if not manages(row, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            variant, options = row.variant, dict(row.options)
-            players, teams, deck_style = row.players, row.teams, row.deck_style
-            try:
-                if key == "variant":
-                    variant = parse_variant(str(value)).value
-                    options = {}
-                    teams = 2 if variant in ("scopone", "scopone_scientifico") else 0
-                    low, high = PLAYER_RANGE[variant]
-                    players = min(max(players, low), high)
-                elif key == "players":
-                    players = int(value)
-                    teams = fitting_teams(variant, players, teams)
-                elif key == "teams":
-                    teams = team_count(value)
-                elif key == "deck_style":
-                    if value not in DECK_STYLES:
-                        raise InvalidInputError(f"unknown deck style {value!r}")
-                    deck_style = str(value)
-                else:
-                    if key in _HOUSE_ANYWHERE and key not in HOUSE_RULES[parse_variant(variant)]:
-                        raise InvalidInputError(f"{key} changes nothing in {variant}")
-                    options[key] = value
-                rules = Rules.from_options(variant, options)
-                teams = teams_of(seating(variant, players, teams))
-            except (InvalidInputError, ValueError) as exc:
-                raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=f"{key}={value}") from None
-            if sum(1 for s in row.seats) > players:
-                raise Refused(Reason.BAD_OPTION, detail="players")
-            await self.store.update_lobby(row.id, variant=variant,
-                                          options=changed_options(parse_variant(variant), rules),
-                                          players=players, teams=teams, deck_style=deck_style)
-            compact = [dataclasses.replace(s, seat=i) for i, s in enumerate(row.seats)]
-            await self.store.set_seats(row.id, compact)
+            return option_change(row, key, value)
 
         return await self._lobby_change(chat_ref, user, change)
 
@@ -312,14 +313,13 @@ class Lobby:
         if row is None:
             raise Refused(Reason.NO_GAME)
         async with self.games.lock(row.id):
-            row = await self.store.get_game(row.id)
-            assert row is not None
-            if row.status != "lobby":
+            stored = await self.games.row(row.id)
+            if stored.status != GameStatus.LOBBY:
                 raise Refused(Reason.NOT_IN_LOBBY)
-            if not manages(row, player, is_admin):
+            if not manages(stored, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            freed = await self._free_stale_seats(row)
-            row = freed or row
+            freed = self._without_stale_seats(stored)
+            row = freed or stored
             try:
                 if len(row.seats) < row.players:
                     raise Refused(Reason.SEATS_EMPTY, count=row.players - len(row.seats))
@@ -328,36 +328,47 @@ class Lobby:
                     raise Refused(Reason.SEAT_WAITING, names=", ".join(waiting),
                                   minutes=WAITING_SEAT // 60)
             except Refused:
-                if freed is not None:
+                if freed is not None and await self._save_freed(stored, freed):
                     await self.bus.publish([ev.LobbyUpdated(**base(freed, chat))])
                 raise
             game = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
                             rules=rules_of(row), seed=row.seed)
             seats = drawn_seats(row.seats, row.seed) if game.rules.federal else row.seats
             deadline, kind = self.play.deadline_for(chat, seats, game)
-            if not await self.store.start_game(row.id, dump_game(game), seats, deadline, kind):
-                raise Refused(Reason.NOT_IN_LOBBY)
-            row = await self.store.get_game(row.id)
-            assert row is not None
+            await self._write(GameStart(row.id, row.version, dump_game(game), tuple(seats), deadline, kind))
+            self._forget_waiting(stored, freed)
+            row = await self.games.row(row.id)
             self.games.keep(row, game)
         self.alarm.set(row.deadline, row.deadline_kind, row.warned)
         await self.bus.publish([ev.GameStarted(**base(row, chat)),
                              self.play.turn_event(chat, row, game)])
         return table_view(row, game)
 
-    async def _free_stale_seats(self, row: GameRow) -> GameRow | None:
-        """Free the seats held for WAITING_SEAT seconds by players the bot cannot reach; the
-        lobby as it is then, or None when nothing was freed."""
+    def _without_stale_seats(self, row: GameRow) -> GameRow | None:
+        """The lobby without the seats held for WAITING_SEAT seconds by players the bot cannot
+        reach (written with the change that finds them), or None when no seat is stale."""
         now = self.clock()
         stale = {s.player_id for s in row.seats if not s.ready and s.player_id != row.creator_id
                  and now - self._waiting_since.get((row.id, s.player_id or 0), row.updated_at)
                  >= WAITING_SEAT}
         if not stale:
             return None
-        await self.store.set_seats(row.id, [s for s in row.seats if s.player_id not in stale])
-        for player_id in stale:
-            self._waiting_since.pop((row.id, player_id or 0), None)
-        return await self.store.get_game(row.id)
+        return dataclasses.replace(row, seats=tuple(s for s in row.seats if s.player_id not in stale))
+
+    async def _save_freed(self, row: GameRow, freed: GameRow) -> bool:
+        """Free the stale seats alone (the change that found them was refused); False when the
+        lobby moved on meanwhile, and whoever moved it frees them."""
+        try:
+            await self._write(LobbyChange(row.id, row.version, seats=freed.seats))
+        except Refused:
+            return False
+        self._forget_waiting(row, freed)
+        return True
+
+    def _forget_waiting(self, row: GameRow, freed: GameRow | None) -> None:
+        if freed is not None:
+            for seat in set(row.seats) - set(freed.seats):
+                self._waiting_since.pop((row.id, seat.player_id or 0), None)
 
     async def rematch(self, game_id: int, user: UserRef) -> LobbyView:
         """A new lobby with the same variant, options and seats as a finished game."""
@@ -365,22 +376,19 @@ class Lobby:
         if old is None:
             raise Refused(Reason.NO_GAME)
         player = await self.directory.player(user)
-        if old.status not in ("finished", "cancelled"):
+        if old.status.open:
             raise Refused(Reason.GAME_OPEN, game_id=old.id)
         if not any(s.player_id == player.id for s in old.seats):
             raise Refused(Reason.NOT_IN_GAME)
         chat = await self.directory.chat_row(old.chat_id)
-        try:
-            created = await self.store.create_game(chat.id, player.id, old.variant, old.options,
-                                                   old.players, old.teams, old.deck_style,
-                                                   secrets.token_hex(8), creator_seat=False,
-                                                   thread=old.thread)
-        except OpenGameExists as exc:
-            raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
         seats = [dataclasses.replace(s, seat=(s.seat + 1) % old.players, timeouts=0, autoplay=False)
                  for s in old.seats]
-        await self.store.set_seats(created.id, sorted(seats, key=lambda s: s.seat))
-        row = await self.games.row(created.id)
+        try:
+            row = await self._create(NewGame(chat.id, player.id, old.variant, old.options, old.players,
+                                             old.teams, old.deck_style, secrets.token_hex(8), old.thread,
+                                             tuple(sorted(seats, key=lambda s: s.seat))))
+        except OpenGameExists as exc:
+            raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
         await self.bus.publish([ev.LobbyUpdated(**base(row, chat))])
         return lobby_view(row, rules_of(row), chat.turn_limit)
 
@@ -393,7 +401,7 @@ class Lobby:
         async with self.games.lock(row.id):
             if not manages(row, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            if not await self._cancel(row):
+            if not await self._cancel(await self.games.row(row.id)):
                 raise Refused(Reason.NO_GAME)
         await self.bus.publish([ev.GameCancelled(**base(row, chat), by=player.display_name)])
 
@@ -407,19 +415,26 @@ class Lobby:
             return None
         async with self.games.lock(row.id):
             row = await self.store.get_game(row.id)
-            if row is None or not row.open or not await self._cancel(row):
+            try:
+                if row is None or not await self._cancel(row):
+                    return None
+            except Refused:
                 return None
         await self.bus.publish([ev.GameCancelled(**base(row, chat), by="")])
         return row.id
 
     async def _cancel(self, row: GameRow) -> bool:
-        """Cancel the game (under its lock), with the record of a match under way."""
+        """Cancel the game as `row` shows it, with the record of a match under way; False when
+        it is not open. A match is cancelled at the version its record was made at."""
+        if not row.status.open:
+            return False
         line = None
-        if row.status == "running" and row.state:
-            game = self.games.cached(row.id) or (await self.games.stored_now(row))[1]
+        if row.status == GameStatus.RUNNING and row.state:
+            game = self.games.cached(row.id)
+            if game is None or game.version != row.version:
+                row, game = await self.games.stored_now(row)
             if game is not None:
                 line = record_line(game)
-        if not await self.store.cancel_game(row.id, line):
-            return False
+        await self._write(GameCancel(row.id, row.status, row.version, line))
         self.games.forget(row.id)
         return True

@@ -5,23 +5,31 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine import Game, IllegalMoveError, InvalidInputError, Move, dump_game, to_record
 from ..engine.record import record_text
 from . import events as ev
+from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base
 from .notices import owed_refs
 from .ports import GameStore, StaleVersion
 from .ratings import display_rating, ladder_for, rate
-from .records import ChatRow, GameRow, MatchFinish, MoveCommit, ResultRow, SeatRow
+from .records import (
+    ChatRow,
+    DeadlineKind,
+    GameRow,
+    GameStatus,
+    MatchFinish,
+    MoveCommit,
+    ResultRow,
+    SeatHandover,
+    SeatRow,
+)
 from .refs import UserRef
 from .refusals import Reason, Refused
 from .views import TableView, seat_info, seat_name, side_names
-
-if TYPE_CHECKING:
-    from .scheduler import Alarm
 
 
 class Play:
@@ -46,9 +54,9 @@ class Play:
         player = await self.directory.known_player(user.platform, user.key)
         async with self.games.lock(game_id):
             row, game = await self.games.load(game_id)
-            if row.status == "lobby":
+            if row.status == GameStatus.LOBBY:
                 raise Refused(Reason.NOT_IN_LOBBY)
-            if row.status != "running" or game is None:
+            if row.status != GameStatus.RUNNING or game is None:
                 raise Refused(Reason.GAME_OVER)
             seat = next((s for s in row.seats if player and s.player_id == player.id), None)
             if seat is None or player is None:
@@ -140,7 +148,8 @@ class Play:
         except StaleVersion:
             self.games.forget(row.id)
             raise Refused(Reason.STALE) from None
-        row = _moved(row, new.version, "finished" if finished else "running", deadline, kind,
+        status = GameStatus.FINISHED if finished else GameStatus.RUNNING
+        row = _moved(row, new.version, status, deadline, kind,
                      seats, state)
         if finished:
             self.games.forget(row.id)
@@ -195,39 +204,44 @@ class Play:
         return MatchFinish(record_text(record), tuple(results), tuple(new_ratings))
 
     def deadline_for(self, chat: ChatRow, seats: Sequence[SeatRow],
-                     game: Game) -> tuple[float, str]:
+                     game: Game) -> tuple[float, DeadlineKind]:
         seat = next(s for s in seats if s.seat == game.to_play)
         if seat.is_computer or seat.autoplay:
-            return self.clock() + self.computer_pace, "computer"
-        return self.clock() + chat.turn_limit, "turn"
+            return self.clock() + self.computer_pace, DeadlineKind.COMPUTER
+        return self.clock() + chat.turn_limit, DeadlineKind.TURN
 
     def turn_event(self, chat: ChatRow, row: GameRow, game: Game) -> ev.TurnStarted:
         seat = next(s for s in row.seats if s.seat == game.to_play)
         player_id = None if seat.is_computer else seat.player_id
         return ev.TurnStarted(**base(row, chat), version=game.version, seat=seat.seat,
                               player_id=player_id, name=seat_name(seat, row.seats),
-                              deadline=row.deadline if row.deadline_kind == "turn" else None)
+                              deadline=row.deadline if row.deadline_kind == DeadlineKind.TURN else None)
 
     async def set_autoplay(self, game_id: int, user: UserRef, on: bool) -> None:
         """Hand one's seat to the computer, or take it back."""
         player = await self.directory.known_player(user.platform, user.key)
         async with self.games.lock(game_id):
             row, game = await self.games.load(game_id)
-            if row.status != "running" or game is None:
+            if row.status != GameStatus.RUNNING or game is None:
                 raise Refused(Reason.GAME_OVER)
             seat = next((s for s in row.seats if player and s.player_id == player.id), None)
             if seat is None:
                 raise Refused(Reason.NOT_IN_GAME)
-            await self.store.set_seat_flags(game_id, seat.seat, autoplay=on, timeouts=0)
             seats = tuple(dataclasses.replace(s, autoplay=on, timeouts=0) if s is seat else s
                           for s in row.seats)
             chat = await self.directory.chat_row(row.chat_id)
-            deadline, kind = row.deadline, row.deadline_kind
-            if game.to_play == seat.seat:
-                deadline, kind = self.deadline_for(chat, seats, game)
-                await self.store.set_deadline(game_id, game.version, deadline, kind)
+            deadline, kind, warned = row.deadline, row.deadline_kind, row.warned
+            turn = game.to_play == seat.seat
+            if turn:
+                (deadline, kind), warned = self.deadline_for(chat, seats, game), False
+            try:
+                async with self.store.unit() as uow:
+                    uow.add(SeatHandover(game_id, game.version, seat.seat, on, deadline, kind, turn))
+            except StaleVersion:
+                self.games.forget(game_id)
+                raise Refused(Reason.LOBBY_CHANGED) from None
             row = dataclasses.replace(row, seats=seats, deadline=deadline, deadline_kind=kind,
-                                      warned=False)
+                                      warned=warned)
             self.games.keep(row, game)
         self.alarm.set(row.deadline, row.deadline_kind, row.warned)
         await self.bus.publish([ev.SeatAutoplay(**base(row, chat), seat=seat.seat,
@@ -249,7 +263,8 @@ def _name_at(seats: Sequence[SeatRow], seat: int | None) -> str:
     return seat_name(at, seats) if at is not None else ""
 
 
-def _moved(row: GameRow, version: int, status: str, deadline: float | None, kind: str | None,
+def _moved(row: GameRow, version: int, status: GameStatus, deadline: float | None,
+           kind: DeadlineKind | None,
            seats: tuple[SeatRow, ...], state: dict[str, Any] | None) -> GameRow:
     """`row` after a committed move (what `dataclasses.replace` gives, without its cost)."""
     return GameRow(row.id, row.chat_id, row.creator_id, row.variant, row.options, row.players,

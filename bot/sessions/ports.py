@@ -1,58 +1,51 @@
 """What the sessions need from a store, and what front-ends may keep in one.
 
-`GameStore` is the whole of the sessions' dependency on persistence: the
-SQLite store (bot/storage) implements it, and so does any other store. Its
-rules, which every implementation keeps:
+The sessions' whole dependency on persistence, split by purpose; a store (bot/storage:
+SQLite, PostgreSQL; the in-memory one of the tests) implements them all as `GameStore`:
 
-- `create_game` raises `OpenGameExists` when the chat's `thread` (a topic of a
-  forum; '' for the chat itself) has a game in its lobby or running, and seats the
-  creator in seat 0 unless `creator_seat` is False; `open_game` gives that game;
-- `commit_move` stores a move and everything it changes at once, or raises
-  `StaleVersion` and changes nothing (the game is not running at
-  `expected_version`);
-- `start_game`, `cancel_game` and `set_deadline` change nothing and give False
-  when the game is not in the state they expect;
-- `running_deadlines` is soonest first; `moves` in order;
-- `claim_due` hands a game's due work (a warning, a timed-out turn, a computer
-  turn) to one owner at a time: a game another owner holds is left out until that
-  owner lets it go (`release_claim`) or its lease runs out, so of several bot
-  processes on one database one runs each timer, and a process that died holds
-  nothing for longer than its lease; given a `Served`, it hands out only the games
-  of the chats that process serves;
-- `hold_message` gives each of a game's messages to one owner at a time in the same
-  way, so that of several processes one at a time draws it; another owner that
-  wants it drawn meanwhile leaves a note (`mark_message`) and the holder draws it
-  again before it lets go (`release_message`, `sessions.holds`);
-- `claim_daily` gives each player one deal of the day: a second claim of the same day
-  changes nothing and gives False;
-- `store_review` keeps the first review stored for a match: a second changes nothing and
-  gives False, so a review is worked out once however many ask at once.
+- `GameRepository`: games, read as stored and written through a `UnitOfWork`, one per use
+  case (`async with store.unit() as uow: uow.add(change)`), all its changes in one
+  transaction; every change checks in its own statement the status and version of the
+  game it expects, so a lost race (two taps at once, maybe in two processes) raises
+  `StaleVersion` and writes nothing, and never overwrites. A `NewGame` raises
+  `OpenGameExists` when the chat's `thread` (a topic of a forum; '' for the chat itself)
+  has a game in its lobby or running (`open_game` gives that game). `commit_move` stores a
+  move and everything it changes at once, or raises `StaleVersion` and changes nothing;
+  `set_deadline` changes nothing and gives False when the game is not running at the
+  version given; `running_deadlines` is soonest first; `moves` in order; `claim_daily`
+  gives each player one deal of the day, `store_review` keeps a match's first review.
+- `ChatDirectory`: chats and players, made when first seen.
+- `Reports`: what was played, read only.
+- `MessageCoordination`: who does what of several processes. `claim_due` hands a game's
+  due work (a warning, a timed-out turn, a computer turn) to one owner at a time until
+  it lets go (`release_claim`) or its lease runs out, only of the chats a `Served` takes;
+  `hold_message` gives each of a game's messages to one owner at a time in the same way
+  (another owner leaves a note, `mark_message`, and the holder draws it again before it
+  lets go, `release_message`: `sessions.holds`); `take_send` counts a chat's messages.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .records import (
+    Change,
     ChatRow,
     DailyRow,
+    Deadline,
+    DeadlineKind,
     GameRow,
-    LeaderboardRow,
-    MatchSummary,
+    LeaderboardLine,
     MoveCommit,
     MoveRow,
     PlayerRow,
     RatingRow,
+    RecentMatch,
     ResultRow,
     ReviewSeatRow,
-    SeatRow,
 )
-
-Deadline = tuple[int, float, str, bool, int]
-"""A running game's (id, deadline, kind, warned, version)."""
-
 
 SNOWFLAKE_SHIFT = 22
 """A chat's home (a Discord server id) picks its shard as `(home >> 22) % shard_count`,
@@ -141,10 +134,84 @@ class MessageRefs(Protocol):
         ...
 
 
-class GameStore(MessageRefs, Protocol):
-    async def close(self) -> None: ...
+class MessageCoordination(MessageRefs, Protocol):
+    """Who does what of several processes: the front-ends' notes and message holds
+    (`MessageRefs`), the send windows, and the claims on due work."""
 
-    # ---- chats and players
+    async def claim_due(self, now: float, warn_before: float, owner: str, lease: float,
+                        served: Served | None = None) -> list[Deadline]:
+        """The running games whose deadline has come at `now` (a turn not yet warned: its
+        deadline less `warn_before`), that no other owner holds and whose chat `served`
+        takes (None: every chat), soonest first; each is held for `owner` until `now + lease`."""
+        ...
+
+    async def release_claim(self, game_id: int, owner: str) -> None:
+        """Let go of game `game_id` if `owner` holds it."""
+        ...
+
+
+class UnitOfWork(Protocol):
+    """One use case's writes, made in one transaction when the `async with` block ends without
+    an exception (and none of them when it raises). Each change checks, in the statement that
+    writes it, the game's status and version it expects: a change that finds the game moved
+    on raises `StaleVersion` from the block's end, and nothing of the unit is written. Reads
+    go to the repository: they see what is committed, the unit's checks say it still holds."""
+
+    created: int | None
+    """The id of the game a `NewGame` made, once the unit is committed."""
+
+    async def __aenter__(self) -> UnitOfWork: ...
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: Any) -> None: ...
+
+    def add(self, change: Change) -> None:
+        """Write `change` with the others when the unit ends."""
+        ...
+
+
+class GameRepository(Protocol):
+    """Games, read as stored and written only with a check of their version or status."""
+
+    def unit(self) -> UnitOfWork:
+        """A unit of work for one use case (`async with store.unit() as uow: uow.add(...)`)."""
+        ...
+
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    async def open_game(self, chat_id: int, thread: str = "") -> GameRow | None: ...
+
+    async def open_games_of_player(self, player_id: int) -> list[GameRow]: ...
+
+    async def commit_move(self, commit: MoveCommit) -> None: ...
+
+    async def set_deadline(self, game_id: int, version: int, deadline: float | None,
+                           kind: DeadlineKind | None, warned: bool = False) -> bool: ...
+
+    async def running_deadlines(self) -> list[Deadline]: ...
+
+    async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]: ...
+
+    async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]: ...
+
+    async def round_records(self, game_id: int) -> list[dict[str, Any]]: ...
+
+    async def ratings(self, player_ids: Iterable[int], ladder: str) -> dict[int, RatingRow]: ...
+
+    async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
+        """Store the match's review and each seat's accuracy in it, in one transaction;
+        False (and nothing changes) when the match has a review already."""
+        ...
+
+    async def claim_daily(self, day: str, player_id: int, chat_id: int, game_id: int) -> bool:
+        """Note that `player_id` plays the deal of `day` (YYYY-MM-DD) as game `game_id`, asked
+        in chat `chat_id`; False (and nothing changes) when they have claimed that day already."""
+        ...
+
+
+class ChatDirectory(Protocol):
+    """Chats and players: made when first seen, and their settings."""
+
     async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
                           language: str | None = None, home: str | None = None) -> ChatRow:
         """The chat, made if new; a `title` or `home` given replaces the stored one."""
@@ -162,10 +229,6 @@ class GameStore(MessageRefs, Protocol):
         None when no chat is `old_key` (moved already, or never seen)."""
         ...
 
-    async def update_chat(self, chat_id: int, *, language: str | None = None,
-                          turn_limit: int | None = None,
-                          defaults: dict[str, Any] | None = None) -> ChatRow: ...
-
     async def ensure_player(self, platform: str, user_key: str, display_name: str,
                             platform_language: str | None = None,
                             is_computer: bool = False) -> PlayerRow: ...
@@ -177,62 +240,14 @@ class GameStore(MessageRefs, Protocol):
     async def update_player(self, player_id: int, *, language: str | None = None,
                             can_dm: bool | None = None, dm_pings: bool | None = None) -> None: ...
 
-    # ---- games
-    async def create_game(self, chat_id: int, creator_id: int, variant: str,
-                          options: dict[str, Any], players: int, teams: int, deck_style: str,
-                          seed: str, creator_seat: bool = True, thread: str = "") -> GameRow: ...
 
-    async def get_game(self, game_id: int) -> GameRow | None: ...
-
-    async def open_game(self, chat_id: int, thread: str = "") -> GameRow | None: ...
-
-    async def open_games_of_player(self, player_id: int) -> list[GameRow]: ...
-
-    async def update_lobby(self, game_id: int, *, variant: str | None = None,
-                           options: dict[str, Any] | None = None, players: int | None = None,
-                           teams: int | None = None, deck_style: str | None = None) -> None: ...
-
-    async def set_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None: ...
-
-    async def set_seat_flags(self, game_id: int, seat: int, *, timeouts: int | None = None,
-                             autoplay: bool | None = None, ready: bool | None = None) -> None: ...
-
-    async def start_game(self, game_id: int, state: dict[str, Any], seats: Iterable[SeatRow],
-                         deadline: float | None, deadline_kind: str | None) -> bool: ...
-
-    async def cancel_game(self, game_id: int, record_line: str | None = None) -> bool: ...
-
-    async def commit_move(self, commit: MoveCommit) -> None: ...
-
-    async def set_deadline(self, game_id: int, version: int, deadline: float | None,
-                           kind: str | None, warned: bool = False) -> bool: ...
-
-    async def running_deadlines(self) -> list[Deadline]: ...
-
-    async def claim_due(self, now: float, warn_before: float, owner: str, lease: float,
-                        served: Served | None = None) -> list[Deadline]:
-        """The running games whose deadline has come at `now` (a turn not yet warned: its
-        deadline less `warn_before`), that no other owner holds and whose chat `served`
-        takes (None: every chat), soonest first; each is held for `owner` until `now + lease`."""
-        ...
-
-    async def release_claim(self, game_id: int, owner: str) -> None:
-        """Let go of game `game_id` if `owner` holds it."""
-        ...
-
-    async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]: ...
-
-    async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]: ...
-
-    async def round_records(self, game_id: int) -> list[dict[str, Any]]: ...
-
-    # ---- results, ratings, queries
-    async def ratings(self, player_ids: Iterable[int], ladder: str) -> dict[int, RatingRow]: ...
+class Reports(Protocol):
+    """What was played, read only: results, leaderboards, stats, records, reviews, boards."""
 
     async def results(self, game_id: int) -> list[ResultRow]: ...
 
     async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
-                          limit: int = 10) -> list[LeaderboardRow]: ...
+                          limit: int = 10) -> list[LeaderboardLine]: ...
 
     async def player_stats(self, player_id: int) -> dict[str, Any]:
         """Games, wins, scope, points, wins by kind, ratings by ladder, and `accuracy`: the
@@ -240,28 +255,16 @@ class GameStore(MessageRefs, Protocol):
         `reviewed`, how many."""
         ...
 
-    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]: ...
+    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]: ...
 
     async def records(self) -> list[str]: ...
 
-    # ---- match reviews
     async def match_record(self, game_id: int) -> str | None:
         """The scopa-record/1 line kept when the match ended; None for a game without one."""
         ...
 
     async def match_review(self, game_id: int) -> str | None:
         """The review stored with the match (scopa-review/1 JSON); None before one is."""
-        ...
-
-    async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
-        """Store the match's review and each seat's accuracy in it, in one transaction;
-        False (and nothing changes) when the match has a review already."""
-        ...
-
-    # ---- the deal of the day
-    async def claim_daily(self, day: str, player_id: int, chat_id: int, game_id: int) -> bool:
-        """Note that `player_id` plays the deal of `day` (YYYY-MM-DD) as game `game_id`, asked
-        in chat `chat_id`; False (and nothing changes) when they have claimed that day already."""
         ...
 
     async def daily_game(self, day: str, player_id: int) -> int | None:
@@ -273,3 +276,13 @@ class GameStore(MessageRefs, Protocol):
         earlier finish. With `chat_id`, only the players of that chat: those who asked for the
         deal there, or sat in one of its games."""
         ...
+
+
+class GameStore(GameRepository, ChatDirectory, Reports, MessageCoordination, Protocol):
+    """A whole store: every port above, on one database."""
+
+    def on_failure(self, note: Callable[[StorageFailed], None]) -> None:
+        """Call `note` with each `StorageFailed` the store raises (the sessions stop the bot)."""
+        ...
+
+    async def close(self) -> None: ...

@@ -9,19 +9,16 @@ from ..engine.rules import Variant, parse_variant
 from .directory import Directory
 from .games import Games
 from .ports import GameStore
+from .records import LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .views import (
     GameSummary,
     HandView,
-    LeaderboardLine,
     PlayerProfile,
-    RecentMatch,
     TableView,
     hand_view,
-    leaderboard_line,
     player_profile,
-    recent_match,
 )
 
 
@@ -63,7 +60,7 @@ class Queries:
 
     async def running_games(self) -> list[GameSummary]:
         """Every game in play, soonest deadline first."""
-        return [await self.game(game_id) for game_id, *_ in await self.store.running_deadlines()]
+        return [await self.game(entry.game_id) for entry in await self.store.running_deadlines()]
 
     async def find_player(self, platform: str, key: str) -> PlayerProfile | None:
         row = await self.directory.known_player(platform, key)
@@ -77,7 +74,7 @@ class Queries:
     async def leaderboard(self, chat_ref: ChatRef | None, ladder: str | None = None,
                           limit: int = 10) -> list[LeaderboardLine]:
         chat_id = (await self.directory.chat(chat_ref)).id if chat_ref else None
-        return [leaderboard_line(row) for row in await self.store.leaderboard(chat_id, ladder, limit)]
+        return await self.store.leaderboard(chat_id, ladder, limit)
 
     async def stats(self, user: UserRef) -> dict[str, Any]:
         player = await self.directory.player(user)
@@ -99,4 +96,4 @@ class Queries:
 
     async def recent(self, chat_ref: ChatRef, limit: int = 5) -> list[RecentMatch]:
         chat = await self.directory.chat(chat_ref)
-        return [recent_match(row) for row in await self.store.recent_matches(chat.id, limit)]
+        return await self.store.recent_matches(chat.id, limit)

@@ -4,7 +4,41 @@ writes (bot/sessions/ports.py). The sessions define them; stores build them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life; stored as its value."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def open(self) -> bool:
+        return self in (GameStatus.LOBBY, GameStatus.RUNNING)
+
+
+class DeadlineKind(StrEnum):
+    """What happens when a running game's deadline comes: a person's turn runs out (and is
+    warned before), or a computer (or a seat handed to it) plays."""
+
+    TURN = "turn"
+    COMPUTER = "computer"
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A running game's next due work: when, what, whether the turn was warned, and the
+    version of the game it was set at (the work is done only while the game is there)."""
+
+    game_id: int
+    at: float
+    kind: DeadlineKind
+    warned: bool
+    version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +94,14 @@ class GameRow:
     teams: int
     """How many teams the players form; 0 when every player is on their own."""
     deck_style: str
-    status: str
+    status: GameStatus
     state: dict[str, Any] | None
     version: int
+    """The moves played once running; in the lobby, the changes made to it (each write to a
+    game checks it, so two changes made at once never overwrite each other)."""
     seed: str
     deadline: float | None
-    deadline_kind: str | None
+    deadline_kind: DeadlineKind | None
     warned: bool
     created_at: float
     updated_at: float
@@ -77,7 +113,7 @@ class GameRow:
 
     @property
     def open(self) -> bool:
-        return self.status in ("lobby", "running")
+        return self.status.open
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +148,9 @@ class RatingRow:
 
 
 @dataclass(frozen=True, slots=True)
-class LeaderboardRow:
+class LeaderboardLine:
+    """A player on a leaderboard: rating (mu - 3 sigma), games, wins, scope."""
+
     player_id: int
     display_name: str
     rating: float
@@ -126,11 +164,12 @@ class LeaderboardRow:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchSummary:
+class RecentMatch:
     game_id: int
     variant: str
     finished_at: float
     players: tuple[tuple[str, int, bool], ...]
+    """(name, points, won) of each seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +189,7 @@ class MoveCommit:
     move: str
     by_computer: bool
     deadline: float | None
-    deadline_kind: str | None
+    deadline_kind: DeadlineKind | None
     seat_timeouts: int | None = None
     seat_autoplay: bool | None = None
     rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
@@ -185,3 +224,91 @@ class DailyRow:
     margin: int
     moves: int
     finished_at: float
+
+
+# ---- changes, each written by a unit of work (`ports.UnitOfWork`) with its check -----------
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A lobby to open; refused (`OpenGameExists`) while the chat's thread has an open game."""
+
+    chat_id: int
+    creator_id: int
+    variant: str
+    options: dict[str, Any]
+    players: int
+    teams: int
+    deck_style: str
+    seed: str
+    thread: str = ""
+    seats: tuple[SeatRow, ...] | None = None
+    """Its seats (a rematch's); None: the creator in seat 0, ready."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChange:
+    """A lobby as it becomes: each field given replaces the stored one. Written only while the
+    game is in its lobby at `expected_version` (the version it moves past)."""
+
+    game_id: int
+    expected_version: int
+    seats: tuple[SeatRow, ...] | None = None
+    variant: str | None = None
+    options: dict[str, Any] | None = None
+    players: int | None = None
+    teams: int | None = None
+    deck_style: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """The lobby at `expected_version` dealt: its first state, its seats and first deadline."""
+
+    game_id: int
+    expected_version: int
+    state: dict[str, Any]
+    seats: tuple[SeatRow, ...]
+    deadline: float | None
+    deadline_kind: DeadlineKind | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameCancel:
+    """Stop an open game, only while it is `expected_status` (and, when given, at
+    `expected_version`); a running game keeps its `record_line`."""
+
+    game_id: int
+    expected_status: GameStatus
+    expected_version: int | None = None
+    record_line: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHandover:
+    """A running game's seat handed to the computer or taken back (its timeouts cleared), with
+    the game's new deadline when the seat is the one to play; only at `expected_version`."""
+
+    game_id: int
+    expected_version: int
+    seat: int
+    autoplay: bool
+    deadline: float | None = None
+    deadline_kind: DeadlineKind | None = None
+    new_deadline: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChatChange:
+    """A chat's settings changed in one write: each field given replaces the stored one;
+    `defaults_patch` is merged into its defaults (a None value removes that key), so two
+    changes to different keys made at once both hold."""
+
+    chat_id: int
+    language: str | None = None
+    turn_limit: int | None = None
+    defaults: dict[str, Any] | None = None
+    defaults_patch: dict[str, Any] | None = None
+
+
+Change = NewGame | LobbyChange | GameStart | GameCancel | SeatHandover | ChatChange

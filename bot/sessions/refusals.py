@@ -17,6 +17,9 @@ class Reason(StrEnum):
     SEATS_EMPTY = "seats_empty"
     SEAT_WAITING = "seat_waiting"
     STALE = "stale"
+    LOBBY_CHANGED = "lobby_changed"
+    """Someone else changed the game at the same moment (another tap, maybe handled by another
+    bot process): nothing was changed, the user may try again on the game as it now is."""
     NOT_YOUR_TURN = "not_your_turn"
     NOT_IN_GAME = "not_in_game"
     GAME_OVER = "game_over"

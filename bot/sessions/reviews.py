@@ -21,7 +21,7 @@ from ..engine.record import RecordError, parse_records
 from .directory import Directory
 from .games import Games
 from .ports import GameStore
-from .records import GameRow, ReviewSeatRow
+from .records import GameRow, GameStatus, ReviewSeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .thinking import ComputerPool
@@ -101,7 +101,7 @@ class Reviews:
                      and not s.is_computer), None)
         if seat is None:
             raise Refused(Reason.NOT_YOUR_REVIEW)
-        if row.status != "finished":
+        if row.status != GameStatus.FINISHED:
             raise Refused(Reason.NOT_FINISHED)
         lock = self._working.setdefault(game_id, asyncio.Lock())
         try:

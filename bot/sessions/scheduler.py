@@ -22,11 +22,12 @@ from collections.abc import Awaitable, Callable
 from ..engine import Game
 from ..engine.fuori import declaring_wins
 from . import events as ev
+from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base
 from .play import Play
 from .ports import GameStore, Served, StorageFailed
-from .records import GameRow
+from .records import DeadlineKind, GameRow, GameStatus
 from .refusals import Refused
 from .thinking import Chooser, Think
 from .views import seat_name
@@ -46,28 +47,6 @@ def process_owner() -> str:
     """This process's name on the games it claims: host, process id and a random part
     (a restarted process with a reused id is another owner)."""
     return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
-
-
-class Alarm:
-    """Wakes the timer loop when a deadline is set before the time it sleeps to."""
-
-    def __init__(self, warn_before: float) -> None:
-        self.warn_before = warn_before
-        self.wake = asyncio.Event()
-        self.sleeping_until: float | None = None
-
-    def due(self, deadline: float, kind: str | None, warned: bool) -> float:
-        """When the timer loop has something to do about one deadline: warn or act."""
-        if kind == "turn" and not warned and self.warn_before:
-            return deadline - self.warn_before
-        return deadline
-
-    def set(self, deadline: float | None, kind: str | None, warned: bool) -> None:
-        """Most moves push their game's deadline later, so most moves leave the loop asleep."""
-        if deadline is None:
-            return
-        if self.sleeping_until is None or self.due(deadline, kind, warned) < self.sleeping_until:
-            self.wake.set()
 
 
 class Scheduler:
@@ -98,8 +77,8 @@ class Scheduler:
         it, or it failed) is looked at again `_RETRY_HELD` seconds from now."""
         soonest = None
         looked = self._last_run
-        for _, deadline, kind, warned, _ in await self.store.running_deadlines():
-            due = self.alarm.due(deadline, kind, warned)
+        for entry in await self.store.running_deadlines():
+            due = self.alarm.due(entry.at, entry.kind, entry.warned)
             if looked is not None and due <= looked:
                 due = self.clock() + _RETRY_HELD
             soonest = due if soonest is None else min(soonest, due)
@@ -115,14 +94,13 @@ class Scheduler:
         self._last_run = now
         warn_before = self.alarm.warn_before
         actions: list[Awaitable[int]] = []
-        for game_id, deadline, kind, warned, version in await self.store.claim_due(
-                now, warn_before, self.owner, self.lease, self.served):
-            if now >= deadline:
-                actions.append(self._released(game_id, self._act(game_id, version)))
-            elif kind == "turn" and not warned and warn_before and now >= deadline - warn_before:
-                actions.append(self._released(game_id, self._warn(game_id, version, deadline)))
+        for due in await self.store.claim_due(now, warn_before, self.owner, self.lease, self.served):
+            if now >= due.at:
+                actions.append(self._released(due.game_id, self._act(due.game_id, due.version)))
+            elif self.alarm.due(due.at, due.kind, due.warned) <= now:
+                actions.append(self._released(due.game_id, self._warn(due.game_id, due.version, due.at)))
             else:
-                await self.store.release_claim(game_id, self.owner)
+                await self.store.release_claim(due.game_id, self.owner)
         done = 0
         failed: Exception | None = None
         for outcome in await asyncio.gather(*actions, return_exceptions=True):
@@ -157,7 +135,7 @@ class Scheduler:
             row, game = await self._current(game_id, version)
             if game is None or row.version != version or row.warned:
                 return 0
-            await self.store.set_deadline(game_id, version, deadline, "turn", warned=True)
+            await self.store.set_deadline(game_id, version, deadline, DeadlineKind.TURN, warned=True)
             self.games.keep(dataclasses.replace(row, warned=True), game)
             chat = await self.directory.chat_row(row.chat_id)
             seat = next(s for s in row.seats if s.seat == game.to_play)
@@ -170,7 +148,7 @@ class Scheduler:
     async def _act(self, game_id: int, version: int) -> int:
         async with self.games.lock(game_id):
             row, game = await self._current(game_id, version)
-            if game is None or row.status != "running" or row.version != version:
+            if game is None or row.status != GameStatus.RUNNING or row.version != version:
                 return 0
             if row.deadline is None or self.clock() < row.deadline:
                 return 0

@@ -14,11 +14,10 @@ and settings; it reaches the store through the `GameStore` port alone.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from ..ai import LEVELS, choose_move
 from ..ai.review import DEFAULT_SEARCHES
@@ -31,9 +30,11 @@ from .hints import Hints, PracticeHint
 from .holds import HandedOver, MessageHolds
 from .lobby import LOBBY_IDLE, Lobby
 from .notices import SWEEP_EVERY, Notices
+from .parts import Parts
 from .play import Play
 from .ports import GameStore, MessageRefs, Served, StorageFailed
 from .queries import Queries
+from .records import LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .reviews import MatchReview, Reviews
 from .scheduler import Alarm, Scheduler
@@ -44,10 +45,8 @@ from .views import (
     ChatSettings,
     GameSummary,
     HandView,
-    LeaderboardLine,
     LobbyView,
     PlayerProfile,
-    RecentMatch,
     TableView,
     chat_settings,
     player_profile,
@@ -69,8 +68,6 @@ def default_chooser(level: str, view: SeatView, seed: str, budget: float | None 
 class _MessageRefs:
     """The store as front-ends see it: their notes, and whether other processes write them."""
 
-    """The store's message references, and nothing else of it."""
-
     def __init__(self, store: GameStore) -> None:
         self._store = store
         self.shared = bool(getattr(store, "shared", False))
@@ -85,29 +82,6 @@ class _MessageRefs:
         return await self._store.take_send(chat, now, limit, period)
 
 
-class _Watched:
-    """The store, noting on the way to the caller that the database failed (`StorageFailed`)."""
-
-    def __init__(self, store: GameStore, failed: Callable[[StorageFailed], None]) -> None:
-        self._inner = store
-        self._failed = failed
-
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._inner, name)
-        if not inspect.iscoroutinefunction(value):
-            return value
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return await value(*args, **kwargs)
-            except StorageFailed as exc:
-                self._failed(exc)
-                raise
-
-        setattr(self, name, call)
-        return call
-
-
 class Sessions:
     def __init__(self, store: GameStore, *, clock: Callable[[], float] = time.time,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
@@ -117,7 +91,7 @@ class Sessions:
                  pool: ComputerPool | None = None, review_searches: int = DEFAULT_SEARCHES) -> None:
         self._failures: list[StorageFailed] = []
         self._failed = asyncio.Event()
-        store = cast(GameStore, _Watched(store, self._storage_failed))
+        store.on_failure(self._storage_failed)
         self._store = store
         self.clock = clock
         self._bus = EventBus()
@@ -139,6 +113,10 @@ class Sessions:
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
         self._notices = Notices(store, self._holds, sleep)
+        self.parts = Parts(store, self._bus, self._directory, self._games, self._lobby, self._play,
+                           self._scheduler, self._queries, self._settings, self._reviews, self._daily,
+                           self._hints, self._holds, self._notices)
+        """Its use-case handlers, each on the ports it needs."""
         self.taps = Taps(self)
         """What every tap and command means (`taps.py`): front-ends decode, call it, draw the reply."""
 
@@ -434,6 +412,11 @@ class Sessions:
 
     async def set_chat_defaults(self, chat_ref: ChatRef, defaults: dict[str, Any]) -> ChatSettings:
         return await self._settings.set_chat_defaults(chat_ref, defaults)
+
+    async def change_chat_defaults(self, chat_ref: ChatRef, changes: dict[str, Any]) -> ChatSettings:
+        """Change some of the chat's defaults (a None value removes one) in one write, not
+        read, changed and written back: another change made meanwhile holds too."""
+        return await self._settings.change_chat_defaults(chat_ref, changes)
 
     async def set_pictures(self, chat_ref: ChatRef, on: bool) -> ChatSettings:
         return await self._settings.set_pictures(chat_ref, on)

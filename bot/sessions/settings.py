@@ -10,6 +10,7 @@ from ..i18n import LANGUAGES
 from .directory import Directory
 from .options import TURN_LIMIT_BOUNDS
 from .ports import GameStore
+from .records import ChatChange
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .views import PICTURES, ChatSettings, chat_settings
@@ -38,23 +39,25 @@ class Settings:
         return await self._update_chat(chat.id, turn_limit=value)
 
     async def set_chat_defaults(self, chat_ref: ChatRef, defaults: dict[str, Any]) -> ChatSettings:
-        variant = defaults.get("variant", "scopa")
-        try:
-            rule_options = {k: v for k, v in defaults.items()
-                            if k not in ("variant", "players", "teams", "deck_style", PICTURES)}
-            Rules.from_options(variant, rule_options)
-        except EngineError as exc:
-            asked = ", ".join(f"{key}={value}" for key, value in defaults.items())
-            raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=asked) from None
+        """Replace the chat's defaults with `defaults` (`change_chat_defaults` changes some)."""
+        _check_defaults(defaults)
         chat = await self.directory.chat(chat_ref)
         return await self._update_chat(chat.id, defaults=defaults)
+
+    async def change_chat_defaults(self, chat_ref: ChatRef, changes: dict[str, Any]) -> ChatSettings:
+        """Merge `changes` into the chat's defaults in one write (a None value removes that key):
+        two changes of different keys made at once, maybe by two processes, both hold."""
+        chat = await self.directory.chat(chat_ref)
+        merged = {key: value for key, value in {**chat.defaults, **changes}.items() if value is not None}
+        _check_defaults(merged)
+        return await self._update_chat(chat.id, defaults_patch=changes)
 
     async def set_pictures(self, chat_ref: ChatRef, on: bool) -> ChatSettings:
         """Whether the chat sees its table and hands as pictures (the default) or as text."""
         if not isinstance(on, bool):
             raise Refused(Reason.BAD_OPTION, detail=str(on))
         chat = await self.directory.chat(chat_ref)
-        return await self._update_chat(chat.id, defaults={**chat.defaults, PICTURES: "on" if on else "off"})
+        return await self._update_chat(chat.id, defaults_patch={PICTURES: "on" if on else "off"})
 
     async def move_chat(self, chat_ref: ChatRef, new_key: str) -> tuple[ChatSettings, int, int] | None:
         """The chat is now `new_key` (`GameStore.move_chat`): its settings, the id its row had
@@ -67,7 +70,10 @@ class Settings:
         return chat_settings(row), old_id, row.id
 
     async def _update_chat(self, chat_id: int, **changes: Any) -> ChatSettings:
-        row = await self.store.update_chat(chat_id, **changes)
+        async with self.store.unit() as uow:
+            uow.add(ChatChange(chat_id, **changes))
+        row = await self.store.get_chat(chat_id)
+        assert row is not None
         self.directory.chat_changed(row)
         return chat_settings(row)
 
@@ -86,3 +92,15 @@ class Settings:
         player = await self.directory.player(user)
         await self.store.update_player(player.id, **changes)
         self.directory.player_changed(user)
+
+
+def _check_defaults(defaults: dict[str, Any]) -> None:
+    """Refuse defaults a new game could not be opened with."""
+    variant = defaults.get("variant", "scopa")
+    try:
+        rule_options = {k: v for k, v in defaults.items()
+                        if k not in ("variant", "players", "teams", "deck_style", PICTURES)}
+        Rules.from_options(variant, rule_options)
+    except EngineError as exc:
+        asked = ", ".join(f"{key}={value}" for key, value in defaults.items())
+        raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=asked) from None

@@ -305,8 +305,7 @@ class Taps:
         elif setting is Setting.CHAT_PICTURES:
             await sessions.set_pictures(chat, value == "on")
         else:
-            row = await sessions.chat(chat)
-            await sessions.set_chat_defaults(chat, {**row.defaults, "variant": value})
+            await sessions.change_chat_defaults(chat, {"variant": value})
             return Redraw.NONE
         return Redraw.GAME
 

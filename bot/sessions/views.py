@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from typing import Any
 
 from ..engine import Card, Game, Move, RoundResult, Rules
 from ..engine.federal import draw_teams
 from ..engine.moves import table_order
-from .records import ChatRow, GameRow, LeaderboardRow, MatchSummary, PlayerRow, SeatRow
+from .records import ChatRow, GameRow, GameStatus, PlayerRow, SeatRow
 from .refs import ChatRef
 
 COMPUTER_NAMES = {"easy": "CPU 🙂", "medium": "CPU 🤔", "hard": "CPU 😈"}
@@ -23,17 +22,6 @@ SEAT_NAMES = ("Aldo", "Bruna", "Ciro", "Dora", "Ezio", "Fulvia")
 """The first names of computers that share a table with other computers, by seat (the second
 seat is always Bruna, the third Ciro, …): short, told apart at a glance, the same on every
 front-end."""
-
-
-class GameStatus(StrEnum):
-    LOBBY = "lobby"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-
-    @property
-    def open(self) -> bool:
-        return self in (GameStatus.LOBBY, GameStatus.RUNNING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,29 +92,6 @@ class GameSummary:
     started: bool
     """It was dealt (a cancelled game may have been cancelled in its lobby)."""
     seats: tuple[GameSeat, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderboardLine:
-    player_id: int
-    display_name: str
-    rating: float
-    games: int
-    wins: int
-    scope: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class RecentMatch:
-    game_id: int
-    variant: str
-    finished_at: float
-    players: tuple[tuple[str, int, bool], ...]
-    """(name, points, won) of each seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +314,7 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     for move in game.legal_moves(seat):
         grouped.setdefault(move.card, []).append(move)
     choices = tuple(CardChoice(card, tuple(grouped[card])) for card in hand if card in grouped)
-    running = row.status == "running"
+    running = row.status == GameStatus.RUNNING
     my_turn = running and game.winner is None and game.to_play == seat
     first = running and game.round_number == 1 and not any(
         play.seat == seat and play.card is not None for play in game.plays)
@@ -384,10 +349,3 @@ def game_summary(row: GameRow, chat: ChatRow) -> GameSummary:
                        GameStatus(row.status), row.variant, dict(row.options),
                        row.deck_style, row.version, row.creator_id, row.state is not None, seats)
 
-
-def leaderboard_line(row: LeaderboardRow) -> LeaderboardLine:
-    return LeaderboardLine(row.player_id, row.display_name, row.rating, row.games, row.wins, row.scope)
-
-
-def recent_match(row: MatchSummary) -> RecentMatch:
-    return RecentMatch(row.game_id, row.variant, row.finished_at, row.players)

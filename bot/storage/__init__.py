@@ -1,23 +1,30 @@
-"""Persistence: one SQLite file (WAL). Nothing outside this package writes SQL."""
+"""Persistence: SQLite (one file, WAL) or PostgreSQL. Nothing outside this package writes SQL."""
 
+from ..sessions.ports import OpenGameExists, StaleVersion
 from .models import (
+    ChatChange,
     ChatRow,
+    GameCancel,
     GameRow,
-    LeaderboardRow,
+    GameStart,
+    LeaderboardLine,
+    LobbyChange,
     MatchFinish,
-    MatchSummary,
     MoveCommit,
     MoveRow,
+    NewGame,
     PlayerRow,
     RatingRow,
+    RecentMatch,
     ResultRow,
     ReviewSeatRow,
+    SeatHandover,
     SeatRow,
 )
-from .store import OpenGameExists, StaleVersion, Store
+from .store import Store
 
 __all__ = [
-    "ChatRow", "GameRow", "LeaderboardRow", "MatchFinish", "MatchSummary", "MoveCommit", "MoveRow",
-    "OpenGameExists", "PlayerRow", "RatingRow", "ResultRow", "ReviewSeatRow", "SeatRow", "StaleVersion",
-    "Store",
+    "ChatChange", "ChatRow", "GameCancel", "GameRow", "GameStart", "LeaderboardLine", "LobbyChange",
+    "MatchFinish", "MoveCommit", "MoveRow", "NewGame", "OpenGameExists", "PlayerRow", "RatingRow",
+    "RecentMatch", "ResultRow", "ReviewSeatRow", "SeatHandover", "SeatRow", "StaleVersion", "Store",
 ]

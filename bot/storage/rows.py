@@ -7,7 +7,17 @@ import json
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from .models import ChatRow, GameRow, LeaderboardRow, MoveRow, PlayerRow, SeatRow
+from .models import (
+    ChatRow,
+    Deadline,
+    DeadlineKind,
+    GameRow,
+    GameStatus,
+    LeaderboardLine,
+    MoveRow,
+    PlayerRow,
+    SeatRow,
+)
 
 
 class Row(Protocol):
@@ -40,11 +50,21 @@ def game_row(row: Row, seats: tuple[SeatRow, ...]) -> GameRow:
         id=int(row["id"]), chat_id=int(row["chat_id"]), creator_id=int(row["creator_id"]),
         variant=row["variant"], options=json.loads(row["options"] or "{}"),
         players=int(row["players"]), teams=int(row["teams"]), deck_style=row["deck_style"],
-        status=row["status"], state=json.loads(row["state"]) if row["state"] else None,
+        status=GameStatus(row["status"]), state=json.loads(row["state"]) if row["state"] else None,
         version=int(row["version"]), seed=row["seed"], deadline=row["deadline"],
-        deadline_kind=row["deadline_kind"], warned=bool(row["warned"]),
+        deadline_kind=_kind(row["deadline_kind"]), warned=bool(row["warned"]),
         created_at=float(row["created_at"]), updated_at=float(row["updated_at"]),
         finished_at=row["finished_at"], seats=seats, thread=row["thread"])
+
+
+def _kind(value: str | None) -> DeadlineKind | None:
+    return None if value is None else DeadlineKind(value)
+
+
+def deadline_of(row: Row) -> Deadline:
+    """A running game's deadline from its `id, deadline, deadline_kind, warned, version`."""
+    return Deadline(int(row["id"]), float(row["deadline"]), DeadlineKind(row["deadline_kind"]),
+                    bool(row["warned"]), int(row["version"]))
 
 
 def move_row(row: Row) -> MoveRow:
@@ -52,8 +72,8 @@ def move_row(row: Row) -> MoveRow:
                    float(row["created_at"]))
 
 
-def leaderboard_row(row: Row) -> LeaderboardRow:
-    return LeaderboardRow(int(row["player_id"]), row["name"], float(row["rating"] or 0.0),
+def leaderboard_row(row: Row) -> LeaderboardLine:
+    return LeaderboardLine(int(row["player_id"]), row["name"], float(row["rating"] or 0.0),
                           int(row["games"]), int(row["wins"] or 0), int(row["scope"] or 0))
 
 

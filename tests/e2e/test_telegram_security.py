@@ -118,13 +118,13 @@ async def test_a_failed_database_is_said_plainly_to_the_user_who_asked(tmp_path:
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             tg.user_sends(group, alice, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game")
-            bot.sessions._store._inner._db.execute("PRAGMA query_only=1")
+            bot.sessions.parts.store._db.execute("PRAGMA query_only=1")
             tapped = await answered(tg, tg.tap(group, lobby, bob, "Join"))
             assert tapped.show_alert and "Your game is safe" in (tapped.answer_text or "")
             tg.user_sends(group, alice, "/cancel")
             await tg.wait_for_message(group, contains="Your game is safe", after=lobby)
             assert bot.sessions._failed.is_set(), "the bot stops (its supervisor starts it again)"
-            bot.sessions._store._inner._db.execute("PRAGMA query_only=0")
+            bot.sessions.parts.store._db.execute("PRAGMA query_only=0")
 
 
 async def test_only_the_groups_members_take_a_seat_in_a_public_group(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ JSON would copy them), with nothing written to disk."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import time
@@ -11,21 +12,32 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.sessions.ports import Deadline, OpenGameExists, Served, StaleVersion
+from bot.sessions.ports import OpenGameExists, Served, StaleVersion
 from bot.sessions.records import (
+    Change,
+    ChatChange,
     ChatRow,
     DailyRow,
+    Deadline,
+    DeadlineKind,
+    GameCancel,
     GameRow,
-    LeaderboardRow,
-    MatchSummary,
+    GameStart,
+    GameStatus,
+    LeaderboardLine,
+    LobbyChange,
     MoveCommit,
     MoveRow,
+    NewGame,
     PlayerRow,
     RatingRow,
+    RecentMatch,
     ResultRow,
     ReviewSeatRow,
+    SeatHandover,
     SeatRow,
 )
+from bot.storage.base import UnitStore
 
 _OPEN = ("lobby", "running")
 _LADDERS = ("duel", "ffa", "team")
@@ -47,10 +59,11 @@ class _Game:
     refs: dict[str, str] = field(default_factory=dict)
 
 
-class MemoryStore:
+class MemoryStore(UnitStore):
     shared = False
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        super().__init__()
         self.clock = clock
         self.closed = False
         self._chats: dict[int, ChatRow] = {}
@@ -115,7 +128,8 @@ class MemoryStore:
         threads: set[str] = set()
         for game in both:
             if game.row.thread in threads:
-                self._change(game, status="cancelled", deadline=None, finished_at=now, updated_at=now)
+                self._change(game, status=GameStatus.CANCELLED, deadline=None, finished_at=now,
+                             updated_at=now)
             threads.add(game.row.thread)
         for game in self._games.values():
             if game.row.chat_id == old.id:
@@ -128,20 +142,6 @@ class MemoryStore:
             title=new.title or old.title, home=new.home or old.home)
         del self._chats[old.id]
         return self._chat(merged), old.id
-
-    async def update_chat(self, chat_id: int, *, language: str | None = None,
-                          turn_limit: int | None = None,
-                          defaults: dict[str, Any] | None = None) -> ChatRow:
-        self._open()
-        row = self._chats[chat_id]
-        if language is not None:
-            row = dataclasses.replace(row, language=language)
-        if turn_limit is not None:
-            row = dataclasses.replace(row, turn_limit=turn_limit)
-        if defaults is not None:
-            row = dataclasses.replace(row, defaults=_copy(defaults))
-        self._chats[chat_id] = row
-        return self._chat(row)
 
     async def ensure_player(self, platform: str, user_key: str, display_name: str,
                             platform_language: str | None = None,
@@ -187,24 +187,82 @@ class MemoryStore:
 
     # ---- games -------------------------------------------------------------
 
-    async def create_game(self, chat_id: int, creator_id: int, variant: str,
-                          options: dict[str, Any], players: int, teams: int, deck_style: str,
-                          seed: str, creator_seat: bool = True, thread: str = "") -> GameRow:
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
+        """All of them or none: the store as it was is put back when a check fails."""
         self._open()
-        if chat_id not in self._chats or creator_id not in self._players:
+        kept = copy.deepcopy((self._games, self._chats, self._records))
+        try:
+            created = None
+            for change in changes:
+                made = self._apply(change)
+                created = made if made is not None else created
+            return created
+        except BaseException:
+            self._games, self._chats, self._records = kept
+            raise
+
+    def _apply(self, change: Change) -> int | None:
+        now = self.clock()
+        if isinstance(change, ChatChange):
+            row = self._chats[change.chat_id]
+            defaults = _copy(change.defaults if change.defaults is not None else row.defaults)
+            for key, value in (change.defaults_patch or {}).items():
+                if value is None:
+                    defaults.pop(key, None)
+                else:
+                    defaults[key] = _copy(value)
+            self._chats[row.id] = dataclasses.replace(
+                row, language=change.language or row.language,
+                turn_limit=row.turn_limit if change.turn_limit is None else change.turn_limit,
+                defaults=defaults)
+            return None
+        if isinstance(change, NewGame):
+            return self._new_game(change, now)
+        game = self._games.get(change.game_id)
+        status = GameStatus.RUNNING if isinstance(change, SeatHandover) else (
+            change.expected_status if isinstance(change, GameCancel) else GameStatus.LOBBY)
+        version = change.expected_version
+        if game is None or game.row.status != status or version not in (None, game.row.version):
+            raise StaleVersion(f"game {change.game_id} is no longer {status} at version {version}")
+        if isinstance(change, LobbyChange):
+            fields = {name: getattr(change, name) for name in ("variant", "players", "teams", "deck_style")
+                      if getattr(change, name) is not None}
+            if change.options is not None:
+                fields["options"] = _copy(change.options)
+            self._change(game, **fields, version=game.row.version + 1, updated_at=now)
+            if change.seats is not None:
+                game.seats = self._checked_seats(change.seats)
+        elif isinstance(change, GameStart):
+            game.seats = self._checked_seats(change.seats)
+            self._change(game, status=GameStatus.RUNNING, state=_copy(change.state), version=0,
+                         deadline=change.deadline, deadline_kind=change.deadline_kind, warned=False,
+                         updated_at=now)
+        elif isinstance(change, GameCancel):
+            self._change(game, status=GameStatus.CANCELLED, deadline=None, finished_at=now, updated_at=now)
+            if change.record_line is not None:
+                self._records[change.game_id] = change.record_line
+        else:
+            if change.new_deadline:
+                self._change(game, deadline=change.deadline, deadline_kind=change.deadline_kind,
+                             warned=False)
+            game.seats = [dataclasses.replace(s, autoplay=change.autoplay, timeouts=0)
+                          if s.seat == change.seat else s for s in game.seats]
+        return None
+
+    def _new_game(self, new: NewGame, now: float) -> int:
+        if new.chat_id not in self._chats or new.creator_id not in self._players:
             raise KeyError("no such chat or player")
-        existing = self._open_game(chat_id, thread)
+        existing = self._open_game(new.chat_id, new.thread)
         if existing is not None:
             raise OpenGameExists(existing.row.id)
-        now = self.clock()
         game_id = len(self._games) + 1
-        row = GameRow(game_id, chat_id, creator_id, variant, _copy(options), players, teams,
-                      deck_style, "lobby", None, 0, seed, None, None, False, now, now, None,
-                      thread=thread)
+        row = GameRow(game_id, new.chat_id, new.creator_id, new.variant, _copy(new.options), new.players,
+                      new.teams, new.deck_style, GameStatus.LOBBY, None, 0, new.seed, None, None, False,
+                      now, now, None, thread=new.thread)
         game = self._games[game_id] = _Game(row)
-        if creator_seat:
-            game.seats.append(SeatRow(0, creator_id, None, True, 0, False))
-        return self._row(game)
+        game.seats = self._checked_seats(new.seats if new.seats is not None
+                                         else (SeatRow(0, new.creator_id, None, True, 0, False),))
+        return game_id
 
     def _open_game(self, chat_id: int, thread: str) -> _Game | None:
         return next((g for g in self._games.values() if g.row.chat_id == chat_id
@@ -237,22 +295,6 @@ class MemoryStore:
     def _change(self, game: _Game, **changes: Any) -> None:
         game.row = dataclasses.replace(game.row, **changes)
 
-    async def update_lobby(self, game_id: int, *, variant: str | None = None,
-                           options: dict[str, Any] | None = None, players: int | None = None,
-                           teams: int | None = None, deck_style: str | None = None) -> None:
-        self._open()
-        game = self._games.get(game_id)
-        if game is None or game.row.status != "lobby":
-            return
-        changes: dict[str, Any] = {"updated_at": self.clock()}
-        for name, value in (("variant", variant), ("players", players), ("teams", teams),
-                            ("deck_style", deck_style)):
-            if value is not None:
-                changes[name] = value
-        if options is not None:
-            changes["options"] = _copy(options)
-        self._change(game, **changes)
-
     def _checked_seats(self, seats: Iterable[SeatRow]) -> list[SeatRow]:
         rows = [dataclasses.replace(s, player=None) for s in seats]
         numbers = [s.seat for s in rows]
@@ -261,45 +303,6 @@ class MemoryStore:
         if any(s.player_id is not None and s.player_id not in self._players for s in rows):
             raise KeyError("no such player")
         return rows
-
-    async def set_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
-        self._open()
-        rows = self._checked_seats(seats)
-        game = self._games[game_id]
-        game.seats = rows
-        self._change(game, updated_at=self.clock())
-
-    async def set_seat_flags(self, game_id: int, seat: int, *, timeouts: int | None = None,
-                             autoplay: bool | None = None, ready: bool | None = None) -> None:
-        self._open()
-        game = self._games[game_id]
-        game.seats = [dataclasses.replace(
-            s, timeouts=s.timeouts if timeouts is None else timeouts,
-            autoplay=s.autoplay if autoplay is None else autoplay,
-            ready=s.ready if ready is None else ready) if s.seat == seat else s for s in game.seats]
-
-    async def start_game(self, game_id: int, state: dict[str, Any], seats: Iterable[SeatRow],
-                         deadline: float | None, deadline_kind: str | None) -> bool:
-        self._open()
-        game = self._games.get(game_id)
-        rows = self._checked_seats(seats)
-        if game is None or game.row.status != "lobby":
-            return False
-        self._change(game, status="running", state=_copy(state), version=0, deadline=deadline,
-                     deadline_kind=deadline_kind, warned=False, updated_at=self.clock())
-        game.seats = rows
-        return True
-
-    async def cancel_game(self, game_id: int, record_line: str | None = None) -> bool:
-        self._open()
-        game = self._games.get(game_id)
-        if game is None or game.row.status not in _OPEN:
-            return False
-        now = self.clock()
-        self._change(game, status="cancelled", deadline=None, finished_at=now, updated_at=now)
-        if record_line is not None:
-            self._records[game_id] = record_line
-        return True
 
     async def commit_move(self, commit: MoveCommit) -> None:
         """All of it or nothing: every check comes before the first change."""
@@ -321,12 +324,14 @@ class MemoryStore:
         now = self.clock()
         self._change(game, state=state, version=number, deadline=commit.deadline,
                      deadline_kind=commit.deadline_kind, warned=False,
-                     status="finished" if finish else "running", updated_at=now,
+                     status=GameStatus.FINISHED if finish else GameStatus.RUNNING, updated_at=now,
                      finished_at=now if finish else None)
         game.moves.append(MoveRow(number, commit.seat, commit.move, commit.by_computer, now))
         if commit.seat_timeouts is not None or commit.seat_autoplay is not None:
-            await self.set_seat_flags(commit.game_id, commit.seat, timeouts=commit.seat_timeouts,
-                                      autoplay=commit.seat_autoplay)
+            game.seats = [dataclasses.replace(
+                s, timeouts=s.timeouts if commit.seat_timeouts is None else commit.seat_timeouts,
+                autoplay=s.autoplay if commit.seat_autoplay is None else commit.seat_autoplay)
+                if s.seat == commit.seat else s for s in game.seats]
         game.rounds.update(rounds)
         game.refs.update(dict(commit.refs))
         if finish is not None:
@@ -336,7 +341,7 @@ class MemoryStore:
                 self._ratings[(rating.player_id, rating.ladder)] = rating
 
     async def set_deadline(self, game_id: int, version: int, deadline: float | None,
-                           kind: str | None, warned: bool = False) -> bool:
+                           kind: DeadlineKind | None, warned: bool = False) -> bool:
         self._open()
         game = self._games.get(game_id)
         if game is None or game.row.status != "running" or game.row.version != version:
@@ -346,18 +351,19 @@ class MemoryStore:
 
     async def running_deadlines(self) -> list[Deadline]:
         self._open()
-        found = [(g.row.id, float(g.row.deadline), g.row.deadline_kind or "", g.row.warned, g.row.version)
+        found = [Deadline(g.row.id, float(g.row.deadline), g.row.deadline_kind, g.row.warned, g.row.version)
                  for g in self._games.values()
-                 if g.row.status == "running" and g.row.deadline is not None]
-        return sorted(found, key=lambda entry: entry[1])
+                 if g.row.status == "running" and g.row.deadline is not None and g.row.deadline_kind]
+        return sorted(found, key=lambda entry: entry.at)
 
     async def claim_due(self, now: float, warn_before: float, owner: str, lease: float,
                         served: Served | None = None) -> list[Deadline]:
         self._open()
         claimed = []
         for entry in await self.running_deadlines():
-            game_id, deadline, kind, warned, _ = entry
-            due = deadline <= now or (kind == "turn" and not warned and deadline - warn_before <= now)
+            game_id, deadline = entry.game_id, entry.at
+            due = deadline <= now or (entry.kind == DeadlineKind.TURN and not entry.warned
+                                      and deadline - warn_before <= now)
             if served is not None:
                 chat = self._chats[self._games[game_id].row.chat_id]
                 due = due and served.takes(chat.platform, chat.home)
@@ -466,7 +472,7 @@ class MemoryStore:
         return [g for g in self._finished(chat_id) if not g.row.options.get("practice")]
 
     async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
-                          limit: int = 10) -> list[LeaderboardRow]:
+                          limit: int = 10) -> list[LeaderboardLine]:
         self._open()
         totals: dict[int, list[int]] = {}
         for game in self._counted(chat_id):
@@ -480,7 +486,7 @@ class MemoryStore:
         for player_id, (games, wins, scope) in totals.items():
             ratings = [r.mu - 3 * r.sigma for (pid, name), r in self._ratings.items()
                        if pid == player_id and (ladder is None or name == ladder)]
-            lines.append(LeaderboardRow(player_id, self._players[player_id].display_name,
+            lines.append(LeaderboardLine(player_id, self._players[player_id].display_name,
                                         max(ratings) if ratings else 0.0, games, wins, scope))
         lines.sort(key=lambda r: (r.rating, r.wins, r.games), reverse=True)
         return lines[:limit]
@@ -505,14 +511,14 @@ class MemoryStore:
                         for (pid, _), r in self._ratings.items() if pid == player_id},
         }
 
-    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[MatchSummary]:
+    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]:
         self._open()
         games = sorted(self._finished(chat_id), key=lambda g: g.row.finished_at or 0.0, reverse=True)
         out = []
         for game in games[:limit]:
             players = tuple((self._players[r.player_id].display_name if r.player_id else "CPU",
                              r.points, r.won) for r in game.results)
-            out.append(MatchSummary(game.row.id, game.row.variant, float(game.row.finished_at or 0.0),
+            out.append(RecentMatch(game.row.id, game.row.variant, float(game.row.finished_at or 0.0),
                                     players))
         return out
 

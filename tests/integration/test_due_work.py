@@ -73,7 +73,7 @@ async def test_the_turn_a_dead_process_claimed_is_run_by_another_after_its_lease
         first = (await alive.table(game_id)).to_play
         clock.advance(95.0)
         claimed = await dead._store.claim_due(clock(), 20.0, dead._scheduler.owner, CLAIM_LEASE)
-        assert [entry[0] for entry in claimed] == [game_id]
+        assert [entry.game_id for entry in claimed] == [game_id]
         assert await alive.run_due() == 0, "the dying process holds the turn"
         assert await alive.next_due() is not None
         clock.advance(CLAIM_LEASE)

@@ -104,7 +104,7 @@ class _Member:
         self._asking: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.sessions._store._inner._db.execute("PRAGMA query_only=1")  # type: ignore[attr-defined]
+        self.sessions._store._db.execute("PRAGMA query_only=1")  # type: ignore[attr-defined]
         self._asking = asyncio.create_task(self._ask())
 
     async def _ask(self) -> None:

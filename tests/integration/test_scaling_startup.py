@@ -47,7 +47,7 @@ def test_the_settings_never_show_the_databases_password() -> None:
 async def test_scopa_db_naming_postgresql_plays_a_whole_match_there(postgres_url: str) -> None:
     sessions = await open_sessions(postgres_url)
     try:
-        assert isinstance(sessions._store._inner, PostgresStore)
+        assert isinstance(sessions.parts.store, PostgresStore)
         game_id = await start_duel(sessions)
         await play_to_end(sessions, game_id, [ALICE, BOB])
     finally:

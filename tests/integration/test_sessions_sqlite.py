@@ -166,13 +166,13 @@ async def test_timer_deadlines_kept_in_memory_match_the_database(tmp_path: Path)
     assert await s.run_due() == 2, "both games warn their player"
     memory = await s._store.running_deadlines()
     assert memory == await _deadlines_on_disk(path)
-    assert [entry[0] for entry in memory] == [second, first] and all(e[3] for e in memory)
+    assert [entry.game_id for entry in memory] == [second, first] and all(e.warned for e in memory)
     clock.advance(12)
     assert await s.run_due() == 1, "the second game's turn expires first"
     await s.set_autoplay(first, ALICE, True)
     assert await s._store.running_deadlines() == await _deadlines_on_disk(path)
     await s.cancel(other_chat, CARLA)
-    assert [e[0] for e in await s._store.running_deadlines()] == [first]
+    assert [e.game_id for e in await s._store.running_deadlines()] == [first]
     await play_to_end(s, first, [ALICE, BOB])
     assert await s._store.running_deadlines() == [] == await _deadlines_on_disk(path)
     await s.close()

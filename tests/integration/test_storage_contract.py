@@ -21,14 +21,21 @@ import pytest
 from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.ports import Served, StorageFailed
+from bot.sessions.records import Deadline, DeadlineKind, GameStatus
 from bot.storage import (
+    ChatChange,
+    GameCancel,
     GameRow,
+    GameStart,
+    LobbyChange,
     MatchFinish,
     MoveCommit,
+    NewGame,
     OpenGameExists,
     RatingRow,
     ResultRow,
     ReviewSeatRow,
+    SeatHandover,
     SeatRow,
     StaleVersion,
     postgres_migrations,
@@ -40,6 +47,7 @@ from bot.storage.postgres import DatabaseUnavailable
 
 from .. import pg
 from ..sessions_helpers import FakeClock, first_legal, play_to_end
+from ..store_helpers import cancel_game, set_seat_flags, set_seats, start_game, update_lobby
 
 Opener = Callable[[], Awaitable[Any]]
 Counter = Callable[[str], Awaitable[int]]
@@ -161,9 +169,9 @@ async def _lobby(store: Any, chat_key: str = "g1", names: tuple[str, ...] = ("Al
     ids = await _players(store, *names)
     game = await store.create_game(chat.id, ids[0], "scopa", {"target": 11}, len(ids), 0,
                                    "napoletane", "seed-1")
-    await store.set_seats(game.id, [SeatRow(seat, pid, None, True, 0, False)
-                                    for seat, pid in enumerate(ids)])
-    return game
+    assert await set_seats(store, game.id, [SeatRow(seat, pid, None, True, 0, False)
+                                           for seat, pid in enumerate(ids)])
+    return await store.get_game(game.id)
 
 
 async def _running(store: Any, chat_key: str = "g1", deadline: float | None = 2_000_000.0,
@@ -171,7 +179,7 @@ async def _running(store: Any, chat_key: str = "g1", deadline: float | None = 2_
                    home: str | None = None) -> GameRow:
     game = await _lobby(store, chat_key, names, platform, home)
     seats = (await store.get_game(game.id)).seats
-    assert await store.start_game(game.id, {"round": 1, "hands": [[1, 2], [3, 4]]}, seats,
+    assert await start_game(store, game.id, {"round": 1, "hands": [[1, 2], [3, 4]]}, seats,
                                   deadline, "turn")
     started = await store.get_game(game.id)
     assert started is not None
@@ -384,7 +392,7 @@ async def test_a_chat_moved_onto_one_seen_first_is_merged_into_it(store: Any) ->
     assert (await store.get_game(lobby.id)).status == "cancelled", "one open game per chat"
     assert [r.display_name for r in await store.leaderboard(new.id)] == ["Alice", "Bob"]
     assert await store.get_chat(old.id) is None
-    assert [d[0] for d in await store.running_deadlines()] == [running.id]
+    assert [d.game_id for d in await store.running_deadlines()] == [running.id]
     assert await store.move_chat("t", "g-unknown", "g-new") is None
 
 
@@ -445,10 +453,10 @@ async def test_one_open_game_per_chat(store: Any) -> None:
         await store.create_game(game.chat_id, game.creator_id, "scopa", {}, 2, 0, "napoletane", "s")
     assert exists.value.game_id == game.id
     assert await store.open_game(game.chat_id) == await store.get_game(game.id)
-    assert await store.start_game(game.id, {}, (await store.get_game(game.id)).seats, None, None)
+    assert await start_game(store, game.id, {}, (await store.get_game(game.id)).seats, None, None)
     with pytest.raises(OpenGameExists):
         await store.create_game(game.chat_id, game.creator_id, "scopa", {}, 2, 0, "napoletane", "s")
-    assert await store.cancel_game(game.id)
+    assert await cancel_game(store, game.id)
     assert await store.open_game(game.chat_id) is None
     again = await store.create_game(game.chat_id, game.creator_id, "scopa", {}, 2, 0, "napoletane", "s")
     assert again.id != game.id and (await store.open_game(game.chat_id)).id == again.id
@@ -481,7 +489,7 @@ async def test_each_thread_of_a_chat_holds_one_open_game(store: Any) -> None:
     assert await store.open_game(chat.id) == general == await store.get_game(general.id)
     assert await store.open_game(chat.id, "7") == topic
     assert await store.open_game(chat.id, "8") is None
-    assert await store.cancel_game(topic.id)
+    assert await cancel_game(store, topic.id)
     assert await store.open_game(chat.id, "7") is None
     assert (await store.open_game(chat.id, "9")).id == other.id
     again = await store.create_game(chat.id, bob, "scopa", {}, 2, 0, "napoletane", "s", thread="7")
@@ -503,28 +511,123 @@ async def test_two_stores_creating_a_game_in_one_thread_at_once_make_one(backend
     assert all(r.game_id == next(g.id for g in made if g.thread == "7") for r in refused)
 
 
+async def test_a_lobby_change_made_on_a_version_the_lobby_has_left_writes_nothing(store: Any) -> None:
+    game = await _lobby(store, names=("Alice", "Bob", "Carla"))
+    alice, bob, carla = (s.player_id for s in game.seats)
+    async with store.unit() as uow:
+        uow.add(LobbyChange(game.id, game.version, seats=game.seats[:2], players=4))
+    changed = await store.get_game(game.id)
+    assert (changed.version, changed.players, [s.player_id for s in changed.seats]) == (
+        game.version + 1, 4, [alice, bob])
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(LobbyChange(game.id, game.version, seats=game.seats, players=3))
+    assert await store.get_game(game.id) == changed, "the second change read the lobby before the first"
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(GameStart(game.id, game.version, {"round": 1}, changed.seats, None, None))
+    assert (await store.get_game(game.id)).status == "lobby"
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(GameCancel(game.id, GameStatus.LOBBY, game.version))
+    async with store.unit() as uow:
+        uow.add(GameStart(game.id, changed.version, {"round": 1}, changed.seats, 5_000.0, DeadlineKind.TURN))
+    started = await store.get_game(game.id)
+    assert (started.status, started.version, started.deadline_kind) == ("running", 0, DeadlineKind.TURN)
+    for late in (LobbyChange(game.id, changed.version, players=2),
+                 GameStart(game.id, changed.version, {"round": 9}, changed.seats, None, None),
+                 GameCancel(game.id, GameStatus.LOBBY)):
+        with pytest.raises(StaleVersion):
+            async with store.unit() as uow:
+                uow.add(late)
+    assert await store.get_game(game.id) == started
+    assert carla not in [s.player_id for s in started.seats]
+
+
+async def test_a_unit_of_work_writes_all_its_changes_or_none(store: Any) -> None:
+    game = await _lobby(store)
+    other = await _lobby(store, "g2", names=("Carla", "Dino"))
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(LobbyChange(game.id, game.version, players=3))
+            uow.add(ChatChange(game.chat_id, turn_limit=30))
+            uow.add(LobbyChange(other.id, other.version + 5, players=3))
+    assert await store.get_game(game.id) == game and (await store.get_chat(game.chat_id)).turn_limit == 90
+    with pytest.raises(RuntimeError):
+        async with store.unit() as uow:
+            uow.add(LobbyChange(game.id, game.version, players=3))
+            raise RuntimeError("the use case failed before the end of its unit")
+    assert await store.get_game(game.id) == game
+
+
+async def test_a_rematch_is_made_with_its_seats_in_one_write(store: Any) -> None:
+    old = await _finished(store, "g1")
+    chat = await store.get_chat(old.chat_id)
+    seats = tuple(replace(s, seat=1 - s.seat, player=None) for s in reversed(old.seats))
+    async with store.unit() as uow:
+        uow.add(NewGame(chat.id, old.creator_id, old.variant, old.options, 2, 0, "napoletane", "again",
+                        seats=seats))
+    made = await store.get_game(uow.created)
+    assert [(s.seat, s.player_id) for s in made.seats] == [(s.seat, s.player_id) for s in seats]
+    with pytest.raises(OpenGameExists):
+        async with store.unit() as uow:
+            uow.add(NewGame(chat.id, old.creator_id, old.variant, old.options, 2, 0, "napoletane", "twice",
+                            seats=seats))
+    assert [g.id for g in await store.open_games_of_player(old.creator_id)] == [made.id]
+
+
+async def test_a_seat_handed_to_the_computer_checks_the_games_version(store: Any) -> None:
+    game = await _running(store)
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(SeatHandover(game.id, game.version + 1, 0, True, 9_000.0, DeadlineKind.COMPUTER, True))
+    assert await store.get_game(game.id) == game
+    async with store.unit() as uow:
+        uow.add(SeatHandover(game.id, game.version, 0, True, 9_000.0, DeadlineKind.COMPUTER, True))
+    handed = await store.get_game(game.id)
+    assert (handed.seats[0].autoplay, handed.deadline, handed.deadline_kind) == (True, 9_000.0, "computer")
+    async with store.unit() as uow:
+        uow.add(SeatHandover(game.id, game.version, 0, False))
+    back = await store.get_game(game.id)
+    assert (back.seats[0].autoplay, back.deadline) == (False, 9_000.0), "not its turn: the deadline stays"
+
+
+async def test_two_changes_to_a_chats_defaults_at_once_both_hold(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    chat = await first.update_chat((await first.ensure_chat("t", "g1")).id, defaults={"target": 16})
+
+    async def change(store: Any, patch: dict[str, Any]) -> None:
+        async with store.unit() as uow:
+            uow.add(ChatChange(chat.id, defaults_patch=patch))
+
+    await asyncio.gather(change(first, {"variant": "escoba"}), change(second, {"pictures": "off"}))
+    assert (await first.get_chat(chat.id)).defaults == {"target": 16, "variant": "escoba", "pictures": "off"}
+    await change(second, {"target": None})
+    assert (await second.get_chat(chat.id)).defaults == {"variant": "escoba", "pictures": "off"}
+
+
 async def test_lobby_changes_stop_when_the_game_starts(store: Any) -> None:
     game = await _lobby(store, names=("Alice", "Bob", "Carla"))
-    await store.update_lobby(game.id, variant="escoba", options={"target": 21}, players=3, teams=0,
+    await update_lobby(store, game.id, variant="escoba", options={"target": 21}, players=3, teams=0,
                              deck_style="spagnole")
     changed = await store.get_game(game.id)
     assert (changed.variant, changed.options, changed.players, changed.deck_style) == (
         "escoba", {"target": 21}, 3, "spagnole")
-    await store.update_lobby(game.id, players=4)
+    await update_lobby(store, game.id, players=4)
     assert (await store.get_game(game.id)).variant == "escoba", "what is not given is kept"
     computer = SeatRow(3, None, "hard", True, 0, False)
-    await store.set_seats(game.id, [*changed.seats, computer])
+    await set_seats(store, game.id, [*changed.seats, computer])
     seats = (await store.get_game(game.id)).seats
     assert [s.seat for s in seats] == [0, 1, 2, 3] and seats[3].is_computer and not seats[0].is_computer
-    await store.set_seat_flags(game.id, 1, ready=False)
-    await store.set_seat_flags(game.id, 2, timeouts=2, autoplay=True)
+    await set_seat_flags(store, game.id, 1, ready=False)
+    await set_seat_flags(store, game.id, 2, timeouts=2, autoplay=True)
     seats = (await store.get_game(game.id)).seats
     assert (seats[1].ready, seats[2].timeouts, seats[2].autoplay, seats[2].ready) == (False, 2, True, True)
-    assert await store.start_game(game.id, {"round": 1}, seats, None, None)
-    await store.update_lobby(game.id, variant="scopa")
+    assert await start_game(store, game.id, {"round": 1}, seats, None, None)
+    await update_lobby(store, game.id, variant="scopa")
     started = await store.get_game(game.id)
     assert (started.status, started.variant, started.state) == ("running", "escoba", {"round": 1})
-    assert not await store.start_game(game.id, {"round": 9}, seats, None, None), "starts once"
+    assert not await start_game(store, game.id, {"round": 9}, seats, None, None), "starts once"
     assert (await store.get_game(game.id)).state == {"round": 1}
 
 
@@ -541,11 +644,11 @@ async def test_a_players_open_games_across_chats(store: Any) -> None:
 
 async def test_cancelling_is_done_once_and_keeps_a_running_games_record(store: Any) -> None:
     lobby = await _lobby(store, "g1")
-    assert await store.cancel_game(lobby.id)
-    assert not await store.cancel_game(lobby.id)
+    assert await cancel_game(store, lobby.id)
+    assert not await cancel_game(store, lobby.id)
     assert (await store.get_game(lobby.id)).status == "cancelled"
     running = await _running(store, "g2")
-    assert await store.cancel_game(running.id, '{"cancelled":true}')
+    assert await cancel_game(store, running.id, '{"cancelled":true}')
     cancelled = await store.get_game(running.id)
     assert cancelled.status == "cancelled" and cancelled.finished_at is not None and not cancelled.open
     assert await store.records() == ['{"cancelled":true}']
@@ -670,16 +773,17 @@ async def test_deadlines_soonest_first_as_every_store_on_the_database_sees_them(
     late = await _running(store, "g1", deadline=3_000.0)
     soon = await _running(store, "g2", deadline=1_000.0, names=("Carla", "Dino"))
     await _running(store, "g3", deadline=None, names=("Ezio", "Fede"))
-    assert await store.running_deadlines() == [(soon.id, 1_000.0, "turn", False, 0),
-                                               (late.id, 3_000.0, "turn", False, 0)]
-    assert await store.set_deadline(soon.id, 0, 5_000.0, "warn", warned=True)
+    assert await store.running_deadlines() == [Deadline(soon.id, 1_000.0, DeadlineKind.TURN, False, 0),
+                                               Deadline(late.id, 3_000.0, DeadlineKind.TURN, False, 0)]
+    assert await store.set_deadline(soon.id, 0, 5_000.0, DeadlineKind.COMPUTER, warned=True)
     assert not await store.set_deadline(late.id, 4, 500.0, "turn"), "a stale version changes nothing"
     await store.commit_move(_move(late, deadline=2_000.0))
-    expected = [(late.id, 2_000.0, "turn", False, 1), (soon.id, 5_000.0, "warn", True, 0)]
+    expected = [Deadline(late.id, 2_000.0, DeadlineKind.TURN, False, 1),
+                Deadline(soon.id, 5_000.0, DeadlineKind.COMPUTER, True, 0)]
     assert await store.running_deadlines() == expected
     assert await (await backend.open()).running_deadlines() == expected
     assert await store.set_deadline(late.id, 1, None, None)
-    await store.cancel_game(soon.id)
+    await cancel_game(store, soon.id)
     assert await store.running_deadlines() == [] == await (await backend.open()).running_deadlines()
 
 
@@ -688,7 +792,7 @@ async def test_due_work_is_held_by_one_process_until_it_lets_go_or_its_lease_run
     one, two = await backend.open(), await backend.open()
     due = await _running(one, "g1", deadline=1_000.0)
     await _running(one, "g2", deadline=3_000.0, names=("Carla", "Dino"))
-    entry = (due.id, 1_000.0, "turn", False, 0)
+    entry = Deadline(due.id, 1_000.0, DeadlineKind.TURN, False, 0)
     assert await one.claim_due(1_000.0, 0.0, "one", 5.0) == [entry]
     assert await two.claim_due(1_001.0, 0.0, "two", 5.0) == [], "another process holds it"
     assert await one.claim_due(1_002.0, 0.0, "one", 5.0) == [entry], "its holder may take it again"
@@ -706,11 +810,12 @@ async def test_a_turn_is_due_for_its_warning_before_its_deadline_and_once_warned
     game = await _running(store, "g1", deadline=1_000.0)
     assert await store.claim_due(970.0, 20.0, "one", 5.0) == []
     assert await store.claim_due(980.0, 0.0, "one", 5.0) == [], "no warnings: due at the deadline"
-    assert await store.claim_due(980.0, 20.0, "one", 5.0) == [(game.id, 1_000.0, "turn", False, 0)]
+    turn = Deadline(game.id, 1_000.0, DeadlineKind.TURN, False, 0)
+    assert await store.claim_due(980.0, 20.0, "one", 5.0) == [turn]
     assert await store.set_deadline(game.id, 0, 1_000.0, "turn", warned=True)
     await store.release_claim(game.id, "one")
     assert await store.claim_due(990.0, 20.0, "two", 5.0) == [], "warned already"
-    assert await store.claim_due(1_000.0, 20.0, "two", 5.0) == [(game.id, 1_000.0, "turn", True, 0)]
+    assert await store.claim_due(1_000.0, 20.0, "two", 5.0) == [replace(turn, warned=True)]
     await store.commit_move(_move(game, deadline=None, deadline_kind=None))
     assert await store.claim_due(9_000.0, 20.0, "three", 5.0) == [], "no deadline, nothing due"
 
@@ -722,11 +827,11 @@ async def test_processes_claiming_at_once_share_out_the_due_games(backend: Backe
            for n, pair in enumerate(names)}
     rounds = await asyncio.gather(*(store.claim_due(2_000.0, 0.0, f"p{n}", 5.0)
                                     for n, store in enumerate(stores) for _ in range(3)))
-    claimed = [entry[0] for found in rounds for entry in found]
-    owners = {entry[0]: n // 3 for n, found in enumerate(rounds) for entry in found}
+    claimed = [entry.game_id for found in rounds for entry in found]
+    owners = {entry.game_id: n // 3 for n, found in enumerate(rounds) for entry in found}
     assert set(claimed) == ids
     assert all(claimed.count(game) == 1 or len({owners[game]}) == 1 for game in ids)
-    by_owner = [[g for n, found in enumerate(rounds) if n // 3 == p for g, *_ in found] for p in range(3)]
+    by_owner = [[d.game_id for n, found in enumerate(rounds) if n // 3 == p for d in found] for p in range(3)]
     for first in range(3):
         for second in range(first + 1, 3):
             assert not set(by_owner[first]) & set(by_owner[second]), "a game went to two processes"
@@ -743,7 +848,7 @@ async def test_a_process_claims_only_the_due_work_of_the_chats_it_serves(backend
     unsharded = await _running(store, "c9", deadline=1_009.0, names=("Z", "Y"), platform="discord")
 
     def ids(found: list[Any]) -> set[int]:
-        return {entry[0] for entry in found}
+        return {entry.game_id for entry in found}
 
     assert ids(await store.claim_due(2_000.0, 0.0, "tg", 5.0, Served(frozenset({"telegram"})))) == \
         {telegram.id}
@@ -879,8 +984,9 @@ async def test_leaderboards_rank_by_rating_in_a_chat_or_everywhere(store: Any) -
 
 async def test_computers_are_left_off_leaderboards_and_named_cpu_in_recent_matches(
         store: Any, backend: Backend) -> None:
-    game = await _running(store, "g1")
-    await store.set_seats(game.id, [game.seats[0], SeatRow(1, None, "easy", True, 0, False)])
+    game = await _lobby(store, "g1")
+    assert await set_seats(store, game.id, [game.seats[0], SeatRow(1, None, "easy", True, 0, False)])
+    assert await start_game(store, game.id, {"round": 1}, (await store.get_game(game.id)).seats, None, None)
     game = await store.get_game(game.id)
     await store.commit_move(_move(game, finish=_finish(game)))
     assert [r.display_name for r in await store.leaderboard(game.chat_id)] == ["Alice"]
@@ -995,7 +1101,7 @@ async def test_records_are_exported_in_the_order_games_were_made(store: Any) -> 
     first = await _running(store, "g1")
     second = await _running(store, "g2", names=("Carla", "Dino"))
     await store.commit_move(_move(second, finish=_finish(second, line="second")))
-    await store.cancel_game(first.id, "first")
+    await cancel_game(store, first.id, "first")
     await _lobby(store, "g3")
     assert await store.records() == ["first", "second"]
 

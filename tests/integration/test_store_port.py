@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.sessions import GameStore, OpenGameExists, Sessions, StaleVersion
-from bot.sessions.records import MoveCommit, SeatRow
+from bot.sessions.records import Deadline, DeadlineKind, MoveCommit, SeatRow
 from bot.storage import Store
+from tests.store_helpers import cancel_game, set_seats, start_game
 
 from ..fakes.memory_store import MemoryStore
 from ..sessions_helpers import ALICE, BOB, CHAT, FakeClock, first_legal, play_to_end, start_duel
@@ -33,7 +34,7 @@ async def _lobby(store: GameStore) -> tuple[int, int, int]:
     alice = await store.ensure_player("test", "a", "Alice", "it")
     bob = await store.ensure_player("test", "b", "Bob")
     game = await store.create_game(chat.id, alice.id, "scopa", {}, 2, 0, "napoletane", "seed")
-    await store.set_seats(game.id, [*game.seats, SeatRow(1, bob.id, None, True, 0, False)])
+    await set_seats(store, game.id, [*game.seats, SeatRow(1, bob.id, None, True, 0, False)])
     return game.id, alice.id, bob.id
 
 
@@ -52,7 +53,7 @@ async def test_a_chat_has_one_open_game(store: GameStore) -> None:
         await store.create_game(chat.id, alice, "scopa", {}, 2, 0, "napoletane", "other")
     assert exists.value.game_id == game_id
     assert (await store.open_game(chat.id)).id == game_id  # type: ignore[union-attr]
-    assert await store.cancel_game(game_id) and not await store.cancel_game(game_id)
+    assert await cancel_game(store, game_id) and not await cancel_game(store, game_id)
     again = await store.create_game(chat.id, alice, "escoba", {"x": [1]}, 2, 0, "french", "s",
                                     creator_seat=False)
     assert again.status == "lobby" and again.seats == () and again.options == {"x": [1]}
@@ -66,8 +67,8 @@ async def test_a_move_is_stored_at_its_version_or_not_at_all(store: GameStore) -
     game = await store.get_game(game_id)
     assert game is not None
     assert not await store.set_deadline(game_id, 0, 1.0, "turn"), "a lobby has no deadline"
-    assert await store.start_game(game_id, {"version": 0}, game.seats, 1_500_000.0, "turn")
-    assert not await store.start_game(game_id, {"version": 0}, game.seats, None, None)
+    assert await start_game(store, game_id, {"version": 0}, game.seats, 1_500_000.0, "turn")
+    assert not await start_game(store, game_id, {"version": 0}, game.seats, None, None)
     before = await store.get_game(game_id)
     with pytest.raises(StaleVersion):
         await store.commit_move(_move(game_id, 3))
@@ -79,11 +80,11 @@ async def test_a_move_is_stored_at_its_version_or_not_at_all(store: GameStore) -
     assert after is not None and after.version == 1 and after.state == {"version": 0}
     assert after.seats[0].timeouts == 2 and after.deadline == 2_000_000.0
     assert [(m.number, m.move) for m in await store.moves(game_id)] == [(1, "1D")]
-    assert await store.running_deadlines() == [(game_id, 2_000_000.0, "turn", False, 1)]
+    assert await store.running_deadlines() == [Deadline(game_id, 2_000_000.0, DeadlineKind.TURN, False, 1)]
     assert not await store.set_deadline(game_id, 0, 5.0, "turn")
     assert await store.set_deadline(game_id, 1, 5.0, "turn", warned=True)
-    assert await store.running_deadlines() == [(game_id, 5.0, "turn", True, 1)]
-    assert await store.cancel_game(game_id, "record")
+    assert await store.running_deadlines() == [Deadline(game_id, 5.0, DeadlineKind.TURN, True, 1)]
+    assert await cancel_game(store, game_id, "record")
     assert await store.running_deadlines() == [] and await store.records() == ["record"]
     with pytest.raises(StaleVersion):
         await store.commit_move(_move(game_id, 1))

@@ -1,0 +1,60 @@
+"""What every store does the same way on top of its own SQL: units of work, a lobby or a
+chat's settings changed in a unit of their own, and telling the sessions of failures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..sessions.ports import StorageFailed
+from .models import Change, ChatChange, ChatRow, GameRow, NewGame
+from .unit import Unit
+
+
+class UnitStore:
+    def __init__(self) -> None:
+        self._failure_notes: list[Callable[[StorageFailed], None]] = []
+
+    def unit(self) -> Unit:
+        return Unit(self._commit_changes)
+
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
+        """Write `changes` in one transaction (`changes.plan`); the id of a game made."""
+        raise NotImplementedError
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        raise NotImplementedError
+
+    async def get_chat(self, chat_id: int) -> ChatRow | None:
+        raise NotImplementedError
+
+    async def create_game(self, chat_id: int, creator_id: int, variant: str,
+                          options: dict[str, Any], players: int, teams: int, deck_style: str,
+                          seed: str, creator_seat: bool = True, thread: str = "") -> GameRow:
+        """A `NewGame` in a unit of its own (its creator in seat 0 unless `creator_seat` is False)."""
+        async with self.unit() as uow:
+            uow.add(NewGame(chat_id, creator_id, variant, options, players, teams, deck_style, seed,
+                            thread, None if creator_seat else ()))
+        assert uow.created is not None
+        game = await self.get_game(uow.created)
+        assert game is not None
+        return game
+
+    async def update_chat(self, chat_id: int, *, language: str | None = None,
+                          turn_limit: int | None = None,
+                          defaults: dict[str, Any] | None = None) -> ChatRow:
+        """A `ChatChange` in a unit of its own; the chat as it then is."""
+        async with self.unit() as uow:
+            uow.add(ChatChange(chat_id, language, turn_limit, defaults))
+        chat = await self.get_chat(chat_id)
+        assert chat is not None
+        return chat
+
+    def on_failure(self, note: Callable[[StorageFailed], None]) -> None:
+        self._failure_notes.append(note)
+
+    def _failed(self, error: StorageFailed) -> StorageFailed:
+        """`error`, once every `on_failure` note has heard of it."""
+        for note in self._failure_notes:
+            note(error)
+        return error
