@@ -13,13 +13,14 @@ from .events import (
     TurnStarted,
     TurnWarning,
 )
+from .facade import Sessions
 from .holds import HandedOver
 from .ports import GameStore, MessageRefs, OpenGameExists, Served, StaleVersion
 from .records import GameStatus, LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
 from .reviews import MatchReview
-from .service import LEVELS, Sessions
+from .service import LEVELS
 from .thinking import ComputerPool
 from .views import (
     CardChoice,

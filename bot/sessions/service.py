@@ -39,7 +39,6 @@ from .refs import ChatRef, UserRef, language_of
 from .reviews import MatchReview, Reviews
 from .scheduler import Alarm, Scheduler
 from .settings import LANGUAGES, Settings
-from .taps import Taps
 from .thinking import Chooser, ComputerPool, Think, think_in_thread
 from .views import (
     ChatSettings,
@@ -117,8 +116,6 @@ class Sessions:
                            self._scheduler, self._queries, self._settings, self._reviews, self._daily,
                            self._hints, self._holds, self._notices)
         """Its use-case handlers, each on the ports it needs."""
-        self.taps = Taps(self)
-        """What every tap and command means (`taps.py`): front-ends decode, call it, draw the reply."""
 
     # ---- plumbing -------------------------------------------------------------
 
