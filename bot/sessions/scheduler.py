@@ -25,7 +25,7 @@ from . import events as ev
 from .directory import Directory
 from .games import EventBus, Games, base
 from .play import Play
-from .ports import GameStore, Served, StorageFailed
+from .ports import GameStore, Served, StorageAway, StorageFailed
 from .records import GameRow
 from .refusals import Refused
 from .thinking import Chooser, Think
@@ -201,6 +201,10 @@ class Scheduler:
                 due = await self.next_due()
             except StorageFailed:
                 raise
+            except StorageAway as away:
+                # the store tried for a while already and says when it gives up for good
+                log.warning("timers wait for the database: %s", away)
+                due = self.clock() + 1.0
             except Exception:
                 log.exception("timer loop failed; retrying")
                 due = self.clock() + 1.0

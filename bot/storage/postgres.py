@@ -20,12 +20,12 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import asyncpg
 
-from ..sessions.ports import Served, StorageFailed
+from ..sessions.ports import Served
 from .chat_moves import ChatMoved, postgres_move_chat
 from .models import (
     ChatRow,
@@ -44,6 +44,7 @@ from .models import (
     daily_row,
     dumps,
 )
+from .pg_retry import Connections
 from .postgres_migrations import MIGRATIONS
 from .rows import (
     chat_row,
@@ -129,12 +130,6 @@ class DatabaseUnavailable(RuntimeError):
     """The PostgreSQL server cannot be reached, or refuses the user or the database."""
 
 
-_SERVER_FAILURES = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
-                    asyncpg.InsufficientResourcesError, asyncpg.ReadOnlySQLTransactionError,
-                    asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError, OSError)
-"""What says the database itself failed, not the request."""
-
-
 class PostgresStore:
     shared = True
     """Several bot processes may share the database."""
@@ -147,6 +142,8 @@ class PostgresStore:
         """The database's URL with its password hidden, fit for logs."""
         self.clock = clock
         """Stamps rows' times (created, updated, finished): the sessions' clock."""
+        self._connections = Connections(lambda: self.pool, self.address)
+        """Where requests take their connection (`pg_retry`); its `patience` is the operator's."""
 
     @classmethod
     async def open(cls, url: str, clock: Callable[[], float] = time.time, *,
@@ -205,37 +202,24 @@ class PostgresStore:
                 await conn.execute(script)
             await conn.execute("UPDATE schema_version SET version=$1", len(MIGRATIONS))
 
-    @contextlib.contextmanager
-    def _failing(self) -> Iterator[None]:
-        """A server lost, shut down, out of disk or read-only: `StorageFailed` (the transaction,
-        if any, was not committed)."""
-        try:
-            yield
-        except _SERVER_FAILURES as exc:
-            raise StorageFailed(f"PostgreSQL at {self.address} failed: {type(exc).__name__}") from exc
-
+    # Every request goes through `pg_retry.Connections`: a lost server is tried again.
     async def _plain_move(self, sql: str, *params: Any) -> str:
-        with self._failing():
-            return await self.pool.execute(sql, *params)  # type: ignore[no-any-return]
+        return await self._connections.statement(lambda conn: conn.execute(sql, *params), repeatable=False)
 
     async def _write(self, work: Callable[[asyncpg.Connection], Awaitable[_T]]) -> _T:
         """Run `work` as one transaction: all of it is stored, or none."""
-        with self._failing():
-            async with self.pool.acquire() as conn, conn.transaction():
-                return await work(conn)
+        return await self._connections.transaction(work)
 
     async def _fetch(self, sql: str, *params: Any) -> list[asyncpg.Record]:
-        with self._failing():
-            return await self.pool.fetch(sql, *params)  # type: ignore[no-any-return]
+        return await self._connections.statement(lambda conn: conn.fetch(sql, *params), repeatable=True)
 
     async def _fetchrow(self, sql: str, *params: Any) -> asyncpg.Record | None:
-        with self._failing():
-            return await self.pool.fetchrow(sql, *params)
+        return await self._connections.statement(lambda conn: conn.fetchrow(sql, *params),
+                                                 repeatable=True)
 
     async def _execute(self, sql: str, *params: Any) -> int:
         """One statement as its own transaction; gives the number of rows it changed."""
-        with self._failing():
-            return _changed(await self.pool.execute(sql, *params))
+        return _changed(await self._plain_move(sql, *params))
 
     # ---- chats and players -------------------------------------------------
 

@@ -60,6 +60,7 @@ from .identity import (
     topic_of,
     user_ref,
 )
+from .in_time import away_text, in_time
 from .keyboards import Keyboard, link_keyboard, settings_keyboard
 from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
@@ -541,11 +542,12 @@ class Handlers:
         if query is None:
             return
         tapped = decode(query.data)
+        late = partial(Answer, away_text(query.from_user.language_code), alert=True)
         if tapped is not None and tapped.action in (Action.PLAY, Action.DECLARE):
             async with self.outbox.first():
-                await self._answer(query, await self._settle(query, tapped))
+                await self._answer(query, await in_time(self._settle(query, tapped), late))
         else:
-            await self._answer(query, await self._settle(query, tapped))
+            await self._answer(query, await in_time(self._settle(query, tapped), late))
 
     async def _settle(self, query: CallbackQuery, tapped: Tap | None) -> Answer:
         """What a tap is answered with; a refusal or a failure is an alert, and changed nothing."""
