@@ -8,19 +8,29 @@ durable as a real one: a commit it answered outlives an immediate stop."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import asyncpg
 import pytest
 
+from bot.app import Settings
+from bot.failures import FatalError
 from bot.sessions import Sessions
 from bot.sessions.ports import StorageAway, StorageFailed
 from bot.storage.backends import open_store
-from bot.storage.pg_retry import RETRY_FOR, set_patience
+from bot.storage.pg_retry import OUTAGE_LIMIT, RETRY_FOR, set_patience
 
 from .. import pg
+from ..fakes.telegram_server import FakeTelegramServer
 from ..sessions_helpers import ALICE, BOB, first_legal, play_one, start_duel
+from ..telegram_helpers import Taps, answered, joined_lobby, live_button, play_until_over
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -110,3 +120,73 @@ async def test_a_server_away_for_longer_than_the_patience_stops_the_bot(
     assert time.monotonic() - began < 4
     failure = await asyncio.wait_for(sessions.failure(), 1)
     assert "could not be reached" in str(failure)
+
+
+def test_the_patience_is_a_setting() -> None:
+    assert Settings.from_env({}).database_patience == OUTAGE_LIMIT == 120.0
+    assert Settings.from_env({"SCOPA_DB_PATIENCE": "30"}).database_patience == 30.0
+    for wrong in ("soon", "0", "-5"):
+        with pytest.raises(FatalError, match="SCOPA_DB_PATIENCE") as refused:
+            Settings.from_env({"SCOPA_DB_PATIENCE": wrong})
+        assert refused.value.exit_code == 2
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_the_telegram_bot_says_one_moment_while_the_database_restarts_and_stops_only_when_it_stays_away(
+        cluster: pg.Cluster, tmp_path: Path) -> None:
+    url, log = await cluster.create_database(), tmp_path / "bot.log"
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = tg.add_group("Friends", members=[alice, bob])
+        for user in (alice, bob):
+            tg.user_starts_bot(user)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "SCOPA_"))}
+        env.update({"TELEGRAM_TOKEN": tg.token, "TELEGRAM_API_BASE": tg.base_url, "SCOPA_DB": url,
+                    "SCOPA_DB_PATIENCE": "12", "PYTHONUNBUFFERED": "1"})
+        with log.open("wb") as out:
+            bot = subprocess.Popen([sys.executable, "-m", "bot", "telegram"], cwd=ROOT, env=env,
+                                   stdout=subprocess.DEVNULL, stderr=out)
+        try:
+            await tg.wait_for(lambda: tg.request_counts["getUpdates"] > 0, 30, what="the bot polling")
+            await joined_lobby(tg, group, alice, bob)
+            lobby = await tg.wait_for_message(group, contains="New game")
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+            taps = await play_until_over(tg, group, [alice, bob], Taps(), stop_after=3)
+
+            found = await tg.wait_for(lambda: live_button(tg, [alice, bob], taps.pressed),
+                                      what="the next card to play")
+            assert found is not None
+            user, message, data = found
+            await asyncio.to_thread(cluster.halt)
+            away = await answered(tg, tg.press_button(user, message, user, data), timeout=15)
+            assert away.answer_delay is not None and away.answer_delay < 10.0, away.answer_delay
+            assert away.show_alert and "One moment: the database is restarting" in (away.answer_text or "")
+            assert data in message.callback_data, "the card was not played: its hand is as it was"
+            assert bot.poll() is None, "the bot stays up"
+
+            await asyncio.to_thread(cluster.restart)
+            played = await answered(tg, tg.press_button(user, message, user, data), timeout=15)
+            assert not played.show_alert, played.answer_text
+            await tg.wait_for(lambda: message.deleted or data not in message.callback_data,
+                              what="the card played once the database is back")
+            await play_until_over(tg, group, [alice, bob], taps, stop_after=2)
+
+            await asyncio.to_thread(cluster.halt)
+            code = await asyncio.wait_for(asyncio.to_thread(bot.wait), 60)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+                await asyncio.to_thread(bot.wait)
+            if not (cluster.data / "postmaster.pid").exists():
+                cluster.restart()
+    conn = await asyncpg.connect(url)
+    try:
+        numbers = [int(r["number"]) for r in await conn.fetch("SELECT number FROM moves ORDER BY number")]
+    finally:
+        await conn.close()
+    await cluster.drop_database(url)
+    assert len(numbers) >= 4 and numbers == list(range(1, len(numbers) + 1)), "each move stored once"
+    assert code == 1
+    last = log.read_text(encoding="utf-8").strip().splitlines()[-1]
+    assert last.startswith("scopa-bot: the database failed (PostgreSQL at postgresql://scopa@"), last
+    assert "could not be reached for 12 s" in last, last
