@@ -23,6 +23,7 @@ for good (a full disk, a read-only standby) is `StorageFailed` at once, as befor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -144,8 +145,10 @@ class Connections:
         try:
             return await attempt(conn, progress)
         except (*LOST, asyncio.CancelledError):
-            if not conn.is_closed():
-                conn.terminate()
+            # a connection lost is let go by the pool itself, and then refuses every call
+            with contextlib.suppress(asyncpg.InterfaceError):
+                if not conn.is_closed():
+                    conn.terminate()
             raise
         finally:
             await pool.release(conn)

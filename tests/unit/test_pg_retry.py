@@ -46,7 +46,10 @@ class FakeConnection:
         return FakeTransaction(self)
 
     def is_closed(self) -> bool:
-        return self.closed
+        if self.closed:
+            # as asyncpg's: a connection lost is let go by its pool, and refuses every call
+            raise asyncpg.InterfaceError("connection has been released back to the pool")
+        return False
 
     def is_in_transaction(self) -> bool:
         return self.in_transaction
