@@ -97,6 +97,8 @@ async def test_a_move_while_the_server_is_stopped_is_refused_in_time_and_taken_o
 async def test_a_request_made_while_the_server_starts_again_waits_for_it(
         cluster: pg.Cluster, sessions: Sessions) -> None:
     game_id = await start_duel(sessions)
+    # a request tries for 6 s; an immediate stop's recovery may take longer on a busy machine
+    sessions._store._inner._connections.retry_for = 60.0  # type: ignore[attr-defined]
     cluster.halt()
 
     async def start_again() -> None:
