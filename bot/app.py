@@ -28,6 +28,7 @@ from .storage.backends import (
     parse_database,
 )
 from .storage.health import StorageUnavailable, check_sqlite
+from .storage.pg_retry import OUTAGE_LIMIT, set_patience
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,9 @@ class Settings:
     telegram_workers: int = 1
     """Processes taking Telegram's updates for one token: Telegram's flood limits hold for
     the token, so each process keeps to its share of them."""
+    database_patience: float = OUTAGE_LIMIT
+    """Seconds a PostgreSQL server may stay away (restarting, failing over) before the bot
+    stops; meanwhile users are told to try again in a moment."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -79,6 +83,7 @@ class Settings:
             discord_shards=parse_shards(get("DISCORD_SHARDS")),
             discord_shard_count=parse_shard_count(get("DISCORD_SHARD_COUNT")),
             telegram_workers=parse_workers(get("TELEGRAM_WORKERS")),
+            database_patience=parse_patience(get("SCOPA_DB_PATIENCE")),
         ).checked()
 
     def checked(self) -> Settings:
@@ -136,6 +141,19 @@ def parse_workers(text: str | None) -> int:
     return int(text)
 
 
+def parse_patience(text: str | None) -> float:
+    if text is None:
+        return OUTAGE_LIMIT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < 86400:
+        raise FatalError(f"SCOPA_DB_PATIENCE must be a number of seconds above 0, not {text[:40]!r}",
+                         exit_code=2)
+    return seconds
+
+
 def parse_shard_count(text: str | None) -> int | None:
     if text is None:
         return None
@@ -145,15 +163,17 @@ def parse_shard_count(text: str | None) -> int | None:
     return int(text)
 
 
-async def open_sessions(database: str, **options: object) -> Sessions:
+async def open_sessions(database: str, patience: float = OUTAGE_LIMIT, **options: object) -> Sessions:
     """The sessions layer over the database `database` names (an SQLite file, or
     `postgresql://...`), checked first: a database the bot cannot use is a `FatalError`
-    in one line, its password hidden, before any user is answered."""
+    in one line, its password hidden, before any user is answered. A PostgreSQL server
+    lost later is waited for `patience` seconds (`storage.pg_retry`)."""
     try:
         target = parse_database(database)
         if target.backend is Backend.SQLITE:
             check_sqlite(target.target)
         store = await open_store(database)
+        set_patience(store, patience)
     except UnsupportedDatabase as exc:
         raise FatalError(f"SCOPA_DB: {exc}", exit_code=2) from None
     except (StorageUnavailable, DatabaseUnavailable) as exc:
@@ -242,7 +262,8 @@ async def serve(names: list[str], settings: Settings,
     computers = ComputerPool()
     try:
         await computers.start()
-        sessions = await open_sessions(settings.database, think=computers.think, pool=computers)
+        sessions = await open_sessions(settings.database, settings.database_patience,
+                                       think=computers.think, pool=computers)
     except BaseException:
         computers.close()
         raise

@@ -29,7 +29,7 @@ from .sessions import (
     TableView,
 )
 from .sessions.interaction import blocked_cards
-from .sessions.ports import StorageFailed
+from .sessions.ports import StorageAway, StorageFailed
 from .sessions.service import LOBBY_IDLE
 
 _ITALIAN = {Suit.DENARI: "🪙", Suit.COPPE: "🏆", Suit.SPADE: "🗡️", Suit.BASTONI: "🪵"}
@@ -548,4 +548,12 @@ def rules_text(variant: str, rules: Rules, lang: str) -> str:
 
 def failure_text(error: BaseException, lang: str) -> str:
     """What a user is told when their request failed for a reason of the bot's own."""
+    if isinstance(error, StorageAway):
+        return away_text(lang)
     return t(lang, "error.storage" if isinstance(error, StorageFailed) else "error.internal")
+
+
+def away_text(lang: str) -> str:
+    """What a user is told when the database is away for a moment (restarting, or too slow to
+    answer in time): nothing was changed, and trying again shortly will do."""
+    return t(lang, "error.storage_away")

@@ -78,6 +78,7 @@ class Cluster:
     account: pwd.struct_passwd | None
     """Who the server runs as, when this process is root."""
     _names: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _options: str = ""
 
     @property
     def data(self) -> Path:
@@ -103,10 +104,20 @@ class Cluster:
     def start(self, durable: bool = False) -> None:
         self._check(self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "-A", "trust",
                               "-E", "UTF8", "--locale=C", "--no-sync"), "initdb")
-        options = (f"-p {self.port} -k {shlex.quote(str(self.folder))} "
-                   f"-c listen_addresses=127.0.0.1 {_DURABLE if durable else _FAST}")
+        self._options = (f"-p {self.port} -k {shlex.quote(str(self.folder))} "
+                         f"-c listen_addresses=127.0.0.1 {_DURABLE if durable else _FAST}")
+        self.restart()
+
+    def halt(self) -> None:
+        """Stop the server at once (`pg_ctl stop -m immediate`: as a crash would, every
+        connection cut, no checkpoint); its data stays for `restart`."""
+        self._check(self._run("pg_ctl", "stop", "-w", "-t", "30", "-m", "immediate", "-D", str(self.data)),
+                    "pg_ctl stop")
+
+    def restart(self) -> None:
+        """Start the server (again) on its port; returns once it takes connections."""
         self._check(self._run("pg_ctl", "start", "-w", "-t", "60", "-D", str(self.data),
-                              "-l", str(self.folder / "server.log"), "-o", options), "pg_ctl start")
+                              "-l", str(self.folder / "server.log"), "-o", self._options), "pg_ctl start")
 
     def stop(self) -> None:
         """Stop the server and delete its folder; stopping again does nothing."""

@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .ports import MessageRefs
+from .ports import MessageRefs, StorageAway
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +112,10 @@ class MessageHolds:
             await asyncio.sleep(RENEW_EVERY)
             try:
                 kept = await self.store.hold_message(game_id, message, self.owner, self.clock(), LEASE)
+            except StorageAway:
+                log.warning("could not renew the hold on message %s of game %d: the database is away",
+                            message, game_id)
+                continue
             except Exception:
                 log.warning("could not renew the hold on message %s of game %d", message, game_id,
                             exc_info=True)

@@ -30,7 +30,7 @@ from typing import Any
 from ..engine import RoundResult
 from . import events as ev
 from .holds import HandedOver, MessageHolds
-from .ports import GameStore
+from .ports import GameStore, StorageAway
 
 PREFIX = "notice:"
 OWED = (ev.RoundEnded, ev.MatchEnded)
@@ -43,6 +43,9 @@ SWEEP_EVERY = 30.0
 (its poster died, or its chat refused it for a while) is posted again."""
 AFTER_HOLD = 0.5
 """Seconds past the end of another's hold before looking again, so that the hold has run out."""
+AWAY_RETRY = 0.5
+"""Seconds between two tries of an announcement while the database is away (each try itself
+waits a few seconds for it, `StorageAway`)."""
 
 
 def notice_key(event: ev.Event) -> str:
@@ -116,28 +119,53 @@ class Notices:
         chat refuses the bot for good) it is owed no more. Held by another process, it is
         looked at again once that hold would run out, as often as it takes: posted by the
         holder meanwhile, it is left; still owed (the holder died), it is posted here.
+        While the database is away (`StorageAway`) it is tried again every `AWAY_RETRY`
+        seconds; once posted, only the note that it was is tried again, never the post.
         True if this call posted it."""
         key = notice_key(event)
         posted = False
+        out = False
+        """The chat has the message (or refused it for good): only `delivered` is left to do."""
 
         async def posting(first: bool) -> None:
-            nonlocal posted
-            if key not in await self.store.get_refs(event.game_id):
+            nonlocal posted, out
+            if out or key not in await self.store.get_refs(event.game_id):
                 return
             posted = True
             if await post():
-                await self.delivered(event)
+                out = True
+                await self._noted(event)
 
         mark = (event.game_id, key)
         self._announcing[mark] += 1
         try:
-            while isinstance(outcome := await self.holds.draw(event.game_id, key, posting), HandedOver):
+            while True:
+                try:
+                    outcome = await self.holds.draw(event.game_id, key, posting)
+                except StorageAway:
+                    if out:
+                        await self._noted(event)
+                        break
+                    await self.sleep(AWAY_RETRY)
+                    continue
+                if not isinstance(outcome, HandedOver):
+                    break
                 await self.sleep(outcome.after + AFTER_HOLD)
         finally:
             self._announcing[mark] -= 1
             if not self._announcing[mark]:
                 del self._announcing[mark]
         return posted
+
+    async def _noted(self, event: ev.Event) -> None:
+        """`delivered`, tried again while the database is away: the message is in the chat,
+        and another process must not find it owed once the database is back."""
+        while True:
+            try:
+                await self.delivered(event)
+                return
+            except StorageAway:
+                await self.sleep(AWAY_RETRY)
 
     async def sweep(self, owed: list[ev.Event], announce: Callable[[ev.Event], Awaitable[object]]
                     ) -> float:

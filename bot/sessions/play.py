@@ -148,6 +148,11 @@ class Play:
         except StaleVersion:
             self.games.forget(row.id)
             raise Refused(Reason.STALE) from None
+        except BaseException:
+            # Failed, or lost on its way back (`StorageAway.maybe_stored`): the next load reads
+            # the game as stored, whichever way it went.
+            self.games.forget(row.id)
+            raise
         status = GameStatus.FINISHED if finished else GameStatus.RUNNING
         row = _moved(row, new.version, status, deadline, kind,
                      seats, state)

@@ -92,6 +92,17 @@ class StorageFailed(Exception):
     stops, so that whatever supervises it starts it again once the database is back."""
 
 
+class StorageAway(Exception):
+    """The database cannot be reached just now (restarting, paused, its connection lost), for
+    less long than the bot waits for it: the request was not done, or, when `maybe_stored`,
+    its last write was lost on its way back and may have been stored. Nothing is half-done;
+    the user tries again in a moment, and the bot stays up."""
+
+    def __init__(self, message: str, *, maybe_stored: bool = False) -> None:
+        super().__init__(message)
+        self.maybe_stored = maybe_stored
+
+
 class MessageRefs(Protocol):
     """Front-ends' own notes about a game (which message shows its table, ...), kept
     with the game so that they survive a restart; a None value forgets the key."""

@@ -26,7 +26,7 @@ from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base
 from .play import Play
-from .ports import GameStore, Served, StorageFailed
+from .ports import GameStore, Served, StorageAway, StorageFailed
 from .records import DeadlineKind, GameRow, GameStatus
 from .refusals import Refused
 from .thinking import Chooser, Think
@@ -179,6 +179,10 @@ class Scheduler:
                 due = await self.next_due()
             except StorageFailed:
                 raise
+            except StorageAway as away:
+                # the store tried for a while already and says when it gives up for good
+                log.warning("timers wait for the database: %s", away)
+                due = self.clock() + 1.0
             except Exception:
                 log.exception("timer loop failed; retrying")
                 due = self.clock() + 1.0

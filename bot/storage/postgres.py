@@ -19,15 +19,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import asyncpg
 
-from ..sessions.ports import OpenGameExists, Served, StaleVersion, StorageFailed
+from ..sessions.ports import OpenGameExists, Served, StaleVersion
 from .changes import POSTGRES, Plan, move, numbered
 from .chat_moves import ChatMoved, postgres_move_chat
 from .models import Change, ChatRow, Deadline, DeadlineKind, GameRow, MoveCommit, NewGame, SeatRow, dumps
+from .pg_retry import Connections
 from .postgres_migrations import MIGRATIONS
 from .postgres_sql import CLAIM_DUE, GAMES_WITH_SEATS, PLAIN_MOVE
 from .rows import deadline_of, game_row, seat_row
@@ -52,11 +53,6 @@ class DatabaseUnavailable(RuntimeError):
     """The PostgreSQL server cannot be reached, or refuses the user or the database."""
 
 
-_SERVER_FAILURES = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
-                    asyncpg.InsufficientResourcesError, asyncpg.ReadOnlySQLTransactionError,
-                    asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError, OSError)
-"""What says the database itself failed, not the request."""
-
 
 class PostgresStore(SqlStore):
     shared = True
@@ -72,6 +68,8 @@ class PostgresStore(SqlStore):
         """The database's URL with its password hidden, fit for logs."""
         self.clock = clock
         """Stamps rows' times (created, updated, finished): the sessions' clock."""
+        self._connections = Connections(lambda: self.pool, self.address, failed=self._failed)
+        """Where requests take their connection (`pg_retry`); its `patience` is the operator's."""
 
     @classmethod
     async def open(cls, url: str, clock: Callable[[], float] = time.time, *,
@@ -115,7 +113,7 @@ class PostgresStore(SqlStore):
         return self._pool
 
     async def _migrate(self) -> None:
-        async with self._connection() as conn, conn.transaction():
+        async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             current = await conn.fetchval("SELECT version FROM schema_version")
@@ -130,41 +128,26 @@ class PostgresStore(SqlStore):
                 await conn.execute(script)
             await conn.execute("UPDATE schema_version SET version=$1", len(MIGRATIONS))
 
-    @contextlib.contextmanager
-    def _failing(self) -> Iterator[None]:
-        """A server lost, shut down, out of disk or read-only: `StorageFailed` (the transaction,
-        if any, was not committed)."""
-        try:
-            yield
-        except _SERVER_FAILURES as exc:
-            raise self._failed(StorageFailed(
-                f"PostgreSQL at {self.address} failed: {type(exc).__name__}")) from exc
-
-    @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """A connection of the pool for one statement or one transaction: every statement the
-        store runs gets its connection here."""
-        with self._failing():
-            async with self.pool.acquire() as conn:
-                yield conn
-
-    # ---- how statements run -------------------------------------------------
+    # ---- how statements run: every request goes through `pg_retry.Connections`, so a lost
+    # server is tried again (only what is safe to run again)
 
     async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> asyncpg.Record | None:
-        async with self._connection() as conn:
-            return await conn.fetchrow(numbered(sql), *params)
+        return await self._connections.statement(lambda conn: conn.fetchrow(numbered(sql), *params),
+                                                 repeatable=True)
 
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[asyncpg.Record]:
-        async with self._connection() as conn:
-            return await conn.fetch(numbered(sql), *params)  # type: ignore[no-any-return]
+        return await self._connections.statement(lambda conn: conn.fetch(numbered(sql), *params),
+                                                 repeatable=True)
 
     async def _change(self, sql: str, params: tuple[Any, ...] = ()) -> int:
-        async with self._connection() as conn:
-            return _changed(await conn.execute(numbered(sql), *params))
+        return _changed(await self._connections.statement(
+            lambda conn: conn.execute(numbered(sql), *params), repeatable=False))
 
     async def _transact(self, plans: Sequence[Plan]) -> list[Any]:
-        async with self._connection() as conn, conn.transaction():
+        async def work(conn: asyncpg.Connection) -> list[Any]:
             return [await _run(conn, steps) for steps in plans]
+
+        return await self._connections.transaction(work)
 
     async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
         try:
@@ -182,8 +165,8 @@ class PostgresStore(SqlStore):
         now = float(self.clock())
 
         async def moved() -> ChatMoved | None:
-            async with self._connection() as conn, conn.transaction():
-                return await postgres_move_chat(conn, platform, old_key, new_key, now)
+            return await self._connections.transaction(
+                lambda conn: postgres_move_chat(conn, platform, old_key, new_key, now))
 
         try:
             done = await moved()
@@ -261,9 +244,9 @@ class PostgresStore(SqlStore):
         platforms = sorted(served.platforms) if served is not None else None
         count = served.shard_count if served is not None else None
         shards = sorted(served.shards) if served is not None else []
-        async with self._connection() as conn:
-            rows = await conn.fetch(CLAIM_DUE, float(now), float(warn_before), owner, float(lease),
-                                    platforms, count, shards)
+        rows = await self._connections.statement(
+            lambda conn: conn.fetch(CLAIM_DUE, float(now), float(warn_before), owner, float(lease),
+                                    platforms, count, shards), repeatable=True)
         return sorted((deadline_of(r) for r in rows), key=lambda due: (due.at, due.game_id))
 
     # ---- message holds and send counts ---------------------------------------------
@@ -281,7 +264,7 @@ class PostgresStore(SqlStore):
     async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
         """The chat's count is taken under a transaction-scoped advisory lock on its name, so
         processes counting one chat at once take turns."""
-        async with self._connection() as conn, conn.transaction():
+        async def work(conn: asyncpg.Connection) -> float:
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", f"send:{chat}")
             await conn.execute("DELETE FROM chat_sends WHERE chat=$1 AND at<=$2", chat, float(now - period))
             await conn.execute(
@@ -293,6 +276,8 @@ class PostgresStore(SqlStore):
                 return max(0.001, recent[len(recent) - limit] + period - now)
             await conn.execute("INSERT INTO chat_sends (chat, at) VALUES ($1, $2)", chat, float(now))
             return 0.0
+
+        return await self._connections.transaction(work)
 
 
 async def _run(conn: asyncpg.Connection, steps: Plan) -> Any:

@@ -9,7 +9,8 @@ from collections.abc import Awaitable, Callable
 from bot.sessions import Sessions
 from bot.sessions.events import Event, MatchEnded, RoundEnded
 from bot.sessions.holds import LEASE, MessageHolds
-from bot.sessions.notices import SWEEP_EVERY, Notices, dump_notice, notice_key
+from bot.sessions.notices import AWAY_RETRY, SWEEP_EVERY, Notices, dump_notice, notice_key
+from bot.sessions.ports import StorageAway
 
 from ..fakes.holds import shared_memory_game
 from ..fakes.memory_store import MemoryStore
@@ -177,3 +178,59 @@ async def test_a_notice_this_process_is_posting_is_not_handed_out_again(clock: F
     assert handed == []
     sent.set()
     assert await posting
+
+
+class AwayFor:
+    """A store whose methods named in `away` raise StorageAway that many times first, as while
+    the database restarts."""
+
+    def __init__(self, store: MemoryStore, **away: int) -> None:
+        self._store = store
+        self.away = Counter(away)
+        self.shared = store.shared
+
+    def __getattr__(self, name: str) -> object:
+        method = getattr(self._store, name)
+
+        async def call(*args: object, **kwargs: object) -> object:
+            if self.away[name]:
+                self.away[name] -= 1
+                raise StorageAway("the database is restarting")
+            return await method(*args, **kwargs)
+
+        return call
+
+
+async def test_an_announcement_waits_for_the_database_and_is_posted_once_it_is_back(clock: FakeClock) -> None:
+    store = AwayFor(await owing_store(), hold_message=3)
+    waits, sleep = passing_time(clock)
+    notices = Notices(store, MessageHolds(store, "one", clock), sleep)  # type: ignore[arg-type]
+    posts: list[str] = []
+
+    async def post() -> bool:
+        posts.append("one")
+        return True
+
+    assert await notices.announce(MATCH_END, post)
+    assert posts == ["one"] and waits == [AWAY_RETRY] * 3
+    assert await notices.owed("telegram") == []
+
+
+async def test_an_announcement_posted_as_the_database_went_away_is_not_posted_again(clock: FakeClock) -> None:
+    """The chat has the message, the database cannot yet note it: only the note is tried again."""
+    inner = await owing_store()
+    store = AwayFor(inner, set_ref=4, release_message=1)
+    _, sleep = passing_time(clock)
+    notices = Notices(store, MessageHolds(store, "one", clock), sleep)  # type: ignore[arg-type]
+    posts: list[str] = []
+
+    async def post() -> bool:
+        posts.append("one")
+        return True
+
+    assert await notices.announce(MATCH_END, post)
+    assert posts == ["one"]
+    assert await notices.owed("telegram") == []
+    other = Notices(inner, MessageHolds(inner, "two", clock), sleep)  # type: ignore[arg-type]
+    assert not await other.announce(MATCH_END, post)
+    assert posts == ["one"]

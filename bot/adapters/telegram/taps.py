@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 
 from telegram import CallbackQuery, Update
 from telegram.error import BadRequest, RetryAfter, TelegramError
@@ -27,6 +28,7 @@ from ...sessions.tap import Action, Redraw, Reply, Setting, Tap
 from .askers import asker
 from .callbacks import decode
 from .identity import chat_ref, is_group, private_link, topic_id, topic_of, user_ref
+from .in_time import away_text, in_time
 from .keyboards import tap as button
 from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
@@ -59,11 +61,12 @@ class TapHandlers:
         if query is None:
             return
         tapped = decode(query.data)
+        late = partial(Answer, away_text(query.from_user.language_code), alert=True)
         if tapped is not None and tapped.action in (Action.PLAY, Action.DECLARE):
             async with self.outbox.first():
-                await self._answer(query, await self._settle(query, tapped))
+                await self._answer(query, await in_time(self._settle(query, tapped), late))
         else:
-            await self._answer(query, await self._settle(query, tapped))
+            await self._answer(query, await in_time(self._settle(query, tapped), late))
 
     async def _settle(self, query: CallbackQuery, tapped: Tap | None) -> Answer:
         """Decode, call the sessions, draw the reply; a failure is an alert and changed nothing."""
