@@ -60,7 +60,7 @@ async def sessions(cluster: pg.Cluster) -> AsyncIterator[Sessions]:
 
 
 async def _stored_moves(cluster: pg.Cluster, sessions: Sessions, game_id: int) -> list[int]:
-    url = cluster.url(sessions._store._inner.address.rsplit("/", 1)[1])  # type: ignore[attr-defined]
+    url = cluster.url(sessions._store.address.rsplit("/", 1)[1])  # type: ignore[attr-defined]
     conn = await asyncpg.connect(url)
     try:
         return [int(r["number"]) for r in await conn.fetch(
@@ -98,7 +98,7 @@ async def test_a_request_made_while_the_server_starts_again_waits_for_it(
         cluster: pg.Cluster, sessions: Sessions) -> None:
     game_id = await start_duel(sessions)
     # a request tries for 6 s; an immediate stop's recovery may take longer on a busy machine
-    sessions._store._inner._connections.retry_for = 60.0  # type: ignore[attr-defined]
+    sessions._store._connections.retry_for = 60.0  # type: ignore[attr-defined]
     cluster.halt()
 
     async def start_again() -> None:
@@ -114,7 +114,7 @@ async def test_a_request_made_while_the_server_starts_again_waits_for_it(
 async def test_a_server_away_for_longer_than_the_patience_stops_the_bot(
         cluster: pg.Cluster, sessions: Sessions) -> None:
     game_id = await start_duel(sessions)
-    set_patience(sessions._store._inner, 2.0)  # type: ignore[attr-defined]
+    set_patience(sessions._store, 2.0)  # type: ignore[attr-defined]
     cluster.halt()
     began = time.monotonic()
     with pytest.raises(StorageFailed, match="could not be reached for 2 s"):
