@@ -11,7 +11,8 @@ from babel.numbers import format_decimal
 from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Hint, Review
 from .engine import Move
 from .i18n import t, tn
-from .render import accuracy_shown, card_label, is_escoba, move_label
+from .render import card_label, is_escoba, move_label
+from .render_boards import accuracy_shown
 
 _SWEEP_FAULTS = {Fault.MISSED_SCOPA: ("review.reason.missed_scopa", "review.reason.missed_escoba"),
                  Fault.LEFT_SWEEP: ("review.reason.left_sweep", "review.reason.left_escoba")}

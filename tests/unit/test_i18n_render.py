@@ -6,7 +6,8 @@ from pathlib import Path
 
 from bot.engine import Game
 from bot.i18n import catalogue, placeholders, t
-from bot.render import breakdown_text, display_width, lobby_text, move_label, table_text
+from bot.render import display_width, lobby_text, move_label, table_text
+from bot.render_round import breakdown_text
 from bot.sessions import RoundEnded
 from bot.sessions.views import LobbyView, SeatInfo, table_view
 from bot.storage import GameRow, SeatRow

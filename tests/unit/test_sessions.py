@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from bot.render import breakdown_text, lobby_text, refusal_text, table_text
+from bot.render import lobby_text, refusal_text, table_text
+from bot.render_round import breakdown_text
 from bot.sessions import (
     ChatRef,
     GameCancelled,

@@ -7,21 +7,18 @@ from __future__ import annotations
 from bot.engine import Card, Game, Move
 from bot.pictures import last_play_of, table_scene
 from bot.render import (
-    breakdown_text,
     card_legend,
     display_width,
     hand_text,
-    leaderboard_text,
     lobby_text,
-    match_text,
-    monospace_table,
     move_text,
     refusal_text,
     short_name,
-    stats_text,
     sweep_count,
     table_text,
 )
+from bot.render_boards import leaderboard_text, stats_text
+from bot.render_round import breakdown_text, match_text, monospace_table
 from bot.sessions import LeaderboardLine, MatchEnded, MovePlayed, Reason, Refused, RoundEnded
 
 from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, DINO, open_memory_sessions, play_to_end, recorded

@@ -10,20 +10,9 @@ import discord
 
 from ...engine import Move
 from ...i18n import t, tn
-from ...render import (
-    blocked_text,
-    breakdown_rows,
-    breakdown_table,
-    card_label,
-    fuori_line,
-    hand_text,
-    lobby_text,
-    match_text,
-    move_label,
-    round_caption,
-    table_text,
-)
+from ...render import blocked_text, card_label, hand_text, lobby_text, move_label, table_text
 from ...render_counts import round_counts_text
+from ...render_round import breakdown_rows, breakdown_table, fuori_line, match_text, round_caption
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
 from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 

@@ -15,7 +15,8 @@ from typing import Any
 import discord
 
 from ...i18n import t
-from ...render import card_legend, failure_text, leaderboard_text, refusal_text, rules_text, stats_text
+from ...render import card_legend, failure_text, refusal_text, rules_text
+from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
 from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of

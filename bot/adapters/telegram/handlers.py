@@ -24,7 +24,8 @@ from telegram.ext import (
 )
 
 from ...i18n import t
-from ...render import card_legend, leaderboard_text, refusal_text, rules_text, stats_text
+from ...render import card_legend, refusal_text, rules_text
+from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_sent_text, daily_started_text
 from ...render_review import accuracy_help
 from ...sessions import (

@@ -15,22 +15,18 @@ from ...i18n import t, tn
 from ...pictures import LobbyScene, lobby_scene
 from ...render import (
     blocked_text,
-    breakdown_rows,
-    breakdown_table,
     card_label,
     card_legend,
     cards_text,
-    fuori_line,
     hand_cards_text,
     lobby_text,
-    match_text,
     move_label,
     play_line_of,
-    round_caption,
     score_text,
     table_text,
 )
 from ...render_counts import round_counts_text
+from ...render_round import breakdown_rows, breakdown_table, fuori_line, match_text, round_caption
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
 from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 from .outbox import CAPTION_LIMIT

@@ -18,18 +18,17 @@ from typing import TextIO
 from ...engine import Move, Variant
 from ...i18n import LANGUAGES, t, tn
 from ...render import (
-    breakdown_text,
     card_label,
     card_legend,
     cards_text,
     hand_cards_text,
-    match_text,
     move_label,
     move_text,
     refusal_text,
     rules_text,
     table_text,
 )
+from ...render_round import breakdown_text, match_text
 from ...sessions import (
     ChatRef,
     Event,

@@ -1,0 +1,56 @@
+"""A chat's leaderboard and a player's record in words, for every front-end."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from .i18n import t, tn
+from .render import rating_shown, sweep_count
+from .sessions import LeaderboardLine
+
+
+def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool,
+                     variant: str | None = None) -> str:
+    """The ranking; sweeps are named as in `variant` (the game the chat plays, `Sessions.chat_game`)."""
+    scope = t(lang, "leaderboard.global" if global_scope else "leaderboard.chat")
+    lines = [t(lang, "leaderboard.title", scope=scope)]
+    if not rows:
+        lines.append(t(lang, "leaderboard.empty"))
+    for rank, row in enumerate(rows, 1):
+        lines.append(t(lang, "leaderboard.row", rank=rank, name=row.display_name,
+                       rating=rating_shown(row.rating), games=tn(lang, "count.games", row.games),
+                       wins=tn(lang, "count.wins", row.wins), rate=round(100 * row.win_rate),
+                       scope=sweep_count(row.scope, lang, variant)))
+    return "\n".join(lines)
+
+
+def accuracy_shown(value: float) -> str:
+    """An accuracy as players read it: a whole number from 0 to 100."""
+    return str(math.floor(value + 0.5))
+
+
+def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None = None) -> str:
+    """A player's record; sweeps are named as in `variant` (see `leaderboard_text`)."""
+    lines = [t(lang, "stats.title", name=name)]
+    if not stats.get("games"):
+        lines.append(t(lang, "stats.none"))
+        return "\n".join(lines)
+    lines.append(t(lang, "stats.summary", games=tn(lang, "count.games", stats["games"]),
+                   wins=tn(lang, "count.wins", stats["wins"]),
+                   scope=sweep_count(stats["scope"], lang, variant),
+                   points=tn(lang, "count.points", stats["points"])))
+    kinds = stats.get("win_kinds") or {}
+    if any(kinds.values()):
+        lines.append(t(lang, "stats.win_kinds", **{
+            kind: tn(lang, f"count.win_kind.{kind}", kinds.get(kind, 0))
+            for kind in ("semplice", "doppia", "tripla")}))
+    if stats.get("reviewed") and stats.get("accuracy") is not None:
+        lines.append(t(lang, "stats.accuracy", accuracy=accuracy_shown(stats["accuracy"]),
+                       matches=tn(lang, "count.reviewed", stats["reviewed"])))
+    for ladder, data in sorted(stats.get("ratings", {}).items()):
+        lines.append(t(lang, "stats.ladder", ladder=t(lang, f"ladder.{ladder}"),
+                       rating=rating_shown(data["rating"]), games=tn(lang, "count.games", data["games"]),
+                       wins=tn(lang, "count.wins", data["wins"])))
+    return "\n".join(lines)
