@@ -118,7 +118,7 @@ async def test_three_processes_on_one_store_keep_the_bot_to_thirty_a_second_from
     for _ in range(3):
         limiter = MessagesRateLimiter(30, clock=time.clock, sleep=time.sleep)
         Pacer((20, 60.0), take=store.take_send, clock=time.clock, wall=time.clock,
-              sleep=time.sleep).share_bot_window(limiter)
+              sleep=time.sleep).pace_with(limiter)
         limiters.append(limiter)
 
     async def process(limiter: MessagesRateLimiter, first_chat: int) -> None:

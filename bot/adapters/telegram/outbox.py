@@ -73,7 +73,7 @@ class Outbox:
         self._closed = False
         self.pacer = pacer or Pacer(group_rate, take=refs.take_send if refs.shared else None,
                                     refs_get=refs.get, refs_set=refs.set)
-        self.pacer.share_bot_window(getattr(bot, "rate_limiter", None))
+        self.pacer.pace_with(getattr(bot, "rate_limiter", None))
         self.sender = Sender(bot, self.pacer, painter, max_attempts=max_attempts, backoff_cap=backoff_cap,
                              closed=lambda: self._closed)
         self.slots = Slots(self.sender, refs, self.pacer, self, hold=hold, job_queue=job_queue,

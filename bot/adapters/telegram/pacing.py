@@ -32,6 +32,9 @@ SENT_REF = "sent"
 """A game's ref holding when its group's last messages went (Unix times, comma-separated)."""
 BOT_KEY = "telegram:bot"
 BOT_RATE = (30, 1.0 + JITTER)
+STORE_MARGIN = 2.0
+"""Seconds added to a group's minute counted in the store: there a place is kept from when it
+was taken, and the request may wait a little longer for a place in the bot's second."""
 IDLE_KEPT = 512
 """Groups whose windows are kept before the idle ones are dropped."""
 
@@ -144,11 +147,17 @@ class Pacer:
         self.refs_get, self.refs_set = refs_get, refs_set
         self.clock, self.wall, self.sleep = clock, wall, sleep
         self._windows: dict[int, GroupWindow | StoreWindow] = {}
+        self._bot: GroupWindow | None = None
         self._recalls: dict[tuple[int, int], asyncio.Future[None]] = {}
 
-    def share_bot_window(self, limiter: object) -> None:
-        """With a shared store, the bot's rate limiter also counts in the store for all processes."""
-        if self.take is not None and isinstance(limiter, MessagesRateLimiter):
+    def pace_with(self, limiter: object) -> None:
+        """Work with the bot's rate limiter: with a shared store it also counts in the store for
+        all processes, and a group's place is taken only once the bot's second has room (a
+        place counted in the store cannot be moved to when the message really went)."""
+        if not isinstance(limiter, MessagesRateLimiter):
+            return
+        self._bot = limiter.window
+        if self.take is not None:
             limiter.share(StoreWindow(self.take, BOT_KEY, *BOT_RATE, clock=self.wall, sleep=self.sleep))
 
     def paces(self, chat_id: int) -> bool:
@@ -165,7 +174,8 @@ class Pacer:
             limit, period = int(self.rate[0]), self.rate[1]
             found = self._windows[chat_id] = (
                 GroupWindow(limit, period, self.clock, self.sleep) if self.take is None
-                else StoreWindow(self.take, f"telegram:{chat_id}", limit, period, self.wall, self.sleep))
+                else StoreWindow(self.take, f"telegram:{chat_id}", limit, period + STORE_MARGIN,
+                                 self.wall, self.sleep))
         return found
 
     async def ready(self, chat_id: int, game_id: int | None = None, post: bool = False) -> bool:
@@ -185,6 +195,8 @@ class Pacer:
             yield
             return
         window: Window = self.window(chat_id)
+        if self._bot is not None:
+            await self._bot.room(is_post(method))
         taken = await window.acquire(is_post(method))
         try:
             yield
