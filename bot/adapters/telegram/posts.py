@@ -55,13 +55,8 @@ class PostQueue:
                 try:
                     message_id = await self._send(chat_id, item)
                 except ChatMigrated as exc:
-                    new_id = int(exc.new_chat_id)
-                    moving = [item, *queue]
+                    await self._moved(chat_id, int(exc.new_chat_id), [item, *queue])
                     queue.clear()
-                    for waiting in moving:
-                        _chain(self.post(new_id, waiting.content, None, waiting.game_id, waiting.thread),
-                               waiting.done)
-                    await self.refusals.chat_moved(chat_id, new_id)
                     continue
                 except BaseException:
                     if not item.done.done():
@@ -75,6 +70,13 @@ class PostQueue:
                 self._posts.pop(chat_id, None)
             elif not self.closed:
                 self._tasks[chat_id] = asyncio.create_task(self._run(chat_id))
+
+    async def _moved(self, old_id: int, new_id: int, moving: list[_Post]) -> None:
+        """The group became a supergroup: its waiting posts go to the new id, in order, and each
+        caller gets the id of its post there."""
+        for waiting in moving:
+            _chain(self.post(new_id, waiting.content, None, waiting.game_id, waiting.thread), waiting.done)
+        await self.refusals.chat_moved(old_id, new_id)
 
     async def _send(self, chat_id: int, item: _Post) -> int | None:
         """The post sent, its id; None if the chat refused it or Telegram could not be reached."""
