@@ -70,6 +70,38 @@ async def test_three_processes_on_one_store_keep_a_group_to_its_minute() -> None
     assert busiest(arrived, 60.0) == 20, "twenty a minute for all three together"
 
 
+async def test_a_place_taken_before_a_long_drawing_is_not_used_after_it() -> None:
+    """With a shared store a place is taken before drawing; a picture that took longer than the
+    margin to draw takes a place of its own when it goes, so the minute still holds."""
+    time = VirtualTime()
+    store = shared_store(time)
+    pacers = [Pacer((20, 60.0), take=store.take_send, clock=time.clock, wall=time.clock, sleep=time.sleep)
+              for _ in range(2)]
+    arrived: list[float] = []
+    rng = random.Random(3)
+
+    async def process(pacer: Pacer) -> None:
+        for _ in range(30):
+            await send_drawn(pacer, time, arrived, drawing=rng.choice([0.1, 0.5, 5.0]))
+
+    await time.run(asyncio.gather(*(process(p) for p in pacers)))
+    assert busiest(arrived, 60.0) <= 20
+
+
+async def test_an_edit_that_waited_for_a_shared_group_is_drawn_again() -> None:
+    time = VirtualTime()
+    store = shared_store(time)
+    pacer = Pacer((1, 60.0), take=store.take_send, clock=time.clock, wall=time.clock, sleep=time.sleep)
+
+    async def scene() -> list[bool]:
+        first = await pacer.ready(GROUP)
+        async with pacer.sending(GROUP, "editmessagetext"):
+            pass
+        return [first, await pacer.ready(GROUP)]
+
+    assert await time.run(scene()) == [False, True]
+
+
 async def test_a_new_message_goes_before_the_edits_waiting_in_a_shared_window() -> None:
     time = VirtualTime()
     store = shared_store(time)

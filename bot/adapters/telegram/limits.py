@@ -13,10 +13,12 @@ the player waiting.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import warnings
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any, Protocol
 
@@ -30,6 +32,10 @@ closer together."""
 MESSAGE_METHODS = ("send", "edit", "copy", "forward")
 """Beginnings of the names of the requests that make or change a message; the others (an answer
 to a tap, a deletion, a look at a member) are no message Telegram counts."""
+
+
+_HELD: ContextVar[bool] = ContextVar("telegram_bot_place_held", default=False)
+"""Set while a request goes whose place in the bot's second its sender took already."""
 
 
 def is_private(chat_id: object) -> bool:
@@ -81,6 +87,29 @@ class MessagesRateLimiter(BaseRateLimiter[int]):
     def share(self, window: Window) -> None:
         self.shared = window
 
+    async def take(self, post: bool) -> list[tuple[Window, float]]:
+        """A place in the bot's second (in the store too, when shared), taken ahead by a sender
+        that must know when it has it (`held`); `release` once the request was answered."""
+        taken: list[tuple[Window, float]] = [(self.window, await self.window.acquire(post))]
+        if self.shared is not None:
+            taken.append((self.shared, await self.shared.acquire(post)))
+        return taken
+
+    @staticmethod
+    def release(taken: list[tuple[Window, float]]) -> None:
+        for window, at in taken:
+            window.sent_at(at)
+
+    @staticmethod
+    @contextlib.contextmanager
+    def held() -> Iterator[None]:
+        """The request made inside has its place taken (`take`): its first try takes none."""
+        token = _HELD.set(True)
+        try:
+            yield
+        finally:
+            _HELD.reset(token)
+
     async def initialize(self) -> None:
         pass
 
@@ -99,13 +128,9 @@ class MessagesRateLimiter(BaseRateLimiter[int]):
         count = counted(endpoint, data.get("chat_id"))
         post = is_post(endpoint)
         retries = rate_limit_args or self.max_retries
+        held = _HELD.get()
         for attempt in range(retries + 1):
-            if not count:
-                taken: list[tuple[Window, float]] = []
-            else:
-                taken = [(self.window, await self.window.acquire(post))]
-                if self.shared is not None:
-                    taken.append((self.shared, await self.shared.acquire(post)))
+            taken = await self.take(post) if count and not (held and attempt == 0) else []
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -113,8 +138,7 @@ class MessagesRateLimiter(BaseRateLimiter[int]):
                     raise
                 await self.sleep(retry_seconds(exc) + 0.1)
             finally:
-                for window, at in taken:
-                    window.sent_at(at)
+                self.release(taken)
         raise AssertionError("unreachable")
 
 

@@ -5,7 +5,9 @@ counts them (`limits.counted`). A message takes its place in a window as its req
 after its picture is drawn (drawing may take longer than the rest), and the place counts from
 when Telegram answered: counted when a message was only allowed, a group got 21 to 23 in a
 minute. Before drawing, the outbox waits until the group's window has room (`Pacer.ready`), so
-that a table edit that had to wait shows the state it goes out with.
+that a table edit that had to wait shows the state it goes out with (in the store, which cannot
+be asked without counting, the place is taken then and used by the request that follows if it
+goes within a margin the store's minute is longer by; otherwise the request takes another).
 
 One process on its own store counts in memory (`GroupWindow`), and keeps a group's recent
 sends with its game, so that a bot started again at once still knows how many the minute has
@@ -33,8 +35,11 @@ SENT_REF = "sent"
 BOT_KEY = "telegram:bot"
 BOT_RATE = (30, 1.0 + JITTER)
 STORE_MARGIN = 2.0
-"""Seconds added to a group's minute counted in the store: there a place is kept from when it
-was taken, and the request may wait a little longer for a place in the bot's second."""
+"""Seconds added to a group's minute counted in the store: there a place counts from when it
+was taken, and the request may go a little later (after its picture is drawn, or once the bot's
+second has room). A place taken before drawing is used only by a request within this margin."""
+KEPT_WAIT = 0.1
+"""Seconds of asking the store for a place past which `ready` says it waited."""
 IDLE_KEPT = 512
 """Groups whose windows are kept before the idle ones are dropped."""
 
@@ -98,7 +103,7 @@ class StoreWindow:
         self.take, self.key, self.limit, self.period = take, key, limit, period
         self.clock, self.sleep = clock, sleep
         self.free_at = 0.0
-        """When the store last said a place would free (a hint for `room`; it may be gone)."""
+        """When the store last said a place would free."""
         self._turns = _Turns()
 
     async def acquire(self, post: bool = False) -> float:
@@ -118,13 +123,6 @@ class StoreWindow:
 
     def sent_at(self, taken: float) -> None:
         """The store keeps when the place was taken: its `period` has the margin instead."""
-
-    async def room(self, post: bool = False) -> bool:
-        wait = self.free_at - self.clock()
-        if wait <= 0:
-            return False
-        await self.sleep(wait)
-        return True
 
     def idle(self) -> bool:
         return self._turns.idle() and self.clock() >= self.free_at
@@ -147,16 +145,18 @@ class Pacer:
         self.refs_get, self.refs_set = refs_get, refs_set
         self.clock, self.wall, self.sleep = clock, wall, sleep
         self._windows: dict[int, GroupWindow | StoreWindow] = {}
-        self._bot: GroupWindow | None = None
+        self._limiter: MessagesRateLimiter | None = None
+        self._kept: dict[int, deque[float]] = {}
+        """Per group, places `ready` took in the store, oldest first."""
         self._recalls: dict[tuple[int, int], asyncio.Future[None]] = {}
 
     def pace_with(self, limiter: object) -> None:
         """Work with the bot's rate limiter: with a shared store it also counts in the store for
-        all processes, and a group's place is taken only once the bot's second has room (a
-        place counted in the store cannot be moved to when the message really went)."""
+        all processes, and a group's message takes its place in the bot's second here, right
+        after the group's (see `sending`)."""
         if not isinstance(limiter, MessagesRateLimiter):
             return
-        self._bot = limiter.window
+        self._limiter = limiter
         if self.take is not None:
             limiter.share(StoreWindow(self.take, BOT_KEY, *BOT_RATE, clock=self.wall, sleep=self.sleep))
 
@@ -179,29 +179,70 @@ class Pacer:
         return found
 
     async def ready(self, chat_id: int, game_id: int | None = None, post: bool = False) -> bool:
-        """Wait, taking nothing, until the group's window has a place; True if that meant
-        waiting (what is drawn next is then worth drawing again)."""
+        """Wait until the group's window has a place; True if that meant waiting (what is drawn
+        next is then worth drawing again). In memory the place is taken as the message goes;
+        in the store it is taken now and kept for the request that follows within
+        `STORE_MARGIN` seconds (a place in the store cannot be taken without counting it)."""
         if not self.paces(chat_id):
             return False
         window = self.window(chat_id)
-        if game_id is not None and isinstance(window, GroupWindow):
-            await self._recall(chat_id, game_id, window)
-        return await window.room(post)
+        if isinstance(window, GroupWindow):
+            if game_id is not None:
+                await self._recall(chat_id, game_id, window)
+            return await window.room(post)
+        asked = self.wall()
+        taken = await window.acquire(post)
+        self._kept.setdefault(chat_id, deque()).append(taken)
+        return taken - asked > KEPT_WAIT
+
+    def _kept_place(self, chat_id: int) -> float | None:
+        """When `ready` took a place in the store for the group that is still good for a
+        request (None: none is)."""
+        kept = self._kept.get(chat_id)
+        while kept and kept[0] < self.wall() - STORE_MARGIN:
+            kept.popleft()
+        if not kept:
+            self._kept.pop(chat_id, None)
+            return None
+        return kept.popleft()
 
     @contextlib.asynccontextmanager
     async def sending(self, chat_id: int, method: str) -> AsyncIterator[None]:
-        """Around one request: a place in the group's window if Telegram counts it there."""
+        """Around one request: a place in the group's window if Telegram counts it there.
+
+        In memory the place counts from when the request was answered. In the store it counts
+        from when it was taken, so the request goes within `STORE_MARGIN` of it: the bot's
+        place is taken here, after the group's, and should that take longer, the group's
+        place is taken anew (the one before stays counted)."""
         if not (self.paces(chat_id) and counted(method, chat_id)):
             yield
             return
-        window: Window = self.window(chat_id)
-        if self._bot is not None:
-            await self._bot.room(is_post(method))
-        taken = await window.acquire(is_post(method))
+        post = is_post(method)
+        window = self.window(chat_id)
+        if isinstance(window, GroupWindow):
+            if self._limiter is not None:
+                await self._limiter.window.room(post)
+            taken = await window.acquire(post)
+            try:
+                yield
+            finally:
+                window.sent_at(taken)
+            return
+        limiter = self._limiter
+        bot: list[tuple[Window, float]] = []
         try:
-            yield
+            while True:
+                group_at = self._kept_place(chat_id) or await window.acquire(post)
+                if limiter is None:
+                    break
+                bot += await limiter.take(post)
+                if self.wall() - group_at <= STORE_MARGIN:
+                    break
+            with limiter.held() if limiter is not None else contextlib.nullcontext():
+                yield
         finally:
-            window.sent_at(taken)
+            if limiter is not None:
+                limiter.release(bot)
 
     async def keep(self, chat_id: int, game_id: int | None) -> None:
         """Keep the group's recent sends with the game (memory mode), for a restart."""
