@@ -269,6 +269,8 @@ async def run(args: argparse.Namespace) -> None:
         print("requests:", dict(tg.request_counts.most_common()))
         print(f"busiest group minute: {max(tg.busiest_minute(t.group) for t in tables)} sends and edits; "
               f"flood errors (429): {sum(tg.rate_limited_counts.values())}")
+        print(f"busiest bot second: {tg.busiest_second()} new messages and group edits "
+              f"(the games' opening included, refused ones too)")
         uploads = _uploaded(tg)
         if uploads:
             matches = sum(t.matches for t in tables)

@@ -198,11 +198,11 @@ def telegram_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:
     from .adapters.telegram.limits import MessagesRateLimiter
     from .adapters.telegram.outbox import RING_RATE
 
-    overall = MessagesRateLimiter(FloodLimit.MESSAGES_PER_SECOND / workers, max_retries=3)
-    # A shared store counts each group's messages for all processes; otherwise each keeps
-    # to its share.
-    per_group = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP / (
-        1 if sessions.message_refs.shared else workers)
+    # A shared store counts the bot's and each group's messages for all processes; otherwise
+    # each keeps to its share.
+    share = 1 if sessions.message_refs.shared else workers
+    overall = MessagesRateLimiter(FloodLimit.MESSAGES_PER_SECOND / share, max_retries=3)
+    per_group = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP / share
     return TelegramFrontEnd(sessions, settings.telegram_token, api_base=settings.telegram_api_base,
                             webhook_url=settings.telegram_webhook_url, listen=settings.telegram_listen,
                             rate_limiter=overall, group_rate=(per_group, 60.0),

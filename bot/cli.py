@@ -179,8 +179,8 @@ _TELEGRAM_ENV = """environment:
   TELEGRAM_API_BASE     Bot API prefix, e.g. http://127.0.0.1:8081/bot for a self-hosted server
   TELEGRAM_WEBHOOK_URL  webhook mode: the public URL (long polling when unset)
   TELEGRAM_LISTEN       webhook mode: the host:port to listen on
-  TELEGRAM_WORKERS      webhook mode: how many processes share the token (each keeps
-                        to its share of Telegram's 30 messages a second)
+  TELEGRAM_WORKERS      webhook mode: how many processes share the token (on PostgreSQL
+                        Telegram's limits are counted there for all; else each keeps its share)
   SCOPA_DB              the database: an SQLite file (default scopa.db) or
                         postgresql://user:password@host:5432/db"""
 _DISCORD_ENV = """environment:

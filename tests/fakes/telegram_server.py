@@ -186,6 +186,17 @@ class ApiError(Exception):
         return body
 
 
+def _busiest(times: list[float], period: float) -> int:
+    """The most of `times` within any `period` seconds."""
+    ordered = sorted(times)
+    start, best = 0, 0
+    for end, at in enumerate(ordered):
+        while ordered[start] <= at - period:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
 def too_many_requests(retry_after: float) -> ApiError:
     """A 429 answer. Telegram sends whole seconds; a fraction is allowed here to keep tests fast."""
     value: float = int(retry_after) if float(retry_after).is_integer() else retry_after
@@ -939,6 +950,9 @@ class FakeTelegramServer:
         self.rate_limited_counts: Counter[str] = Counter()
         self.group_sends: dict[int, list[float]] = {}
         """Per group, when each accepted send or edit went (``time.monotonic()``)."""
+        self.bot_sends: list[float] = []
+        """When each request Telegram counts against the bot's 30 a second arrived (a new message
+        anywhere, an edit in a group), accepted or refused (``time.monotonic()``)."""
         self.confirmed_update_id = 0
         self.closed = False
         self.logged_out = False
@@ -1355,13 +1369,12 @@ class FakeTelegramServer:
 
     def busiest_minute(self, chat: ChatRef, period: float = 60.0) -> int:
         """The most sends and edits the group got in any 60 seconds (or `period`)."""
-        times = sorted(self.group_sends.get(self._group(chat).id, []))
-        start, best = 0, 0
-        for end, at in enumerate(times):
-            while times[start] <= at - period:
-                start += 1
-            best = max(best, end - start + 1)
-        return best
+        return _busiest(self.group_sends.get(self._group(chat).id, []), period)
+
+    def busiest_second(self, period: float = 1.0) -> int:
+        """The most requests counted against the bot's 30 a second (`bot_sends`) that arrived in
+        any one second (or `period`), refused ones included."""
+        return _busiest(self.bot_sends, period)
 
     def set_permissions(self, chat: ChatRef, **rights: bool) -> None:
         """A group's default member rights, e.g. ``can_send_photos=False`` (the bot is a member)."""
@@ -2148,13 +2161,14 @@ class FakeTelegramServer:
 
         Edits of a group's messages count against the group's minute as Telegram counts them
         (an edited table costs as much as a new message); `group_sends` keeps when each went."""
-        if not self.flood_control:
-            if chat.is_group:
-                self.group_sends.setdefault(chat.id, []).append(time.monotonic())
-            return
         if edit and not chat.is_group:
             return
         now = time.monotonic()
+        self.bot_sends.append(now)
+        if not self.flood_control:
+            if chat.is_group:
+                self.group_sends.setdefault(chat.id, []).append(now)
+            return
         windows = [(self._sent_at, self.global_flood_limit)]
         if chat.is_group:
             windows.append((self._sent_at_chat.setdefault(chat.id, deque()), self.group_flood_limit))

@@ -61,6 +61,7 @@ async def test_scopa_db_naming_postgresql_plays_a_whole_match_there(postgres_url
 
 def test_webhook_workers_share_telegrams_flood_limits() -> None:
     from bot.adapters.telegram import TelegramFrontEnd
+    from bot.adapters.telegram.limits import MessagesRateLimiter
     from bot.app import telegram_front_end
     from bot.sessions import Sessions
 
@@ -77,6 +78,10 @@ def test_webhook_workers_share_telegrams_flood_limits() -> None:
     front = telegram_front_end(Sessions(shared), settings)  # type: ignore[arg-type]
     assert isinstance(front, TelegramFrontEnd)
     assert front.outbox.group_rate == (20, 60.0), "counted in the shared database for all three"
+    limiter = front.application.bot.rate_limiter
+    assert isinstance(limiter, MessagesRateLimiter) and limiter.shared is not None, (
+        "the bot's 30 a second counted in the shared database too")
+    assert limiter.window.limit == 30
 
 
 @pytest.mark.parametrize(("env", "says"), [

@@ -13,12 +13,14 @@ the player waiting.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import warnings
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextvars import ContextVar
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from telegram._utils.types import JSONDict
 from telegram.error import RetryAfter
@@ -27,9 +29,13 @@ from telegram.ext import BaseRateLimiter
 JITTER = 0.1
 """Seconds added to the bot's window: requests let through a second apart may reach Telegram
 closer together."""
-UNCOUNTED_IN_PRIVATE = frozenset({"editmessagetext", "editmessagecaption", "editmessagemedia",
-                                  "editmessagereplymarkup", "deletemessage"})
-"""Requests that send no new message: free of the bot's 30 a second in a private chat."""
+MESSAGE_METHODS = ("send", "edit", "copy", "forward")
+"""Beginnings of the names of the requests that make or change a message; the others (an answer
+to a tap, a deletion, a look at a member) are no message Telegram counts."""
+
+
+_HELD: ContextVar[bool] = ContextVar("telegram_bot_place_held", default=False)
+"""Set while a request goes whose place in the bot's second its sender took already."""
 
 
 def is_private(chat_id: object) -> bool:
@@ -39,19 +45,70 @@ def is_private(chat_id: object) -> bool:
         return False
 
 
+def counted(method: str, chat_id: object) -> bool:
+    """Whether Telegram counts the request against the bot's 30 a second: a new message in any
+    chat, an edit in a group (an edit in a private chat rings no phone and is free)."""
+    method = method.lower()
+    if chat_id is None or not method.startswith(MESSAGE_METHODS):
+        return False
+    return not (method.startswith("edit") and is_private(chat_id))
+
+
+def is_post(method: str) -> bool:
+    """A new message (which goes before waiting edits), not an edit."""
+    return not method.lower().startswith("edit")
+
+
+class Window(Protocol):
+    """A place in a limit's window, taken when a message goes."""
+
+    async def acquire(self, post: bool = False) -> float: ...
+
+    def sent_at(self, taken: float) -> None: ...
+
+
 class MessagesRateLimiter(BaseRateLimiter[int]):
-    """The bot's requests as Telegram counts them: at most `per_second` new messages and
-    group edits in any second (sends first), edits and deletions in private chats and
-    requests naming no chat (answers to taps, updates) at once. A `RetryAfter` is waited out
-    and the request tried again, up to `max_retries` times."""
+    """The bot's requests as Telegram counts them (`counted`): at most `per_second` new
+    messages and group edits in any second (sends first), each counted as it goes, and the
+    other requests at once. With several processes on one store, `share` adds the window all
+    of them count in (`pacing.StoreWindow`), so that the bot as a whole keeps to its 30. A
+    `RetryAfter` is waited out and the request tried again, up to `max_retries` times."""
 
     def __init__(self, per_second: float = 30.0, max_retries: int = 3,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
         limit = max(1, int(per_second))
         self.window = GroupWindow(limit, 1.0 + JITTER, clock, sleep, kept_for_posts=limit // 4)
+        self.shared: Window | None = None
+        """The window of every process on the store, when they share one."""
         self.max_retries = max_retries
         self.sleep = sleep
+
+    def share(self, window: Window) -> None:
+        self.shared = window
+
+    async def take(self, post: bool) -> list[tuple[Window, float]]:
+        """A place in the bot's second (in the store too, when shared), taken ahead by a sender
+        that must know when it has it (`held`); `release` once the request was answered."""
+        taken: list[tuple[Window, float]] = [(self.window, await self.window.acquire(post))]
+        if self.shared is not None:
+            taken.append((self.shared, await self.shared.acquire(post)))
+        return taken
+
+    @staticmethod
+    def release(taken: list[tuple[Window, float]]) -> None:
+        for window, at in taken:
+            window.sent_at(at)
+
+    @staticmethod
+    @contextlib.contextmanager
+    def held() -> Iterator[None]:
+        """The request made inside has its place taken (`take`): its first try takes none."""
+        token = _HELD.set(True)
+        try:
+            yield
+        finally:
+            _HELD.reset(token)
 
     async def initialize(self) -> None:
         pass
@@ -68,19 +125,20 @@ class MessagesRateLimiter(BaseRateLimiter[int]):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> bool | JSONDict | list[JSONDict]:
-        method = endpoint.lower()
-        chat_id = data.get("chat_id")
-        counted = chat_id is not None and not (method in UNCOUNTED_IN_PRIVATE and is_private(chat_id))
+        count = counted(endpoint, data.get("chat_id"))
+        post = is_post(endpoint)
         retries = rate_limit_args or self.max_retries
+        held = _HELD.get()
         for attempt in range(retries + 1):
-            if counted:
-                await self.window.acquire(post=method.startswith("send"))
+            taken = await self.take(post) if count and not (held and attempt == 0) else []
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
                 if attempt == retries:
                     raise
                 await self.sleep(retry_seconds(exc) + 0.1)
+            finally:
+                self.release(taken)
         raise AssertionError("unreachable")
 
 
@@ -144,7 +202,7 @@ class GroupWindow:
         self.kept_for_posts = min(kept_for_posts, limit - 1)
         """Places edits never take: new messages find one at once even while edits are many."""
         self.sent: deque[float] = deque()
-        self._waiting: dict[bool, deque[asyncio.Future[None]]] = {True: deque(), False: deque()}
+        self._waiting: dict[bool, deque[asyncio.Future[float]]] = {True: deque(), False: deque()}
         self._granting: asyncio.Task[None] | None = None
 
     def _prune(self, now: float) -> None:
@@ -166,22 +224,46 @@ class GroupWindow:
     def remember(self, times: list[float]) -> None:
         self.sent = deque(sorted([*self.sent, *times])[-self.limit:])
 
-    async def acquire(self, post: bool = False) -> None:
+    async def acquire(self, post: bool = False) -> float:
         """Take a place in the window, waiting for one if it is full; `post`: a new message,
-        which goes before the edits waiting."""
+        which goes before the edits waiting. The time the place was taken at, for `sent_at`."""
         if not self.full(post) and not self._waiting[True] and not (not post and self._waiting[False]):
-            self.sent.append(self.clock())
-            return
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            now = self.clock()
+            self.sent.append(now)
+            return now
+        turn: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         self._waiting[post].append(turn)
         if self._granting is None:
             self._granting = asyncio.create_task(self._grant())
         try:
-            await turn
+            return await turn
         except asyncio.CancelledError:
             if turn in self._waiting[post]:
                 self._waiting[post].remove(turn)
             raise
+
+    def sent_at(self, taken: float) -> None:
+        """The message whose place was taken at `taken` has gone (its request was answered): it
+        counts from now. A request held up on its way (a busy event loop, a slow connection)
+        reaches Telegram later than its place was taken, and must not let the window free its
+        place earlier than Telegram does."""
+        now = self.clock()
+        if now <= taken:
+            return
+        try:
+            self.sent.remove(taken)
+        except ValueError:
+            return
+        self.sent.append(now)
+
+    async def room(self, post: bool = False) -> bool:
+        """Wait, taking nothing, until the window has a place; True if that meant waiting."""
+        waited = False
+        while self.full(post):
+            waited = True
+            room = self._room(post)
+            await self.sleep(self.sent[len(self.sent) - room] + self.period - self.clock() + 0.01)
+        return waited
 
     async def _grant(self) -> None:
         """Give free places to the waiting, posts first, as the window frees them."""
@@ -197,6 +279,6 @@ class GroupWindow:
                 turn = self._waiting[post].popleft()
                 if not turn.done():
                     self.sent.append(now)
-                    turn.set_result(None)
+                    turn.set_result(now)
         finally:
             self._granting = None

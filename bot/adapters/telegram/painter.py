@@ -30,7 +30,7 @@ from ...pictures import (
     table_picture,
     warm_up,
 )
-from .outbox import Picture
+from .content import Picture
 
 log = logging.getLogger(__name__)
 
