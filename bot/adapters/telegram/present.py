@@ -36,7 +36,7 @@ from ...sessions import (
     UserRef,
     interaction,
 )
-from ...sessions.interaction import FuoriOutcome, HandMode, HandPrompt
+from ...sessions.interaction import FuoriOutcome, HandPrompt
 from .announcements import Announcements
 from .audience import Audience
 from .identity import PLATFORM, private_link, topic_id
