@@ -47,6 +47,11 @@ from .records import (
     ReviewSeatRow,
 )
 
+SENDS_KEPT = 300.0
+"""Seconds a message counted by `take_send` is kept for other names' calls to drop: longer than
+any period a front-end counts over, so a short window never forgets a long one's counts."""
+
+
 SNOWFLAKE_SHIFT = 22
 """A chat's home (a Discord server id) picks its shard as `(home >> 22) % shard_count`,
 Discord's own rule for which gateway shard receives a server's events."""
@@ -141,7 +146,9 @@ class MessageRefs(Protocol):
         """Count one message to `chat` (a front-end's name for it) at `now` if fewer than
         `limit` went in the `period` seconds before: 0.0; otherwise count nothing and give
         the seconds until one more may go. Of all processes, one at a time counts a chat's.
-        Counts older than `period` are not kept, a chat's own nor, a few at each call, any other's."""
+        Counts older than `period` are not kept, a chat's own; of the others, which may be counted
+        over shorter periods than theirs (a bot's second beside a group's minute), a few at each
+        call once older than `SENDS_KEPT`."""
         ...
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import asyncpg
 
-from ..sessions.ports import OpenGameExists, Served, StaleVersion
+from ..sessions.ports import SENDS_KEPT, OpenGameExists, Served, StaleVersion
 from .changes import POSTGRES, Plan, move, numbered
 from .chat_moves import ChatMoved, postgres_move_chat
 from .models import Change, ChatRow, Deadline, DeadlineKind, GameRow, MoveCommit, NewGame, SeatRow, dumps
@@ -269,7 +269,8 @@ class PostgresStore(SqlStore):
             await conn.execute("DELETE FROM chat_sends WHERE chat=$1 AND at<=$2", chat, float(now - period))
             await conn.execute(
                 "DELETE FROM chat_sends WHERE ctid = ANY(ARRAY(SELECT ctid FROM chat_sends "
-                "WHERE at<=$1 LIMIT $2 FOR UPDATE SKIP LOCKED))", float(now - period), STALE_SENDS_PRUNED)
+                "WHERE at<=$1 LIMIT $2 FOR UPDATE SKIP LOCKED))", float(now - max(period, SENDS_KEPT)),
+                STALE_SENDS_PRUNED)
             recent = [float(r["at"]) for r in await conn.fetch(
                 "SELECT at FROM chat_sends WHERE chat=$1 ORDER BY at", chat)]
             if len(recent) >= limit:

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from ..sessions.ports import Served, StaleVersion, StorageFailed
+from ..sessions.ports import SENDS_KEPT, Served, StaleVersion, StorageFailed
 from .changes import SQLITE, Plan, move
 from .chat_moves import sqlite_move_chat
 from .files import OpenFiles
@@ -348,7 +348,7 @@ class Store(SqlStore):
         def work(conn: sqlite3.Connection) -> float:
             conn.execute("DELETE FROM chat_sends WHERE chat=? AND at<=?", (chat, now - period))
             conn.execute("DELETE FROM chat_sends WHERE rowid IN (SELECT rowid FROM chat_sends "
-                         "WHERE at<=? LIMIT ?)", (now - period, STALE_SENDS_PRUNED))
+                         "WHERE at<=? LIMIT ?)", (now - max(period, SENDS_KEPT), STALE_SENDS_PRUNED))
             recent = [float(r[0]) for r in conn.execute(
                 "SELECT at FROM chat_sends WHERE chat=? ORDER BY at", (chat,))]
             if len(recent) >= limit:

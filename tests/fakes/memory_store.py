@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.sessions.ports import OpenGameExists, Served, StaleVersion
+from bot.sessions.ports import SENDS_KEPT, OpenGameExists, Served, StaleVersion
 from bot.sessions.records import (
     Change,
     ChatChange,
@@ -408,7 +408,8 @@ class MemoryStore(UnitStore):
 
     async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
         self._open()
-        for other in [c for c, ats in self._sends.items() if c != chat and ats[-1] <= now - period]:
+        stale = now - max(period, SENDS_KEPT)
+        for other in [c for c, ats in self._sends.items() if c != chat and ats[-1] <= stale]:
             del self._sends[other]
         recent = [at for at in self._sends.get(chat, []) if at > now - period]
         if len(recent) >= limit:

@@ -20,7 +20,7 @@ import pytest
 
 from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
-from bot.sessions.ports import Served, StorageFailed
+from bot.sessions.ports import SENDS_KEPT, Served, StorageFailed
 from bot.sessions.records import Deadline, DeadlineKind, GameStatus
 from bot.storage import (
     ChatChange,
@@ -917,11 +917,24 @@ async def test_a_quiet_chats_counts_are_forgotten_by_the_next_message_anywhere(b
         assert await store.take_send(f"telegram:-{n}", 1_000.0 + n, 20, 60.0) == 0.0
     assert await backend.rows("chat_sends") == 30
     assert await store.take_send("telegram:-99", 1_065.0, 20, 60.0) == 0.0
-    assert await backend.rows("chat_sends") == 31 - 6, "the six counts older than a minute"
-    assert await store.take_send("telegram:-99", 1_200.0, 20, 60.0) == 0.0
+    assert await backend.rows("chat_sends") == 31, "another chat's minute may be counted longer"
+    assert await store.take_send("telegram:-99", 1_000.0 + SENDS_KEPT + 5, 20, 60.0) == 0.0
+    assert await backend.rows("chat_sends") == 31 - 6, "the six counts older than SENDS_KEPT"
+    assert await store.take_send("telegram:-99", 1_140.0 + SENDS_KEPT, 20, 60.0) == 0.0
     assert await backend.rows("chat_sends") == 5, "twenty of the other chats' at a time"
-    assert await store.take_send("telegram:-99", 1_201.0, 20, 60.0) == 0.0
+    assert await store.take_send("telegram:-99", 1_141.0 + SENDS_KEPT, 20, 60.0) == 0.0
     assert await backend.rows("chat_sends") == 2, "only the last minute's"
+
+
+async def test_a_count_over_a_second_keeps_another_names_minute(backend: Backend) -> None:
+    """The bot's second and a group's minute counted in one store: the short window's calls
+    drop none of the minute's counts (three processes once sent 44 in a group's minute)."""
+    store = await backend.open()
+    assert await store.take_send("telegram:-1", 1_000.0, 2, 62.0) == 0.0
+    assert await store.take_send("telegram:-1", 1_001.0, 2, 62.0) == 0.0
+    for n in range(40):
+        assert await store.take_send("telegram:bot", 1_002.0 + n, 30, 1.1) == 0.0
+    assert await store.take_send("telegram:-1", 1_050.0, 2, 62.0) == 12.0
 
 
 # ---- message references --------------------------------------------------------
