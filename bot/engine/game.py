@@ -118,33 +118,39 @@ TOOK: Final = tuple(
 """`TOOK[seat][card.index][taken.index]`: the outcome of `card` taking `taken` alone mid-hand
 without a scopa (shared, as `LAID`)."""
 
-class _Restore(NamedTuple):
+
+class _Restore:
     """The state as it was before a deal or the end of a round, for `undo`: the lists that
     the step replaced are kept as they were, those it changes in place are copies."""
 
-    hands: list[list[Card]]
-    table: list[Card]
-    stock: list[Card]
-    captured: list[list[Card]]
-    scope: list[int]
-    side_taken: list[int]
-    side_scope: list[int]
-    last_capturer: int | None
-    plays: list[Play]
-    deals: list[Deal]
-    deal_count: int
-    to_play: int
-    dealer: int
-    round_number: int
-    totals: list[int]
-    winner: int | None
-    results: int
-    rounds: int
-    table_key: int
-    in_hands: int
-    awaiting_deal: bool
-    then_move: bool
-    """Whether `undo` takes back the move under it too (a declaration of fuori)."""
+    def __init__(self, hands: list[list[Card]], table: list[Card], stock: list[Card],
+                 captured: list[list[Card]], scope: list[int], side_taken: list[int],
+                 side_scope: list[int], last_capturer: int | None, plays: list[Play], deals: list[Deal],
+                 deal_count: int, to_play: int, dealer: int, round_number: int, totals: list[int],
+                 winner: int | None, results: int, rounds: int, table_key: int, in_hands: int,
+                 awaiting_deal: bool, then_move: bool) -> None:
+        self.hands = hands
+        self.table = table
+        self.stock = stock
+        self.captured = captured
+        self.scope = scope
+        self.side_taken = side_taken
+        self.side_scope = side_scope
+        self.last_capturer = last_capturer
+        self.plays = plays
+        self.deals = deals
+        self.deal_count = deal_count
+        self.to_play = to_play
+        self.dealer = dealer
+        self.round_number = round_number
+        self.totals = totals
+        self.winner = winner
+        self.results = results
+        self.rounds = rounds
+        self.table_key = table_key
+        self.in_hands = in_hands
+        self.awaiting_deal = awaiting_deal
+        self.then_move = then_move
 
 
 Undo = tuple[Move, int, int, int, int | None, list[Move] | None, list[Effect], int | tuple[int, ...],
@@ -426,7 +432,7 @@ class Game:
         self.side_scope = [0] * sides
         self.last_capturer = None
         self.plays = []
-        self._deals = [Deal(tuple(hands), tuple(self.table))]
+        self._deals = [tuple.__new__(Deal, (tuple(hands), tuple(self.table)))]
         self.to_play = first
         self.awaiting_deal = False
         return self._escoba_starting_takes()
@@ -476,7 +482,7 @@ class Game:
         first = (self.dealer + 1) % seats
         self.hands = [dealt[(seat - first) % seats::seats] for seat in range(seats)]
         self._in_hands = count
-        self._deals.append(Deal(tuple(dealt)))
+        self._deals.append(tuple.__new__(Deal, (tuple(dealt), None)))
 
     def _set_table(self, cards: list[Card]) -> None:
         cards.sort(key=_order)
@@ -828,8 +834,9 @@ class Game:
         result = RoundResult(self.round_number, self.dealer, scores, tuple(totals),
                              self.winner, plan.categories)
         self.results.append(result)
-        self._rounds.append(RoundLog(self.dealer, self._deals, self.plays, self.last_capturer,
-                                     tuple([score.to_dict() for score in scores])))
+        self._rounds.append(tuple.__new__(RoundLog, (
+            self.dealer, self._deals, self.plays, self.last_capturer,
+            tuple([score.to_dict() for score in scores]), None)))
         self._legal = None
         return result
 
