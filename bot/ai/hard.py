@@ -100,6 +100,11 @@ class HardPlayer:
         self.nodes = 0
         self.policy = RolloutPolicy(view)
         self.mode = capture_mode(view.variant, view.rules)
+        sides = len(view.sides)
+        self._no_scope = [0] * sides
+        self._threat = SCOPA_THREAT / (sides - 1)
+        """What an opponent's likely scopa takes off the margin (`margin` shares it out)."""
+        self._margins: dict[tuple[int, ...], float] = {}
 
     def values(self) -> dict[Move, float] | None:
         """Mean value of each legal move over the guesses drawn; None if no guess was finished in time."""
@@ -200,6 +205,7 @@ class HardPlayer:
             # Free the search's caches before collection resumes: a collection
             # over the objects they hold took up to 40 ms past the search's end.
             self.evaluator.clear()
+            self._margins = {}
             if collecting:
                 gc.enable()
         if values is None:
@@ -207,9 +213,17 @@ class HardPlayer:
         return max(moves, key=lambda m: values[m] + TIE_BREAK * hints[m])
 
     def _leaf(self, game: Game) -> float:
-        points = self.evaluator.points(game.side_taken, game.side_scope)
+        """The margin the position promises: the round's expected points of the cards taken and
+        the scope made (margins add up, so the first part is kept per set of piles), plus the
+        scopa the player to move can make on the table left."""
+        taken = game.side_taken
+        key = tuple(taken)
+        value = self._margins.get(key)
+        if value is None:
+            value = self._margins[key] = margin(self.evaluator.points(taken, self._no_scope), self.side)
+        value += margin(game.side_scope, self.side)
         if game.round_over:
-            return margin(points, self.side)
+            return value
         table = game.table
         if table:
             sweeping = sweep_ranks(tuple([c.rank for c in table]), self.mode)
@@ -217,8 +231,8 @@ class HardPlayer:
                 seat = game.to_play
                 last_play = game.in_hands == 1 and not game.stock
                 if not last_play and any(c.rank in sweeping for c in game.hands[seat]):
-                    points[self.side_of[seat]] += SCOPA_THREAT
-        return margin(points, self.side)
+                    value += SCOPA_THREAT if self.side_of[seat] == self.side else -self._threat
+        return value
 
     def _search(self, game: Game, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
@@ -229,8 +243,24 @@ class HardPlayer:
         moves = game.legal_moves()
         if len(moves) > 1:
             moves.sort(key=_capture_size, reverse=True)
-        if self.side_of[game.to_play] == self.side:
-            best = -_INF
+        ours = self.side_of[game.to_play] == self.side
+        best = -_INF if ours else _INF
+        if depth == 1:
+            for move in moves:
+                self.nodes += 1
+                game.apply(move)
+                value = self._leaf(game)
+                game.undo()
+                if value > best if ours else value < best:
+                    best = value
+                    if ours:
+                        alpha = max(alpha, value)
+                    else:
+                        beta = min(beta, value)
+                    if alpha >= beta:
+                        break
+            return best
+        if ours:
             for move in moves:
                 game.apply(move)
                 value = self._search(game, depth - 1, alpha, beta)
@@ -242,7 +272,6 @@ class HardPlayer:
                         if alpha >= beta:
                             break
             return best
-        best = _INF
         for move in moves:
             game.apply(move)
             value = self._search(game, depth - 1, alpha, beta)
