@@ -77,12 +77,12 @@ def play_round(rng: random.Random) -> list[int]:
 def rounds_per_second(seconds: float, seed: int) -> float:
     rng = random.Random(seed)
     rounds = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         play_round(rng)
         rounds += 1
-    return rounds / (time.perf_counter() - start)
+    return rounds / (time.process_time() - start)
 
 
 if __name__ == "__main__":
-    print(f"yardstick: {rounds_per_second(3.0, 1):,.0f} rounds/s")
+    print(f"yardstick: {rounds_per_second(3.0, 1):,.0f} rounds per CPU second")
