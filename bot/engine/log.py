@@ -25,14 +25,14 @@ class Deal(NamedTuple):
 
     def hands(self, dealer: int, seats: int) -> list[list[Card]]:
         """Each seat's cards from this deal, in the order it got them."""
-        hands: list[list[Card]] = [[] for _ in range(seats)]
-        first = dealer + 1
-        for turn, card in enumerate(self.cards):
-            hands[(first + turn) % seats].append(card)
-        return hands
+        first = (dealer + 1) % seats
+        cards = list(self.cards)
+        return [cards[(seat - first) % seats::seats] for seat in range(seats)]
 
     def to_dict(self, dealer: int, seats: int) -> dict[str, Any]:
-        hands = [[card.code for card in hand] for hand in self.hands(dealer, seats)]
+        first = (dealer + 1) % seats
+        codes = [card.code for card in self.cards]
+        hands = [codes[(seat - first) % seats::seats] for seat in range(seats)]
         if self.table is None:
             return {"hands": hands}
         return {"hands": hands, "table": [card.code for card in self.table]}
