@@ -2,10 +2,10 @@
 
 The same `.py` files stay importable as they are: when mypyc or a C compiler
 is missing, or compiling fails, the package is installed without extensions
-and the engine runs interpreted (one warning line says so). Set
-SCOPA_PURE_ENGINE=1 to skip compiling on purpose. Compiled modules are touched
-after every build: bot/engine/_native.py takes a module older than its source
-for a stale build and imports the source instead.
+and the engine runs interpreted. Python imports a compiled module ahead of its
+source, so there is one import path either way (`bot.engine.COMPILED` says which
+form runs); scripts/run refuses an install that could not compile the engine on a
+machine with a C compiler. Set SCOPA_PURE_ENGINE=1 to skip compiling on purpose.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-ROOT = os.path.dirname(os.path.abspath(__file__))
 COMPILED = ["bot/engine/cards.py", "bot/engine/captures.py", "bot/engine/scoring.py", "bot/engine/game.py"]
 
 
@@ -36,11 +35,6 @@ class OptionalBuildExt(build_ext):
             super().run()
         except Exception as exc:
             warn(f"{type(exc).__name__}: {exc}")
-            return
-        for ext in self.extensions:
-            built = os.path.join(ROOT, self.get_ext_filename(ext.name))
-            if os.path.exists(built):
-                os.utime(built)
 
 
 def extensions() -> list:  # type: ignore[type-arg]

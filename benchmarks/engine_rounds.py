@@ -1,26 +1,37 @@
-"""Random-play full 2-player scopa rounds per second, scoring included, one process.
+"""Random-play full rounds per second, scoring included, one process, beside a yardstick.
 
-Each round is dealt, played to the end by two players choosing uniformly among
-the legal moves (through the public legal_moves/apply API, every move
-validated) and scored. Prints rounds per second.
+Three loops take turns, a few times each, so that the machine's swings reach them alike:
+- engine: 2-player scopa rounds dealt, played to the end by two players choosing uniformly
+  among the legal moves (through the public legal_moves/apply API, every move validated)
+  and scored;
+- simulate: `scopa-bot simulate`'s matches with a `scopa-record/1` line written for each;
+- yardstick: the same game written as simply as possible in plain Python
+  (benchmarks/yardstick.py).
+Prints each one's best rounds per CPU second (the machine is shared: CPU time leaves out
+the time other processes had the core) and the engine's and simulate's ratio to the
+yardstick, which stays steadier than the rates themselves.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import time
 
+from yardstick import rounds_per_second as yardstick_rate
+
 from bot.engine import COMPILED, Game
+from bot.simulate import simulate
 
 
-def run(seconds: float, seed: int) -> tuple[int, float]:
+def engine_rate(seconds: float, seed: int) -> float:
     rng = random.Random(seed)
     rounds = 0
     games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         game = Game.new("scopa", 2, seed=f"{seed}-{games}")
         games += 1
         while not game.finished:
@@ -28,18 +39,41 @@ def run(seconds: float, seed: int) -> tuple[int, float]:
             outcome = game.apply(moves[int(rng.random() * len(moves))])
             if outcome.round_result is not None:
                 rounds += 1
-    return rounds, time.perf_counter() - start
+    return rounds / (time.process_time() - start)
+
+
+def simulate_rate(seconds: float, seed: int) -> float:
+    rounds = 0
+    batch = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        summary = simulate("scopa", 2, False, 20, f"{seed}/{batch}", {}, io.StringIO())
+        rounds += summary.rounds
+        batch += 1
+    return rounds / (time.process_time() - start)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="per turn of each loop")
+    parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    run(0.5, args.seed)
-    rounds, elapsed = run(args.seconds, args.seed)
-    print(f"engine: {rounds / elapsed:,.0f} random-play 2-player scopa rounds/s "
-          f"({rounds} rounds in {elapsed:.1f} s, one core, {'compiled' if COMPILED else 'pure Python'})")
+    loops = {"engine": engine_rate, "simulate": simulate_rate, "yardstick": yardstick_rate}
+    for loop in loops.values():
+        loop(0.3, args.seed)
+    best = dict.fromkeys(loops, 0.0)
+    for turn in range(args.turns):
+        for name, loop in loops.items():
+            best[name] = max(best[name], loop(args.seconds, args.seed + turn))
+    form = "compiled" if COMPILED else "pure Python"
+    yardstick = best["yardstick"]
+    print(f"engine: {best['engine']:,.0f} random-play 2-player scopa rounds/s "
+          f"({best['engine'] / yardstick:.2f}x the yardstick, one core, {form})")
+    print(f"simulate: {best['simulate']:,.0f} rounds/s with records "
+          f"({best['simulate'] / yardstick:.2f}x the yardstick)")
+    print(f"yardstick: {yardstick:,.0f} rounds/s")
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ def simulate(variant: str, players: int, teams: bool, games: int, seed: int | st
         play_random_match(game, random.Random(f"{seed}/{number}/players"))
         summary.games += 1
         summary.rounds += len(game.results)
-        summary.plays += sum(len(r["plays"]) for r in game.rounds)  # type: ignore[arg-type]
+        summary.plays += sum(len(log.plays) for log in game.round_logs)
         for result in game.results:
             for score in result.scores:
                 for name, value in score.points.items():

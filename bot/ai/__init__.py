@@ -14,7 +14,7 @@ from bot.engine import Move, SeatView
 
 from .hard import DEFAULT_BUDGET, HardPlayer
 from .medium import MediumPlayer
-from .sim import canonical_moves
+from .reading import canonical_moves
 
 LEVELS = ("easy", "medium", "hard")
 SEARCHING = frozenset({"hard"})

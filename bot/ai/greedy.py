@@ -12,7 +12,7 @@ from __future__ import annotations
 from bot.engine import Move, Primiera, SeatView
 
 from .medium import card_value
-from .sim import canonical_moves
+from .reading import canonical_moves
 
 
 def greedy_move(view: SeatView) -> Move:

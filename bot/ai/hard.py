@@ -8,7 +8,9 @@ next deal, drawn from the guessed stock, when the hands are small), leaves
 scored by the evaluator's expected round points plus the scopa the next
 player is likely to make on the table left; and by a rollout to the end of
 the round with medium's rules for every seat. The move with the best mean
-over the guesses is played. Every move keeps within the time budget: the
+over the guesses is played. The search walks the engine's own game state, made
+from the view and the guess (`game_from_view`), with `apply` and `undo`: the
+rules it looks ahead with are the rules the match is played by. Every move keeps within the time budget: the
 search checks the clock as it goes and drops an unfinished guess. Partners
 maximise the same side's margin; every other side is assumed to play against us.
 """
@@ -21,13 +23,15 @@ import random
 import time
 from collections.abc import Sequence
 
-from bot.engine import Card, Move, SeatView
+from bot.engine import Card, Game, Move, SeatView, game_from_view
+from bot.engine.captures import capture_mode
+from bot.engine.game import HAND_SIZE
 
 from .evaluate import Evaluator, margin
 from .knowledge import Knowledge
-from .medium import MediumPlayer, holds_any
+from .medium import MediumPlayer
+from .reading import canonical_moves, sweep_ranks
 from .rollout import RolloutPolicy, play_out
-from .sim import HAND_SIZE, Position, SimMove, canonical_moves, sweep_ranks
 
 DEFAULT_BUDGET = 0.3
 LEAF_CAP = 1500
@@ -95,6 +99,12 @@ class HardPlayer:
         self.deadline = math.inf
         self.nodes = 0
         self.policy = RolloutPolicy(view)
+        self.mode = capture_mode(view.variant, view.rules)
+        sides = len(view.sides)
+        self._no_scope = [0] * sides
+        self._threat = SCOPA_THREAT / (sides - 1)
+        """What an opponent's likely scopa takes off the margin (`margin` shares it out)."""
+        self._margins: dict[tuple[int, ...], float] = {}
 
     def values(self) -> dict[Move, float] | None:
         """Mean value of each legal move over the guesses drawn; None if no guess was finished in time."""
@@ -104,15 +114,14 @@ class HardPlayer:
         limit = self.iterations
         if self.knowledge.certain:
             limit = 1
-        base = self._base()
         timed = self.iterations is None
         start = time.perf_counter()
         if timed:
             self.deadline = self.started + SAFETY * self.budget
         while True:
-            hands, position = self._guess(base)
+            hands, game = self._guess()
             try:
-                values = self._sample_values(position, hands, moves)
+                values = self._sample_values(game, hands, moves)
             except _OutOfTime:
                 break
             for move, value in zip(moves, values, strict=True):
@@ -138,50 +147,44 @@ class HardPlayer:
         Stopping where the hands end leaves the next deals to the evaluator's expectations
         rather than to one guessed stock: the values differ less from guess to guess (about
         half the spread of `choose`'s values), which a review needs more than depth."""
-        hands, position = self._guess(self._base())
+        hands, game = self._guess()
         self.samples += 1
         if to_end:
-            depth = sum(len(hand) for hand in hands) + len(position.stock)
+            depth = sum(len(hand) for hand in hands) + len(game.stock)
         else:
             depth = min(sum(len(hand) for hand in hands), search_depth(self.view, hands, cap))
         values = []
         for move in moves:
-            undo = position.play(move)
-            values.append(self._search(position, depth - 1, -_INF, _INF))
-            position.undo(undo)
+            game.apply(move)
+            values.append(self._search(game, depth - 1, -_INF, _INF))
+            game.undo()
         return values
 
-    def _base(self) -> Position:
-        view = self.view
-        own = [list(view.hand) if seat == view.seat else [] for seat in range(view.seats)]
-        return Position(view, own, [])
-
-    def _guess(self, base: Position) -> tuple[list[list[Card]], Position]:
-        """A guess of the hidden cards (and the stock), consistent with the view."""
+    def _guess(self) -> tuple[list[list[Card]], Game]:
+        """A guess of the hidden cards (and the stock), consistent with the view, and the game
+        it makes: one that stops at the end of the round."""
         hands, stock = self.knowledge.sample(self.rng)
-        position = base.copy()
-        position.hands = hands
-        position.stock = stock
-        position.in_hands = sum(len(hand) for hand in hands)
-        return hands, position
+        game = game_from_view(self.view, hands, stock)
+        game.auto_deal = False
+        return hands, game
 
-    def _sample_values(self, position: Position, hands: list[list[Card]],
-                       moves: list[Move]) -> list[float]:
+    def _sample_values(self, game: Game, hands: list[list[Card]], moves: list[Move]) -> list[float]:
         """Each move's value in one guess; raises _OutOfTime past the deadline."""
         values = []
         depth = search_depth(self.view, hands) if METHOD in ("search", "both") else 0
         for move in moves:
             value = 0.0
             if METHOD in ("rollout", "both"):
-                line = position.copy()
-                line.play(move)
-                play_out(line, self.policy)
-                value += margin(self.evaluator.points(line.taken, line.scope), self.side)
+                game.apply(move)
+                played = play_out(game, self.policy)
+                value += margin(self.evaluator.points(game.side_taken, game.side_scope), self.side)
+                for _ in range(played + 1):
+                    game.undo()
                 self._tick()
             if METHOD in ("search", "both"):
-                undo = position.play(move)
-                value += self._search(position, depth - 1, -_INF, _INF)
-                position.undo(undo)
+                game.apply(move)
+                value += self._search(game, depth - 1, -_INF, _INF)
+                game.undo()
             values.append(value)
         return values
 
@@ -202,52 +205,66 @@ class HardPlayer:
             # Free the search's caches before collection resumes: a collection
             # over the objects they hold took up to 40 ms past the search's end.
             self.evaluator.clear()
+            self._margins = {}
             if collecting:
                 gc.enable()
         if values is None:
             return max(moves, key=lambda m: hints[m])
         return max(moves, key=lambda m: values[m] + TIE_BREAK * hints[m])
 
-    def _leaf(self, position: Position) -> float:
-        points = self.evaluator.points(position.taken, position.scope)
-        if position.finished:
-            return margin(points, self.side)
-        table = position.table
+    def _leaf(self, game: Game) -> float:
+        """The margin the position promises: the round's expected points of the cards taken and
+        the scope made (margins add up, so the first part is kept per set of piles), plus the
+        scopa the player to move can make on the table left."""
+        taken = game.side_taken
+        key = tuple(taken)
+        value = self._margins.get(key)
+        if value is None:
+            value = self._margins[key] = margin(self.evaluator.points(taken, self._no_scope), self.side)
+        value += margin(game.side_scope, self.side)
+        if game.round_over:
+            return value
+        table = game.table
         if table:
-            sweeping = sweep_ranks(tuple([c.rank for c in table]), position.mode)
+            sweeping = sweep_ranks(tuple([c.rank for c in table]), self.mode)
             if sweeping:
-                seat = position.to_play
-                if position.boundary:
-                    stock = position.stock
-                    wanted = sum(1 for c in stock if c.rank in sweeping)
-                    chance = holds_any(len(stock), wanted, min(3, len(stock)))
-                else:
-                    chance = 1.0 if any(c.rank in sweeping for c in position.hands[seat]) else 0.0
-                last_play = position.in_hands == 1 and not position.stock
-                if chance and not last_play:
-                    points[self.side_of[seat]] += chance * SCOPA_THREAT
-        return margin(points, self.side)
+                seat = game.to_play
+                last_play = game.in_hands == 1 and not game.stock
+                if not last_play and any(c.rank in sweeping for c in game.hands[seat]):
+                    value += SCOPA_THREAT if self.side_of[seat] == self.side else -self._threat
+        return value
 
-    def _search(self, position: Position, depth: int, alpha: float, beta: float) -> float:
+    def _search(self, game: Game, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         if not self.nodes % CHECK_EVERY and time.perf_counter() > self.deadline:
             raise _OutOfTime
-        if depth <= 0 or position.finished:
-            return self._leaf(position)
-        if position.boundary:
-            last = position.deal()
-            value = self._search(position, depth, alpha, beta)
-            position.undeal(last)
-            return value
-        moves = position.moves()
+        if depth <= 0 or game.round_over:
+            return self._leaf(game)
+        moves = game.legal_moves()
         if len(moves) > 1:
             moves.sort(key=_capture_size, reverse=True)
-        if self.side_of[position.to_play] == self.side:
-            best = -_INF
+        ours = self.side_of[game.to_play] == self.side
+        best = -_INF if ours else _INF
+        if depth == 1:
             for move in moves:
-                undo = position.play(move)
-                value = self._search(position, depth - 1, alpha, beta)
-                position.undo(undo)
+                self.nodes += 1
+                game.apply(move)
+                value = self._leaf(game)
+                game.undo()
+                if value > best if ours else value < best:
+                    best = value
+                    if ours:
+                        alpha = max(alpha, value)
+                    else:
+                        beta = min(beta, value)
+                    if alpha >= beta:
+                        break
+            return best
+        if ours:
+            for move in moves:
+                game.apply(move)
+                value = self._search(game, depth - 1, alpha, beta)
+                game.undo()
                 if value > best:
                     best = value
                     if value > alpha:
@@ -255,11 +272,10 @@ class HardPlayer:
                         if alpha >= beta:
                             break
             return best
-        best = _INF
         for move in moves:
-            undo = position.play(move)
-            value = self._search(position, depth - 1, alpha, beta)
-            position.undo(undo)
+            game.apply(move)
+            value = self._search(game, depth - 1, alpha, beta)
+            game.undo()
             if value < best:
                 best = value
                 if value < beta:
@@ -269,5 +285,5 @@ class HardPlayer:
         return best
 
 
-def _capture_size(move: SimMove) -> int:
+def _capture_size(move: Move) -> int:
     return len(move[1])

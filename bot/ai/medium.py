@@ -18,7 +18,7 @@ from bot.engine.captures import capture_mode, capture_options
 from bot.engine.cards import Suit
 
 from .knowledge import Knowledge
-from .sim import canonical_moves, sweep_ranks
+from .reading import canonical_moves, sweep_ranks
 
 SCOPA = 1.0
 CARD = 0.05

@@ -1,18 +1,18 @@
-"""A fast rule-of-thumb policy on a search `Position`, to play rounds out to the end.
+"""A fast rule-of-thumb policy on a game the search is walking, to play rounds out to the end.
 
 It weighs a move as `medium` does (what it captures, a scopa, and the chance
 that the next player sweeps the table it leaves), but counts the cards from
-the position itself: every card not in the mover's hand, on the table or
-taken is one the mover cannot see.
+the game itself (a guess of the hidden cards): every card not in the mover's
+hand, on the table or taken is one the mover cannot see.
 """
 
 from __future__ import annotations
 
-from bot.engine import DECK, Card, Primiera, SeatView
-from bot.engine.captures import capture_options
+from bot.engine import DECK, Card, Game, Move, Primiera, SeatView
+from bot.engine.captures import capture_mode, capture_options
 
 from .medium import SCOPA, card_value, holds_any
-from .sim import Position, SimMove, sweep_ranks
+from .reading import sweep_ranks
 
 
 class RolloutPolicy:
@@ -21,9 +21,10 @@ class RolloutPolicy:
         self.worth = [0.0] * len(DECK)
         for card in DECK:
             self.worth[card.index] = card_value(card, sevens_primiera)
+        self.mode = capture_mode(view.variant, view.rules)
 
-    def choose(self, position: Position) -> SimMove:
-        moves = position.moves()
+    def choose(self, position: Game) -> Move:
+        moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
         scores = self.scores(position, moves)
@@ -33,7 +34,7 @@ class RolloutPolicy:
                 best = index
         return moves[best]
 
-    def scores(self, position: Position, moves: list[SimMove]) -> list[float]:
+    def scores(self, position: Game, moves: list[Move]) -> list[float]:
         worth = self.worth
         seat = position.to_play
         seats = position.seats
@@ -57,7 +58,7 @@ class RolloutPolicy:
             reply_hand = min(3, len(position.stock))
         partner = nxt >= 0 and position.side_of[nxt] == position.side_of[seat]
         last_play = position.in_hands <= 2 and not position.stock
-        mode = position.mode
+        mode = self.mode
         scores = []
         for move in moves:
             card, captured = move
@@ -103,13 +104,14 @@ class RolloutPolicy:
         return scores
 
 
-def play_out(position: Position, policy: RolloutPolicy) -> Position:
-    """Play `position` (a copy the caller may spoil) to the end of the round."""
-    while not position.finished:
-        if position.boundary:
-            position.deal()
-        position.play(policy.choose(position))
-    return position
+def play_out(position: Game, policy: RolloutPolicy) -> int:
+    """Play `position` on to the end of the round (it must not deal the next one by itself);
+    gives the number of moves applied, for the caller to `undo`."""
+    played = 0
+    while not position.round_over:
+        position.apply(policy.choose(position))
+        played += 1
+    return played
 
 
 def _order(card: Card) -> int:

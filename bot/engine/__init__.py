@@ -1,6 +1,6 @@
 """Pure rules of the Scopa family: no I/O, no chat library, deterministic from a seed."""
 
-from ._native import compiled
+from . import game as _game
 from .cards import DECK, SETTEBELLO, Card, Suit
 from .determinize import game_from_view, unseen_cards
 from .errors import (
@@ -22,8 +22,9 @@ from .scoring import RoundResult, SideScore, SideTally
 from .state import dump_game, load_game
 from .view import SeatView
 
-COMPILED = compiled()
-"""Whether the hot modules (cards, captures, scoring, game) run compiled by mypyc."""
+COMPILED = not (_game.__file__ or "").endswith(".py")
+"""Whether the hot modules (cards, captures, scoring, game) run compiled by mypyc: they are
+when `pip install` built them (setup.py), and Python then imports them ahead of the sources."""
 
 __all__ = [
     "COMPILED",

@@ -9,6 +9,7 @@ search fast.
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import Any, TypeAlias
 
 from .rules import CaptureChoice, Rules, Variant
 
@@ -102,7 +103,7 @@ def _options(ranks: tuple[int, ...], mode: CaptureMode,
 
 # ---- the form the game reads on every turn ------------------------------------
 
-Pick = int | itemgetter
+Pick: TypeAlias = "int | itemgetter[Any]"
 """How the game reads one capture off its table list: a single index, or an
 itemgetter returning the captured cards as a tuple in table order."""
 

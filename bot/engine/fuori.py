@@ -31,6 +31,7 @@ def declaring_wins(game: Game, move: Move) -> bool:
     seat = game.to_play
     if not game.may_declare(seat):
         return False
-    trial = game.copy()
-    trial.declare_fuori(move, seat)
-    return trial.winner == game.side_of[seat]
+    game.declare_fuori(move, seat)
+    wins = game.winner == game.side_of[seat]
+    game.undo()
+    return wins

@@ -1,21 +1,25 @@
-"""A match of any Scopa-family variant: deal, turns, captures, rounds, the end.
+"""A match of any Scopa-family variant as one state: legal moves, apply, undo.
 
-`Game` is the whole state. It is mutated only by `apply`, which validates the
-move against `legal_moves` before touching anything, so an illegal move
-leaves the game exactly as it was. Randomness comes only from the game's
-seed: the same seed and moves always give the same match.
+`Game` is the state of a match. `apply` validates a move against `legal_moves`
+before touching anything, so an illegal move leaves the game exactly as it was;
+every applied move is pushed on a stack that `undo` pops, so a search walks the
+state in place. Dealing is a step of the state, drawn from the game's seed alone:
+the same seed and moves always give the same match. What a seat may see is for
+the observers of `observe`, the record's forms for `log` and `record`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from hashlib import blake2b
-from operator import attrgetter
 from typing import Any, Final, NamedTuple
 
-from .captures import ESCOBA_SUM, RANK_KEY, Effect, capture_mode, capture_table
+from .captures import ESCOBA_SUM, RANK_KEY, Effect, TableTakes, capture_mode, capture_table
 from .cards import DECK, Card
-from .errors import GameOverError, IllegalMoveError, InvalidInputError
-from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play, table_order
+from .errors import EngineError, GameOverError, IllegalMoveError, InvalidInputError
+from .log import Deal, RoundLog
+from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play
+from .observe import counts_shown, hand_visible, seat_view
 from .rules import FEDERAL_TARGET, Rules, Seating, Variant, WinKind, parse_variant
 from .scoring import (
     RoundResult,
@@ -30,6 +34,7 @@ from .view import SeatView
 __all__ = ["Game", "Outcome", "Play", "first_dealer", "round_seed", "seed_number", "shuffled_deck"]
 
 HAND_SIZE = 3
+MAX_SEATS = 6
 _START = {Variant.SCOPA: (3, 4), Variant.ESCOBA: (3, 4),
           Variant.SCOPONE: (9, 4), Variant.SCOPONE_SCIENTIFICO: (10, 0)}
 
@@ -101,60 +106,61 @@ class Outcome(NamedTuple):
         return self.round_result is not None and self.round_result.winner is not None
 
 
-# Final names are static in compiled code (no module dictionary look-up).
-_new: Final = tuple.__new__
-_ORDER: Final = attrgetter("order")
-_LAYDOWN_BY_INDEX: Final = LAYDOWN_BY_INDEX
-_SINGLE_TAKES: Final = SINGLE_TAKES
-_MOVE: Final = Move
-_PLAY: Final = Play
-_OUTCOME: Final = Outcome
-_RANK_KEY: Final = RANK_KEY
+LAID: Final = tuple(tuple(Outcome(Play(seat, card, (), False)) for card in DECK)
+                    for seat in range(MAX_SEATS))
+"""`LAID[seat][card.index]`: the outcome of laying that card down mid-hand. Outcomes are
+immutable, so the game hands out these shared ones instead of making one a move."""
 
-Deal = tuple[list[Card], int, "tuple[Card, ...] | None"]
-"""One deal as kept until someone reads `deals`: the cards in the order they were
-dealt, the seat dealt to first, and the starting table (None after the first deal)."""
-
-RoundLog = tuple[int, list[Any], list["Play"], "int | None", tuple[Any, ...]]
-"""A finished round until someone reads `rounds`: dealer, deals, plays, last capturer, scores."""
+TOOK: Final = tuple(
+    tuple(tuple(Outcome(Play(seat, card, move[1], False)) for move in SINGLE_TAKES[card.index])
+          for card in DECK)
+    for seat in range(MAX_SEATS))
+"""`TOOK[seat][card.index][taken.index]`: the outcome of `card` taking `taken` alone mid-hand
+without a scopa (shared, as `LAID`)."""
 
 
-def _deal_dict(deal: Deal | dict[str, Any], seats: int) -> dict[str, Any]:
-    if isinstance(deal, dict):
-        return deal
-    cards, first, table = deal
-    hands: list[list[str]] = [[] for _ in range(seats)]
-    for turn, card in enumerate(cards):
-        hands[(first + turn) % seats].append(card.code)
-    if table is None:
-        return {"hands": hands}
-    return {"hands": hands, "table": [c.code for c in table]}
+class _Restore:
+    """The state as it was before a deal or the end of a round, for `undo`: the lists that
+    the step replaced are kept as they were, those it changes in place are copies."""
+
+    def __init__(self, hands: list[list[Card]], table: list[Card], stock: list[Card],
+                 captured: list[list[Card]], scope: list[int], side_taken: list[int],
+                 side_scope: list[int], last_capturer: int | None, plays: list[Play], deals: list[Deal],
+                 deal_count: int, to_play: int, dealer: int, round_number: int, totals: list[int],
+                 winner: int | None, results: int, rounds: int, table_key: int, in_hands: int,
+                 awaiting_deal: bool, then_move: bool) -> None:
+        self.hands = hands
+        self.table = table
+        self.stock = stock
+        self.captured = captured
+        self.scope = scope
+        self.side_taken = side_taken
+        self.side_scope = side_scope
+        self.last_capturer = last_capturer
+        self.plays = plays
+        self.deals = deals
+        self.deal_count = deal_count
+        self.to_play = to_play
+        self.dealer = dealer
+        self.round_number = round_number
+        self.totals = totals
+        self.winner = winner
+        self.results = results
+        self.rounds = rounds
+        self.table_key = table_key
+        self.in_hands = in_hands
+        self.awaiting_deal = awaiting_deal
+        self.then_move = then_move
 
 
-_laid_by_seat: list[dict[Card, Outcome]] = []
+Undo = tuple[Move, int, int, int, int | None, list[Move] | None, list[Effect], int | tuple[int, ...],
+             int, bool, _Restore | list[list[Card]] | None]
+"""What `undo` needs of one move: the move, its card's place in the hand, the seat, the table
+key, the last capturer and the legal moves (with their effects) before it, where the card
+went on the table or what it took from there, the cards it took as bits, whether it was a
+scopa, and how to take back what followed the move: the hands it emptied when new ones were
+dealt from the stock, or the state before the end of the round."""
 
-
-_took_by_seat: list[list[list[Outcome]]] = []
-
-
-def took_outcomes(seats: int) -> list[list[list[Outcome]]]:
-    """For each seat, `[card.index][taken.index]`: the outcome of `card` taking `taken` alone
-    mid-hand without a scopa; immutable, so shared."""
-    while len(_took_by_seat) < seats:
-        seat = len(_took_by_seat)
-        _took_by_seat.append([
-            [Outcome(Play(seat, card, move[1], False)) for move in SINGLE_TAKES[card.index]]
-            for card in DECK
-        ])
-    return _took_by_seat[:seats]
-
-
-def laid_outcomes(seats: int) -> list[dict[Card, Outcome]]:
-    """For each seat, the outcome of laying each card down mid-hand: immutable, so shared."""
-    while len(_laid_by_seat) < seats:
-        seat = len(_laid_by_seat)
-        _laid_by_seat.append({card: Outcome(Play(seat, card, (), False)) for card in DECK})
-    return _laid_by_seat[:seats]
 
 
 def _fifteen(table: list[Card]) -> tuple[Card, ...]:
@@ -166,16 +172,22 @@ def _fifteen(table: list[Card]) -> tuple[Card, ...]:
     return ()
 
 
+def _order(card: Card) -> int:
+    return card.order
+
+
 class Game:
     """The state of one match.
 
     `hands`, `table`, `stock`, `captured` and `scope` are lists the game keeps
-    up to date in place; `table` is always in table order. Records (`deals`,
-    `rounds`) are kept as cards and turned into codes only when read.
+    up to date in place; `table` is always in table order. `side_taken` and
+    `side_scope` are each side's cards taken this round (as `Card.bit`s) and scope,
+    for a search to score a position without counting piles.
 
     A game starts with `Game.new`; a game in any other position (a saved one, a
     copy, a guess at the hidden cards) is made with `Game.restore`, the one place
-    that derives the game's working state from its public fields.
+    that derives the game's working state from its public fields. Each applied move
+    (and each `deal`) can be taken back with `undo`, last first.
     """
 
     def __init__(self, variant: Variant, rules: Rules, seating: Seating, seed: int | str) -> None:
@@ -192,24 +204,29 @@ class Game:
         self.dealer = self.first_dealer
         self.totals = [0] * len(seating.sides)
         self.results: list[RoundResult] = []
-        self._rounds: list[dict[str, Any] | RoundLog] = []
         self.winner: int | None = None
         self.hands: list[list[Card]] = []
         self.table: list[Card] = []
         self.stock: list[Card] = []
         self.captured: list[list[Card]] = []
         self.scope: list[int] = []
+        self.side_taken = [0] * len(seating.sides)
+        self.side_scope = [0] * len(seating.sides)
         self.last_capturer: int | None = None
         self.to_play = 0
-        self._deals: list[dict[str, Any] | Deal] = []
         self.plays: list[Play] = []
+        self.auto_deal = True
+        """Whether the next round is dealt as soon as a round ends (how a match is played);
+        when False, a finished round waits for `deal` (how a search stops at a round's end)."""
+        self.awaiting_deal = False
+        self._deals: list[Deal] = []
+        self._rounds: list[RoundLog] = []
+        self._history: list[Undo | _Restore] = []
         self._seats = seating.seats
         self._legal: list[Move] | None = None
+        self._effects: list[Effect] = []
         self._must_capture = rules.must_capture
         self._scoring = ScoringPlan(variant, rules)
-        self._effects: list[Effect] = []
-        self._laid = laid_outcomes(seating.seats)
-        self._took = took_outcomes(seating.seats)
         self._after = tuple((seat + 1) % seating.seats for seat in range(seating.seats))
         self._takes = capture_table(capture_mode(variant, rules))
         self._table_key = 0
@@ -230,29 +247,41 @@ class Game:
             raise InvalidInputError("a game seed is a whole number or a text")
         seating = Seating.make(variant, players, teams, sides)
         game = cls(variant, rules, seating, seed)
-        game._start_round()
-        game._escoba_starting_takes()
+        game._deal_round()
+        return game
+
+    @classmethod
+    def replay(cls, variant: Variant | str, players: int, moves: list[Move], *, teams: bool = False,
+               sides: int | None = None, rules: Rules | dict[str, object] | None = None,
+               seed: int | str = 0) -> Game:
+        """The match with this seed after `moves`, each applied in turn (and checked)."""
+        game = cls.new(variant, players, teams=teams, sides=sides, rules=rules, seed=seed)
+        for move in moves:
+            game.apply(move)
         return game
 
     @classmethod
     def restore(cls, variant: Variant, rules: Rules, seating: Seating, seed: int | str, *,
                 version: int, round_number: int, first_dealer: int, dealer: int,
-                totals: list[int], results: list[RoundResult], rounds: list[dict[str, Any]],
-                winner: int | None, to_play: int, hands: list[list[Card]], table: list[Card],
-                stock: list[Card], captured: list[list[Card]], scope: list[int],
-                last_capturer: int | None, deals: list[dict[str, Any]], plays: list[Play]) -> Game:
+                totals: list[int], results: list[RoundResult],
+                rounds: Sequence[dict[str, Any] | RoundLog], winner: int | None, to_play: int,
+                hands: list[list[Card]], table: list[Card], stock: list[Card],
+                captured: list[list[Card]], scope: list[int], last_capturer: int | None,
+                deals: Sequence[dict[str, Any] | Deal], plays: list[Play]) -> Game:
         """The game in the position given by its public fields (the lists are kept, not
         copied): how loading, copying and determinising make a game. `rounds` are the
-        finished rounds as `rounds` reads them, `deals` this round's as `deals` reads them.
-        The fields are taken as they are; `bot.engine.state` checks a saved game's."""
+        finished rounds and `deals` this round's, as `rounds` and `deals` read them or as
+        the game keeps them. The fields are taken as they are; `bot.engine.state` checks
+        a saved game's."""
         game = cls(variant, rules, seating, seed)
+        seats = seating.seats
         game.version = version
         game.round_number = round_number
         game.first_dealer = first_dealer
         game.dealer = dealer
         game.totals = totals
         game.results = results
-        game._rounds = list(rounds)
+        game._rounds = [r if isinstance(r, RoundLog) else RoundLog.from_dict(r, seats) for r in rounds]
         game.winner = winner
         game.to_play = to_play
         game.hands = hands
@@ -260,25 +289,32 @@ class Game:
         game.captured = captured
         game.scope = scope
         game.last_capturer = last_capturer
-        game._deals = list(deals)
+        game._deals = [d if isinstance(d, Deal) else Deal.from_dict(d, dealer, seats) for d in deals]
         game.plays = plays
         game._in_hands = sum([len(hand) for hand in hands])
+        side_of = game.side_of
+        for seat in range(seats):
+            side = side_of[seat]
+            for card in captured[seat]:
+                game.side_taken[side] |= card.bit
+            game.side_scope[side] += scope[seat]
         game._set_table(table)
         return game
 
     def copy(self) -> Game:
-        """An independent copy, for search: later moves on one do not touch the other."""
-        return Game.restore(
+        """An independent copy: later moves on one do not touch the other (nor can the
+        copy undo what was played before it was made)."""
+        game = Game.restore(
             self.variant, self.rules, self.seating, self.seed, version=self.version,
             round_number=self.round_number, first_dealer=self.first_dealer, dealer=self.dealer,
-            totals=list(self.totals), results=list(self.results),
-            rounds=self._rounds,  # type: ignore[arg-type]
+            totals=list(self.totals), results=list(self.results), rounds=self._rounds,
             winner=self.winner, to_play=self.to_play, hands=[list(hand) for hand in self.hands],
             table=list(self.table), stock=list(self.stock),
             captured=[list(pile) for pile in self.captured], scope=list(self.scope),
-            last_capturer=self.last_capturer,
-            deals=self._deals,  # type: ignore[arg-type]
-            plays=list(self.plays))
+            last_capturer=self.last_capturer, deals=list(self._deals), plays=list(self.plays))
+        game.auto_deal = self.auto_deal
+        game.awaiting_deal = self.awaiting_deal
+        return game
 
     @property
     def seats(self) -> int:
@@ -287,6 +323,16 @@ class Game:
     @property
     def finished(self) -> bool:
         return self.winner is not None
+
+    @property
+    def in_hands(self) -> int:
+        """How many cards the players hold, all together."""
+        return self._in_hands
+
+    @property
+    def round_over(self) -> bool:
+        """Whether every card of this round has been played (the round is scored)."""
+        return not self._in_hands and not self.stock
 
     @property
     def win_kind(self) -> WinKind | None:
@@ -305,19 +351,13 @@ class Game:
         return federal_win_kind(points)
 
     def hand_visible(self, seat: int) -> bool:
-        """Whether `seat` may look at its hand: always, except that under `federal` rules a
-        player sees their cards "solo quando giunge il suo primo turno di gioco" (004 art. 5)
-        of each round."""
-        if not self.rules.federal or self.winner is not None or self.to_play == seat:
-            return True
-        return any(play.seat == seat and play.card is not None for play in self.plays)
+        """Whether `seat` may look at its hand now (`observe.hand_visible`)."""
+        return hand_visible(self, seat)
 
     @property
     def counts_shown(self) -> bool:
-        """Whether the number of cards and denari each side has taken may be shown: not while
-        a round is played under `federal` rules ("non è consentito rivedere le prese", 004
-        art. 18); scope are shown all the same."""
-        return not self.rules.federal or self.winner is not None
+        """Whether each side's taken cards may be counted now (`observe.counts_shown`)."""
+        return counts_shown(self)
 
     @property
     def table_ranks(self) -> tuple[int, ...]:
@@ -327,40 +367,46 @@ class Game:
     def deals(self) -> list[dict[str, Any]]:
         """This round's deals, e.g. `{"hands": [["7D", ...], ...], "table": [...]}` first
         (a new list each time)."""
+        dealer = self.dealer
         seats = self._seats
-        return [_deal_dict(deal, seats) for deal in self._deals]
+        return [deal.to_dict(dealer, seats) for deal in self._deals]
 
     @property
     def rounds(self) -> list[dict[str, Any]]:
         """The finished rounds as the record writes them, except that plays are `Play` values
         (a new list of new dicts each time)."""
         seats = self._seats
-        rounds: list[dict[str, Any]] = []
-        for stored in self._rounds:
-            if isinstance(stored, dict):
-                rounds.append(dict(stored))
-            else:
-                dealer, deals, plays, last, scores = stored
-                rounds.append({
-                    "dealer": dealer,
-                    "deals": [_deal_dict(deal, seats) for deal in deals],
-                    "plays": plays,
-                    "last_capture_seat": last,
-                    "score": [score.to_dict() for score in scores],
-                })
-        return rounds
+        return [log.to_dict(seats) for log in self._rounds]
 
-    def _starting_table(self) -> tuple[Card, ...]:
+    @property
+    def round_logs(self) -> tuple[RoundLog, ...]:
+        """The finished rounds as the game keeps them."""
+        return tuple(self._rounds)
+
+    @property
+    def starting_table(self) -> tuple[Card, ...]:
+        """The table as this round's first deal laid it."""
         if not self._deals:
             return ()
-        first = self._deals[0]
-        if isinstance(first, dict):
-            return tuple(Card.parse(code) for code in first["table"])
-        return first[2] or ()
+        return self._deals[0].table or ()
 
     # ---- dealing --------------------------------------------------------
 
-    def _start_round(self) -> None:
+    def deal(self) -> tuple[Play, ...]:
+        """Deal the next round after one has ended with `auto_deal` off (an explicit step,
+        which `undo` takes back); gives the escoba dealer's takes of the starting table."""
+        if not self.awaiting_deal:
+            raise EngineError("no round is waiting to be dealt")
+        self._history.append(self._saved(False))
+        return self._next_round()
+
+    def _next_round(self) -> tuple[Play, ...]:
+        self.dealer = (self.dealer + 1) % self._seats
+        return self._deal_round()
+
+    def _deal_round(self) -> tuple[Play, ...]:
+        """The round's deal, drawn from the seed and the round's number alone: the hands, the
+        starting table (dealt again while it is void), then the escoba dealer's takes."""
         self.round_number += 1
         seats = self._seats
         per_hand, on_table = _START[self.variant]
@@ -381,10 +427,15 @@ class Game:
         self.stock = deck[:len(deck) - in_hands - on_table]
         self.captured = [[] for _ in range(seats)]
         self.scope = [0] * seats
+        sides = len(self.seating.sides)
+        self.side_taken = [0] * sides
+        self.side_scope = [0] * sides
         self.last_capturer = None
         self.plays = []
-        self._deals = [(hands, first, tuple(self.table))]
+        self._deals = [tuple.__new__(Deal, (tuple(hands), tuple(self.table)))]
         self.to_play = first
+        self.awaiting_deal = False
+        return self._escoba_starting_takes()
 
     def _void_deal(self, table: list[Card]) -> bool:
         if not table:
@@ -408,12 +459,17 @@ class Game:
             if not first:
                 return ()
             groups = [first, tuple([c for c in self.table if c not in first])]
-        plays = tuple(Play(self.dealer, None, group, True) for group in groups)
+        dealer = self.dealer
+        side = self.side_of[dealer]
+        plays = tuple(Play(dealer, None, group, True) for group in groups)
         for play in plays:
-            self.captured[self.dealer].extend(play.captured)
-            self.scope[self.dealer] += 1
+            self.captured[dealer].extend(play.captured)
+            for card in play.captured:
+                self.side_taken[side] |= card.bit
+            self.scope[dealer] += 1
+            self.side_scope[side] += 1
             self.plays.append(play)
-        self.last_capturer = self.dealer
+        self.last_capturer = dealer
         self._set_table([])
         return plays
 
@@ -426,10 +482,10 @@ class Game:
         first = (self.dealer + 1) % seats
         self.hands = [dealt[(seat - first) % seats::seats] for seat in range(seats)]
         self._in_hands = count
-        self._deals.append((dealt, first, None))
+        self._deals.append(tuple.__new__(Deal, (tuple(dealt), None)))
 
     def _set_table(self, cards: list[Card]) -> None:
-        cards.sort(key=_ORDER)
+        cards.sort(key=_order)
         self.table = cards
         self._table_key = sum([RANK_KEY[c.rank] for c in cards])
         self._legal = None
@@ -440,7 +496,7 @@ class Game:
         """The moves `seat` (default: the seat to play) may make now; empty if none.
 
         Computed once per position (with what each capture does to the table,
-        for `apply`) and cached until the next move.
+        for `apply`) and kept until the next move.
         """
         if seat is not None and seat != self.to_play:
             return []
@@ -452,25 +508,26 @@ class Game:
         hand = self.hands[self.to_play]
         table = self.table
         if not table:
-            moves = self._legal = [_LAYDOWN_BY_INDEX[card.index] for card in hand]
+            moves = self._legal = [LAYDOWN_BY_INDEX[card.index] for card in hand]
             return moves.copy()
-        picks_by_rank, effects_by_rank = self._takes[self._table_key]
+        takes: TableTakes = self._takes[self._table_key]
+        picks_by_rank, effects_by_rank = takes
         moves = []
         effects: list[Effect] = []
         for card in hand:
             picks = picks_by_rank[card.rank]
             if picks:
-                singles = _SINGLE_TAKES[card.index]
+                singles = SINGLE_TAKES[card.index]
                 for pick in picks:
                     if isinstance(pick, int):
                         moves.append(singles[table[pick].index])
                     else:
-                        moves.append(_new(_MOVE, (card, pick(table))))
+                        moves.append(tuple.__new__(Move, (card, pick(table))))
                 effects += effects_by_rank[card.rank]
         if not moves:
-            moves = [_LAYDOWN_BY_INDEX[card.index] for card in hand]
+            moves = [LAYDOWN_BY_INDEX[card.index] for card in hand]
         elif not self._must_capture:
-            moves += [_LAYDOWN_BY_INDEX[card.index] for card in hand if not picks_by_rank[card.rank]]
+            moves += [LAYDOWN_BY_INDEX[card.index] for card in hand if not picks_by_rank[card.rank]]
         self._effects = effects
         self._legal = moves
         return moves.copy()
@@ -485,7 +542,7 @@ class Game:
         """Play `move` for the seat to play (or check that it is `seat`'s turn); raises
         IllegalMoveError, changing nothing, when the rules do not allow it now."""
         legal = self._legal
-        if legal is None or type(move) is not _MOVE or (seat is not None and seat != self.to_play):
+        if legal is None or type(move) is not Move or (seat is not None and seat != self.to_play):
             return self._apply_checked(move, seat)
         try:
             index = legal.index(move)
@@ -493,45 +550,158 @@ class Game:
             return self._apply_checked(move, seat)
         to_play = self.to_play
         card, taken = move
-        self.hands[to_play].remove(card)
+        hand = self.hands[to_play]
+        at = hand.index(card)
+        del hand[at]
+        effects = self._effects
+        key = self._table_key
+        last = self.last_capturer
         self._legal = None
         self.version += 1
         in_hands = self._in_hands = self._in_hands - 1
+        table = self.table
+        bits = 0
+        scopa = False
+        swept_by_ace = False
+        where: int | tuple[int, ...]
         if taken:
-            table = self.table
-            drop, key_change, swept_by_ace = self._effects[index]
+            drop, key_change, swept_by_ace = effects[index]
             for position in drop:
                 del table[position]
-            self._table_key -= key_change
+            where = drop
+            self._table_key = key - key_change
             scopa = not table and not swept_by_ace and (in_hands > 0 or len(self.stock) > 0)
             pile = self.captured[to_play]
             pile.append(card)
             pile += taken
+            bits = card.bit
+            for other in taken:
+                bits |= other.bit
+            side = self.side_of[to_play]
+            self.side_taken[side] |= bits
             if scopa:
                 self.scope[to_play] += 1
+                self.side_scope[side] += 1
             self.last_capturer = to_play
             if scopa or swept_by_ace or len(taken) != 1:
-                play = _new(_PLAY, (to_play, card, taken, scopa))
-                outcome = _new(_OUTCOME, (play, swept_by_ace, None, (), None, False, ()))
+                play = tuple.__new__(Play, (to_play, card, taken, scopa))
+                outcome = tuple.__new__(Outcome, (play, swept_by_ace, None, (), None, False, ()))
             else:
-                outcome = self._took[to_play][card.index][taken[0].index]
+                outcome = TOOK[to_play][card.index][taken[0].index]
                 play = outcome[0]
         else:
-            table = self.table
             order = card.order
             position = len(table)
             while position and table[position - 1].order > order:
                 position -= 1
             table.insert(position, card)
-            self._table_key += _RANK_KEY[card.rank]
-            outcome = self._laid[to_play][card]
+            where = position
+            self._table_key = key + RANK_KEY[card.rank]
+            outcome = LAID[to_play][card.index]
             play = outcome[0]
         self.plays.append(play)
         if in_hands:
             after = self._after[to_play]
             self.to_play = after if self.hands[after] else self._next_with_cards(to_play)
+            self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa, None))
             return outcome
-        return self._end_of_hands(play, outcome[1])
+        if self.stock:
+            self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
+                                  self.hands))
+            self._deal_hands()
+            self.to_play = self._next_with_cards(to_play)
+            return tuple.__new__(Outcome, (play, swept_by_ace, None, (), None, True, ()))
+        saved = self._saved(False)
+        self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa, saved))
+        return self._end_of_round(play, swept_by_ace)
+
+    def undo(self) -> Move | None:
+        """Take back the last move applied (or the last `deal`), restoring the game exactly as
+        it was before it; gives the move taken back (None for a deal). Raises EngineError when
+        there is nothing to take back."""
+        history = self._history
+        if not history:
+            raise EngineError("there is no move to take back")
+        entry = history.pop()
+        if isinstance(entry, _Restore):
+            self._put_back(entry)
+            self._legal = None
+            if not entry.then_move:
+                return None
+            entry = history.pop()
+            assert not isinstance(entry, _Restore)
+        move, at, seat, key, last, legal, effects, where, bits, scopa, saved = entry
+        if isinstance(saved, _Restore):
+            self._put_back(saved)
+        elif saved is not None:
+            self._undeal(saved)
+        play = self.plays.pop()
+        self.to_play = seat
+        self.version -= 1
+        self._in_hands += 1
+        self.hands[seat].insert(at, move[0])
+        table = self.table
+        if bits:
+            taken = play[2]
+            del self.captured[seat][-1 - len(taken):]
+            side = self.side_of[seat]
+            self.side_taken[side] ^= bits
+            if scopa:
+                self.scope[seat] -= 1
+                self.side_scope[side] -= 1
+            if isinstance(where, tuple):
+                for position, card in zip(reversed(where), taken, strict=True):
+                    table.insert(position, card)
+        elif isinstance(where, int):
+            del table[where]
+        self._table_key = key
+        self.last_capturer = last
+        self._legal = legal
+        self._effects = effects
+        return move
+
+    @property
+    def history(self) -> int:
+        """How many steps `undo` can take back."""
+        return len(self._history)
+
+    def _saved(self, then_move: bool) -> _Restore:
+        return _Restore(self.hands, self.table, list(self.stock), [list(pile) for pile in self.captured],
+                        list(self.scope), list(self.side_taken), list(self.side_scope),
+                        self.last_capturer, self.plays, self._deals, len(self._deals), self.to_play,
+                        self.dealer, self.round_number, list(self.totals), self.winner,
+                        len(self.results), len(self._rounds), self._table_key, self._in_hands,
+                        self.awaiting_deal, then_move)
+
+    def _undeal(self, hands: list[list[Card]]) -> None:
+        """Put the hands dealt from the stock back on it (as `_deal_hands` took them)."""
+        deal = self._deals.pop()
+        self.stock += deal.cards[::-1]
+        self.hands = hands
+        self._in_hands = 0
+
+    def _put_back(self, saved: _Restore) -> None:
+        self.hands = saved.hands
+        self.table = saved.table
+        self.stock = saved.stock
+        self.captured = saved.captured
+        self.scope = saved.scope
+        self.side_taken = saved.side_taken
+        self.side_scope = saved.side_scope
+        self.last_capturer = saved.last_capturer
+        self.plays = saved.plays
+        del saved.deals[saved.deal_count:]
+        self._deals = saved.deals
+        self.to_play = saved.to_play
+        self.dealer = saved.dealer
+        self.round_number = saved.round_number
+        self.totals = saved.totals
+        self.winner = saved.winner
+        del self.results[saved.results:]
+        del self._rounds[saved.rounds:]
+        self._table_key = saved.table_key
+        self._in_hands = saved.in_hands
+        self.awaiting_deal = saved.awaiting_deal
 
     def _apply_checked(self, move: Move, seat: int | None) -> Outcome:
         """`apply` for anything but a move just taken from `legal_moves`: says what is wrong."""
@@ -539,6 +709,8 @@ class Game:
             raise TypeError(f"apply takes a Move, not {move!r}: text is read with parse_move")
         if self.winner is not None:
             raise GameOverError("the match is over")
+        if self.awaiting_deal:
+            raise IllegalMoveError("the round is over: the next one is not dealt yet")
         to_play = self.to_play
         if seat is not None and seat != to_play:
             raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
@@ -556,12 +728,14 @@ class Game:
     def declare_fuori(self, move: Move, seat: int | None = None) -> Outcome:
         """Play `move` and declare fuori with it: the match ends, won by the declaring
         side if what it has secured (`fuori.secured_scores`) reaches the target, else
-        by the other side. Nothing changes when the move or the declaration is refused."""
+        by the other side. Nothing changes when the move or the declaration is refused;
+        `undo` takes back the move and the declaration together."""
         to_play = self.to_play
         refused = self._why_no_fuori(to_play if seat is None else seat)
         if refused is not None:
             raise IllegalMoveError(refused)
         outcome = self.apply(move, to_play)
+        self._history.append(self._saved(True))
         return outcome._replace(round_result=self._settle_fuori(to_play))
 
     def _why_no_fuori(self, seat: int) -> str | None:
@@ -598,14 +772,8 @@ class Game:
         result = RoundResult(self.round_number, self.dealer, scores, tuple(self.totals),
                              self.winner, plan.categories, seat)
         self.results.append(result)
-        self._rounds.append({
-            "dealer": self.dealer,
-            "deals": [_deal_dict(deal, self._seats) for deal in self._deals],
-            "plays": self.plays,
-            "last_capture_seat": None,
-            "score": [score.to_dict() for score in scores],
-            "fuori": seat,
-        })
+        self._rounds.append(RoundLog(self.dealer, self._deals, self.plays, None,
+                                     tuple([score.to_dict() for score in scores]), seat))
         self._legal = None
         return result
 
@@ -622,24 +790,22 @@ class Game:
             return f"{move.card.code} must capture: " + " or ".join(m.code for m in options)
         return f"{move.code} is not a legal capture; legal: " + ", ".join(m.code for m in options)
 
-    def _end_of_hands(self, play: Play, swept_by_ace: bool) -> Outcome:
-        if self.stock:
-            self._deal_hands()
-            self.to_play = self._next_with_cards(play.seat)
-            return Outcome(play, swept_by_ace, dealt=True)
+    def _end_of_round(self, play: Play, swept_by_ace: bool) -> Outcome:
         leftover = tuple(self.table)
         leftover_seat = self.last_capturer
         if leftover and leftover_seat is not None:
             self.captured[leftover_seat].extend(leftover)
+            side = self.side_of[leftover_seat]
+            for card in leftover:
+                self.side_taken[side] |= card.bit
             self._set_table([])
         result = self._finish_round()
-        if self.winner is None:
-            self.dealer = (self.dealer + 1) % self._seats
-            self._start_round()
-            takes = self._escoba_starting_takes()
-        else:
-            takes = ()
-        return Outcome(play, swept_by_ace, result, leftover, leftover_seat, True, takes)
+        takes: tuple[Play, ...] = ()
+        if not self.auto_deal:
+            self.awaiting_deal = self.winner is None
+        elif self.winner is None:
+            takes = self._next_round()
+        return Outcome(play, swept_by_ace, result, leftover, leftover_seat, self.auto_deal, takes)
 
     def _next_with_cards(self, seat: int) -> int:
         seats = self._seats
@@ -668,40 +834,14 @@ class Game:
         result = RoundResult(self.round_number, self.dealer, scores, tuple(totals),
                              self.winner, plan.categories)
         self.results.append(result)
-        self._rounds.append((self.dealer, self._deals, self.plays, self.last_capturer, scores))
+        self._rounds.append(tuple.__new__(RoundLog, (
+            self.dealer, self._deals, self.plays, self.last_capturer,
+            tuple([score.to_dict() for score in scores]), None)))
         self._legal = None
         return result
 
     # ---- what a seat sees ---------------------------------------------
 
     def view(self, seat: int) -> SeatView:
-        """What `seat` may see: its own hand (empty until `hand_visible`), the table,
-        everything played and taken."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._seats:
-            raise ValueError(f"no seat {seat!r} in a game of {self._seats}")
-        visible = self.hand_visible(seat)
-        return SeatView(
-            variant=self.variant,
-            rules=self.rules,
-            seat=seat,
-            sides=self.seating.sides,
-            side_of=self.side_of,
-            version=self.version,
-            round_number=self.round_number,
-            dealer=self.dealer,
-            to_play=self.to_play,
-            hand=tuple(sorted(self.hands[seat], key=table_order)) if visible else (),
-            table=tuple(self.table),
-            stock_count=len(self.stock),
-            hand_counts=tuple([len(h) for h in self.hands]),
-            captured_counts=tuple([len(c) for c in self.captured]),
-            scope=tuple(self.scope),
-            starting_table=self._starting_table(),
-            plays=tuple(self.plays),
-            totals=tuple(self.totals),
-            results=tuple(self.results),
-            legal_moves=tuple(self.legal_moves(seat)),
-            winner=self.winner,
-            hand_visible=visible,
-            counts_shown=self.counts_shown,
-        )
+        """What `seat` may see (`observe.seat_view`)."""
+        return seat_view(self, seat)

@@ -43,7 +43,7 @@ class Move(tuple[Card, tuple[Card, ...]]):
             raise InvalidMoveError("a card cannot capture itself")
         return tuple.__new__(cls, (card, ordered))
 
-    def __getnewargs__(self) -> tuple[Card, tuple[Card, ...]]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[Card, tuple[Card, ...]]:
         """Pickled as its two parts, so a view can be handed to another process."""
         return self[0], self[1]
 

@@ -262,9 +262,17 @@ def test_run_installs_on_the_first_launch_only_and_again_when_the_install_files_
 
 def test_run_says_when_the_engine_could_not_be_compiled_or_the_install_failed(tmp_path: Path) -> None:
     checkout = Checkout(tmp_path)
-    code, ran, said = checkout.launch("run", FAKE_COMPILED_EXIT="1")
+    code, ran, said = checkout.launch("run", FAKE_COMPILED_EXIT="1", CC="no-such-compiler")
     assert code == 0 and ran[-1] == "scopa-bot "
-    assert "the engine could not be compiled" in said and "plain Python" in said
+    assert "the engine could not be compiled (no C compiler" in said and "plain Python" in said
+
+    (checkout.root / "setup.py").write_text("# a build that fails\n")
+    code, ran, said = checkout.launch("run", FAKE_COMPILED_EXIT="1", CC="sh")
+    assert code != 0 and not any(line.startswith("scopa-bot") for line in ran)
+    assert "could not be compiled although there is a C compiler" in said
+    code, ran, said = checkout.launch("run", FAKE_COMPILED_EXIT="1", CC="sh", SCOPA_PURE_ENGINE="1")
+    assert code == 0 and "pip install" in ran[0] and ran[-1] == "scopa-bot "
+    assert "plain Python" in said
 
     (checkout.root / "setup.py").write_text("# changed\n")
     code, ran, said = checkout.launch("run", FAKE_PIP_EXIT="1")

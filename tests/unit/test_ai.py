@@ -16,7 +16,6 @@ from bot.ai.arena import configure_parser, run
 from bot.ai.evaluate import Evaluator
 from bot.ai.greedy import greedy_move
 from bot.ai.knowledge import Knowledge
-from bot.ai.sim import Position
 from bot.engine import DECK, SETTEBELLO, Card, Game, SeatView, game_from_view, unseen_cards
 
 CONFIGS = [
@@ -183,32 +182,20 @@ def test_lay_downs_rule_out_capturing_ranks() -> None:
 
 
 @pytest.mark.parametrize(("variant", "players", "teams", "rules"), CONFIGS, ids=IDS)
-def test_search_position_follows_the_engine(variant: str, players: int, teams: bool,
-                                            rules: dict[str, str]) -> None:
-    """The search's copy of the rules gives the engine's moves, piles and score, round after round."""
+def test_the_evaluator_scores_a_finished_round_as_the_engine_does(variant: str, players: int, teams: bool,
+                                                                  rules: dict[str, str]) -> None:
+    """The search scores its lines with the evaluator on the engine's own tallies; at the end of a
+    round those give the engine's score exactly."""
     for seed in range(6):
         game = Game.new(variant, players, teams=teams, rules=rules, seed=seed)
+        game.auto_deal = False
         rng = random.Random(seed)
-        view = game.view(game.to_play)
-        position = Position(view, [list(hand) for hand in game.hands], list(game.stock))
-        while True:
-            moves = game.legal_moves()
-            assert sorted(position.moves()) == sorted(tuple(m) for m in moves)
-            move = moves[rng.randrange(len(moves))]
-            if position.boundary:
-                position.deal()
-            position.play(move)
-            outcome = game.apply(move)
-            if outcome.round_result is not None:
-                points = Evaluator(view).points(position.taken, position.scope)
-                assert points == [score.total for score in outcome.round_result.scores]
-                break
-            if position.boundary:
-                assert outcome.dealt
-                position.deal()
-                position.hands = [list(hand) for hand in game.hands]
-            assert position.to_play == game.to_play
-            assert position.table == game.table
+        evaluator = Evaluator(game.view(game.to_play))
+        while not game.round_over:
+            outcome = game.apply(rng.choice(game.legal_moves()))
+        assert outcome.round_result is not None
+        points = evaluator.points(game.side_taken, game.side_scope)
+        assert points == [score.total for score in outcome.round_result.scores]
 
 
 def test_arena_prints_the_summary_as_json() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.ai import choose_move
+from bot.ai.reading import canonical_moves
 from bot.ai.review import (
     Fault,
     RecordError,
@@ -21,7 +22,6 @@ from bot.ai.review import (
     turns,
 )
 from bot.ai.review.grade import grade
-from bot.ai.sim import canonical_moves
 from bot.engine import DECK, Card, Game, Move, Play, SeatView, record_line, to_record
 from bot.engine.rules import Rules, Seating, Variant
 from bot.simulate import simulate

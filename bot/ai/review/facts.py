@@ -16,11 +16,12 @@ from enum import Enum
 
 from bot.engine import SETTEBELLO, Card, Move, SeatView, Suit, Variant
 from bot.engine.captures import capture_mode
+from bot.engine.game import HAND_SIZE
 from bot.engine.moves import table_order
 
 from ..knowledge import Knowledge
 from ..medium import holds_any
-from ..sim import HAND_SIZE, sweep_ranks
+from ..reading import sweep_ranks
 
 LIKELIER = 0.1
 """How much likelier a sweep after the played move must be than after the best one to be

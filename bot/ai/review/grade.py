@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from bot.engine import DECK, Move, SeatView
 
 from ..hard import HardPlayer, search_depth
-from ..sim import canonical_moves
+from ..reading import canonical_moves
 
 EXACT_LEAVES = 20_000
 """The largest tree (in leaves) that is searched to the end of the round when the hidden

@@ -15,7 +15,7 @@ from bot.engine import Move, SeatView
 
 from ..hard import TIE_BREAK, HardPlayer
 from ..medium import MediumPlayer
-from ..sim import canonical_moves
+from ..reading import canonical_moves
 from .facts import Reason, reason
 
 HINT_SEARCHES = 24
