@@ -9,9 +9,10 @@ from typing import NoReturn
 
 from PIL import Image
 
+from ..engine.record import RecordError
 from ..i18n import LANGUAGES
 from .encode import png_bytes
-from .record import Position, RecordError, read_records, record_scene
+from .record import Position, read_records, record_scene
 from .scenes import SeatScene, TableScene
 from .score import round_picture
 from .seat import seat_picture

@@ -90,7 +90,7 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     box = face.getbbox(shown, anchor=anchor, stroke_width=stroke) if shown else (0, 0, 0, 0)
     if box[2] <= box[0] or box[3] <= box[1]:
         return None, 0, 0
-    mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
+    mask = Image.new("L", (int(box[2] - box[0]), int(box[3] - box[1])), 0)
     ImageDraw.Draw(mask).text(
         (-box[0], -box[1]), shown, font=face, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
     )

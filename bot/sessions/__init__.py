@@ -15,7 +15,7 @@ from .events import (
 )
 from .facade import Sessions
 from .holds import HandedOver
-from .ports import GameStore, MessageRefs, OpenGameExists, Served, StaleVersion
+from .ports import FrontEndNotes, GameStore, MessageRefs, OpenGameExists, Served, StaleVersion
 from .records import GameStatus, LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
@@ -45,6 +45,7 @@ __all__ = [
     "DailyLine",
     "DailyStart",
     "Event",
+    "FrontEndNotes",
     "GameCancelled",
     "GameSeat",
     "GameStarted",

@@ -11,6 +11,7 @@ from ..ai import LEVELS
 from ..engine import Game, InvalidInputError, Rules, dump_game, record_line
 from ..engine.rules import Variant, parse_variant
 from . import events as ev
+from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base, manages, rules_of
 from .lobby_options import option_change
@@ -31,7 +32,6 @@ from .records import (
 )
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
-from .scheduler import Alarm
 from .seats import (
     changed_options,
     drawn_seats,

@@ -108,7 +108,7 @@ class StorageAway(Exception):
         self.maybe_stored = maybe_stored
 
 
-class MessageRefs(Protocol):
+class FrontEndNotes(Protocol):
     """Front-ends' own notes about a game (which message shows its table, ...), kept
     with the game so that they survive a restart; a None value forgets the key."""
 
@@ -119,6 +119,20 @@ class MessageRefs(Protocol):
     async def get_refs(self, game_id: int) -> dict[str, str]: ...
 
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None: ...
+
+    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+        """Count one message to `chat` (a front-end's name for it) at `now` if fewer than
+        `limit` went in the `period` seconds before: 0.0; otherwise count nothing and give
+        the seconds until one more may go. Of all processes, one at a time counts a chat's.
+        Counts older than `period` are not kept, a chat's own; of the others, which may be counted
+        over shorter periods than theirs (a bot's second beside a group's minute), a few at each
+        call once older than `SENDS_KEPT`."""
+        ...
+
+
+class MessageRefs(FrontEndNotes, Protocol):
+    """The notes with what the sessions do with them: every game's notes of a kind, and
+    message holds."""
 
     async def refs_with_prefix(self, prefix: str) -> list[tuple[int, str, str]]:
         """(game id, key, value) of every game's refs whose key starts with `prefix`."""
@@ -140,15 +154,6 @@ class MessageRefs(Protocol):
     async def release_message(self, game_id: int, message: str, owner: str) -> bool:
         """Let go of the message if `owner` holds it; False (the owner keeps it, and the
         note is cleared) when another owner asked for it to be drawn again meanwhile."""
-        ...
-
-    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
-        """Count one message to `chat` (a front-end's name for it) at `now` if fewer than
-        `limit` went in the `period` seconds before: 0.0; otherwise count nothing and give
-        the seconds until one more may go. Of all processes, one at a time counts a chat's.
-        Counts older than `period` are not kept, a chat's own; of the others, which may be counted
-        over shorter periods than theirs (a bot's second beside a group's minute), a few at each
-        call once older than `SENDS_KEPT`."""
         ...
 
 

@@ -31,7 +31,7 @@ def rate(ladder: str, sides: Sequence[Sequence[int | None]], totals: Sequence[in
     seat (None) plays with a fresh default rating and is not rated itself.
     """
     order = sorted(range(len(sides)), key=lambda i: (i != winner, -totals[i]))
-    ranks = [0] * len(sides)
+    ranks: list[float] = [0] * len(sides)
     for place, index in enumerate(order):
         if place and index != winner and totals[index] == totals[order[place - 1]] \
                 and order[place - 1] != winner:

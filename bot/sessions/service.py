@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 from ..ai import LEVELS, choose_move
 from ..ai.review import DEFAULT_SEARCHES
 from ..engine import Game, Move, SeatView
+from ..i18n import LANGUAGES
+from .alarm import Alarm
 from .daily import Daily, DailyBoard, DailyStart
 from .directory import Directory
 from .events import Event
@@ -32,13 +34,13 @@ from .lobby import LOBBY_IDLE, Lobby
 from .notices import SWEEP_EVERY, Notices
 from .parts import Parts
 from .play import Play
-from .ports import GameStore, MessageRefs, Served, StorageFailed
+from .ports import FrontEndNotes, GameStore, Served, StorageFailed
 from .queries import Queries
 from .records import LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .reviews import MatchReview, Reviews
-from .scheduler import Alarm, Scheduler
-from .settings import LANGUAGES, Settings
+from .scheduler import Scheduler
+from .settings import Settings
 from .thinking import Chooser, ComputerPool, Think, think_in_thread
 from .views import (
     ChatSettings,
@@ -137,7 +139,7 @@ class Sessions:
         await self._store.close()
 
     @property
-    def message_refs(self) -> MessageRefs:
+    def message_refs(self) -> FrontEndNotes:
         """Where front-ends keep their notes about a game's messages."""
         return self._refs
 

@@ -16,10 +16,10 @@ from ..i18n import LANGUAGES
 from . import interaction
 from .interaction import PLAIN, HandMode, HandPrompt
 from .options import HOUSE_OPTIONS, TURN_LIMIT, VARIANTS, variant_named
+from .records import GameStatus
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .tap import Action, Asker, Redraw, Reply, Say, Setting, Tap
-from .views import GameStatus
 
 if TYPE_CHECKING:
     from .service import Sessions

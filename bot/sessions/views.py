@@ -56,7 +56,7 @@ class ChatSettings:
     @property
     def pictures(self) -> bool:
         """The table and hands as pictures of cards (the default), or as text."""
-        return self.defaults.get(PICTURES, "on") != "off"
+        return bool(self.defaults.get(PICTURES, "on") != "off")
 
     @property
     def title(self) -> str | None:

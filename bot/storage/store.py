@@ -43,7 +43,7 @@ from .models import (
     SeatHandover,
     SeatRow,
 )
-from .rows import deadline_of, game_row, seat_row
+from .rows import Row, deadline_of, game_row, seat_row
 from .sql_store import GAME_COLUMNS, PLAYER_COLUMNS, SqlStore
 
 log = logging.getLogger(__name__)
@@ -145,13 +145,13 @@ class Store(SqlStore):
         except sqlite3.DatabaseError as exc:
             raise self._failed(StorageFailed(f"reading {self.path} failed: {exc}")) from exc
 
-    def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+    def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
         try:
             return self._db.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:
             raise self._failed(StorageFailed(f"reading {self.path} failed: {exc}")) from exc
 
-    async def _report(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+    async def _report(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
         """A query that may read much of the database, kept off the event loop's thread."""
         if self._reports is None:
             return self._all(sql, params)
@@ -213,7 +213,7 @@ class Store(SqlStore):
     async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
         return self._one(sql, params)
 
-    async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+    async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
         return self._all(sql, params)
 
     async def _change(self, sql: str, params: tuple[Any, ...] = ()) -> int:

@@ -109,7 +109,7 @@ SETTINGS: dict[Setting, tuple[str, ...]] = SETTING_VALUES
 """Chat settings (`c…`, for admins) and a player's own (`u…`): short name -> values."""
 
 
-def _choice(table: Mapping[str, tuple[str, ...]]) -> str:
+def _choice(table: Mapping[str, tuple[str, ...]] | Mapping[Setting, tuple[str, ...]]) -> str:
     return "|".join(rf"{re.escape(key)}=(?:{'|'.join(map(re.escape, values))})"
                     for key, values in table.items())
 

@@ -16,7 +16,8 @@ from discord import app_commands, ui
 
 from ...i18n import t
 from ...sessions import language_of
-from .custom_ids import CODEC, Action, Tap
+from ...sessions.tap import Action, Tap
+from .custom_ids import CODEC
 from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,9 @@ class ScopaClient(discord.AutoShardedClient):
                  shard_ids: list[int] | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(intents=intents, shard_count=shard_count, shard_ids=shard_ids,
+        # discord.py takes None for "every shard" though its hints ask for a list
+        super().__init__(intents=intents, shard_count=shard_count,
+                         shard_ids=shard_ids,  # type: ignore[arg-type]
                          guild_ready_timeout=guild_ready_timeout,
                          allowed_mentions=discord.AllowedMentions.none(), max_messages=None,
                          chunk_guilds_at_startup=False, member_cache_flags=discord.MemberCacheFlags.none())
@@ -120,7 +123,7 @@ class ScopaClient(discord.AutoShardedClient):
         no call from discord.py's dynamic items; it is answered here instead."""
         if interaction.type is not discord.InteractionType.component or self._stray is None:
             return
-        custom_id = (interaction.data or {}).get("custom_id")
+        custom_id = dict(interaction.data or {}).get("custom_id")
         if isinstance(custom_id, str) and not (_typed(custom_id) and _shows(interaction.message, custom_id)):
             await self._stray(interaction, CODEC.decode(custom_id), custom_id)
 

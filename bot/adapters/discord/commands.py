@@ -8,6 +8,8 @@ there again, since nothing a client sends is trusted.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
@@ -18,7 +20,7 @@ from .handlers import CommandHandlers
 from .translator import english
 
 
-def _choice(key: str, value: str | int) -> Choice[str] | Choice[int]:
+def _choice(key: str, value: str) -> Choice[str]:
     return Choice(name=locale_str(english(key), key=key), value=value)
 
 
@@ -36,12 +38,13 @@ LANGUAGE_CHOICES = [_choice(f"discord.language.{v}", v) for v in LANGUAGES]
 TURN_CHOICES = [Choice(name=f"{n} s", value=n) for n in TURN_LIMITS]
 
 
-def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[None, ..., None]]:
+def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, ..., None]]:
     @app_commands.command(name="newgame", description=english("discord.command.newgame.description"))
     @app_commands.guild_only()
     @app_commands.describe(**_described("variant", "players", "target", "teams", "capture", "deck",
                                         "rounds"))
-    @app_commands.choices(variant=VARIANT_CHOICES, players=PLAYER_CHOICES, target=TARGET_CHOICES,
+    # discord.py types one kind of choice a decorator: these are words and numbers
+    @app_commands.choices(variant=VARIANT_CHOICES, players=PLAYER_CHOICES, target=TARGET_CHOICES,  # type: ignore[misc]
                           capture=CAPTURE_CHOICES, deck=DECK_CHOICES, rounds=ROUND_CHOICES)
     async def newgame(interaction: discord.Interaction, variant: str | None = None,
                       players: int | None = None, target: int | None = None, teams: bool | None = None,
@@ -75,7 +78,7 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[None,
     @app_commands.command(name="settings", description=english("discord.command.settings.description"))
     @app_commands.describe(**_described("channel_language", "turn_limit", "default_game", "my_language",
                                         "dm_pings", "pictures"))
-    @app_commands.choices(channel_language=LANGUAGE_CHOICES, turn_limit=TURN_CHOICES,
+    @app_commands.choices(channel_language=LANGUAGE_CHOICES, turn_limit=TURN_CHOICES,  # type: ignore[misc]
                           default_game=VARIANT_CHOICES, my_language=LANGUAGE_CHOICES)
     async def settings(interaction: discord.Interaction, channel_language: str | None = None,
                        turn_limit: int | None = None, default_game: str | None = None,

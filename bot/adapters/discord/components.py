@@ -83,9 +83,10 @@ def lobby_components(view: LobbyView, lang: str) -> ui.View:
         button(t(lang, "button.start"), Press(Action.START, gid), Style.primary, emoji="▶️"),
         button(t(lang, "button.cancel"), Press(Action.CANCEL, gid), Style.danger, emoji="✖️"),
     ]]
-    computers = [button(t(lang, "discord.button.computer", level=t(lang, f"level.{level}")),
-                        Press(Action.ADD_COMPUTER, gid, arg=level), disabled=view.full)
-                 for level in LEVELS]
+    computers: list[ui.Item[ui.View]] = [
+        button(t(lang, "discord.button.computer", level=t(lang, f"level.{level}")),
+               Press(Action.ADD_COMPUTER, gid, arg=level), disabled=view.full)
+        for level in LEVELS]
     if any(seat is not None and seat.is_computer for seat in view.seats):
         computers.append(button(t(lang, "discord.button.remove_computers"),
                                 Press(Action.REMOVE_COMPUTERS, gid)))
@@ -231,5 +232,5 @@ def hand_components(view: HandView, lang: str, prompt: HandPrompt = PLAIN, *,
     return layout(*rows)
 
 
-def _rows(items: list[ui.Item[ui.View]]) -> list[list[ui.Item[ui.View]]]:
-    return [items[i:i + PER_ROW] for i in range(0, len(items), PER_ROW)]
+def _rows(items: Sequence[ui.Item[ui.View]]) -> list[list[ui.Item[ui.View]]]:
+    return [list(items[i:i + PER_ROW]) for i in range(0, len(items), PER_ROW)]

@@ -16,9 +16,11 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from ...engine.rules import HOUSE_RULES
 from ...sessions import Refused
-from ...sessions.options import HOUSE_RULES, parse_any
-from ..common.codec import Action, Codec, Platform, Tap, TooLong
+from ...sessions.options import parse_any
+from ...sessions.tap import Action, Tap
+from ..common.codec import Codec, Platform, TooLong
 
 PREFIX = "scopa"
 MAX_LENGTH = 100

@@ -85,9 +85,9 @@ class CommandHandlers:
                        options: dict[str, Any]) -> Reply:
         user, chat = user_ref(interaction), chat_ref(interaction)
         lang = await self._language(user)
-        refused = await self._opens_here(interaction, chat, lang)
-        if refused is not None:
-            return refused
+        stopped = await self._opens_here(interaction, chat, lang)
+        if stopped is not None:
+            return stopped
         assert chat is not None
         chosen: dict[str, object] = {key: value for key, value in options.items() if value is not None}
         try:
@@ -161,9 +161,9 @@ class CommandHandlers:
                 lang = (await self._chat(interaction, chat)).language
             shown = await self.sessions.daily_board(None if everyone else chat)
             return Reply.message(embed=text_embed(daily_board_text(shown, lang)), ephemeral=False)
-        refused = await self._opens_here(interaction, chat, lang)
-        if refused is not None:
-            return refused
+        stopped = await self._opens_here(interaction, chat, lang)
+        if stopped is not None:
+            return stopped
         assert chat is not None
         start = await self.sessions.daily(chat, daily_place(chat, user), user)
         return Reply.note(daily_started_text(start, lang))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import discord
 from discord import ui
@@ -103,7 +104,7 @@ class HandTracker:
     def refresh(self, game_id: int) -> None:
         for game, key in list(self._live):
             if game == game_id:
-                self.lanes.submit(("hand", game, key), lambda g=game, k=key: self._redraw(g, k),
+                self.lanes.submit(("hand", game, key), partial(self._redraw, game, key),
                                   merge="redraw")
 
     async def _redraw(self, game_id: int, user_key: str) -> None:

@@ -122,7 +122,7 @@ class PressHandlers:
 def _chosen(interaction: discord.Interaction, press: Tap) -> Tap | None:
     """A lobby menu's choice decoded into the option it sets (an OPTION tap, as a Telegram
     button carries it); None for a value the menu does not offer."""
-    choice = option_choice(Menu(press.arg), (interaction.data or {}).get("values"))
+    choice = option_choice(Menu(press.arg), dict(interaction.data or {}).get("values"))
     return None if choice is None else Tap(Action.OPTION, press.game_id, arg="=".join(choice))
 
 

@@ -42,9 +42,12 @@ class CatalogueTranslator(app_commands.Translator):
         key = catalogue_key(string, context)
         if lang is None or key is None:
             return None
-        return catalogue(lang).get(key)
+        text = catalogue(lang).get(key)
+        return text if isinstance(text, str) else None
 
 
 def english(key: str) -> str:
     """The default (English) text of a command, option or choice."""
-    return catalogue("en")[key]
+    text = catalogue("en")[key]
+    assert isinstance(text, str), key
+    return text

@@ -7,7 +7,8 @@ upgrade keep working.
 
 from __future__ import annotations
 
-from ..common.codec import Action, Codec, Platform, Tap, TooLong, utf8_size
+from ...sessions.tap import Action, Tap
+from ..common.codec import Codec, Platform, TooLong, utf8_size
 
 MAX_BYTES = 64
 TELEGRAM = Platform(prefix="", separator="|", limit=MAX_BYTES, size=utf8_size)

@@ -122,7 +122,8 @@ class TelegramFrontEnd:
         builder = (Application.builder().token(token).concurrent_updates(True)
                    .request(self._requests[0]).get_updates_request(self._requests[1]))
         if rate_limiter is not None:
-            builder = builder.rate_limiter(rate_limiter)
+            # the builder types a limiter's own arguments as the default one's (None)
+            builder = builder.rate_limiter(rate_limiter)  # type: ignore[arg-type]
         if api_base:
             builder = builder.base_url(api_base).base_file_url(file_base(api_base))
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
@@ -261,7 +262,9 @@ class TelegramFrontEnd:
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command that failed for the bot's own reasons gets one plain answer."""
         log.error("handling an update failed", exc_info=context.error)
-        message = update.effective_message if isinstance(update, Update) else None
+        if not isinstance(update, Update):
+            return
+        message = update.effective_message
         if message is not None and context.error is not None and update.effective_user is not None:
             lang = language_of(update.effective_user.language_code)
             self.outbox.post(message.chat.id, Content(escape(failure_text(context.error, lang))),

@@ -40,7 +40,7 @@ _HELD: ContextVar[bool] = ContextVar("telegram_bot_place_held", default=False)
 
 def is_private(chat_id: object) -> bool:
     try:
-        return int(chat_id) > 0  # type: ignore[call-overload]
+        return int(chat_id) > 0  # type: ignore[call-overload, no-any-return]
     except (TypeError, ValueError):
         return False
 

@@ -29,7 +29,7 @@ from .limits import JITTER, GroupWindow, MessagesRateLimiter, Window, counted, i
 log = logging.getLogger(__name__)
 
 SendCounter = Callable[[str, float, int, float], Awaitable[float]]
-"""`MessageRefs.take_send`: count one message under a name at a time, or say how long to wait."""
+"""`FrontEndNotes.take_send`: count one message under a name at a time, or say how long to wait."""
 SENT_REF = "sent"
 """A game's ref holding when its group's last messages went (Unix times, comma-separated)."""
 BOT_KEY = "telegram:bot"

@@ -203,18 +203,18 @@ class Presenter(Audience):
             return Content(html, lobby_keyboard(view, lang, menu, link), picture)
         if row.status is GameStatus.CANCELLED:
             return Content(cancelled_html(lang, await self.notes.cancelled_by(game_id), row.started))
-        view = await self.sessions.table(game_id)
+        table = await self.sessions.table(game_id)
         now = self.sessions.clock()
-        timed_out = await self._timed_out(view)
-        picture = (Picture(table_scene(view, last=self._last_play(view, timed_out)), lang,
-                           table_caption(view, lang, now, timed_out))
+        timed_out = await self._timed_out(table)
+        picture = (Picture(table_scene(table, last=self._last_play(table, timed_out)), lang,
+                           table_caption(table, lang, now, timed_out))
                    if await self.draws_pictures(chat_id) else None)
-        if view.finished:
-            return Content(table_html(view, lang, now, timed_out), (), picture)
+        if table.finished:
+            return Content(table_html(table, lang, now, timed_out), (), picture)
         humans = [(seat, player) for seat in row.seats if (player := human(seat)) is not None]
         show_hand = any(not self.reachable(player) for _, player in humans)
         take_back = any(seat.autoplay for seat, _ in humans)
-        return Content(table_html(view, lang, now, timed_out),
+        return Content(table_html(table, lang, now, timed_out),
                        table_keyboard(game_id, lang, show_hand, take_back), picture)
 
     async def _timed_out(self, view: TableView) -> bool:

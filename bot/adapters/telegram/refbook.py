@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...sessions import MessageRefs
+from ...sessions import FrontEndNotes
 
 
 class RefBook:
@@ -14,7 +14,7 @@ class RefBook:
     processes write (`shared`) is read every time instead: there the slot's
     hold keeps its drawings one at a time."""
 
-    def __init__(self, store: MessageRefs) -> None:
+    def __init__(self, store: FrontEndNotes) -> None:
         self._store = store
         self.shared = bool(getattr(store, "shared", False))
         self._cache: dict[int, dict[str, str]] = {}
@@ -53,5 +53,5 @@ class RefBook:
 
     async def take_send(self, key: str, now: float, limit: int, period: float) -> float:
         """One message counted under `key` in the store for every process
-        (`MessageRefs.take_send`): 0.0, or the seconds to wait first."""
+        (`FrontEndNotes.take_send`): 0.0, or the seconds to wait first."""
         return await self._store.take_send(key, now, limit, period)

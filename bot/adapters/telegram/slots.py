@@ -176,7 +176,7 @@ class Slots:
             # A message asked for anew (a hand reposted) is not the holder's to edit.
             after, fresh = (FRESH_RETRY, True) if pending.fresh else (outcome.after + 0.5, False)
             render = pending.render
-            handle = asyncio.get_running_loop().call_later(
+            handle: asyncio.TimerHandle = asyncio.get_running_loop().call_later(
                 after, lambda: self._recheck(target, render, fresh, handle))
             self._rechecks.add(handle)
             return True

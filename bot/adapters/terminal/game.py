@@ -13,7 +13,7 @@ import getpass
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from ...engine import Move, Variant
 from ...i18n import LANGUAGES, t, tn
@@ -136,7 +136,8 @@ class TerminalGame:
         self._prompt(prompt)
         line = self._line_task()
         event = asyncio.ensure_future(self.events.get())
-        await asyncio.wait({line, event}, return_when=asyncio.FIRST_COMPLETED)
+        waiting: set[asyncio.Future[Any]] = {line, event}
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         if event.done():
             self._show("")
             return event.result()
