@@ -207,7 +207,7 @@ if [ "$2" = "pytest" ]; then exit "${FAKE_PYTEST_EXIT:-0}"; fi
 FAKE_VENV = """#!/bin/sh
 echo "python3 $*" >> "$LOG"
 mkdir -p .venv/bin
-cp "$FAKES/python" "$FAKES/scopa-bot" "$FAKES/ruff" .venv/bin/
+cp "$FAKES/python" "$FAKES/scopa-bot" "$FAKES/ruff" "$FAKES/mypy" .venv/bin/
 """
 
 
@@ -226,7 +226,8 @@ class Checkout:
         fakes.mkdir()
         for name, text in (("python", FAKE_PYTHON), ("python3", FAKE_VENV),
                            ("scopa-bot", '#!/bin/sh\necho "scopa-bot $*" >> "$LOG"\n'),
-                           ("ruff", '#!/bin/sh\necho "ruff $*" >> "$LOG"\n')):
+                           ("ruff", '#!/bin/sh\necho "ruff $*" >> "$LOG"\n'),
+                           ("mypy", '#!/bin/sh\necho "mypy $*" >> "$LOG"\nexit "${FAKE_MYPY_EXIT:-0}"\n')):
             (fakes / name).write_text(text)
             (fakes / name).chmod(0o755)
         self.log = root / "log"
@@ -286,13 +287,16 @@ def test_the_test_script_installs_the_test_tools_once_and_fails_when_tests_fail(
     checkout = Checkout(tmp_path)
     code, ran, said = checkout.launch("test", "-q")
     assert code == 0 and ran[0] == "python3 -m venv .venv" and ran[1].endswith("-e .[dev]")
-    assert ran[-2:] == ["ruff check bot tests benchmarks", "python -m pytest --durations=15 -q"]
+    assert ran[-3:] == ["ruff check bot tests benchmarks", "mypy ", "python -m pytest --durations=15 -q"]
     assert "installing" in said
 
     for pytest_exit in ("1", "5"):
         code, ran, _ = checkout.launch("test", FAKE_PYTEST_EXIT=pytest_exit)
         assert code == int(pytest_exit)
-        assert ran == ["ruff check bot tests benchmarks", "python -m pytest --durations=15"]
+        assert ran == ["ruff check bot tests benchmarks", "mypy ", "python -m pytest --durations=15"]
+
+    code, ran, _ = checkout.launch("test", FAKE_MYPY_EXIT="1")
+    assert code == 1 and ran == ["ruff check bot tests benchmarks", "mypy "], "a type error stops the tests"
 
     assert checkout.launch("run")[1] == ["scopa-bot "]  # the test tools' install serves run too
     checkout2 = Checkout(tmp_path / "other")

@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from ...engine.rules import HOUSE_RULES
 from ...sessions import Refused
-from ...sessions.options import parse_any
+from ...sessions.options import HOUSE_OPTIONS, parse_any
 from ...sessions.tap import Action, Tap
 from ..common.codec import Codec, Platform, TooLong
 
@@ -60,7 +59,7 @@ MENU_KEYS: dict[Menu, tuple[str, ...]] = {
     Menu.VARIANT: ("variant",),
     Menu.TARGET: ("target", "round_limit"),
     Menu.TABLE: ("players", "teams", "capture_choice", "deck_style", "practice",
-                 *dict.fromkeys(name for names in HOUSE_RULES.values() for name in names)),
+                 *HOUSE_OPTIONS),
 }
 """The lobby options each select menu sets; their values come from the options table."""
 
