@@ -8,7 +8,7 @@ the day's is its seed and the claim the store keeps, one a player a day."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
@@ -50,6 +50,14 @@ class DailyLine:
     margin: int
     """The player's points less the computer's."""
     moves: int
+
+
+def daily_request(words: Sequence[str]) -> tuple[bool, bool]:
+    """What `/daily` typed with `words` asks for: (the board rather than the deal, everyone's
+    board rather than the chat's), in any of the catalogue's languages."""
+    said = [word.lower() for word in words]
+    board = bool(said) and said[0] in BOARD_WORDS
+    return board, board and len(said) > 1 and said[1] in EVERYONE_WORDS
 
 
 @dataclass(frozen=True, slots=True)

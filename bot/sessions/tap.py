@@ -20,6 +20,7 @@ from .refusals import Refused
 from .views import HandView
 
 if TYPE_CHECKING:
+    from .daily import DailyStart
     from .hints import PracticeHint
     from .reviews import MatchReview
 
@@ -164,6 +165,9 @@ class Reply:
     redraw: Redraw = Redraw.NONE
     open_private: int | None = None
     """The bot cannot write to the asker: show the way to their private chat (for this game)."""
+    open_private_daily: bool = False
+    """The bot cannot write to the asker: show the way to their private chat, where the deal of
+    the day is played."""
     confirm: Action | None = None
     """Ask the asker to confirm with a button of this action."""
     settings: bool = False
@@ -174,8 +178,9 @@ class Reply:
     """The settings saved, for the front-end's own copies of them."""
     game_id: int | None = None
     """The game the command acted on, where the tap did not name it."""
-    result: PracticeHint | MatchReview | None = None
-    """A value to show: the computer's advice on a practice hand, a player's review of a match."""
+    result: PracticeHint | MatchReview | DailyStart | None = None
+    """A value to show: the computer's advice on a practice hand, a player's review of a match,
+    the deal of the day begun."""
 
     @classmethod
     def refusal(cls, refused: Refused) -> Reply:

@@ -22,6 +22,7 @@ from .refusals import Reason, Refused
 from .tap import Action, Asker, Redraw, Reply, Say, Setting, Tap
 
 if TYPE_CHECKING:
+    from .daily import DailyBoard
     from .service import Sessions
 
 _T = TypeVar("_T")
@@ -246,6 +247,20 @@ class Taps:
         if game_id is not None and view.status is not GameStatus.RUNNING and asker.reachable:
             return Reply(redraw=Redraw.MY_HAND, game_id=game_id)
         return Reply(game_id=game_id)
+
+    async def daily_board(self, asker: Asker, everyone: bool = False) -> DailyBoard:
+        """/daily board: today's board of the chat it was asked in, or everyone's (`everyone`,
+        or asked privately)."""
+        return await self.sessions.daily_board(None if everyone or asker.chat is None else asker.chat)
+
+    async def daily(self, asker: Asker, plays_in: ChatRef) -> Reply:
+        """/daily: the asker's deal of the day, played in `plays_in` (where the front-end shows
+        it to them alone) and counted on the board of the chat it was asked in. Asked in a chat
+        by someone the bot cannot write to, the way to their private chat first."""
+        if asker.chat is not None and not asker.reachable:
+            return Reply(say=Say("dm.start_first"), open_private_daily=True)
+        start = await self.sessions.daily(asker.chat or plays_in, plays_in, asker.user)
+        return Reply(result=start)
 
     async def cancel(self, asker: Asker) -> Reply:
         """Cancel the chat's open game: its creator, or one of the chat's admins."""

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.sessions import GameStatus, Reason, Sessions, UserRef
+import pytest
+
+from bot.sessions import ChatRef, DailyStart, GameStatus, Reason, Refused, Sessions, UserRef
+from bot.sessions.daily import daily_request
 from bot.sessions.interaction import PLAIN, HandMode
 from bot.sessions.tap import Action, Asker, Redraw, Setting, Tap
 
@@ -135,3 +138,31 @@ async def test_the_private_chat_link_readies_only_a_seat_taken_in_the_chat() -> 
     stranger = await sessions.taps.seat_confirmed(CARLA, game_id)
     assert stranger.say is not None and stranger.say.key == "dm.join_in_group"
     assert [seat.name for seat in (await sessions.lobby(CHAT)).seats if seat is not None] == ["Alice", "Bob"]
+
+
+async def test_the_deal_of_the_day_asked_in_a_group_waits_for_the_private_chat_and_counts_there() -> None:
+    sessions = await open_memory_sessions()
+    home = UserRef(ALICE.platform, ALICE.key, ALICE.name)
+    private = ChatRef(ALICE.platform, ALICE.key, ALICE.name)
+    unreached = await sessions.taps.daily(Front(reachable=False).asker(home), private)
+    assert unreached.open_private_daily and unreached.say is not None and unreached.result is None
+    assert await sessions.open_game_id(private) is None, "no deal begun before the bot can write"
+
+    started = await sessions.taps.daily(Front().asker(home), private)
+    assert isinstance(started.result, DailyStart)
+    assert await sessions.open_game_id(private) is not None
+    with pytest.raises(Refused) as again:
+        await sessions.taps.daily(Front().asker(home), private)
+    assert again.value.reason is Reason.DAILY_PLAYED
+
+
+async def test_the_daily_board_is_the_chats_in_a_group_and_everyones_in_private() -> None:
+    sessions = await open_memory_sessions()
+    in_group = await sessions.taps.daily_board(Front().asker(ALICE))
+    assert not in_group.everyone
+    assert (await sessions.taps.daily_board(Front().asker(ALICE), everyone=True)).everyone
+    private = Asker(ALICE)
+    assert (await sessions.taps.daily_board(private)).everyone
+    assert daily_request(["Classifica", "tutti"]) == (True, True)
+    assert daily_request(["board"]) == (True, False)
+    assert daily_request([]) == (False, False) == daily_request(["tutti"])

@@ -19,7 +19,7 @@ from ...render import card_legend, failure_text, refusal_text, rules_text
 from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
-from ...sessions import ChatRef, ChatSettings, Reason, Refused, Sessions, UserRef, language_of
+from ...sessions import ChatRef, ChatSettings, DailyStart, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions.interaction import rules_to_show
 from ...sessions.tap import Redraw, Setting
 from ...sessions.tap import Reply as TapReply
@@ -156,16 +156,16 @@ class CommandHandlers:
         user, chat = user_ref(interaction), chat_ref(interaction)
         lang = await self._language(user)
         if board:
-            everyone = everyone or chat is None
             if chat is not None:
                 lang = (await self._chat(interaction, chat)).language
-            shown = await self.sessions.daily_board(None if everyone else chat)
+            shown = await self.sessions.taps.daily_board(asker(interaction), everyone)
             return Reply.message(embed=text_embed(daily_board_text(shown, lang)), ephemeral=False)
         stopped = await self._opens_here(interaction, chat, lang)
         if stopped is not None:
             return stopped
         assert chat is not None
-        start = await self.sessions.daily(chat, daily_place(chat, user), user)
+        start = (await self.sessions.taps.daily(asker(interaction), daily_place(chat, user))).result
+        assert isinstance(start, DailyStart)
         return Reply.note(daily_started_text(start, lang))
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:

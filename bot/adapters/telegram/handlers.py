@@ -37,7 +37,7 @@ from ...sessions import (
     UserRef,
     interaction,
 )
-from ...sessions.daily import BOARD_WORDS, EVERYONE_WORDS
+from ...sessions.daily import DailyStart, daily_request
 from ...sessions.tap import Asker, Redraw, Reply
 from ...sessions.throttle import CommandReply, CommandThrottle
 from .askers import asker
@@ -206,7 +206,7 @@ class Handlers:
             await self._deep_join(message, uref, lang, game_id)
             return
         if context.args and context.args[0] == DAILY_PAYLOAD:
-            await self._daily(message, found[0], uref, lang)
+            await self._daily(message, found[0], uref, found[2], lang)
             return
         await self._reply(message, lang, lambda lang: escape(t(lang, "dm.welcome")))
         for row in await self.sessions.games_of(uref):
@@ -347,30 +347,34 @@ class Handlers:
         if found is None or message is None:
             return
         cref, uref, player, lang = found
-        words = [word.lower() for word in context.args or ()]
-        if words and words[0] in BOARD_WORDS:
-            everyone = not is_group(message.chat) or (len(words) > 1 and words[1] in EVERYONE_WORDS)
-            board = await self.sessions.daily_board(None if everyone else cref)
-            await self._reply(message, lang, lambda lang: escape(daily_board_text(board, lang)))
+        board, everyone = daily_request(context.args or ())
+        await self._daily(message, cref, uref, player, lang, board=board, everyone=everyone)
+
+    async def _daily(self, message: Message, cref: ChatRef, uref: UserRef, player: PlayerProfile,
+                     lang: str, *, board: bool = False, everyone: bool = False) -> None:
+        """The deal, played in the asker's private chat (a private chat's id is its user's) and
+        counted on the board of `cref`, where it was asked for; or the board."""
+        assert message.from_user is not None
+        group = cref if is_group(message.chat) else None
+        who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
+        if board:
+            shown = await self.sessions.taps.daily_board(who, everyone)
+            await self._reply(message, lang, lambda lang: escape(daily_board_text(shown, lang)))
             return
-        if is_group(message.chat) and not self.presenter.reachable(player):
+        try:
+            reply = await self.sessions.taps.daily(who, ChatRef(PLATFORM, uref.key, uref.name))
+        except Refused as refused:
+            await self._refuse(message, lang, refused)
+            return
+        if reply.open_private_daily:
             url = f"https://t.me/{message.get_bot().username}?start={DAILY_PAYLOAD}"
             await self._reply(message, lang, lambda lang: (
                 escape(t(lang, "dm.start_first")),
                 link_keyboard("🔒 " + t(lang, "button.open_private"), url)))
             return
-        await self._daily(message, cref, uref, lang)
-
-    async def _daily(self, message: Message, cref: ChatRef, uref: UserRef, lang: str) -> None:
-        """Start the deal in the asker's private chat (a private chat's id is its user's); it
-        counts on the board of `cref`, where it was asked for."""
-        home = ChatRef(PLATFORM, uref.key, uref.name)
-        try:
-            start = await self.sessions.daily(cref, home, uref)
-        except Refused as refused:
-            await self._refuse(message, lang, refused)
-            return
-        if is_group(message.chat):
+        assert isinstance(reply.result, DailyStart)
+        start = reply.result
+        if group is not None:
             await self._reply(message, lang, lambda lang: escape(daily_sent_text(start, lang)))
             player = await self.sessions.player(uref)
             own = self.presenter.language(player)
