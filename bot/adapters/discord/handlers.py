@@ -23,6 +23,7 @@ from ...sessions import ChatRef, ChatSettings, DailyStart, Reason, Refused, Sess
 from ...sessions.interaction import rules_to_show
 from ...sessions.tap import Redraw, Setting
 from ...sessions.tap import Reply as TapReply
+from ..common.failures import log_failure
 from .components import link
 from .embeds import text_embed
 from .identity import asker, chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
@@ -52,7 +53,7 @@ class CommandHandlers:
             lang = await self._language(user_ref(interaction))
             return Reply.note(refusal_text(refused, lang))
         except Exception as exc:
-            log.exception("command %s failed", interaction.command.name if interaction.command else "?")
+            log_failure(log, f"command {interaction.command.name if interaction.command else '?'}", exc)
             return Reply.note(failure_text(exc, lang))
 
     async def _language(self, user: UserRef) -> str:

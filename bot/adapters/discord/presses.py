@@ -22,6 +22,7 @@ from ...sessions.interaction import PLAIN, HandPrompt
 from ...sessions.tap import Asker, Tap
 from ...sessions.tap import Reply as TapReply
 from ...sessions.taps import HAND_ACTIONS
+from ..common.failures import log_failure
 from .components import confirm_cancel
 from .custom_ids import Action, Menu, drawn_before, option_choice
 from .hands import DrawnHand, HandTracker, draw_hand
@@ -59,7 +60,7 @@ class PressHandlers:
             who = asker(interaction)
             return await self._draw(interaction, who, press, await self.sessions.taps.tap(who, press), lang)
         except Exception as exc:
-            log.exception("press %r failed", custom_id)
+            log_failure(log, f"press {custom_id!r}", exc)
             return Reply.note(failure_text(exc, lang))
 
     async def _draw(self, interaction: discord.Interaction, asker: Asker, press: Tap, reply: TapReply,

@@ -23,6 +23,7 @@ from typing import Any
 import discord
 from discord import ui
 
+from ..common.failures import log_failure
 from .pictures import Picture
 
 log = logging.getLogger(__name__)
@@ -114,8 +115,8 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ac
         await _defer(interaction, thinking)
     try:
         reply = await task
-    except Exception:
-        log.exception("interaction %s failed", interaction.id)
+    except Exception as exc:
+        log_failure(log, f"interaction {interaction.id}", exc)
         return
     await deliver(interaction, reply)
 

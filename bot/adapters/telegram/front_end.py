@@ -19,6 +19,7 @@ from ...i18n import LANGUAGES, language_of, t
 from ...redact import mask_secret
 from ...render import failure_text
 from ...sessions import Event, Sessions
+from ..common.failures import log_failure
 from .handlers import Handlers
 from .identity import PLATFORM, topic_of
 from .limits import MessagesRateLimiter
@@ -261,7 +262,8 @@ class TelegramFrontEnd:
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command that failed for the bot's own reasons gets one plain answer."""
-        log.error("handling an update failed", exc_info=context.error)
+        if context.error is not None:
+            log_failure(log, "handling an update", context.error)
         if not isinstance(update, Update):
             return
         message = update.effective_message

@@ -25,6 +25,7 @@ from ...render_review import hint_text
 from ...sessions import ChatRef, MatchReview, Sessions, UserRef, language_of
 from ...sessions.hints import PracticeHint
 from ...sessions.tap import Action, Redraw, Reply, Setting, Tap
+from ..common.failures import log_failure
 from .askers import asker
 from .callbacks import decode
 from .identity import chat_ref, is_group, private_link, topic_id, topic_of, user_ref
@@ -84,7 +85,7 @@ class TapHandlers:
             reply = await self.sessions.taps.tap(who, tapped)
             return await self._draw(query, tapped, uref, chat, reply, lang)
         except Exception as exc:
-            log.exception("tap failed")
+            log_failure(log, "a tap", exc)
             return Answer(failure_text(exc, lang), alert=True)
 
     async def _answer(self, query: CallbackQuery, answer: Answer) -> None:
