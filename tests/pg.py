@@ -20,6 +20,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -193,3 +194,19 @@ def shared_cluster() -> Cluster:
                 pytest.fail(f"CI=true, so the PostgreSQL tests must run, but {exc}")
             pytest.skip(f"{exc}; the PostgreSQL tests run in CI")
     return _shared
+
+
+def own_durable_cluster() -> Iterator[Cluster]:
+    """A server of a test module's own, as its tests stop and start it (a pytest fixture's
+    body); durable, as a real one is: a commit it answered outlives an immediate stop.
+    Skipped where there is no PostgreSQL, failed in CI (which must run it)."""
+    import pytest
+
+    try:
+        server = start_cluster(durable=True)
+    except Unavailable as exc:
+        if in_ci():
+            pytest.fail(f"CI=true, so the PostgreSQL tests must run, but {exc}")
+        pytest.skip(f"{exc}; the PostgreSQL tests run in CI")
+    yield server
+    server.stop()

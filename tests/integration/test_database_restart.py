@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -33,16 +33,8 @@ from ..telegram_helpers import Taps, answered, joined_lobby, live_button, play_u
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[pg.Cluster]:
-    try:
-        server = pg.start_cluster(durable=True)
-    except pg.Unavailable as exc:
-        if pg.in_ci():
-            pytest.fail(f"CI=true, so the PostgreSQL tests must run, but {exc}")
-        pytest.skip(f"{exc}; the PostgreSQL tests run in CI")
-    yield server
-    server.stop()
+cluster = pytest.fixture(scope="module")(pg.own_durable_cluster)
+"""A server of this module's own, as its tests stop it."""
 
 
 @pytest.fixture

@@ -21,7 +21,6 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
@@ -215,18 +214,8 @@ async def _stored(url: str) -> tuple[dict[int, str], list[asyncpg.Record]]:
     return status, moves
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[pg.Cluster]:
-    """A server of the test's own, as the test stops it; durable, as a real one is: a commit
-    it answered outlives an immediate stop."""
-    try:
-        server = pg.start_cluster(durable=True)
-    except pg.Unavailable as exc:
-        if pg.in_ci():
-            pytest.fail(f"CI=true, so the PostgreSQL tests must run, but {exc}")
-        pytest.skip(f"{exc}; the PostgreSQL tests run in CI")
-    yield server
-    server.stop()
+cluster = pytest.fixture(scope="module")(pg.own_durable_cluster)
+"""A server of this module's own, as its tests stop it."""
 
 
 def _announcements(tg: FakeTelegramServer, group: FakeChat) -> Counter[str]:
