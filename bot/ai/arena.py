@@ -180,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
     match = Match(args.a, args.b, parse_variant(args.variant).value, args.players, args.teams,
                   parse_rule_pairs(args.rule), str(args.seed),
                   None if args.budget is None else args.budget / 1000, args.iterations)
-    Game.new(match.variant, match.players, teams=match.teams, rules=match.rules, seed=0)
+    rules: dict[str, object] = dict(match.rules)
+    Game.new(match.variant, match.players, teams=match.teams, rules=rules, seed=0)
     summary = arena(match, args.deals, max(1, args.workers))
     print("\n".join(describe(summary)))
     if args.json:

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...engine.record import RecordError
 from .facts import Fault, Reason, reason
 from .grade import Grade, grade
 from .hint import HINT_SEARCHES, Hint, HintTask, hint
-from .replay import RecordError, Turn, match_key, read_records, turns
+from .replay import Turn, match_key, read_records, turns
 from .result import ACCURACY_SCALE, GradedPlay, Review, accuracy
 
 DEFAULT_SEARCHES = 128
