@@ -16,7 +16,8 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-COMPILED = ["bot/engine/cards.py", "bot/engine/captures.py", "bot/engine/scoring.py", "bot/engine/game.py"]
+COMPILED = ["bot/engine/cards.py", "bot/engine/captures.py", "bot/engine/scoring.py", "bot/engine/deck.py",
+            "bot/engine/outcome.py", "bot/engine/position.py", "bot/engine/game.py"]
 
 
 def warn(reason: str) -> None:
