@@ -22,8 +22,8 @@ from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play
 from .observe import counts_shown, hand_visible, seat_view
 from .outcome import LAID, TOOK, Outcome
 from .position import Position, Restore
-from .rules import FEDERAL_TARGET, Rules, Seating, Variant, WinKind, parse_variant
-from .scoring import RoundResult, federal_win_kind, match_winner, score_with, secured_scores
+from .rules import Rules, Seating, Variant, parse_variant
+from .scoring import RoundResult, match_winner, score_with, secured_scores
 from .view import SeatView
 
 __all__ = ["HAND_SIZE", "MAX_SEATS", "Game", "Outcome", "Play", "first_dealer", "round_seed",
@@ -44,7 +44,10 @@ class Game(Position):
     @classmethod
     def new(cls, variant: Variant | str = Variant.SCOPA, players: int = 2, *, teams: bool = False,
             sides: int | None = None, rules: Rules | dict[str, object] | None = None,
-            seed: int | str = 0) -> Game:
+            seed: int | str = 0, undo: bool = True) -> Game:
+        """A match dealt from `seed`. With `undo=False` it keeps no undo records (`undo` then
+        refuses): for play that never takes a move back, such as `simulate`'s, which then
+        allocates less per move and leaves less for the garbage collector to walk."""
         variant = parse_variant(variant)
         if not isinstance(rules, Rules):
             rules = Rules.from_options(variant, rules)
@@ -53,7 +56,7 @@ class Game(Position):
         if not isinstance(seed, (int, str)) or isinstance(seed, bool):
             raise InvalidInputError("a game seed is a whole number or a text")
         seating = Seating.make(variant, players, teams, sides)
-        game = cls(variant, rules, seating, seed)
+        game = cls(variant, rules, seating, seed, undo)
         game._deal_round()
         return game
 
@@ -120,24 +123,9 @@ class Game(Position):
             captured=[list(pile) for pile in self.captured], scope=list(self.scope),
             last_capturer=self.last_capturer, deals=list(self._deals), plays=list(self.plays))
         game.auto_deal = self.auto_deal
+        game._undoable = self._undoable
         game.awaiting_deal = self.awaiting_deal
         return game
-
-    @property
-    def win_kind(self) -> WinKind | None:
-        """How the match was won under `federal` rules to 8 (004 art. 16): by the losers'
-        points; a side whose fuori failed loses "come l'avrebbe vinta, cioè col punteggio
-        ottenuto dagli avversari, o col proprio se inferiore". None otherwise."""
-        winner = self.winner
-        rules = self.rules
-        if winner is None or not rules.federal or rules.target != FEDERAL_TARGET:
-            return None
-        totals = self.totals
-        points = min([total for side, total in enumerate(totals) if side != winner])
-        declared = self.results[-1].fuori if self.results else None
-        if declared is not None and self.side_of[declared] != winner:
-            points = min(totals[winner], totals[self.side_of[declared]])
-        return federal_win_kind(points)
 
     def hand_visible(self, seat: int) -> bool:
         """Whether `seat` may look at its hand now (`observe.hand_visible`)."""
@@ -260,16 +248,20 @@ class Game(Position):
         if in_hands:
             after = self._after[to_play]
             self.to_play = after if self.hands[after] else self._next_with_cards(to_play)
-            self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa, None))
+            if self._undoable:
+                self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
+                                      None))
             return outcome
         if self.stock:
-            self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
-                                  self.hands))
+            if self._undoable:
+                self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
+                                      self.hands))
             self._deal_hands()
             self.to_play = self._next_with_cards(to_play)
             return tuple.__new__(Outcome, (play, swept_by_ace, None, (), None, True, ()))
-        saved = self._saved(False)
-        self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa, saved))
+        if self._undoable:
+            self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
+                                  self._saved(False)))
         return self._end_of_round(play, swept_by_ace)
 
     def undo(self) -> Move | None:
@@ -278,6 +270,8 @@ class Game(Position):
         there is nothing to take back."""
         history = self._history
         if not history:
+            if not self._undoable:
+                raise EngineError("this game keeps no undo records (made with undo=False)")
             raise EngineError("there is no move to take back")
         entry = history.pop()
         if isinstance(entry, Restore):
@@ -349,7 +343,8 @@ class Game(Position):
         if refused is not None:
             raise IllegalMoveError(refused)
         outcome = self.apply(move, to_play)
-        self._history.append(self._saved(True))
+        if self._undoable:
+            self._history.append(self._saved(True))
         return outcome._replace(round_result=self._settle_fuori(to_play))
 
     def _why_no_fuori(self, seat: int) -> str | None:

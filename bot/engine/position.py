@@ -14,8 +14,8 @@ from .deck import HAND_SIZE, START, fifteen, first_dealer, round_seed, shuffled_
 from .errors import EngineError
 from .log import Deal, RoundLog
 from .moves import Move, Play
-from .rules import Rules, Seating, Variant
-from .scoring import RoundResult, ScoringPlan
+from .rules import FEDERAL_TARGET, Rules, Seating, Variant, WinKind
+from .scoring import RoundResult, ScoringPlan, federal_win_kind
 
 
 class Restore:
@@ -74,9 +74,10 @@ class Position:
     for a search to score a position without counting piles.
     """
 
-    def __init__(self, variant: Variant, rules: Rules, seating: Seating, seed: int | str) -> None:
+    def __init__(self, variant: Variant, rules: Rules, seating: Seating, seed: int | str,
+                 undo: bool = True) -> None:
         """A game before its first deal; what follows from the variant, rules and seating
-        alone is set here, once."""
+        alone is set here, once. `undo`: whether applied moves can be taken back."""
         self.variant = variant
         self.rules = rules
         self.seating = seating
@@ -106,6 +107,7 @@ class Position:
         self._deals: list[Deal] = []
         self._rounds: list[RoundLog] = []
         self._history: list[Undo | Restore] = []
+        self._undoable = undo
         self._seats = seating.seats
         self._legal: list[Move] | None = None
         self._effects: list[Effect] = []
@@ -133,6 +135,27 @@ class Position:
     def round_over(self) -> bool:
         """Whether every card of this round has been played (the round is scored)."""
         return not self._in_hands and not self.stock
+
+    @property
+    def win_kind(self) -> WinKind | None:
+        """How the match was won under `federal` rules to 8 (004 art. 16): by the losers'
+        points; a side whose fuori failed loses "come l'avrebbe vinta, cioè col punteggio
+        ottenuto dagli avversari, o col proprio se inferiore". None otherwise."""
+        winner = self.winner
+        rules = self.rules
+        if winner is None or not rules.federal or rules.target != FEDERAL_TARGET:
+            return None
+        totals = self.totals
+        points = min([total for side, total in enumerate(totals) if side != winner])
+        declared = self.results[-1].fuori if self.results else None
+        if declared is not None and self.side_of[declared] != winner:
+            points = min(totals[winner], totals[self.side_of[declared]])
+        return federal_win_kind(points)
+
+    @property
+    def undoable(self) -> bool:
+        """Whether applied moves can be taken back (`Game.new(..., undo=False)` says not)."""
+        return self._undoable
 
     @property
     def table_ranks(self) -> tuple[int, ...]:
@@ -172,7 +195,8 @@ class Position:
         which `undo` takes back); gives the escoba dealer's takes of the starting table."""
         if not self.awaiting_deal:
             raise EngineError("no round is waiting to be dealt")
-        self._history.append(self._saved(False))
+        if self._undoable:
+            self._history.append(self._saved(False))
         return self._next_round()
 
     def _next_round(self) -> tuple[Play, ...]:
