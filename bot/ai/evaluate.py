@@ -170,8 +170,8 @@ def _sevens_chances(taken: Sequence[int], remaining: int, sixes_tiebreak: bool) 
     if len(taken) != 2 or not sixes_tiebreak:
         return sevens
     tie = max(0.0, 1.0 - sevens[0] - sevens[1])
-    sixes = majority([(m & SIXES).bit_count() for m in taken], (remaining & SIXES).bit_count())
-    return [sevens[i] + tie * sixes[i] for i in range(2)]
+    by_sixes = majority([(m & SIXES).bit_count() for m in taken], (remaining & SIXES).bit_count())
+    return [sevens[i] + tie * by_sixes[i] for i in range(2)]
 
 
 def _sweep_all(taken: Sequence[int], remaining: int, group: int) -> list[float]:

@@ -177,6 +177,24 @@ class Game(Position):
         self._legal = moves
         return moves.copy()
 
+    def search_moves(self) -> list[Move]:
+        """`legal_moves`, those taking the most cards first and otherwise in the same order:
+        the order an alpha-beta search tries them in, to cut off sooner."""
+        moves = self.legal_moves()
+        least = most = len(moves[0][1]) if moves else 0
+        for move in moves:
+            size = len(move[1])
+            if size > most:
+                most = size
+            elif size < least:
+                least = size
+        if least == most:
+            return moves
+        ordered: list[Move] = []
+        for size in range(most, least - 1, -1):
+            ordered += [move for move in moves if len(move[1]) == size]
+        return ordered
+
     def parse_move(self, text: object) -> Move:
         """The move written as `text` (`7D`, `7D:3C+4S`); raises InvalidMoveError (an
         InvalidInputError) when it is not a move at all. Whether the rules allow it
@@ -329,10 +347,6 @@ class Game(Position):
             move = Move(*move)
         return self.apply(move)
 
-    def may_declare(self, seat: int) -> bool:
-        """Whether `seat` may declare fuori with the play it is about to make (004 art. 16)."""
-        return self._why_no_fuori(seat) is None
-
     def declare_fuori(self, move: Move, seat: int | None = None) -> Outcome:
         """Play `move` and declare fuori with it: the match ends, won by the declaring
         side if what it has secured (`fuori.secured_scores`) reaches the target, else
@@ -346,25 +360,6 @@ class Game(Position):
         if self._undoable:
             self._history.append(self._saved(True))
         return outcome._replace(round_result=self._settle_fuori(to_play))
-
-    def _why_no_fuori(self, seat: int) -> str | None:
-        """Why `seat` may not declare now: the option is off, it is not its turn, there are
-        not two sides, the round began tied at or above the target, or this is the last
-        play of the round; None when it may."""
-        rules = self.rules
-        if not rules.fuori:
-            return "fuori is not played in this match"
-        if self.winner is not None:
-            return "the match is over"
-        if seat != self.to_play:
-            return f"it is seat {self.to_play}'s turn, not seat {seat}'s"
-        if len(self.seating.sides) != 2:
-            return "fuori is declared between two sides only"
-        if max(self.totals) >= rules.target:
-            return "no fuori in a round begun with the sides tied at the target"
-        if self._in_hands <= 1 and not self.stock:
-            return "no fuori with the last play of the round"
-        return None
 
     def _settle_fuori(self, seat: int) -> RoundResult:
         sides = self.seating.sides

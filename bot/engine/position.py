@@ -188,6 +188,43 @@ class Position:
             return ()
         return self._deals[0].table or ()
 
+    def may_declare(self, seat: int) -> bool:
+        """Whether `seat` may declare fuori with the play it is about to make (004 art. 16)."""
+        return self._why_no_fuori(seat) is None
+
+    def _why_no_fuori(self, seat: int) -> str | None:
+        """Why `seat` may not declare now: the option is off, it is not its turn, there are
+        not two sides, the round began tied at or above the target, or this is the last
+        play of the round; None when it may."""
+        rules = self.rules
+        if not rules.fuori:
+            return "fuori is not played in this match"
+        if self.winner is not None:
+            return "the match is over"
+        if seat != self.to_play:
+            return f"it is seat {self.to_play}'s turn, not seat {seat}'s"
+        if len(self.seating.sides) != 2:
+            return "fuori is declared between two sides only"
+        if max(self.totals) >= rules.target:
+            return "no fuori in a round begun with the sides tied at the target"
+        if self._in_hands <= 1 and not self.stock:
+            return "no fuori with the last play of the round"
+        return None
+
+    def can_sweep(self) -> bool:
+        """Whether the seat to play holds a card that would take the whole table as a scopa
+        (the round's last play makes none): the threat a search weighs at its leaves."""
+        table = self.table
+        if not table or (self._in_hands <= 1 and not self.stock) or self.winner is not None:
+            return False
+        key = self._table_key
+        effects_by_rank = self._takes[key][1]
+        for card in self.hands[self.to_play]:
+            for effect in effects_by_rank[card.rank]:
+                if effect[1] == key and not effect[2]:
+                    return True
+        return False
+
     # ---- dealing --------------------------------------------------------
 
     def deal(self) -> tuple[Play, ...]:
