@@ -22,6 +22,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Final
 
 from bot.engine import Card, Game, Move, SeatView, game_from_view
 from bot.engine.game import HAND_SIZE
@@ -38,8 +39,8 @@ SCOPA_THREAT = 1.1
 TIE_BREAK = 1e-3
 SAFETY = 0.8
 METHOD = "both"
-CHECK_EVERY = 64
-_INF = math.inf
+CHECK_EVERY: Final = 64
+_INF: Final = math.inf
 
 
 class _OutOfTime(Exception):

@@ -11,7 +11,7 @@ may see is for the observers of `observe`, the record's forms for `log` and `rec
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from .captures import RANK_KEY, Effect, TableTakes
 from .cards import Card
@@ -25,6 +25,10 @@ from .position import Position, Restore
 from .rules import Rules, Seating, Variant, parse_variant
 from .scoring import RoundResult, match_winner, score_with, secured_scores
 from .view import SeatView
+
+_LAYDOWNS: Final = LAYDOWN_BY_INDEX
+_SINGLES: Final = SINGLE_TAKES
+"""The moves' shared tables under names the compiled module reads as its own constants."""
 
 __all__ = ["HAND_SIZE", "MAX_SEATS", "Game", "Outcome", "Play", "first_dealer", "round_seed",
            "seed_number", "shuffled_deck"]
@@ -153,7 +157,7 @@ class Game(Position):
         hand = self.hands[self.to_play]
         table = self.table
         if not table:
-            moves = self._legal = [LAYDOWN_BY_INDEX[card.index] for card in hand]
+            moves = self._legal = [_LAYDOWNS[card.index] for card in hand]
             return moves.copy()
         takes: TableTakes = self._takes[self._table_key]
         picks_by_rank, effects_by_rank = takes
@@ -162,7 +166,7 @@ class Game(Position):
         for card in hand:
             picks = picks_by_rank[card.rank]
             if picks:
-                singles = SINGLE_TAKES[card.index]
+                singles = _SINGLES[card.index]
                 for pick in picks:
                     if isinstance(pick, int):
                         moves.append(singles[table[pick].index])
@@ -170,9 +174,9 @@ class Game(Position):
                         moves.append(tuple.__new__(Move, (card, pick(table))))
                 effects += effects_by_rank[card.rank]
         if not moves:
-            moves = [LAYDOWN_BY_INDEX[card.index] for card in hand]
+            moves = [_LAYDOWNS[card.index] for card in hand]
         elif not self._must_capture:
-            moves += [LAYDOWN_BY_INDEX[card.index] for card in hand if not picks_by_rank[card.rank]]
+            moves += [_LAYDOWNS[card.index] for card in hand if not picks_by_rank[card.rank]]
         self._effects = effects
         self._legal = moves
         return moves.copy()
