@@ -18,7 +18,7 @@ from .cards import Card
 from .deck import HAND_SIZE, MAX_SEATS, first_dealer, round_seed, seed_number, shuffled_deck
 from .errors import EngineError, GameOverError, IllegalMoveError, InvalidInputError
 from .log import Deal, RoundLog
-from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play
+from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play, why_illegal
 from .observe import counts_shown, hand_visible, seat_view
 from .outcome import LAID, TOOK, Outcome
 from .position import Position, Restore
@@ -28,7 +28,13 @@ from .view import SeatView
 
 _LAYDOWNS: Final = LAYDOWN_BY_INDEX
 _SINGLES: Final = SINGLE_TAKES
-"""The moves' shared tables under names the compiled module reads as its own constants."""
+_LAID: Final = LAID
+_TOOK: Final = TOOK
+_MOVE: Final = Move
+_PLAY: Final = Play
+_OUTCOME: Final = Outcome
+"""The shared tables and types of `legal_moves` and `apply` as this module's constants (C
+statics when compiled, rather than a dict lookup on every move)."""
 
 __all__ = ["HAND_SIZE", "MAX_SEATS", "Game", "Outcome", "Play", "first_dealer", "round_seed",
            "seed_number", "shuffled_deck"]
@@ -171,7 +177,7 @@ class Game(Position):
                     if isinstance(pick, int):
                         moves.append(singles[table[pick].index])
                     else:
-                        moves.append(tuple.__new__(Move, (card, pick(table))))
+                        moves.append(tuple.__new__(_MOVE, (card, pick(table))))
                 effects += effects_by_rank[card.rank]
         if not moves:
             moves = [_LAYDOWNS[card.index] for card in hand]
@@ -209,7 +215,7 @@ class Game(Position):
         """Play `move` for the seat to play (or check that it is `seat`'s turn); raises
         IllegalMoveError, changing nothing, when the rules do not allow it now."""
         legal = self._legal
-        if legal is None or type(move) is not Move or (seat is not None and seat != self.to_play):
+        if legal is None or type(move) is not _MOVE or (seat is not None and seat != self.to_play):
             return self._apply_checked(move, seat)
         try:
             index = legal.index(move)
@@ -251,10 +257,10 @@ class Game(Position):
                 self.side_scope[side] += 1
             self.last_capturer = to_play
             if scopa or swept_by_ace or len(taken) != 1:
-                play = tuple.__new__(Play, (to_play, card, taken, scopa))
-                outcome = tuple.__new__(Outcome, (play, swept_by_ace, None, (), None, False, ()))
+                play = tuple.__new__(_PLAY, (to_play, card, taken, scopa))
+                outcome = tuple.__new__(_OUTCOME, (play, swept_by_ace, None, (), None, False, ()))
             else:
-                outcome = TOOK[to_play][card.index][taken[0].index]
+                outcome = _TOOK[to_play][card.index][taken[0].index]
                 play = outcome[0]
         else:
             order = card.order
@@ -264,7 +270,7 @@ class Game(Position):
             table.insert(position, card)
             where = position
             self._table_key = key + RANK_KEY[card.rank]
-            outcome = LAID[to_play][card.index]
+            outcome = _LAID[to_play][card.index]
             play = outcome[0]
         self.plays.append(play)
         if in_hands:
@@ -280,7 +286,7 @@ class Game(Position):
                                       self.hands))
             self._deal_hands()
             self.to_play = self._next_with_cards(to_play)
-            return tuple.__new__(Outcome, (play, swept_by_ace, None, (), None, True, ()))
+            return tuple.__new__(_OUTCOME, (play, swept_by_ace, None, (), None, True, ()))
         if self._undoable:
             self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
                                   self._saved(False)))
@@ -346,7 +352,8 @@ class Game(Position):
             raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
         legal = self.legal_moves()
         if move not in legal:
-            raise IllegalMoveError(self._why_illegal(move, to_play, legal))
+            raise IllegalMoveError(why_illegal(move, seat=to_play, hand=self.hands[to_play],
+                                              table=self.table, legal=legal))
         if move.__class__ is not Move:
             move = Move(*move)
         return self.apply(move)
@@ -384,19 +391,6 @@ class Game(Position):
                                      tuple([score.to_dict() for score in scores]), seat))
         self._legal = None
         return result
-
-    def _why_illegal(self, move: Move, seat: int, legal: list[Move]) -> str:
-        if move.card not in self.hands[seat]:
-            return f"{move.card.code} is not in the hand of seat {seat}"
-        missing = [c.code for c in move.captures if c not in self.table]
-        if missing:
-            return f"{', '.join(missing)} not on the table"
-        options = [m for m in legal if m.card is move.card]
-        if not options:
-            return f"{move.card.code} cannot be played now: a capture is compulsory"
-        if not move.captures:
-            return f"{move.card.code} must capture: " + " or ".join(m.code for m in options)
-        return f"{move.code} is not a legal capture; legal: " + ", ".join(m.code for m in options)
 
     def _end_of_round(self, play: Play, swept_by_ace: bool) -> Outcome:
         leftover = tuple(self.table)
