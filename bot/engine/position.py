@@ -66,7 +66,8 @@ def _order(card: Card) -> int:
 
 
 class Position:
-    """The state of one match before any move logic (see `Game`).
+    """The state of one match and what is read off it (how a match was won, whether a seat
+    may declare fuori, whether the seat to play threatens a scopa); `Game` adds the moves.
 
     `hands`, `table`, `stock`, `captured` and `scope` are lists the game keeps
     up to date in place; `table` is always in table order. `side_taken` and
