@@ -4,6 +4,8 @@ Three loops take turns, a few times each, so that the machine's swings reach the
 - engine: 2-player scopa rounds dealt, played to the end by two players choosing uniformly
   among the legal moves (through the public legal_moves/apply API, every move validated)
   and scored;
+- engine, no undo: the same with games made by `Game.new(..., undo=False)`, which keep no
+  undo records (as `simulate` plays);
 - simulate: `scopa-bot simulate`'s matches with a `scopa-record/1` line written for each;
 - yardstick: the same game written as simply as possible in plain Python
   (benchmarks/yardstick.py).
@@ -25,14 +27,14 @@ from bot.engine import COMPILED, Game
 from bot.simulate import simulate
 
 
-def engine_rate(seconds: float, seed: int) -> float:
+def engine_rate(seconds: float, seed: int, undo: bool = True) -> float:
     rng = random.Random(seed)
     rounds = 0
     games = 0
     start = time.process_time()
     deadline = start + seconds
     while time.process_time() < deadline:
-        game = Game.new("scopa", 2, seed=f"{seed}-{games}")
+        game = Game.new("scopa", 2, seed=f"{seed}-{games}", undo=undo)
         games += 1
         while not game.finished:
             moves = game.legal_moves()
@@ -40,6 +42,10 @@ def engine_rate(seconds: float, seed: int) -> float:
             if outcome.round_result is not None:
                 rounds += 1
     return rounds / (time.process_time() - start)
+
+
+def engine_rate_without_undo(seconds: float, seed: int) -> float:
+    return engine_rate(seconds, seed, undo=False)
 
 
 def simulate_rate(seconds: float, seed: int) -> float:
@@ -60,7 +66,8 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    loops = {"engine": engine_rate, "simulate": simulate_rate, "yardstick": yardstick_rate}
+    loops = {"engine": engine_rate, "no undo": engine_rate_without_undo, "simulate": simulate_rate,
+             "yardstick": yardstick_rate}
     for loop in loops.values():
         loop(0.3, args.seed)
     best = dict.fromkeys(loops, 0.0)
@@ -71,6 +78,8 @@ def main() -> None:
     yardstick = best["yardstick"]
     print(f"engine: {best['engine']:,.0f} random-play 2-player scopa rounds/s "
           f"({best['engine'] / yardstick:.2f}x the yardstick, one core, {form})")
+    print(f"engine, no undo: {best['no undo']:,.0f} rounds/s "
+          f"({best['no undo'] / yardstick:.2f}x the yardstick)")
     print(f"simulate: {best['simulate']:,.0f} rounds/s with records "
           f"({best['simulate'] / yardstick:.2f}x the yardstick)")
     print(f"yardstick: {yardstick:,.0f} rounds/s")

@@ -50,7 +50,8 @@ def simulate(variant: str, players: int, teams: bool, games: int, seed: int | st
     rules = Rules.from_options(parse_variant(variant), options)
     summary = Summary()
     for number in range(games):
-        game = Game.new(variant, players, teams=teams, sides=sides, rules=rules, seed=f"{seed}/{number}")
+        game = Game.new(variant, players, teams=teams, sides=sides, rules=rules, seed=f"{seed}/{number}",
+                        undo=False)
         play_random_match(game, random.Random(f"{seed}/{number}/players"))
         summary.games += 1
         summary.rounds += len(game.results)

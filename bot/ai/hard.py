@@ -22,15 +22,15 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Final
 
 from bot.engine import Card, Game, Move, SeatView, game_from_view
-from bot.engine.captures import capture_mode
 from bot.engine.game import HAND_SIZE
 
 from .evaluate import Evaluator, margin
 from .knowledge import Knowledge
 from .medium import MediumPlayer
-from .reading import canonical_moves, sweep_ranks
+from .reading import canonical_moves
 from .rollout import RolloutPolicy, play_out
 
 DEFAULT_BUDGET = 0.3
@@ -39,8 +39,8 @@ SCOPA_THREAT = 1.1
 TIE_BREAK = 1e-3
 SAFETY = 0.8
 METHOD = "both"
-CHECK_EVERY = 64
-_INF = math.inf
+CHECK_EVERY: Final = 64
+_INF: Final = math.inf
 
 
 class _OutOfTime(Exception):
@@ -99,7 +99,6 @@ class HardPlayer:
         self.deadline = math.inf
         self.nodes = 0
         self.policy = RolloutPolicy(view)
-        self.mode = capture_mode(view.variant, view.rules)
         sides = len(view.sides)
         self._no_scope = [0] * sides
         self._threat = SCOPA_THREAT / (sides - 1)
@@ -222,16 +221,8 @@ class HardPlayer:
         if value is None:
             value = self._margins[key] = margin(self.evaluator.points(taken, self._no_scope), self.side)
         value += margin(game.side_scope, self.side)
-        if game.round_over:
-            return value
-        table = game.table
-        if table:
-            sweeping = sweep_ranks(tuple([c.rank for c in table]), self.mode)
-            if sweeping:
-                seat = game.to_play
-                last_play = game.in_hands == 1 and not game.stock
-                if not last_play and any(c.rank in sweeping for c in game.hands[seat]):
-                    value += SCOPA_THREAT if self.side_of[seat] == self.side else -self._threat
+        if not game.round_over and game.can_sweep():
+            value += SCOPA_THREAT if self.side_of[game.to_play] == self.side else -self._threat
         return value
 
     def _search(self, game: Game, depth: int, alpha: float, beta: float) -> float:
@@ -240,9 +231,7 @@ class HardPlayer:
             raise _OutOfTime
         if depth <= 0 or game.round_over:
             return self._leaf(game)
-        moves = game.legal_moves()
-        if len(moves) > 1:
-            moves.sort(key=_capture_size, reverse=True)
+        moves = game.search_moves()
         ours = self.side_of[game.to_play] == self.side
         best = -_INF if ours else _INF
         if depth == 1:
@@ -283,7 +272,3 @@ class HardPlayer:
                     if alpha >= beta:
                         break
         return best
-
-
-def _capture_size(move: Move) -> int:
-    return len(move[1])

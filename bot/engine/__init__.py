@@ -23,7 +23,7 @@ from .state import dump_game, load_game
 from .view import SeatView
 
 COMPILED = not (_game.__file__ or "").endswith(".py")
-"""Whether the hot modules (cards, captures, scoring, game) run compiled by mypyc: they are
+"""Whether the hot modules (those setup.py lists: the engine's rules, hard's search) run compiled: they are
 when `pip install` built them (setup.py), and Python then imports them ahead of the sources."""
 
 __all__ = [

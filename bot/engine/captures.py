@@ -9,7 +9,7 @@ search fast.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from .rules import CaptureChoice, Rules, Variant
 
@@ -112,7 +112,7 @@ Effect = tuple[tuple[int, ...], int, bool]
 can be deleted in turn), the change to the table key, and whether it is an ace
 sweeping a table without an ace (`ace_takes_all`), which is never a scopa."""
 
-RANK_KEY: tuple[int, ...] = (0, *(1 << _KEY_BITS * (rank - 1) for rank in range(1, 11)))
+RANK_KEY: Final[tuple[int, ...]] = (0, *(1 << _KEY_BITS * (rank - 1) for rank in range(1, 11)))
 """A table's ranks as one int: the sum of RANK_KEY[rank] over its cards, so that
 the game can keep it up to date with an addition per card laid or taken."""
 

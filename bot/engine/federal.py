@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
-from .game import first_dealer, shuffled_deck
+from .deck import first_dealer, shuffled_deck
 
 PLAYERS = 4
 

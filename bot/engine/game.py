@@ -3,186 +3,45 @@
 `Game` is the state of a match. `apply` validates a move against `legal_moves`
 before touching anything, so an illegal move leaves the game exactly as it was;
 every applied move is pushed on a stack that `undo` pops, so a search walks the
-state in place. Dealing is a step of the state, drawn from the game's seed alone:
-the same seed and moves always give the same match. What a seat may see is for
-the observers of `observe`, the record's forms for `log` and `record`.
+state in place. Dealing is a step of the state (`position`), drawn from the game's
+seed alone (`deck`): the same seed and moves always give the same match. What a seat
+may see is for the observers of `observe`, the record's forms for `log` and `record`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from hashlib import blake2b
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
-from .captures import ESCOBA_SUM, RANK_KEY, Effect, TableTakes, capture_mode, capture_table
-from .cards import DECK, Card
+from .captures import RANK_KEY, Effect, TableTakes
+from .cards import Card
+from .deck import HAND_SIZE, MAX_SEATS, first_dealer, round_seed, seed_number, shuffled_deck
 from .errors import EngineError, GameOverError, IllegalMoveError, InvalidInputError
 from .log import Deal, RoundLog
-from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play
+from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play, why_illegal
 from .observe import counts_shown, hand_visible, seat_view
-from .rules import FEDERAL_TARGET, Rules, Seating, Variant, WinKind, parse_variant
-from .scoring import (
-    RoundResult,
-    ScoringPlan,
-    federal_win_kind,
-    match_winner,
-    score_with,
-    secured_scores,
-)
+from .outcome import LAID, TOOK, Outcome
+from .position import Position, Restore
+from .rules import Rules, Seating, Variant, parse_variant
+from .scoring import RoundResult, match_winner, score_with, secured_scores
 from .view import SeatView
 
-__all__ = ["Game", "Outcome", "Play", "first_dealer", "round_seed", "seed_number", "shuffled_deck"]
+_LAYDOWNS: Final = LAYDOWN_BY_INDEX
+_SINGLES: Final = SINGLE_TAKES
+_LAID: Final = LAID
+_TOOK: Final = TOOK
+_MOVE: Final = Move
+_PLAY: Final = Play
+_OUTCOME: Final = Outcome
+"""The shared tables and types of `legal_moves` and `apply` as this module's constants (C
+statics when compiled, rather than a dict lookup on every move)."""
 
-HAND_SIZE = 3
-MAX_SEATS = 6
-_START = {Variant.SCOPA: (3, 4), Variant.ESCOBA: (3, 4),
-          Variant.SCOPONE: (9, 4), Variant.SCOPONE_SCIENTIFICO: (10, 0)}
-
-
-def round_seed(seed: int | str, round_number: int, attempt: int) -> str:
-    return f"{seed}/round/{round_number}/deal/{attempt}"
-
-
-def seed_number(text: str) -> int:
-    """A 256-bit number drawn from `text` alone: the same on every machine and run."""
-    digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
-    return int.from_bytes(digest, "little")
+__all__ = ["HAND_SIZE", "MAX_SEATS", "Game", "Outcome", "Play", "first_dealer", "round_seed",
+           "seed_number", "shuffled_deck"]
 
 
-def first_dealer(seed: int | str, seats: int) -> int:
-    """The seat that deals the first round of the match with this seed."""
-    return seed_number(f"{seed}/dealer") % seats
-
-
-def shuffled_deck(text: str) -> list[Card]:
-    """The deck in the order drawn from `text` (Fisher-Yates on the digits of its number).
-
-    A fresh Mersenne Twister per deal cost more than the rest of a random
-    round; 256 bits leave a bias below 2**-96 over the 40! orders.
-    """
-    number = seed_number(text)
-    deck = list(DECK)
-    for product, lasts in _SWAP_GROUPS:
-        number, chunk = divmod(number, product)
-        for last in lasts:
-            pick = chunk % (last + 1)
-            chunk //= last + 1
-            deck[last], deck[pick] = deck[pick], deck[last]
-    return deck
-
-
-def _swap_groups() -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The Fisher-Yates positions (last card first) in runs whose radices multiply to less
-    than 2**30: one division of the big number per run, the rest on small ints, same picks."""
-    groups: list[tuple[int, tuple[int, ...]]] = []
-    lasts: list[int] = []
-    product = 1
-    for last in range(len(DECK) - 1, 0, -1):
-        if product * (last + 1) >= 1 << 30:
-            groups.append((product, tuple(lasts)))
-            lasts, product = [], 1
-        lasts.append(last)
-        product *= last + 1
-    groups.append((product, tuple(lasts)))
-    return tuple(groups)
-
-
-_SWAP_GROUPS: Final = _swap_groups()
-
-
-class Outcome(NamedTuple):
-    """What one applied move did, for front-ends to announce."""
-
-    play: Play
-    swept_by_ace: bool = False
-    round_result: RoundResult | None = None
-    leftover: tuple[Card, ...] = ()
-    leftover_seat: int | None = None
-    dealt: bool = False
-    starting_takes: tuple[Play, ...] = ()
-
-    @property
-    def match_over(self) -> bool:
-        return self.round_result is not None and self.round_result.winner is not None
-
-
-LAID: Final = tuple(tuple(Outcome(Play(seat, card, (), False)) for card in DECK)
-                    for seat in range(MAX_SEATS))
-"""`LAID[seat][card.index]`: the outcome of laying that card down mid-hand. Outcomes are
-immutable, so the game hands out these shared ones instead of making one a move."""
-
-TOOK: Final = tuple(
-    tuple(tuple(Outcome(Play(seat, card, move[1], False)) for move in SINGLE_TAKES[card.index])
-          for card in DECK)
-    for seat in range(MAX_SEATS))
-"""`TOOK[seat][card.index][taken.index]`: the outcome of `card` taking `taken` alone mid-hand
-without a scopa (shared, as `LAID`)."""
-
-
-class _Restore:
-    """The state as it was before a deal or the end of a round, for `undo`: the lists that
-    the step replaced are kept as they were, those it changes in place are copies."""
-
-    def __init__(self, hands: list[list[Card]], table: list[Card], stock: list[Card],
-                 captured: list[list[Card]], scope: list[int], side_taken: list[int],
-                 side_scope: list[int], last_capturer: int | None, plays: list[Play], deals: list[Deal],
-                 deal_count: int, to_play: int, dealer: int, round_number: int, totals: list[int],
-                 winner: int | None, results: int, rounds: int, table_key: int, in_hands: int,
-                 awaiting_deal: bool, then_move: bool) -> None:
-        self.hands = hands
-        self.table = table
-        self.stock = stock
-        self.captured = captured
-        self.scope = scope
-        self.side_taken = side_taken
-        self.side_scope = side_scope
-        self.last_capturer = last_capturer
-        self.plays = plays
-        self.deals = deals
-        self.deal_count = deal_count
-        self.to_play = to_play
-        self.dealer = dealer
-        self.round_number = round_number
-        self.totals = totals
-        self.winner = winner
-        self.results = results
-        self.rounds = rounds
-        self.table_key = table_key
-        self.in_hands = in_hands
-        self.awaiting_deal = awaiting_deal
-        self.then_move = then_move
-
-
-Undo = tuple[Move, int, int, int, int | None, list[Move] | None, list[Effect], int | tuple[int, ...],
-             int, bool, _Restore | list[list[Card]] | None]
-"""What `undo` needs of one move: the move, its card's place in the hand, the seat, the table
-key, the last capturer and the legal moves (with their effects) before it, where the card
-went on the table or what it took from there, the cards it took as bits, whether it was a
-scopa, and how to take back what followed the move: the hands it emptied when new ones were
-dealt from the stock, or the state before the end of the round."""
-
-
-
-def _fifteen(table: list[Card]) -> tuple[Card, ...]:
-    """The first cards of `table` (in table order) that make 15 together, or () if none do."""
-    for mask in range(1, 1 << len(table)):
-        cards = tuple([card for index, card in enumerate(table) if mask >> index & 1])
-        if sum([card.rank for card in cards]) == ESCOBA_SUM:
-            return cards
-    return ()
-
-
-def _order(card: Card) -> int:
-    return card.order
-
-
-class Game:
-    """The state of one match.
-
-    `hands`, `table`, `stock`, `captured` and `scope` are lists the game keeps
-    up to date in place; `table` is always in table order. `side_taken` and
-    `side_scope` are each side's cards taken this round (as `Card.bit`s) and scope,
-    for a search to score a position without counting piles.
+class Game(Position):
+    """The state of one match, with its moves.
 
     A game starts with `Game.new`; a game in any other position (a saved one, a
     copy, a guess at the hidden cards) is made with `Game.restore`, the one place
@@ -190,54 +49,15 @@ class Game:
     (and each `deal`) can be taken back with `undo`, last first.
     """
 
-    def __init__(self, variant: Variant, rules: Rules, seating: Seating, seed: int | str) -> None:
-        """A game before its first deal; what follows from the variant, rules and seating
-        alone is set here, once."""
-        self.variant = variant
-        self.rules = rules
-        self.seating = seating
-        self.seed = seed
-        self.side_of = seating.side_of
-        self.version = 0
-        self.round_number = 0
-        self.first_dealer = first_dealer(seed, seating.seats)
-        self.dealer = self.first_dealer
-        self.totals = [0] * len(seating.sides)
-        self.results: list[RoundResult] = []
-        self.winner: int | None = None
-        self.hands: list[list[Card]] = []
-        self.table: list[Card] = []
-        self.stock: list[Card] = []
-        self.captured: list[list[Card]] = []
-        self.scope: list[int] = []
-        self.side_taken = [0] * len(seating.sides)
-        self.side_scope = [0] * len(seating.sides)
-        self.last_capturer: int | None = None
-        self.to_play = 0
-        self.plays: list[Play] = []
-        self.auto_deal = True
-        """Whether the next round is dealt as soon as a round ends (how a match is played);
-        when False, a finished round waits for `deal` (how a search stops at a round's end)."""
-        self.awaiting_deal = False
-        self._deals: list[Deal] = []
-        self._rounds: list[RoundLog] = []
-        self._history: list[Undo | _Restore] = []
-        self._seats = seating.seats
-        self._legal: list[Move] | None = None
-        self._effects: list[Effect] = []
-        self._must_capture = rules.must_capture
-        self._scoring = ScoringPlan(variant, rules)
-        self._after = tuple((seat + 1) % seating.seats for seat in range(seating.seats))
-        self._takes = capture_table(capture_mode(variant, rules))
-        self._table_key = 0
-        self._in_hands = 0
-
     # ---- creation -------------------------------------------------------
 
     @classmethod
     def new(cls, variant: Variant | str = Variant.SCOPA, players: int = 2, *, teams: bool = False,
             sides: int | None = None, rules: Rules | dict[str, object] | None = None,
-            seed: int | str = 0) -> Game:
+            seed: int | str = 0, undo: bool = True) -> Game:
+        """A match dealt from `seed`. With `undo=False` it keeps no undo records (`undo` then
+        refuses): for play that never takes a move back, such as `simulate`'s, which then
+        allocates less per move and leaves less for the garbage collector to walk."""
         variant = parse_variant(variant)
         if not isinstance(rules, Rules):
             rules = Rules.from_options(variant, rules)
@@ -246,7 +66,7 @@ class Game:
         if not isinstance(seed, (int, str)) or isinstance(seed, bool):
             raise InvalidInputError("a game seed is a whole number or a text")
         seating = Seating.make(variant, players, teams, sides)
-        game = cls(variant, rules, seating, seed)
+        game = cls(variant, rules, seating, seed, undo)
         game._deal_round()
         return game
 
@@ -313,42 +133,9 @@ class Game:
             captured=[list(pile) for pile in self.captured], scope=list(self.scope),
             last_capturer=self.last_capturer, deals=list(self._deals), plays=list(self.plays))
         game.auto_deal = self.auto_deal
+        game._undoable = self._undoable
         game.awaiting_deal = self.awaiting_deal
         return game
-
-    @property
-    def seats(self) -> int:
-        return self.seating.seats
-
-    @property
-    def finished(self) -> bool:
-        return self.winner is not None
-
-    @property
-    def in_hands(self) -> int:
-        """How many cards the players hold, all together."""
-        return self._in_hands
-
-    @property
-    def round_over(self) -> bool:
-        """Whether every card of this round has been played (the round is scored)."""
-        return not self._in_hands and not self.stock
-
-    @property
-    def win_kind(self) -> WinKind | None:
-        """How the match was won under `federal` rules to 8 (004 art. 16): by the losers'
-        points; a side whose fuori failed loses "come l'avrebbe vinta, cioè col punteggio
-        ottenuto dagli avversari, o col proprio se inferiore". None otherwise."""
-        winner = self.winner
-        rules = self.rules
-        if winner is None or not rules.federal or rules.target != FEDERAL_TARGET:
-            return None
-        totals = self.totals
-        points = min([total for side, total in enumerate(totals) if side != winner])
-        declared = self.results[-1].fuori if self.results else None
-        if declared is not None and self.side_of[declared] != winner:
-            points = min(totals[winner], totals[self.side_of[declared]])
-        return federal_win_kind(points)
 
     def hand_visible(self, seat: int) -> bool:
         """Whether `seat` may look at its hand now (`observe.hand_visible`)."""
@@ -358,138 +145,6 @@ class Game:
     def counts_shown(self) -> bool:
         """Whether each side's taken cards may be counted now (`observe.counts_shown`)."""
         return counts_shown(self)
-
-    @property
-    def table_ranks(self) -> tuple[int, ...]:
-        return tuple([c.rank for c in self.table])
-
-    @property
-    def deals(self) -> list[dict[str, Any]]:
-        """This round's deals, e.g. `{"hands": [["7D", ...], ...], "table": [...]}` first
-        (a new list each time)."""
-        dealer = self.dealer
-        seats = self._seats
-        return [deal.to_dict(dealer, seats) for deal in self._deals]
-
-    @property
-    def rounds(self) -> list[dict[str, Any]]:
-        """The finished rounds as the record writes them, except that plays are `Play` values
-        (a new list of new dicts each time)."""
-        seats = self._seats
-        return [log.to_dict(seats) for log in self._rounds]
-
-    @property
-    def round_logs(self) -> tuple[RoundLog, ...]:
-        """The finished rounds as the game keeps them."""
-        return tuple(self._rounds)
-
-    @property
-    def starting_table(self) -> tuple[Card, ...]:
-        """The table as this round's first deal laid it."""
-        if not self._deals:
-            return ()
-        return self._deals[0].table or ()
-
-    # ---- dealing --------------------------------------------------------
-
-    def deal(self) -> tuple[Play, ...]:
-        """Deal the next round after one has ended with `auto_deal` off (an explicit step,
-        which `undo` takes back); gives the escoba dealer's takes of the starting table."""
-        if not self.awaiting_deal:
-            raise EngineError("no round is waiting to be dealt")
-        self._history.append(self._saved(False))
-        return self._next_round()
-
-    def _next_round(self) -> tuple[Play, ...]:
-        self.dealer = (self.dealer + 1) % self._seats
-        return self._deal_round()
-
-    def _deal_round(self) -> tuple[Play, ...]:
-        """The round's deal, drawn from the seed and the round's number alone: the hands, the
-        starting table (dealt again while it is void), then the escoba dealer's takes."""
-        self.round_number += 1
-        seats = self._seats
-        per_hand, on_table = _START[self.variant]
-        in_hands = per_hand * seats
-        attempt = 0
-        while True:
-            deck = shuffled_deck(round_seed(self.seed, self.round_number, attempt))
-            dealt = deck[::-1]
-            table = dealt[in_hands:in_hands + on_table]
-            if not self._void_deal(table):
-                break
-            attempt += 1
-        first = (self.dealer + 1) % seats
-        hands = dealt[:in_hands]
-        self.hands = [hands[(seat - first) % seats::seats] for seat in range(seats)]
-        self._in_hands = in_hands
-        self._set_table(table)
-        self.stock = deck[:len(deck) - in_hands - on_table]
-        self.captured = [[] for _ in range(seats)]
-        self.scope = [0] * seats
-        sides = len(self.seating.sides)
-        self.side_taken = [0] * sides
-        self.side_scope = [0] * sides
-        self.last_capturer = None
-        self.plays = []
-        self._deals = [tuple.__new__(Deal, (tuple(hands), tuple(self.table)))]
-        self.to_play = first
-        self.awaiting_deal = False
-        return self._escoba_starting_takes()
-
-    def _void_deal(self, table: list[Card]) -> bool:
-        if not table:
-            return False
-        if self.rules.three_kings_redeal and sum(c.rank == 10 for c in table) >= 3:
-            return True
-        return self.rules.low_table_redeal and sum(c.rank for c in table) <= 10
-
-    def _escoba_starting_takes(self) -> tuple[Play, ...]:
-        """In escoba the dealer takes a starting table that makes 15, or 30 as two escobas."""
-        if self.variant is not Variant.ESCOBA:
-            return ()
-        ranks = self.table_ranks
-        total = sum(ranks)
-        if total not in (ESCOBA_SUM, 2 * ESCOBA_SUM):
-            return ()
-        if total == ESCOBA_SUM:
-            groups = [tuple(self.table)]
-        else:
-            first = _fifteen(self.table)
-            if not first:
-                return ()
-            groups = [first, tuple([c for c in self.table if c not in first])]
-        dealer = self.dealer
-        side = self.side_of[dealer]
-        plays = tuple(Play(dealer, None, group, True) for group in groups)
-        for play in plays:
-            self.captured[dealer].extend(play.captured)
-            for card in play.captured:
-                self.side_taken[side] |= card.bit
-            self.scope[dealer] += 1
-            self.side_scope[side] += 1
-            self.plays.append(play)
-        self.last_capturer = dealer
-        self._set_table([])
-        return plays
-
-    def _deal_hands(self) -> None:
-        seats = self._seats
-        stock = self.stock
-        count = min(HAND_SIZE * seats, len(stock))
-        dealt = stock[-count:][::-1]
-        del stock[-count:]
-        first = (self.dealer + 1) % seats
-        self.hands = [dealt[(seat - first) % seats::seats] for seat in range(seats)]
-        self._in_hands = count
-        self._deals.append(tuple.__new__(Deal, (tuple(dealt), None)))
-
-    def _set_table(self, cards: list[Card]) -> None:
-        cards.sort(key=_order)
-        self.table = cards
-        self._table_key = sum([RANK_KEY[c.rank] for c in cards])
-        self._legal = None
-
     # ---- moves ----------------------------------------------------------
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
@@ -508,7 +163,7 @@ class Game:
         hand = self.hands[self.to_play]
         table = self.table
         if not table:
-            moves = self._legal = [LAYDOWN_BY_INDEX[card.index] for card in hand]
+            moves = self._legal = [_LAYDOWNS[card.index] for card in hand]
             return moves.copy()
         takes: TableTakes = self._takes[self._table_key]
         picks_by_rank, effects_by_rank = takes
@@ -517,20 +172,38 @@ class Game:
         for card in hand:
             picks = picks_by_rank[card.rank]
             if picks:
-                singles = SINGLE_TAKES[card.index]
+                singles = _SINGLES[card.index]
                 for pick in picks:
                     if isinstance(pick, int):
                         moves.append(singles[table[pick].index])
                     else:
-                        moves.append(tuple.__new__(Move, (card, pick(table))))
+                        moves.append(tuple.__new__(_MOVE, (card, pick(table))))
                 effects += effects_by_rank[card.rank]
         if not moves:
-            moves = [LAYDOWN_BY_INDEX[card.index] for card in hand]
+            moves = [_LAYDOWNS[card.index] for card in hand]
         elif not self._must_capture:
-            moves += [LAYDOWN_BY_INDEX[card.index] for card in hand if not picks_by_rank[card.rank]]
+            moves += [_LAYDOWNS[card.index] for card in hand if not picks_by_rank[card.rank]]
         self._effects = effects
         self._legal = moves
         return moves.copy()
+
+    def search_moves(self) -> list[Move]:
+        """`legal_moves`, those taking the most cards first and otherwise in the same order:
+        the order an alpha-beta search tries them in, to cut off sooner."""
+        moves = self.legal_moves()
+        least = most = len(moves[0][1]) if moves else 0
+        for move in moves:
+            size = len(move[1])
+            if size > most:
+                most = size
+            elif size < least:
+                least = size
+        if least == most:
+            return moves
+        ordered: list[Move] = []
+        for size in range(most, least - 1, -1):
+            ordered += [move for move in moves if len(move[1]) == size]
+        return ordered
 
     def parse_move(self, text: object) -> Move:
         """The move written as `text` (`7D`, `7D:3C+4S`); raises InvalidMoveError (an
@@ -542,7 +215,7 @@ class Game:
         """Play `move` for the seat to play (or check that it is `seat`'s turn); raises
         IllegalMoveError, changing nothing, when the rules do not allow it now."""
         legal = self._legal
-        if legal is None or type(move) is not Move or (seat is not None and seat != self.to_play):
+        if legal is None or type(move) is not _MOVE or (seat is not None and seat != self.to_play):
             return self._apply_checked(move, seat)
         try:
             index = legal.index(move)
@@ -584,10 +257,10 @@ class Game:
                 self.side_scope[side] += 1
             self.last_capturer = to_play
             if scopa or swept_by_ace or len(taken) != 1:
-                play = tuple.__new__(Play, (to_play, card, taken, scopa))
-                outcome = tuple.__new__(Outcome, (play, swept_by_ace, None, (), None, False, ()))
+                play = tuple.__new__(_PLAY, (to_play, card, taken, scopa))
+                outcome = tuple.__new__(_OUTCOME, (play, swept_by_ace, None, (), None, False, ()))
             else:
-                outcome = TOOK[to_play][card.index][taken[0].index]
+                outcome = _TOOK[to_play][card.index][taken[0].index]
                 play = outcome[0]
         else:
             order = card.order
@@ -597,22 +270,26 @@ class Game:
             table.insert(position, card)
             where = position
             self._table_key = key + RANK_KEY[card.rank]
-            outcome = LAID[to_play][card.index]
+            outcome = _LAID[to_play][card.index]
             play = outcome[0]
         self.plays.append(play)
         if in_hands:
             after = self._after[to_play]
             self.to_play = after if self.hands[after] else self._next_with_cards(to_play)
-            self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa, None))
+            if self._undoable:
+                self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
+                                      None))
             return outcome
         if self.stock:
-            self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
-                                  self.hands))
+            if self._undoable:
+                self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
+                                      self.hands))
             self._deal_hands()
             self.to_play = self._next_with_cards(to_play)
-            return tuple.__new__(Outcome, (play, swept_by_ace, None, (), None, True, ()))
-        saved = self._saved(False)
-        self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa, saved))
+            return tuple.__new__(_OUTCOME, (play, swept_by_ace, None, (), None, True, ()))
+        if self._undoable:
+            self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
+                                  self._saved(False)))
         return self._end_of_round(play, swept_by_ace)
 
     def undo(self) -> Move | None:
@@ -621,17 +298,19 @@ class Game:
         there is nothing to take back."""
         history = self._history
         if not history:
+            if not self._undoable:
+                raise EngineError("this game keeps no undo records (made with undo=False)")
             raise EngineError("there is no move to take back")
         entry = history.pop()
-        if isinstance(entry, _Restore):
+        if isinstance(entry, Restore):
             self._put_back(entry)
             self._legal = None
             if not entry.then_move:
                 return None
             entry = history.pop()
-            assert not isinstance(entry, _Restore)
+            assert not isinstance(entry, Restore)
         move, at, seat, key, last, legal, effects, where, bits, scopa, saved = entry
-        if isinstance(saved, _Restore):
+        if isinstance(saved, Restore):
             self._put_back(saved)
         elif saved is not None:
             self._undeal(saved)
@@ -660,49 +339,6 @@ class Game:
         self._effects = effects
         return move
 
-    @property
-    def history(self) -> int:
-        """How many steps `undo` can take back."""
-        return len(self._history)
-
-    def _saved(self, then_move: bool) -> _Restore:
-        return _Restore(self.hands, self.table, list(self.stock), [list(pile) for pile in self.captured],
-                        list(self.scope), list(self.side_taken), list(self.side_scope),
-                        self.last_capturer, self.plays, self._deals, len(self._deals), self.to_play,
-                        self.dealer, self.round_number, list(self.totals), self.winner,
-                        len(self.results), len(self._rounds), self._table_key, self._in_hands,
-                        self.awaiting_deal, then_move)
-
-    def _undeal(self, hands: list[list[Card]]) -> None:
-        """Put the hands dealt from the stock back on it (as `_deal_hands` took them)."""
-        deal = self._deals.pop()
-        self.stock += deal.cards[::-1]
-        self.hands = hands
-        self._in_hands = 0
-
-    def _put_back(self, saved: _Restore) -> None:
-        self.hands = saved.hands
-        self.table = saved.table
-        self.stock = saved.stock
-        self.captured = saved.captured
-        self.scope = saved.scope
-        self.side_taken = saved.side_taken
-        self.side_scope = saved.side_scope
-        self.last_capturer = saved.last_capturer
-        self.plays = saved.plays
-        del saved.deals[saved.deal_count:]
-        self._deals = saved.deals
-        self.to_play = saved.to_play
-        self.dealer = saved.dealer
-        self.round_number = saved.round_number
-        self.totals = saved.totals
-        self.winner = saved.winner
-        del self.results[saved.results:]
-        del self._rounds[saved.rounds:]
-        self._table_key = saved.table_key
-        self._in_hands = saved.in_hands
-        self.awaiting_deal = saved.awaiting_deal
-
     def _apply_checked(self, move: Move, seat: int | None) -> Outcome:
         """`apply` for anything but a move just taken from `legal_moves`: says what is wrong."""
         if not isinstance(move, Move):
@@ -716,14 +352,11 @@ class Game:
             raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
         legal = self.legal_moves()
         if move not in legal:
-            raise IllegalMoveError(self._why_illegal(move, to_play, legal))
+            raise IllegalMoveError(why_illegal(move, seat=to_play, hand=self.hands[to_play],
+                                              table=self.table, legal=legal))
         if move.__class__ is not Move:
             move = Move(*move)
         return self.apply(move)
-
-    def may_declare(self, seat: int) -> bool:
-        """Whether `seat` may declare fuori with the play it is about to make (004 art. 16)."""
-        return self._why_no_fuori(seat) is None
 
     def declare_fuori(self, move: Move, seat: int | None = None) -> Outcome:
         """Play `move` and declare fuori with it: the match ends, won by the declaring
@@ -735,27 +368,9 @@ class Game:
         if refused is not None:
             raise IllegalMoveError(refused)
         outcome = self.apply(move, to_play)
-        self._history.append(self._saved(True))
+        if self._undoable:
+            self._history.append(self._saved(True))
         return outcome._replace(round_result=self._settle_fuori(to_play))
-
-    def _why_no_fuori(self, seat: int) -> str | None:
-        """Why `seat` may not declare now: the option is off, it is not its turn, there are
-        not two sides, the round began tied at or above the target, or this is the last
-        play of the round; None when it may."""
-        rules = self.rules
-        if not rules.fuori:
-            return "fuori is not played in this match"
-        if self.winner is not None:
-            return "the match is over"
-        if seat != self.to_play:
-            return f"it is seat {self.to_play}'s turn, not seat {seat}'s"
-        if len(self.seating.sides) != 2:
-            return "fuori is declared between two sides only"
-        if max(self.totals) >= rules.target:
-            return "no fuori in a round begun with the sides tied at the target"
-        if self._in_hands <= 1 and not self.stock:
-            return "no fuori with the last play of the round"
-        return None
 
     def _settle_fuori(self, seat: int) -> RoundResult:
         sides = self.seating.sides
@@ -777,19 +392,6 @@ class Game:
         self._legal = None
         return result
 
-    def _why_illegal(self, move: Move, seat: int, legal: list[Move]) -> str:
-        if move.card not in self.hands[seat]:
-            return f"{move.card.code} is not in the hand of seat {seat}"
-        missing = [c.code for c in move.captures if c not in self.table]
-        if missing:
-            return f"{', '.join(missing)} not on the table"
-        options = [m for m in legal if m.card is move.card]
-        if not options:
-            return f"{move.card.code} cannot be played now: a capture is compulsory"
-        if not move.captures:
-            return f"{move.card.code} must capture: " + " or ".join(m.code for m in options)
-        return f"{move.code} is not a legal capture; legal: " + ", ".join(m.code for m in options)
-
     def _end_of_round(self, play: Play, swept_by_ace: bool) -> Outcome:
         leftover = tuple(self.table)
         leftover_seat = self.last_capturer
@@ -806,15 +408,6 @@ class Game:
         elif self.winner is None:
             takes = self._next_round()
         return Outcome(play, swept_by_ace, result, leftover, leftover_seat, self.auto_deal, takes)
-
-    def _next_with_cards(self, seat: int) -> int:
-        seats = self._seats
-        for step in range(1, seats + 1):
-            candidate = (seat + step) % seats
-            if self.hands[candidate]:
-                return candidate
-        return (seat + 1) % seats
-
     def _finish_round(self) -> RoundResult:
         sides = self.seating.sides
         captured = self.captured

@@ -106,3 +106,18 @@ class Play(NamedTuple):
     def to_dict(self) -> dict[str, object]:
         return {"seat": self.seat, "card": self.card.code if self.card else None,
                 "captured": [c.code for c in self.captured], "scopa": self.scopa}
+
+
+def why_illegal(move: Move, *, seat: int, hand: list[Card], table: list[Card], legal: list[Move]) -> str:
+    """Why `seat`, holding `hand`, may not play `move` on `table` when `legal` are its moves."""
+    if move.card not in hand:
+        return f"{move.card.code} is not in the hand of seat {seat}"
+    missing = [c.code for c in move.captures if c not in table]
+    if missing:
+        return f"{', '.join(missing)} not on the table"
+    options = [m for m in legal if m.card is move.card]
+    if not options:
+        return f"{move.card.code} cannot be played now: a capture is compulsory"
+    if not move.captures:
+        return f"{move.card.code} must capture: " + " or ".join(m.code for m in options)
+    return f"{move.code} is not a legal capture; legal: " + ", ".join(m.code for m in options)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .cards import DECK
 from .errors import InvalidInputError
 from .game import Game
+from .log import RoundLog
+from .moves import Play
 
 FORMAT = "scopa-record/1"
 
@@ -37,13 +40,23 @@ def parse_records(text: str, source: str = "the record") -> list[dict[str, Any]]
 
 def to_record(game: Game) -> dict[str, Any]:
     """The record of the rounds played so far; `winner` is null until the match ends."""
+    return {**_head(game), "rounds": [round_dict(r) for r in game.rounds], **_tail(game)}
+
+
+def _head(game: Game) -> dict[str, Any]:
+    """The record's fields before its rounds."""
     return {
         "format": FORMAT,
         "variant": game.variant.value,
         "rules": game.rules.to_dict(),
         "seats": game.seats,
         "teams": [list(side) for side in game.seating.sides],
-        "rounds": [round_dict(r) for r in game.rounds],
+    }
+
+
+def _tail(game: Game) -> dict[str, Any]:
+    """The record's fields after its rounds."""
+    return {
         "totals": list(game.totals),
         "winner": game.winner,
         "seed": str(game.seed),
@@ -59,7 +72,28 @@ def round_dict(stored: dict[str, Any]) -> dict[str, Any]:
 
 
 def record_line(game: Game) -> str:
-    return record_text(to_record(game))
+    """`record_text(to_record(game))`, the same text, written faster: each play is formatted
+    straight to JSON (a card's code needs no escaping) rather than made a dict and encoded."""
+    seats = game.seats
+    rounds = ",".join([_round_text(log, seats) for log in game.round_logs])
+    return f'{record_text(_head(game))[:-1]},"rounds":[{rounds}],{record_text(_tail(game))[1:]}'
+
+
+def _round_text(log: RoundLog, seats: int) -> str:
+    out = log.to_dict(seats)
+    plays = ",".join([_play_text(play) for play in out.pop("plays")])
+    first = {"dealer": out.pop("dealer"), "deals": out.pop("deals")}
+    return f'{record_text(first)[:-1]},"plays":[{plays}],{record_text(out)[1:]}'
+
+
+_QUOTED = [f'"{card.code}"' for card in DECK]
+
+
+def _play_text(play: Play) -> str:
+    card = play.card
+    captured = ",".join([_QUOTED[taken.index] for taken in play.captured])
+    return (f'{{"seat":{play.seat},"card":{"null" if card is None else _QUOTED[card.index]},'
+            f'"captured":[{captured}],"scopa":{"true" if play.scopa else "false"}}}')
 
 
 def record_text(record: dict[str, Any]) -> str:

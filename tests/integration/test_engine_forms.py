@@ -55,3 +55,39 @@ def test_compiled_and_interpreted_engines_write_the_same_records(args: list[str]
     assert pure_form.startswith("False ") and str(sources) in pure_form, "the copy runs its sources"
     assert form.startswith("True "), "the install runs its compiled modules"
     assert records == pure_records and records.count("\n") >= 3
+
+
+SEARCH = """
+import random, sys, bot.ai.hard
+from bot.ai import choose_move
+from bot.engine import Game
+print(bot.ai.hard.__file__)
+for variant, players in (("scopa", 2), ("scopone", 4), ("escoba", 3)):
+    game = Game.new(variant, players, teams=variant == "scopone", seed="forms")
+    for turn in range(12):
+        view = game.view(game.to_play)
+        if turn % 3 == 0 and len(view.legal_moves) > 1:
+            player = bot.ai.hard.HardPlayer(view, random.Random(turn), iterations=2)
+            values = player.values() or {}
+            print(variant, turn, player.nodes, sorted((m.code, repr(v)) for m, v in values.items()))
+        game.apply(choose_move("medium", view, turn))
+"""
+
+
+@pytest.mark.skipif(not bot.engine.COMPILED, reason="the engine was not compiled in this install")
+def test_compiled_and_interpreted_searches_value_every_move_alike(tmp_path: Path) -> None:
+    """`hard`'s search is compiled with the engine: both forms search the same positions and
+    give every move the same value."""
+    sources = _sources(tmp_path)
+    outputs = []
+    for path in (sources, None):
+        env = dict(os.environ)
+        if path is not None:
+            env["PYTHONPATH"] = str(path)
+        result = subprocess.run([sys.executable, "-c", SEARCH], cwd=tmp_path, env=env,
+                                capture_output=True, text=True, timeout=120, check=True)
+        where, _, values = result.stdout.partition("\n")
+        outputs.append((where, values))
+    (pure_where, pure_values), (where, values) = outputs
+    assert pure_where.endswith("hard.py") and not where.endswith("hard.py")
+    assert values == pure_values and values.count("\n") >= 6

@@ -16,7 +16,10 @@ from bot.ai.arena import configure_parser, run
 from bot.ai.evaluate import Evaluator
 from bot.ai.greedy import greedy_move
 from bot.ai.knowledge import Knowledge
-from bot.engine import DECK, SETTEBELLO, Card, Game, SeatView, game_from_view, unseen_cards
+from bot.ai.reading import sweep_ranks
+from bot.engine import DECK, SETTEBELLO, Card, Game, Rules, SeatView, game_from_view, unseen_cards
+from bot.engine.captures import capture_mode
+from bot.engine.rules import parse_variant
 
 CONFIGS = [
     ("scopa", 2, False, {}),
@@ -220,3 +223,25 @@ def test_arena_with_hard_in_teams() -> None:
         run(parser.parse_args(["--a", "hard", "--b", "easy", "--variant", "escoba", "--players", "4",
                                "--teams", "--deals", "1", "--iterations", "2", "--json"]))
     assert json.loads(out.getvalue().strip().splitlines()[-1])["rounds"] == 2
+
+
+@pytest.mark.parametrize(("variant", "options"), [
+    ("scopa", {}), ("scopa", {"ace_takes_all": "on"}), ("scopa", {"capture_choice": "fewest"}),
+    ("scopone", {"ace_takes_all": "on"}), ("escoba", {})])
+def test_the_engine_helpers_of_the_search_read_the_position_as_the_players_do(
+        variant: str, options: dict[str, str]) -> None:
+    """`Game.can_sweep` and `Game.search_moves` (compiled, for `hard`'s search) say what
+    `reading.sweep_ranks` and a stable sort by capture size say, in every position played."""
+    mode = capture_mode(parse_variant(variant), Rules.from_options(parse_variant(variant), options))
+    rng = random.Random(variant)
+    for number in range(6):
+        game = Game.new(variant, 4 if variant == "scopone" else 2, teams=variant == "scopone",
+                        rules=options, seed=f"helpers/{number}")
+        while not game.finished:
+            legal = game.legal_moves()
+            assert game.search_moves() == sorted(legal, key=lambda m: len(m.captures), reverse=True)
+            sweeping = sweep_ranks(tuple(c.rank for c in game.table), mode)
+            last_play = game.in_hands == 1 and not game.stock
+            threat = not last_play and any(c.rank in sweeping for c in game.hands[game.to_play])
+            assert game.can_sweep() == threat
+            game.apply(rng.choice(legal))

@@ -9,6 +9,7 @@ import pytest
 from bot.engine import Game, IllegalMoveError, Move, Rules, Variant, dump_game, load_game, to_record
 from bot.engine.cards import parse_cards
 from bot.engine.fuori import declaring_wins, secured_scores
+from bot.engine.record import record_line, record_text
 from bot.engine.scoring import ScoringPlan
 
 from ..engine_helpers import arrange
@@ -101,6 +102,7 @@ def test_a_declared_match_saves_resumes_and_records_the_declaration() -> None:
     copy = load_game(dump_game(game))
     assert dump_game(copy) == dump_game(game) and copy.results == game.results
     record = to_record(game)
+    assert record_line(game) == record_text(record)
     assert record["winner"] == 0 and record["rounds"][-1]["fuori"] == 0
     assert record["rounds"][-1]["last_capture_seat"] is None, "nobody takes the cards left"
     assert record["rounds"][-1]["plays"][-1]["card"] == "7D"

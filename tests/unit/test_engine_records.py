@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import DECK, Card, Rules
+from bot.engine import DECK, Card, Game, Rules
+from bot.engine.record import record_line, record_text, to_record
 from bot.engine.rules import HOUSE_RULES, Primiera, Variant
 from bot.simulate import simulate
 
@@ -248,3 +249,21 @@ def test_the_records_of_the_issue_follow_the_rules() -> None:
         check_record(record, "escoba")
     starts = [[p for p in r["plays"] if p["card"] is None] for m in records for r in m["rounds"]]
     assert any(len(s) == 2 for s in starts) and any(len(s) == 1 for s in starts)
+
+
+@pytest.mark.parametrize(("variant", "players", "teams"), LAYOUTS)
+def test_a_record_line_is_the_record_written_as_one_line_of_json(variant: str, players: int,
+                                                                 teams: bool | int) -> None:
+    """`record_line` formats the plays itself: its text must be the record's JSON exactly."""
+    sides = teams if isinstance(teams, int) and not isinstance(teams, bool) else None
+    for options in option_sets(variant)[:4]:
+        game = Game.new(variant, players, teams=bool(teams), sides=sides,
+                        rules=options, seed=f"line/{variant}/{players}")
+        moves = 0
+        while not game.finished and moves < 200:
+            game.apply(game.legal_moves()[moves % len(game.legal_moves())])
+            moves += 1
+            if moves in (1, 50, 200) or game.finished:
+                line = record_line(game)
+                assert line == record_text(to_record(game))
+                assert json.loads(line) == to_record(game)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import EngineError, Game, IllegalMoveError, dump_game, record_line
-from bot.engine.record import to_record
+from bot.engine.record import record_text, to_record
 
 LAYOUTS = [
     ("scopa", 2, False), ("scopa", 3, False), ("scopa", 4, True), ("scopone", 4, True),
@@ -103,3 +103,21 @@ def test_the_side_tallies_follow_the_piles() -> None:
                     bits |= card.bit
             assert game.side_taken[side] == bits
             assert game.side_scope[side] == sum(game.scope[seat] for seat in seats)
+
+
+@pytest.mark.parametrize(("variant", "players", "teams"), LAYOUTS)
+def test_a_game_without_undo_plays_the_same_match_and_refuses_to_take_back(
+        variant: str, players: int, teams: bool) -> None:
+    kept = Game.new(variant, players, teams=teams, seed=f"plain/{variant}")
+    plain = Game.new(variant, players, teams=teams, seed=f"plain/{variant}", undo=False)
+    rng = random.Random(variant)
+    while not kept.finished:
+        move = rng.choice(kept.legal_moves())
+        assert plain.legal_moves() == kept.legal_moves()
+        assert plain.apply(move) == kept.apply(move)
+    assert dump_game(plain) == dump_game(kept)
+    assert record_line(plain) == record_line(kept) == record_text(to_record(kept))
+    assert kept.undoable and kept.history and not plain.undoable and not plain.history
+    with pytest.raises(EngineError, match="keeps no undo records"):
+        plain.undo()
+    assert dump_game(plain) == dump_game(kept)
