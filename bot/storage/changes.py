@@ -179,21 +179,42 @@ def chat_change(change: ChatChange, dialect: Dialect) -> Plan:
                    (dumps(change.defaults_patch), change.chat_id))
 
 
+MOVE_GAME = ("UPDATE games SET state=COALESCE(?, state), version=version+1, deadline=?, deadline_kind=?, "
+             "warned=?, status=?, updated_at=?, finished_at=? "
+             "WHERE id=? AND version=? AND status='running'")
+MOVE_ROW = ("INSERT INTO moves (game_id, number, seat, move, by_computer, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)")
+
+
+def move_game_params(commit: MoveCommit, now: float) -> tuple[Any, ...]:
+    """`MOVE_GAME`'s parameters: the game moved on a version, only from the expected one."""
+    return (None if commit.state is None else dumps(commit.state), _float(commit.deadline),
+            _text(commit.deadline_kind), False, "finished" if commit.finish else "running", now,
+            now if commit.finish else None, commit.game_id, commit.expected_version)
+
+
+def move_row_params(commit: MoveCommit, now: float) -> tuple[Any, ...]:
+    return (commit.game_id, commit.expected_version + 1, commit.seat, commit.move,
+            bool(commit.by_computer), now)
+
+
+def is_plain(commit: MoveCommit) -> bool:
+    """A move that changes only the game's row and adds its own (most moves): a store may write
+    it with `MOVE_GAME` and `MOVE_ROW` alone."""
+    return (not commit.rounds and commit.finish is None and not commit.refs
+            and commit.seat_timeouts is None and commit.seat_autoplay is None)
+
+
+def moved_on(commit: MoveCommit) -> StaleVersion:
+    return _moved_on(commit.game_id, f"running at version {commit.expected_version}")
+
+
 def move(commit: MoveCommit, now: float) -> Plan:
     """A move and everything it changes (`MoveCommit`), only at the game's expected version."""
-    changed = yield Step(
-        "UPDATE games SET state=COALESCE(?, state), version=version+1, deadline=?, deadline_kind=?, "
-        "warned=?, status=?, updated_at=?, finished_at=? "
-        "WHERE id=? AND version=? AND status='running'",
-        (None if commit.state is None else dumps(commit.state), _float(commit.deadline),
-         _text(commit.deadline_kind), False, "finished" if commit.finish else "running", now,
-         now if commit.finish else None, commit.game_id, commit.expected_version))
+    changed = yield Step(MOVE_GAME, move_game_params(commit, now))
     if changed != 1:
-        raise _moved_on(commit.game_id, f"running at version {commit.expected_version}")
-    yield Step("INSERT INTO moves (game_id, number, seat, move, by_computer, created_at) "
-               "VALUES (?, ?, ?, ?, ?, ?)",
-               (commit.game_id, commit.expected_version + 1, commit.seat, commit.move,
-                bool(commit.by_computer), now))
+        raise moved_on(commit)
+    yield Step(MOVE_ROW, move_row_params(commit, now))
     if commit.seat_timeouts is not None or commit.seat_autoplay is not None:
         yield Step("UPDATE seats SET timeouts=COALESCE(?, timeouts), autoplay=COALESCE(?, autoplay) "
                    "WHERE game_id=? AND seat=?",

@@ -27,7 +27,17 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from ..sessions.ports import SENDS_KEPT, Served, StaleVersion, StorageFailed
-from .changes import SQLITE, Plan, move
+from .changes import (
+    MOVE_GAME,
+    MOVE_ROW,
+    SQLITE,
+    Plan,
+    is_plain,
+    move,
+    move_game_params,
+    move_row_params,
+    moved_on,
+)
 from .chat_moves import sqlite_move_chat
 from .files import OpenFiles
 from .migrations import MIGRATIONS
@@ -270,7 +280,8 @@ class Store(SqlStore):
         """Store a move and everything it changes, or raise StaleVersion and change nothing."""
         now = float(self.clock())
         try:
-            self._write(lambda conn: _run(conn, move(commit, now)))
+            self._write(lambda conn: _plain_move(conn, commit, now) if is_plain(commit)
+                        else _run(conn, move(commit, now)))
         except sqlite3.IntegrityError as exc:
             raise StaleVersion(str(exc)) from exc
         self._note_deadline(commit.game_id, None if commit.finish else commit.deadline,
@@ -368,6 +379,14 @@ _SEAT_QUERY = (
 
 def _seat_rows(conn: sqlite3.Connection, game_id: int) -> tuple[SeatRow, ...]:
     return tuple(seat_row(row) for row in conn.execute(_SEAT_QUERY, (game_id,)).fetchall())
+
+
+def _plain_move(conn: sqlite3.Connection, commit: MoveCommit, now: float) -> None:
+    """A plain move (`is_plain`) written without a plan's steps: most moves are, and it saves
+    them the plan's cost (about 5% of a move through the sessions)."""
+    if conn.execute(MOVE_GAME, move_game_params(commit, now)).rowcount != 1:
+        raise moved_on(commit)
+    conn.execute(MOVE_ROW, move_row_params(commit, now))
 
 
 def _run(conn: sqlite3.Connection, steps: Plan) -> Any:
