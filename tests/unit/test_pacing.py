@@ -9,7 +9,8 @@ import random
 from typing import Any
 
 from bot.adapters.telegram.limits import MessagesRateLimiter
-from bot.adapters.telegram.pacing import Pacer, StoreWindow
+from bot.adapters.telegram.pacing import AWAY_RETRY, Pacer, StoreWindow
+from bot.sessions.ports import StorageAway
 
 from ..fakes.memory_store import MemoryStore
 from ..fakes.virtual_time import VirtualTime
@@ -122,6 +123,27 @@ async def test_a_new_message_goes_before_the_edits_waiting_in_a_shared_window() 
 
     await time.run(scene())
     assert order == ["first", "breakdown", "edit 1", "edit 2"]
+
+
+async def test_a_message_waits_for_a_database_that_is_away_and_goes_once_it_is_back() -> None:
+    """PostgreSQL restarting: the count cannot be taken, so the message waits (not dropped,
+    not sent uncounted) and takes its place once the store answers again."""
+    time = VirtualTime()
+    store = shared_store(time)
+    answers = 0
+
+    async def take(key: str, now: float, limit: int, period: float) -> float:
+        nonlocal answers
+        answers += 1
+        if answers <= 3:
+            raise StorageAway("PostgreSQL at db cannot be reached")
+        return await store.take_send(key, now, limit, period)
+
+    window = StoreWindow(take, "telegram:-1", 20, 60.0, time.clock, time.sleep)
+    start = time.clock()
+    waited = await time.run(window.acquire(True)) - start
+    assert 3 * AWAY_RETRY <= waited < 3 * AWAY_RETRY + 0.1, "three short waits, then its place"
+    assert await store.take_send("telegram:-1", time.clock(), 1, 60.0) > 0, "its place was counted"
 
 
 class Recorder:

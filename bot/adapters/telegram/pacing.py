@@ -24,6 +24,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+from ...sessions.ports import StorageAway
 from .limits import JITTER, GroupWindow, MessagesRateLimiter, Window, counted, is_post
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,10 @@ STORE_MARGIN = 2.0
 """Seconds added to a group's minute counted in the store: there a place counts from when it
 was taken, and the request may go a little later (after its picture is drawn, or once the bot's
 second has room). A place taken before drawing is used only by a request within this margin."""
+AWAY_RETRY = 1.0
+"""Seconds a message waits before asking the store for its place again while the database is
+away for a moment (`StorageAway`): it waits for the database rather than being dropped, or
+sent uncounted."""
 KEPT_WAIT = 0.1
 """Seconds of asking the store for a place past which `ready` says it waited."""
 IDLE_KEPT = 512
@@ -112,7 +117,7 @@ class StoreWindow:
         gave_up = False
         while True:
             async with self._turns.turn(post, first=gave_up):
-                while (wait := await self.take(self.key, self.clock(), self.limit, self.period)) > 0:
+                while (wait := await self._ask()) > 0:
                     self.free_at = self.clock() + wait
                     await self.sleep(wait + 0.01)
                     if not post and self._turns.posts_waiting():
@@ -120,6 +125,14 @@ class StoreWindow:
                 else:
                     return self.clock()
             gave_up = True
+
+    async def _ask(self) -> float:
+        """The store's answer for one place; while the database is away, a short wait."""
+        try:
+            return await self.take(self.key, self.clock(), self.limit, self.period)
+        except StorageAway as away:
+            log.warning("counting a message for %s waits for the database (%s)", self.key, away)
+            return AWAY_RETRY
 
     def sent_at(self, taken: float) -> None:
         """The store keeps when the place was taken: its `period` has the margin instead."""
