@@ -3,6 +3,7 @@ chat's settings changed in a unit of their own, and telling the sessions of fail
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
@@ -11,22 +12,24 @@ from .models import Change, ChatChange, ChatRow, GameRow, NewGame
 from .unit import Unit
 
 
-class UnitStore:
+class UnitStore(ABC):
     def __init__(self) -> None:
         self._failure_notes: list[Callable[[StorageFailed], None]] = []
 
     def unit(self) -> Unit:
         return Unit(self._commit_changes)
 
+    @abstractmethod
     async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
         """Write `changes` in one transaction (`changes.plan`); the id of a game made."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def get_game(self, game_id: int) -> GameRow | None:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     async def get_chat(self, chat_id: int) -> ChatRow | None:
-        raise NotImplementedError
+        ...
 
     async def create_game(self, chat_id: int, creator_id: int, variant: str,
                           options: dict[str, Any], players: int, teams: int, deck_style: str,

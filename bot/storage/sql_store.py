@@ -7,6 +7,7 @@ claims, message holds and send counts, moving a chat."""
 from __future__ import annotations
 
 import json
+from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -42,23 +43,25 @@ class SqlStore(UnitStore):
 
     # ---- how each database runs a statement --------------------------------
 
+    @abstractmethod
     async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> Row | None:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
-        raise NotImplementedError
+        ...
 
     async def _report(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
         """A query that may read much of the database (SQLite keeps it off the event loop)."""
         return await self._rows(sql, params)
 
+    @abstractmethod
     async def _change(self, sql: str, params: tuple[Any, ...] = ()) -> int:
         """One statement as its own transaction; the rows it changed."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def _transact(self, plans: Sequence[Plan]) -> list[Any]:
         """The plans' steps in one transaction; what each plan gives."""
-        raise NotImplementedError
 
     async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
         now = float(self.clock())
