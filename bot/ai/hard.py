@@ -161,10 +161,11 @@ class HardPlayer:
 
     def _guess(self) -> tuple[list[list[Card]], Game]:
         """A guess of the hidden cards (and the stock), consistent with the view, and the game
-        it makes: one that stops at the end of the round."""
+        it makes: one that stops at the end of the round, left unscored (the search values it)."""
         hands, stock = self.knowledge.sample(self.rng)
         game = game_from_view(self.view, hands, stock)
         game.auto_deal = False
+        game.scores_rounds = False
         return hands, game
 
     def _sample_values(self, game: Game, hands: list[list[Card]], moves: list[Move]) -> list[float]:

@@ -155,16 +155,21 @@ class Game(Position):
         """
         if seat is not None and seat != self.to_play:
             return []
+        return self._moves().copy()
+
+    def _moves(self) -> list[Move]:
+        """The legal moves of the seat to play, as the game keeps them until the next move
+        (not to be changed: `legal_moves` hands out copies)."""
         moves = self._legal
         if moves is not None:
-            return moves.copy()
+            return moves
         if self.winner is not None:
             return []
         hand = self.hands[self.to_play]
         table = self.table
         if not table:
             moves = self._legal = [_LAYDOWNS[card.index] for card in hand]
-            return moves.copy()
+            return moves
         takes: TableTakes = self._takes[self._table_key]
         picks_by_rank, effects_by_rank = takes
         moves = []
@@ -185,12 +190,13 @@ class Game(Position):
             moves += [_LAYDOWNS[card.index] for card in hand if not picks_by_rank[card.rank]]
         self._effects = effects
         self._legal = moves
-        return moves.copy()
+        return moves
 
     def search_moves(self) -> list[Move]:
         """`legal_moves`, those taking the most cards first and otherwise in the same order:
-        the order an alpha-beta search tries them in, to cut off sooner."""
-        moves = self.legal_moves()
+        the order an alpha-beta search tries them in, to cut off sooner. Not to be changed:
+        it may be the list the game keeps."""
+        moves = self._moves()
         least = most = len(moves[0][1]) if moves else 0
         for move in moves:
             size = len(move[1])
@@ -287,6 +293,14 @@ class Game(Position):
             self._deal_hands()
             self.to_play = self._next_with_cards(to_play)
             return tuple.__new__(_OUTCOME, (play, swept_by_ace, None, (), None, True, ()))
+        if not self.scores_rounds:
+            leftover = tuple(table)
+            leftover_seat = self.last_capturer
+            taken_back = self._take_leftover()
+            if self._undoable:
+                self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
+                                      taken_back))
+            return Outcome(play, swept_by_ace, None, leftover, leftover_seat)
         if self._undoable:
             self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
                                   self._saved(False)))
@@ -312,6 +326,9 @@ class Game(Position):
         move, at, seat, key, last, legal, effects, where, bits, scopa, saved = entry
         if isinstance(saved, Restore):
             self._put_back(saved)
+        elif isinstance(saved, tuple):
+            if saved:
+                self._give_back_leftover(saved)
         elif saved is not None:
             self._undeal(saved)
         play = self.plays.pop()
@@ -329,8 +346,9 @@ class Game(Position):
                 self.scope[seat] -= 1
                 self.side_scope[side] -= 1
             if isinstance(where, tuple):
-                for position, card in zip(reversed(where), taken, strict=True):
-                    table.insert(position, card)
+                last_at = len(where) - 1
+                for index in range(last_at + 1):
+                    table.insert(where[last_at - index], taken[index])
         elif isinstance(where, int):
             del table[where]
         self._table_key = key
@@ -350,7 +368,7 @@ class Game(Position):
         to_play = self.to_play
         if seat is not None and seat != to_play:
             raise IllegalMoveError(f"it is seat {to_play}'s turn, not seat {seat}'s")
-        legal = self.legal_moves()
+        legal = self._moves()
         if move not in legal:
             raise IllegalMoveError(why_illegal(move, seat=to_play, hand=self.hands[to_play],
                                               table=self.table, legal=legal))
@@ -392,15 +410,33 @@ class Game(Position):
         self._legal = None
         return result
 
+    def _take_leftover(self) -> tuple[Card, ...]:
+        """The last capturer takes what is left on the table at the round's end; gives those
+        cards (none when nobody captured)."""
+        seat = self.last_capturer
+        leftover = tuple(self.table)
+        if not leftover or seat is None:
+            return ()
+        self.captured[seat].extend(leftover)
+        side = self.side_of[seat]
+        for card in leftover:
+            self.side_taken[side] |= card.bit
+        self._set_table([])
+        return leftover
+
+    def _give_back_leftover(self, leftover: tuple[Card, ...]) -> None:
+        seat = self.last_capturer
+        assert seat is not None
+        del self.captured[seat][-len(leftover):]
+        side = self.side_of[seat]
+        for card in leftover:
+            self.side_taken[side] ^= card.bit
+        self.table = list(leftover)
+
     def _end_of_round(self, play: Play, swept_by_ace: bool) -> Outcome:
         leftover = tuple(self.table)
         leftover_seat = self.last_capturer
-        if leftover and leftover_seat is not None:
-            self.captured[leftover_seat].extend(leftover)
-            side = self.side_of[leftover_seat]
-            for card in leftover:
-                self.side_taken[side] |= card.bit
-            self._set_table([])
+        self._take_leftover()
         result = self._finish_round()
         takes: tuple[Play, ...] = ()
         if not self.auto_deal:

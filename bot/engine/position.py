@@ -53,12 +53,13 @@ class Restore:
 
 
 Undo = tuple[Move, int, int, int, int | None, list[Move] | None, list[Effect], int | tuple[int, ...],
-             int, bool, Restore | list[list[Card]] | None]
+             int, bool, Restore | list[list[Card]] | tuple[Card, ...] | None]
 """What `undo` needs of one move: the move, its card's place in the hand, the seat, the table
 key, the last capturer and the legal moves (with their effects) before it, where the card
 went on the table or what it took from there, the cards it took as bits, whether it was a
 scopa, and how to take back what followed the move: the hands it emptied when new ones were
-dealt from the stock, or the state before the end of the round."""
+dealt from the stock, the state before the end of the round, or (in a game that leaves its
+rounds unscored) the cards the last capturer took from the table at the end."""
 
 
 def _order(card: Card) -> int:
@@ -104,6 +105,10 @@ class Position:
         self.auto_deal = True
         """Whether the next round is dealt as soon as a round ends (how a match is played);
         when False, a finished round waits for `deal` (how a search stops at a round's end)."""
+        self.scores_rounds = True
+        """Whether a finished round is scored and counted in the match. A search that values a
+        finished round itself (from `side_taken` and `side_scope`) sets it False with `auto_deal`:
+        the round then ends with the last capturer taking the table, and no more."""
         self.awaiting_deal = False
         self._deals: list[Deal] = []
         self._rounds: list[RoundLog] = []

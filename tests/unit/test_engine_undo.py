@@ -77,6 +77,34 @@ def test_a_round_ends_without_the_next_deal_until_it_is_asked_for() -> None:
         Game.new("scopa", 2, seed=11).deal()
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_round_left_unscored_ends_as_a_scored_one_and_is_taken_back_exactly(
+        layout: tuple[str, int, bool]) -> None:
+    """A search's game (`scores_rounds` off) ends the round with the same piles and tallies
+    as a scored one, scores nothing, and takes its last move back exactly."""
+    variant, players, teams = layout
+    for seed in range(6):
+        scored = Game.new(variant, players, teams=teams, seed=seed)
+        unscored = Game.new(variant, players, teams=teams, seed=seed)
+        for game in (scored, unscored):
+            game.auto_deal = False
+        unscored.scores_rounds = False
+        rng = random.Random(seed)
+        while not scored.round_over:
+            move = rng.choice(scored.legal_moves())
+            before = snapshot(unscored)
+            done = scored.apply(move)
+            left = unscored.apply(move)
+            assert (left.play, left.leftover, left.leftover_seat) == \
+                (done.play, done.leftover, done.leftover_seat)
+        assert done.round_result is not None and left.round_result is None
+        assert unscored.captured == scored.captured and unscored.table == scored.table == []
+        assert (unscored.side_taken, unscored.side_scope) == (scored.side_taken, scored.side_scope)
+        assert unscored.results == [] and not unscored.awaiting_deal and unscored.legal_moves() == []
+        assert unscored.undo() == move
+        assert snapshot(unscored) == before
+
+
 def test_a_declaration_of_fuori_is_taken_back_with_its_move() -> None:
     game = Game.new("scopone", 4, rules={"fuori": "on"}, seed=4)
     rng = random.Random(4)
