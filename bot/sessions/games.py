@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ..engine import EngineError, Game, Move, Rules, StateFormatError, load_game
@@ -56,6 +57,7 @@ class Games:
         self._seat_infos: dict[int, tuple[tuple[SeatRow, ...], tuple[SeatInfo, ...],
                                           tuple[str, ...]]] = {}
         self._summaries: dict[int, tuple[GameRow, GameSummary]] = {}
+        self._changing: dict[int, asyncio.Event] = {}
 
     def lock(self, key: int) -> asyncio.Lock:
         """The game's lock, alive while anyone holds or awaits it (then dropped, not kept per game)."""
@@ -63,6 +65,22 @@ class Games:
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
         return lock
+
+    @contextmanager
+    def changing(self, game_id: int) -> Iterator[None]:
+        """Around a change made to the game in memory before the store has it (a move is
+        applied in place, not to a copy): `load` waits until the block ends, so nobody reads
+        a move the store may still refuse; if the block fails, the game is dropped from
+        memory and read again as stored."""
+        done = self._changing[game_id] = asyncio.Event()
+        try:
+            yield
+        except BaseException:
+            self.forget(game_id)
+            raise
+        finally:
+            del self._changing[game_id]
+            done.set()
 
     async def open_row(self, ref: ChatRef) -> tuple[ChatRow, GameRow]:
         chat = await self.directory.chat(ref)
@@ -81,7 +99,11 @@ class Games:
     async def load(self, game_id: int) -> tuple[GameRow, Game | None]:
         """The game from memory; when other processes share the store (`shared`), the
         stored row is read each time and the game kept in memory only while its version
-        is still the stored one."""
+        is still the stored one. While the game is `changing`, it waits for the change."""
+        pending = self._changing.get(game_id)
+        while pending is not None:
+            await pending.wait()
+            pending = self._changing.get(game_id)
         cached = self._cache.get(game_id)
         if cached is not None and not self.shared:
             return cached

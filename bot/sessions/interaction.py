@@ -190,7 +190,8 @@ class FuoriOutcome:
 
 async def fuori_outcome(sessions: Sessions, game_id: int, user: UserRef, version: int,
                         move: str | Move) -> FuoriOutcome:
-    """Tried on a copy before the player confirms: a declaration cannot be taken back."""
+    """Tried before the player confirms (a declaration cannot be taken back), on the game
+    rebuilt from the store for this question alone."""
     view = await sessions.hand(game_id, user)
     _current(view, version)
     if not view.may_declare:
@@ -200,12 +201,11 @@ async def fuori_outcome(sessions: Sessions, game_id: int, user: UserRef, version
         raise Refused(Reason.STALE)
     try:
         chosen = move if isinstance(move, Move) else game.parse_move(move)
-        trial = game.copy()
-        trial.declare_fuori(chosen, view.seat)
+        game.declare_fuori(chosen, view.seat)
     except EngineError:
         raise Refused(Reason.ILLEGAL_MOVE) from None
     side = game.side_of[view.seat]
-    return FuoriOutcome(trial.winner == side, trial.totals[side], game.rules.target)
+    return FuoriOutcome(game.winner == side, game.totals[side], game.rules.target)
 
 
 @dataclass(frozen=True, slots=True)

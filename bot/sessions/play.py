@@ -81,8 +81,11 @@ class Play:
     async def commit(self, chat: ChatRow, row: GameRow, game: Game, seat: SeatRow, move: Move,
                      *, by_computer: bool, timed_out: bool,
                      fuori: bool = False) -> tuple[list[ev.Event], GameRow, Game]:
-        """Apply `move` to a copy, store it with all it changes, then update the cache;
-        gives the events and the game's new row and state.
+        """Apply `move` to the game in memory, store it with all it changes, then update the
+        cache; gives the events and the game's new row and state. Until the store has the
+        move, readers of the game wait (`Games.changing`); if it is not stored, the game is
+        dropped from memory and loaded again as stored, whichever way it went (a write lost
+        on its way back, `StorageAway.maybe_stored`, may have landed).
 
         A running game's move is stored as the move alone: loading plays the moves
         again on the snapshot taken at the start. The state is stored again, with
@@ -90,80 +93,75 @@ class Play:
         thus cost no more than other moves, and they come in bursts: games started
         together end their rounds together.
         """
-        new = game.copy()
-        try:
-            outcome = new.declare_fuori(move, seat.seat) if fuori else new.apply(move, seat=seat.seat)
-        except IllegalMoveError as exc:
-            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc), asked=move,
-                          deck_style=row.deck_style) from None
-        timeouts, autoplay = seat.timeouts, seat.autoplay
-        if timed_out:
-            timeouts += 1
-            autoplay = autoplay or timeouts >= self.max_timeouts
-        elif not by_computer:
-            timeouts, autoplay = 0, False
-        seats = row.seats
-        if timeouts != seat.timeouts or autoplay != seat.autoplay:
-            seats = tuple(dataclasses.replace(s, timeouts=timeouts, autoplay=autoplay)
-                          if s.seat == seat.seat else s for s in seats)
-        finished = new.winner is not None
-        deadline, kind = (None, None) if finished else self.deadline_for(chat, seats, new)
-        result = outcome.round_result
-        state = None
-        rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
-        finish = None
-        if finished:
-            state = dump_game(new, rounds=False)
-            del state["rounds"]
-            record = to_record(new)
-            rounds = tuple((r.number, r.to_dict(), stored)
-                           for r, stored in zip(new.results, record["rounds"], strict=True))
-            finish = await self._finish(new, seats, record)
-        fields = base(row, chat)
-        announced: list[ev.Event] = []
-        if result is not None:
-            names = side_names(new, tuple(seat_info(s, seats) for s in seats))
-            declarer = None if result.fuori is None else next(
-                (s for s in seats if s.seat == result.fuori), None)
-            announced.append(ev.RoundEnded(
-                **fields, result=result, side_names=names,
-                fuori_name=None if declarer is None else seat_name(declarer, seats),
-                fuori_side=None if result.fuori is None else new.side_of[result.fuori]))
+        before = game.version
+        with self.games.changing(row.id):
+            try:
+                outcome = game.declare_fuori(move, seat.seat) if fuori else game.apply(move, seat=seat.seat)
+            except IllegalMoveError as exc:
+                raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc), asked=move,
+                              deck_style=row.deck_style) from None
+            timeouts, autoplay = seat.timeouts, seat.autoplay
+            if timed_out:
+                timeouts += 1
+                autoplay = autoplay or timeouts >= self.max_timeouts
+            elif not by_computer:
+                timeouts, autoplay = 0, False
+            seats = row.seats
+            if timeouts != seat.timeouts or autoplay != seat.autoplay:
+                seats = tuple(dataclasses.replace(s, timeouts=timeouts, autoplay=autoplay)
+                              if s.seat == seat.seat else s for s in seats)
+            finished = game.winner is not None
+            deadline, kind = (None, None) if finished else self.deadline_for(chat, seats, game)
+            result = outcome.round_result
+            state = None
+            rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
+            finish = None
             if finished:
-                changes = tuple((seat_name(s, seats), r.rating_before or 0.0, r.rating_after or 0.0)
-                                for s, r in zip(seats, finish.results if finish else (),
-                                                strict=False)
-                                if r.player_id is not None and r.rating_after is not None)
-                announced.append(ev.MatchEnded(**fields, winner=new.winner, totals=tuple(new.totals),
-                                               side_names=names, rating_changes=changes))
-        try:
-            await self.store.commit_move(MoveCommit(
-                game_id=row.id, expected_version=game.version, state=state, seat=seat.seat,
-                move=move.code, by_computer=by_computer, deadline=deadline, deadline_kind=kind,
-                seat_timeouts=timeouts if timeouts != seat.timeouts else None,
-                seat_autoplay=autoplay if autoplay != seat.autoplay else None,
-                rounds=rounds,
-                finish=finish,
-                refs=owed_refs(announced)))
-        except StaleVersion:
-            self.games.forget(row.id)
-            raise Refused(Reason.STALE) from None
-        except BaseException:
-            # Failed, or lost on its way back (`StorageAway.maybe_stored`): the next load reads
-            # the game as stored, whichever way it went.
-            self.games.forget(row.id)
-            raise
+                state = dump_game(game, rounds=False)
+                del state["rounds"]
+                record = to_record(game)
+                rounds = tuple((r.number, r.to_dict(), stored)
+                               for r, stored in zip(game.results, record["rounds"], strict=True))
+                finish = await self._finish(game, seats, record)
+            fields = base(row, chat)
+            announced: list[ev.Event] = []
+            if result is not None:
+                names = side_names(game, tuple(seat_info(s, seats) for s in seats))
+                declarer = None if result.fuori is None else next(
+                    (s for s in seats if s.seat == result.fuori), None)
+                announced.append(ev.RoundEnded(
+                    **fields, result=result, side_names=names,
+                    fuori_name=None if declarer is None else seat_name(declarer, seats),
+                    fuori_side=None if result.fuori is None else game.side_of[result.fuori]))
+                if finished:
+                    changes = tuple((seat_name(s, seats), r.rating_before or 0.0, r.rating_after or 0.0)
+                                    for s, r in zip(seats, finish.results if finish else (),
+                                                    strict=False)
+                                    if r.player_id is not None and r.rating_after is not None)
+                    announced.append(ev.MatchEnded(**fields, winner=game.winner, totals=tuple(game.totals),
+                                                   side_names=names, rating_changes=changes))
+            try:
+                await self.store.commit_move(MoveCommit(
+                    game_id=row.id, expected_version=before, state=state, seat=seat.seat,
+                    move=move.code, by_computer=by_computer, deadline=deadline, deadline_kind=kind,
+                    seat_timeouts=timeouts if timeouts != seat.timeouts else None,
+                    seat_autoplay=autoplay if autoplay != seat.autoplay else None,
+                    rounds=rounds,
+                    finish=finish,
+                    refs=owed_refs(announced)))
+            except StaleVersion:
+                raise Refused(Reason.STALE) from None
         status = GameStatus.FINISHED if finished else GameStatus.RUNNING
-        row = _moved(row, new.version, status, deadline, kind,
+        row = _moved(row, game.version, status, deadline, kind,
                      seats, state)
         if finished:
             self.games.forget(row.id)
         else:
-            self.games.keep(row, new)
+            self.games.keep(row, game)
         play = outcome.play
         name = seat_name(seat, seats)
         out: list[ev.Event] = [ev.MovePlayed(
-            **fields, version=new.version, seat=seat.seat, name=name, card=play.card,
+            **fields, version=game.version, seat=seat.seat, name=name, card=play.card,
             captured=play.captured, scopa=play.scopa, by_computer=by_computer, timed_out=timed_out,
             swept_by_ace=outcome.swept_by_ace, dealt=outcome.dealt, leftover=outcome.leftover,
             leftover_seat=outcome.leftover_seat, fuori=fuori, variant=row.variant,
@@ -173,8 +171,8 @@ class Play:
                                        name=name, on=True))
         out.extend(announced)
         if not finished:
-            out.append(self.turn_event(chat, row, new))
-        return _with_game_facts(out, row.variant, new), row, new
+            out.append(self.turn_event(chat, row, game))
+        return _with_game_facts(out, row.variant, game), row, game
 
     async def _finish(self, game: Game, seats: Sequence[SeatRow],
                       record: dict[str, Any]) -> MatchFinish:

@@ -263,7 +263,12 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
     w.front = await start_front(w.sessions, ack_after=0.05)
     game_id = await started_duel(w)
     to_move, _, version = await mover(w, game_id)
-    hand = (await fake.press(to_move, await table_message(w, game_id), prefix=f"{HAND}{game_id}")).reply
+    opened = await fake.press(to_move, await table_message(w, game_id), prefix=f"{HAND}{game_id}")
+    # Slower than ack_after (the first press of a run draws the first pictures), the bot
+    # acknowledges first and sends the hand after.
+    await fake.wait_for(lambda: bool(opened.followups) or opened.response_message is not None,
+                        what="the hand")
+    hand = opened.reply
     disk = asyncio.Event()
     commit = w.sessions._store.commit_move
 
@@ -276,9 +281,13 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
     pressed = await fake.press(to_move, hand, custom_id=move, wait=False)
     await fake.acknowledged(pressed)
     assert pressed.log == ["callback 6"], "deferred while the move waits for the disk"
-    assert (await w.sessions.table(game_id)).version == version
+    reading = asyncio.ensure_future(w.sessions.table(game_id))
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert not reading.done(), "the table is read once the move is stored, not halfway"
     disk.set()
     await fake.wait_for(lambda: "edit @original" in pressed.log, what="the hand, after the move")
+    assert (await reading).version > version
     assert (await w.sessions.table(game_id)).version > version
     assert version + 1 not in versions(hand) and not hand.content
 
