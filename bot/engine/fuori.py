@@ -27,11 +27,15 @@ __all__ = ["declaring_wins", "secured_scores"]
 def declaring_wins(game: Game, move: Move) -> bool:
     """Whether declaring fuori with `move` would win the match for the side to play: how a
     computer player decides. It looks at nothing hidden: what counts depends on the cards
-    each side has taken and on which cards are still untaken, not on who holds them."""
+    each side has taken and on which cards are still untaken, not on who holds them. The
+    declaration is tried on the game and taken back, or on a copy of a game that keeps no
+    undo records."""
     seat = game.to_play
     if not game.may_declare(seat):
         return False
-    game.declare_fuori(move, seat)
-    wins = game.winner == game.side_of[seat]
-    game.undo()
+    trial = game if game.undoable else game.copy()
+    trial.declare_fuori(move, seat)
+    wins = trial.winner == trial.side_of[seat]
+    if trial is game:
+        game.undo()
     return wins

@@ -87,13 +87,13 @@ class Game(Position):
                 rounds: Sequence[dict[str, Any] | RoundLog], winner: int | None, to_play: int,
                 hands: list[list[Card]], table: list[Card], stock: list[Card],
                 captured: list[list[Card]], scope: list[int], last_capturer: int | None,
-                deals: Sequence[dict[str, Any] | Deal], plays: list[Play]) -> Game:
+                deals: Sequence[dict[str, Any] | Deal], plays: list[Play], undo: bool = True) -> Game:
         """The game in the position given by its public fields (the lists are kept, not
         copied): how loading, copying and determinising make a game. `rounds` are the
         finished rounds and `deals` this round's, as `rounds` and `deals` read them or as
         the game keeps them. The fields are taken as they are; `bot.engine.state` checks
-        a saved game's."""
-        game = cls(variant, rules, seating, seed)
+        a saved game's. `undo`: as for `new`."""
+        game = cls(variant, rules, seating, seed, undo)
         seats = seating.seats
         game.version = version
         game.round_number = round_number

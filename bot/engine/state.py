@@ -49,8 +49,9 @@ def dump_game(game: Game, rounds: bool = True) -> dict[str, Any]:
     }
 
 
-def load_game(data: Any) -> Game:
-    """The game saved as `data` by `dump_game`; raises StateFormatError for anything else."""
+def load_game(data: Any, *, undo: bool = True) -> Game:
+    """The game saved as `data` by `dump_game`; raises StateFormatError for anything else.
+    With `undo=False` the moves applied to it cannot be taken back (`Game.new`)."""
     if not isinstance(data, dict):
         raise StateFormatError("a saved game is a JSON object")
     if data.get("format") != STATE_FORMAT:
@@ -58,7 +59,7 @@ def load_game(data: Any) -> Game:
             f"saved game format {data.get('format')!r} is not {STATE_FORMAT!r}; it cannot be resumed"
         )
     try:
-        game = _build(data)
+        game = _build(data, undo)
     except StateFormatError:
         raise
     except (InvalidInputError, KeyError, TypeError, ValueError, IndexError) as exc:
@@ -67,7 +68,7 @@ def load_game(data: Any) -> Game:
     return game
 
 
-def _build(data: dict[str, Any]) -> Game:
+def _build(data: dict[str, Any], undo: bool) -> Game:
     variant = parse_variant(data["variant"])
     rules = Rules.from_options(variant, data["rules"])
     sides = tuple(tuple(int(s) for s in side) for side in data["sides"])
@@ -93,7 +94,7 @@ def _build(data: dict[str, Any]) -> Game:
         scope=[int(s) for s in data["scope"]],
         last_capturer=None if data["last_capturer"] is None else int(data["last_capturer"]),
         deals=list(data["deals"]),
-        plays=[_play(p) for p in data["plays"]],
+        plays=[_play(p) for p in data["plays"]], undo=undo,
     )
 
 

@@ -147,10 +147,11 @@ class Games:
     async def stored(self, row: GameRow) -> Game | None:
         """The game as stored: its last snapshot (taken at the start and when the match
         ends) with the moves committed since then played again, each one checked by
-        the engine; anything inconsistent raises StateFormatError."""
+        the engine; anything inconsistent raises StateFormatError. It keeps no undo
+        records: a move the store does not take drops the game instead (`changing`)."""
         if not row.state:
             return None
-        game = load_game({**row.state, "rounds": await self.store.round_records(row.id)})
+        game = load_game({**row.state, "rounds": await self.store.round_records(row.id)}, undo=False)
         if game.version < row.version:
             for move in await self.store.moves(row.id, after=game.version):
                 if move.number != game.version + 1:

@@ -332,7 +332,7 @@ class Lobby:
                     await self.bus.publish([ev.LobbyUpdated(**base(freed, chat))])
                 raise
             game = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
-                            rules=rules_of(row), seed=row.seed)
+                            rules=rules_of(row), seed=row.seed, undo=False)
             seats = drawn_seats(row.seats, row.seed) if game.rules.federal else row.seats
             deadline, kind = self.play.deadline_for(chat, seats, game)
             await self._write(GameStart(row.id, row.version, dump_game(game), tuple(seats), deadline, kind))

@@ -55,6 +55,10 @@ def test_a_computer_declares_only_when_it_wins_and_the_trial_changes_nothing() -
     before = dump_game(winning)
     assert declaring_wins(winning, capture) and dump_game(winning) == before
     assert not declaring_wins(short, capture)
+    kept = load_game(before, undo=False)
+    assert not kept.undoable
+    assert declaring_wins(kept, capture) and dump_game(kept) == before, \
+        "a game without undo records (as the sessions keep them) is tried on a copy"
 
 
 def test_primiera_counts_only_when_no_sharing_of_the_rest_could_match_it() -> None:
