@@ -71,10 +71,10 @@ async def test_readers_wait_for_a_move_being_stored_and_never_see_one_the_store_
     assert seen.version == (hand.version + 1 if stored else hand.version)
     assert (await hand_reading).version == seen.version
     store.held = False
-    now = await sessions.hand(game_id, user if not stored else (BOB if user is ALICE else ALICE))
+    to_move = (BOB if user is ALICE else ALICE) if stored else user
+    now = await sessions.hand(game_id, to_move)
     assert now.version == seen.version and now.my_turn
-    await sessions.play(game_id, user if not stored else (BOB if user is ALICE else ALICE),
-                        now.version, now.choices[0].moves[0].code)
+    await sessions.play(game_id, to_move, now.version, now.choices[0].moves[0].code)
     assert (await sessions.table(game_id)).version == seen.version + 1
 
 
@@ -88,5 +88,7 @@ async def test_an_illegal_move_changes_nothing_in_memory_or_stored() -> None:
         await sessions.play(game_id, user, hand.version, theirs.hand[0].code)
     assert refused.value.reason in (Reason.ILLEGAL_MOVE, Reason.BAD_INPUT)
     assert (await sessions.hand(game_id, user)) == hand
+    stored = await sessions.stored_game(game_id)
+    assert stored is not None and stored.version == hand.version
     await sessions.play(game_id, user, hand.version, hand.choices[0].moves[0].code)
     assert (await sessions.table(game_id)).version == hand.version + 1
