@@ -94,12 +94,13 @@ class Play:
         together end their rounds together.
         """
         before = game.version
+        try:
+            outcome = game.declare_fuori(move, seat.seat) if fuori else game.apply(move, seat=seat.seat)
+        except IllegalMoveError as exc:
+            raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc), asked=move,
+                          deck_style=row.deck_style) from None
+        # Nothing awaits between applying the move and entering the block: no reader sees it.
         with self.games.changing(row.id):
-            try:
-                outcome = game.declare_fuori(move, seat.seat) if fuori else game.apply(move, seat=seat.seat)
-            except IllegalMoveError as exc:
-                raise Refused(Reason.ILLEGAL_MOVE, detail=str(exc), asked=move,
-                              deck_style=row.deck_style) from None
             timeouts, autoplay = seat.timeouts, seat.autoplay
             if timed_out:
                 timeouts += 1
