@@ -5,7 +5,9 @@ Three loops take turns, a few times each, so that the machine's swings reach the
   among the legal moves (through the public legal_moves/apply API, every move validated)
   and scored;
 - engine, no undo: the same with games made by `Game.new(..., undo=False)`, which keep no
-  undo records (as `simulate` plays);
+  undo records;
+- playout: the same games played by the engine's own random play (`playout.play_to_end`, one
+  call a match, the moves drawn as `randrange` draws them), as `simulate` plays;
 - simulate: `scopa-bot simulate`'s matches with a `scopa-record/1` line written for each;
 - yardstick: the same game written as simply as possible in plain Python
   (benchmarks/yardstick.py).
@@ -24,6 +26,7 @@ import time
 from yardstick import rounds_per_second as yardstick_rate
 
 from bot.engine import COMPILED, Game
+from bot.engine.playout import play_to_end
 from bot.simulate import simulate
 
 
@@ -48,6 +51,20 @@ def engine_rate_without_undo(seconds: float, seed: int) -> float:
     return engine_rate(seconds, seed, undo=False)
 
 
+def playout_rate(seconds: float, seed: int) -> float:
+    rng = random.Random(seed)
+    rounds = 0
+    games = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while time.process_time() < deadline:
+        game = Game.new("scopa", 2, seed=f"{seed}-{games}", undo=False)
+        games += 1
+        play_to_end(game, rng)
+        rounds += len(game.results)
+    return rounds / (time.process_time() - start)
+
+
 def simulate_rate(seconds: float, seed: int) -> float:
     rounds = 0
     batch = 0
@@ -66,8 +83,8 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    loops = {"engine": engine_rate, "no undo": engine_rate_without_undo, "simulate": simulate_rate,
-             "yardstick": yardstick_rate}
+    loops = {"engine": engine_rate, "no undo": engine_rate_without_undo, "playout": playout_rate,
+             "simulate": simulate_rate, "yardstick": yardstick_rate}
     for loop in loops.values():
         loop(0.3, args.seed)
     best = dict.fromkeys(loops, 0.0)
@@ -80,6 +97,8 @@ def main() -> None:
           f"({best['engine'] / yardstick:.2f}x the yardstick, one core, {form})")
     print(f"engine, no undo: {best['no undo']:,.0f} rounds/s "
           f"({best['no undo'] / yardstick:.2f}x the yardstick)")
+    print(f"playout: {best['playout']:,.0f} rounds/s "
+          f"({best['playout'] / yardstick:.2f}x the yardstick)")
     print(f"simulate: {best['simulate']:,.0f} rounds/s with records "
           f"({best['simulate'] / yardstick:.2f}x the yardstick)")
     print(f"yardstick: {yardstick:,.0f} rounds/s")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from .engine import Game, Rules, record_line
+from .engine.playout import play_to_end
 from .engine.rules import parse_variant
 
 
@@ -37,12 +38,6 @@ class Summary:
         return out
 
 
-def play_random_match(game: Game, rng: random.Random) -> None:
-    while not game.finished:
-        moves = game.legal_moves()
-        game.apply(moves[rng.randrange(len(moves))])
-
-
 def simulate(variant: str, players: int, teams: bool, games: int, seed: int | str,
              options: dict[str, str], records: TextIO | None = None, *,
              sides: int | None = None) -> Summary:
@@ -52,7 +47,7 @@ def simulate(variant: str, players: int, teams: bool, games: int, seed: int | st
     for number in range(games):
         game = Game.new(variant, players, teams=teams, sides=sides, rules=rules, seed=f"{seed}/{number}",
                         undo=False)
-        play_random_match(game, random.Random(f"{seed}/{number}/players"))
+        play_to_end(game, random.Random(f"{seed}/{number}/players"))
         summary.games += 1
         summary.rounds += len(game.results)
         summary.plays += sum(len(log.plays) for log in game.round_logs)

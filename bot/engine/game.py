@@ -33,6 +33,7 @@ _TOOK: Final = TOOK
 _MOVE: Final = Move
 _PLAY: Final = Play
 _OUTCOME: Final = Outcome
+_RESULT: Final = RoundResult
 """The shared tables and types of `legal_moves` and `apply` as this module's constants (C
 statics when compiled, rather than a dict lookup on every move)."""
 
@@ -145,6 +146,7 @@ class Game(Position):
     def counts_shown(self) -> bool:
         """Whether each side's taken cards may be counted now (`observe.counts_shown`)."""
         return counts_shown(self)
+
     # ---- moves ----------------------------------------------------------
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
@@ -443,7 +445,9 @@ class Game(Position):
             self.awaiting_deal = self.winner is None
         elif self.winner is None:
             takes = self._next_round()
-        return Outcome(play, swept_by_ace, result, leftover, leftover_seat, self.auto_deal, takes)
+        return tuple.__new__(_OUTCOME, (play, swept_by_ace, result, leftover, leftover_seat,
+                                         self.auto_deal, takes))
+
     def _finish_round(self) -> RoundResult:
         sides = self.seating.sides
         captured = self.captured
@@ -460,8 +464,8 @@ class Game(Position):
             totals[index] += score.total
         rules = self.rules
         self.winner = match_winner(totals, rules.target, self.round_number, rules.round_limit)
-        result = RoundResult(self.round_number, self.dealer, scores, tuple(totals),
-                             self.winner, plan.categories)
+        result = tuple.__new__(_RESULT, (self.round_number, self.dealer, scores, tuple(totals),
+                                         self.winner, plan.categories, None))
         self.results.append(result)
         self._rounds.append(tuple.__new__(RoundLog, (
             self.dealer, self._deals, self.plays, self.last_capturer,

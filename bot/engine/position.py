@@ -374,6 +374,7 @@ class Position:
         self._table_key = saved.table_key
         self._in_hands = saved.in_hands
         self.awaiting_deal = saved.awaiting_deal
+
     def _next_with_cards(self, seat: int) -> int:
         seats = self._seats
         for step in range(1, seats + 1):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from .cards import DECK
+from .cards import DECK, Card
 from .errors import InvalidInputError
 from .game import Game
-from .log import RoundLog
+from .log import Deal, RoundLog
 from .moves import Play
 
 FORMAT = "scopa-record/1"
@@ -80,20 +81,73 @@ def record_line(game: Game) -> str:
 
 
 def _round_text(log: RoundLog, seats: int) -> str:
-    out = log.to_dict(seats)
-    plays = ",".join([_play_text(play) for play in out.pop("plays")])
-    first = {"dealer": out.pop("dealer"), "deals": out.pop("deals")}
-    return f'{record_text(first)[:-1]},"plays":[{plays}],{record_text(out)[1:]}'
+    """The round as `RoundLog.to_dict` gives it and `record_text` would write it."""
+    dealer = log.dealer
+    deals = ",".join([_deal_text(deal, dealer, seats) for deal in log.deals])
+    plays = ",".join([_play_text(play) for play in log.plays])
+    last = log.last_capture_seat
+    score = ",".join([_points_text(points) for points in log.score])
+    fuori = "" if log.fuori is None else f',"fuori":{log.fuori}'
+    return (f'{{"dealer":{dealer},"deals":[{deals}],"plays":[{plays}],'
+            f'"last_capture_seat":{"null" if last is None else last},"score":[{score}]{fuori}}}')
 
 
 _QUOTED = [f'"{card.code}"' for card in DECK]
 
 
+def _cards_text(cards: Sequence[Card]) -> str:
+    return ",".join([_QUOTED[card.index] for card in cards])
+
+
+def _deal_text(deal: Deal, dealer: int, seats: int) -> str:
+    first = (dealer + 1) % seats
+    cards = deal.cards
+    hands = ",".join([f"[{_cards_text(cards[(seat - first) % seats::seats])}]" for seat in range(seats)])
+    if deal.table is None:
+        return f'{{"hands":[{hands}]}}'
+    return f'{{"hands":[{hands}],"table":[{_cards_text(deal.table)}]}}'
+
+
+_PLAY_TEXTS: dict[int, str] = {}
+"""The text of each play with at most one card taken and no scopa (most plays), by seat, card
+and card taken: written once, then looked up."""
+_PLAY_TEXTS_LIMIT = 10_000
+
+
 def _play_text(play: Play) -> str:
     card = play.card
-    captured = ",".join([_QUOTED[taken.index] for taken in play.captured])
+    captured = play.captured
+    if card is None or play.scopa or len(captured) > 1:
+        return _written_play(play)
+    key = (play.seat * 40 + card.index) * 41 + (captured[0].index + 1 if captured else 0)
+    text = _PLAY_TEXTS.get(key)
+    if text is None:
+        text = _written_play(play)
+        if len(_PLAY_TEXTS) < _PLAY_TEXTS_LIMIT:
+            _PLAY_TEXTS[key] = text
+    return text
+
+
+def _written_play(play: Play) -> str:
+    card = play.card
     return (f'{{"seat":{play.seat},"card":{"null" if card is None else _QUOTED[card.index]},'
-            f'"captured":[{captured}],"scopa":{"true" if play.scopa else "false"}}}')
+            f'"captured":[{_cards_text(play.captured)}],"scopa":{"true" if play.scopa else "false"}}}')
+
+
+_KEYS: dict[str, str] = {}
+"""Each score's key as JSON text (the scoring's few category names), worked out once."""
+
+
+def _points_text(points: dict[str, int]) -> str:
+    entries = []
+    for key, value in points.items():
+        quoted = _KEYS.get(key)
+        if quoted is None:
+            quoted = json.dumps(key, ensure_ascii=False)
+            if len(_KEYS) < 64:
+                _KEYS[key] = quoted
+        entries.append(f"{quoted}:{value if type(value) is int else json.dumps(value)}")
+    return "{" + ",".join(entries) + "}"
 
 
 def record_text(record: dict[str, Any]) -> str:

@@ -217,6 +217,8 @@ def _parse_value(key: str, current: Any, raw: Any) -> Any:
 
 
 def parse_variant(variant: Variant | str) -> Variant:
+    if isinstance(variant, Variant):
+        return variant
     try:
         return Variant(str(variant.value if isinstance(variant, Variant) else variant).strip().lower())
     except ValueError:

@@ -79,9 +79,9 @@ class SideTally(NamedTuple):
 
 def _tally(taken: Sequence[Card], mask: int, scope: int) -> SideTally:
     distinct = mask.bit_count() == len(taken)
-    return SideTally(len(taken), _count(taken, mask, _COINS, distinct),
-                     _count(taken, mask, _SEVENS, distinct), _count(taken, mask, _SIXES, distinct),
-                     _primiera(mask), scope, bool(mask & _SETTEBELLO))
+    return tuple.__new__(SideTally, (
+        len(taken), _count(taken, mask, _COINS, distinct), _count(taken, mask, _SEVENS, distinct),
+        _count(taken, mask, _SIXES, distinct), _primiera(mask), scope, bool(mask & _SETTEBELLO)))
 
 
 class SideScore(NamedTuple):
@@ -236,7 +236,7 @@ def score_with(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
             _award(points, "sevens", sevens_side, bonus)
         else:
             _award(points, "primiera", _sole_best([t.primiera for t in tallies]))
-        return tuple([SideScore(p, t) for p, t in zip(points, tallies, strict=True)])
+        return _side_scores(points, tallies)
 
     if plan.by_sevens:
         _award(points, "primiera", _most_sevens(tallies, plan.sixes_tiebreak))
@@ -252,7 +252,11 @@ def score_with(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
                 points[side]["napola"] = _napola(mask)
     if plan.sevens_point:
         _award(points, "sevens", _sole_best([t.sevens for t in tallies]))
-    return tuple([SideScore(p, t) for p, t in zip(points, tallies, strict=True)])
+    return _side_scores(points, tallies)
+
+
+def _side_scores(points: list[dict[str, int]], tallies: list[SideTally]) -> tuple[SideScore, ...]:
+    return tuple([tuple.__new__(SideScore, (p, t)) for p, t in zip(points, tallies, strict=True)])
 
 
 def _award(points: list[dict[str, int]], name: str, side: int | None, value: int = 1) -> None:
