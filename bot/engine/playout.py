@@ -25,12 +25,23 @@ def play_to_end(game: Game, rng: Random) -> int:
     """Play `game` to the end of its match, each move uniformly among the legal ones (a
     forced move draws too, as `randrange` would), dealing each round that waits for it;
     gives the number of moves played."""
+    getrandbits = rng.getrandbits
     played = 0
     while game.winner is None:
         if game.awaiting_deal:
             game.deal()
             continue
         moves = game._moves()
-        game.apply(moves[draw_below(rng, len(moves))])
+        count = len(moves)
+        bits = _BITS[count] if count < _KNOWN_BITS else count.bit_length()
+        drawn: int = getrandbits(bits)
+        while drawn >= count:
+            drawn = getrandbits(bits)
+        game.apply(moves[drawn])
         played += 1
     return played
+
+
+_KNOWN_BITS = 256
+_BITS: tuple[int, ...] = tuple([count.bit_length() for count in range(_KNOWN_BITS)])
+"""`count.bit_length()` of the commonest counts of moves, looked up instead of called."""
