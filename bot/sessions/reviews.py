@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,11 @@ from .thinking import ComputerPool
 from .views import GameSummary, PlayerProfile, seat_name
 
 log = logging.getLogger(__name__)
+
+RESEND_AFTER = 120.0
+"""Seconds after a player was sent a match's review before it is sent to them again: a double
+tap, a second /review, or a press just after the review went to every player sends nothing
+twice (within `ports.SENDS_KEPT`, so every process keeps the count that long)."""
 
 QUEUED = 2
 """Plays handed to each worker at a time: one graded while the next waits, so a worker
@@ -78,8 +84,9 @@ class Reviews:
     workers, and stored with the match (with each seat's accuracy, for /stats)."""
 
     def __init__(self, store: GameStore, directory: Directory, games: Games,
-                 pool: ComputerPool | None, searches: int) -> None:
+                 pool: ComputerPool | None, searches: int, clock: Callable[[], float]) -> None:
         self.store = store
+        self.clock = clock
         self.directory = directory
         self.games = games
         self.pool = pool
@@ -112,6 +119,12 @@ class Reviews:
                 del self._working[game_id]
         names = tuple(seat_name(s, row.seats) for s in row.seats)
         return MatchReview(await self.games.summary(row), review, names, seat, fresh)
+
+    async def claim_sending(self, game_id: int, player: PlayerProfile) -> bool:
+        """Whether `player`'s review of match `game_id` is to be sent now: False when it was
+        sent to them in the last `RESEND_AFTER` seconds (by any process); True counts this one."""
+        name = f"review:{game_id}:{player.id}"
+        return await self.store.take_send(name, self.clock(), 1, RESEND_AFTER) == 0.0
 
     async def _stored_or_worked_out(self, row: GameRow) -> tuple[Review, bool]:
         stored = await self.store.match_review(row.id)

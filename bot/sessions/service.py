@@ -108,7 +108,8 @@ class Sessions:
                                     think=think or think_in_thread, timeout_level=timeout_level)
         self._queries = Queries(store, self._directory, self._games)
         self._settings = Settings(store, self._directory)
-        self._reviews = Reviews(store, self._directory, self._games, pool, review_searches)
+        self._reviews = Reviews(store, self._directory, self._games, pool, review_searches,
+                                clock)
         self._daily = Daily(store, self._directory, self._lobby, clock)
         self._hints = Hints(self._directory, self._games, pool)
         self._refs = _MessageRefs(store)
@@ -364,6 +365,12 @@ class Sessions:
         `review_searches` and stored with the match, so it is worked out once. Refused for a
         game not finished, not found, or not played by `user`."""
         return await self._reviews.review(game_id, user)
+
+    async def claim_review_sending(self, game_id: int, player: PlayerProfile) -> bool:
+        """Whether to send `player` their review of match `game_id` now: not when it went to
+        them in the last two minutes (`reviews.RESEND_AFTER`), from any process; a True counts
+        this sending. A front-end asks just before it posts a review to a player."""
+        return await self._reviews.claim_sending(game_id, player)
 
     async def hint(self, game_id: int, user: UserRef, version: int) -> PracticeHint:
         """The move the computer would play for `user` at `version` of practice match

@@ -10,6 +10,7 @@ import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
 from bot.sessions import UserRef
+from bot.sessions.reviews import RESEND_AFTER
 
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import answered, bot_messages, duel, match_over, play_until_over, shown
@@ -51,8 +52,14 @@ async def test_review_reaches_each_player_privately_and_the_group_gets_one_line(
         assert "searches per move" in alice_review
 
         again = await answered(tg, tg.tap(d.group, over, d.bob, "Review"), timeout=30)
-        assert not again.show_alert
-        await tg.wait_for(lambda: len(_reviews(tg, d.bob)) == 2, what="Bob's review sent again")
+        assert not again.show_alert and "just sent to your private chat" in (again.answer_text or "")
+        await d.bot.front.outbox.drain(5)
+        assert len(_reviews(tg, d.bob)) == 1, "Bob had his moments ago: not sent twice"
+
+        d.bot.clock.advance(RESEND_AFTER + 1)
+        later = await answered(tg, tg.tap(d.group, over, d.bob, "Review"), timeout=30)
+        assert not later.show_alert and "is in your private chat" in (later.answer_text or "")
+        await tg.wait_for(lambda: len(_reviews(tg, d.bob)) == 2, what="Bob's review sent again later")
         assert _reviews(tg, d.bob)[1] == _reviews(tg, d.bob)[0], "read back, the same review"
         await d.bot.front.outbox.drain(5)
         assert len(_reviews(tg, d.alice)) == 1 and len(_accuracy_lines(tg, d.group)) == 1
@@ -74,6 +81,22 @@ async def test_review_command_sends_the_last_finished_match(tmp_path: Path) -> N
         await tg.wait_for(lambda: _reviews(tg, d.bob), timeout=30, what="Bob's review")
         await tg.wait_for(lambda: _reviews(tg, d.alice), what="Alice's review")
         await tg.wait_for(lambda: _accuracy_lines(tg, d.group), what="the group's line")
+
+
+async def test_a_double_tap_on_review_sends_the_review_once(tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db") as d:
+        tg = d.tg
+        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
+        over = match_over(tg, d.group)
+        assert over is not None
+        taps = [tg.tap(d.group, over, d.alice, "Review"), tg.tap(d.group, over, d.alice, "Review")]
+        answers = sorted([(await answered(tg, tap, timeout=30)).answer_text or "" for tap in taps])
+        assert "is in your private chat" in answers[0] and "just sent" in answers[1]
+        tg.user_sends(d.group, d.alice, "/review")
+        await tg.wait_for_message(d.group, contains="just sent to your private chat")
+        await d.bot.front.outbox.drain(5)
+        assert len(_reviews(tg, d.alice)) == 1 and len(_reviews(tg, d.bob)) == 1
+        assert len(_accuracy_lines(tg, d.group)) == 1
 
 
 async def test_a_stranger_pressing_review_is_refused_and_nothing_is_sent(tmp_path: Path) -> None:

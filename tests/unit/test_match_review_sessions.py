@@ -9,6 +9,7 @@ import pytest
 
 from bot.sessions import Reason, Refused, Sessions
 from bot.sessions import reviews as reviews_module
+from bot.sessions.reviews import RESEND_AFTER
 
 from ..sessions_helpers import (
     ALICE,
@@ -16,6 +17,7 @@ from ..sessions_helpers import (
     CARLA,
     CHAT,
     REVIEW_SEARCHES,
+    FakeClock,
     open_memory_sessions,
     play_to_end,
     start_duel,
@@ -52,6 +54,23 @@ async def test_a_player_gets_the_review_worked_out_once_and_stored(worked_out: l
     again = await sessions.review(game_id, BOB)
     assert not again.fresh and again.seat == 1 and again.review == first.review
     assert worked_out == [1]
+
+
+async def test_a_review_goes_to_each_player_once_in_two_minutes() -> None:
+    clock = FakeClock()
+    sessions = await open_memory_sessions(clock)
+    first_match, second_match = await _finished_duel(sessions), await _finished_duel(sessions)
+    found = await sessions.review(first_match, ALICE)
+    alice, bob = (player for _, player in found.players)
+    assert await sessions.claim_review_sending(first_match, alice)
+    assert not await sessions.claim_review_sending(first_match, alice), "a double tap sends it once"
+    assert await sessions.claim_review_sending(first_match, bob), "each player's own"
+    assert await sessions.claim_review_sending(second_match, alice), "each match's own"
+    clock.advance(RESEND_AFTER - 1)
+    assert not await sessions.claim_review_sending(first_match, alice)
+    clock.advance(2)
+    assert await sessions.claim_review_sending(first_match, alice), "asked again later, sent again"
+    assert not await sessions.claim_review_sending(first_match, alice)
 
 
 async def test_the_chats_last_finished_match_is_the_one_reviewed() -> None:

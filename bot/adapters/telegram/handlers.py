@@ -55,7 +55,7 @@ from .keyboards import Keyboard, link_keyboard
 from .markup import escape
 from .outbox import Content
 from .present import Presenter, table_target
-from .reviews import ReviewPoster
+from .reviews import Delivery, ReviewPoster
 from .settings_view import settings_answer
 from .taps import TapHandlers
 
@@ -82,7 +82,7 @@ class Handlers:
         self.presenter = presenter
         self.outbox = presenter.outbox
         self.throttle = CommandThrottle()
-        self.reviews = ReviewPoster(presenter)
+        self.reviews = ReviewPoster(sessions, presenter)
         self.taps = TapHandlers(sessions, presenter, self.reviews)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -331,13 +331,15 @@ class Handlers:
         except Refused as refused:
             await self._refuse(message, lang, refused)
             return
-        if not await self.reviews.deliver(review):
+        delivery = await self.reviews.deliver(review)
+        if delivery is Delivery.UNREACHABLE:
             url = f"https://t.me/{message.get_bot().username}?start=review"
             await self._reply(message, lang, lambda lang: (
                 escape(t(lang, "dm.start_first")),
                 link_keyboard("🔒 " + t(lang, "button.open_private"), url)))
             return
-        await self._reply(message, lang, lambda lang: escape(t(lang, "review.sent")))
+        said = "review.sent" if delivery is Delivery.SENT else "review.already_sent"
+        await self._reply(message, lang, lambda lang: escape(t(lang, said)))
 
     async def cmd_daily(self, update: Update, context: Context) -> None:
         """/daily: the deal of the day, played in the asker's private chat; `/daily board

@@ -34,7 +34,7 @@ from .keyboards import tap as button
 from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
 from .present import Presenter
-from .reviews import ReviewPoster
+from .reviews import Delivery, ReviewPoster
 from .settings_view import settings_answer
 
 log = logging.getLogger(__name__)
@@ -136,10 +136,11 @@ class TapHandlers:
             given = reply.result
             return Answer(hint_text(given.hint, lang, given.variant, given.deck_style), alert=True)
         if isinstance(reply.result, MatchReview):
-            if not await self.reviews.deliver(reply.result):
+            delivery = await self.reviews.deliver(reply.result)
+            if delivery is Delivery.UNREACHABLE:
                 return Answer(t(lang, "dm.start_first"),
                               url=f"https://t.me/{query.get_bot().username}?start=review")
-            return Answer(t(lang, "review.sent"))
+            return Answer(t(lang, "review.sent" if delivery is Delivery.SENT else "review.already_sent"))
         if reply.settings:
             lang = await self._settings_saved(query, uref, chat, reply)
         if reply.say is not None:
