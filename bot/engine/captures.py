@@ -127,20 +127,27 @@ def ranks_of_key(key: int) -> tuple[int, ...]:
     return tuple(ranks)
 
 
-class CaptureTable(dict[int, TableTakes]):
+class CaptureTable:
     """Table key -> (picks, effects), each indexed by the rank played (0..10).
 
     For a rank, `picks[rank]` and `effects[rank]` list the same captures in the
-    same order, empty when that rank takes nothing. A dict filled on demand
-    (`__missing__`), so that a hit costs one C-level lookup; the answers are
-    `capture_options`, only reshaped for the game.
+    same order, empty when that rank takes nothing. `known` holds the keys met so far
+    (a plain dict, so that a hit costs one C-level lookup; `takes` fills a miss); the
+    answers are `capture_options`, only reshaped for the game.
     """
 
     def __init__(self, mode: CaptureMode) -> None:
-        super().__init__()
         self.mode = mode
+        self.known: dict[int, TableTakes] = {}
 
-    def __missing__(self, key: int) -> TableTakes:
+    def takes(self, key: int) -> TableTakes:
+        found = self.known.get(key)
+        if found is None:
+            found = self.fill(key)
+        return found
+
+    def fill(self, key: int) -> TableTakes:
+        """Work out the entry of a key not in `known` and keep it."""
         ranks = ranks_of_key(key)
         options = _options(ranks, self.mode, _subsets(ranks))
         ace_takes_all = self.mode[1]
@@ -155,9 +162,9 @@ class CaptureTable(dict[int, TableTakes]):
                 for idx in sets
             ))
         found = (tuple(picks), tuple(effects))
-        if len(self) >= _CACHE_LIMIT:
-            self.clear()
-        self[key] = found
+        if len(self.known) >= _CACHE_LIMIT:
+            self.known.clear()
+        self.known[key] = found
         return found
 
 

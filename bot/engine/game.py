@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .captures import RANK_KEY, Effect, TableTakes
+from .captures import RANK_KEY, Effect
 from .cards import Card
 from .deck import HAND_SIZE, MAX_SEATS, first_dealer, round_seed, seed_number, shuffled_deck
 from .errors import EngineError, GameOverError, IllegalMoveError, InvalidInputError
@@ -23,7 +23,7 @@ from .observe import counts_shown, hand_visible, seat_view
 from .outcome import LAID, TOOK, Outcome
 from .position import Position, Restore
 from .rules import Rules, Seating, Variant, parse_variant
-from .scoring import RoundResult, match_winner, score_with, secured_scores
+from .scoring import RoundResult, match_winner, score_masks, secured_scores
 from .view import SeatView
 
 _LAYDOWNS: Final = LAYDOWN_BY_INDEX
@@ -172,7 +172,10 @@ class Game(Position):
         if not table:
             moves = self._legal = [_LAYDOWNS[card.index] for card in hand]
             return moves
-        takes: TableTakes = self._takes[self._table_key]
+        key = self._table_key
+        takes = self._known_takes.get(key)
+        if takes is None:
+            takes = self._takes.fill(key)
         picks_by_rank, effects_by_rank = takes
         moves = []
         effects: list[Effect] = []
@@ -233,7 +236,7 @@ class Game(Position):
         card, taken = move
         hand = self.hands[to_play]
         at = hand.index(card)
-        del hand[at]
+        hand.pop(at)
         effects = self._effects
         key = self._table_key
         last = self.last_capturer
@@ -248,7 +251,7 @@ class Game(Position):
         if taken:
             drop, key_change, swept_by_ace = effects[index]
             for position in drop:
-                del table[position]
+                table.pop(position)
             where = drop
             self._table_key = key - key_change
             scopa = not table and not swept_by_ace and (in_hands > 0 or len(self.stock) > 0)
@@ -352,7 +355,7 @@ class Game(Position):
                 for index in range(last_at + 1):
                     table.insert(where[last_at - index], taken[index])
         elif isinstance(where, int):
-            del table[where]
+            table.pop(where)
         self._table_key = key
         self.last_capturer = last
         self._legal = legal
@@ -449,16 +452,8 @@ class Game(Position):
                                          self.auto_deal, takes))
 
     def _finish_round(self) -> RoundResult:
-        sides = self.seating.sides
-        captured = self.captured
-        if len(sides) == self._seats:
-            taken: list[list[Card]] = [captured[seat] for (seat,) in sides]
-            scope = [self.scope[seat] for (seat,) in sides]
-        else:
-            taken = [[c for seat in side for c in captured[seat]] for side in sides]
-            scope = [sum(self.scope[seat] for seat in side) for side in sides]
         plan = self._scoring
-        scores = score_with(plan, taken, scope)
+        scores = score_masks(plan, self.side_taken, self.side_scope)
         totals = self.totals
         for index, score in enumerate(scores):
             totals[index] += score.total

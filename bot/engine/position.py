@@ -121,6 +121,7 @@ class Position:
         self._scoring = ScoringPlan(variant, rules)
         self._after = tuple((seat + 1) % seating.seats for seat in range(seating.seats))
         self._takes = capture_table(capture_mode(variant, rules))
+        self._known_takes = self._takes.known
         self._table_key = 0
         self._in_hands = 0
 
@@ -224,7 +225,7 @@ class Position:
         if not table or (self._in_hands <= 1 and not self.stock) or self.winner is not None:
             return False
         key = self._table_key
-        effects_by_rank = self._takes[key][1]
+        effects_by_rank = self._takes.takes(key)[1]
         for card in self.hands[self.to_play]:
             for effect in effects_by_rank[card.rank]:
                 if effect[1] == key and not effect[2]:

@@ -29,6 +29,16 @@ _BEST_PRIMIERA: Final[tuple[int, ...]] = tuple(
 """For the ranks held in one suit (bit r-1 for rank r): the best primiera value, 0 if none."""
 
 
+_ONES: Final[tuple[int, ...]] = tuple(bin(ranks).count("1") for ranks in range(1 << _SUIT_BITS))
+"""How many bits are set in each 10-bit number: `_ones` counts a mask's cards with four
+lookups, native arithmetic where `int.bit_count` is a method call when compiled."""
+
+
+def _ones(mask: int) -> int:
+    """How many cards are in `mask`."""
+    return (_ONES[mask & _SUIT_MASK] + _ONES[mask >> _SUIT_BITS & _SUIT_MASK]
+            + _ONES[mask >> 2 * _SUIT_BITS & _SUIT_MASK] + _ONES[mask >> 3 * _SUIT_BITS & _SUIT_MASK])
+
 
 def _mask(taken: Sequence[Card]) -> int:
     mask = 0
@@ -41,7 +51,7 @@ def _count(taken: Sequence[Card], mask: int, kind: int, distinct: bool) -> int:
     """How many of `taken` are among the cards in `kind`; a card listed twice counts twice
     (`distinct` says none is)."""
     if distinct:
-        return (mask & kind).bit_count()
+        return _ones(mask & kind)
     return sum(1 for card in taken if card.bit & kind)
 
 
@@ -78,7 +88,7 @@ class SideTally(NamedTuple):
 
 
 def _tally(taken: Sequence[Card], mask: int, scope: int) -> SideTally:
-    distinct = mask.bit_count() == len(taken)
+    distinct = _ones(mask) == len(taken)
     return tuple.__new__(SideTally, (
         len(taken), _count(taken, mask, _COINS, distinct), _count(taken, mask, _SEVENS, distinct),
         _count(taken, mask, _SIXES, distinct), _primiera(mask), scope, bool(mask & _SETTEBELLO)))
@@ -219,6 +229,21 @@ def score_with(plan: ScoringPlan, taken_by_side: Sequence[Sequence[Card]],
     masks = [_mask(taken) for taken in taken_by_side]
     tallies = [_tally(taken, mask, scope)
                for taken, mask, scope in zip(taken_by_side, masks, scope_by_side, strict=True)]
+    return _scores(plan, tallies, masks)
+
+
+def score_masks(plan: ScoringPlan, masks: Sequence[int],
+                scope_by_side: Sequence[int]) -> tuple[SideScore, ...]:
+    """`score_with` for sides given as the masks (`Card.bit`s) of the cards each took, as a game
+    keeps them while it plays: no card list is walked."""
+    tallies = [tuple.__new__(SideTally, (
+        _ones(mask), _ones(mask & _COINS), _ones(mask & _SEVENS), _ones(mask & _SIXES),
+        _primiera(mask), scope, bool(mask & _SETTEBELLO)))
+        for mask, scope in zip(masks, scope_by_side, strict=True)]
+    return _scores(plan, tallies, masks)
+
+
+def _scores(plan: ScoringPlan, tallies: list[SideTally], masks: Sequence[int]) -> tuple[SideScore, ...]:
     points = [dict.fromkeys(plan.categories, 0) for _ in tallies]
     _award(points, "cards", _sole_best([t.cards for t in tallies]))
     coins_side = _sole_best([t.coins for t in tallies])

@@ -8,7 +8,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import DECK, Card, Game, dump_game, load_game, record_line
+from bot.engine import DECK, Card, Game, Rules, dump_game, load_game, record_line
+from bot.engine.rules import Variant
+from bot.engine.scoring import ScoringPlan, score_masks, score_with
 
 LAYOUTS = [
     ("scopa", 2, False), ("scopa", 3, False), ("scopa", 4, False), ("scopa", 4, True),
@@ -163,3 +165,20 @@ def test_game_from_view_with_the_true_hidden_cards_is_the_same_game() -> None:
         copy = game.copy()
         copy.apply(copy.legal_moves()[0])
         assert game.version + 1 == copy.version and dump_game(game) != dump_game(copy)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=2), min_size=40, max_size=40),
+       st.lists(st.integers(min_value=0, max_value=6), min_size=3, max_size=3),
+       st.sampled_from([("scopa", {}), ("scopa", {"napola": "on", "re_bello": "on", "sevens_point": "on"}),
+                        ("escoba", {}), ("escoba", {"primiera": "sevens"}),
+                        ("scopone", {"primiera": "sevens", "asso_bello": "on"})]))
+def test_a_round_scored_from_card_masks_scores_as_from_the_piles(
+        owners: list[int], scope: list[int], rules: tuple[str, dict[str, str]]) -> None:
+    """The game scores a finished round from each side's cards as bits; it must give what the
+    piles of cards give."""
+    variant, options = rules
+    plan = ScoringPlan(Variant(variant), Rules.from_options(variant, options))
+    piles = [[card for card, owner in zip(DECK, owners, strict=True) if owner == side] for side in range(3)]
+    masks = [sum(card.bit for card in pile) for pile in piles]
+    assert score_masks(plan, masks, scope) == score_with(plan, piles, scope)
