@@ -7,17 +7,23 @@ same calls to `getrandbits`, so a generator seeded alike gives the same match ei
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 
 from .game import Game
 
+_KNOWN_BITS = 256
+_BITS: tuple[int, ...] = tuple([count.bit_length() for count in range(_KNOWN_BITS)])
+"""`count.bit_length()` of the commonest counts of moves, looked up instead of called."""
 
-def draw_below(rng: Random, count: int) -> int:
-    """`rng.randrange(count)` for `count` > 0: the same draw from the same generator state."""
-    bits = count.bit_length()
-    drawn: int = rng.getrandbits(bits)
+
+def draw_below(getrandbits: Callable[[int], int], count: int) -> int:
+    """`rng.randrange(count)` for `count` > 0, given `rng.getrandbits`: the same draw from the
+    same generator state."""
+    bits = _BITS[count] if count < _KNOWN_BITS else count.bit_length()
+    drawn = getrandbits(bits)
     while drawn >= count:
-        drawn = rng.getrandbits(bits)
+        drawn = getrandbits(bits)
     return drawn
 
 
@@ -32,16 +38,6 @@ def play_to_end(game: Game, rng: Random) -> int:
             game.deal()
             continue
         moves = game._moves()
-        count = len(moves)
-        bits = _BITS[count] if count < _KNOWN_BITS else count.bit_length()
-        drawn: int = getrandbits(bits)
-        while drawn >= count:
-            drawn = getrandbits(bits)
-        game.apply(moves[drawn])
+        game.apply(moves[draw_below(getrandbits, len(moves))])
         played += 1
     return played
-
-
-_KNOWN_BITS = 256
-_BITS: tuple[int, ...] = tuple([count.bit_length() for count in range(_KNOWN_BITS)])
-"""`count.bit_length()` of the commonest counts of moves, looked up instead of called."""
