@@ -19,7 +19,7 @@ from setuptools.command.build_ext import build_ext
 
 COMPILED = ["bot/engine/cards.py", "bot/engine/captures.py", "bot/engine/scoring.py", "bot/engine/deck.py",
             "bot/engine/outcome.py", "bot/engine/position.py", "bot/engine/game.py",
-            "bot/engine/playout.py", "bot/engine/log.py", "bot/engine/record.py",
+            "bot/engine/playout.py", "bot/engine/log.py", "bot/engine/record.py", "bot/engine/shared.py",
             "bot/ai/evaluate.py", "bot/ai/knowledge.py", "bot/ai/reading.py", "bot/ai/rollout.py",
             "bot/ai/hard.py"]
 

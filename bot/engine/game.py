@@ -24,6 +24,7 @@ from .outcome import LAID, TOOK, Outcome
 from .position import Position, Restore
 from .rules import Rules, Seating, Variant, parse_variant
 from .scoring import RoundResult, match_winner, score_masks, secured_scores
+from .shared import capture_move, outcome_of
 from .view import SeatView
 
 _LAYDOWNS: Final = LAYDOWN_BY_INDEX
@@ -31,7 +32,6 @@ _SINGLES: Final = SINGLE_TAKES
 _LAID: Final = LAID
 _TOOK: Final = TOOK
 _MOVE: Final = Move
-_PLAY: Final = Play
 _OUTCOME: Final = Outcome
 _RESULT: Final = RoundResult
 """The shared tables and types of `legal_moves` and `apply` as this module's constants (C
@@ -187,7 +187,7 @@ class Game(Position):
                     if isinstance(pick, int):
                         moves.append(singles[table[pick].index])
                     else:
-                        moves.append(tuple.__new__(_MOVE, (card, pick(table))))
+                        moves.append(capture_move(card, pick(table)))
                 effects += effects_by_rank[card.rank]
         if not moves:
             moves = [_LAYDOWNS[card.index] for card in hand]
@@ -268,8 +268,8 @@ class Game(Position):
                 self.side_scope[side] += 1
             self.last_capturer = to_play
             if scopa or swept_by_ace or len(taken) != 1:
-                play = tuple.__new__(_PLAY, (to_play, card, taken, scopa))
-                outcome = tuple.__new__(_OUTCOME, (play, swept_by_ace, None, (), None, False, ()))
+                outcome = outcome_of(to_play, card, taken, bits, scopa, swept_by_ace, False)
+                play = outcome[0]
             else:
                 outcome = _TOOK[to_play][card.index][taken[0].index]
                 play = outcome[0]
@@ -297,7 +297,7 @@ class Game(Position):
                                       self.hands))
             self._deal_hands()
             self.to_play = self._next_with_cards(to_play)
-            return tuple.__new__(_OUTCOME, (play, swept_by_ace, None, (), None, True, ()))
+            return outcome_of(to_play, card, taken, bits, scopa, swept_by_ace, True)
         if not self.scores_rounds:
             leftover = tuple(table)
             leftover_seat = self.last_capturer
