@@ -14,8 +14,8 @@ from typing import Any, Final, TypeAlias
 from .rules import CaptureChoice, Rules, Variant
 
 ESCOBA_SUM = 15
-_MAX_SUM = 14
-_CACHE_LIMIT = 200_000
+_MAX_SUM: Final = 14
+_CACHE_LIMIT: Final = 200_000
 _KEY_BITS = 3
 _KEY_MASK = (1 << _KEY_BITS) - 1
 

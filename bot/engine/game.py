@@ -34,6 +34,7 @@ _TOOK: Final = TOOK
 _MOVE: Final = Move
 _OUTCOME: Final = Outcome
 _RESULT: Final = RoundResult
+_ROUND_LOG: Final = RoundLog
 """The shared tables and types of `legal_moves` and `apply` as this module's constants (C
 statics when compiled, rather than a dict lookup on every move)."""
 
@@ -462,7 +463,7 @@ class Game(Position):
         result = tuple.__new__(_RESULT, (self.round_number, self.dealer, scores, tuple(totals),
                                          self.winner, plan.categories, None))
         self.results.append(result)
-        self._rounds.append(tuple.__new__(RoundLog, (
+        self._rounds.append(tuple.__new__(_ROUND_LOG, (
             self.dealer, self._deals, self.plays, self.last_capturer,
             tuple([score.to_dict() for score in scores]), None)))
         self._legal = None

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from random import Random
+from typing import Final
 
 from .game import Game
 
-_KNOWN_BITS = 256
-_BITS: tuple[int, ...] = tuple([count.bit_length() for count in range(_KNOWN_BITS)])
+_KNOWN_BITS: Final = 256
+_BITS: Final[tuple[int, ...]] = tuple([count.bit_length() for count in range(_KNOWN_BITS)])
 """`count.bit_length()` of the commonest counts of moves, looked up instead of called."""
 
 

@@ -6,7 +6,7 @@ explicit step of the state, drawn from the seed alone); `Game` adds the moves on
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .captures import ESCOBA_SUM, RANK_KEY, Effect, capture_mode, capture_table
 from .cards import Card
@@ -16,6 +16,9 @@ from .log import Deal, RoundLog
 from .moves import Move, Play
 from .rules import FEDERAL_TARGET, Rules, Seating, Variant, WinKind
 from .scoring import RoundResult, ScoringPlan, federal_win_kind
+
+_DEAL: Final = Deal
+"""`Deal` as a C static when compiled (a module global would be looked up in a dict each time)."""
 
 
 class Restore:
@@ -275,7 +278,7 @@ class Position:
         self.side_scope = [0] * sides
         self.last_capturer = None
         self.plays = []
-        self._deals = [tuple.__new__(Deal, (tuple(hands), tuple(self.table)))]
+        self._deals = [tuple.__new__(_DEAL, (tuple(hands), tuple(self.table)))]
         self.to_play = first
         self.awaiting_deal = False
         return self._escoba_starting_takes()
@@ -325,7 +328,7 @@ class Position:
         first = (self.dealer + 1) % seats
         self.hands = [dealt[(seat - first) % seats::seats] for seat in range(seats)]
         self._in_hands = count
-        self._deals.append(tuple.__new__(Deal, (tuple(dealt), None)))
+        self._deals.append(tuple.__new__(_DEAL, (tuple(dealt), None)))
 
     def _set_table(self, cards: list[Card]) -> None:
         cards.sort(key=_order)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from .cards import DECK, Card
 from .errors import InvalidInputError
@@ -92,7 +92,7 @@ def _round_text(log: RoundLog, seats: int) -> str:
             f'"last_capture_seat":{"null" if last is None else last},"score":[{score}]{fuori}}}')
 
 
-_QUOTED = [f'"{card.code}"' for card in DECK]
+_QUOTED: Final = [f'"{card.code}"' for card in DECK]
 
 
 def _cards_text(cards: Sequence[Card]) -> str:
@@ -108,10 +108,10 @@ def _deal_text(deal: Deal, dealer: int, seats: int) -> str:
     return f'{{"hands":[{hands}],"table":[{_cards_text(deal.table)}]}}'
 
 
-_PLAY_TEXTS: dict[int, str] = {}
+_PLAY_TEXTS: Final[dict[int, str]] = {}
 """The text of each play with at most one card taken and no scopa (most plays), by seat, card
 and card taken: written once, then looked up."""
-_PLAY_TEXTS_LIMIT = 10_000
+_PLAY_TEXTS_LIMIT: Final = 10_000
 
 
 def _play_text(play: Play) -> str:
@@ -134,7 +134,7 @@ def _written_play(play: Play) -> str:
             f'"captured":[{_cards_text(play.captured)}],"scopa":{"true" if play.scopa else "false"}}}')
 
 
-_KEYS: dict[str, str] = {}
+_KEYS: Final[dict[str, str]] = {}
 """Each score's key as JSON text (the scoring's few category names), worked out once."""
 
 

@@ -20,8 +20,8 @@ _MOVE: Final = Move
 _PLAY: Final = Play
 _OUTCOME: Final = Outcome
 
-_moves: dict[int, Move] = {}
-_outcomes: dict[int, Outcome] = {}
+_moves: Final[dict[int, Move]] = {}
+_outcomes: Final[dict[int, Outcome]] = {}
 
 
 def capture_move(card: Card, captured: tuple[Card, ...]) -> Move:
