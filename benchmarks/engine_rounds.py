@@ -22,6 +22,7 @@ import argparse
 import io
 import random
 import time
+from collections.abc import Callable
 
 from yardstick import rounds_per_second as yardstick_rate
 
@@ -30,7 +31,9 @@ from bot.engine.playout import play_to_end
 from bot.simulate import simulate
 
 
-def engine_rate(seconds: float, seed: int, undo: bool = True) -> float:
+def _rounds_per_second(seconds: float, seed: int, undo: bool,
+                       play: Callable[[Game, random.Random], object]) -> float:
+    """Matches of 2-player scopa dealt one after another and each played to its end by `play`."""
     rng = random.Random(seed)
     rounds = 0
     games = 0
@@ -39,12 +42,19 @@ def engine_rate(seconds: float, seed: int, undo: bool = True) -> float:
     while time.process_time() < deadline:
         game = Game.new("scopa", 2, seed=f"{seed}-{games}", undo=undo)
         games += 1
-        while not game.finished:
-            moves = game.legal_moves()
-            outcome = game.apply(moves[int(rng.random() * len(moves))])
-            if outcome.round_result is not None:
-                rounds += 1
+        play(game, rng)
+        rounds += len(game.results)
     return rounds / (time.process_time() - start)
+
+
+def _through_the_api(game: Game, rng: random.Random) -> None:
+    while not game.finished:
+        moves = game.legal_moves()
+        game.apply(moves[int(rng.random() * len(moves))])
+
+
+def engine_rate(seconds: float, seed: int, undo: bool = True) -> float:
+    return _rounds_per_second(seconds, seed, undo, _through_the_api)
 
 
 def engine_rate_without_undo(seconds: float, seed: int) -> float:
@@ -52,17 +62,7 @@ def engine_rate_without_undo(seconds: float, seed: int) -> float:
 
 
 def playout_rate(seconds: float, seed: int) -> float:
-    rng = random.Random(seed)
-    rounds = 0
-    games = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while time.process_time() < deadline:
-        game = Game.new("scopa", 2, seed=f"{seed}-{games}", undo=False)
-        games += 1
-        play_to_end(game, rng)
-        rounds += len(game.results)
-    return rounds / (time.process_time() - start)
+    return _rounds_per_second(seconds, seed, False, play_to_end)
 
 
 def simulate_rate(seconds: float, seed: int) -> float:
