@@ -32,8 +32,9 @@ from bot.simulate import simulate
 
 
 def _rounds_per_second(seconds: float, seed: int, undo: bool,
-                       play: Callable[[Game, random.Random], object]) -> float:
-    """Matches of 2-player scopa dealt one after another and each played to its end by `play`."""
+                       play: Callable[[Game, random.Random], int]) -> float:
+    """Matches of 2-player scopa dealt one after another, each played to its end by `play`,
+    which gives the rounds it played."""
     rng = random.Random(seed)
     rounds = 0
     games = 0
@@ -42,15 +43,23 @@ def _rounds_per_second(seconds: float, seed: int, undo: bool,
     while time.process_time() < deadline:
         game = Game.new("scopa", 2, seed=f"{seed}-{games}", undo=undo)
         games += 1
-        play(game, rng)
-        rounds += len(game.results)
+        rounds += play(game, rng)
     return rounds / (time.process_time() - start)
 
 
-def _through_the_api(game: Game, rng: random.Random) -> None:
+def _through_the_api(game: Game, rng: random.Random) -> int:
+    rounds = 0
     while not game.finished:
         moves = game.legal_moves()
-        game.apply(moves[int(rng.random() * len(moves))])
+        outcome = game.apply(moves[int(rng.random() * len(moves))])
+        if outcome.round_result is not None:
+            rounds += 1
+    return rounds
+
+
+def _played_out(game: Game, rng: random.Random) -> int:
+    play_to_end(game, rng)
+    return len(game.results)
 
 
 def engine_rate(seconds: float, seed: int, undo: bool = True) -> float:
@@ -62,7 +71,7 @@ def engine_rate_without_undo(seconds: float, seed: int) -> float:
 
 
 def playout_rate(seconds: float, seed: int) -> float:
-    return _rounds_per_second(seconds, seed, False, play_to_end)
+    return _rounds_per_second(seconds, seed, False, _played_out)
 
 
 def simulate_rate(seconds: float, seed: int) -> float:
