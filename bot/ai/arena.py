@@ -69,7 +69,7 @@ def play_round(match: Match, deal: int, swapped: bool, tally: Tally) -> float:
     """Play one round of deal `deal`; returns the margin of `a` and adds to `tally`."""
     rules = Rules.from_options(parse_variant(match.variant), match.rules)
     seed = f"{match.seed}/{deal}"
-    game = Game.new(match.variant, match.players, teams=match.teams, rules=rules, seed=seed)
+    game = Game.new(match.variant, match.players, teams=match.teams, rules=rules, seed=seed, undo=False)
     sides = len(game.seating.sides)
     label_of_side = ["a" if (side % 2 == 0) != swapped else "b" for side in range(sides)]
     level = {"a": match.a, "b": match.b}

@@ -64,6 +64,7 @@ class _Replay:
             sides=len(teams),
             rules=dict(record["rules"]),
             seed=record["seed"],
+            undo=False,
         )
         if [tuple(side) for side in self.game.seating.sides] != teams:
             raise RecordError("the record's teams are not the engine's seating")

@@ -136,7 +136,7 @@ def _round_start(variant: Variant, rules: Rules, seating: Seating, index: int, s
         first_dealer=dealer, dealer=dealer, totals=list(totals), results=[], rounds=[],
         winner=None, to_play=first, hands=hands, table=left, stock=stock, captured=captured,
         scope=scope, last_capturer=last, deals=[{"hands": deals[0]["hands"], "table": deals[0]["table"]}],
-        plays=plays)
+        plays=plays, undo=False)
 
 
 def _dealing_order(hands: list[list[Card]], first: int) -> list[Card]:
