@@ -173,11 +173,7 @@ class Game(Position):
         if not table:
             moves = self._legal = [_LAYDOWNS[card.index] for card in hand]
             return moves
-        key = self._table_key
-        takes = self._known_takes.get(key)
-        if takes is None:
-            takes = self._takes.fill(key)
-        picks_by_rank, effects_by_rank = takes
+        picks_by_rank, effects_by_rank = self._takes.takes(self._table_key)
         moves = []
         effects: list[Effect] = []
         for card in hand:

@@ -124,7 +124,6 @@ class Position:
         self._scoring = ScoringPlan(variant, rules)
         self._after = tuple((seat + 1) % seating.seats for seat in range(seating.seats))
         self._takes = capture_table(capture_mode(variant, rules))
-        self._known_takes = self._takes.known
         self._table_key = 0
         self._in_hands = 0
 

@@ -47,11 +47,8 @@ def _mask(taken: Sequence[Card]) -> int:
     return mask
 
 
-def _count(taken: Sequence[Card], mask: int, kind: int, distinct: bool) -> int:
-    """How many of `taken` are among the cards in `kind`; a card listed twice counts twice
-    (`distinct` says none is)."""
-    if distinct:
-        return _ones(mask & kind)
+def _listed(taken: Sequence[Card], kind: int) -> int:
+    """How many of `taken` are among the cards in `kind`, a card listed twice counted twice."""
     return sum(1 for card in taken if card.bit & kind)
 
 
@@ -88,10 +85,18 @@ class SideTally(NamedTuple):
 
 
 def _tally(taken: Sequence[Card], mask: int, scope: int) -> SideTally:
-    distinct = _ones(mask) == len(taken)
+    if _ones(mask) == len(taken):
+        return _mask_tally(mask, scope)
     return tuple.__new__(SideTally, (
-        len(taken), _count(taken, mask, _COINS, distinct), _count(taken, mask, _SEVENS, distinct),
-        _count(taken, mask, _SIXES, distinct), _primiera(mask), scope, bool(mask & _SETTEBELLO)))
+        len(taken), _listed(taken, _COINS), _listed(taken, _SEVENS), _listed(taken, _SIXES),
+        _primiera(mask), scope, bool(mask & _SETTEBELLO)))
+
+
+def _mask_tally(mask: int, scope: int) -> SideTally:
+    """The tally of a side whose cards (each once) are `mask`."""
+    return tuple.__new__(SideTally, (
+        _ones(mask), _ones(mask & _COINS), _ones(mask & _SEVENS), _ones(mask & _SIXES),
+        _primiera(mask), scope, bool(mask & _SETTEBELLO)))
 
 
 class SideScore(NamedTuple):
@@ -236,10 +241,7 @@ def score_masks(plan: ScoringPlan, masks: Sequence[int],
                 scope_by_side: Sequence[int]) -> tuple[SideScore, ...]:
     """`score_with` for sides given as the masks (`Card.bit`s) of the cards each took, as a game
     keeps them while it plays: no card list is walked."""
-    tallies = [tuple.__new__(SideTally, (
-        _ones(mask), _ones(mask & _COINS), _ones(mask & _SEVENS), _ones(mask & _SIXES),
-        _primiera(mask), scope, bool(mask & _SETTEBELLO)))
-        for mask, scope in zip(masks, scope_by_side, strict=True)]
+    tallies = [_mask_tally(mask, scope) for mask, scope in zip(masks, scope_by_side, strict=True)]
     return _scores(plan, tallies, masks)
 
 

@@ -13,7 +13,7 @@ from bot.sessions import UserRef
 from bot.sessions.reviews import RESEND_AFTER
 
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from ..telegram_helpers import answered, bot_messages, duel, match_over, play_until_over, shown
+from ..telegram_helpers import Duel, answered, bot_messages, duel, match_over, play_until_over, shown
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -33,12 +33,18 @@ def _accuracy_lines(tg: FakeTelegramServer, group: FakeChat) -> list[str]:
     return [shown(m) for m in bot_messages(tg, group) if shown(m).startswith("Accuracy:")]
 
 
+async def _played_to_the_end(d: Duel) -> FakeMessage:
+    """The duel's match played out; its "match over" message, with the Review button."""
+    await play_until_over(d.tg, d.group, [d.alice, d.bob], timeout=30)
+    over = await d.tg.wait_for(lambda: match_over(d.tg, d.group), what="the end of the match")
+    assert over is not None
+    return over
+
+
 async def test_review_reaches_each_player_privately_and_the_group_gets_one_line(tmp_path: Path) -> None:
     async with duel(tmp_path / "bot.db") as d:
         tg = d.tg
-        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
-        over = match_over(tg, d.group)
-        assert over is not None
+        over = await _played_to_the_end(d)
         pressed = await answered(tg, tg.tap(d.group, over, d.alice, "Review"), timeout=30)
         assert not pressed.show_alert and "private chat" in (pressed.answer_text or "")
         for user in (d.alice, d.bob):
@@ -86,9 +92,7 @@ async def test_review_command_sends_the_last_finished_match(tmp_path: Path) -> N
 async def test_a_double_tap_on_review_sends_the_review_once(tmp_path: Path) -> None:
     async with duel(tmp_path / "bot.db") as d:
         tg = d.tg
-        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
-        over = match_over(tg, d.group)
-        assert over is not None
+        over = await _played_to_the_end(d)
         taps = [tg.tap(d.group, over, d.alice, "Review"), tg.tap(d.group, over, d.alice, "Review")]
         answers = sorted([(await answered(tg, tap, timeout=30)).answer_text or "" for tap in taps])
         assert "is in your private chat" in answers[0] and "just sent" in answers[1]
@@ -105,9 +109,7 @@ async def test_a_stranger_pressing_review_is_refused_and_nothing_is_sent(tmp_pat
         carla = tg.add_user("Carla")
         d.group.members[carla.id] = "member"
         tg.user_starts_bot(carla)
-        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
-        over = match_over(tg, d.group)
-        assert over is not None
+        over = await _played_to_the_end(d)
         await d.bot.front.outbox.drain(5)
         before = {who: len(bot_messages(tg, who)) for who in (d.group, d.alice, d.bob, carla)}
         refused = await answered(tg, tg.tap(d.group, over, carla, "Review"))
@@ -121,8 +123,7 @@ async def test_a_stranger_pressing_review_is_refused_and_nothing_is_sent(tmp_pat
 async def test_where_the_group_shows_pictures_each_costly_move_follows_as_a_photo(tmp_path: Path) -> None:
     async with duel(tmp_path / "bot.db", pictures=True) as d:
         tg = d.tg
-        await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
-        over = await tg.wait_for(lambda: match_over(tg, d.group), what="the end of the match")
+        over = await _played_to_the_end(d)
         assert not (await answered(tg, tg.tap(d.group, over, d.alice, "Review"), timeout=30)).show_alert
         found = await d.bot.sessions.review(1, UserRef(PLATFORM, str(d.alice.id), "Alice"))
         for user, seat in ((d.alice, 0), (d.bob, 1)):
