@@ -141,19 +141,37 @@ def hand_message(tg: FakeTelegramServer, user: FakeUser, game_id: int) -> FakeMe
     return None
 
 
-def live_button(tg: FakeTelegramServer, users: Iterable[FakeUser],
-                pressed: set[str]) -> tuple[FakeUser, FakeMessage, str] | None:
-    """A card or capture someone can play now, not pressed before (versions make data unique),
-    on the newest of their messages with buttons: a player plays from the hand at the bottom
-    of the chat (a hand sent just before a crash may stand above the one the bot draws)."""
+def newest_hand(tg: FakeTelegramServer, user: FakeUser) -> FakeMessage | None:
+    """The newest of the bot's messages to `user` with buttons: the hand a player plays from
+    (a hand sent just before a crash may stand above the one the bot draws)."""
+    return next((m for m in reversed(bot_messages(tg, user)) if m.callback_data), None)
+
+
+def live_button(tg: FakeTelegramServer, users: Iterable[FakeUser], pressed: set[str],
+                actions: str = "ph") -> tuple[FakeUser, FakeMessage, str] | None:
+    """A card or capture someone can play now (`actions`: plays "p", cards with a choice of
+    captures "h"), not pressed before (versions make data unique), on their newest hand."""
     for user in users:
         if user.blocked:
             continue
-        newest = next((m for m in reversed(bot_messages(tg, user)) if m.callback_data), None)
+        newest = newest_hand(tg, user)
         for data in newest.callback_data if newest is not None else ():
-            if data[0] in "ph" and data not in pressed:
+            if data[0] in actions and data not in pressed:
                 return user, newest, data
     return None
+
+
+async def redrawn_after(tg: FakeTelegramServer, user: FakeUser, message: FakeMessage, data: str,
+                        timeout: float = 20.0) -> None:
+    """Waits until the hand tapped is redrawn, or a hand below it is drawn (the tapped one sent anew
+    for the turn, or drawn by a process that was killed and never kept it), and no hand below
+    offers the button tapped: a hand sent anew for the turn as the tap came shows the same
+    buttons until it is redrawn too."""
+    def done() -> bool:
+        below = [m for m in bot_messages(tg, user) if m.message_id > message.message_id]
+        return all(data not in m.callback_data for m in below) and (
+            message.deleted or data not in message.callback_data or any(m.callback_data for m in below))
+    await tg.wait_for(done, timeout, what=f"the hand to be redrawn after {data!r}")
 
 
 def match_over(tg: FakeTelegramServer, group: FakeChat) -> FakeMessage | None:
@@ -172,6 +190,25 @@ class Taps:
 async def answered(tg: FakeTelegramServer, record: CallbackRecord, timeout: float = 10.0) -> CallbackRecord:
     await tg.wait_for(lambda: record.answered, timeout, what=f"an answer to {record.data!r}")
     return record
+
+
+async def card_to_play(tg: FakeTelegramServer, users: list[FakeUser], taps: Taps,
+                       timeout: float = 20.0) -> tuple[FakeUser, FakeMessage, str]:
+    """The next play, on the newest hand of the player to move, once that hand is there: a
+    card with a choice of captures is tapped first (an "h" button), and its first capture is it."""
+    while True:
+        found = await tg.wait_for(lambda: live_button(tg, users, taps.pressed), timeout,
+                                  what="the hand of the player to move")
+        assert found is not None
+        play = live_button(tg, users, taps.pressed, actions="p")
+        if play is not None:
+            return play
+        user, message, data = found
+        taps.pressed.add(data)
+        record = await answered(tg, tg.press_button(user, message, user, data))
+        taps.records.append(record)
+        assert not record.show_alert, (record.data, record.answer_text)
+        await redrawn_after(tg, user, message, data, timeout)
 
 
 async def joined_lobby(tg: FakeTelegramServer, group: FakeChat, creator: FakeUser,
@@ -198,16 +235,11 @@ async def play_until_over(tg: FakeTelegramServer, group: FakeChat, users: list[F
             break
         user, message, data = found
         taps.pressed.add(data)
-        newest = bot_messages(tg, user)[-1].message_id
         record = await answered(tg, tg.press_button(user, message, user, data))
         taps.records.append(record)
         count += 1
         if stale_ok and record.show_alert and "out of date" in (record.answer_text or ""):
             continue  # a hand a crash left behind: the player looks at the newer one
         assert not record.show_alert, (record.data, record.answer_text)
-        # The hand tapped is redrawn, or sent anew; or it was a hand a killed process sent and
-        # never kept, and the hand the bot draws comes below it.
-        await tg.wait_for(lambda m=message, d=data, u=user, n=newest: m.deleted or d not in m.callback_data
-                          or bot_messages(tg, u)[-1].message_id > n, timeout,
-                          what="the hand to be redrawn (or sent anew) after a tap")
+        await redrawn_after(tg, user, message, data, timeout)
     return taps

@@ -15,6 +15,7 @@ from ..telegram_helpers import (
     friends_group,
     live_button,
     play_until_over,
+    redrawn_after,
     running_bot,
     shown,
     start_bot,
@@ -83,8 +84,7 @@ async def test_a_429_storm_and_double_taps_keep_the_group_within_its_minute(tmp_
                 again = tg.press_button(user, message, user, data)
                 await answered(tg, first, 30)
                 await answered(tg, again, 30)
-                await tg.wait_for(lambda m=message, d=data: m.deleted or d not in m.callback_data, 30,
-                                  what="the hand redrawn")
+                await redrawn_after(tg, user, message, data, 30)
             await bot.front.outbox.drain(2 * PERIOD)
             played = [data for data in pressed if data.startswith("p|")]
             assert len(await bot.sessions._store.moves(1)) == len(played), "each double tap played once"

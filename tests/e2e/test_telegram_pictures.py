@@ -20,6 +20,7 @@ from ..telegram_helpers import (
     hand_message,
     live_button,
     play_until_over,
+    redrawn_after,
     running_bot,
     shown,
     table_message,
@@ -103,7 +104,7 @@ async def test_a_chat_that_turns_pictures_off_gets_text(tmp_path: Path) -> None:
             found = await tg.wait_for(lambda: live_button(tg, [alice, bob], set()), what="a live card")
             user, hand, data = found
             assert not (await answered(tg, tg.press_button(user, hand, user, data))).show_alert
-            await tg.wait_for(lambda: data not in hand.callback_data, what="the hand redrawn")
+            await redrawn_after(tg, user, hand, data)
             assert table.photo is None and "to play" in (table.text or "")
             for user in (alice, bob):
                 hand = await tg.wait_for(lambda u=user: hand_message(tg, u, 1), what="a hand")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ..fakes.telegram_server import FakeTelegramServer
-from ..telegram_helpers import Taps, answered, live_button, play_until_over, shown
+from ..telegram_helpers import Taps, answered, card_to_play, play_until_over, shown
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,11 +45,8 @@ async def test_a_deleted_database_stops_the_bot_before_it_takes_a_move(tmp_path:
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
             taps = await play_until_over(tg, group, [alice, bob], Taps(), stop_after=3)
 
+            user, message, data = await card_to_play(tg, [alice, bob], taps)
             (tmp_path / deleted).unlink()
-            found = await tg.wait_for(lambda: live_button(tg, [alice, bob], taps.pressed),
-                                      what="the next card to play")
-            assert found is not None
-            user, message, data = found
             refused = await answered(tg, tg.press_button(user, message, user, data))
             assert refused.show_alert and "Your game is safe" in (refused.answer_text or "")
             code = await asyncio.wait_for(asyncio.to_thread(bot.wait), 30)
