@@ -69,11 +69,13 @@ async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
 
 @dataclass(slots=True)
 class _Live:
+    """The message kept current and what it shows."""
+
     sent: Sent
     since: float
     user: UserRef
     lang: str
-    drawn: tuple[int, bool, bool]
+    shown: DrawnHand
 
 
 class HandTracker:
@@ -93,7 +95,7 @@ class HandTracker:
             if drawn.view.finished:
                 self._live.pop((game_id, user.key), None)
             else:
-                self._live[(game_id, user.key)] = _Live(sent, self.sessions.clock(), user, lang, drawn.state)
+                self._live[(game_id, user.key)] = _Live(sent, self.sessions.clock(), user, lang, drawn)
 
         return on_sent
 
@@ -108,29 +110,45 @@ class HandTracker:
                                   merge="redraw")
 
     async def _redraw(self, game_id: int, user_key: str) -> None:
-        held = self._live.get((game_id, user_key))
+        """Draw the player's kept hand as the game is now. A press that draws the hand (a card's
+        captures to choose from) meanwhile wins: one during the drawing makes this redraw
+        moot; one during the edit may have landed first, so its drawing is put back on top."""
+        key = (game_id, user_key)
+        held = self._live.get(key)
         if held is None:
             return
         if not self.live(game_id, user_key):
-            self._live.pop((game_id, user_key), None)
+            self._live.pop(key, None)
             return
         try:
             drawn = await draw_hand(self.sessions, game_id, held.user, held.lang, painter=self.painter)
         except Refused:
-            self._live.pop((game_id, user_key), None)
+            self._live.pop(key, None)
             return
-        if drawn.state == held.drawn:
+        if self._live.get(key) is not held or drawn.state == held.shown.state:
             return
-        try:
-            await _edit(held.sent, drawn, drawn.picture)
-        except discord.HTTPException as exc:
-            if not await self._as_text(held.sent, drawn, exc):
-                log.info("stopped updating a hand in game %s: %s", game_id, exc)
-                self._live.pop((game_id, user_key), None)
-                return
-        held.drawn = drawn.state
+        if not await self._show(held.sent, drawn):
+            self._live.pop(key, None)
+            return
+        newer = self._live.get(key)
+        if newer is not held:
+            if newer is not None and not await self._show(newer.sent, newer.shown):
+                self._live.pop(key, None)
+            return
+        held.shown = drawn
         if drawn.view.finished:
-            self._live.pop((game_id, user_key), None)
+            self._live.pop(key, None)
+
+    async def _show(self, sent: Sent, drawn: DrawnHand) -> bool:
+        """Edit `sent` to show `drawn` (as text if its picture is refused); False if Discord
+        refuses it: the message is gone or its token expired."""
+        try:
+            await _edit(sent, drawn, drawn.picture)
+        except discord.HTTPException as exc:
+            if not await self._as_text(sent, drawn, exc):
+                log.info("stopped updating a hand in game %s: %s", drawn.view.game_id, exc)
+                return False
+        return True
 
 
     async def _as_text(self, sent: Sent, drawn: DrawnHand, error: discord.HTTPException) -> bool:
