@@ -127,13 +127,15 @@ class HandTracker:
             return
         if self._live.get(key) is not held or drawn.state == held.shown.state:
             return
-        if not await self._show(held.sent, drawn):
-            self._live.pop(key, None)
-            return
+        shown = await self._show(held.sent, drawn)
         newer = self._live.get(key)
         if newer is not held:
-            if newer is not None and not await self._show(newer.sent, newer.shown):
+            if shown and newer is not None and not await self._show(newer.sent, newer.shown) \
+                    and self._live.get(key) is newer:
                 self._live.pop(key, None)
+            return
+        if not shown:
+            self._live.pop(key, None)
             return
         held.shown = drawn
         if drawn.view.finished:
