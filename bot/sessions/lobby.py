@@ -64,9 +64,6 @@ class Lobby:
         self.bus = bus
         self.alarm = alarm
         self.clock = clock
-        self._waiting_since: dict[tuple[int, int], float] = {}
-        """(game, player) -> when they took a seat without a private chat; after a restart the
-        lobby's last change stands in."""
 
     async def new_game(self, chat_ref: ChatRef, user: UserRef, variant: str | None = None,
                        options: dict[str, Any] | None = None, *, ready: bool = True) -> LobbyView:
@@ -188,7 +185,6 @@ class Lobby:
             if freed is not None and isinstance(write, LobbyChange) and write.seats is None:
                 write = dataclasses.replace(write, seats=freed.seats)
             await self._write(write)
-            self._forget_waiting(row, freed)
             row = await self.games.row(row.id)
         await self.bus.publish([ev.LobbyUpdated(**base(row, chat))])
         if row.status == GameStatus.CANCELLED:
@@ -212,13 +208,13 @@ class Lobby:
                 if mine.ready or not ready:
                     raise Refused(Reason.ALREADY_JOINED)
                 return LobbyChange(row.id, row.version, seats=tuple(
-                    dataclasses.replace(s, ready=True) if s is mine else s for s in seats))
+                    dataclasses.replace(s, ready=True, waiting_since=None) if s is mine else s
+                    for s in seats))
             free = free_seat(row)
             if free is None:
                 raise Refused(Reason.GAME_FULL)
-            seats.append(SeatRow(free, player.id, None, ready, 0, False))
-            if not ready:
-                self._waiting_since[(row.id, player.id)] = self.clock()
+            seats.append(SeatRow(free, player.id, None, ready, 0, False,
+                                 waiting_since=None if ready else self.clock()))
             return LobbyChange(row.id, row.version, seats=tuple(sorted(seats, key=lambda s: s.seat)))
 
         return await self._lobby_change(chat_ref, user, change, game_id)
@@ -336,7 +332,6 @@ class Lobby:
             seats = drawn_seats(row.seats, row.seed) if game.rules.federal else row.seats
             deadline, kind = self.play.deadline_for(chat, seats, game)
             await self._write(GameStart(row.id, row.version, dump_game(game), tuple(seats), deadline, kind))
-            self._forget_waiting(stored, freed)
             row = await self.games.row(row.id)
             self.games.keep(row, game)
         self.alarm.set(row.deadline, row.deadline_kind, row.warned)
@@ -349,8 +344,7 @@ class Lobby:
         reach (written with the change that finds them), or None when no seat is stale."""
         now = self.clock()
         stale = {s.player_id for s in row.seats if not s.ready and s.player_id != row.creator_id
-                 and now - self._waiting_since.get((row.id, s.player_id or 0), row.updated_at)
-                 >= WAITING_SEAT}
+                 and now - (s.waiting_since or row.updated_at) >= WAITING_SEAT}
         if not stale:
             return None
         return dataclasses.replace(row, seats=tuple(s for s in row.seats if s.player_id not in stale))
@@ -362,13 +356,7 @@ class Lobby:
             await self._write(LobbyChange(row.id, row.version, seats=freed.seats))
         except Refused:
             return False
-        self._forget_waiting(row, freed)
         return True
-
-    def _forget_waiting(self, row: GameRow, freed: GameRow | None) -> None:
-        if freed is not None:
-            for seat in set(row.seats) - set(freed.seats):
-                self._waiting_since.pop((row.id, seat.player_id or 0), None)
 
     async def rematch(self, game_id: int, user: UserRef) -> LobbyView:
         """A new lobby with the same variant, options and seats as a finished game."""

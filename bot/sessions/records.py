@@ -77,6 +77,9 @@ class SeatRow:
     timeouts: int
     autoplay: bool
     player: PlayerRow | None = None
+    waiting_since: float | None = None
+    """When a player the bot cannot reach yet took this seat (not `ready`): the seat is freed
+    `lobby.WAITING_SEAT` seconds later, whichever process sees the lobby then."""
 
     @property
     def is_computer(self) -> bool:

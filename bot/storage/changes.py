@@ -79,15 +79,15 @@ def numbered(sql: str) -> str:
     return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
 
 
-_SEAT_INSERT = ("INSERT INTO seats (game_id, seat, player_id, computer_level, ready, timeouts, autoplay) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)")
+_SEAT_INSERT = ("INSERT INTO seats (game_id, seat, player_id, computer_level, ready, timeouts, autoplay, "
+                "waiting_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 def _seats(game_id: int, seats: Sequence[SeatRow]) -> Plan:
     yield Step("DELETE FROM seats WHERE game_id=?", (game_id,))
     if seats:
         yield Step(_SEAT_INSERT, many=[(game_id, s.seat, s.player_id, s.computer_level, bool(s.ready),
-                                        s.timeouts, bool(s.autoplay)) for s in seats])
+                                        s.timeouts, bool(s.autoplay), s.waiting_since) for s in seats])
 
 
 def _moved_on(game_id: int, expected: object) -> StaleVersion:

@@ -185,4 +185,9 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX daily_plays_day ON daily_plays(day);
     """,
+    # 7: when a seat was taken by a player the bot could not reach yet, so that any process
+    # frees it on time.
+    """
+    ALTER TABLE seats ADD COLUMN waiting_since DOUBLE PRECISION;
+    """,
 )

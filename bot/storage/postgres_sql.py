@@ -9,7 +9,7 @@ from .sql_store import GAME_COLUMNS, PLAYER_COLUMNS
 GAMES_WITH_SEATS = (
     f"SELECT {', '.join('g.' + c for c in GAME_COLUMNS)}, s.seat AS s_seat, "
     "s.player_id AS s_player_id, s.computer_level AS s_computer_level, s.ready AS s_ready, "
-    "s.timeouts AS s_timeouts, s.autoplay AS s_autoplay, "
+    "s.timeouts AS s_timeouts, s.autoplay AS s_autoplay, s.waiting_since AS s_waiting_since, "
     f"{', '.join('p.' + c + ' AS p_' + c for c in PLAYER_COLUMNS)} "
     "FROM games g LEFT JOIN seats s ON s.game_id=g.id LEFT JOIN players p ON p.id=s.player_id "
     "WHERE {where} ORDER BY g.id, s.seat")

@@ -42,7 +42,7 @@ def seat_row(row: Row, prefix: str = "") -> SeatRow:
     player = player_row(row, "p_") if row["p_id"] is not None else None
     return SeatRow(int(row[prefix + "seat"]), row[prefix + "player_id"], row[prefix + "computer_level"],
                    bool(row[prefix + "ready"]), int(row[prefix + "timeouts"]),
-                   bool(row[prefix + "autoplay"]), player)
+                   bool(row[prefix + "autoplay"]), player, row[prefix + "waiting_since"])
 
 
 def game_row(row: Row, seats: tuple[SeatRow, ...]) -> GameRow:

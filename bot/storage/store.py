@@ -372,7 +372,7 @@ class Store(SqlStore):
 
 _GAMES = ", ".join(f"g.{column}" for column in GAME_COLUMNS)
 _SEAT_QUERY = (
-    "SELECT s.seat, s.player_id, s.computer_level, s.ready, s.timeouts, s.autoplay, "
+    "SELECT s.seat, s.player_id, s.computer_level, s.ready, s.timeouts, s.autoplay, s.waiting_since, "
     f"{', '.join(f'p.{c} AS p_{c}' for c in PLAYER_COLUMNS)} "
     "FROM seats s LEFT JOIN players p ON p.id=s.player_id WHERE s.game_id=? ORDER BY s.seat")
 

@@ -67,6 +67,25 @@ async def test_a_player_who_never_opens_the_private_chat_holds_a_seat_for_three_
     assert (await sessions.start(CHAT, ALICE)).status == "running"
 
 
+async def test_a_waiting_seat_is_freed_on_time_by_another_process_after_later_lobby_changes(
+        tmp_path: Path) -> None:
+    clock = FakeClock()
+    one = await open_sessions(tmp_path / "s.db", clock)
+    two = await open_sessions(tmp_path / "s.db", clock)
+    try:
+        await one.new_game(CHAT, ALICE, "scopa")
+        await one.join(CHAT, BOB, ready=False)
+        clock.advance(WAITING_SEAT - 10)
+        await one.set_option(CHAT, ALICE, "target", 21)
+        clock.advance(10)
+        await two.join(CHAT, CARLA)
+        assert [s.name for s in (await two.lobby(CHAT)).seats if s] == ["Alice", "Carla"]
+        assert (await one.start(CHAT, ALICE)).status == "running"
+    finally:
+        await one.close()
+        await two.close()
+
+
 async def test_the_creator_keeps_their_own_seat_while_waiting() -> None:
     clock = FakeClock()
     sessions = await open_memory_sessions(clock)

@@ -619,10 +619,11 @@ async def test_lobby_changes_stop_when_the_game_starts(store: Any) -> None:
     await set_seats(store, game.id, [*changed.seats, computer])
     seats = (await store.get_game(game.id)).seats
     assert [s.seat for s in seats] == [0, 1, 2, 3] and seats[3].is_computer and not seats[0].is_computer
-    await set_seat_flags(store, game.id, 1, ready=False)
+    await set_seat_flags(store, game.id, 1, ready=False, waiting_since=1_000_123.5)
     await set_seat_flags(store, game.id, 2, timeouts=2, autoplay=True)
     seats = (await store.get_game(game.id)).seats
     assert (seats[1].ready, seats[2].timeouts, seats[2].autoplay, seats[2].ready) == (False, 2, True, True)
+    assert (seats[1].waiting_since, seats[2].waiting_since) == (1_000_123.5, None)
     assert await start_game(store, game.id, {"round": 1}, seats, None, None)
     await update_lobby(store, game.id, variant="scopa")
     started = await store.get_game(game.id)
