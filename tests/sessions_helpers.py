@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.engine import Move, SeatView
@@ -116,27 +117,59 @@ async def started(sessions_path: Path | None, clock: FakeClock | None = None) ->
     return sessions, await start_duel(sessions)
 
 
-async def practice_changes_no_rating(sessions: Sessions) -> None:
-    """A rated match, then a practice one between the same players: the practice match is
-    recorded as such (`rules.practice`) and changes no rating, leaderboard line or /stats figure."""
+async def _unrated_match_changes_nothing(sessions: Sessions,
+                                        play_unrated: Callable[[], Awaitable[int]]) -> None:
+    """A rated match between Alice and Bob, then `play_unrated`, which plays a match to its end
+    and gives its id: that match ends announcing no rating change, and changes no rating,
+    leaderboard line (the chat's or everyone's) or /stats figure."""
     rated = await start_duel(sessions)
     await play_to_end(sessions, rated, [ALICE, BOB])
-    board = {row.display_name: (row.games, row.wins, row.rating) for row in await sessions.leaderboard(CHAT)}
+
+    async def boards() -> list[dict[str, tuple[int, int, float]]]:
+        return [{row.display_name: (row.games, row.wins, row.rating)
+                 for row in await sessions.leaderboard(chat)} for chat in (CHAT, None)]
+
+    before = await boards()
     stats = {user.key: await sessions.stats(user) for user in (ALICE, BOB)}
     seen = recorded(sessions)
-    practice = await start_duel(sessions, options={"practice": "on"})
-    await play_to_end(sessions, practice, [ALICE, BOB])
-    assert (await sessions.table(practice)).finished
+    unrated = await play_unrated()
+    assert (await sessions.table(unrated)).finished
     ended = [e for e in seen if type(e).__name__ == "MatchEnded"]
     assert len(ended) == 1 and ended[0].rating_changes == (), "no rating change announced"
-    assert {row.display_name: (row.games, row.wins, row.rating)
-            for row in await sessions.leaderboard(CHAT)} == board
+    assert await boards() == before
     for user in (ALICE, BOB):
-        now, before = await sessions.stats(user), stats[user.key]
+        now, then = await sessions.stats(user), stats[user.key]
         counted = ("games", "wins", "ratings")
-        assert [now[k] for k in counted] == [before[k] for k in counted], user.name
+        assert [now[k] for k in counted] == [then[k] for k in counted], user.name
+
+
+async def practice_changes_no_rating(sessions: Sessions) -> None:
+    """A practice match after a rated one between the same players is recorded as such
+    (`rules.practice`) and changes no rating, leaderboard line or /stats figure."""
+
+    async def practice() -> int:
+        game_id = await start_duel(sessions, options={"practice": "on"})
+        await play_to_end(sessions, game_id, [ALICE, BOB])
+        return game_id
+
+    await _unrated_match_changes_nothing(sessions, practice)
     records = [json.loads(line) for line in await sessions._store.records()]
     assert [r["rules"]["practice"] for r in records] == [False, True]
+
+
+async def daily_changes_no_rating(sessions: Sessions) -> None:
+    """Alice's deal of the day, after a rated match: everyone gets its cards, so it counts on
+    the day's board alone, for no rating, leaderboard line or /stats figure."""
+
+    async def daily() -> int:
+        game_id = (await sessions.daily(CHAT, ChatRef(ALICE.platform, ALICE.key, ALICE.name), ALICE)
+                   ).table.game_id
+        await play_to_end(sessions, game_id, [ALICE])
+        return game_id
+
+    await _unrated_match_changes_nothing(sessions, daily)
+    board = await sessions.daily_board(CHAT)
+    assert [line.name for line in board.lines] == [ALICE.name], "the day's board counts it"
 
 
 async def fuori_match_at_alices_turn(sessions: Sessions) -> HandView:

@@ -123,7 +123,7 @@ class Play:
                 record = to_record(game)
                 rounds = tuple((r.number, r.to_dict(), stored)
                                for r, stored in zip(game.results, record["rounds"], strict=True))
-                finish = await self._finish(game, seats, record)
+                finish = await self._finish(row.id, game, seats, record)
             fields = base(row, chat)
             announced: list[ev.Event] = []
             if result is not None:
@@ -175,18 +175,18 @@ class Play:
             out.append(self.turn_event(chat, row, game))
         return _with_game_facts(out, row.variant, game), row, game
 
-    async def _finish(self, game: Game, seats: Sequence[SeatRow],
+    async def _finish(self, game_id: int, game: Game, seats: Sequence[SeatRow],
                       record: dict[str, Any]) -> MatchFinish:
         """The match's record, every seat's result and the human players' new ratings (none
-        after a practice match, which leaves every rating as it was)."""
+        after a practice match or a deal of the day, which leave every rating as it was: the
+        day's cards are everyone's, and may be known before the match)."""
         sides = game.seating.sides
         humans = {s.seat: s.player_id for s in seats if not s.is_computer}
         ladder = ladder_for(sides)
-        current = {} if game.rules.practice else await self.store.ratings(
-            [pid for pid in humans.values() if pid], ladder)
-        new_ratings = [] if game.rules.practice else rate(
-            ladder, [[humans.get(seat) for seat in side] for side in sides], game.totals, game.winner,
-            current)
+        rated = not game.rules.practice and not await self.store.is_daily(game_id)
+        current = await self.store.ratings([pid for pid in humans.values() if pid], ladder) if rated else {}
+        new_ratings = rate(ladder, [[humans.get(seat) for seat in side] for side in sides], game.totals,
+                           game.winner, current) if rated else []
         by_player = {r.player_id: r for r in new_ratings}
         scope = [0] * game.seats
         for stored in record["rounds"]:

@@ -231,6 +231,10 @@ class GameRepository(Protocol):
         in chat `chat_id`; False (and nothing changes) when they have claimed that day already."""
         ...
 
+    async def is_daily(self, game_id: int) -> bool:
+        """Whether game `game_id` is someone's deal of the day."""
+        ...
+
 
 class ChatDirectory(Protocol):
     """Chats and players: made when first seen, and their settings."""

@@ -52,7 +52,8 @@ class Dialect:
     value in it removes that key (RFC 7396)."""
     counted: str
     """A finished game `g` that counts on leaderboards and in /stats: not a practice match
-    (`Rules.practice`, stored with the lobby's options only when on)."""
+    (`Rules.practice`, stored with the lobby's options only when on), nor a deal of the day
+    (`daily_plays`), which counts on the day's board alone."""
     win_kind: str
     """The kind of win in a match's record line `rec.line`."""
     lock: str
@@ -60,10 +61,12 @@ class Dialect:
     transaction runs alone)."""
 
 
-SQLITE = Dialect("json_patch({column}, ?)", "COALESCE(json_extract(g.options, '$.practice'), 0) = 0",
+_NOT_DAILY = "NOT EXISTS (SELECT 1 FROM daily_plays d WHERE d.game_id=g.id)"
+SQLITE = Dialect("json_patch({column}, ?)",
+                 f"COALESCE(json_extract(g.options, '$.practice'), 0) = 0 AND {_NOT_DAILY}",
                  "json_extract(rec.line, '$.win_kind')", "")
 POSTGRES = Dialect("jsonb_strip_nulls({column}::jsonb || ?::jsonb)::text",
-                   "NOT COALESCE((g.options::json->>'practice')::boolean, false)",
+                   f"NOT COALESCE((g.options::json->>'practice')::boolean, false) AND {_NOT_DAILY}",
                    "(rec.line::json->>'win_kind')", " FOR UPDATE")
 
 

@@ -266,6 +266,9 @@ class SqlStore(UnitStore):
                                   "VALUES (?, ?, ?, ?) ON CONFLICT (day, player_id) DO NOTHING",
                                   (day, player_id, chat_id, game_id)) == 1
 
+    async def is_daily(self, game_id: int) -> bool:
+        return await self._row("SELECT 1 FROM daily_plays WHERE game_id=?", (game_id,)) is not None
+
     async def daily_game(self, day: str, player_id: int) -> int | None:
         row = await self._row("SELECT game_id FROM daily_plays WHERE day=? AND player_id=?", (day, player_id))
         return None if row is None else int(row["game_id"])

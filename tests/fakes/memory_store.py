@@ -469,8 +469,11 @@ class MemoryStore(UnitStore):
                 and (chat_id is None or g.row.chat_id == chat_id)]
 
     def _counted(self, chat_id: int | None = None) -> list[_Game]:
-        """Finished games that count on leaderboards and in stats: practice matches do not."""
-        return [g for g in self._finished(chat_id) if not g.row.options.get("practice")]
+        """Finished games that count on leaderboards and in stats: practice matches and deals
+        of the day do not."""
+        daily = {game for _, game in self._daily.values()}
+        return [g for g in self._finished(chat_id)
+                if not g.row.options.get("practice") and g.row.id not in daily]
 
     async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
                           limit: int = 10) -> list[LeaderboardLine]:
@@ -560,6 +563,10 @@ class MemoryStore(UnitStore):
             return False
         self._daily[(day, player_id)] = (chat_id, game_id)
         return True
+
+    async def is_daily(self, game_id: int) -> bool:
+        self._open()
+        return any(game == game_id for _, game in self._daily.values())
 
     async def daily_game(self, day: str, player_id: int) -> int | None:
         self._open()

@@ -9,7 +9,16 @@ import pytest
 from bot.sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import DAILY_TARGET, daily_seed
 
-from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, FakeClock, open_memory_sessions, play_to_end
+from ..sessions_helpers import (
+    ALICE,
+    BOB,
+    CARLA,
+    CHAT,
+    FakeClock,
+    daily_changes_no_rating,
+    open_memory_sessions,
+    play_to_end,
+)
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC).timestamp()
 DAY = 24 * 3600
@@ -89,3 +98,7 @@ async def test_the_board_ranks_by_margin_then_fewer_moves_per_chat_and_for_every
     group = await sessions.daily_board(CHAT)
     assert {line.name for line in group.lines} == {ALICE.name, BOB.name}
     assert not group.everyone
+
+
+async def test_a_deal_of_the_day_changes_no_rating_leaderboard_or_stats() -> None:
+    await daily_changes_no_rating(await open_memory_sessions(FakeClock(NOON)))
