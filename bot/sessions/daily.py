@@ -17,6 +17,7 @@ from ..engine.rules import Variant
 from .directory import Directory
 from .lobby import Lobby
 from .ports import GameStore, OpenGameExists
+from .queries import asks_for_everyone
 from .records import DailyRow, GameCancel, GameStatus, NewGame, SeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
@@ -29,8 +30,6 @@ DAILY_LEVEL = "hard"
 BOARD_LINES = 10
 BOARD_WORDS = frozenset({"board", "classifica", "tabla", "clasificación", "clasificacion"})
 """What after /daily asks for the board instead of a match, in every language."""
-EVERYONE_WORDS = frozenset({"global", "globale", "all", "tutti", "todos"})
-"""What after the board's word asks for everyone's board instead of the chat's."""
 
 
 def daily_day(now: float) -> date:
@@ -57,7 +56,7 @@ def daily_request(words: Sequence[str]) -> tuple[bool, bool]:
     board rather than the chat's), in any of the catalogue's languages."""
     said = [word.lower() for word in words]
     board = bool(said) and said[0] in BOARD_WORDS
-    return board, board and len(said) > 1 and said[1] in EVERYONE_WORDS
+    return board, board and asks_for_everyone(said[1:])
 
 
 @dataclass(frozen=True, slots=True)

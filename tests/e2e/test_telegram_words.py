@@ -52,6 +52,9 @@ async def test_a_spanish_group_that_plays_escoba_reads_escobas_and_counts_that_a
             assert re.search(r"\d+ escobas?\b", board) and "scope" not in board and "scopa" not in board
             assert board.count("1 partida,") == 2, board
             assert "1 ganada (100%)" in board and "0 ganadas (0%)" in board
+            tg.user_sends(group, luis, "/leaderboard todos")
+            everyone = shown(await tg.wait_for_message(group, contains="Clasificación — todos"))
+            assert "Ana" in everyone and "Luis" in everyone, "Spanish asks for everyone's board in Spanish"
             tg.user_sends(group, luis, "/stats")
             stats = shown(await tg.wait_for_message(group, contains="📈 Luis"))
             assert "1 partida, " in stats and "escoba" in stats and "scope" not in stats

@@ -38,6 +38,7 @@ from ...sessions import (
     interaction,
 )
 from ...sessions.daily import DailyStart, daily_request
+from ...sessions.queries import asks_for_everyone
 from ...sessions.tap import Asker, Redraw, Reply
 from ...sessions.throttle import CommandReply, CommandThrottle
 from .askers import asker
@@ -302,8 +303,7 @@ class Handlers:
         if found is None or message is None:
             return
         cref, _, _, lang = found
-        everyone = not is_group(message.chat) or bool(
-            context.args and context.args[0].lower() in ("global", "globale", "all", "tutti"))
+        everyone = not is_group(message.chat) or asks_for_everyone(context.args or ())
         rows = await self.sessions.leaderboard(None if everyone else cref)
         game = await self.sessions.chat_game(cref if is_group(message.chat) else None)
         await self._reply(message, lang, lambda lang: escape(leaderboard_text(rows, lang, everyone, game)))
