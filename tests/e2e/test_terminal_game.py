@@ -55,6 +55,18 @@ async def test_bad_input_then_quit_then_resume_to_the_end(tmp_path: Path) -> Non
     await again.close()
 
 
+async def test_a_spanish_player_asks_for_help_and_quits_in_spanish(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "terminal.db")
+    out = io.StringIO()
+    game = TerminalGame(sessions, lang="es", out=out,  # type: ignore[arg-type]
+                        read_line=feeder(iter(["ayuda", "salir"])))
+    assert not await game.run(await game.setup("escoba", 2, "easy", False))
+    text = out.getvalue()
+    assert "Escribe el número de una jugada" in text and "Partida guardada" in text
+    assert "no es una jugada" not in text
+    await sessions.close()
+
+
 async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "terminal.db")
     out = io.StringIO()

@@ -52,10 +52,10 @@ from .lines import CallableLines, LineSource, stdin_lines
 
 PLATFORM = "terminal"
 _CLEAR = "\x1b[2J\x1b[H"
-_QUIT = ("q", "quit", "esci")
-_HELP = ("h", "help", "aiuto", "?")
-_RULES = ("r", "rules", "regole")
-_YES = ("y", "yes", "s", "si", "sì")
+_QUIT = ("q", "quit", "esci", "salir")
+_HELP = ("h", "help", "aiuto", "ayuda", "?")
+_RULES = ("r", "rules", "regole", "reglas")
+_YES = ("y", "yes", "s", "si", "sì", "sí")
 _MOVED_ON = (Reason.STALE, Reason.ILLEGAL_MOVE, Reason.NOT_YOUR_TURN, Reason.GAME_OVER)
 """Refusals that only mean the game changed between the screen and the key press."""
 _COLUMNS = 80
