@@ -34,9 +34,9 @@ class ScriptedBot:
 
     async def do_api_request(self, method: str, api_kwargs: dict[str, Any]) -> Any:
         await self._maybe_fail()
-        kind = {"sendmessage": "send", "editmessagetext": "edit"}[method]
-        self.calls.append((kind, api_kwargs["chat_id"], api_kwargs["text"]))
-        if kind == "edit":
+        kind = {"sendmessage": "send", "editmessagetext": "edit", "deletemessage": "delete"}[method]
+        self.calls.append((kind, api_kwargs["chat_id"], api_kwargs.get("text", "")))
+        if kind != "send":
             return True
         self.next_id += 1
         return {"message_id": self.next_id}
@@ -139,7 +139,32 @@ async def test_posts_keep_their_order_and_fresh_slots_get_a_new_message(store: S
     board = Board()
     await outbox.update(TABLE, board.render)
     await outbox.update(TABLE, board.render, fresh=True)
-    assert [c[0] for c in bot.calls[-2:]] == ["send", "send"]
+    assert [c[0] for c in bot.calls[-3:]] == ["send", "send", "delete"], "the old one deleted"
+    await outbox.close()
+
+
+async def test_a_message_left_behind_is_adopted_when_newer_but_never_while_the_slot_is_drawn(
+        store: Store) -> None:
+    bot = ScriptedBot(gate=asyncio.Event())
+    bot.gate.set()
+    outbox = _outbox(bot, store)
+    board = Board()
+    assert await outbox.update(TABLE, board.render)
+    assert await outbox.adopt(TABLE, 101, photo=False) is None, "the kept message itself"
+    assert await outbox.adopt(TABLE, 90, photo=False) == 90, "an older one is only deleted"
+    assert await outbox.message_of(TABLE) == 101
+    assert await outbox.adopt(TABLE, 150, photo=False) == 101, "a newer one is kept instead"
+    assert await outbox.message_of(TABLE) == 150
+    board.value = 1
+    assert await outbox.update(TABLE, board.render)
+    assert bot.calls[-1][0] == "edit", "the adopted message is drawn, though it showed the same"
+    bot.gate.clear()
+    drawing = outbox.update(TABLE, board.render, fresh=True)
+    await asyncio.sleep(0.01)
+    assert await outbox.adopt(TABLE, 160, photo=False) is None, "maybe the message on its way"
+    bot.gate.set()
+    assert await drawing
+    assert await outbox.message_of(TABLE) == 102
     await outbox.close()
 
 

@@ -1,4 +1,5 @@
-"""`scopa-bot telegram` killed with SIGKILL mid-match and started again: the same messages keep working."""
+"""`scopa-bot telegram` killed with SIGKILL mid-match and started again: the same messages keep working,
+and a hand the kill left behind is taken up when it is tapped."""
 
 from __future__ import annotations
 
@@ -10,19 +11,23 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
 from bot.app import open_sessions
 from bot.sessions import ChatRef
 
-from ..fakes.telegram_server import FakeTelegramServer, FakeUser
+from ..fakes.telegram_server import FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import (
     Taps,
     answered,
     bot_messages,
+    card_to_play,
+    duel,
     hand_message,
     play_until_over,
+    redrawn_after,
     shown,
     table_message,
 )
@@ -169,3 +174,33 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
     output = log.read_text(encoding="utf-8", errors="replace")
     assert tg.token not in output and tg.token.split(":")[1] not in output
     assert "Telegram bot @" in output
+
+
+async def _sent_but_never_kept(tg: FakeTelegramServer, user: FakeUser, hand: FakeMessage) -> FakeMessage:
+    """A copy of `hand` sent as the bot: what Telegram holds when the bot is killed between
+    sending a hand and keeping its id."""
+    async with httpx.AsyncClient(base_url=f"{tg.base_url}{tg.token}/", timeout=10) as client:
+        answer = await client.post("sendMessage", json={"chat_id": user.id, "text": shown(hand),
+                                                        "reply_markup": hand.reply_markup})
+    assert answer.status_code == 200, answer.text
+    return tg.message(user, int(answer.json()["result"]["message_id"]))
+
+
+async def test_a_hand_left_behind_by_a_kill_is_redrawn_once_tapped_and_the_older_deleted(
+        tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db") as d:
+        taps = Taps()
+        user, kept, data = await card_to_play(d.tg, [d.alice, d.bob], taps)
+        left = await _sent_but_never_kept(d.tg, user, kept)
+        taps.pressed.add(data)
+        record = await answered(d.tg, d.tg.press_button(user, left, user, data))
+        assert not record.show_alert, record.answer_text
+        await redrawn_after(d.tg, user, left, data)
+        await d.tg.wait_for(lambda: kept.deleted, what="the hand the bot had kept deleted")
+        assert not left.deleted and data not in left.callback_data, "the hand tapped shows the move"
+        assert hand_message(d.tg, user, 1) is left
+        await play_until_over(d.tg, d.group, [d.alice, d.bob], taps, timeout=30)
+        await d.bot.front.outbox.drain(5)
+        for player in (d.alice, d.bob):
+            hands = [m for m in bot_messages(d.tg, player) if "game 1)" in shown(m) or m.callback_data]
+            assert len(hands) == 1, "one hand, the others deleted"

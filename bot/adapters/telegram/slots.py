@@ -219,6 +219,28 @@ class Slots:
             shows = digest(content) if self.refs.shared else None
             await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo, shows).value())
 
+    async def adopt(self, target: Target, message_id: int, photo: bool) -> int | None:
+        """A player acted on `message_id`, a message of this slot that the slot does not keep:
+        one sent just before the bot was killed, whose id was never kept, or one kept before it
+        whose deletion the kill cut off. The newer of the two becomes the slot's message (the
+        next drawing shows where the player is looking); the older, the one to delete, is
+        returned. Nothing changes while the slot is being drawn: the message acted on may be
+        the one on its way."""
+        if target.game_id is None or self._busy(target):
+            return None
+        kept = (await self.message(target)).message_id
+        if kept is None or kept == message_id or self._busy(target):
+            return None
+        if message_id > kept:
+            await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo).value())
+            self._shown.pop(target, None)
+        log.info("%s: message %s was left behind; keeping %s", target, min(kept, message_id),
+                 max(kept, message_id))
+        return min(kept, message_id)
+
+    def _busy(self, target: Target) -> bool:
+        return target in self._tasks or target in self._pending or target in self._scheduled
+
     # ---- drawing -------------------------------------------------------------------------
 
     def _rings(self, target: Target, fresh: bool) -> bool:

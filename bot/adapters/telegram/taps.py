@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
@@ -25,6 +25,7 @@ from ...render_review import hint_text
 from ...sessions import ChatRef, MatchReview, Sessions, UserRef, language_of
 from ...sessions.hints import PracticeHint
 from ...sessions.tap import Action, Redraw, Reply, Setting, Tap
+from ...sessions.taps import HAND_ACTIONS
 from ..common.failures import log_failure
 from .askers import asker
 from .callbacks import decode
@@ -82,6 +83,10 @@ class TapHandlers:
             chat = chat_ref(message.chat, topic_of(message)) if message is not None and is_group(
                 message.chat) else None
             who = asker(self.presenter, query.get_bot(), query.from_user, uref, player, chat)
+            if tapped.action in HAND_ACTIONS and isinstance(message, Message) \
+                    and message.chat.id == query.from_user.id:
+                await self.presenter.adopt_hand(tapped.game_id, uref.key, message.message_id,
+                                                bool(message.photo))
             reply = await self.sessions.taps.tap(who, tapped)
             return await self._draw(query, tapped, uref, chat, reply, lang)
         except Exception as exc:
