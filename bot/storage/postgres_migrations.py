@@ -186,8 +186,9 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX daily_plays_day ON daily_plays(day);
     """,
     # 7: when a seat was taken by a player the bot could not reach yet, so that any process
-    # frees it on time.
+    # frees it on time; a deal of the day found by its game (kept off ratings and leaderboards).
     """
     ALTER TABLE seats ADD COLUMN waiting_since DOUBLE PRECISION;
+    CREATE INDEX daily_plays_game ON daily_plays(game_id);
     """,
 )
