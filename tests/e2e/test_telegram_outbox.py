@@ -19,7 +19,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecatio
 
 @dataclass
 class ScriptedBot:
-    """Records what the outbox sends; `errors` are raised first, one per call."""
+    """Records what the outbox sends (a deletion's text is the id deleted); `errors` are raised
+    first, one per call."""
 
     errors: list[Exception] = field(default_factory=list)
     calls: list[tuple[str, int, str]] = field(default_factory=list)
@@ -35,7 +36,8 @@ class ScriptedBot:
     async def do_api_request(self, method: str, api_kwargs: dict[str, Any]) -> Any:
         await self._maybe_fail()
         kind = {"sendmessage": "send", "editmessagetext": "edit", "deletemessage": "delete"}[method]
-        self.calls.append((kind, api_kwargs["chat_id"], api_kwargs.get("text", "")))
+        said = api_kwargs.get("text", str(api_kwargs.get("message_id")))
+        self.calls.append((kind, api_kwargs["chat_id"], said))
         if kind != "send":
             return True
         self.next_id += 1
@@ -143,28 +145,49 @@ async def test_posts_keep_their_order_and_fresh_slots_get_a_new_message(store: S
     await outbox.close()
 
 
-async def test_a_message_left_behind_is_adopted_when_newer_but_never_while_the_slot_is_drawn(
-        store: Store) -> None:
-    bot = ScriptedBot(gate=asyncio.Event())
-    bot.gate.set()
+async def test_a_message_left_behind_is_kept_when_newer_and_deleted_when_older(store: Store) -> None:
+    bot = ScriptedBot()
     outbox = _outbox(bot, store)
     board = Board()
     assert await outbox.update(TABLE, board.render)
-    assert await outbox.adopt(TABLE, 101, photo=False) is None, "the kept message itself"
-    assert await outbox.adopt(TABLE, 90, photo=False) == 90, "an older one is only deleted"
-    assert await outbox.message_of(TABLE) == 101
-    assert await outbox.adopt(TABLE, 150, photo=False) == 101, "a newer one is kept instead"
-    assert await outbox.message_of(TABLE) == 150
+
+    async def deleted_after(message_id: int) -> list[int]:
+        await outbox.adopt(TABLE, message_id, photo=False)
+        await outbox.drain(1)
+        return [int(c[2]) for c in bot.calls if c[0] == "delete"]
+
+    assert await deleted_after(101) == [], "the kept message itself"
+    bot.calls.clear()
+    assert await deleted_after(90) == [90] and await outbox.message_of(TABLE) == 101, \
+        "an older one is deleted"
+    bot.calls.clear()
+    assert await deleted_after(150) == [101] and await outbox.message_of(TABLE) == 150, \
+        "a newer one is kept, the one kept before deleted"
     board.value = 1
     assert await outbox.update(TABLE, board.render)
-    assert bot.calls[-1][0] == "edit", "the adopted message is drawn, though it showed the same"
+    assert bot.calls[-1][0] == "edit", "the message kept now is drawn"
+    await outbox.close()
+
+
+async def test_a_message_acted_on_while_its_slot_is_drawn_is_looked_at_once_it_is_drawn(
+        store: Store) -> None:
+    bot = ScriptedBot(gate=asyncio.Event())
+    outbox = _outbox(bot, store)
+    board = Board()
+    bot.gate.set()
+    assert await outbox.update(TABLE, board.render)
     bot.gate.clear()
+    board.value = 1
     drawing = outbox.update(TABLE, board.render, fresh=True)
     await asyncio.sleep(0.01)
-    assert await outbox.adopt(TABLE, 160, photo=False) is None, "maybe the message on its way"
+    await outbox.adopt(TABLE, 102, photo=False)
+    await outbox.adopt(TABLE, 95, photo=False)
     bot.gate.set()
     assert await drawing
-    assert await outbox.message_of(TABLE) == 102
+    await outbox.drain(1)
+    assert await outbox.message_of(TABLE) == 102, "the message on its way, acted on, is kept"
+    assert sorted(c[2] for c in bot.calls if c[0] == "delete") == ["101", "95"], \
+        "the one drawn before and the one left behind are deleted, the new one is not"
     await outbox.close()
 
 

@@ -120,10 +120,10 @@ class Outbox:
         forum topic it goes to (None: the chat, or a forum's General)."""
         return self.posts.post(chat_id, content, reply_to, game_id, thread)
 
-    async def adopt(self, target: Target, message_id: int, photo: bool) -> int | None:
-        """`message_id`, acted on, shows `target` but is not the message kept for it: the newer
-        of the two is kept from now on; the older is returned, to delete (`Slots.adopt`)."""
-        return await self.slots.adopt(target, message_id, photo)
+    async def adopt(self, target: Target, message_id: int, photo: bool) -> None:
+        """`message_id`, acted on, shows `target` but may not be the message kept for it: the
+        newer of the two is kept from now on, the older deleted (`Slots.adopt`)."""
+        await self.slots.adopt(target, message_id, photo)
 
     async def message_of(self, target: Target) -> int | None:
         """The id of the message that shows `target`, if there is one."""

@@ -189,13 +189,7 @@ class Presenter(Audience):
         """The player acted on `message_id`, a hand of game `game_id` in their private chat that
         is not the one the bot keeps (a kill left it behind): the newer of the two is drawn from
         now on, and the older deleted, so a tap never leaves the hand tapped unchanged."""
-        chat_id = int(user_key)
-        stray = await self.outbox.adopt(hand_target(game_id, user_key), message_id, photo)
-        if stray is None:
-            return
-        task = asyncio.create_task(self.outbox.sender.delete(chat_id, stray))
-        self._cleanups.add(task)
-        task.add_done_callback(self._cleanups.discard)
+        await self.outbox.adopt(hand_target(game_id, user_key), message_id, photo)
 
     def repost_hand(self, game_id: int, user_key: str) -> asyncio.Future[bool]:
         """Draw the hand in a new message (the old one may be far up the chat)."""

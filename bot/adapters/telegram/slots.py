@@ -79,6 +79,9 @@ class Slots:
         self._text_only: set[Target] = set()
         """Slots whose photo failed: text from then on."""
         self._rechecks: set[asyncio.TimerHandle] = set()
+        self._strays: dict[Target, set[int]] = {}
+        """Messages acted on while their slot was being drawn, to look at once it is done."""
+        self._sweeps: set[asyncio.Task[None]] = set()
         self._urgent = 0
         self._calm = asyncio.Event()
         self._calm.set()
@@ -152,6 +155,8 @@ class Slots:
             self._tasks.pop(target, None)
             if target in self._pending and not self.closed:
                 self._start(target)
+            elif target in self._strays and not self.closed:
+                self._sweep(target, self._strays.pop(target), unless_kept=True)
 
     def _merge_waiters(self, target: Target, older: _Pending) -> None:
         newer = self._pending.get(target)
@@ -219,27 +224,42 @@ class Slots:
             shows = digest(content) if self.refs.shared else None
             await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo, shows).value())
 
-    async def adopt(self, target: Target, message_id: int, photo: bool) -> int | None:
-        """A player acted on `message_id`, a message of this slot that the slot does not keep:
+    async def adopt(self, target: Target, message_id: int, photo: bool) -> None:
+        """A player acted on `message_id`, a message of this slot that the slot may not keep:
         one sent just before the bot was killed, whose id was never kept, or one kept before it
         whose deletion the kill cut off. The newer of the two becomes the slot's message (the
-        next drawing shows where the player is looking); the older, the one to delete, is
-        returned. Nothing changes while the slot is being drawn: the message acted on may be
-        the one on its way."""
-        if target.game_id is None or self._busy(target):
-            return None
-        kept = (await self.message(target)).message_id
-        if kept is None or kept == message_id or self._busy(target):
-            return None
-        if message_id > kept:
-            await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo).value())
-            self._shown.pop(target, None)
-        log.info("%s: message %s was left behind; keeping %s", target, min(kept, message_id),
-                 max(kept, message_id))
-        return min(kept, message_id)
+        next drawing shows where the player is looking) and the older is deleted. While the slot
+        is being drawn the message acted on may be the one on its way: it is looked at again
+        once that drawing is done, and deleted if the slot did not keep it."""
+        if target.game_id is None:
+            return
+        if not self._busy(target):
+            kept = (await self.message(target)).message_id
+            if kept is None or kept == message_id:
+                return
+            if not self._busy(target):
+                if message_id > kept:
+                    await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo).value())
+                    self._shown.pop(target, None)
+                self._sweep(target, {min(kept, message_id)})
+                return
+        self._strays.setdefault(target, set()).add(message_id)
 
     def _busy(self, target: Target) -> bool:
         return target in self._tasks or target in self._pending or target in self._scheduled
+
+    def _sweep(self, target: Target, strays: set[int], unless_kept: bool = False) -> None:
+        """Delete `strays` in the slot's chat, in the background; `unless_kept`: all but the one
+        the slot keeps by then."""
+        async def sweep() -> None:
+            kept = (await self.message(target)).message_id if unless_kept else None
+            for message_id in sorted(strays - {kept}):
+                log.info("%s: deleting message %s, left behind", target, message_id)
+                await self.sender.delete(target.chat_id, message_id)
+
+        task = asyncio.create_task(sweep(), name=f"telegram-sweep-{target}")
+        self._sweeps.add(task)
+        task.add_done_callback(self._sweeps.discard)
 
     # ---- drawing -------------------------------------------------------------------------
 
@@ -358,12 +378,12 @@ class Slots:
         self._text_only = {t for t in self._text_only if t.game_id != game_id}
 
     def start_scheduled(self) -> list[asyncio.Task[None]]:
-        """Delayed slots start at once; the drawings under way."""
+        """Delayed slots start at once; the drawings and deletions under way."""
         for target in list(self._scheduled):
             self._scheduled.discard(target)
             if target not in self._tasks and target in self._pending:
                 self._start(target)
-        return list(self._tasks.values())
+        return [*self._tasks.values(), *self._sweeps]
 
     async def close(self) -> None:
         self.closed = True
@@ -371,6 +391,7 @@ class Slots:
             handle.cancel()
         self._rechecks.clear()
         await cancel_all(self._tasks.values())
+        await cancel_all(self._sweeps)
         for pending in self._pending.values():
             for waiter in pending.waiters:
                 if not waiter.done():
