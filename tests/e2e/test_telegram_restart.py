@@ -162,7 +162,8 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
                 final_hand = hand_message(tg, user, 1)
                 assert final_hand is not None and "The match is over." in shown(final_hand)
                 # A hand sent just as the first process was killed, before its id was kept, stays
-                # behind (its buttons soon out of date); the restart sent the hand anew below it.
+                # behind until it is tapped (its buttons soon out of date); the restart sent the
+                # hand anew below it.
                 left = [m for m in bot_messages(tg, user)[1:] if m is not final_hand]
                 assert len(left) <= 1 and all(m is hands[user.id] for m in left), \
                     "the old hands are deleted, all but one the kill left behind"
