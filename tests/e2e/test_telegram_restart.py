@@ -177,12 +177,15 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
     assert "Telegram bot @" in output
 
 
-async def _sent_but_never_kept(tg: FakeTelegramServer, user: FakeUser, hand: FakeMessage) -> FakeMessage:
+async def _sent_but_never_kept(tg: FakeTelegramServer, user: FakeUser,
+                               hand: FakeMessage | None) -> FakeMessage:
     """A copy of `hand` sent as the bot: what Telegram holds when the bot is killed between
-    sending a hand and keeping its id."""
+    sending a hand and keeping its id (None: a message without buttons)."""
+    sent: dict[str, object] = {"chat_id": user.id, "text": shown(hand) if hand else "Another message"}
+    if hand is not None:
+        sent["reply_markup"] = hand.reply_markup
     async with httpx.AsyncClient(base_url=f"{tg.base_url}{tg.token}/", timeout=10) as client:
-        answer = await client.post("sendMessage", json={"chat_id": user.id, "text": shown(hand),
-                                                        "reply_markup": hand.reply_markup})
+        answer = await client.post("sendMessage", json=sent)
     assert answer.status_code == 200, answer.text
     return tg.message(user, int(answer.json()["result"]["message_id"]))
 
@@ -205,3 +208,14 @@ async def test_a_hand_left_behind_by_a_kill_is_redrawn_once_tapped_and_the_older
         for player in (d.alice, d.bob):
             hands = [m for m in bot_messages(d.tg, player) if "game 1)" in shown(m) or m.callback_data]
             assert len(hands) == 1, "one hand, the others deleted"
+
+
+async def test_a_tap_forged_on_another_message_takes_no_message_up(tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db") as d:
+        user, kept, data = await card_to_play(d.tg, [d.alice, d.bob], Taps())
+        other = await _sent_but_never_kept(d.tg, user, None)
+        await answered(d.tg, d.tg.forge_callback(user, other, user, data))
+        await redrawn_after(d.tg, user, kept, data)
+        await d.bot.front.outbox.drain(5)
+        assert not kept.deleted and not other.deleted and hand_message(d.tg, user, 1) is kept
+        assert other.reply_markup is None and shown(other) == "Another message"

@@ -28,7 +28,7 @@ from ...sessions.tap import Action, Redraw, Reply, Setting, Tap
 from ...sessions.taps import HAND_ACTIONS
 from ..common.failures import log_failure
 from .askers import asker
-from .callbacks import decode
+from .callbacks import decode, shows_button
 from .identity import chat_ref, is_group, private_link, topic_id, topic_of, user_ref
 from .in_time import away_text, in_time
 from .keyboards import tap as button
@@ -84,7 +84,7 @@ class TapHandlers:
                 message.chat) else None
             who = asker(self.presenter, query.get_bot(), query.from_user, uref, player, chat)
             if tapped.action in HAND_ACTIONS and isinstance(message, Message) \
-                    and message.chat.id == query.from_user.id:
+                    and message.chat.id == query.from_user.id and shows_button(message, query.data):
                 await self.presenter.adopt_hand(tapped.game_id, uref.key, message.message_id,
                                                 bool(message.photo))
             reply = await self.sessions.taps.tap(who, tapped)
