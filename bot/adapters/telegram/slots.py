@@ -80,7 +80,9 @@ class Slots:
         """Slots whose photo failed: text from then on."""
         self._rechecks: set[asyncio.TimerHandle] = set()
         self._strays: dict[Target, set[int]] = {}
-        """Messages acted on while their slot was being drawn, to look at once it is done."""
+        """Messages acted on while this process was drawing their slot, to look at once that
+        drawing is done: bookkeeping of this process's own drawings, nothing other processes
+        need (what a slot keeps is in the game's refs)."""
         self._sweeps: set[asyncio.Task[None]] = set()
         self._urgent = 0
         self._calm = asyncio.Event()
