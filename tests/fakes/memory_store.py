@@ -471,9 +471,12 @@ class MemoryStore(UnitStore):
     def _counted(self, chat_id: int | None = None) -> list[_Game]:
         """Finished games that count on leaderboards and in stats: practice matches and deals
         of the day do not."""
-        daily = {game for _, game in self._daily.values()}
+        daily = self._daily_games()
         return [g for g in self._finished(chat_id)
                 if not g.row.options.get("practice") and g.row.id not in daily]
+
+    def _daily_games(self) -> set[int]:
+        return {game for _, game in self._daily.values()}
 
     async def leaderboard(self, chat_id: int | None, ladder: str | None = None,
                           limit: int = 10) -> list[LeaderboardLine]:
@@ -566,7 +569,7 @@ class MemoryStore(UnitStore):
 
     async def is_daily(self, game_id: int) -> bool:
         self._open()
-        return any(game == game_id for _, game in self._daily.values())
+        return game_id in self._daily_games()
 
     async def daily_game(self, day: str, player_id: int) -> int | None:
         self._open()

@@ -235,17 +235,16 @@ class Slots:
         once that drawing is done, and deleted if the slot did not keep it."""
         if target.game_id is None:
             return
-        if not self._busy(target):
-            kept = (await self.message(target)).message_id
-            if kept is None or kept == message_id:
-                return
-            if not self._busy(target):
-                if message_id > kept:
-                    await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo).value())
-                    self._shown.pop(target, None)
-                self._sweep(target, {min(kept, message_id)})
-                return
-        self._strays.setdefault(target, set()).add(message_id)
+        kept = None if self._busy(target) else (await self.message(target)).message_id
+        if self._busy(target):
+            self._strays.setdefault(target, set()).add(message_id)
+            return
+        if kept is None or kept == message_id:
+            return
+        if message_id > kept:
+            await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo).value())
+            self._shown.pop(target, None)
+        self._sweep(target, {min(kept, message_id)})
 
     def _busy(self, target: Target) -> bool:
         return target in self._tasks or target in self._pending or target in self._scheduled
