@@ -24,6 +24,7 @@ from .sessions import (
     TableView,
 )
 from .sessions.interaction import blocked_cards
+from .sessions.newgame_line import line_keys
 from .sessions.ports import StorageAway, StorageFailed
 from .sessions.service import LOBBY_IDLE
 
@@ -357,7 +358,14 @@ def _shown(value: object, style: str) -> object:
         return move_label(value, style)
     if isinstance(value, Card):
         return card_label(value, style)
+    if isinstance(value, tuple):
+        return ", ".join(str(quoted(item)) for item in value)
     return quoted(value)
+
+
+def newgame_help(lang: str, key: str = "newgame.help") -> str:
+    """How to set a game's options on /newgame's line (`key`: the front-end's wording)."""
+    return t(lang, key, options=", ".join(line_keys()))
 
 
 ENGINE_LANGUAGE = "en"

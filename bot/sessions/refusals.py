@@ -32,6 +32,13 @@ class Reason(StrEnum):
     MUST_CAPTURE = "must_capture"
     UNKNOWN_GAME = "unknown_game"
     """A game (variant) nobody can start here; `games` are those one can."""
+    OPTION_FORM = "option_form"
+    """A word of /newgame's line that is neither the game nor `name=value` (`asked`: the word)."""
+    OPTION_UNKNOWN = "option_unknown"
+    """/newgame named an option its game does not have (`option`; `options`: those it has)."""
+    OPTION_VALUE = "option_value"
+    """/newgame gave an option a value its lobby does not offer (`asked`, `option`; `values`:
+    those it offers)."""
     NOT_MEMBER = "not_member"
     """The chat says the user is not in it (one can see a public group's messages, and tap
     their buttons, without joining it)."""

@@ -9,12 +9,13 @@ player privately), the hand's prompts: all of it is here, so the platforms agree
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..i18n import LANGUAGES
 from . import interaction
 from .interaction import PLAIN, HandMode, HandPrompt
+from .newgame_line import checked_options, read_newgame_line
 from .options import HOUSE_OPTIONS, TURN_LIMIT, VARIANTS, variant_named
 from .records import GameStatus
 from .refs import ChatRef, UserRef
@@ -183,12 +184,22 @@ class Taps:
     # ---- commands -----------------------------------------------------------------------
 
     async def new_game(self, asker: Asker, variant: str | None = None,
-                       options: dict[str, object] | None = None) -> Reply:
+                       options: Mapping[str, object] | None = None, line: str | None = None) -> Reply:
         """/newgame: a lobby with the asker seated (ready once the bot can reach them privately).
-        Refused with `Reason.GAME_OPEN` (its `game_id`) while the chat has a game open."""
-        name = variant_named(variant) if variant else None
-        lobby = await self.sessions.new_game(_chat_of(asker), asker.user, name, options,
-                                             ready=asker.reachable)
+        The game and its options come from the command's fields (`variant`, `options`) and its
+        typed words (`line`: `[variant] [name=value ...]`, which win), checked against the
+        lobby's options table before anything opens. Refused with `Reason.GAME_OPEN` (its
+        `game_id`) while the chat has a game open."""
+        chat = _chat_of(asker)
+        typed = read_newgame_line(line)
+        name = variant_named(variant) if variant else typed.variant
+        asked = {key: value for key, value in (options or {}).items() if value is not None}
+        asked.update(typed.options)
+        chosen: dict[str, Any] | None = None
+        if asked:
+            game = name or str((await self.sessions.chat(chat)).defaults.get("variant") or "scopa")
+            chosen = checked_options(variant_named(game), asked)
+        lobby = await self.sessions.new_game(chat, asker.user, name, chosen, ready=asker.reachable)
         return await self._reach(asker, lobby.game_id)
 
     async def join(self, asker: Asker, game_id: int | None = None) -> Reply:

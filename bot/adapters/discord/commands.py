@@ -42,17 +42,17 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, 
     @app_commands.command(name="newgame", description=english("discord.command.newgame.description"))
     @app_commands.guild_only()
     @app_commands.describe(**_described("variant", "players", "target", "teams", "capture", "deck",
-                                        "rounds"))
+                                        "rounds", "options"))
     # discord.py types one kind of choice a decorator: these are words and numbers
     @app_commands.choices(variant=VARIANT_CHOICES, players=PLAYER_CHOICES, target=TARGET_CHOICES,  # type: ignore[misc]
                           capture=CAPTURE_CHOICES, deck=DECK_CHOICES, rounds=ROUND_CHOICES)
     async def newgame(interaction: discord.Interaction, variant: str | None = None,
                       players: int | None = None, target: int | None = None, teams: bool | None = None,
                       capture: str | None = None, deck: str | None = None,
-                      rounds: int | None = None) -> None:
+                      rounds: int | None = None, options: str | None = None) -> None:
         await handlers.newgame(interaction, variant, {
             "players": players, "target": target, "teams": teams, "capture_choice": capture,
-            "deck_style": deck, "round_limit": rounds})
+            "deck_style": deck, "round_limit": rounds}, options)
 
     @app_commands.command(name="leaderboard", description=english("discord.command.leaderboard.description"))
     @app_commands.describe(**_described("everyone"))

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from ...i18n import t
-from ...render import card_legend, failure_text, refusal_text, rules_text
+from ...render import card_legend, failure_text, newgame_help, refusal_text, rules_text
 from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
@@ -66,8 +66,10 @@ class CommandHandlers:
     # ---- /newgame -------------------------------------------------------------------
 
     async def newgame(self, interaction: discord.Interaction, variant: str | None,
-                      options: dict[str, Any]) -> None:
-        await self._run(interaction, self._newgame(interaction, variant, options))
+                      options: dict[str, Any], line: str | None = None) -> None:
+        """/newgame: `options` from the command's own fields, `line` its free-text `options`
+        field (`name=value ...`, read by the sessions as Telegram's typed line)."""
+        await self._run(interaction, self._newgame(interaction, variant, options, line))
 
     async def _opens_here(self, interaction: discord.Interaction, chat: ChatRef | None,
                           lang: str) -> Reply | None:
@@ -83,16 +85,15 @@ class CommandHandlers:
         return None
 
     async def _newgame(self, interaction: discord.Interaction, variant: str | None,
-                       options: dict[str, Any]) -> Reply:
+                       options: dict[str, Any], line: str | None) -> Reply:
         user, chat = user_ref(interaction), chat_ref(interaction)
         lang = await self._language(user)
         stopped = await self._opens_here(interaction, chat, lang)
         if stopped is not None:
             return stopped
         assert chat is not None
-        chosen: dict[str, object] = {key: value for key, value in options.items() if value is not None}
         try:
-            await self.sessions.taps.new_game(asker(interaction), variant, chosen)
+            await self.sessions.taps.new_game(asker(interaction), variant, options, line)
         except Refused as refused:
             if refused.reason is not Reason.GAME_OPEN:
                 raise
@@ -187,7 +188,9 @@ class CommandHandlers:
         if chat is not None and await self.sessions.open_game_id(chat) is not None:
             style = (await self.sessions.lobby(chat)).deck_style
         legend = card_legend(style, lang, buttons=True)
-        return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n" + accuracy_help(lang) + "\n\n"
+        return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n"
+                                              + newgame_help(lang, "discord.newgame.help") + "\n\n"
+                                              + accuracy_help(lang) + "\n\n"
                                               + t(lang, "daily.help") + "\n\n" + legend))
 
     # ---- /settings ----------------------------------------------------------------------

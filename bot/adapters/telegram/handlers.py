@@ -24,7 +24,7 @@ from telegram.ext import (
 )
 
 from ...i18n import t
-from ...render import card_legend, refusal_text, rules_text
+from ...render import card_legend, newgame_help, refusal_text, rules_text
 from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_sent_text, daily_started_text
 from ...render_review import accuracy_help
@@ -234,8 +234,8 @@ class Handlers:
         if is_group(update.effective_message.chat):
             style = str((await self.sessions.chat(cref)).defaults.get("deck_style", style))
         await self._reply(update.effective_message, lang, lambda lang: escape(
-            t(lang, "help.text") + "\n\n" + t(lang, "telegram.help.extra") + "\n\n"
-            + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"
+            t(lang, "help.text") + "\n\n" + newgame_help(lang) + "\n\n" + t(lang, "telegram.help.extra")
+            + "\n\n" + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"
             + card_legend(style, lang, buttons=True)))
 
     async def _group_only(self, update: Update) -> Found | None:
@@ -269,8 +269,8 @@ class Handlers:
     async def cmd_newgame(self, update: Update, context: Context) -> None:
         found = await self._group_only(update)
         if found is not None:
-            variant = " ".join(context.args) if context.args else None
-            await self._command(found, lambda who: self.sessions.taps.new_game(who, variant))
+            line = " ".join(context.args or ())
+            await self._command(found, lambda who: self.sessions.taps.new_game(who, line=line))
 
     async def _point_to_game(self, message: Message, lang: str, game_id: int) -> None:
         shown_in = await self.outbox.message_of(table_target(game_id, message.chat.id))
