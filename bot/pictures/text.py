@@ -56,7 +56,14 @@ def _drawable(char: str) -> bool:
     return bytes(font(24).getmask(char)) != _missing_mask()
 
 
+_DIRECTION_CONTROLS = frozenset({"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI"})
+"""Bidirectional classes of the controls that isolate names in text messages (FSI … PDI) or
+come with a name: Pillow lays a line out left to right anyway, and a font may draw them as boxes."""
+
+
 def _shown(char: str) -> str:
+    if unicodedata.bidirectional(char) in _DIRECTION_CONTROLS:
+        return ""
     if _drawable(char):
         return char
     base = unicodedata.normalize("NFKD", char)[:1]

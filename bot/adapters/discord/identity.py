@@ -12,7 +12,7 @@ PLATFORM = "discord"
 
 def user_ref(interaction: discord.Interaction) -> UserRef:
     user = interaction.user
-    return UserRef(PLATFORM, str(user.id), (user.display_name or user.name or str(user.id))[:64],
+    return UserRef(PLATFORM, str(user.id), user.display_name or user.name or str(user.id),
                    interaction.locale.value)
 
 

@@ -119,7 +119,7 @@ class Handlers:
                 if self.presenter.reachable(player) and not acts_on_group:
                     own = self.presenter.language(player)
                     html, keyboard = _said(say(own))
-                    why = escape(t(own, "telegram.moved_here", chat=message.chat.title or "—"))
+                    why = escape(t(own, "telegram.moved_here", chat=chat_ref(message.chat).title or "—"))
                     self.outbox.post(sender.id, Content(f"<i>{why}</i>\n{html}", keyboard))
                     return
         topic = topic_of(message)

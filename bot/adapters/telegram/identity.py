@@ -14,7 +14,7 @@ _JOIN_PAYLOAD = re.compile(r"j([1-9][0-9]{0,11})")
 
 
 def user_ref(user: User) -> UserRef:
-    return UserRef(PLATFORM, str(user.id), (user.full_name or user.username or str(user.id))[:64],
+    return UserRef(PLATFORM, str(user.id), user.full_name or user.username or str(user.id),
                    user.language_code)
 
 
