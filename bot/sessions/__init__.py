@@ -8,6 +8,7 @@ from .events import (
     LobbyUpdated,
     MatchEnded,
     MovePlayed,
+    ReviewOwed,
     RoundEnded,
     SeatAutoplay,
     TurnStarted,
@@ -19,7 +20,7 @@ from .ports import FrontEndNotes, GameStore, MessageRefs, OpenGameExists, Served
 from .records import GameStatus, LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
-from .reviews import MatchReview
+from .reviews import MatchReview, ReviewAsked
 from .service import LEVELS
 from .thinking import ComputerPool
 from .views import (
@@ -67,6 +68,8 @@ __all__ = [
     "Reason",
     "RecentMatch",
     "Refused",
+    "ReviewAsked",
+    "ReviewOwed",
     "RoundEnded",
     "SeatAutoplay",
     "SeatInfo",

@@ -98,3 +98,15 @@ class SeatAutoplay(Event):
 class GameCancelled(Event):
     by: str
     """Who cancelled it; empty for a lobby that closed on its own (sessions.LOBBY_IDLE)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewOwed(Event):
+    """A finished match's review owed until it is delivered: to the player of `seat` in their
+    private chat (`player_key` on the platform), or its accuracy line to the match's chat
+    (`seat` None). Kept as a notice of the game (`notices`), like a round's breakdown, so a
+    restart at any moment delivers it once; `sent` counts its messages already delivered."""
+
+    seat: int | None = None
+    player_key: str = ""
+    sent: int = 0

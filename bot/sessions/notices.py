@@ -35,8 +35,12 @@ from .ports import GameStore, StorageAway
 PREFIX = "notice:"
 OWED = (ev.RoundEnded, ev.MatchEnded)
 """The events a chat must see even across a crash; the others are redrawn from the state."""
+REVIEWS = f"{PREFIX}3:review:"
+"""A finished match's reviews owed (`ev.ReviewOwed`): written when a player asks, after the
+match's own notices in order."""
 
-_KINDS: dict[str, type[ev.Event]] = {"round": ev.RoundEnded, "match": ev.MatchEnded}
+_KINDS: dict[str, type[ev.Event]] = {"round": ev.RoundEnded, "match": ev.MatchEnded,
+                                     "review": ev.ReviewOwed}
 
 SWEEP_EVERY = 30.0
 """Seconds between two looks for owed announcements: a notice owed at two looks in a row
@@ -54,6 +58,8 @@ def notice_key(event: ev.Event) -> str:
         return f"{PREFIX}1:round:{event.result.number:04d}"
     if isinstance(event, ev.MatchEnded):
         return f"{PREFIX}2:match"
+    if isinstance(event, ev.ReviewOwed):
+        return f"{REVIEWS}{'line' if event.seat is None else event.seat}"
     raise ValueError(f"{type(event).__name__} is not announced")
 
 
@@ -110,8 +116,27 @@ class Notices:
 
     async def delivered(self, event: ev.Event) -> None:
         """The front-end posted `event`: it is owed no more."""
-        if isinstance(event, OWED):
+        if isinstance(event, (*OWED, ev.ReviewOwed)):
             await self.store.set_ref(event.game_id, notice_key(event), None)
+
+    async def reviews_owed(self, game_id: int) -> list[ev.ReviewOwed]:
+        """Game `game_id`'s reviews still owed, as far as each was delivered."""
+        refs = await self.store.get_refs(game_id)
+        return [event for key, text in sorted(refs.items()) if key.startswith(REVIEWS)
+                and isinstance(event := load_notice(text), ev.ReviewOwed)]
+
+    async def owe(self, event: ev.ReviewOwed) -> bool:
+        """Keep `event` owed (a review asked for); False when it is owed already."""
+        key = notice_key(event)
+        if key in await self.store.get_refs(event.game_id):
+            return False
+        await self.store.set_ref(event.game_id, key, dump_notice(event))
+        return True
+
+    async def progress(self, event: ev.ReviewOwed, sent: int) -> None:
+        """`sent` of review `event`'s messages are delivered: after a restart the rest follow."""
+        await self.store.set_ref(event.game_id, notice_key(event),
+                                 dump_notice(dataclasses.replace(event, sent=sent)))
 
     async def announce(self, event: ev.Event, post: Callable[[], Awaitable[bool]]) -> bool:
         """`post()` the announcement `event` if it is still owed, holding its notice so that

@@ -52,6 +52,8 @@ class Reason(StrEnum):
     """Only the people who played a match may see its review."""
     NO_REVIEW = "no_review"
     """The match's record cannot be replayed, so it cannot be reviewed."""
+    REVIEWS_BUSY = "reviews_busy"
+    """So many reviews are waiting to be made that another is not taken for now."""
     DAILY_PLAYED = "daily_played"
     """The player has had today's deal of the day already (one attempt a day)."""
     NOT_PRACTICE = "not_practice"

@@ -3,9 +3,15 @@ processes and stored with the match.
 
 Grading every play of a 2-player match is about a second of search; on the event loop's
 thread it would stop every chat for that long. `review_in_pool` hands the plays to the
-workers a couple at a time per worker, so a computer's move waits behind two plays'
-grading at most (a few milliseconds each); the loop only replays the record, grades the
-forced plays (there is nothing to search) and gathers the grades.
+workers behind the work players wait for (`ComputerPool.grade`), so a computer's move waits
+behind one graded play per worker at most (a few milliseconds each); the loop only replays
+the record, grades the forced plays (there is nothing to search) and gathers the grades.
+
+Reviews are made one match at a time, in the order asked, by a task of their own: a request
+that stops waiting (a tap answered, a restart) leaves it going. What a player asked for is
+kept as a notice of the game (`events.ReviewOwed`) until it is delivered, so a review is
+delivered once whenever the bot stops: after a restart the owed reviews are made if they
+were not, and delivered.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from typing import Any
 from ..ai.review import DEFAULT_SEARCHES, GradedPlay, Review, ReviewTask, assemble, review_tasks, review_turn
 from ..engine.record import RecordError, parse_records
 from .directory import Directory
-from .games import Games
+from .events import ReviewOwed
+from .games import EventBus, Games
+from .notices import Notices
 from .ports import GameStore
 from .records import GameRow, GameStatus, ReviewSeatRow
 from .refs import ChatRef, UserRef
@@ -35,9 +43,12 @@ RESEND_AFTER = 120.0
 tap, a second /review, or a press just after the review went to every player sends nothing
 twice (within `ports.SENDS_KEPT`, so every process keeps the count that long)."""
 
-QUEUED = 2
-"""Plays handed to each worker at a time: one graded while the next waits, so a worker
-never idles on the round trip, and a computer's move waits behind two plays at most."""
+MADE_AT_ONCE = 1
+"""Reviews worked out at once: one match's plays keep every worker busy, and each review is
+ready as soon as it can be, in the order asked."""
+WAITING_AT_MOST = 200
+"""Reviews waiting to be made before another request is refused for now (`REVIEWS_BUSY`):
+the queue's memory and a player's wait stay bounded however many matches end at once."""
 
 
 async def review_in_pool(pool: ComputerPool | None, record: dict[str, Any],
@@ -49,13 +60,11 @@ async def review_in_pool(pool: ComputerPool | None, record: dict[str, Any],
     if pool is None:
         plays = await asyncio.to_thread(lambda: [review_turn(task) for task in tasks])
         return assemble(record, searches, plays)
-    turns = asyncio.Semaphore(QUEUED * pool.workers)
 
     async def graded(task: ReviewTask) -> GradedPlay:
         if len(task[0].view.legal_moves) == 1:
             return review_turn(task)
-        async with turns:
-            return await pool.run(review_turn, task)
+        return await pool.grade(review_turn, task)
 
     return assemble(record, searches, list(await asyncio.gather(*(graded(task) for task in tasks))))
 
@@ -79,19 +88,37 @@ class MatchReview:
         return tuple((s.seat, s.player) for s in self.game.seats if s.player is not None)
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewAsked:
+    """What became of a player's request for their review in their private chat."""
+
+    game_id: int
+    ready: bool
+    """It was made already and is being delivered now; otherwise it follows once made."""
+    already: bool = False
+    """It went to them moments ago, or is on its way: nothing more is sent."""
+    privately: bool = True
+    """Theirs is owed to their private chat; False when the bot cannot write to them there."""
+
+
 class Reviews:
     """A finished match's review for its players: worked out once, in the computer players'
     workers, and stored with the match (with each seat's accuracy, for /stats)."""
 
-    def __init__(self, store: GameStore, directory: Directory, games: Games,
-                 pool: ComputerPool | None, searches: int, clock: Callable[[], float]) -> None:
+    def __init__(self, store: GameStore, directory: Directory, games: Games, notices: Notices,
+                 bus: EventBus, pool: ComputerPool | None, searches: int,
+                 clock: Callable[[], float]) -> None:
         self.store = store
         self.clock = clock
         self.directory = directory
         self.games = games
+        self.notices = notices
+        self.bus = bus
         self.pool = pool
         self.searches = searches
-        self._working: dict[int, asyncio.Lock] = {}
+        self._making: dict[int, asyncio.Task[tuple[Review, bool]]] = {}
+        self._turn = asyncio.Semaphore(MADE_AT_ONCE)
+        self._delivering: set[asyncio.Future[None]] = set()
 
     async def last_finished(self, chat_ref: ChatRef) -> int:
         """The chat's latest finished match; refused when it has none."""
@@ -102,6 +129,80 @@ class Reviews:
         return latest[0].game_id
 
     async def review(self, game_id: int, user: UserRef) -> MatchReview:
+        """`user`'s review of match `game_id`, waited for (made if it was not: the making goes
+        on should the caller stop waiting); the chat's accuracy line is owed once made."""
+        row, seat = await self._asked(game_id, user)
+        if await self.store.match_review(row.id) is None:
+            self._room_for_one()
+            await self.notices.owe(await self._owed(row, None, ""))
+        self.deliver_when_made(row)
+        review, fresh = await asyncio.shield(self._made(row))
+        return await self._match_review(row, review, seat, fresh)
+
+    async def ask(self, game_id: int, user: UserRef, privately: bool) -> ReviewAsked:
+        """`user` asks for their review of match `game_id`, to be delivered `privately` (to
+        their private chat; False when the bot cannot reach them there: the review is made
+        and the chat's line owed all the same). Returns at once: what is owed is delivered
+        (`events.ReviewOwed`) as soon as the review is made, by this process or, should it
+        stop, by the next."""
+        row, seat = await self._asked(game_id, user)
+        ready = await self.store.match_review(row.id) is not None
+        if not ready:
+            self._room_for_one()
+            await self.notices.owe(await self._owed(row, None, ""))
+        if privately:
+            player = await self.directory.player(user)
+            if not await self.claim_sending(game_id, player.id) or \
+                    not await self.notices.owe(await self._owed(row, seat, user.key)):
+                return ReviewAsked(game_id, ready, already=True)
+        self.deliver_when_made(row)
+        return ReviewAsked(game_id, ready, privately=privately)
+
+    async def stored(self, game_id: int, seat: int) -> MatchReview | None:
+        """The stored review of match `game_id` as the player of `seat` sees it; None before
+        it is made."""
+        stored = await self.store.match_review(game_id)
+        if stored is None:
+            return None
+        row = await self.games.row(game_id)
+        return await self._match_review(row, Review.from_dict(json.loads(stored)), seat, False)
+
+    async def is_made(self, game_id: int) -> bool:
+        return await self.store.match_review(game_id) is not None
+
+    async def claim_sending(self, game_id: int, player_id: int) -> bool:
+        """Whether player `player_id`'s review of match `game_id` is to be sent now: False when
+        it was sent to them in the last `RESEND_AFTER` seconds (by any process); True counts
+        this one."""
+        name = f"review:{game_id}:{player_id}"
+        return await self.store.take_send(name, self.clock(), 1, RESEND_AFTER) == 0.0
+
+    def deliver_when_made(self, row: GameRow) -> None:
+        """Make match `row`'s review if it is not (in the queue, behind the others), then hand
+        the front-ends what is owed of it."""
+        def delivered(task: asyncio.Task[tuple[Review, bool]]) -> None:
+            if not task.cancelled() and task.exception() is None:
+                self._keep(asyncio.ensure_future(self._publish(row.id)))
+
+        self._made(row).add_done_callback(delivered)
+
+    async def make_owed(self, game_id: int) -> None:
+        """A review owed of match `game_id` that may not be made (the process making it
+        stopped): made and delivered, unless it is under way here already."""
+        if game_id not in self._making:
+            self.deliver_when_made(await self.games.row(game_id))
+
+    def _keep(self, task: asyncio.Future[None]) -> None:
+        self._delivering.add(task)
+        task.add_done_callback(self._delivering.discard)
+
+    async def _publish(self, game_id: int) -> None:
+        try:
+            await self.bus.publish(await self.notices.reviews_owed(game_id))
+        except Exception:
+            log.warning("the reviews of game %s are delivered at the next look", game_id, exc_info=True)
+
+    async def _asked(self, game_id: int, user: UserRef) -> tuple[GameRow, int]:
         row = await self.games.row(game_id)
         player = await self.directory.known_player(user.platform, user.key)
         seat = next((s.seat for s in row.seats if player is not None and s.player_id == player.id
@@ -110,23 +211,45 @@ class Reviews:
             raise Refused(Reason.NOT_YOUR_REVIEW)
         if row.status != GameStatus.FINISHED:
             raise Refused(Reason.NOT_FINISHED)
-        lock = self._working.setdefault(game_id, asyncio.Lock())
-        try:
-            async with lock:
-                review, fresh = await self._stored_or_worked_out(row)
-        finally:
-            if not lock.locked() and self._working.get(game_id) is lock:
-                del self._working[game_id]
+        return row, seat
+
+    def _room_for_one(self) -> None:
+        if len(self._making) >= WAITING_AT_MOST:
+            raise Refused(Reason.REVIEWS_BUSY)
+
+    async def _owed(self, row: GameRow, seat: int | None, player_key: str) -> ReviewOwed:
+        chat = await self.directory.chat_row(row.chat_id)
+        return ReviewOwed(row.id, chat.platform, chat.chat_key, thread=row.thread, seat=seat,
+                          player_key=player_key)
+
+    async def _match_review(self, row: GameRow, review: Review, seat: int, fresh: bool) -> MatchReview:
         names = tuple(seat_name(s, row.seats) for s in row.seats)
         return MatchReview(await self.games.summary(row), review, names, seat, fresh)
 
-    async def claim_sending(self, game_id: int, player: PlayerProfile) -> bool:
-        """Whether `player`'s review of match `game_id` is to be sent now: False when it was
-        sent to them in the last `RESEND_AFTER` seconds (by any process); True counts this one."""
-        name = f"review:{game_id}:{player.id}"
-        return await self.store.take_send(name, self.clock(), 1, RESEND_AFTER) == 0.0
+    def _made(self, row: GameRow) -> asyncio.Task[tuple[Review, bool]]:
+        """The task that makes (or reads back) match `row`'s review: one per match at a time."""
+        task = self._making.get(row.id)
+        if task is None:
+            task = asyncio.ensure_future(self._stored_or_worked_out(row))
+            self._making[row.id] = task
+
+            def gone(done: asyncio.Task[tuple[Review, bool]]) -> None:
+                if self._making.get(row.id) is done:
+                    del self._making[row.id]
+                if not done.cancelled() and isinstance(done.exception(), Exception):
+                    log.warning("the review of game %s was not made: %s", row.id, done.exception())
+
+            task.add_done_callback(gone)
+        return task
 
     async def _stored_or_worked_out(self, row: GameRow) -> tuple[Review, bool]:
+        stored = await self.store.match_review(row.id)
+        if stored is not None:
+            return Review.from_dict(json.loads(stored)), False
+        async with self._turn:
+            return await self._worked_out(row)
+
+    async def _worked_out(self, row: GameRow) -> tuple[Review, bool]:
         stored = await self.store.match_review(row.id)
         if stored is not None:
             return Review.from_dict(json.loads(stored)), False
@@ -137,6 +260,8 @@ class Reviews:
             review = await review_in_pool(self.pool, parse_records(line)[0], self.searches)
         except RecordError:
             log.exception("the match of game %s cannot be reviewed", row.id)
+            for owed in await self.notices.reviews_owed(row.id):
+                await self.notices.delivered(owed)
             raise Refused(Reason.NO_REVIEW) from None
         by_seat = {s.seat: s for s in row.seats}
         seats = [ReviewSeatRow(seat, None if by_seat[seat].is_computer else by_seat[seat].player_id, value)

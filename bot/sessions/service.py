@@ -26,7 +26,7 @@ from ..i18n import LANGUAGES
 from .alarm import Alarm
 from .daily import Daily, DailyBoard, DailyStart
 from .directory import Directory
-from .events import Event
+from .events import Event, ReviewOwed
 from .games import EventBus, Games, Listener
 from .hints import Hints, PracticeHint
 from .holds import HandedOver, MessageHolds
@@ -38,7 +38,7 @@ from .ports import FrontEndNotes, GameStore, Served, StorageFailed
 from .queries import Queries
 from .records import LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
-from .reviews import MatchReview, Reviews
+from .reviews import MatchReview, ReviewAsked, Reviews
 from .scheduler import Scheduler
 from .settings import Settings
 from .thinking import Chooser, ComputerPool, Think, think_in_thread
@@ -108,13 +108,13 @@ class Sessions:
                                     think=think or think_in_thread, timeout_level=timeout_level)
         self._queries = Queries(store, self._directory, self._games)
         self._settings = Settings(store, self._directory)
-        self._reviews = Reviews(store, self._directory, self._games, pool, review_searches,
-                                clock)
         self._daily = Daily(store, self._directory, self._lobby, clock)
         self._hints = Hints(self._directory, self._games, pool)
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
         self._notices = Notices(store, self._holds, sleep)
+        self._reviews = Reviews(store, self._directory, self._games, self._notices, self._bus, pool,
+                                review_searches, clock)
         self.parts = Parts(store, self._bus, self._directory, self._games, self._lobby, self._play,
                            self._scheduler, self._queries, self._settings, self._reviews, self._daily,
                            self._hints, self._holds, self._notices)
@@ -170,12 +170,23 @@ class Sessions:
         """Round breakdowns and match ends committed but not yet posted (the bot stopped in
         between, or the process posting them died), of the chats this process serves: a
         front-end posts them at start through `announce`, and then `keep_announcing`."""
-        owed = await self._notices.owed(platform)
+        owed = await self._owed_and_made(await self._notices.owed(platform))
         if self._scheduler.served is None:
             return owed
         chats = {game_id: (await self._queries.game(game_id)).chat
                  for game_id in {event.game_id for event in owed}}
         return [event for event in owed if self.serves(chats[event.game_id])]
+
+    async def _owed_and_made(self, owed: list[Event]) -> list[Event]:
+        """`owed` less the reviews not made yet, which are made (here, unless under way) and
+        handed to the front-ends once they are."""
+        unmade = set()
+        for game_id in {event.game_id for event in owed if isinstance(event, ReviewOwed)}:
+            if not await self._reviews.is_made(game_id):
+                unmade.add(game_id)
+                if self.serves((await self._queries.game(game_id)).chat):
+                    await self._reviews.make_owed(game_id)
+        return [event for event in owed if not (isinstance(event, ReviewOwed) and event.game_id in unmade)]
 
     async def announce(self, event: Event, post: Callable[[], Awaitable[bool]]) -> bool:
         """Post announcement `event` (a RoundEnded or MatchEnded) through `post`, once of all
@@ -366,11 +377,29 @@ class Sessions:
         game not finished, not found, or not played by `user`."""
         return await self._reviews.review(game_id, user)
 
-    async def claim_review_sending(self, game_id: int, player: PlayerProfile) -> bool:
-        """Whether to send `player` their review of match `game_id` now: not when it went to
-        them in the last two minutes (`reviews.RESEND_AFTER`), from any process; a True counts
-        this sending. A front-end asks just before it posts a review to a player."""
-        return await self._reviews.claim_sending(game_id, player)
+    async def ask_review(self, game_id: int, user: UserRef, privately: bool) -> ReviewAsked:
+        """`user` asks for their review of finished match `game_id` in their private chat
+        (`privately`; False when the bot cannot write to them there). Answers at once: the
+        review is made in the background if it was not, and what is owed of it (theirs, and
+        the chat's accuracy line when it is first made) reaches the front-ends as
+        `ReviewOwed` events to post through `announce`, once of all processes and across
+        restarts. Nothing is owed again to a player it went to in the last two minutes
+        (`reviews.RESEND_AFTER`). Refused as `review` is, and while too many reviews wait."""
+        return await self._reviews.ask(game_id, user, privately)
+
+    async def stored_review(self, game_id: int, seat: int) -> MatchReview | None:
+        """Match `game_id`'s review as the player of `seat` sees it, once made (else None)."""
+        return await self._reviews.stored(game_id, seat)
+
+    async def review_progress(self, event: ReviewOwed, sent: int) -> None:
+        """`sent` of owed review `event`'s messages are delivered: after a restart only the
+        rest are posted (a front-end notes each message it posts while announcing it)."""
+        await self._notices.progress(event, sent)
+
+    async def owed_review(self, event: ReviewOwed) -> ReviewOwed | None:
+        """Owed review `event` as far as it was delivered, or None once it is owed no more."""
+        return next((owed for owed in await self._notices.reviews_owed(event.game_id)
+                     if owed.seat == event.seat), None)
 
     async def hint(self, game_id: int, user: UserRef, version: int) -> PracticeHint:
         """The move the computer would play for `user` at `version` of practice match

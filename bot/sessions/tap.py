@@ -22,7 +22,7 @@ from .views import HandView
 if TYPE_CHECKING:
     from .daily import DailyStart
     from .hints import PracticeHint
-    from .reviews import MatchReview
+    from .reviews import MatchReview, ReviewAsked
 
 __all__ = ["CARD_PATTERN", "MOVE_PATTERN", "Action", "Asker", "Redraw", "Reply", "Say", "Setting", "Tap"]
 """The patterns are how a tap names a card and a move (the engine's notation), for the codec."""
@@ -124,6 +124,9 @@ class Asker:
     outsider: Callable[[], Awaitable[bool]] = _no
     reachable: bool = True
     reach: Callable[[int], Awaitable[bool]] = _unreachable
+    mailed: bool = False
+    """What is for them alone and takes a while (a match's review) is delivered to their
+    private chat once ready (Telegram), rather than answered to their request (Discord)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +181,7 @@ class Reply:
     """The settings saved, for the front-end's own copies of them."""
     game_id: int | None = None
     """The game the command acted on, where the tap did not name it."""
-    result: PracticeHint | MatchReview | DailyStart | None = None
+    result: PracticeHint | MatchReview | ReviewAsked | DailyStart | None = None
     """A value to show: the computer's advice on a practice hand, a player's review of a match,
     the deal of the day begun."""
 

@@ -90,6 +90,8 @@ class Taps:
             await self.sessions.rematch(game_id, user)
             return Reply()
         if action is Action.REVIEW:
+            if asker.mailed:
+                return Reply(result=await self.sessions.ask_review(game_id, user, asker.reachable))
             return Reply(result=await self.sessions.review(game_id, user))
         if action is Action.HINT:
             version = _version(tap)

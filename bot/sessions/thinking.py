@@ -23,7 +23,7 @@ import os
 import select
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Protocol, TypeVar
 
@@ -102,6 +102,11 @@ class ComputerPool:
         self._pool: ProcessPoolExecutor | None = None
         self.thinking = 0
         """Searches (of the levels that search) handed to the workers and not yet back."""
+        self.urgent = 0
+        """Work a player is waiting for (computer moves, hints) in the workers."""
+        self.grading = 0
+        """Plays of reviews being graded in the workers."""
+        self._turns: asyncio.Condition | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -126,7 +131,8 @@ class ComputerPool:
         self.thinking += searching
         budget = shared_budget(self.thinking, self.workers) if searching else None
         try:
-            return await loop.run_in_executor(pool, chooser, level, view, seed, budget)
+            async with self._urgent():
+                return await loop.run_in_executor(pool, chooser, level, view, seed, budget)
         except BrokenExecutor:
             log.warning("a computer player's process stopped; this move is chosen in a thread")
             self._drop(pool)
@@ -135,8 +141,29 @@ class ComputerPool:
             self.thinking -= searching
 
     async def run(self, function: Callable[[Task], Done], task: Task) -> Done:
-        """`function(task)` in a worker: a function of the bot's (workers import it by name)
-        and a task that pickles. In a thread when the workers stopped, as for a move."""
+        """`function(task)` in a worker, for a player who is waiting (a hint): a function of
+        the bot's (workers import it by name) and a task that pickles. In a thread when the
+        workers stopped, as for a move."""
+        async with self._urgent():
+            return await self._run(function, task)
+
+    async def grade(self, function: Callable[[Task], Done], task: Task) -> Done:
+        """`function(task)` in a worker, behind what players wait for: one review's play is
+        handed over only while fewer than `workers` less the urgent work in the workers are
+        being graded (one at least), so a computer's move or a hint queues behind one
+        graded play per worker at most, however many reviews are being made."""
+        turns = self._condition()
+        async with turns:
+            await turns.wait_for(lambda: self.grading < max(1, self.workers - self.urgent))
+            self.grading += 1
+        try:
+            return await self._run(function, task)
+        finally:
+            async with turns:
+                self.grading -= 1
+                turns.notify_all()
+
+    async def _run(self, function: Callable[[Task], Done], task: Task) -> Done:
         loop = asyncio.get_running_loop()
         pool = self._executor()
         try:
@@ -145,6 +172,22 @@ class ComputerPool:
             log.warning("a computer player's process stopped; this work is done in a thread")
             self._drop(pool)
             return await asyncio.to_thread(function, task)
+
+    def _condition(self) -> asyncio.Condition:
+        if self._turns is None:
+            self._turns = asyncio.Condition()
+        return self._turns
+
+    @contextlib.asynccontextmanager
+    async def _urgent(self) -> AsyncIterator[None]:
+        self.urgent += 1
+        try:
+            yield
+        finally:
+            self.urgent -= 1
+            turns = self._condition()
+            async with turns:
+                turns.notify_all()
 
     def _drop(self, pool: ProcessPoolExecutor) -> None:
         """Forget a pool whose worker died; the next call starts a new one."""

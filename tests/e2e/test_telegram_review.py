@@ -1,6 +1,7 @@
-"""The match review on Telegram: the Review button under "match over" and /review send each
-player their review privately and the group one line; it is worked out once, /stats shows
-the mean accuracy, and a stranger's press is refused and changes nothing."""
+"""The match review on Telegram: the Review button under "match over" and /review send the
+player who asks their review privately, and the group one line when it is first made; the
+tap is answered at once while the review is made; it is worked out once, /stats shows the
+mean accuracy, and a stranger's press is refused and changes nothing."""
 
 from __future__ import annotations
 
@@ -41,14 +42,14 @@ async def _played_to_the_end(d: Duel) -> FakeMessage:
     return over
 
 
-async def test_review_reaches_each_player_privately_and_the_group_gets_one_line(tmp_path: Path) -> None:
+async def test_review_reaches_the_asker_privately_and_the_group_gets_one_line(tmp_path: Path) -> None:
     async with duel(tmp_path / "bot.db") as d:
         tg = d.tg
         over = await _played_to_the_end(d)
         pressed = await answered(tg, tg.tap(d.group, over, d.alice, "Review"), timeout=30)
-        assert not pressed.show_alert and "private chat" in (pressed.answer_text or "")
-        for user in (d.alice, d.bob):
-            await tg.wait_for(lambda u=user: _reviews(tg, u), what=f"{user.first_name}'s review")
+        assert not pressed.show_alert
+        assert "being prepared: it will arrive in your private chat" in (pressed.answer_text or "")
+        await tg.wait_for(lambda: _reviews(tg, d.alice), timeout=30, what="Alice's review")
         line = (await tg.wait_for(lambda: _accuracy_lines(tg, d.group), what="the group's line"))[0]
         assert "Alice" in line and "Bob" in line and " · " in line
         alice_review = _reviews(tg, d.alice)[0]
@@ -56,7 +57,12 @@ async def test_review_reaches_each_player_privately_and_the_group_gets_one_line(
         assert any(own in alice_review for own in ("Alice, the costliest moves:", "Alice: no move gave up"))
         assert "Bob, the costliest" not in alice_review, "only one's own moves"
         assert "searches per move" in alice_review
+        await d.bot.front.outbox.drain(5)
+        assert _reviews(tg, d.bob) == [], "Bob did not ask: nothing rings for him"
 
+        asked = await answered(tg, tg.tap(d.group, over, d.bob, "Review"), timeout=30)
+        assert not asked.show_alert and "is in your private chat" in (asked.answer_text or "")
+        await tg.wait_for(lambda: _reviews(tg, d.bob), what="Bob's review, read back")
         again = await answered(tg, tg.tap(d.group, over, d.bob, "Review"), timeout=30)
         assert not again.show_alert and "just sent to your private chat" in (again.answer_text or "")
         await d.bot.front.outbox.drain(5)
@@ -85,8 +91,9 @@ async def test_review_command_sends_the_last_finished_match(tmp_path: Path) -> N
         await play_until_over(tg, d.group, [d.alice, d.bob], timeout=30)
         tg.user_sends(d.group, d.bob, "/review")
         await tg.wait_for(lambda: _reviews(tg, d.bob), timeout=30, what="Bob's review")
-        await tg.wait_for(lambda: _reviews(tg, d.alice), what="Alice's review")
         await tg.wait_for(lambda: _accuracy_lines(tg, d.group), what="the group's line")
+        await d.bot.front.outbox.drain(5)
+        assert _reviews(tg, d.alice) == [], "only the one who asked"
 
 
 async def test_a_double_tap_on_review_sends_the_review_once(tmp_path: Path) -> None:
@@ -95,11 +102,12 @@ async def test_a_double_tap_on_review_sends_the_review_once(tmp_path: Path) -> N
         over = await _played_to_the_end(d)
         taps = [tg.tap(d.group, over, d.alice, "Review"), tg.tap(d.group, over, d.alice, "Review")]
         answers = sorted([(await answered(tg, tap, timeout=30)).answer_text or "" for tap in taps])
-        assert "is in your private chat" in answers[0] and "just sent" in answers[1]
+        assert "being prepared" in answers[0] and "just sent" in answers[1]
         tg.user_sends(d.group, d.alice, "/review")
         await tg.wait_for_message(d.group, contains="just sent to your private chat")
+        await tg.wait_for(lambda: _reviews(tg, d.alice), timeout=30, what="Alice's review")
         await d.bot.front.outbox.drain(5)
-        assert len(_reviews(tg, d.alice)) == 1 and len(_reviews(tg, d.bob)) == 1
+        assert len(_reviews(tg, d.alice)) == 1 and len(_reviews(tg, d.bob)) == 0
         assert len(_accuracy_lines(tg, d.group)) == 1
 
 
@@ -124,7 +132,8 @@ async def test_where_the_group_shows_pictures_each_costly_move_follows_as_a_phot
     async with duel(tmp_path / "bot.db", pictures=True) as d:
         tg = d.tg
         over = await _played_to_the_end(d)
-        assert not (await answered(tg, tg.tap(d.group, over, d.alice, "Review"), timeout=30)).show_alert
+        for user in (d.alice, d.bob):
+            assert not (await answered(tg, tg.tap(d.group, over, user, "Review"), timeout=30)).show_alert
         found = await d.bot.sessions.review(1, UserRef(PLATFORM, str(d.alice.id), "Alice"))
         for user, seat in ((d.alice, 0), (d.bob, 1)):
             costly = found.review.costliest(seat)

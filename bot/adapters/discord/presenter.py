@@ -34,9 +34,9 @@ from ...sessions import (
     HandedOver,
     LobbyUpdated,
     MatchEnded,
-    MatchReview,
     PlayerProfile,
     Refused,
+    ReviewOwed,
     RoundEnded,
     Sessions,
     TableView,
@@ -113,6 +113,10 @@ class Presenter:
         game_id, channel = event.game_id, event.chat_key
         if isinstance(event, TurnWarning):
             self.lanes.submit(channel, lambda: self._warn(event))
+            return
+        if isinstance(event, ReviewOwed):
+            if event.seat is None:
+                self.lanes.submit(channel, lambda: self._post_review_line(event))
             return
         if isinstance(event, GameCancelled):
             self._cancelled_by[game_id] = event.by
@@ -302,23 +306,22 @@ class Presenter:
             return
         await self._post_notice(event, {"embed": picture.shown_in(embed), "file": picture}, fallback=text)
 
-    def post_review_line(self, found: MatchReview) -> None:
-        """Each seat's accuracy in a match's review, once, in the match's channel."""
-        channel = found.game.chat.key
-
-        async def post() -> None:
-            lang = await self.chat_language(channel)
-            await self._channel(channel).send(accuracy_line(found.review, found.names, lang),
-                                              allowed_mentions=discord.AllowedMentions.none())
-
-        self.lanes.submit(channel, post)
+    async def _post_review_line(self, event: ReviewOwed) -> None:
+        """Each seat's accuracy in a match's review, once of all processes, in the match's
+        channel (owed from when the review was first asked for until it is posted)."""
+        found = await self.sessions.stored_review(event.game_id, 0)
+        if found is None:
+            return
+        lang = await self.chat_language(event.chat_key)
+        await self._post_notice(event, {"content": accuracy_line(found.review, found.names, lang),
+                                        "allowed_mentions": discord.AllowedMentions.none()})
 
     async def _post_match(self, event: MatchEnded) -> None:
         lang = await self.chat_language(event.chat_key)
         await self._post_notice(event, {"embed": match_embed(event, lang),
                                         "view": match_components(event.game_id, lang)})
 
-    async def _post_notice(self, event: RoundEnded | MatchEnded, message: dict[str, Any],
+    async def _post_notice(self, event: RoundEnded | MatchEnded | ReviewOwed, message: dict[str, Any],
                            fallback: dict[str, Any] | None = None) -> None:
         """Post an announcement the game owes its channel, once of all processes
         (`Sessions.announce`); once posted it is owed no more, nor once the channel refuses

@@ -1,5 +1,6 @@
 """A finished match's review on Discord: the player who asked sees theirs in an ephemeral
-reply, and the channel gets the accuracy line once, when the review is first worked out.
+reply, and the channel gets the accuracy line once, when the review is first worked out
+(owed by the sessions until posted, `Presenter._post_review_line`).
 
 Where the channel shows pictures, each of the player's costliest moves follows, seen only by
 them too, as the picture of its position. The review may take some seconds to work out:
@@ -18,8 +19,6 @@ from .replies import Reply
 
 async def review_reply(presenter: Presenter, found: MatchReview, lang: str) -> Reply:
     """A player's review (`Sessions.review`), in `lang`."""
-    if found.fresh:
-        presenter.post_review_line(found)
     where = found.game.chat.title or f"<#{found.game.chat.key}>"
     text = (t(lang, "review.for", chat=where) + "\n"
             + personal_review_text(found.review, found.names, found.seat, lang, found.game.deck_style))

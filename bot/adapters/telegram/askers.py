@@ -59,4 +59,4 @@ def asker(presenter: Presenter, bot: Bot, user: User, uref: UserRef, player: Pla
         await presenter.set_reachable(uref, True)
         return True
 
-    return Asker(uref, chat, admin, outsider, presenter.reachable(player), reach)
+    return Asker(uref, chat, admin, outsider, presenter.reachable(player), reach, mailed=True)

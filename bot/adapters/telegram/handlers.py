@@ -56,7 +56,7 @@ from .keyboards import Keyboard, link_keyboard
 from .markup import escape
 from .outbox import Content
 from .present import Presenter, table_target
-from .reviews import Delivery, ReviewPoster
+from .reviews import asked_key
 from .settings_view import settings_answer
 from .taps import TapHandlers
 
@@ -83,8 +83,7 @@ class Handlers:
         self.presenter = presenter
         self.outbox = presenter.outbox
         self.throttle = CommandThrottle()
-        self.reviews = ReviewPoster(sessions, presenter)
-        self.taps = TapHandlers(sessions, presenter, self.reviews)
+        self.taps = TapHandlers(sessions, presenter)
         self._tasks: set[asyncio.Task[None]] = set()
 
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -325,21 +324,20 @@ class Handlers:
         message = update.effective_message
         if found is None or message is None:
             return
-        cref, uref, _, lang = found
+        cref, uref, player, lang = found
         try:
-            review = await self.sessions.review(await self.sessions.last_finished(cref), uref)
+            asked = await self.sessions.ask_review(await self.sessions.last_finished(cref), uref,
+                                                   self.presenter.reachable(player))
         except Refused as refused:
             await self._refuse(message, lang, refused)
             return
-        delivery = await self.reviews.deliver(review)
-        if delivery is Delivery.UNREACHABLE:
+        if not asked.privately:
             url = f"https://t.me/{message.get_bot().username}?start=review"
             await self._reply(message, lang, lambda lang: (
                 escape(t(lang, "dm.start_first")),
                 link_keyboard("🔒 " + t(lang, "button.open_private"), url)))
             return
-        said = "review.sent" if delivery is Delivery.SENT else "review.already_sent"
-        await self._reply(message, lang, lambda lang: escape(t(lang, said)))
+        await self._reply(message, lang, lambda lang: escape(t(lang, asked_key(asked))))
 
     async def cmd_daily(self, update: Update, context: Context) -> None:
         """/daily: the deal of the day, played in the asker's private chat; `/daily board

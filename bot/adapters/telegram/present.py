@@ -29,6 +29,7 @@ from ...sessions import (
     MovePlayed,
     PlayerProfile,
     Refused,
+    ReviewOwed,
     RoundEnded,
     Sessions,
     TableView,
@@ -59,6 +60,7 @@ from .markup import (
 )
 from .notes import GameNotes
 from .outbox import SENT_REF, Content, Outbox, Picture, Target
+from .reviews import ReviewPoster
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +94,7 @@ class Presenter(Audience):
         self.notes = GameNotes(outbox.refs)
         self.menus = self.notes.menus
         self.announcements = Announcements(sessions, outbox, self)
+        self.reviews = ReviewPoster(sessions, outbox, self)
         self._cleanups: set[asyncio.Task[None]] = set()
 
     async def chat_migrated(self, old_id: int, new_id: int) -> None:
@@ -273,6 +276,9 @@ class Presenter(Audience):
 
     async def on_event(self, event: Event) -> None:
         if event.platform != PLATFORM:
+            return
+        if isinstance(event, ReviewOwed):
+            self.reviews.post_owed(event)
             return
         chat_id = self.outbox.moved.get(int(event.chat_key), int(event.chat_key))
         game_id = event.game_id

@@ -1,28 +1,29 @@
-"""A finished match's review on Telegram: each player's privately, one line in the group.
+"""A finished match's review on Telegram: the asker's privately, one line in the group.
 
 A player's review is a message of every seat's accuracy and their three costliest moves
 with why; where the match's group shows pictures, each of those moves follows as a photo
 of the position (the table, the hand, the move played and the better one) under its line.
 
-The review is worked out (or read back) by the sessions; this only words and posts it.
-When it was just worked out, every player of the match who opened their private chat with
-the bot gets theirs and the group gets the accuracy line; asked for again, it goes to the
-one who asked alone, so a second press posts nothing in the group. Nobody is sent a match's
-review twice within two minutes (a double tap, or a press just after it went to everyone):
-the one who asked is told it is already in their private chat."""
+The sessions make the review (in the background: a tap is answered at once) and keep what
+is owed of it until it is posted (`ReviewOwed`): the asker's messages, and the group's
+accuracy line once, when the review is first made. This words and posts them, each message
+noted as it goes out, so a restart in the middle posts only the rest."""
 
 from __future__ import annotations
 
-from enum import Enum
+import asyncio
+import logging
 
 from ...i18n import t
 from ...pictures import review_scene
 from ...render_review import accuracy_line, costly_line, personal_review_text
-from ...sessions import MatchReview, Sessions
-from .identity import topic_id
+from ...sessions import MatchReview, ReviewAsked, ReviewOwed, Sessions
+from .audience import Audience
+from .identity import PLATFORM, topic_id
 from .markup import escape
-from .outbox import Content, Picture
-from .present import Presenter
+from .outbox import Content, Outbox, Picture
+
+log = logging.getLogger(__name__)
 
 
 def costly_pictures(found: MatchReview, seat: int, lang: str) -> list[Content]:
@@ -45,44 +46,71 @@ def private_review_html(found: MatchReview, seat: int, lang: str) -> str:
             + escape(personal_review_text(found.review, found.names, seat, lang, found.game.deck_style)))
 
 
-class Delivery(Enum):
-    """What became of a review the asker asked for."""
-
-    SENT = "sent"
-    ALREADY_SENT = "already_sent"
-    """It went to them moments ago (`Sessions.claim_review_sending`): nothing sent again."""
-    UNREACHABLE = "unreachable"
-    """They have not opened their private chat with the bot."""
+def asked_key(asked: ReviewAsked) -> str:
+    """The catalogue key of what the asker is told: sent, already sent, or on its way."""
+    if asked.already:
+        return "review.already_sent"
+    return "review.sent" if asked.ready else "review.on_its_way"
 
 
 class ReviewPoster:
-    def __init__(self, sessions: Sessions, presenter: Presenter) -> None:
+    def __init__(self, sessions: Sessions, outbox: Outbox, audience: Audience) -> None:
         self.sessions = sessions
-        self.presenter = presenter
-        self.outbox = presenter.outbox
+        self.presenter = audience
+        self.outbox = outbox
+        self._posting: dict[tuple[int, int | None], asyncio.Task[None]] = {}
 
-    async def deliver(self, found: MatchReview) -> Delivery:
-        """Post the review as the module says, to each player it did not go to moments ago;
-        what became of the asker's."""
-        asked = Delivery.UNREACHABLE
-        chat_id = int(found.game.chat.key)
-        pictures = await self.presenter.draws_pictures(chat_id)
-        for seat, player in found.players:
-            if (seat != found.seat and not found.fresh) or not self.presenter.reachable(player):
-                continue
-            if not await self.sessions.claim_review_sending(found.game.id, player):
-                if seat == found.seat:
-                    asked = Delivery.ALREADY_SENT
-                continue
-            if seat == found.seat:
-                asked = Delivery.SENT
-            lang = self.presenter.language(player)
-            self.outbox.post(int(player.user_key), Content(private_review_html(found, seat, lang)))
-            for content in costly_pictures(found, seat, lang) if pictures else ():
-                self.outbox.post(int(player.user_key), content)
-        if found.fresh:
-            lang = await self.presenter.chat_language(chat_id)
-            line = escape(accuracy_line(found.review, found.names, lang))
-            self.outbox.post(chat_id, Content(line), game_id=found.game.id,
-                             thread=topic_id(found.game.chat.thread))
-        return asked
+    def post_owed(self, event: ReviewOwed) -> None:
+        """Post what `event` owes, once of all processes (`Sessions.announce`), after this
+        process's earlier posting of the same review (which may have posted it already)."""
+        mark = (event.game_id, event.seat)
+        earlier = self._posting.get(mark)
+        task = asyncio.create_task(self._announce(event, earlier), name=f"telegram-review-{event.game_id}")
+        self._posting[mark] = task
+
+        def done(finished: asyncio.Task[None]) -> None:
+            if self._posting.get(mark) is finished:
+                del self._posting[mark]
+
+        task.add_done_callback(done)
+
+    async def _announce(self, event: ReviewOwed, earlier: asyncio.Task[None] | None) -> None:
+        if earlier is not None:
+            await asyncio.gather(earlier, return_exceptions=True)
+        try:
+            await self.sessions.announce(event, lambda: self._post(event))
+        except Exception:
+            log.warning("could not post a review of game %d", event.game_id, exc_info=True)
+
+    async def _post(self, event: ReviewOwed) -> bool:
+        """True once every message `event` owes is out, or its chat refuses the bot for good."""
+        owed = await self.sessions.owed_review(event)
+        if owed is None:
+            return True
+        if owed.seat is None:
+            return await self._post_line(owed)
+        found = await self.sessions.stored_review(owed.game_id, owed.seat)
+        if found is None:
+            return False
+        chat_id, user_id = int(found.game.chat.key), int(owed.player_key)
+        player = await self.sessions.find_player(PLATFORM, owed.player_key)
+        lang = self.presenter.language(player)
+        parts = [Content(private_review_html(found, owed.seat, lang))]
+        if await self.presenter.draws_pictures(chat_id):
+            parts += costly_pictures(found, owed.seat, lang)
+        for number in range(owed.sent, len(parts)):
+            if await self.outbox.post(user_id, parts[number]) is None:
+                return user_id in self.outbox.refusing
+            await self.sessions.review_progress(owed, number + 1)
+        return True
+
+    async def _post_line(self, owed: ReviewOwed) -> bool:
+        found = await self.sessions.stored_review(owed.game_id, 0)
+        if found is None:
+            return False
+        chat_id = self.outbox.moved.get(int(owed.chat_key), int(owed.chat_key))
+        lang = await self.presenter.chat_language(chat_id)
+        line = escape(accuracy_line(found.review, found.names, lang))
+        posted = await self.outbox.post(chat_id, Content(line), game_id=owed.game_id,
+                                        thread=topic_id(owed.thread))
+        return posted is not None or chat_id in self.outbox.refusing

@@ -22,7 +22,7 @@ from telegram.ext import ContextTypes
 from ...i18n import t
 from ...render import failure_text, refusal_text
 from ...render_review import hint_text
-from ...sessions import ChatRef, MatchReview, Sessions, UserRef, language_of
+from ...sessions import ChatRef, ReviewAsked, Sessions, UserRef, language_of
 from ...sessions.hints import PracticeHint
 from ...sessions.tap import Action, Redraw, Reply, Setting, Tap
 from ...sessions.taps import HAND_ACTIONS
@@ -30,12 +30,12 @@ from ..common.failures import log_failure
 from .askers import asker
 from .callbacks import decode, shows_button
 from .identity import chat_ref, is_group, private_link, topic_id, topic_of, user_ref
-from .in_time import away_text, in_time
+from .in_time import in_time, slow_text
 from .keyboards import tap as button
 from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
 from .present import Presenter
-from .reviews import Delivery, ReviewPoster
+from .reviews import asked_key
 from .settings_view import settings_answer
 
 log = logging.getLogger(__name__)
@@ -52,18 +52,17 @@ class Answer:
 
 
 class TapHandlers:
-    def __init__(self, sessions: Sessions, presenter: Presenter, reviews: ReviewPoster) -> None:
+    def __init__(self, sessions: Sessions, presenter: Presenter) -> None:
         self.sessions = sessions
         self.presenter = presenter
         self.outbox = presenter.outbox
-        self.reviews = reviews
 
     async def on_tap(self, update: Update, context: Context) -> None:
         query = update.callback_query
         if query is None:
             return
         tapped = decode(query.data)
-        late = partial(Answer, away_text(query.from_user.language_code), alert=True)
+        late = partial(Answer, slow_text(query.from_user.language_code), alert=True)
         if tapped is not None and tapped.action in (Action.PLAY, Action.DECLARE):
             async with self.outbox.first():
                 await self._answer(query, await in_time(self._settle(query, tapped), late))
@@ -140,12 +139,11 @@ class TapHandlers:
         if isinstance(reply.result, PracticeHint):
             given = reply.result
             return Answer(hint_text(given.hint, lang, given.variant, given.deck_style), alert=True)
-        if isinstance(reply.result, MatchReview):
-            delivery = await self.reviews.deliver(reply.result)
-            if delivery is Delivery.UNREACHABLE:
+        if isinstance(reply.result, ReviewAsked):
+            if not reply.result.privately:
                 return Answer(t(lang, "dm.start_first"),
                               url=f"https://t.me/{query.get_bot().username}?start=review")
-            return Answer(t(lang, "review.sent" if delivery is Delivery.SENT else "review.already_sent"))
+            return Answer(t(lang, asked_key(reply.result)))
         if reply.settings:
             lang = await self._settings_saved(query, uref, chat, reply)
         if reply.say is not None:
