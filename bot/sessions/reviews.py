@@ -94,9 +94,10 @@ class ReviewAsked:
 
     game_id: int
     ready: bool
-    """It was made already and is being delivered now; otherwise it follows once made."""
+    """It was made already and is being delivered now; otherwise it is on its way: made, or
+    asked for moments ago and not delivered yet."""
     already: bool = False
-    """It went to them moments ago, or is on its way: nothing more is sent."""
+    """It went to them moments ago: nothing is sent again."""
     privately: bool = True
     """Theirs is owed to their private chat; False when the bot cannot write to them there."""
 
@@ -151,9 +152,12 @@ class Reviews:
             self._room_for_one()
             await self.notices.owe(await self._owed(row, None, ""))
         if privately:
-            player = await self.directory.player(user)
-            if not await self.claim_sending(game_id, player.id) or \
-                    not await self.notices.owe(await self._owed(row, seat, user.key)):
+            owed = await self._owed(row, seat, user.key)
+            if not await self.notices.owe(owed):
+                self.deliver_when_made(row)
+                return ReviewAsked(game_id, False)
+            if not await self.claim_sending(game_id, (await self.directory.player(user)).id):
+                await self.notices.delivered(owed)
                 return ReviewAsked(game_id, ready, already=True)
         self.deliver_when_made(row)
         return ReviewAsked(game_id, ready, privately=privately)

@@ -104,16 +104,21 @@ async def test_a_review_goes_to_each_player_once_in_two_minutes() -> None:
     first_match, second_match = await _finished_duel(sessions), await _finished_duel(sessions)
     await sessions.review(first_match, ALICE)
     assert not (await sessions.ask_review(first_match, ALICE, privately=True)).already
-    assert (await sessions.ask_review(first_match, ALICE, privately=True)).already, "a double tap: once"
+    double = await sessions.ask_review(first_match, ALICE, privately=True)
+    assert not double.ready and not double.already, "a double tap: on its way, owed once"
+    assert len([e for e in await _owed_now(sessions) if e.seat == 0 and e.game_id == first_match]) == 1
     assert not (await sessions.ask_review(first_match, BOB, privately=True)).already, "each player's own"
     assert not (await sessions.ask_review(second_match, ALICE, privately=True)).already, "each match's own"
     for event in await _owed_now(sessions):
         await sessions.announce(event, _posted)
+    assert (await sessions.ask_review(first_match, ALICE, privately=True)).already, "just sent"
+    assert [e for e in await _owed_now(sessions) if e.game_id == first_match] == [], "nothing owed again"
     clock.advance(RESEND_AFTER - 1)
     assert (await sessions.ask_review(first_match, ALICE, privately=True)).already
     clock.advance(2)
     assert not (await sessions.ask_review(first_match, ALICE, privately=True)).already, "later, again"
-    assert (await sessions.ask_review(first_match, ALICE, privately=True)).already
+    pending = await sessions.ask_review(first_match, ALICE, privately=True)
+    assert not pending.ready and not pending.already, "on its way"
 
 
 async def test_a_review_whose_asker_stops_waiting_is_made_all_the_same(worked_out: list[int]) -> None:
