@@ -36,19 +36,24 @@ SUIT_SIGNS: dict[str, dict[Suit, str]] = {
     "trevisane": _ITALIAN,
     "bergamasche": _ITALIAN,
     "french": {Suit.DENARI: "♦", Suit.COPPE: "♥", Suit.SPADE: "♠", Suit.BASTONI: "♣"},
+    "spanish": {Suit.DENARI: "🪙", Suit.COPPE: "🍷", Suit.SPADE: "🗡️", Suit.BASTONI: "🪵"},
 }
 """The suit signs each deck's cards are written with, in buttons, alerts, captions and tables.
 Bastoni are a log (🪵) in every Italian deck: a sign players read as a club at once, and as
 widely drawn as the coin (both Emoji 13.0)."""
 _RANK_LETTERS = {1: "A", 8: "F", 9: "C", 10: "R"}
 _FRENCH_RANK_LETTERS = {1: "A", 8: "J", 9: "Q", 10: "K"}
+_SPANISH_RANK_LETTERS = {1: "A", 8: "S", 9: "C", 10: "R"}
+"""Sota, caballo, rey: the Spanish deck's figures by the letters its players name them with."""
+_LETTERS = {"french": _FRENCH_RANK_LETTERS, "spanish": _SPANISH_RANK_LETTERS}
+_LEGENDS = {"french": "legend.ranks_french", "spanish": "legend.ranks_spanish"}
 
 
 def card_label(card: Card, style: str = "napoletane") -> str:
-    """A short label for buttons and tables in deck `style`, e.g. `7🪙`, `F🟡` or `Q♠` (the
+    """A short label for buttons and tables in deck `style`, e.g. `7🪙`, `F🟡`, `Q♠` or `S🍷` (the
     Neapolitan signs for a deck it does not know)."""
     signs = SUIT_SIGNS.get(style, _ITALIAN)
-    letters = _FRENCH_RANK_LETTERS if style == "french" else _RANK_LETTERS
+    letters = _LETTERS.get(style, _RANK_LETTERS)
     return letters.get(card.rank, str(card.rank)) + signs[card.suit]
 
 
@@ -68,12 +73,12 @@ _EXPLAINED = ("ace_takes_all", "re_bello", "napola", "sevens_point", "asso_bello
 
 
 def card_legend(style: str, lang: str, *, buttons: bool = False) -> str:
-    """What the letters and suit signs of deck `style` mean: F/C/R (J/Q/K for the French deck)
-    and the four suits, for /help and the first hand; with `buttons`, also the 🚫 that chat
-    buttons put on a card that cannot be played now."""
+    """What the letters and suit signs of deck `style` mean: F/C/R (J/Q/K for the French deck,
+    S/C/R for the Spanish one) and the four suits, for /help and the first hand; with
+    `buttons`, also the 🚫 that chat buttons put on a card that cannot be played now."""
     suits = {suit: card_label(next(c for c in DECK if c.suit is suit and c.rank == 2), style)[1:]
              for suit in Suit}
-    ranks = t(lang, "legend.ranks_french" if style == "french" else "legend.ranks_italian")
+    ranks = t(lang, _LEGENDS.get(style, "legend.ranks_italian"))
     legend = t(lang, "legend.text", ranks=ranks, suits=t(
         lang, "legend.suits", denari=suits[Suit.DENARI], coppe=suits[Suit.COPPE],
         spade=suits[Suit.SPADE], bastoni=suits[Suit.BASTONI]))

@@ -21,6 +21,10 @@ SUPERSAMPLE = 4
 CORNER = 7.0
 
 _FRENCH_LABELS = {1: "A", 8: "J", 9: "Q", 10: "K"}
+_SPANISH_LABELS = {8: "10", 9: "11", 10: "12"}
+"""The Spanish deck prints its sota, caballo and rey as 10, 11 and 12 (they count 8, 9, 10)."""
+_PINTAS = {Suit.DENARI: 0, Suit.COPPE: 1, Suit.SPADE: 2, Suit.BASTONI: 3}
+"""The breaks in a Spanish card's frame line that tell its suit from the edge of a fanned hand."""
 
 _AREA = (21.0, 12.0, 79.0, 148.0)
 """Where the suit signs of a numbered card go: clear of the corner values."""
@@ -90,12 +94,24 @@ def _draw(card: Card, style: Style, width: int, height: int) -> Image.Image:
         outline=p.frame,
         width=pen.px(0.9),
     )
+    if style is Style.SPANISH:
+        _pintas(draw, pen, card.suit, inset, p.paper)
     if card.rank >= 8:
         draw_figure(pen.at(19, 8), card.rank, card.suit, style)
     else:
         _signs(pen, card, style)
     _corner_index(big, pen, card, style)
     return big
+
+
+def _pintas(draw: ImageDraw.ImageDraw, pen: Pen, suit: Suit, inset: float, paper: str) -> None:
+    """Break the frame line at the top and the bottom once per pinta: none for oros, one for
+    copas, two for espadas, three for bastos."""
+    count = _PINTAS[suit]
+    for i in range(count):
+        x = CARD_W / 2 + (i - (count - 1) / 2) * 9.0
+        for y in (inset, CARD_H - inset):
+            draw.rectangle((*pen.pt(x - 2.2, y - 1.2), *pen.pt(x + 2.2, y + 1.2)), fill=paper)
 
 
 def _signs(pen: Pen, card: Card, style: Style) -> None:
@@ -156,6 +172,8 @@ def _crossed(pen: Pen, card: Card, style: Style) -> None:
 def rank_label(card: Card, style: Style) -> str:
     if style is Style.FRENCH:
         return _FRENCH_LABELS.get(card.rank, str(card.rank))
+    if style is Style.SPANISH:
+        return _SPANISH_LABELS.get(card.rank, str(card.rank))
     return str(card.rank)
 
 

@@ -13,6 +13,7 @@ class Style(StrEnum):
     TREVISANE = "trevisane"
     BERGAMASCHE = "bergamasche"
     FRENCH = "french"
+    SPANISH = "spanish"
 
 
 class Blades(StrEnum):
@@ -21,7 +22,8 @@ class Blades(StrEnum):
     CROSSED = "crossed"
     """Straight swords and knobbly clubs crossing each other (Neapolitan, Sicilian)."""
     APART = "apart"
-    """Straight swords and knobbly clubs standing apart (Spanish-suited piacentine)."""
+    """Straight swords and knobbly clubs standing apart (the Spanish deck, and the
+    Spanish-suited piacentine)."""
     LATTICE = "lattice"
     """Curved swords and thin knotted batons woven in a lattice (Italian-suited decks)."""
 
@@ -127,6 +129,20 @@ PALETTES: dict[Style, Palette] = {
         "#111111",
         Blades.APART,
         True,
+    ),
+    Style.SPANISH: Palette(
+        "#fffdf7",
+        "#262626",
+        "#1c1a18",
+        "#f6c21c",
+        "#d8281f",
+        "#1e5aa8",
+        "#2e8540",
+        "#b0702f",
+        "#f7d2ae",
+        "#1c1a18",
+        Blades.APART,
+        False,
     ),
 }
 

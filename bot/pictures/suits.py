@@ -74,6 +74,14 @@ def _coin(pen: Pen, style: Style) -> None:
         pen.circle(0, 0, 0.32, p.gold, ink, OUTLINE)
         pen.circle(0, 0, 0.2, p.blue, ink, OUTLINE)
         _flower(pen, 4, 0.16, 0.07, "#f5e6b8", ink)
+    elif style is Style.SPANISH:
+        for i in range(16):
+            angle = math.radians(i * 22.5)
+            pen.line([(0.38 * math.cos(angle), 0.38 * math.sin(angle)),
+                      (0.46 * math.cos(angle), 0.46 * math.sin(angle))], ink, 0.02)
+        pen.circle(0, 0, 0.34, "#fbe07a", ink, OUTLINE)
+        _flower(pen, 4, 0.26, 0.09, p.red, ink)
+        pen.circle(0, 0, 0.07, p.blue, ink, 0.015)
     elif style is Style.BERGAMASCHE:
         pen.circle(0, 0, 0.38, p.green, ink, OUTLINE)
         pen.circle(0, 0, 0.3, p.gold, ink, OUTLINE)
@@ -97,6 +105,9 @@ def _flower(pen: Pen, petals: int, reach: float, size: float, fill: str, ink: st
 def _cup(pen: Pen, style: Style) -> None:
     p = PALETTES[style]
     ink = p.ink
+    if style is Style.SPANISH:
+        _goblet(pen, style)
+        return
     body, band, foot = {
         Style.NAPOLETANE: (p.red, p.gold, p.gold),
         Style.PIACENTINE: (p.gold, p.red, p.blue),
@@ -126,6 +137,22 @@ def _cup(pen: Pen, style: Style) -> None:
     pen.rect(-0.04, 0.03, 0.04, 0.3, foot, ink, OUTLINE)
     pen.ellipse(0, 0.13, 0.09, 0.05, band, ink, OUTLINE)
     pen.poly(mirrored([(0.05, 0.28), (0.14, 0.38), (0.24, 0.44), (0.24, 0.48)]), foot, ink, OUTLINE)
+
+
+def _goblet(pen: Pen, style: Style) -> None:
+    """The Spanish copa: a golden goblet, a round bowl on a knotted stem and a wide foot."""
+    p = PALETTES[style]
+    ink = p.ink
+    bowl = mirrored([(0.3, -0.46), (0.3, -0.36), (0.27, -0.2), (0.18, -0.07), (0.07, -0.01)])
+    pen.poly(bowl, p.gold, ink, OUTLINE)
+    pen.ellipse(0, -0.46, 0.3, 0.05, p.red, ink, OUTLINE)
+    pen.line([(-0.29, -0.33), (0.29, -0.33)], p.red, 0.05)
+    pen.line([(-0.22, -0.15), (0.22, -0.15)], p.blue, 0.035)
+    pen.rect(-0.045, -0.02, 0.045, 0.3, p.gold, ink, OUTLINE)
+    pen.ellipse(0, 0.1, 0.1, 0.06, p.red, ink, OUTLINE)
+    pen.ellipse(0, 0.24, 0.07, 0.035, p.gold, ink, OUTLINE)
+    pen.poly(mirrored([(0.05, 0.28), (0.16, 0.38), (0.27, 0.44), (0.27, 0.48)]), p.gold, ink, OUTLINE)
+    pen.line([(-0.2, 0.44), (0.2, 0.44)], p.red, 0.03)
 
 
 # ---- swords ----------------------------------------------------------------
@@ -160,7 +187,7 @@ def _sword(pen: Pen, style: Style, curve: float, slim: float) -> None:
         ink,
         OUTLINE,
     )
-    if style in (Style.PIACENTINE, Style.NAPOLETANE, Style.SICILIANE):
+    if style in (Style.PIACENTINE, Style.NAPOLETANE, Style.SICILIANE, Style.SPANISH):
         pen.line(ellipse_points(guard, hilt_y - 0.07, 0.04, 0.05, 8, 90, 330), ink, 0.045)
         pen.line(ellipse_points(-guard, hilt_y - 0.07, 0.04, 0.05, 8, -150, 90), ink, 0.045)
         pen.line(ellipse_points(guard, hilt_y - 0.07, 0.04, 0.05, 8, 90, 330), p.gold, 0.02)
@@ -181,11 +208,11 @@ def _baton(pen: Pen, style: Style, curve: float, slim: float) -> None:
     if p.blades is Blades.LATTICE:
         _thin_baton(pen, style, curve, slim)
         return
-    trunk, stub = (
-        (p.green, p.gold)
-        if style is Style.NAPOLETANE
-        else ((p.brown, p.green) if style is Style.PIACENTINE else (p.green, p.red))
-    )
+    trunk, stub = {
+        Style.NAPOLETANE: (p.green, p.gold),
+        Style.PIACENTINE: (p.brown, p.green),
+        Style.SPANISH: (p.brown, p.red),
+    }.get(style, (p.green, p.red))
     steps = 12
     left: list[Point] = []
     right: list[Point] = []
@@ -214,10 +241,10 @@ def _baton(pen: Pen, style: Style, curve: float, slim: float) -> None:
             0.015,
         )
     pen.ellipse(0, -0.44, 0.1 * slim, 0.04, stub, ink, 0.015)
-    if style is Style.NAPOLETANE:
+    if style in (Style.NAPOLETANE, Style.SPANISH):
         for y in (-0.1, 0.2):
             k = round((y + 0.44) / 0.92 * steps)
-            pen.line([left[k], right[k]], p.red, 0.035)
+            pen.line([left[k], right[k]], p.gold if style is Style.SPANISH else p.red, 0.035)
 
 
 def _thin_baton(pen: Pen, style: Style, curve: float, slim: float) -> None:

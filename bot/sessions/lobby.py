@@ -15,7 +15,7 @@ from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base, manages, rules_of
 from .lobby_options import option_change
-from .options import DECK_STYLES, DEFAULT_PLAYERS, variant_named
+from .options import DECK_STYLES, DEFAULT_PLAYERS, default_deck, variant_named
 from .play import Play
 from .ports import GameStore, OpenGameExists, StaleVersion
 from .records import (
@@ -91,7 +91,7 @@ class Lobby:
             players = int(rule_options.pop("players", DEFAULT_PLAYERS[chosen.value]))
             teams = team_count(rule_options.pop("teams", chosen in (Variant.SCOPONE,
                                                                       Variant.SCOPONE_SCIENTIFICO)))
-            deck_style = str(rule_options.pop("deck_style", "napoletane"))
+            deck_style = str(rule_options.pop("deck_style", default_deck(chosen.value, chat.language)))
             if deck_style not in DECK_STYLES:
                 raise InvalidInputError(f"unknown deck style {deck_style!r}")
             rules = Rules.from_options(chosen, rule_options)
@@ -298,7 +298,7 @@ class Lobby:
         async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> LobbyWrite:
             if not manages(row, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            return option_change(row, key, value)
+            return option_change(row, key, value, chat.language)
 
         return await self._lobby_change(chat_ref, user, change)
 

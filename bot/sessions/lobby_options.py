@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine import InvalidInputError, Rules
 from ..engine.rules import HOUSE_RULES, parse_variant
-from .options import DECK_STYLES, PLAYER_RANGE
+from .options import DECK_STYLES, PLAYER_RANGE, default_deck
 from .records import GameRow, LobbyChange
 from .refusals import Reason, Refused
 from .seats import changed_options, fitting_teams, seating, team_count, teams_of
@@ -16,14 +16,18 @@ from .seats import changed_options, fitting_teams, seating, team_count, teams_of
 _HOUSE_ANYWHERE = frozenset(name for names in HOUSE_RULES.values() for name in names)
 
 
-def option_change(row: GameRow, key: str, value: Any) -> LobbyChange:
+def option_change(row: GameRow, key: str, value: Any, language: str | None = None) -> LobbyChange:
     """Lobby `row` with option `key` set to `value` (its seats numbered from 0 again); refused
-    with why for a value the rules do not take, or fewer players than seats taken."""
+    with why for a value the rules do not take, or fewer players than seats taken. A new
+    variant brings its own default deck (in the chat's `language`) unless a deck was chosen."""
     variant, options = row.variant, dict(row.options)
     players, teams, deck_style = row.players, row.teams, row.deck_style
     try:
         if key == "variant":
+            old = variant
             variant = parse_variant(str(value)).value
+            if deck_style == default_deck(old, language):
+                deck_style = default_deck(variant, language)
             options = {}
             teams = 2 if variant in ("scopone", "scopone_scientifico") else 0
             low, high = PLAYER_RANGE[variant]

@@ -72,11 +72,17 @@ TURN_LIMIT_BOUNDS: tuple[int, int] = (15, 3600)
 where only one person plays against the computers."""
 
 DECK_STYLES: tuple[str, ...] = ("napoletane", "piacentine", "siciliane", "trevisane", "bergamasche",
-                                "french")
+                                "french", "spanish")
 """The decks a lobby offers, in the order menus list them: each is drawn by `bot.pictures` and
 written with its own suit signs by `bot.render`."""
 
 ON_OFF = ("on", "off")
+
+
+def default_deck(variant: str, language: str | None) -> str:
+    """The deck a lobby starts with, unless the chat chose one: the Spanish deck for an escoba
+    in a Spanish chat (the cards its players know), the Neapolitan otherwise."""
+    return "spanish" if variant == Variant.ESCOBA.value and language == "es" else "napoletane"
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,8 @@ def test_the_table_is_the_engines_and_the_ais() -> None:
     assert option_of("escoba", "teams", 6).values == ("on", "three", "off")
     assert option_of("escoba", "teams", 5).values == ("off",)
     assert option_of("scopone", "teams").values == ("on",)
-    assert DECK_STYLES == ("napoletane", "piacentine", "siciliane", "trevisane", "bergamasche", "french")
+    assert DECK_STYLES == ("napoletane", "piacentine", "siciliane", "trevisane", "bergamasche", "french",
+                           "spanish")
     assert tuple(sorted(TURN_LIMITS)) == TURN_LIMITS and TURN_LIMITS[-1] == 600
 
 
@@ -177,8 +178,10 @@ def test_discord_menus_offer_exactly_the_tables_values(lobby: LobbyView) -> None
             press = decode(item.custom_id)
             if press is not None and press.action is Action.ADD_COMPUTER:
                 sent["level"].append(press.arg)
-    for key in ("variant", "players", "target", "teams", "capture_choice", "deck_style"):
+    for key in ("variant", "players", "target", "teams", "capture_choice"):
         assert tuple(sent[key]) == offered[key].values, key
+    assert tuple(sent["deck_style"]) == tuple(v for v in offered["deck_style"].values
+                                              if v != current["deck_style"])
     assert tuple(sent["round_limit"]) == tuple(v for v in offered["round_limit"].values
                                                if v != current["round_limit"])
     for name in HOUSE_RULES[Variant(lobby.variant)]:

@@ -205,7 +205,7 @@ def test_every_deck_offered_is_drawn_and_written_with_its_own_signs() -> None:
     clubs = Card.parse("8B")
     assert {style: card_label(clubs, style) for style in DECK_STYLES} == {
         "napoletane": "F🪵", "piacentine": "F🪵", "siciliane": "F🪵", "trevisane": "F🪵",
-        "bergamasche": "F🪵", "french": "J♣"}
+        "bergamasche": "F🪵", "french": "J♣", "spanish": "S🪵"}
     coins = Card.parse("8D")
     refused = Refused(Reason.MUST_CAPTURE, card=coins, example=Move(coins, (clubs,)), deck_style="piacentine")
     assert refusal_text(refused, "it") == "Devi prendere: F🟡 → F🪵."

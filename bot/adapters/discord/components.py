@@ -127,7 +127,8 @@ def _menu_options(view: LobbyView, offered: dict[str, Option], menu: Menu, lang:
                   current: dict[str, str]) -> list[Choice]:
     """A select menu's entries, from the options the lobby offers. The target menu leaves out
     the round limit in effect (it shows the target); in the table menu (the lobby text shows
-    the current values) choosing a house rule switches it over."""
+    the current values) choosing a house rule switches it over, and the deck in effect is left
+    out, which keeps the menu within Discord's 25 entries."""
     choices: list[Choice] = []
     for key in MENU_KEYS[menu]:
         option = offered.get(key)
@@ -141,7 +142,7 @@ def _menu_options(view: LobbyView, offered: dict[str, Option], menu: Menu, lang:
                 description=t(lang, "discord.option.switch_off" if on else "discord.option.switch_on")))
             continue
         choices += [(value_label(option, value, lang), option_value(key, value)) for value in option.values
-                    if not (key == "round_limit" and value == current[key])]
+                    if not (key in ("round_limit", "deck_style") and value == current[key])]
     return choices
 
 
