@@ -13,8 +13,12 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..i18n import LANGUAGES, t
+from .names import shown_name, without_controls
 from .options import DECK_STYLES, VARIANT, VARIANTS, Option, options_for, variant_named
 from .refusals import Reason, Refused
+
+ECHO_MOST = 40
+"""Characters of a typed word quoted back in a refusal."""
 
 NOT_ON_THE_LINE = frozenset({"turn_limit"})
 """Offered in the lobby's menu but a setting of the chat (`/settings`), not of the game."""
@@ -39,6 +43,11 @@ class NewGameAsk:
 
     variant: str | None = None
     options: dict[str, str] = field(default_factory=dict)
+
+
+def _echo(typed: str) -> str:
+    """What the user typed, quoted back inside the bot's sentence as a name would be."""
+    return shown_name(typed, ECHO_MOST)
 
 
 def _word(text: str) -> str:
@@ -74,7 +83,7 @@ def read_newgame_line(line: str | None) -> NewGameAsk:
     """The game and the options `line` names: words that name a game first, then `name=value`
     words; refused with the first word that is neither (`OPTION_FORM`), or, when no word names a
     game, as an unknown game (`UNKNOWN_GAME`)."""
-    words = (line or "").split()
+    words = without_controls(line or "").split()
     bare = 0
     while bare < len(words) and "=" not in words[bare]:
         bare += 1
@@ -83,7 +92,7 @@ def read_newgame_line(line: str | None) -> NewGameAsk:
     for word in words[bare:]:
         name, _, value = word.partition("=")
         if not name or not value or "=" in value:
-            raise Refused(Reason.OPTION_FORM, asked=word)
+            raise Refused(Reason.OPTION_FORM, asked=_echo(word))
         key = key_names().get(_word(name), _word(name))
         if key == VARIANT.key:
             variant = variant_named(value)
@@ -103,10 +112,10 @@ def _variant_of(words: list[str]) -> str | None:
         except Refused:
             continue
         if count < len(words):
-            raise Refused(Reason.OPTION_FORM, asked=words[count])
+            raise Refused(Reason.OPTION_FORM, asked=_echo(words[count]))
         return variant
     if _word(words[0]) in key_names():
-        raise Refused(Reason.OPTION_FORM, asked=words[0])
+        raise Refused(Reason.OPTION_FORM, asked=_echo(words[0]))
     return variant_named(" ".join(words))
 
 
@@ -120,7 +129,7 @@ def checked_options(variant: str, options: Mapping[str, object]) -> dict[str, st
     for key in sorted(options, key=lambda k: k != "players"):
         option = offered.get(key)
         if option is None or key == VARIANT.key:
-            raise Refused(Reason.OPTION_UNKNOWN, option=key,
+            raise Refused(Reason.OPTION_UNKNOWN, option=_echo(key),
                           options=tuple(k for k in offered if k != VARIANT.key))
         if key == "teams" and players is not None:
             option = next(o for o in options_for(variant, players) if o.key == key)
@@ -140,6 +149,6 @@ def _value(option: Option, raw: object) -> str:
     try:
         return option.parse(typed)
     except Refused:
-        asked = f"{option.key}={raw}"
+        asked = _echo(f"{option.key}={raw}")
         raise Refused(Reason.OPTION_VALUE, asked=asked, option=option.key, values=option.values) from None
 

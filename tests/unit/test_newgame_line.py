@@ -151,3 +151,11 @@ async def test_a_commands_own_fields_are_checked_the_same_and_the_typed_line_win
     assert caught.value.reason is Reason.OPTION_VALUE
     await sessions.taps.new_game(asker(), "scopa", {"target": 16, "teams": None}, "target=31")
     assert (await sessions.lobby(CHAT)).rules.target == 31
+
+
+def test_a_typed_word_is_quoted_back_without_turning_the_sentence_around() -> None:
+    assert read_newgame_line("scopa \u202etarget=21").options == {"target": "21"}
+    caught = refused("scopa \u05e2\u05d3\u05d9=1")
+    assert caught.params["option"] == "\u2068\u05e2\u05d3\u05d9\u2069"
+    value = refusal_text(refused("scopa target=\u202e1000"), "en")
+    assert "\u202e" not in value and "“target=1000”" in value
