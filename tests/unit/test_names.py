@@ -8,12 +8,14 @@ from html import escape
 
 import regex
 
+from bot.pictures import table_picture, table_scene
 from bot.pictures.text import printable
 from bot.render import score_text
 from bot.sessions import ChatRef, UserRef
 from bot.sessions.names import FSI, NAME_MOST, PDI, clipped, shown_name
 
 from ..sessions_helpers import CHAT, open_memory_sessions, start_duel
+from .test_pictures import _seats, _table_view
 
 RLO = "\u202e"
 FAMILY = "👨\u200d👩\u200d👧"
@@ -83,6 +85,15 @@ def test_pictures_draw_no_direction_marks() -> None:
     drawn = printable(shown_name("Eve עדי") + " 11")
     assert FSI not in drawn and PDI not in drawn and drawn.endswith(" 11")
     assert printable(f"a{RLO}b") == "ab"
+
+
+def test_a_table_picture_draws_an_isolated_name_as_the_bare_name() -> None:
+    def picture(adi: str) -> bytes:
+        view = _table_view(seats=_seats(["Anna", adi, "Carla", "Dario"]),
+                           side_names=("Anna & Carla", f"{adi} & Dario"))
+        return table_picture(table_scene(view), "en").tobytes()
+
+    assert picture(shown_name("Eve עדי")) == picture("Eve עדי")
 
 
 async def test_a_scoreline_keeps_each_score_after_its_own_name() -> None:
