@@ -25,7 +25,7 @@ NOT_ON_THE_LINE = frozenset({"turn_limit"})
 
 _SLASH_NAMES: dict[str, str] = {"variant": "variant", "players": "players", "target": "target",
                                 "rounds": "round_limit", "teams": "teams", "capture": "capture_choice",
-                                "deck": "deck_style"}
+                                "deck": "deck_style", "turn_limit": "turn_limit"}
 """The names the chat front-ends' own option fields already have (`discord.option.<name>.name`),
 by the option they set."""
 
@@ -122,11 +122,14 @@ def _variant_of(words: list[str]) -> str | None:
 def checked_options(variant: str, options: Mapping[str, object]) -> dict[str, str]:
     """`options` as the lobby of `variant` takes them (each value as the menus send it), or
     refused naming the option a game of `variant` lacks (`OPTION_UNKNOWN`, with the options it
-    has) or the value it does not offer (`OPTION_VALUE`, with the values it does)."""
+    has), the value it does not offer (`OPTION_VALUE`, with the values it does), or a setting
+    of the chat rather than of the game (`OPTION_IN_SETTINGS`)."""
     offered = {o.key: o for o in options_for(variant) if o.key not in NOT_ON_THE_LINE}
     checked: dict[str, str] = {}
     players: int | None = None
     for key in sorted(options, key=lambda k: k != "players"):
+        if key in NOT_ON_THE_LINE:
+            raise Refused(Reason.OPTION_IN_SETTINGS, option=key)
         option = offered.get(key)
         if option is None or key == VARIANT.key:
             raise Refused(Reason.OPTION_UNKNOWN, option=_echo(key),

@@ -39,6 +39,8 @@ class Reason(StrEnum):
     OPTION_VALUE = "option_value"
     """/newgame gave an option a value its lobby does not offer (`asked`, `option`; `values`:
     those it offers)."""
+    OPTION_IN_SETTINGS = "option_in_settings"
+    """/newgame named a setting of the chat (`option`), which /settings or the lobby's menu set."""
     NOT_MEMBER = "not_member"
     """The chat says the user is not in it (one can see a public group's messages, and tap
     their buttons, without joining it)."""

@@ -73,7 +73,8 @@ def test_every_value_the_lobby_menus_offer_is_taken_and_only_those() -> None:
     ("scopa practice=maybe", Reason.OPTION_VALUE, {"option": "practice", "values": ("on", "off")}),
     ("scopa colour=red", Reason.OPTION_UNKNOWN, {"option": "colour"}),
     ("scopa napola=on fuori=on", Reason.OPTION_UNKNOWN, {"option": "fuori"}),
-    ("scopa turn_limit=60", Reason.OPTION_UNKNOWN, {"option": "turn_limit"}),
+    ("scopa turn_limit=60", Reason.OPTION_IN_SETTINGS, {"option": "turn_limit"}),
+    ("scopa tempo_mossa=60", Reason.OPTION_IN_SETTINGS, {"option": "turn_limit"}),
     ("scopa target 21", Reason.OPTION_FORM, {"asked": "target"}),
     ("target", Reason.OPTION_FORM, {"asked": "target"}),
     ("scopa target=", Reason.OPTION_FORM, {"asked": "target="}),
@@ -110,8 +111,10 @@ def test_every_refusal_reads_plainly_in_every_language(lang: str) -> None:
     form = refusal_text(refused("scopa target 21"), lang)
     assert "«target»" in form or "“target”" in form
     assert "=" in form and "{" not in form
-    texts = {value, unknown, form}
-    assert len(texts) == 3
+    settings = refusal_text(refused("scopa turn_limit=60"), lang)
+    assert "/settings" in settings and "{" not in settings
+    texts = {value, unknown, form, settings}
+    assert len(texts) == 4
     others = [refusal_text(refused("scopa target=1000"), other) for other in LANGUAGES if other != lang]
     assert value not in others, "each language has its own words"
 
