@@ -191,4 +191,13 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE seats ADD COLUMN waiting_since DOUBLE PRECISION;
     CREATE INDEX daily_plays_game ON daily_plays(game_id);
     """,
+    # 8: what the bot keeps secret with its data, made once and the same for every process on
+    # the database: `daily`, the key of the deal of the day's seed, so that nobody can work out a
+    # day's cards (or the computer's replies in it) from the date before the day.
+    """
+    CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 )
