@@ -155,9 +155,19 @@ def padded(cell: str, width: int, left: bool) -> str:
     return cell + space if left else space + cell
 
 
-def house_rule_label(name: str, lang: str) -> str:
-    """A house rule's name (engine.rules.HOUSE_RULES), as a switch shows it."""
-    return t(lang, "option.primiera.sevens" if name == "primiera" else f"option.{name}")
+def house_rule_label(name: str, lang: str, variant: str | None = None) -> str:
+    """A house rule's name (engine.rules.HOUSE_RULES), as a switch shows it: in an escoba the
+    sevens are its own point (los sietes), not a way of counting the primiera."""
+    if name == "primiera":
+        return t(lang, "option.primiera.escoba.sevens" if is_escoba(variant) else "option.primiera.sevens")
+    return t(lang, f"option.{name}")
+
+
+def primiera_label(variant: str, primiera: Primiera, lang: str) -> str:
+    """How the primiera is counted, as the lobby and /rules name it: an escoba's sevens by
+    escoba's own name."""
+    escoba = ".escoba" if is_escoba(variant) else ""
+    return t(lang, f"option.primiera{escoba}.{primiera.value}")
 
 
 def round_limit_label(limit: int, lang: str) -> str:
@@ -170,7 +180,7 @@ def rules_summary(variant: str, rules: Rules, lang: str) -> str:
         parts.append(t(lang, "option.round_limit", value=rules.round_limit))
     parts.append(t(lang, f"option.capture_choice.{rules.capture_choice.value}"))
     if rules.primiera is not Primiera.CLASSIC or variant == Variant.ESCOBA.value:
-        parts.append(t(lang, f"option.primiera.{rules.primiera.value}"))
+        parts.append(primiera_label(variant, rules.primiera, lang))
     default = Rules.default(variant)
     offered = HOUSE_RULES[parse_variant(variant)]
     parts += [t(lang, f"option.{name}") for name in _EXPLAINED

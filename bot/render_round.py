@@ -3,7 +3,7 @@ caption of a round's picture, fuori, the match's totals and ratings. Shared by e
 
 from __future__ import annotations
 
-from .i18n import t
+from .i18n import subject_count, t
 from .render import display_width, is_escoba, padded, rating_shown, short_name
 from .render_counts import round_counts_text
 from .sessions import MatchEnded, RoundEnded
@@ -62,14 +62,24 @@ def round_caption(event: RoundEnded, lang: str, target: int) -> str:
     and the match's score."""
     result = event.result
     totals = [score.total for score in result.scores]
-    points = "–".join(str(total) for total in totals)
     best = [side for side, total in enumerate(totals) if total == max(totals, default=0)]
-    won = (t(lang, "round.caption_won", side=event.side_names[best[0]], points=points) if len(best) == 1
-           else t(lang, "round.caption_tie", points=points))
+    if len(best) == 1:
+        winner = event.side_names[best[0]]
+        won = t(lang, "round.caption_won", side=winner, count=subject_count(winner),
+                points=result_points(totals, best[0], lang))
+    else:
+        won = t(lang, "round.caption_tie", points="–".join(str(total) for total in totals))
     score = " · ".join(f"{name} {total}" for name, total in zip(event.side_names, result.totals, strict=True))
     lines = [t(lang, "round.title", round=result.number), fuori_line(event, lang), won,
              t(lang, "table.score", score=score, target=target)]
     return "\n".join(line for line in lines if line)
+
+
+def result_points(totals: list[int], winner: int, lang: str) -> str:
+    """A result as it is said with its winner as the subject: the winner's points first
+    ("3 a 1", "3–1"), then the others', most first."""
+    others = sorted((total for side, total in enumerate(totals) if side != winner), reverse=True)
+    return t(lang, "round.points_to").join(str(total) for total in (totals[winner], *others))
 
 
 def fuori_line(event: RoundEnded, lang: str) -> str | None:
@@ -98,7 +108,9 @@ def breakdown_text(event: RoundEnded, lang: str, counts: bool = True,
 def match_text(event: MatchEnded, lang: str) -> str:
     lines = [t(lang, "match.title")]
     if event.winner is not None:
-        lines.append(t(lang, "match.winner", name=event.side_names[event.winner]))
+        winner = event.side_names[event.winner]
+        lines.append(t(lang, "match.winner", name=winner, count=subject_count(winner),
+                       points=result_points(list(event.totals), event.winner, lang)))
     if event.win_kind is not None and event.winner is not None:
         lines.append(t(lang, f"match.win_kind.{event.win_kind}"))
     score = " · ".join(f"{n} {p}" for n, p in zip(event.side_names, event.totals, strict=True))

@@ -17,6 +17,8 @@ from typing import Any
 
 from babel import Locale
 
+from .euphony import WORDS, joined
+
 LANGUAGES = ("it", "en", "es")
 DEFAULT_LANGUAGE = "it"
 STRICT = False
@@ -54,6 +56,25 @@ def language_of(code: str | None, fallback: str = DEFAULT_LANGUAGE) -> str:
     return primary if primary in LANGUAGES else "en"
 
 
+class _Formatter(Formatter):
+    """`str.format`, and the Italian euphonic *ad*/*ed* as a placeholder's format:
+    `Tocca {name:ad}` gives "Tocca ad Anna" or "Tocca a Marco" (`euphony`)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec in WORDS:
+            return joined(format_spec, str(value))
+        text: str = super().format_field(value, format_spec)
+        return text
+
+
+_FORMATTER = _Formatter()
+
+
+def fill(template: str, /, **params: Any) -> str:
+    """`template` with `params` filled in, as `t` fills a catalogue text."""
+    return _FORMATTER.vformat(template, (), params)
+
+
 @cache
 def _plural_rule(lang: str) -> Any:
     return Locale.parse(lang).plural_form
@@ -88,7 +109,7 @@ def t(lang: str | None, key: str, **params: Any) -> str:
         entry = catalogue("en").get(key, key)
     text = form(language, entry, params.get(COUNT))
     try:
-        return text.format(**params)
+        return fill(text, **params)
     except (KeyError, IndexError, ValueError):
         if STRICT:
             raise
@@ -99,6 +120,13 @@ def t(lang: str | None, key: str, **params: Any) -> str:
 def tn(lang: str | None, key: str, count: int, **params: Any) -> str:
     """`t` for a plural entry: `tn("it", "count.games", 1)` is `1 partita`, with 2 `2 partite`."""
     return t(lang, key, count=count, **params)
+
+
+def subject_count(side: str) -> int:
+    """How many people a side's name stands for, for a verb to agree with it as its subject
+    ("Anna vince", "Anna & Marco vincono"): sides are named by their players joined with
+    ` & ` (`sessions.views.side_names`)."""
+    return side.count(" & ") + 1
 
 
 def forms(entry: Entry) -> dict[str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from ..engine import Card, SideTally
-from ..i18n import t
+from ..i18n import subject_count, t
 from .cards import card_height, card_image
 from .felt import GOLD, LIGHT, MUTED, PANEL, felt, write
 from .scenes import RoundScene
@@ -44,7 +44,8 @@ def round_picture(scene: RoundScene, lang: str = "it") -> Image.Image:
     top = 130
     notes = [t(lang, "pictures.fuori", name=printable(scene.fuori_name))] if scene.fuori_name else []
     if scene.winner:
-        notes.append(t(lang, "pictures.winner", side=printable(scene.winner)))
+        notes.append(t(lang, "pictures.winner", side=printable(scene.winner),
+                       count=subject_count(scene.winner)))
     height = top + (rows + 2) * ROW + 40 + 46 * len(notes)
     image = felt(WIDTH, height)
     draw = ImageDraw.Draw(image)

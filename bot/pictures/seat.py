@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from ..i18n import t
+from ..i18n import subject_count, t
 from .cards import card_height, card_image
 from .fan import Row, lay, row
 from .felt import GOLD, LIGHT, MUTED, PANEL, felt, glow, write
@@ -112,7 +112,8 @@ def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: SeatScene, top: 
     write(draw, (PAD + 4, line_y), title, 22, LIGHT, "lm", bold=True)
     room = WIDTH - 2 * PAD - 8 - int(font(22, True).getlength(title)) - 20
     if table.winner is not None:
-        note, colour = t(lang, "pictures.winner", side=printable(table.winner)), GOLD
+        note = t(lang, "pictures.winner", side=printable(table.winner), count=subject_count(table.winner))
+        colour = GOLD
     else:
         note, colour = hand_note(hand, lang)
     write(draw, (WIDTH - PAD - 4, line_y), fit(note, 22, room, True), 22, colour, "rm", bold=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from ..i18n import t, tn
+from ..i18n import subject_count, t, tn
 from .cards import card_height, card_image
 from .felt import GOLD, LIGHT, MUTED, PANEL, felt, glow, write
 from .scenes import LastPlay, SideLine, TableScene
@@ -37,7 +37,7 @@ def table_picture(scene: TableScene, lang: str = "it") -> Image.Image:
     if scene.last_play is not None:
         _last_play(image, draw, scene, scene.last_play, play_top, lang)
     if scene.winner is not None:
-        footer = t(lang, "pictures.winner", side=printable(scene.winner))
+        footer = t(lang, "pictures.winner", side=printable(scene.winner), count=subject_count(scene.winner))
     elif scene.to_play is not None:
         footer = t(lang, "pictures.turn", name=printable(scene.to_play))
     else:

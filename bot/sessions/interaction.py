@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..engine import Card, EngineError, Move, Rules
 from ..engine.rules import parse_variant
 from .hints import PracticeHint
-from .options import variant_named
+from .options import DECK_STYLES, default_deck, variant_named
 from .refusals import Reason, Refused
 from .views import HandView
 
@@ -273,3 +273,18 @@ async def rules_to_show(sessions: Sessions, chat: ChatRef | None, variant: str |
         return name, Rules.default(name)
     except EngineError as exc:
         raise Refused(Reason.BAD_OPTION, detail=str(exc)) from None
+
+
+async def deck_to_show(sessions: Sessions, chat: ChatRef | None) -> str:
+    """The deck whose cards /help explains: the chat's open game's; else the deck the chat
+    chose; else the one its default variant is dealt with in its language (an escoba in a
+    Spanish chat: the Spanish deck)."""
+    if chat is None:
+        return default_deck("scopa", None)
+    if await sessions.open_game_id(chat) is not None:
+        return (await sessions.lobby(chat)).deck_style
+    settings = await sessions.chat(chat)
+    chosen = str(settings.defaults.get("deck_style", ""))
+    if chosen in DECK_STYLES:
+        return chosen
+    return default_deck(str(settings.defaults.get("variant", "scopa")), settings.language)

@@ -277,7 +277,7 @@ class Lobby:
             free = free_seat(row)
             if free is None:
                 raise Refused(Reason.GAME_FULL)
-            computer = await self.store.ensure_player("computer", level, f"CPU {level}",
+            computer = await self.store.ensure_player("computer", level, f"Computer {level}",
                                                       is_computer=True)
             return LobbyChange(row.id, row.version, seats=tuple(sorted(
                 [*row.seats, SeatRow(free, computer.id, level, True, 0, False)], key=lambda s: s.seat)))

@@ -16,7 +16,6 @@ from ..engine.moves import table_order
 from .records import ChatRow, GameRow, GameStatus, PlayerRow, SeatRow
 from .refs import ChatRef
 
-COMPUTER_NAMES = {"easy": "CPU 🙂", "medium": "CPU 🤔", "hard": "CPU 😈"}
 COMPUTER_SIGNS = {"easy": "🙂", "medium": "🤔", "hard": "😈"}
 SEAT_NAMES = ("Aldo", "Bruna", "Ciro", "Dora", "Ezio", "Fulvia")
 """The first names of computers that share a table with other computers, by seat (the second
@@ -222,18 +221,23 @@ class HandView:
 
 
 def seat_name(seat: SeatRow | None, seats: Sequence[SeatRow] = ()) -> str:
-    """A player's name. A computer alone among people is `CPU` and the sign of its level
-    (`CPU 🤔`); computers that share the table (`seats`) with another computer each have the
-    first name of their seat and that sign (`Ciro 🤔`), so scores and teams stay readable."""
+    """A player's name. A computer is named as a person is, by the first name of its seat
+    (`Bruna`), so that every text that names a player reads as it does for people ("Tocca a
+    Bruna", "Bruna vince la smazzata"); the lobby says it is a computer, and at which level.
+    Computers that share the table (`seats`) with another computer add the sign of their level
+    (`Ciro 🤔`), so that a table of several computers tells them apart (as does one whose seat's
+    name a person at the table has). The names computer players are stored with (`CPU easy`,
+    `Computer hard`) are never shown."""
     if seat is None:
         return "—"
     if seat.player is not None and not seat.player.is_computer:
         return seat.player.display_name
-    level = seat.computer_level or "medium"
-    if any(other.seat != seat.seat and other.is_computer for other in seats):
-        sign = COMPUTER_SIGNS.get(level, COMPUTER_SIGNS["medium"])
-        return f"{SEAT_NAMES[seat.seat % len(SEAT_NAMES)]} {sign}"
-    return COMPUTER_NAMES.get(level, "CPU")
+    name = SEAT_NAMES[seat.seat % len(SEAT_NAMES)]
+    if any(other.seat != seat.seat and (other.is_computer or (
+            other.player is not None and other.player.display_name == name)) for other in seats):
+        level = seat.computer_level or "medium"
+        return f"{name} {COMPUTER_SIGNS.get(level, COMPUTER_SIGNS['medium'])}"
+    return name
 
 
 def seat_info(seat: SeatRow, seats: Sequence[SeatRow] = ()) -> SeatInfo:

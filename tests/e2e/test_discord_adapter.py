@@ -108,7 +108,8 @@ async def test_four_player_team_match_with_a_computer(world: World) -> None:
     refused = await fake.press(w.dino, lobby, "🤖 medio")
     assert "Only the player who created" in refused.reply.text
     await fake.press(w.alice, lobby, "🤖 medio")
-    await fake.wait_for(lambda: all(n in lobby.text for n in ("Bob", "Carla", "CPU")), what="a full lobby")
+    await fake.wait_for(lambda: all(n in lobby.text for n in ("Bob", "Carla", "Dora 🤖")),
+                        what="a full lobby")
     menu = lobby.find(prefix="scopa:e:")
     assert menu["options"][0]["label"] == "Scopa"
     await fake.press(w.alice, lobby, custom_id=f"scopa:e:{await open_game(w)}:table",
@@ -120,16 +121,16 @@ async def test_four_player_team_match_with_a_computer(world: World) -> None:
 
     await play_to_end(w, game_id, [w.alice, w.bob, w.carla], fresh_hand=True)
     final = await w.sessions.table(game_id)
-    assert final.finished and final.side_names == ("Alice & Carla", "Bob & CPU 🤔")
+    assert final.finished and final.side_names == ("Alice & Carla", "Bob & Dora")
     await w.front.lanes.idle()
     breakdown = next(m for m in fake.messages(w.channel)
                      if m.embeds and "Fine della smazzata" in m.embeds[0].get("title", ""))
     assert breakdown.picture() is not None
     assert "Alice & Carla" in breakdown.embeds[0]["description"]
-    assert "Bob & CPU 🤔" in breakdown.embeds[0]["description"]
+    assert "Bob & Dora" in breakdown.embeds[0]["description"]
     board = await fake.slash(w.dino, w.channel, "leaderboard")
     assert all(name in board.reply.text for name in ("Alice", "Bob", "Carla"))
-    assert "CPU" not in board.reply.text
+    assert "CPU" not in board.reply.text and "Dora" not in board.reply.text
 
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 
 import discord
 import pytest
@@ -161,7 +162,8 @@ async def test_a_round_ends_with_its_picture_and_the_numbers_once(world: World) 
     embed = ended.embeds[0]
     lines = embed["description"].splitlines()
     assert lines[-1].startswith("Punteggio: Alice ") and "(a 1)" in lines[-1]
-    assert any(line.startswith(("Smazzata a ", "Smazzata pari")) for line in lines)
+    assert any(re.fullmatch(r"\S+ vince la smazzata \d+ a \d+|Smazzata in parità, \d+–\d+", line)
+               for line in lines), "the round's winner is the subject"
     assert "fields" not in embed and "```" not in embed["description"], "the numbers only in the picture"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,8 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(tmp_path: Path) 
             assert lobby.deleted or final is lobby
             assert all(any(e["type"] == "pre" for e in m.entities) for m in breakdowns)
             end = posts[-1]
-            assert end is match_over(tg, group) and "Winner" in (end.text or "")
+            assert end is match_over(tg, group)
+            assert re.search(r"\n\w+ wins the match \d+–\d+\n", end.text or ""), "the winner is the subject"
             assert end.button_texts == ["🔁 Rematch", "🔍 Review"]
             assert all(record.answered and not record.show_alert for record in taps.records)
             assert max(record.answer_delay or 0 for record in taps.records) < 2.0
@@ -109,12 +111,13 @@ async def test_scopone_four_players_with_a_computer(tmp_path: Path) -> None:
             for user in players[1:]:
                 assert not (await answered(tg, tg.tap(group, lobby, user, "Join"))).show_alert
             assert not (await answered(tg, tg.tap(group, lobby, players[1], "🤖 medium"))).show_alert
-            await tg.wait_for(lambda: "4. CPU" in (lobby.text or ""), what="the computer's seat")
+            await tg.wait_for(lambda: "4. Dora 🤖 (computer, medium)" in (lobby.text or ""),
+                              what="the computer's seat")
             assert "team A" in (lobby.text or "") and "team B" in (lobby.text or "")
             assert not (await answered(tg, tg.tap(group, lobby, players[0], "Start"))).show_alert
             await play_until_over(tg, group, players, timeout=30)
             history = table_history(tg, group)
-            assert "CPU" in history and "plays" in history
+            assert "Dora plays" in history and "CPU" not in history
             end = match_over(tg, group)
             assert end is not None and " & " in (end.text or ""), "teams are named by their players"
 

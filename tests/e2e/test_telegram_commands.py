@@ -65,7 +65,8 @@ async def test_commands_options_settings_and_who_may_do_what(tmp_path: Path) -> 
 
             await answered(tg, tg.tap(group, lobby, bob, "Join"))
             await answered(tg, tg.tap(group, lobby, bob, "🤖 easy"))
-            await tg.wait_for(lambda: "3. CPU" in (lobby.text or ""), what="the computer")
+            await tg.wait_for(lambda: "3. Ciro 🤖 (computer, easy)" in (lobby.text or ""),
+                              what="the computer")
             refused = await answered(tg, tg.tap(group, lobby, bob, "Remove computers"))
             assert refused.show_alert
             await answered(tg, tg.tap(group, lobby, bob, "Leave"))

@@ -68,7 +68,7 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(tm
         texts = [m.text or "" for m in bot_messages(tg, group)]
         assert sum("End of round 1" in text for text in texts) == 1, texts
         breakdown = next(text for text in texts if "End of round 1" in text)
-        assert "Counts (Alice – Bob): cards " in breakdown and "denari" in breakdown, "the counts"
+        assert "Counts (Alice – Bob): cards " in breakdown and "coins" in breakdown, "the counts"
         end = match_over(tg, group)
         assert end is not None and end.button_texts == ["🔁 Rematch", "🔍 Review"]
         await tg.wait_for(lambda: "Match over." in (lobby.text or ""), what="the final table")
@@ -81,7 +81,7 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(tm
         tg.user_sends(group, bob, "/help")
         await tg.wait_for(lambda: any("/newgame" in (m.text or "") for m in bot_messages(tg, group)))
         assert [m.text or "" for m in bot_messages(tg, group)][: len(texts)] == texts
-        assert sum("Winner" in (m.text or "") for m in bot_messages(tg, group)) == 1, "posted once"
+        assert sum(" wins the match " in (m.text or "") for m in bot_messages(tg, group)) == 1, "posted once"
         await again.stop()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -168,7 +169,8 @@ async def test_a_round_ends_with_its_picture_under_a_short_caption(tmp_path: Pat
             caption = shown(ended).splitlines()
             assert caption[0] == "📊 End of round 1"
             assert caption[-1].startswith("Score: Alice ") and "(to 1)" in caption[-1]
-            assert any(line.startswith(("Round to ", "Round tied")) for line in caption)
+            assert any(re.fullmatch(r"\S+ wins the round \d+–\d+|Round tied \d+–\d+", line)
+                       for line in caption), "the round's winner is the subject"
             assert "Counts" not in shown(ended), "the numbers are in the picture, not repeated"
 
 

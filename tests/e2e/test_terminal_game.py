@@ -84,7 +84,7 @@ async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path
 async def test_declaring_fuori_in_the_terminal(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "terminal.db")
     out = io.StringIO()
-    script = iter(["f 99", "f1", "y", ""])
+    script = iter(["h", "f 99", "f1", "y", ""])
     game = TerminalGame(sessions, lang="en", out=out, read_line=feeder(script))  # type: ignore[arg-type]
     game_id = await game.setup("scopone", None, "easy", False, {"fuori": "on"})
     assert await game.run(game_id)
@@ -111,7 +111,8 @@ async def test_the_prompt_is_where_the_cursor_waits(tmp_path: Path) -> None:
     assert text.count(prompt) == 2
     assert text.index("Your moves:") < text.index(prompt) < text.index("Type the number of a move")
     assert "Your turn: type the number of a move." in text and "tap a card" not in text
-    assert "F = fante (jack, 8)" in text and "🪙 denari (coins)" in text
+    assert "F = fante (jack, 8)" in text and "🪙 coins" in text and "denari" not in text
+    assert "fuori" not in text, "no fuori in a 2-player scopa's help"
     await sessions.close()
 
 
@@ -122,7 +123,7 @@ async def test_a_match_to_the_end_shows_each_rounds_counts(tmp_path: Path) -> No
     text = out.getvalue()
     counts = text[text.index("Counts ("):].splitlines()[0]
     primiera = r"(\d+–\d+|none – \d+|\d+ – none)"
-    assert re.search(rf"cards \d+–\d+ · denari \d+–\d+ · primiera {primiera} · settebello: \S+", counts)
+    assert re.search(rf"cards \d+–\d+ · coins \d+–\d+ · primiera {primiera} · settebello: \S+", counts)
     assert re.search(r"scope \d+–\d+", counts)
     await sessions.close()
 
@@ -150,7 +151,7 @@ async def test_the_cards_left_on_the_table_are_announced_before_the_round_summar
     text = out.getvalue()
     assert text.index("• CPU 🙂 takes what is left: 3🪙 R🗡️") < text.index("📊 End of round 1")
     assert text.count("takes what is left") == 1
-    assert ("Counts (root – CPU 🙂): cards 22–18 · denari 7–3 · primiera 73–78 · settebello: root"
+    assert ("Counts (root – CPU 🙂): cards 22–18 · coins 7–3 · primiera 73–78 · settebello: root"
             " · scope 2–0") in text
     await sessions.close()
 

@@ -68,7 +68,7 @@ async def test_no_count_of_the_cards_taken_while_a_round_is_played() -> None:
     game_id = await _federal(sessions)
     table = await sessions.table(game_id)
     assert not table.counts_shown and table.captured_counts == ()
-    for lang, word in (("it", "prese"), ("en", "taken"), ("es", "ganadas")):
+    for lang, word in (("it", "prese"), ("en", "taken"), ("es", "recogidas")):
         text = table_text(table, lang, now=0)
         assert word not in text
     assert "0 scope" in table_text(table, "it", now=0), "the scope are still shown"

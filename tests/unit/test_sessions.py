@@ -238,7 +238,7 @@ async def test_declaring_fuori_too_early_ends_the_match_for_the_other_side() -> 
     assert final.finished and final.winner == 1, "nobody has 8 points after one play"
     ended = next(e for e in seen if isinstance(e, RoundEnded))
     assert ended.fuori_name == "Alice" and ended.fuori_side == 0
-    assert "si è dichiarato fuori, ma Alice & Ciro 🙂 aveva solo" in breakdown_text(ended, "it")
+    assert "si è dichiarato fuori, ma Alice & Ciro 🙂 avevano solo" in breakdown_text(ended, "it")
     moved = [e for e in seen if isinstance(e, MovePlayed)]
     assert moved[-1].fuori and not any(e.fuori for e in moved[:-1])
     record = json.loads((await s._store.records())[0])

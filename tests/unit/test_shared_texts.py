@@ -55,7 +55,7 @@ async def test_a_played_round_announces_the_leftovers_and_its_counts() -> None:
     assert f"{last[0].leftover_name} prende le carte rimaste" in move_text(last[0], "it", "napoletane")
     ended = next(e for e in seen if isinstance(e, RoundEnded))
     for lang, words in (("it", ("Conteggi", "carte", "denari", "settebello", "scope")),
-                        ("en", ("Counts", "cards", "denari", "settebello", "scope")),
+                        ("en", ("Counts", "cards", "coins", "settebello", "scope")),
                         ("es", ("Recuento", "cartas", "oros", "7 de oros", "scope"))):
         counts = breakdown_text(ended, lang).splitlines()[-1]
         assert all(word in counts for word in words), (lang, counts)
@@ -141,7 +141,8 @@ def test_the_card_legend_names_the_figures_and_suits_of_each_deck() -> None:
     es = card_legend("napoletane", "es")
     assert "sota" in es and "caballo" in es and "rey" in es and "🪙 oros" in es
     french = card_legend("french", "en")
-    assert "J = jack" in french and "K = king" in french and "♦ denari" in french
+    assert "J = jack" in french and "K = king" in french and "♦ coins" in french
+    assert "denari" not in card_legend("napoletane", "en"), "one English word for each suit"
 
 
 async def test_the_first_hand_explains_the_cards() -> None:

@@ -137,7 +137,7 @@ def _menu_options(view: LobbyView, offered: dict[str, Option], menu: Menu, lang:
         if key in HOUSE_OPTIONS:
             on, switch = house_rule_switch(view.rules, key)
             choices.append(discord.SelectOption(
-                label=house_rule_label(key, lang)[:100], value=option_value(key, switch),
+                label=house_rule_label(key, lang, view.variant)[:100], value=option_value(key, switch),
                 emoji="✅" if on else "⬜",
                 description=t(lang, "discord.option.switch_off" if on else "discord.option.switch_on")))
             continue

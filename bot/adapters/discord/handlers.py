@@ -20,7 +20,7 @@ from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
 from ...sessions import ChatRef, ChatSettings, DailyStart, Reason, Refused, Sessions, UserRef, language_of
-from ...sessions.interaction import rules_to_show
+from ...sessions.interaction import deck_to_show, rules_to_show
 from ...sessions.tap import Redraw, Setting
 from ...sessions.tap import Reply as TapReply
 from ..common.failures import log_failure
@@ -184,9 +184,7 @@ class CommandHandlers:
     async def _help(self, interaction: discord.Interaction) -> Reply:
         lang = await self._language(user_ref(interaction))
         chat = chat_ref(interaction)
-        style = "napoletane"
-        if chat is not None and await self.sessions.open_game_id(chat) is not None:
-            style = (await self.sessions.lobby(chat)).deck_style
+        style = await deck_to_show(self.sessions, chat)
         legend = card_legend(style, lang, buttons=True)
         return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n"
                                               + newgame_help(lang, "discord.newgame.help") + "\n\n"

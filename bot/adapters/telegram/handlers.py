@@ -229,9 +229,8 @@ class Handlers:
         if found is None or update.effective_message is None:
             return
         cref, lang = found[0], found[3]
-        style = "napoletane"
-        if is_group(update.effective_message.chat):
-            style = str((await self.sessions.chat(cref)).defaults.get("deck_style", style))
+        style = await interaction.deck_to_show(self.sessions, cref if is_group(update.effective_message.chat)
+                                               else None)
         await self._reply(update.effective_message, lang, lambda lang: escape(
             t(lang, "help.text") + "\n\n" + newgame_help(lang) + "\n\n" + t(lang, "telegram.help.extra")
             + "\n\n" + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"

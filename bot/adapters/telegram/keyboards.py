@@ -148,7 +148,7 @@ def _house_buttons(view: LobbyView, lang: str) -> Iterable[Button]:
     for option in options_for(view.variant, view.players):
         if option.key in HOUSE_OPTIONS:
             on, switch = options.house_rule_switch(view.rules, option.key)
-            yield _option(view, option.key, switch, house_rule_label(option.key, lang), on)
+            yield _option(view, option.key, switch, house_rule_label(option.key, lang, view.variant), on)
 
 
 # ---- the table and the end of a match -------------------------------------------------

@@ -345,7 +345,9 @@ class TerminalGame:
         the notice to show under the next screen, if any."""
         lowered = line.lower()
         if lowered in _HELP:
-            return self._say("help") + "\n" + card_legend(style, self.lang)
+            _, rules = await interaction.rules_to_show(self.sessions, self.chat, None)
+            fuori = [self._say("fuori_hint")] if rules.fuori else []
+            return "\n".join([self._say("help"), *fuori, card_legend(style, self.lang)])
         if lowered in _RULES:
             variant, rules = await interaction.rules_to_show(self.sessions, self.chat, None)
             return rules_text(variant, rules, self.lang)
