@@ -211,7 +211,7 @@ async def test_a_round_end_the_group_cannot_take_as_a_photo_is_posted_as_text(tm
             assert [c.description for c in tg.calls_to("sendPhoto") if not c.ok] == [NO_PHOTO_RIGHTS]
 
 
-async def test_a_lobby_offers_all_six_decks_and_shows_the_one_chosen(tmp_path: Path) -> None:
+async def test_a_lobby_offers_all_seven_decks_and_shows_the_one_chosen(tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
         alice, _, group = _friends(tg)
         async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
@@ -221,9 +221,9 @@ async def test_a_lobby_offers_all_six_decks_and_shows_the_one_chosen(tmp_path: P
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Options"))).show_alert
             await tg.wait_for(lambda: any("Cards" in b for b in lobby.button_texts), what="the options")
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Cards"))).show_alert
-            decks = ["Neapolitan", "Piacentine", "Sicilian", "Trevisane", "Bergamasche", "French"]
+            decks = ["Neapolitan", "Piacentine", "Sicilian", "Trevisane", "Bergamasche", "French", "Spanish"]
             await tg.wait_for(lambda: all(any(d in b for b in lobby.button_texts) for d in decks),
-                              what="the six decks")
+                              what="the seven decks")
             before = lobby.photo["data"] if lobby.photo else None
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Trevisane"))).show_alert
             trevisane = photo_bytes(lobby_picture(lobby_scene("trevisane"), "en"))

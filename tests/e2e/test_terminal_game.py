@@ -275,3 +275,21 @@ async def test_the_table_is_drawn_once_per_turn_and_a_bad_line_gets_only_its_err
     assert "within" not in text, "the terminal has no time limit to show"
     assert "• " not in text and "Last moves:" in text, "the latest plays once, under Last moves"
     await sessions.close()
+
+
+async def test_a_spanish_escoba_is_played_to_its_end_with_the_spanish_deck(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "terminal.db")
+    game, out = console_game(sessions, ["ayuda", "reglas", *["1"] * 3000], lang="es")
+    game_id = await game.setup("escoba", 2, "easy", False, {"round_limit": "1"})
+    assert (await sessions.game_row(game_id)).deck_style == "spanish"
+    assert await game.run(game_id)
+    text = out.getvalue()
+    assert "S = sota (la 10, vale 8)" in text and "🪙 oros, 🍷 copas, 🗡️ espadas, 🪵 bastos" in text
+    assert "Los sietes (la setenta)" in text and "la sota (la 10) vale 8" in text
+    labels = set(re.findall(r"\b([0-9]{1,2}|[ASCRF])(🪙|🍷|🗡️|🪵)", text))
+    assert labels and not any(letter == "F" for letter, _ in labels), "sota, caballo, rey: S, C, R"
+    assert "Fin de la ronda 1" in text and "Partida terminada" in text
+    assert re.search(r"\n\S+ gana la partida \d+ a \d+\n", text), "the winner is the subject"
+    for word in ("fuori", "Ganadas", "ganadas", "Bazas", "CPU", "denari", "Tocca"):
+        assert word not in text, word
+    await sessions.close()
