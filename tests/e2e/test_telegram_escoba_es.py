@@ -30,7 +30,8 @@ from ..telegram_helpers import (
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 SPANISH_CARD = re.compile(r"(?<![\w])([0-9]|[ASCRFJQK])(🪙|🍷|🗡️|🪵|🟡|🏆|⚔️)")
-ITALIAN_WORDS = ("fuori", "Ganadas", "ganadas", "Bazas", "bazas", "CPU", "Primiera: más sietes", "aquí en privado")
+ITALIAN_WORDS = ("fuori", "Ganadas", "ganadas", "Bazas", "bazas", "CPU", "Primiera: más sietes",
+                 "aquí en privado")
 
 
 async def test_a_spanish_group_plays_escoba_with_the_spanish_deck_and_words(tmp_path: Path) -> None:
