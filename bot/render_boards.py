@@ -12,9 +12,14 @@ from .sessions import LeaderboardLine
 
 
 def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool,
-                     variant: str | None = None) -> str:
-    """The ranking; sweeps are named as in `variant` (the game the chat plays, `Sessions.chat_game`)."""
-    scope = t(lang, "leaderboard.global" if global_scope else "leaderboard.chat")
+                     variant: str | None = None, chat: str | None = None) -> str:
+    """The ranking; sweeps are named as in `variant` (the game the chat plays, `Sessions.chat_game`).
+    A chat's board names the chat by its title `chat` when it has one, so that it reads right
+    wherever the answer goes (a group's, sent to the asker's private chat)."""
+    if global_scope:
+        scope = t(lang, "leaderboard.global")
+    else:
+        scope = t(lang, "leaderboard.chat_named", chat=chat) if chat else t(lang, "leaderboard.chat")
     lines = [t(lang, "leaderboard.title", scope=scope)]
     if not rows:
         lines.append(t(lang, "leaderboard.empty"))

@@ -10,11 +10,13 @@ from string import Formatter
 
 import pytest
 
+from bot.adapters.telegram.markup import hand_lobby_html
 from bot.engine import RoundResult, Rules, SideScore, SideTally
 from bot.engine.rules import HOUSE_RULES, Variant
 from bot.i18n import LANGUAGES, catalogue, fill, forms, placeholders, plural_category, t
 from bot.i18n.euphony import euphonic
 from bot.render import rules_text
+from bot.render_boards import leaderboard_text
 from bot.render_round import match_text, round_caption
 from bot.sessions import MatchEnded, RoundEnded
 
@@ -161,3 +163,16 @@ def test_no_fuori_where_the_game_has_none(lang: str) -> None:
         assert "fuori" not in t(lang, key).lower(), (lang, key)
     scopone = Rules.from_options("scopone", {"fuori": "on"})
     assert "fuori" in rules_text("scopone", scopone, lang).lower()
+
+
+@pytest.mark.parametrize(("lang", "title"), [
+    ("it", "🏅 Classifica — «Amici»"), ("en", "🏅 Leaderboard — “Amici”"),
+    ("es", "🏅 Clasificación — «Amici»")])
+def test_a_groups_board_names_the_group_wherever_it_is_read(lang: str, title: str) -> None:
+    assert leaderboard_text([], lang, False, None, "Amici").splitlines()[0] == title
+
+
+def test_a_seat_in_a_game_of_the_private_chat_itself_is_not_named_after_the_player() -> None:
+    here = hand_lobby_html("it", "scopa", "Anna", here=True)
+    assert "Anna" not in here and "aperta qui" in here
+    assert "in “Amici”" in hand_lobby_html("it", "scopa", "Amici")

@@ -304,7 +304,9 @@ class Handlers:
         everyone = not is_group(message.chat) or asks_for_everyone(context.args or ())
         rows = await self.sessions.leaderboard(None if everyone else cref)
         game = await self.sessions.chat_game(cref if is_group(message.chat) else None)
-        await self._reply(message, lang, lambda lang: escape(leaderboard_text(rows, lang, everyone, game)))
+        title = chat_ref(message.chat).title if is_group(message.chat) else None
+        await self._reply(message, lang, lambda lang: escape(leaderboard_text(rows, lang, everyone, game,
+                                                                              title)))
 
     async def cmd_stats(self, update: Update, context: Context) -> None:
         found = await self._context(update)

@@ -189,7 +189,11 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
     return "\n".join(lines)
 
 
-def hand_lobby_html(lang: str, variant: str, chat_title: str | None) -> str:
+def hand_lobby_html(lang: str, variant: str, chat_title: str | None, here: bool = False) -> str:
+    """The note of a seat taken in a lobby: naming the group it is in, or, for a game in this
+    very private chat, saying so (its title would be the player's own name)."""
+    if here:
+        return escape(t(lang, "telegram.hand.lobby_here", variant=t(lang, f"variant.{variant}")))
     return escape(t(lang, "telegram.hand.lobby", variant=t(lang, f"variant.{variant}"),
                     chat=chat_title or "—"))
 

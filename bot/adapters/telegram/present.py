@@ -245,7 +245,7 @@ class Presenter(Audience):
         if seat is None or player is None:
             return Content(escape(t(lang, "telegram.hand.left")))
         if row.status is GameStatus.LOBBY:
-            return Content(hand_lobby_html(lang, row.variant, row.chat.title))
+            return Content(hand_lobby_html(lang, row.variant, row.chat.title, row.chat.key == user_key))
         if row.status is GameStatus.CANCELLED:
             return Content(hand_closed_html(lang, row.started))
         user = UserRef(PLATFORM, user_key, player.display_name)
