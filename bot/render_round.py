@@ -68,7 +68,7 @@ def round_caption(event: RoundEnded, lang: str, target: int) -> str:
         won = t(lang, "round.caption_won", side=winner, count=subject_count(winner),
                 points=result_points(totals, best[0], lang))
     else:
-        won = t(lang, "round.caption_tie", points="–".join(str(total) for total in totals))
+        won = t(lang, "round.caption_tie", points=t(lang, "round.points_to").join(str(n) for n in totals))
     score = " · ".join(f"{name} {total}" for name, total in zip(event.side_names, result.totals, strict=True))
     lines = [t(lang, "round.title", round=result.number), fuori_line(event, lang), won,
              t(lang, "table.score", score=score, target=target)]

@@ -74,7 +74,7 @@ async def test_a_spanish_group_plays_escoba_with_the_spanish_deck_and_words(tmp_
                 what="the end of the round")
             assert ended.photo is not None and Image.open(io.BytesIO(ended.photo["data"])).width == 720
             caption = shown(ended).splitlines()
-            assert any(re.fullmatch(r"(Ana|Luis) gana la ronda \d+ a \d+|Ronda empatada a \d+–\d+", line)
+            assert any(re.fullmatch(r"(Ana|Luis) gana la ronda \d+ a \d+|Empate en la ronda, \d+ a \d+", line)
                        for line in caption), caption
             end = match_over(tg, group)
             assert end is not None and re.search(r"(Ana|Luis) gana la partida \d+ a \d+", shown(end))

@@ -176,3 +176,9 @@ def test_a_seat_in_a_game_of_the_private_chat_itself_is_not_named_after_the_play
     here = hand_lobby_html("it", "scopa", "Anna", here=True)
     assert "Anna" not in here and "aperta qui" in here
     assert "in “Amici”" in hand_lobby_html("it", "scopa", "Amici")
+
+
+@pytest.mark.parametrize(("lang", "tie"), [
+    ("it", "Smazzata in parità, 2 a 2"), ("en", "Round tied 2–2"), ("es", "Empate en la ronda, 2 a 2")])
+def test_a_tied_round_is_told_as_each_language_tells_a_score(lang: str, tie: str) -> None:
+    assert tie in round_caption(RoundEnded(1, "test", "c", _round((2, 2)), ("Anna", "Marco")), lang, 11)
