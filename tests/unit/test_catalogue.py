@@ -117,11 +117,13 @@ def test_the_euphony_forms_read_as_italian_writes_them() -> None:
              other="Anna & Elena").endswith("la partita va ad Anna & Elena.")
 
 
-def test_no_italian_text_puts_a_bare_a_or_e_before_a_name() -> None:
+def test_no_italian_text_puts_a_bare_a_or_e_before_a_name_or_the_same_vowel() -> None:
     bare = re.compile(r"(?<![\w'])[aAeE] \{(" + "|".join(NAMED) + r")\}")
+    same_vowel = re.compile(r"(?<![\w'])(a [aAàÀ]|e [eEèÈ])")
     for key, entry in catalogue("it").items():
         for text in forms(entry).values():
             assert not bare.search(text), f"{key}: write {{name:ad}} or {{name:ed}}: {text}"
+            assert not same_vowel.search(_words(text)), f"{key}: ad/ed before the same vowel: {text}"
 
 
 def _round(totals: tuple[int, ...]) -> RoundResult:
