@@ -196,6 +196,13 @@ class Reviews:
         if game_id not in self._making:
             self.deliver_when_made(await self.games.row(game_id))
 
+    async def stop(self) -> None:
+        """Cancel the reviews being made and delivered here: whatever was asked for stays owed."""
+        under_way = [*self._making.values(), *self._delivering]
+        for task in under_way:
+            task.cancel()
+        await asyncio.gather(*under_way, return_exceptions=True)
+
     def _keep(self, task: asyncio.Future[None]) -> None:
         self._delivering.add(task)
         task.add_done_callback(self._delivering.discard)

@@ -108,7 +108,7 @@ class Sessions:
                                     think=think or think_in_thread, timeout_level=timeout_level)
         self._queries = Queries(store, self._directory, self._games)
         self._settings = Settings(store, self._directory)
-        self._daily = Daily(store, self._directory, self._lobby, clock)
+        self._daily = Daily(store, self._directory, self._games, self._play, self._bus, self._alarm, clock)
         self._hints = Hints(self._directory, self._games, pool)
         self._refs = _MessageRefs(store)
         self._holds = MessageHolds(store, self._scheduler.owner)
@@ -136,7 +136,9 @@ class Sessions:
         return self._failures[0]
 
     async def close(self) -> None:
-        """Close the store; closing again does nothing."""
+        """Stop the reviews being made (what was asked for stays owed, and is made after the
+        next start) and close the store; closing again does nothing."""
+        await self._reviews.stop()
         await self._store.close()
 
     @property
@@ -415,8 +417,9 @@ class Sessions:
     async def daily(self, asked_in: ChatRef, plays_in: ChatRef, user: UserRef) -> DailyStart:
         """Start `user`'s deal of the day (the same deals for everyone on a UTC day, by the
         sessions' clock; a match to 11 against `hard`) as a game in `plays_in`, where the
-        front-end shows it privately; it counts on `asked_in`'s board. Refused for a second
-        attempt the same day, or while `plays_in` has a game open."""
+        front-end shows it privately; it counts on `asked_in`'s board. Asked again while it is
+        being played, the same deal is given back (`DailyStart.resumed`); refused once it is
+        over, or while `plays_in` has a match running (a lobby there is cleared)."""
         return await self._daily.start(asked_in, plays_in, user)
 
     async def daily_board(self, chat_ref: ChatRef | None) -> DailyBoard:
