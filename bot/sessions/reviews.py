@@ -198,7 +198,7 @@ class Reviews:
 
     async def stop(self) -> None:
         """Cancel the reviews being made and delivered here: whatever was asked for stays owed."""
-        under_way = [*self._making.values(), *self._delivering]
+        under_way: list[asyncio.Future[Any]] = [*self._making.values(), *self._delivering]
         for task in under_way:
             task.cancel()
         await asyncio.gather(*under_way, return_exceptions=True)
