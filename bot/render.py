@@ -25,6 +25,7 @@ from .sessions import (
 )
 from .sessions.interaction import blocked_cards
 from .sessions.newgame_line import line_keys
+from .sessions.options import options_for
 from .sessions.ports import StorageAway, StorageFailed
 from .sessions.service import LOBBY_IDLE
 
@@ -378,9 +379,14 @@ def _shown(value: object, style: str) -> object:
     return quoted(value)
 
 
-def newgame_help(lang: str, key: str = "newgame.help") -> str:
-    """How to set a game's options on /newgame's line (`key`: the front-end's wording)."""
-    return t(lang, key, options=", ".join(line_keys()))
+def newgame_help(lang: str, key: str = "newgame.help", variant: str | None = None) -> str:
+    """How to set a game's options on /newgame's line (`key`: the front-end's wording); with
+    `variant`, only the options that game has (no fuori in the help of a scopa or an escoba)."""
+    keys = line_keys()
+    if variant is not None:
+        offered = {option.key for option in options_for(variant)}
+        keys = tuple(name for name in keys if name in offered)
+    return t(lang, key, options=", ".join(keys))
 
 
 ENGINE_LANGUAGE = "en"

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from ..engine import Card, EngineError, Move, Rules
-from ..engine.rules import parse_variant
+from ..engine.rules import Variant, parse_variant
 from .hints import PracticeHint
 from .options import DECK_STYLES, default_deck, variant_named
 from .refusals import Reason, Refused
@@ -288,3 +288,12 @@ async def deck_to_show(sessions: Sessions, chat: ChatRef | None) -> str:
     if chosen in DECK_STYLES:
         return chosen
     return default_deck(str(settings.defaults.get("variant", "scopa")), settings.language)
+
+
+async def variant_to_show(sessions: Sessions, chat: ChatRef | None) -> str:
+    """The game /help speaks of: the chat's open game's, else the chat's default (scopa outside
+    a chat, or where the default is not a game)."""
+    try:
+        return (await rules_to_show(sessions, chat, None))[0]
+    except Refused:
+        return Variant.SCOPA.value

@@ -79,8 +79,8 @@ async def test_a_spanish_group_plays_escoba_with_the_spanish_deck_and_words(tmp_
             end = match_over(tg, group)
             assert end is not None and re.search(r"(Ana|Luis) gana la partida \d+ a \d+", shown(end))
             everything = " ".join(shown(m) + " " + " ".join(m.button_texts)
-                                  for place in (group, ana, luis) for m in bot_messages(tg, place)
-                                  if "/newgame" not in shown(m))
+                                  for place in (group, ana, luis) for m in bot_messages(tg, place))
+            assert "/newgame [juego]" in everything, "the help is read too"
             assert "Los sietes (la setenta)" in everything
             for word in ITALIAN_WORDS:
                 assert word not in everything, word

@@ -15,7 +15,7 @@ from bot.engine import RoundResult, Rules, SideScore, SideTally
 from bot.engine.rules import HOUSE_RULES, Variant
 from bot.i18n import LANGUAGES, catalogue, fill, forms, placeholders, plural_category, t
 from bot.i18n.euphony import euphonic
-from bot.render import rules_text
+from bot.render import newgame_help, rules_text
 from bot.render_boards import leaderboard_text
 from bot.render_round import match_text, round_caption
 from bot.sessions import MatchEnded, RoundEnded
@@ -161,10 +161,13 @@ def test_no_fuori_where_the_game_has_none(lang: str) -> None:
             continue
         for rules in (Rules.default(variant.value), Rules.from_options(variant.value, {"round_limit": "3"})):
             assert "fuori" not in rules_text(variant.value, rules, lang).lower(), (lang, variant)
+        assert "fuori" not in newgame_help(lang, variant=variant.value), (lang, variant)
+        assert "fuori" not in newgame_help(lang, "discord.newgame.help", variant.value), (lang, variant)
     for key in ("terminal.help", "help.text", "telegram.help.extra", "discord.help"):
         assert "fuori" not in t(lang, key).lower(), (lang, key)
     scopone = Rules.from_options("scopone", {"fuori": "on"})
     assert "fuori" in rules_text("scopone", scopone, lang).lower()
+    assert "fuori" in newgame_help(lang, variant="scopone")
 
 
 @pytest.mark.parametrize(("lang", "title"), [

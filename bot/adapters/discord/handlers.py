@@ -20,7 +20,7 @@ from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
 from ...sessions import ChatRef, ChatSettings, DailyStart, Reason, Refused, Sessions, UserRef, language_of
-from ...sessions.interaction import deck_to_show, rules_to_show
+from ...sessions.interaction import deck_to_show, rules_to_show, variant_to_show
 from ...sessions.tap import Redraw, Setting
 from ...sessions.tap import Reply as TapReply
 from ..common.failures import log_failure
@@ -185,9 +185,10 @@ class CommandHandlers:
         lang = await self._language(user_ref(interaction))
         chat = chat_ref(interaction)
         style = await deck_to_show(self.sessions, chat)
+        variant = await variant_to_show(self.sessions, chat)
         legend = card_legend(style, lang, buttons=True)
         return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n"
-                                              + newgame_help(lang, "discord.newgame.help") + "\n\n"
+                                              + newgame_help(lang, "discord.newgame.help", variant) + "\n\n"
                                               + accuracy_help(lang) + "\n\n"
                                               + t(lang, "daily.help") + "\n\n" + legend))
 

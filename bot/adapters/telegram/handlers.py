@@ -229,10 +229,12 @@ class Handlers:
         if found is None or update.effective_message is None:
             return
         cref, lang = found[0], found[3]
-        style = await interaction.deck_to_show(self.sessions, cref if is_group(update.effective_message.chat)
-                                               else None)
+        chat = cref if is_group(update.effective_message.chat) else None
+        style = await interaction.deck_to_show(self.sessions, chat)
+        variant = await interaction.variant_to_show(self.sessions, chat)
         await self._reply(update.effective_message, lang, lambda lang: escape(
-            t(lang, "help.text") + "\n\n" + newgame_help(lang) + "\n\n" + t(lang, "telegram.help.extra")
+            t(lang, "help.text") + "\n\n" + newgame_help(lang, variant=variant) + "\n\n"
+            + t(lang, "telegram.help.extra")
             + "\n\n" + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"
             + card_legend(style, lang, buttons=True)))
 
