@@ -73,6 +73,9 @@ class SeatScene:
 
     table: TableScene
     hand: HandScene
+    plays: tuple[LastPlay, ...] = ()
+    """The plays since the player's last turn when there are several (`HandView.since_turn`),
+    drawn in place of the table's last play."""
 
     @property
     def style(self) -> Style:
@@ -187,9 +190,13 @@ def lobby_scene(deck_style: str) -> LobbyScene:
 
 def seat_scene(table: TableView, hand: HandView, last: LastPlay | None = None) -> SeatScene:
     """One player's private picture: the public table of `table` (its last play `last` when given,
-    as for `table_scene`) above the hand of `hand`."""
+    as for `table_scene`) above the hand of `hand`; with several plays since the player's last
+    turn, all of them (the last one as `last`)."""
     scene = table_scene(table, last=last)
-    return SeatScene(scene, hand_scene(hand, scene.to_play))
+    plays = tuple(filter(None, (last_play_of(play) for play in hand.since_turn)))
+    if last is not None and plays:
+        plays = (*plays[:-1], last)
+    return SeatScene(scene, hand_scene(hand, scene.to_play), plays if len(plays) > 1 else ())
 
 
 def round_scene(

@@ -29,6 +29,10 @@ SIDES_H = 66
 TABLE_TOP = 142
 LINE = 34
 """A line of words above a row of cards."""
+ROW_CARD = 76
+"""The cards of the plays since the player's last turn, one row a play: 38 pixels at 320."""
+ROW_GAP = 14
+NAME_COLUMN = 150
 
 
 def seat_picture(scene: SeatScene, lang: str = "it") -> Image.Image:
@@ -39,7 +43,9 @@ def seat_picture(scene: SeatScene, lang: str = "it") -> Image.Image:
     header(draw, table, lang, WIDTH, PAD, 34)
     sides(draw, table, lang, WIDTH, PAD, SIDES_TOP, SIDES_H)
     table_cards(image, draw, table, TABLE_TOP, lang, WIDTH, TABLE_CARD, PER_ROW, GAP)
-    if table.last_play is not None:
+    if scene.plays:
+        _plays(image, draw, table, scene.plays, _play_top(table), lang)
+    elif table.last_play is not None:
         _last_play(image, draw, table, table.last_play, _play_top(table), _play_height(table), lang)
     _hand(image, draw, scene, line, lang)
     return image
@@ -54,9 +60,13 @@ def _play_height(table: TableScene) -> int:
     return LINE + card_height(PLAY_CARD) + 14 if table.last_play is not None else 0
 
 
+def _plays_height(count: int) -> int:
+    return LINE + count * (card_height(ROW_CARD) + ROW_GAP) + 6
+
+
 def _hand_line(scene: SeatScene) -> int:
     """The top of the line above the hand."""
-    height = _play_height(scene.table)
+    height = _plays_height(len(scene.plays)) if scene.plays else _play_height(scene.table)
     return _play_top(scene.table) + height + (18 if height else 0)
 
 
@@ -102,6 +112,50 @@ def _last_play(
         x += 50
     laid = row(len(play.captured), PLAY_CARD, 8, x, WIDTH - PAD - 14 - x, centred=False)
     lay(image, play.captured, scene.style, laid, cards_top)
+
+
+def _plays(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    scene: TableScene,
+    plays: tuple[LastPlay, ...],
+    top: int,
+    lang: str,
+) -> None:
+    """Every play since the player's last turn, oldest first, a row each: who played (and
+    whether it was a scopa, or played when time ran out) on the left, then the card and what
+    it took."""
+    draw.rounded_rectangle((PAD, top, WIDTH - PAD, top + _plays_height(len(plays))), radius=12, fill=PANEL)
+    write(draw, (PAD + 14, top + LINE / 2 + 4), t(lang, "pictures.since_turn"), 20, MUTED, "lm")
+    card_h = card_height(ROW_CARD)
+    y = top + LINE + 2
+    for play in plays:
+        middle = y + card_h / 2
+        name = t(lang, "pictures.leftover_by", name=printable(play.name)) if play.leftover else play.name
+        below = play.scopa or play.timed_out
+        name_y = middle - 14 if below else middle
+        write(draw, (PAD + 14, name_y), fit(name, 20, NAME_COLUMN - 8, True), 20, LIGHT, "lm", bold=True)
+        if play.scopa:
+            scopa_badge(draw, (PAD + 14, middle + 2, PAD + 14 + 108, middle + 30), scene, lang, 17)
+        elif play.timed_out:
+            write(draw, (PAD + 14, middle + 14), fit(t(lang, "pictures.time_ran_out"), 17, NAME_COLUMN - 8),
+                  17, MUTED, "lm")
+        x = PAD + 14.0 + NAME_COLUMN
+        if play.card is not None:
+            ring = glow(ROW_CARD, card_h, GOLD, 4)
+            image.paste(ring, (round(x) - 4, y - 4), ring)
+            face = card_image(play.card, scene.style, ROW_CARD)
+            image.paste(face, (round(x), y), face)
+            x += ROW_CARD + 12
+        if not play.captured:
+            write(draw, (x + 4, middle), t(lang, "pictures.laid"), 20, MUTED, "lm")
+        else:
+            if not play.leftover:
+                arrow(draw, x, middle)
+                x += 48
+            laid = row(len(play.captured), ROW_CARD, 6, x, WIDTH - PAD - 12 - x, centred=False)
+            lay(image, play.captured, scene.style, laid, y)
+        y += card_h + ROW_GAP
 
 
 def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: SeatScene, top: int, lang: str) -> None:

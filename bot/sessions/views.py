@@ -206,6 +206,17 @@ class HandView:
     """Who is to play while it is not the player's turn (None on their turn and once it is over)."""
     practice: bool = False
     """A practice match: the hand offers a hint (what the computer would play) on the player's turn."""
+    since_turn: tuple[PlayLine, ...] = ()
+    """The round's plays made since the player's own last play (all of the round's before their
+    first), oldest first: at their turn in a game of four, the three plays of the others, the
+    partner's among them. Every front-end's hand shows these (`shown_plays`)."""
+
+    def shown_plays(self, last: PlayLine | None) -> tuple[PlayLine, ...]:
+        """The plays a hand shows: those since the player's last play, or, right after it (none
+        since), the table's `last` play alone."""
+        if self.since_turn:
+            return self.since_turn
+        return (last,) if last is not None else ()
 
     @property
     def shows_legend(self) -> bool:
@@ -312,6 +323,17 @@ def team_draw(row: GameRow, game: Game) -> tuple[tuple[int, Card], ...]:
     return tuple(sorted((draw.seat_of[player], card) for player, card in enumerate(draw.cards)))
 
 
+def since_turn(row: GameRow, game: Game, seat: int) -> tuple[PlayLine, ...]:
+    """The round's plays after `seat`'s last play of a card (`HandView.since_turn`)."""
+    plays = game.plays
+    last = max((i for i, p in enumerate(plays) if p.seat == seat and p.card is not None), default=-1)
+    if last == len(plays) - 1:
+        return ()
+    names = {s.seat: seat_name(s, row.seats) for s in row.seats}
+    return tuple(PlayLine(p.seat, names.get(p.seat, "?"), p.card, tuple(p.captured), p.scopa)
+                 for p in plays[last + 1:])
+
+
 def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     hand = tuple(sorted(game.hands[seat], key=table_order))
     grouped: dict[Card, list[Move]] = {}
@@ -325,12 +347,14 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     playing = next((s for s in row.seats if s.seat == game.to_play), None)
     waiting = running and game.winner is None and not my_turn and playing is not None
     waiting_for = seat_name(playing, row.seats) if waiting else None
+    recent = since_turn(row, game, seat) if running else ()
     if not game.hand_visible(seat):
         return HandView(row.id, game.version, seat, row.deck_style, (), tuple(game.table), False, (),
-                        not running, False, face_down=len(hand), first_hand=first, waiting_for=waiting_for)
+                        not running, False, face_down=len(hand), first_hand=first, waiting_for=waiting_for,
+                        since_turn=recent)
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
                     my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first,
-                    waiting_for=waiting_for, practice=game.rules.practice)
+                    waiting_for=waiting_for, practice=game.rules.practice, since_turn=recent)
 
 
 def player_profile(row: PlayerRow) -> PlayerProfile:

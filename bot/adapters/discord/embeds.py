@@ -10,7 +10,15 @@ import discord
 
 from ...engine import Move
 from ...i18n import t, tn
-from ...render import blocked_text, card_label, hand_text, lobby_text, move_label, table_text
+from ...render import (
+    blocked_text,
+    card_label,
+    hand_text,
+    lobby_text,
+    move_label,
+    play_line_of,
+    table_text,
+)
 from ...render_counts import round_counts_text
 from ...render_round import breakdown_rows, breakdown_table, fuori_line, match_text, round_caption
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
@@ -58,8 +66,14 @@ def hand_embed(view: HandView, lang: str, variant: str, prompt: HandPrompt = PLA
                autoplay: bool = False, outcomes: Sequence[tuple[Move, FuoriOutcome]] = (),
                legend: str | None = None) -> discord.Embed:
     """The hand's text; the cards a compulsory capture bars; while declaring fuori with a card,
-    what each of its plays would mean now; the card legend in the footer when given."""
+    what each of its plays would mean now; the card legend in the footer when given. Under the
+    title, the plays made since the player's last turn (`HandView.since_turn`)."""
     text = hand_text(view, lang, variant)
+    if view.since_turn and not view.finished:
+        title, _, rest = text.partition("\n")
+        plays = [t(lang, "hand.since_turn"), *("• " + play_line_of(play, lang, view.deck_style, variant)
+                                                for play in view.since_turn)]
+        text = "\n".join([title, *plays, rest])
     if autoplay and not view.finished:
         text += "\n" + t(lang, "discord.hand.autoplay")
     else:

@@ -27,7 +27,7 @@ from ...render import (
 )
 from ...render_counts import round_counts_text
 from ...render_round import breakdown_rows, breakdown_table, fuori_line, match_text, round_caption
-from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
+from ...sessions import HandView, LobbyView, MatchEnded, PlayLine, RoundEnded, TableView
 from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 from .outbox import CAPTION_LIMIT
 
@@ -125,13 +125,22 @@ def last_play_said(view: TableView, lang: str, timed_out: bool = False) -> str:
     return said
 
 
-def seat_lines(table: TableView, lang: str, timed_out: bool = False) -> list[str]:
+def seat_lines(table: TableView, lang: str, timed_out: bool = False,
+               plays: Sequence[PlayLine] | None = None) -> list[str]:
     """What a player needs of the table in their private chat, so that one chat is enough to
-    play: the last play (and that the timer made it), the cards on the table, the score."""
+    play: the `plays` since their last turn (by default the last play; the timer's marked), the
+    cards on the table, the score."""
     style = table.deck_style
     lines: list[str] = []
-    if table.last_plays:
-        lines.append(escape(last_play_said(table, lang, timed_out)))
+    if plays is None:
+        plays = table.last_plays[-1:]
+    if len(plays) > 1:
+        lines.append(escape(t(lang, "hand.since_turn")))
+    for index, play in enumerate(plays):
+        said = play_line_of(play, lang, style, table.variant)
+        if timed_out and index == len(plays) - 1 and not play.leftover:
+            said += " " + t(lang, "play.timed_out_note", name=play.name)
+        lines.append(escape(f"• {said}" if len(plays) > 1 else said))
     lines.append(escape(t(lang, "hand.table", cards=cards_text(table.table, style) or "—")))
     lines.append(escape(t(lang, "table.score", score=score_text(table), target=table.target)))
     return lines
@@ -150,7 +159,8 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
     title = t(lang, "hand.title", variant=t(lang, f"variant.{variant}"), game=view.game_id)
     lines = [f"<b>{escape(title)}</b>"]
     if table is not None and not view.finished:
-        lines.extend(seat_lines(table, lang, timed_out))
+        shown = view.shown_plays(table.last_plays[-1] if table.last_plays else None)
+        lines.extend(seat_lines(table, lang, timed_out, shown))
     elif view.my_turn and not view.finished:
         lines.append(escape(t(lang, "hand.table", cards=cards_text(view.table, style) or "—")))
     if played_for_you and not view.finished:
