@@ -19,7 +19,10 @@ def yesterday_text(winner: DailyLine | None, lang: str) -> str | None:
 
 
 def daily_started_text(start: DailyStart, lang: str) -> str:
-    """What the player reads in the chat the deal is played in, above its table."""
+    """What the player reads in the chat the deal is played in, above its table; asked again
+    while it is under way, that it is (the hand follows)."""
+    if start.resumed:
+        return t(lang, "daily.resumed", day=start.day)
     lines = [t(lang, "daily.started", day=start.day, target=DAILY_TARGET)]
     yesterday = yesterday_text(start.yesterday, lang)
     return "\n".join(lines if yesterday is None else [*lines, yesterday])

@@ -121,7 +121,7 @@ async def play_turn(w: World, game_id: int, users: dict[str, User], hands: dict[
     seat = table.seats[table.to_play]
     row = await w.sessions.game_row(game_id)
     if seat.is_computer or any(s.seat == seat.seat and s.autoplay for s in row.seats):
-        assert await w.sessions.run_due() == 1
+        assert await w.sessions.run_due() >= 1, "the computer's turn (other games' may fall due with it)"
         return True
     player = next(s.player for s in row.seats if s.seat == seat.seat)
     assert player is not None

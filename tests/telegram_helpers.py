@@ -175,10 +175,10 @@ async def redrawn_after(tg: FakeTelegramServer, user: FakeUser, message: FakeMes
 
 
 def match_over(tg: FakeTelegramServer, group: FakeChat) -> FakeMessage | None:
-    """The message that ends the match: the one with the Rematch button (the table, posted
+    """The message that ends the match: the one with the Review button (the table, posted
     again below each round's breakdown, may show 🏆 cards)."""
     return next((m for m in bot_messages(tg, group)
-                 if MATCH_OVER in shown(m) and any(d.startswith("r|") for d in m.callback_data)), None)
+                 if MATCH_OVER in shown(m) and any(d.startswith("R|") for d in m.callback_data)), None)
 
 
 @dataclass

@@ -1,28 +1,42 @@
 """The deal of the day: one match a day against the `hard` computer, with the same deals for
-everyone (its seed comes from the date), one attempt per player, and the day's boards.
+everyone, one attempt per player, and the day's boards.
 
 The match is an ordinary game in the chat the front-end picks for it (the player's private
 chat, where there is one): its turns, timers and end are those of every game. What makes it
-the day's is its seed and the claim the store keeps, one a player a day."""
+the day's is its seed and the claim the store keeps, one a player a day, written with the
+dealt game in one unit of work (`DailyDeal`): a deal of the day never sits in a lobby, and a
+claim never stands without its game. Asked again while it is being played (a retry after
+"one moment", a command delivered twice), /daily gives the player back their deal.
+
+The seed is the day's date keyed with a secret the store keeps (`kept_secret`), made once
+and the same for every process on the database: without it nobody can deal a day's cards,
+or replay the computer's replies (whose searches are seeded by the game's seed), before the
+day. A game keeps the seed it was dealt from, so days already played keep their boards."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from ..engine import Rules
+from ..engine import Game, Rules, dump_game
 from ..engine.rules import Variant
+from . import events as ev
+from .alarm import Alarm
 from .directory import Directory
-from .lobby import Lobby
-from .ports import GameStore, OpenGameExists
-from .queries import asks_for_everyone
-from .records import DailyRow, GameCancel, GameStatus, NewGame, SeatRow
+from .games import EventBus, Games, base
+from .names import shown_name
+from .play import Play
+from .ports import DailyClaimed, GameStore, OpenGameExists, StaleVersion
+from .queries import EVERYONE_WORDS
+from .records import DailyDeal, DailyRow, GameCancel, GameStatus, NewGame, SeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .seats import changed_options
-from .views import TableView
+from .views import TableView, table_view
 
 DAILY_VARIANT = Variant.SCOPA
 DAILY_TARGET = 11
@@ -30,6 +44,10 @@ DAILY_LEVEL = "hard"
 BOARD_LINES = 10
 BOARD_WORDS = frozenset({"board", "classifica", "tabla", "clasificación", "clasificacion"})
 """What after /daily asks for the board instead of a match, in every language."""
+SECRET = "daily"
+"""The name of the day's key among the store's secrets."""
+ECHO_MOST = 40
+"""Characters of the words quoted back when /daily does not know them."""
 
 
 def daily_day(now: float) -> date:
@@ -37,9 +55,10 @@ def daily_day(now: float) -> date:
     return datetime.fromtimestamp(now, UTC).date()
 
 
-def daily_seed(day: date) -> str:
-    """The game seed of `day`'s deal, as long as the ones lobbies draw (`secrets.token_hex(8)`)."""
-    return hashlib.sha256(f"daily:{day.isoformat()}".encode()).hexdigest()[:16]
+def daily_seed(day: date, key: str) -> str:
+    """The game seed of `day`'s deal, keyed with the bot's secret `key`; as long as the ones
+    lobbies draw (`secrets.token_hex(8)`)."""
+    return hmac.new(key.encode(), f"daily:{day.isoformat()}".encode(), hashlib.sha256).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +72,14 @@ class DailyLine:
 
 def daily_request(words: Sequence[str]) -> tuple[bool, bool]:
     """What `/daily` typed with `words` asks for: (the board rather than the deal, everyone's
-    board rather than the chat's), in any of the catalogue's languages."""
+    board rather than the chat's), in any of the catalogue's languages. Anything else is
+    refused with the words quoted back (`DAILY_WORDS`), so a typo never spends the day's deal."""
     said = [word.lower() for word in words]
-    board = bool(said) and said[0] in BOARD_WORDS
-    return board, board and asks_for_everyone(said[1:])
+    if not said:
+        return False, False
+    if said[0] not in BOARD_WORDS or len(said) > 2 or (len(said) == 2 and said[1] not in EVERYONE_WORDS):
+        raise Refused(Reason.DAILY_WORDS, asked=shown_name(" ".join(words), ECHO_MOST))
+    return True, len(said) == 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +98,9 @@ class DailyStart:
     day: str
     table: TableView
     yesterday: DailyLine | None
+    resumed: bool = False
+    """The player's deal of today was under way already (asked again): the front-end shows it
+    to them again, hand included."""
 
 
 def _lines(rows: list[DailyRow]) -> tuple[DailyLine, ...]:
@@ -82,45 +108,85 @@ def _lines(rows: list[DailyRow]) -> tuple[DailyLine, ...]:
 
 
 class Daily:
-    def __init__(self, store: GameStore, directory: Directory, lobby: Lobby,
-                 clock: Callable[[], float]) -> None:
+    def __init__(self, store: GameStore, directory: Directory, games: Games, play: Play,
+                 bus: EventBus, alarm: Alarm, clock: Callable[[], float]) -> None:
         self.store = store
         self.directory = directory
-        self.lobby = lobby
+        self.games = games
+        self.play = play
+        self.bus = bus
+        self.alarm = alarm
         self.clock = clock
+        self._key: str | None = None
 
     def today(self) -> date:
         return daily_day(self.clock())
 
+    async def seed(self, day: date) -> str:
+        """The seed of `day`'s deal, with the store's secret (made the first time it is asked)."""
+        if self._key is None:
+            self._key = await self.store.kept_secret(SECRET, secrets.token_hex(32))
+        return daily_seed(day, self._key)
+
     async def start(self, asked_in: ChatRef, plays_in: ChatRef, user: UserRef) -> DailyStart:
-        """Start `user`'s deal of the day in `plays_in`, asked for in `asked_in` (whose board it
-        joins). Refused once they have had today's, or while `plays_in` has a game open."""
+        """Deal `user`'s deal of the day in `plays_in`, asked for in `asked_in` (whose board it
+        joins), clearing a lobby left in `plays_in` (a place of the player's alone, where no
+        lobby can be played). Their deal under way already is given back (`resumed`); refused
+        once it is over, or while `plays_in` has a match running."""
         day = self.today()
         player = await self.directory.player(user)
-        if await self.store.daily_game(day.isoformat(), player.id) is not None:
-            raise Refused(Reason.DAILY_PLAYED)
+        under_way = await self._under_way(day, player.id)
+        if under_way is not None:
+            return under_way
         asked = await self.directory.chat(asked_in, user.language)
         home = await self.directory.chat(plays_in, user.language)
-        options = changed_options(DAILY_VARIANT, Rules.from_options(DAILY_VARIANT, {"target": DAILY_TARGET}))
+        rules = Rules.from_options(DAILY_VARIANT, {"target": DAILY_TARGET})
         deck_style = str(home.defaults.get("deck_style", "napoletane"))
-        computer = await self.store.ensure_player("computer", DAILY_LEVEL, f"CPU {DAILY_LEVEL}",
+        computer = await self.store.ensure_player("computer", DAILY_LEVEL, f"Computer {DAILY_LEVEL}",
                                                   is_computer=True)
         seats = (SeatRow(0, player.id, None, True, 0, False),
                  SeatRow(1, computer.id, DAILY_LEVEL, True, 0, False))
+        seed = await self.seed(day)
+        game = Game.new(DAILY_VARIANT.value, 2, rules=rules, seed=seed, undo=False)
+        deadline, kind = self.play.deadline_for(home, seats, game)
+        new = NewGame(home.id, player.id, DAILY_VARIANT.value, changed_options(DAILY_VARIANT, rules), 2, 0,
+                      deck_style, seed, plays_in.place, seats)
+        dead = await self.store.open_game(home.id, plays_in.place)
+        if dead is not None and dead.status != GameStatus.LOBBY:
+            raise Refused(Reason.GAME_OPEN, game_id=dead.id)
         try:
             async with self.store.unit() as uow:
-                uow.add(NewGame(home.id, player.id, DAILY_VARIANT.value, options, 2, 0, deck_style,
-                                daily_seed(day), plays_in.place, seats))
-        except OpenGameExists as exc:
-            raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
-        game_id = uow.created
-        assert game_id is not None
-        if not await self.store.claim_daily(day.isoformat(), player.id, asked.id, game_id):
-            async with self.store.unit() as cancel:
-                cancel.add(GameCancel(game_id, GameStatus.LOBBY))
+                if dead is not None:
+                    uow.add(GameCancel(dead.id, GameStatus.LOBBY, dead.version))
+                uow.add(DailyDeal(new, dump_game(game), deadline, kind, day.isoformat(), asked.id))
+        except (OpenGameExists, DailyClaimed, StaleVersion) as exc:
+            under_way = await self._under_way(day, player.id)
+            if under_way is not None:
+                return under_way
+            if isinstance(exc, OpenGameExists):
+                raise Refused(Reason.GAME_OPEN, game_id=exc.game_id) from None
+            raise Refused(Reason.LOBBY_CHANGED) from None
+        assert uow.created is not None
+        if dead is not None:
+            self.games.forget(dead.id)
+            await self.bus.publish([ev.GameCancelled(**base(dead, home), by="")])
+        row = await self.games.row(uow.created)
+        self.games.keep(row, game)
+        self.alarm.set(row.deadline, row.deadline_kind, row.warned)
+        await self.bus.publish([ev.GameStarted(**base(row, home)), self.play.turn_event(home, row, game)])
+        return DailyStart(day.isoformat(), table_view(row, game), await self._yesterday(day))
+
+    async def _under_way(self, day: date, player_id: int) -> DailyStart | None:
+        """The player's deal of `day` given back while it is being played; None before they
+        claim it; refused once it is over."""
+        game_id = await self.store.daily_game(day.isoformat(), player_id)
+        if game_id is None:
+            return None
+        row, game = await self.games.load(game_id)
+        if row.status != GameStatus.RUNNING or game is None:
             raise Refused(Reason.DAILY_PLAYED)
-        table = await self.lobby.start(plays_in, user)
-        return DailyStart(day.isoformat(), table, await self._yesterday(day))
+        return DailyStart(day.isoformat(), self.games.table(row, game), await self._yesterday(day),
+                          resumed=True)
 
     async def board(self, chat_ref: ChatRef | None) -> DailyBoard:
         """Today's board of `chat_ref`'s players (None: of everyone), and yesterday's winner."""

@@ -67,6 +67,8 @@ class MatchEnded(Event):
     rating_changes: tuple[tuple[str, float, float], ...] = field(default=())
     win_kind: str | None = None
     """How a `federal` match to 8 was won (004 art. 16): `semplice`, `doppia` or `tripla`."""
+    rematch: bool = True
+    """Whether the match's end offers a rematch (a deal of the day offers none)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -359,13 +359,17 @@ class Lobby:
         return True
 
     async def rematch(self, game_id: int, user: UserRef) -> LobbyView:
-        """A new lobby with the same variant, options and seats as a finished game."""
+        """A new lobby with the same variant, options and seats as a finished game; never of a
+        deal of the day, whose lobby would sit in a place of the player's alone, where nobody can
+        press its buttons, and whose attempt is one a day."""
         old = await self.store.get_game(game_id)
         if old is None:
             raise Refused(Reason.NO_GAME)
         player = await self.directory.player(user)
         if old.status.open:
             raise Refused(Reason.GAME_OPEN, game_id=old.id)
+        if await self.store.is_daily(old.id):
+            raise Refused(Reason.DAILY_REMATCH)
         if not any(s.player_id == player.id for s in old.seats):
             raise Refused(Reason.NOT_IN_GAME)
         chat = await self.directory.chat_row(old.chat_id)

@@ -117,13 +117,15 @@ class Play:
             state = None
             rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
             finish = None
+            daily = False
             if finished:
                 state = dump_game(game, rounds=False)
                 del state["rounds"]
                 record = to_record(game)
                 rounds = tuple((r.number, r.to_dict(), stored)
                                for r, stored in zip(game.results, record["rounds"], strict=True))
-                finish = await self._finish(row.id, game, seats, record)
+                daily = await self.store.is_daily(row.id)
+                finish = await self._finish(game, seats, record, rated=not (game.rules.practice or daily))
             fields = base(row, chat)
             announced: list[ev.Event] = []
             if result is not None:
@@ -140,7 +142,8 @@ class Play:
                                                     strict=False)
                                     if r.player_id is not None and r.rating_after is not None)
                     announced.append(ev.MatchEnded(**fields, winner=game.winner, totals=tuple(game.totals),
-                                                   side_names=names, rating_changes=changes))
+                                                   side_names=names, rating_changes=changes,
+                                                   rematch=not daily))
             try:
                 await self.store.commit_move(MoveCommit(
                     game_id=row.id, expected_version=before, state=state, seat=seat.seat,
@@ -175,15 +178,14 @@ class Play:
             out.append(self.turn_event(chat, row, game))
         return _with_game_facts(out, row.variant, game), row, game
 
-    async def _finish(self, game_id: int, game: Game, seats: Sequence[SeatRow],
-                      record: dict[str, Any]) -> MatchFinish:
+    async def _finish(self, game: Game, seats: Sequence[SeatRow], record: dict[str, Any], *,
+                      rated: bool) -> MatchFinish:
         """The match's record, every seat's result and the human players' new ratings (none
         after a practice match or a deal of the day, which leave every rating as it was: the
         day's cards are everyone's, and may be known before the match)."""
         sides = game.seating.sides
         humans = {s.seat: s.player_id for s in seats if not s.is_computer}
         ladder = ladder_for(sides)
-        rated = not game.rules.practice and not await self.store.is_daily(game_id)
         current = await self.store.ratings([pid for pid in humans.values() if pid], ladder) if rated else {}
         new_ratings = rate(ladder, [[humans.get(seat) for seat in side] for side in sides], game.totals,
                            game.winner, current) if rated else []

@@ -86,6 +86,10 @@ class OpenGameExists(Exception):
         self.game_id = game_id
 
 
+class DailyClaimed(Exception):
+    """The player has claimed that day's deal already (maybe a moment ago, in another process)."""
+
+
 class StaleVersion(Exception):
     """The game moved on since the caller looked at it."""
 
@@ -233,6 +237,12 @@ class GameRepository(Protocol):
 
     async def is_daily(self, game_id: int) -> bool:
         """Whether game `game_id` is someone's deal of the day."""
+        ...
+
+    async def kept_secret(self, name: str, made: str) -> str:
+        """The secret kept under `name` with the data: `made` when none was (it is kept then),
+        else the one kept first, so every process on the database, and every restart, gets the
+        same. Never logged or shown."""
         ...
 
 

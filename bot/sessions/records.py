@@ -314,4 +314,21 @@ class ChatChange:
     defaults_patch: dict[str, Any] | None = None
 
 
-Change = NewGame | LobbyChange | GameStart | GameCancel | SeatHandover | ChatChange
+@dataclass(frozen=True, slots=True)
+class DailyDeal:
+    """A player's deal of the day, opened already dealt and claimed in the same write: the game
+    `game` (its seats and seed) running from `state` with its first deadline, and the claim of
+    `game.creator_id` on `day` (YYYY-MM-DD) asked for in chat `asked_in`. Refused, writing
+    nothing of the unit, with `OpenGameExists` while the game's thread has an open game and with
+    `DailyClaimed` when the player has claimed that day already. A deal of the day never sits in
+    a lobby, and no claim is ever kept without its dealt game."""
+
+    game: NewGame
+    state: dict[str, Any]
+    deadline: float | None
+    deadline_kind: DeadlineKind | None
+    day: str
+    asked_in: int
+
+
+Change = NewGame | LobbyChange | GameStart | GameCancel | SeatHandover | ChatChange | DailyDeal

@@ -58,6 +58,10 @@ class Reason(StrEnum):
     """So many reviews are waiting to be made that another is not taken for now."""
     DAILY_PLAYED = "daily_played"
     """The player has had today's deal of the day already (one attempt a day)."""
+    DAILY_WORDS = "daily_words"
+    """/daily was followed by words it does not take (`asked`): it starts nothing."""
+    DAILY_REMATCH = "daily_rematch"
+    """A deal of the day has no rematch: one attempt a day, played alone."""
     NOT_PRACTICE = "not_practice"
     """Hints are given in practice matches only (the lobby's `practice` option)."""
 

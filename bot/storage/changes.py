@@ -14,10 +14,11 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..sessions.ports import OpenGameExists, StaleVersion
+from ..sessions.ports import DailyClaimed, OpenGameExists, StaleVersion
 from .models import (
     Change,
     ChatChange,
+    DailyDeal,
     GameCancel,
     GameStart,
     LobbyChange,
@@ -111,6 +112,20 @@ def new_game(game: NewGame, now: float) -> Plan:
     game_id = int(row[0])
     seats = game.seats if game.seats is not None else (SeatRow(0, game.creator_id, None, True, 0, False),)
     yield from _seats(game_id, seats)
+    return game_id
+
+
+def daily_deal(deal: DailyDeal, now: float) -> Plan:
+    """The game opened and dealt, and the player's claim on the day, or none of them."""
+    game_id = yield from new_game(deal.game, now)
+    yield Step("UPDATE games SET status='running', state=?, version=0, deadline=?, deadline_kind=?, warned=? "
+               "WHERE id=?",
+               (dumps(deal.state), _float(deal.deadline), _text(deal.deadline_kind), False, game_id))
+    claimed = yield Step("INSERT INTO daily_plays (day, player_id, chat_id, game_id) VALUES (?, ?, ?, ?) "
+                         "ON CONFLICT (day, player_id) DO NOTHING",
+                         (deal.day, deal.game.creator_id, deal.asked_in, game_id))
+    if claimed != 1:
+        raise DailyClaimed(f"the deal of {deal.day} is claimed already")
     return game_id
 
 
@@ -250,7 +265,8 @@ def _finish(game_id: int, finish: MatchFinish) -> Plan:
 
 
 def plan(change: Change, now: float, dialect: Dialect) -> Plan:
-    """The steps that write `change`; a `NewGame`'s plan gives the new game's id."""
+    """The steps that write `change`; a `NewGame`'s (and a `DailyDeal`'s) plan gives the new
+    game's id."""
     if isinstance(change, NewGame):
         return new_game(change, now)
     if isinstance(change, LobbyChange):
@@ -261,6 +277,8 @@ def plan(change: Change, now: float, dialect: Dialect) -> Plan:
         return game_cancel(change, now)
     if isinstance(change, SeatHandover):
         return seat_handover(change)
+    if isinstance(change, DailyDeal):
+        return daily_deal(change, now)
     return chat_change(change, dialect)
 
 

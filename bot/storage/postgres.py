@@ -27,10 +27,22 @@ import asyncpg
 from ..sessions.ports import SENDS_KEPT, OpenGameExists, Served, StaleVersion
 from .changes import POSTGRES, Plan, move, numbered
 from .chat_moves import ChatMoved, postgres_move_chat
-from .models import Change, ChatRow, Deadline, DeadlineKind, GameRow, MoveCommit, NewGame, SeatRow, dumps
+from .models import (
+    Change,
+    ChatRow,
+    DailyDeal,
+    Deadline,
+    DeadlineKind,
+    GameRow,
+    MoveCommit,
+    NewGame,
+    SeatRow,
+    dumps,
+)
 from .pg_retry import Connections
 from .postgres_migrations import MIGRATIONS
 from .postgres_sql import CLAIM_DUE, GAMES_WITH_SEATS, PLAIN_MOVE
+from .repairs import repairs
 from .rows import deadline_of, game_row, seat_row
 from .sql_store import SqlStore
 from .store import STALE_SENDS_PRUNED
@@ -127,6 +139,8 @@ class PostgresStore(SqlStore):
             for script in MIGRATIONS[current:]:
                 await conn.execute(script)
             await conn.execute("UPDATE schema_version SET version=$1", len(MIGRATIONS))
+            for sql, params in repairs(float(self.clock())):
+                await conn.execute(numbered(sql), *params)
 
     # ---- how statements run: every request goes through `pg_retry.Connections`, so a lost
     # server is tried again (only what is safe to run again)
@@ -153,7 +167,8 @@ class PostgresStore(SqlStore):
         try:
             return await super()._commit_changes(changes)
         except asyncpg.UniqueViolationError as exc:
-            new = next((c for c in changes if isinstance(c, NewGame)), None)
+            new = next((c.game if isinstance(c, DailyDeal) else c for c in changes
+                        if isinstance(c, NewGame | DailyDeal)), None)
             if new is None or exc.constraint_name != "games_one_open_per_thread":
                 raise
             other = await self.open_game(new.chat_id, new.thread)

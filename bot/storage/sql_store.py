@@ -269,6 +269,9 @@ class SqlStore(UnitStore):
     async def is_daily(self, game_id: int) -> bool:
         return await self._row("SELECT 1 FROM daily_plays WHERE game_id=?", (game_id,)) is not None
 
+    async def kept_secret(self, name: str, made: str) -> str:
+        return str((await self._transact([_secret(name, made)]))[0])
+
     async def daily_game(self, day: str, player_id: int) -> int | None:
         row = await self._row("SELECT game_id FROM daily_plays WHERE day=? AND player_id=?", (day, player_id))
         return None if row is None else int(row["game_id"])
@@ -291,6 +294,12 @@ def _release(game_id: int, message: str, owner: str, dialect: Dialect) -> Plan:
     if row is not None:
         yield Step("DELETE FROM message_holds WHERE game_id=? AND message=?", (game_id, message))
     return True
+
+
+def _secret(name: str, made: str) -> Plan:
+    yield Step("INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, made))
+    row = yield Step("SELECT value FROM secrets WHERE name=?", (name,), returns=True)
+    return row[0]
 
 
 def _review(game_id: int, review: str, seats: list[tuple[Any, ...]]) -> Plan:

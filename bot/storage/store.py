@@ -44,6 +44,7 @@ from .migrations import MIGRATIONS
 from .models import (
     Change,
     ChatRow,
+    DailyDeal,
     Deadline,
     DeadlineKind,
     GameCancel,
@@ -53,6 +54,7 @@ from .models import (
     SeatHandover,
     SeatRow,
 )
+from .repairs import repairs
 from .rows import Row, deadline_of, game_row, seat_row
 from .sql_store import GAME_COLUMNS, PLAYER_COLUMNS, SqlStore
 
@@ -148,6 +150,8 @@ class Store(SqlStore):
                 conn.execute(f"PRAGMA user_version={version + 1}")
 
             self._write(work)
+        now = float(self.clock())
+        self._write(lambda conn: [conn.execute(sql, params) for sql, params in repairs(now)])
 
     def _one(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
         try:
@@ -239,6 +243,8 @@ class Store(SqlStore):
                 self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False, 0)
             elif isinstance(change, GameCancel):
                 self._note_deadline(change.game_id, None, None, False, 0)
+            elif isinstance(change, DailyDeal) and created is not None:
+                self._note_deadline(created, change.deadline, change.deadline_kind, False, 0)
             elif isinstance(change, SeatHandover) and change.new_deadline:
                 self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False,
                                     change.expected_version)

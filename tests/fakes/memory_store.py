@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.sessions.ports import SENDS_KEPT, OpenGameExists, Served, StaleVersion
+from bot.sessions.ports import SENDS_KEPT, DailyClaimed, OpenGameExists, Served, StaleVersion
 from bot.sessions.records import (
     Change,
     ChatChange,
     ChatRow,
+    DailyDeal,
     DailyRow,
     Deadline,
     DeadlineKind,
@@ -73,6 +74,7 @@ class MemoryStore(UnitStore):
         self._reviews: dict[int, tuple[str, tuple[ReviewSeatRow, ...]]] = {}
         self._daily: dict[tuple[str, int], tuple[int, int]] = {}
         """(day, player) -> (chat asked in, game)."""
+        self._secrets: dict[str, str] = {}
         self._ratings: dict[tuple[int, str], RatingRow] = {}
         self._claims: dict[int, tuple[str, float]] = {}
         """Game id: who holds its due work, and until when."""
@@ -190,7 +192,7 @@ class MemoryStore(UnitStore):
     async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
         """All of them or none: the store as it was is put back when a check fails."""
         self._open()
-        kept = copy.deepcopy((self._games, self._chats, self._records))
+        kept = copy.deepcopy((self._games, self._chats, self._records, self._daily))
         try:
             created = None
             for change in changes:
@@ -198,7 +200,7 @@ class MemoryStore(UnitStore):
                 created = made if made is not None else created
             return created
         except BaseException:
-            self._games, self._chats, self._records = kept
+            self._games, self._chats, self._records, self._daily = kept
             raise
 
     def _apply(self, change: Change) -> int | None:
@@ -218,6 +220,8 @@ class MemoryStore(UnitStore):
             return None
         if isinstance(change, NewGame):
             return self._new_game(change, now)
+        if isinstance(change, DailyDeal):
+            return self._daily_deal(change, now)
         game = self._games.get(change.game_id)
         status = GameStatus.RUNNING if isinstance(change, SeatHandover) else (
             change.expected_status if isinstance(change, GameCancel) else GameStatus.LOBBY)
@@ -262,6 +266,17 @@ class MemoryStore(UnitStore):
         game = self._games[game_id] = _Game(row)
         game.seats = self._checked_seats(new.seats if new.seats is not None
                                          else (SeatRow(0, new.creator_id, None, True, 0, False),))
+        return game_id
+
+    def _daily_deal(self, deal: DailyDeal, now: float) -> int:
+        game_id = self._new_game(deal.game, now)
+        self._change(self._games[game_id], status=GameStatus.RUNNING, state=_copy(deal.state), version=0,
+                     deadline=deal.deadline, deadline_kind=deal.deadline_kind, warned=False)
+        if deal.asked_in not in self._chats:
+            raise KeyError("no such chat")
+        if (deal.day, deal.game.creator_id) in self._daily:
+            raise DailyClaimed(f"the deal of {deal.day} is claimed already")
+        self._daily[(deal.day, deal.game.creator_id)] = (deal.asked_in, game_id)
         return game_id
 
     def _open_game(self, chat_id: int, thread: str) -> _Game | None:
@@ -566,6 +581,10 @@ class MemoryStore(UnitStore):
             return False
         self._daily[(day, player_id)] = (chat_id, game_id)
         return True
+
+    async def kept_secret(self, name: str, made: str) -> str:
+        self._open()
+        return self._secrets.setdefault(name, made)
 
     async def is_daily(self, game_id: int) -> bool:
         self._open()

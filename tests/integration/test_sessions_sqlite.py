@@ -116,6 +116,7 @@ async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_pat
         database.execute("DROP TABLE claims")
         database.execute("DROP TABLE message_holds")
         database.execute("DROP TABLE chat_sends")
+        database.execute("DROP TABLE secrets")
         database.execute("DROP TABLE daily_plays")
         database.execute("DROP TABLE review_seats")
         database.execute("DROP TABLE reviews")

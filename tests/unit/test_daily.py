@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import hashlib
+from datetime import UTC, date, datetime
 
 import pytest
 
+from bot.engine import Game, Move, Rules, SeatView
 from bot.sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import DAILY_TARGET, daily_seed
+from bot.sessions.events import MatchEnded
+from bot.sessions.records import GameStatus
 
+from ..fakes.memory_store import MemoryStore
 from ..sessions_helpers import (
     ALICE,
     BOB,
@@ -16,8 +21,11 @@ from ..sessions_helpers import (
     CHAT,
     FakeClock,
     daily_changes_no_rating,
+    first_legal,
     open_memory_sessions,
     play_to_end,
+    recorded,
+    start_duel,
 )
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC).timestamp()
@@ -47,14 +55,17 @@ async def test_everyone_gets_the_same_first_deal_on_a_day_against_hard_to_eleven
     assert [s.computer_level for s in row.seats] == [None, "hard"]
 
 
-async def test_a_second_attempt_the_same_day_is_refused_even_after_the_first_ends() -> None:
+async def test_asked_again_the_deal_under_way_comes_back_and_once_over_a_second_attempt_is_refused() -> None:
     clock = FakeClock(NOON)
     sessions = await open_memory_sessions(clock)
     start = await sessions.daily(CHAT, private(ALICE), ALICE)
+    assert not start.resumed
+    again = await sessions.daily(CHAT, private(ALICE), ALICE)
+    assert again.resumed and again.table.game_id == start.table.game_id, "the same deal, not a second"
+    await play_to_end(sessions, start.table.game_id, [ALICE])
     with pytest.raises(Refused) as refused:
         await sessions.daily(CHAT, private(ALICE), ALICE)
     assert refused.value.reason is Reason.DAILY_PLAYED
-    await play_to_end(sessions, start.table.game_id, [ALICE])
     clock.advance(11 * 3600 - 1)
     with pytest.raises(Refused) as again:
         await sessions.daily(private(ALICE), private(ALICE), ALICE)
@@ -68,8 +79,8 @@ async def test_a_new_day_brings_a_new_deal_and_names_yesterdays_winner() -> None
     first_game, first_hand, first_table = await first_deal(sessions, ALICE)
     await play_to_end(sessions, first_game, [ALICE])
     clock.advance(DAY)
-    assert daily_seed(datetime.fromtimestamp(NOON, UTC).date()) != daily_seed(
-        datetime.fromtimestamp(clock.now, UTC).date())
+    assert daily_seed(datetime.fromtimestamp(NOON, UTC).date(), "key") != daily_seed(
+        datetime.fromtimestamp(clock.now, UTC).date(), "key")
     start = await sessions.daily(CHAT, private(ALICE), ALICE)
     hand = await sessions.hand(start.table.game_id, ALICE)
     assert (tuple(map(str, hand.hand)), tuple(map(str, hand.table))) != (first_hand, first_table)
@@ -102,3 +113,60 @@ async def test_the_board_ranks_by_margin_then_fewer_moves_per_chat_and_for_every
 
 async def test_a_deal_of_the_day_changes_no_rating_leaderboard_or_stats() -> None:
     await daily_changes_no_rating(await open_memory_sessions(FakeClock(NOON)))
+
+
+def date_alone(day: date) -> str:
+    """The seed a day's deal had before it had a secret part: anyone could work it out."""
+    return hashlib.sha256(f"daily:{day.isoformat()}".encode()).hexdigest()[:16]
+
+
+async def test_the_days_deal_is_keyed_with_a_secret_kept_with_the_data_not_the_date_alone() -> None:
+    seeds: list[str] = []
+
+    def chooser(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
+        seeds.append(seed)
+        return first_legal(level, view, seed, budget)
+
+    store = MemoryStore(FakeClock(NOON))
+    sessions = Sessions(store, clock=FakeClock(NOON), computer_pace=0.0, chooser=chooser)
+    start = await sessions.daily(CHAT, private(ALICE), ALICE)
+    row = await store.get_game(start.table.game_id)
+    assert row is not None
+    day = date(2026, 11, 25)
+    key = await store.kept_secret("daily", "another")
+    assert key != "another" and len(key) == 64, "made once, with the secrets module"
+    assert row.seed == daily_seed(day, key) != date_alone(day)
+    dealt = Game.new("scopa", 2, rules=Rules.from_options("scopa", {"target": DAILY_TARGET}), seed=row.seed)
+    by_date = Game.new("scopa", 2, rules=Rules.from_options("scopa", {"target": DAILY_TARGET}),
+                       seed=date_alone(day))
+    assert dealt.view(0).hand != by_date.view(0).hand
+    await play_to_end(sessions, start.table.game_id, [ALICE])
+    assert seeds and all(seed.startswith(f"{row.seed}/") for seed in seeds), "the computer's search too"
+    again = Sessions(store, clock=FakeClock(NOON), computer_pace=0.0, chooser=first_legal)
+    assert (await again.daily(CHAT, private(BOB), BOB)).table.game_id != start.table.game_id
+    bob = await store.get_game((await again.open_game_id(private(BOB))) or 0)
+    assert bob is not None and bob.seed == row.seed, "another sessions on the same store deals the same"
+
+
+async def test_daily_clears_a_lobby_left_in_the_private_chat_and_a_daily_has_no_rematch() -> None:
+    clock = FakeClock(NOON)
+    sessions = await open_memory_sessions(clock)
+    dead = await sessions.new_game(private(ALICE), ALICE, "scopa")
+    start = await sessions.daily(CHAT, private(ALICE), ALICE)
+    assert (await sessions.game_row(dead.game_id)).status is GameStatus.CANCELLED
+    assert await sessions.open_game_id(private(ALICE)) == start.table.game_id
+    assert (await sessions.game_row(start.table.game_id)).status is GameStatus.RUNNING, "never a lobby"
+    seen = recorded(sessions)
+    await play_to_end(sessions, start.table.game_id, [ALICE])
+    ended = [e for e in seen if isinstance(e, MatchEnded)]
+    assert len(ended) == 1 and not ended[0].rematch, "its end offers no rematch"
+    with pytest.raises(Refused) as refused:
+        await sessions.rematch(start.table.game_id, ALICE)
+    assert refused.value.reason is Reason.DAILY_REMATCH
+    assert await sessions.open_game_id(private(ALICE)) is None, "a refused rematch opens nothing"
+    duel = await start_duel(sessions)
+    await play_to_end(sessions, duel, [ALICE, BOB])
+    assert [e.rematch for e in seen if isinstance(e, MatchEnded)][-1], "a group's match keeps its rematch"
+    clock.advance(DAY)
+    tomorrow = await sessions.daily(CHAT, private(ALICE), ALICE)
+    assert not tomorrow.resumed and tomorrow.day == "2026-11-26"

@@ -151,9 +151,9 @@ async def test_the_deal_of_the_day_asked_in_a_group_waits_for_the_private_chat_a
     started = await sessions.taps.daily(Front().asker(home), private)
     assert isinstance(started.result, DailyStart)
     assert await sessions.open_game_id(private) is not None
-    with pytest.raises(Refused) as again:
-        await sessions.taps.daily(Front().asker(home), private)
-    assert again.value.reason is Reason.DAILY_PLAYED
+    again = await sessions.taps.daily(Front().asker(home), private)
+    assert isinstance(again.result, DailyStart) and again.result.resumed, "asked again: the same deal"
+    assert again.result.table.game_id == started.result.table.game_id
 
 
 async def test_the_daily_board_is_the_chats_in_a_group_and_everyones_in_private() -> None:
@@ -165,4 +165,8 @@ async def test_the_daily_board_is_the_chats_in_a_group_and_everyones_in_private(
     assert (await sessions.taps.daily_board(private)).everyone
     assert daily_request(["Classifica", "tutti"]) == (True, True)
     assert daily_request(["board"]) == (True, False)
-    assert daily_request([]) == (False, False) == daily_request(["tutti"])
+    assert daily_request([]) == (False, False)
+    for words in (["tutti"], ["bord"], ["2026-01-01"], ["board", "bord"], ["board", "global", "now"]):
+        with pytest.raises(Refused) as unknown:
+            daily_request(words)
+        assert unknown.value.reason is Reason.DAILY_WORDS and unknown.value.params["asked"] == " ".join(words)

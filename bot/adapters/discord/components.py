@@ -162,10 +162,11 @@ def hand_button(game_id: int, lang: str) -> ui.View:
                           emoji="🃏")])
 
 
-def match_components(game_id: int, lang: str) -> ui.View:
-    return layout([button(t(lang, "button.rematch"), Press(Action.REMATCH, game_id), Style.success,
-                          emoji="🔁"),
-                   button(t(lang, "review.button"), Press(Action.REVIEW, game_id))])
+def match_components(game_id: int, lang: str, rematch: bool = True) -> ui.View:
+    """Under "match over": Rematch (not after a deal of the day) and Review."""
+    rematch_button = [button(t(lang, "button.rematch"), Press(Action.REMATCH, game_id), Style.success,
+                             emoji="🔁")] if rematch else []
+    return layout([*rematch_button, button(t(lang, "review.button"), Press(Action.REVIEW, game_id))])
 
 
 def confirm_cancel(game_id: int, lang: str) -> ui.View:

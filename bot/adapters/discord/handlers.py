@@ -168,6 +168,9 @@ class CommandHandlers:
         assert chat is not None
         start = (await self.sessions.taps.daily(asker(interaction), daily_place(chat, user))).result
         assert isinstance(start, DailyStart)
+        if start.resumed:
+            row = await self.sessions.game_row(start.table.game_id)
+            self.presenter.redraw(row.id, row.chat.key)
         return Reply.note(daily_started_text(start, lang))
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:

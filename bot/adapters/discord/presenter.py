@@ -319,7 +319,7 @@ class Presenter:
     async def _post_match(self, event: MatchEnded) -> None:
         lang = await self.chat_language(event.chat_key)
         await self._post_notice(event, {"embed": match_embed(event, lang),
-                                        "view": match_components(event.game_id, lang)})
+                                        "view": match_components(event.game_id, lang, event.rematch)})
 
     async def _post_notice(self, event: RoundEnded | MatchEnded | ReviewOwed, message: dict[str, Any],
                            fallback: dict[str, Any] | None = None) -> None:

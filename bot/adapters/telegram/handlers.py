@@ -350,7 +350,11 @@ class Handlers:
         if found is None or message is None:
             return
         cref, uref, player, lang = found
-        board, everyone = daily_request(context.args or ())
+        try:
+            board, everyone = daily_request(context.args or ())
+        except Refused as refused:
+            await self._refuse(message, lang, refused)
+            return
         await self._daily(message, cref, uref, player, lang, board=board, everyone=everyone)
 
     async def _daily(self, message: Message, cref: ChatRef, uref: UserRef, player: PlayerProfile,
@@ -382,8 +386,12 @@ class Handlers:
             player = await self.sessions.player(uref)
             own = self.presenter.language(player)
             self.outbox.post(int(uref.key), Content(escape(daily_started_text(start, own))))
-            return
-        await self._reply(message, lang, lambda lang: escape(daily_started_text(start, lang)))
+        else:
+            await self._reply(message, lang, lambda lang: escape(daily_started_text(start, lang)))
+        if start.resumed:
+            game_id = start.table.game_id
+            self.presenter.refresh_table(game_id, int(uref.key))
+            self.presenter.repost_hand(game_id, uref.key)
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)

@@ -162,9 +162,10 @@ def table_keyboard(game_id: int, lang: str, show_hand: bool, take_back: bool) ->
     return (tuple(row),) if row else ()
 
 
-def match_keyboard(game_id: int, lang: str) -> Keyboard:
-    return ((tap("🔁 " + t(lang, "button.rematch"), Action.REMATCH, game_id),
-             tap(t(lang, "review.button"), Action.REVIEW, game_id)),)
+def match_keyboard(game_id: int, lang: str, rematch: bool = True) -> Keyboard:
+    """Under "match over": Rematch (not after a deal of the day) and Review."""
+    rematch_button = (tap("🔁 " + t(lang, "button.rematch"), Action.REMATCH, game_id),) if rematch else ()
+    return ((*rematch_button, tap(t(lang, "review.button"), Action.REVIEW, game_id)),)
 
 
 # ---- a player's hand --------------------------------------------------------------

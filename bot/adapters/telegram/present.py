@@ -296,7 +296,7 @@ class Presenter(Audience):
             self._table_below(event, self.announcements.announce(event, breakdown))
         elif isinstance(event, MatchEnded):
             lang = await self.chat_language(chat_id)
-            ended = Content(match_html(event, lang), match_keyboard(game_id, lang))
+            ended = Content(match_html(event, lang), match_keyboard(game_id, lang, event.rematch))
             self._after(game_id, table_done, self.announcements.announce(event, ended))
         elif isinstance(event, GameCancelled):
             self._after(game_id, table_done)
