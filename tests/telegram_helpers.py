@@ -134,7 +134,11 @@ def table_history(tg: FakeTelegramServer, group: FakeChat) -> str:
 
 
 def hand_message(tg: FakeTelegramServer, user: FakeUser, game_id: int) -> FakeMessage | None:
+    """The player's hand of game `game_id` (not a round's breakdown or the match's result, which
+    the private chat gets too)."""
     for message in reversed(bot_messages(tg, user)):
+        if shown(message).startswith(POST_TITLES):
+            continue
         if f" {game_id})" in shown(message) or any(
                 data.split("|")[1] == str(game_id) for data in message.callback_data):
             return message

@@ -88,6 +88,9 @@ class Taps:
             return Reply(say=Say("play.autoplay_off", {"name": player.display_name}), hand=PLAIN, moved=True)
         if action is Action.REMATCH:
             await self.sessions.rematch(game_id, user)
+            if asker.chat is None:
+                chat = (await self.sessions.game_row(game_id)).chat
+                return Reply(say=Say("rematch.opened_in", {"chat": chat.title or "—"}))
             return Reply()
         if action is Action.REVIEW:
             if asker.mailed:

@@ -13,6 +13,7 @@ from bot.sessions import ChatRef
 
 from ..fakes.telegram_server import FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import (
+    POST_TITLES,
     Taps,
     bot_messages,
     duel,
@@ -40,7 +41,8 @@ def _as_sent(message: FakeMessage) -> str:
 
 
 def _hand_messages(tg: FakeTelegramServer, user: FakeUser) -> list[FakeMessage]:
-    return [m for m in bot_messages(tg, user) if "game 1)" in shown(m) or m.callback_data]
+    return [m for m in bot_messages(tg, user) if not shown(m).startswith(POST_TITLES)
+            and ("game 1)" in shown(m) or m.callback_data)]
 
 
 async def test_each_turn_rings_its_player_once_and_edits_ring_nobody(tmp_path: Path) -> None:
@@ -56,7 +58,8 @@ async def test_each_turn_rings_its_player_once_and_edits_ring_nobody(tmp_path: P
             assert all("Your turn" in _as_sent(m) for m in rang), "each ring is the hand to play"
             hands = _hand_messages(d.tg, user)
             assert len(hands) == 1, "the old hands are deleted: one hand, at the bottom"
-            assert hands[0] is bot_messages(d.tg, user)[-1]
+            kept = [m for m in bot_messages(d.tg, user) if not shown(m).startswith(POST_TITLES)]
+            assert hands[0] is kept[-1], "below it only the round ends and the match's result"
         assert not [m for m in bot_messages(d.tg, d.group) if m.silent], "group posts are new messages"
 
 

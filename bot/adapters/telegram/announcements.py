@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from ...i18n import t
 from ...sessions import MatchEnded, RoundEnded, Sessions
@@ -22,15 +23,23 @@ class Announcements:
         """Per game, its last announcement under way: the next waits for it (this process's
         order, not a copy of shared state)."""
 
-    def announce(self, event: RoundEnded | MatchEnded, content: Content) -> asyncio.Task[bool]:
+    def announce(self, event: RoundEnded | MatchEnded, content: Content,
+                 first: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task[bool]:
         """Post a round's breakdown or the end of a match, once of all processes
-        (`Sessions.announce`), after the game's earlier announcements. Once the chat refuses
-        the bot (it was removed from the group) it is owed no more: trying again at every
-        start would only be refused again."""
+        (`Sessions.announce`), after the game's earlier announcements; `first`, what goes out
+        before it while it is owed (the players' private copies, `privately.PrivateCopies`).
+        Once the chat refuses the bot (it was removed from the group) it is owed no more:
+        trying again at every start would only be refused again."""
         chat_id, earlier = int(event.chat_key), self._announcing.get(event.game_id)
         thread = topic_id(event.thread)
 
         async def post() -> bool:
+            if first is not None:
+                try:
+                    await first()
+                except Exception:
+                    log.warning("could not post the private copies of %s of game %d",
+                                type(event).__name__, event.game_id, exc_info=True)
             if await self.outbox.post(chat_id, content, game_id=event.game_id, thread=thread) is not None:
                 return True
             if thread is not None and (chat_id, thread) in self.outbox.lost_topics:

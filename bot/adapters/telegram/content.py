@@ -40,6 +40,8 @@ class Content:
     text: str
     keyboard: Keyboard = ()
     picture: Picture | None = None
+    silent: bool = False
+    """Sent without ringing (`disable_notification`); edits never ring."""
 
 
 Render = Callable[[], Awaitable[Content | None]]

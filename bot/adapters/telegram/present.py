@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from ...engine import Move, Rules
 from ...i18n import t
@@ -60,6 +61,7 @@ from .markup import (
 )
 from .notes import GameNotes
 from .outbox import SENT_REF, Content, Outbox, Picture, Target
+from .privately import PrivateCopies
 from .reviews import ReviewPoster
 
 log = logging.getLogger(__name__)
@@ -95,6 +97,7 @@ class Presenter(Audience):
         self.menus = self.notes.menus
         self.announcements = Announcements(sessions, outbox, self)
         self.reviews = ReviewPoster(sessions, outbox, self)
+        self.copies = PrivateCopies(sessions, outbox, self)
         self._cleanups: set[asyncio.Task[None]] = set()
 
     async def chat_migrated(self, old_id: int, new_id: int) -> None:
@@ -293,11 +296,13 @@ class Presenter(Audience):
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
             breakdown = await self._round_end(event, chat_id)
-            self._table_below(event, self.announcements.announce(event, breakdown))
+            copies = partial(self.copies.post, event, partial(self._round_content, event), silent=True)
+            self._table_below(event, self.announcements.announce(event, breakdown, copies))
         elif isinstance(event, MatchEnded):
             lang = await self.chat_language(chat_id)
+            copies = partial(self.copies.post, event, partial(self._match_content, event), silent=True)
             ended = Content(match_html(event, lang), match_keyboard(game_id, lang, event.rematch))
-            self._after(game_id, table_done, self.announcements.announce(event, ended))
+            self._after(game_id, table_done, self.announcements.announce(event, ended, copies))
         elif isinstance(event, GameCancelled):
             self._after(game_id, table_done)
         elif isinstance(event, TurnWarning):
@@ -338,16 +343,23 @@ class Presenter(Audience):
         task.add_done_callback(self._cleanups.discard)
 
     async def _round_end(self, event: RoundEnded, chat_id: int) -> Content:
-        """A round's end: in a chat with pictures a photo of it under a short caption, its
-        breakdown as text where a photo cannot go."""
-        lang = await self.chat_language(chat_id)
+        return await self._round_content(event, await self.chat_language(chat_id),
+                                         await self.draws_pictures(chat_id))
+
+    async def _round_content(self, event: RoundEnded, lang: str, pictures: bool) -> Content:
+        """A round's end: with `pictures` a photo of it under a short caption, its breakdown as
+        text where a photo cannot go."""
         text = breakdown_html(event, lang)
-        if not await self.draws_pictures(chat_id):
+        if not pictures:
             return Content(text)
         row = await self.sessions.game_row(event.game_id)
         rules = Rules.from_options(row.variant, row.options)
         scene = round_scene_of(event, row.deck_style, rules)
         return Content(text, (), Picture(scene, lang, round_caption_html(event, lang, rules.target)))
+
+    async def _match_content(self, event: MatchEnded, lang: str, pictures: bool) -> Content:
+        """The end of a match in a player's private chat: its result, Rematch and Review."""
+        return Content(match_html(event, lang), match_keyboard(event.game_id, lang))
 
     async def _warn(self, event: TurnWarning) -> None:
         row = await self.sessions.game_row(event.game_id)

@@ -101,6 +101,8 @@ class Sender:
                    thread: int | None = None) -> int:
         """Send a new message (in forum topic `thread`); its id."""
         params = self._params(chat_id, content, thread)
+        if content.silent:
+            params["disable_notification"] = True
         if reply_to:
             params["reply_parameters"] = {"message_id": reply_to, "allow_sending_without_reply": True}
         result = await self.call("sendmessage", params)
@@ -112,6 +114,8 @@ class Sender:
     async def send_photo(self, chat_id: int, data: bytes, content: Content, thread: int | None = None) -> int:
         """sendPhoto with the picture uploaded in the request (multipart/form-data)."""
         params = self._photo_params(chat_id, content, thread)
+        if content.silent:
+            params["disable_notification"] = True
         params["photo"] = InputFile(data, filename=PHOTO_NAME)
         result = await self.call("sendphoto", params)
         self.uploaded += len(data)

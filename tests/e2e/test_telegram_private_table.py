@@ -1,0 +1,66 @@
+"""The private chat is a whole table: a player who never opens the group reads there every
+round's breakdown and the match's result, rematches and asks for the review from there, and
+at each turn sees every play made since their last one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ..telegram_helpers import (
+    answered,
+    bot_messages,
+    duel,
+    match_over,
+    play_until_over,
+    shown,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+async def test_round_ends_and_the_match_end_reach_each_private_chat_quietly_with_rematch_and_review(
+        tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db") as d:
+        await play_until_over(d.tg, d.group, [d.alice, d.bob], timeout=30)
+        await d.bot.front.outbox.drain(5)
+        group_rounds = [shown(m) for m in bot_messages(d.tg, d.group) if "End of round" in shown(m)]
+        assert len(group_rounds) >= 2, "the match had rounds"
+        for user in (d.alice, d.bob):
+            private = bot_messages(d.tg, user)
+            rounds = [m for m in private if "End of round" in shown(m)]
+            assert [shown(m) for m in rounds] == group_rounds, "every round's breakdown, as the group's"
+            assert all(m.silent for m in rounds), "a breakdown rings nobody"
+            ended = [m for m in private if "🏆" in shown(m) and m.callback_data]
+            assert len(ended) == 1, "the match's result once"
+            assert ended[0].silent
+            assert shown(ended[0]) == shown(match_over(d.tg, d.group))
+            assert {data[0] for data in ended[0].callback_data} == {"r", "R"}, "Rematch and Review"
+            rang = [m for m in d.tg.rings(user, since=d.began) if m.chat.is_private]
+            assert all("Your turn" in (m.history[0].text if m.history else shown(m)) or "" for m in rang)
+
+        ended = next(m for m in bot_messages(d.tg, d.bob) if "🏆" in shown(m) and m.callback_data)
+        review = await answered(d.tg, d.tg.tap(d.bob, ended, d.bob, "Review"))
+        assert not review.show_alert, review.answer_text
+        lobbies = len([m for m in bot_messages(d.tg, d.group) if "New game" in shown(m)])
+        rematch = await answered(d.tg, d.tg.tap(d.bob, ended, d.bob, "Rematch"))
+        assert not rematch.show_alert, rematch.answer_text
+        assert "“Friends”" in (rematch.answer_text or ""), "the answer says where the new game is"
+        await d.tg.wait_for(lambda: len([m for m in bot_messages(d.tg, d.group)
+                                         if "New game" in shown(m)]) == lobbies + 1,
+                            what="the rematch's lobby in the group")
+        assert not [m for m in bot_messages(d.tg, d.bob) if "New game" in shown(m)], \
+            "the lobby opens in the group, not in the private chat"
+
+
+async def test_a_private_round_end_is_a_photo_in_a_chat_of_pictures(tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db", pictures=True) as d:
+        await play_until_over(d.tg, d.group, [d.alice, d.bob], timeout=30)
+        await d.bot.front.outbox.drain(5)
+        group_rounds = [shown(m) for m in bot_messages(d.tg, d.group)
+                        if m.photo is not None and m.reply_to is None and "wins the round" in shown(m)]
+        assert group_rounds
+        for user in (d.alice, d.bob):
+            rounds = [m for m in bot_messages(d.tg, user) if m.photo is not None and m.silent]
+            assert [shown(m) for m in rounds] == group_rounds, "each round's picture, quietly"
