@@ -8,12 +8,22 @@ from pathlib import Path
 
 import pytest
 
+from bot.adapters.telegram.identity import PLATFORM
+from bot.render import play_line_of
+from bot.sessions import ChatRef
+
+from ..fakes.telegram_server import FakeTelegramServer
 from ..telegram_helpers import (
+    Taps,
     answered,
     bot_messages,
+    card_to_play,
     duel,
+    friends_group,
     match_over,
     play_until_over,
+    redrawn_after,
+    running_bot,
     shown,
 )
 
@@ -64,3 +74,34 @@ async def test_a_private_round_end_is_a_photo_in_a_chat_of_pictures(tmp_path: Pa
         for user in (d.alice, d.bob):
             rounds = [m for m in bot_messages(d.tg, user) if m.photo is not None and m.silent]
             assert [shown(m) for m in rounds] == group_rounds, "each round's picture, quietly"
+
+
+async def test_each_turn_of_a_scopone_shows_the_three_plays_since_the_players_last_turn(
+        tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        players = [tg.add_user(name) for name in ("Alice", "Bob", "Carla", "Dario")]
+        group = friends_group(tg, *players)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            tg.user_sends(group, players[0], "/newgame scopone")
+            lobby = await tg.wait_for_message(group, contains="Scopone")
+            for user in players[1:]:
+                assert not (await answered(tg, tg.tap(group, lobby, user, "Join"))).show_alert
+            assert not (await answered(tg, tg.tap(group, lobby, players[0], "Start"))).show_alert
+            taps, checked = Taps(), 0
+            while checked < 12:
+                user, message, data = await card_to_play(tg, players, taps)
+                table = await bot.sessions.table(1)
+                lines = shown(message).split("\n")
+                listed = [line.removeprefix("• ") for line in lines if line.startswith("• ")]
+                if len(table.last_plays) >= 3:
+                    expected = [play_line_of(p, "en", table.deck_style, table.variant)
+                                for p in table.last_plays[-3:]]
+                    assert "Since your last turn:" in lines and listed == expected, (lines, expected)
+                    names = [p.name for p in table.last_plays[-3:]]
+                    assert user.first_name not in names and len(set(names)) == 3, "the three others"
+                    checked += 1
+                taps.pressed.add(data)
+                record = await answered(tg, tg.press_button(user, message, user, data))
+                assert not record.show_alert, record.answer_text
+                await redrawn_after(tg, user, message, data)
