@@ -4,7 +4,9 @@ at each turn sees every play made since their last one."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,19 +14,23 @@ from bot.adapters.telegram.identity import PLATFORM
 from bot.render import play_line_of
 from bot.sessions import ChatRef
 
-from ..fakes.telegram_server import FakeTelegramServer
+from ..fakes.telegram_server import FakeTelegramServer, FakeUser
 from ..telegram_helpers import (
+    POST_TITLES,
     Taps,
     answered,
     bot_messages,
     card_to_play,
     duel,
     friends_group,
+    joined_lobby,
+    live_button,
     match_over,
     play_until_over,
     redrawn_after,
     running_bot,
     shown,
+    start_bot,
 )
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -105,3 +111,64 @@ async def test_each_turn_of_a_scopone_shows_the_three_plays_since_the_players_la
                 record = await answered(tg, tg.press_button(user, message, user, data))
                 assert not record.show_alert, record.answer_text
                 await redrawn_after(tg, user, message, data)
+
+
+class _GroupDown:
+    """The announcements' outbox while the group takes nothing: its posts fail (not refused for
+    good), the private chats' go through."""
+
+    def __init__(self, outbox: Any, group_id: int) -> None:
+        self._outbox, self._group = outbox, group_id
+
+    def post(self, chat_id: int, *args: Any, **kwargs: Any) -> asyncio.Future[int | None]:
+        if chat_id != self._group:
+            return self._outbox.post(chat_id, *args, **kwargs)  # type: ignore[no-any-return]
+        failed: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        failed.set_result(None)
+        return failed
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._outbox, name)
+
+
+async def test_private_copies_are_sent_once_though_the_groups_post_is_tried_again_after_a_restart(
+        tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        bot = await start_bot(tg, db)
+        cref = ChatRef(PLATFORM, str(group.id), "Friends")
+        await bot.sessions.set_chat_language(cref, "en")
+        await bot.sessions.set_chat_defaults(cref, {"target": 1})
+        announcements = bot.front.presenter.announcements
+        announcements.outbox = _GroupDown(announcements.outbox, group.id)  # type: ignore[assignment]
+        lobby = await joined_lobby(tg, group, alice, bob)
+        assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+        pressed: set[str] = set()
+        while not (await bot.sessions.table(1)).finished:
+            found = await tg.wait_for(lambda: live_button(tg, [alice, bob], pressed), what="a card")
+            user, message, data = found
+            pressed.add(data)
+            await answered(tg, tg.press_button(user, message, user, data))
+
+        def copies(user: FakeUser) -> list[str]:
+            return [shown(m) for m in bot_messages(tg, user) if shown(m).startswith(POST_TITLES)]
+
+        await tg.wait_for(lambda: all(any("🏆" in c for c in copies(u)) for u in (alice, bob)),
+                          what="the private copies, the group's posts failing")
+        owed = len(await bot.sessions.owed_notices(PLATFORM))
+        assert owed >= 2, "the group's round end and match end still owed"
+        sent = {u.id: copies(u) for u in (alice, bob)}
+        await bot.stop()
+        assert not match_over(tg, group)
+
+        restarted = await start_bot(tg, db)
+        await tg.wait_for(lambda: match_over(tg, group), what="the end of the match, after the restart")
+        await restarted.front.outbox.drain(5)
+        await restarted.stop()
+        group_rounds = [shown(m) for m in bot_messages(tg, group) if "End of round" in shown(m)]
+        for user in (alice, bob):
+            assert copies(user) == sent[user.id], "no copy sent twice"
+            assert [c for c in copies(user) if "End of round" in c] == group_rounds
+            assert sum("🏆" in c for c in copies(user)) == 1
