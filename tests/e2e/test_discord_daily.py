@@ -10,7 +10,7 @@ from bot.adapters.discord.identity import PLATFORM
 from bot.sessions import ChatRef, UserRef
 
 from ..discord_helpers import World, play_to_end, started_duel, table_message
-from ..fakes.discord_fakes import Interaction, User
+from ..fakes.discord_fakes import Interaction, Message, User
 
 pytestmark = pytest.mark.usefixtures("seeded_deals")
 
@@ -51,3 +51,34 @@ async def test_two_players_play_the_deal_of_the_day_in_the_channel_beside_its_ga
 
 def _user_ref(user: User) -> UserRef:
     return UserRef(PLATFORM, str(user.id), user.name)
+
+
+DAY = 24 * 3600
+
+
+def _shows(w: World, custom_id: str) -> Message | None:
+    return next((m for m in w.fake.messages(w.channel)
+                 if any(c.get("custom_id") == custom_id for c in m.components_flat())), None)
+
+
+async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and_tomorrow_plays(
+        world: World) -> None:
+    w = world
+    await w.fake.slash(w.alice, w.channel, "daily")
+    game_id = await _daily_game(w, w.alice)
+    await play_to_end(w, game_id, [w.alice])
+    end = await w.fake.wait_for(lambda: _shows(w, f"scopa:R:{game_id}"), what="the match's end, with Review")
+    assert not any(c.get("custom_id", "").startswith("scopa:r:") for m in w.fake.messages(w.channel)
+                   for c in m.components_flat()), "no Rematch under the deal of the day"
+    forged = await w.fake.press(w.alice, end, custom_id=f"scopa:r:{game_id}", forge=True)
+    assert "non ha rivincita" in _said(forged)
+    place = ChatRef(PLATFORM, str(w.channel.id), thread=f"daily-{w.alice.id}")
+    assert await w.sessions.open_game_id(place) is None, "a refused rematch opens nothing"
+
+    w.clock.advance(DAY)
+    again = await w.fake.slash(w.alice, w.channel, "daily")
+    assert "Smazzata del giorno" in _said(again)
+    tomorrow = await _daily_game(w, w.alice)
+    assert tomorrow != game_id
+    await play_to_end(w, tomorrow, [w.alice])
+    assert [line.name for line in (await w.sessions.daily_board(None)).lines] == ["Alice"]

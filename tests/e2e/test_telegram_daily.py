@@ -12,9 +12,21 @@ import pytest
 from bot.adapters.telegram.identity import PLATFORM
 from bot.sessions import ChatRef
 
-from ..fakes.telegram_server import FakeTelegramServer
+from ..fakes.telegram_server import FakeMessage, FakeTelegramServer, FakeUser
 from ..sessions_helpers import FakeClock
-from ..telegram_helpers import bot_messages, friends_group, match_over, play_until_over, running_bot, shown
+from ..telegram_helpers import (
+    MATCH_OVER,
+    Taps,
+    answered,
+    bot_messages,
+    friends_group,
+    live_button,
+    match_over,
+    play_until_over,
+    redrawn_after,
+    running_bot,
+    shown,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -63,3 +75,99 @@ async def test_a_player_the_bot_cannot_write_to_yet_starts_the_deal_from_the_pri
             await tg.wait_for_message(bruno, contains="Deal of the day 2026-11-25: a match to 11")
             await tg.wait_for(lambda: any(d.startswith("p") for m in bot_messages(tg, bruno)
                                           for d in m.callback_data), what="the hand, in private")
+
+
+DAY = 24 * 3600
+
+
+def _hands(tg: FakeTelegramServer, user: FakeUser) -> list[FakeMessage]:
+    return [m for m in bot_messages(tg, user) if any(d.startswith("p") for d in m.callback_data)]
+
+
+def _ends(tg: FakeTelegramServer, user: FakeUser) -> int:
+    """How many match ends (with their Review button) the user's private chat shows."""
+    return sum(1 for m in bot_messages(tg, user)
+               if MATCH_OVER in shown(m) and any(d.startswith("R|") for d in m.callback_data))
+
+
+async def _play_another_to_its_end(tg: FakeTelegramServer, user: FakeUser) -> None:
+    """`user` plays a live card until one more match end than now shows in their private chat."""
+    ended, taps = _ends(tg, user), Taps()
+    while True:
+        found = await tg.wait_for(lambda: _ends(tg, user) > ended or live_button(tg, [user], taps.pressed),
+                                  30, what="a live card or the end of the match")
+        if found is True:
+            return
+        _, message, data = found
+        taps.pressed.add(data)
+        assert not (await answered(tg, tg.press_button(user, message, user, data))).show_alert
+        await redrawn_after(tg, user, message, data, 30)
+
+
+async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and_tomorrow_plays(
+        tmp_path: Path) -> None:
+    clock = FakeClock(NOON)
+    async with FakeTelegramServer() as tg:
+        alice = tg.add_user("Alice", language_code="en")
+        async with running_bot(tg, tmp_path / "bot.db", clock=clock) as bot:
+            tg.user_starts_bot(alice)
+            tg.user_sends(alice, alice, "/daily")
+            await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25")
+            await play_until_over(tg, alice, [alice], timeout=30)
+            over = match_over(tg, alice)
+            assert over is not None
+            review = next(d for d in over.callback_data if d.startswith("R|"))
+            assert not any(d.startswith("r|") for m in bot_messages(tg, alice) for d in m.callback_data), \
+                "no Rematch under the deal of the day, anywhere in the private chat"
+            forged = await answered(tg, tg.forge_callback(alice, over, alice, "r" + review[1:]))
+            assert forged.show_alert and "no rematch" in (forged.answer_text or "")
+            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None, "nothing opened"
+
+            clock.advance(DAY)
+            before = len(_hands(tg, alice))
+            tg.user_sends(alice, alice, "/daily")
+            await tg.wait_for_message(alice, contains="Deal of the day 2026-11-26")
+            await tg.wait_for(lambda: len(_hands(tg, alice)) > before, what="tomorrow's hand")
+            await _play_another_to_its_end(tg, alice)
+            board = await bot.sessions.daily_board(None)
+            assert board.day == "2026-11-26" and [line.name for line in board.lines] == ["Alice"]
+
+
+async def test_daily_asked_again_while_under_way_gives_the_deal_back_with_a_fresh_hand(
+        tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice = tg.add_user("Alice", language_code="en")
+        group = friends_group(tg, alice)
+        async with running_bot(tg, tmp_path / "bot.db", clock=FakeClock(NOON)) as bot:
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            tg.user_sends(group, alice, "/daily")
+            await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25")
+            await tg.wait_for(lambda: _hands(tg, alice), what="the hand")
+            first = _hands(tg, alice)[-1].message_id
+            tg.user_sends(group, alice, "/daily")
+            await tg.wait_for_message(alice, contains="is under way")
+            await tg.wait_for(lambda: any(m.message_id > first for m in _hands(tg, alice)),
+                              what="the hand again, below")
+            assert not any("one attempt a day" in shown(m) for chat in (alice, group)
+                           for m in bot_messages(tg, chat)), "never 'already played' for a deal under way"
+            await play_until_over(tg, alice, [alice], timeout=30)
+            tg.user_sends(alice, alice, "/daily")
+            await tg.wait_for_message(alice, contains="one attempt a day")
+
+
+async def test_daily_with_a_word_it_does_not_know_says_what_it_takes_and_starts_nothing(
+        tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice = tg.add_user("Alice", language_code="en")
+        group = friends_group(tg, alice)
+        async with running_bot(tg, tmp_path / "bot.db", clock=FakeClock(NOON)) as bot:
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "it")
+            tg.user_sends(group, alice, "/daily bord")
+            said = await tg.wait_for_message(group, contains="«bord»")
+            assert "/daily board global" in shown(said) and "non ho iniziato nulla" in shown(said)
+            tg.user_sends(alice, alice, "/daily 2026-01-01")
+            said = await tg.wait_for_message(alice, contains="“2026-01-01”")
+            assert "board global" in shown(said) and "nothing was started" in shown(said)
+            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None
+            tg.user_sends(alice, alice, "/daily")
+            await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25"), "the day's attempt kept"
