@@ -17,6 +17,7 @@ from .events import (
 from .facade import Sessions
 from .holds import HandedOver
 from .ports import FrontEndNotes, GameStore, MessageRefs, OpenGameExists, Served, StaleVersion
+from .recap import Recap, RecapLine
 from .records import GameStatus, LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
@@ -66,6 +67,8 @@ __all__ = [
     "PlayLine",
     "PlayerProfile",
     "Reason",
+    "Recap",
+    "RecapLine",
     "RecentMatch",
     "Refused",
     "ReviewAsked",

@@ -10,6 +10,7 @@ from ..engine.rules import Variant, parse_variant
 from .directory import Directory
 from .games import Games
 from .ports import GameStore
+from .recap import Recap, recap
 from .records import LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
@@ -43,6 +44,12 @@ class Queries:
         if game is None:
             raise Refused(Reason.NOT_IN_LOBBY)
         return self.games.table(row, game)
+
+    async def table_since(self, game_id: int, since: int | None) -> tuple[TableView, Recap]:
+        row, game = await self.games.load(game_id)
+        if game is None:
+            raise Refused(Reason.NOT_IN_LOBBY)
+        return self.games.table(row, game), recap(row, game, since)
 
     async def hand(self, game_id: int, user: UserRef) -> HandView:
         player = await self.directory.known_player(user.platform, user.key)

@@ -36,6 +36,7 @@ from .parts import Parts
 from .play import Play
 from .ports import FrontEndNotes, GameStore, Served, StorageFailed
 from .queries import Queries
+from .recap import Recap
 from .records import LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .reviews import MatchReview, ReviewAsked, Reviews
@@ -331,6 +332,11 @@ class Sessions:
 
     async def table(self, game_id: int) -> TableView:
         return await self._queries.table(game_id)
+
+    async def table_since(self, game_id: int, since: int | None) -> tuple[TableView, Recap]:
+        """The table, and the plays made after the first `since` of the match (`recap`): what
+        a chat that saw the table drawn up to there has not seen drawn."""
+        return await self._queries.table_since(game_id, since)
 
     async def hand(self, game_id: int, user: UserRef) -> HandView:
         return await self._queries.hand(game_id, user)

@@ -42,6 +42,9 @@ class Content:
     picture: Picture | None = None
     silent: bool = False
     """Sent without ringing (`disable_notification`); edits never ring."""
+    keeps: tuple[tuple[str, str], ...] = ()
+    """Notes of the game (ref, value) written once the message shows this content: what a
+    drawing told, for the next to go on from (`recap`)."""
 
 
 Render = Callable[[], Awaitable[Content | None]]

@@ -27,9 +27,10 @@ from ...render import (
 )
 from ...render_counts import round_counts_text
 from ...render_round import breakdown_rows, breakdown_table, fuori_line, match_text, round_caption
-from ...sessions import HandView, LobbyView, MatchEnded, PlayLine, RoundEnded, TableView
+from ...sessions import HandView, LobbyView, MatchEnded, PlayLine, RecapLine, RoundEnded, TableView
 from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 from .outbox import CAPTION_LIMIT
+from .recap import earlier_lines, unshown
 
 ALERT_LIMIT = 200
 
@@ -48,9 +49,19 @@ def lobby_html(view: LobbyView, lang: str) -> str:
     return titled(lobby_text(view, lang))
 
 
-def table_html(view: TableView, lang: str, now: float | None = None, timed_out: bool = False) -> str:
-    """The table in words; `timed_out`: the last play was made by the timer."""
-    text = titled(table_text(view, lang, now=now))
+def table_html(view: TableView, lang: str, now: float | None = None, timed_out: bool = False,
+               unseen: Sequence[RecapLine] = ()) -> str:
+    """The table in words; `timed_out`: the last play was made by the timer; `unseen`: the plays
+    since the drawing the group saw last, those its latest plays leave out told above them."""
+    lines = table_text(view, lang, now=now).split("\n")
+    earlier = earlier_lines(unshown(unseen, view, len(view.last_plays)), view, lang)
+    if earlier:
+        at = next((i for i, line in enumerate(lines) if line.startswith("• ")), None)
+        if at is None:
+            at = lines.index("") + 1
+            earlier.append("")
+        lines[at:at] = earlier
+    text = titled("\n".join(lines))
     notes = [t(lang, "telegram.table.autoplay", name=seat.name)
              for seat in view.seats if seat.autoplay and not seat.is_computer]
     if timed_out and view.last_plays:
@@ -71,10 +82,12 @@ def lobby_caption(view: LobbyView, lang: str) -> str:
     return caption(lobby_html(view, lang))
 
 
-def table_caption(view: TableView, lang: str, now: float | None = None, timed_out: bool = False) -> str:
-    """Under the table's picture, what it cannot show well: the last play in words (and that
-    the timer made it), the score, and whose turn it is (with the seconds left)."""
-    lines: list[str] = []
+def table_caption(view: TableView, lang: str, now: float | None = None, timed_out: bool = False,
+                  unseen: Sequence[RecapLine] = ()) -> str:
+    """Under the table's picture, what it cannot show well: the plays since the drawing the
+    group saw last (`unseen`) before the last one, the last play in words (and that the timer
+    made it), the score, and whose turn it is (with the seconds left)."""
+    lines = earlier_lines(unshown(unseen, view, 1), view, lang)
     if view.last_plays:
         lines.append(last_play_said(view, lang, timed_out))
     lines.append(t(lang, "table.score", score=score_text(view), target=view.target))

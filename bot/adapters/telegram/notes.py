@@ -15,6 +15,9 @@ TIMED_OUT_REF = "timed_out"
 MENU_REF = "menu"
 """The lobby's open menu (none: the main one)."""
 CANCELLED_BY_REF = "cancelled_by"
+TABLE_SEEN_REF = "table_seen"
+"""How far the table drawing the group saw last told the match's plays: `from to`, the plays
+after the first `from` and up to the `to`-th (`recap`)."""
 MAIN_MENU = "main"
 
 
@@ -143,6 +146,16 @@ class GameNotes:
             await self.refs.set(game_id, key, str(version))
         elif not by_computer and await self.refs.get(game_id, key) is not None:
             await self.refs.set(game_id, key, None)
+
+    async def table_seen(self, game_id: int) -> tuple[int, int] | None:
+        """The plays the table drawing the group saw last told (`TABLE_SEEN_REF`): after the
+        first `from`, up to the `to`-th; None before the first drawing of the match."""
+        value = await self.refs.get(game_id, TABLE_SEEN_REF)
+        try:
+            start, _, end = (value or "").partition(" ")
+            return int(start), int(end)
+        except ValueError:
+            return None
 
     async def cancelled_by(self, game_id: int) -> str | None:
         return await self.refs.get(game_id, CANCELLED_BY_REF)

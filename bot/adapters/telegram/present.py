@@ -29,6 +29,7 @@ from ...sessions import (
     MatchEnded,
     MovePlayed,
     PlayerProfile,
+    RecapLine,
     Refused,
     ReviewOwed,
     RoundEnded,
@@ -59,7 +60,7 @@ from .markup import (
     table_caption,
     table_html,
 )
-from .notes import GameNotes
+from .notes import TABLE_SEEN_REF, GameNotes
 from .outbox import SENT_REF, Content, Outbox, Picture, Target
 from .privately import PrivateCopies
 from .reviews import ReviewPoster
@@ -215,19 +216,32 @@ class Presenter(Audience):
             return Content(html, lobby_keyboard(view, lang, menu, link), picture)
         if row.status is GameStatus.CANCELLED:
             return Content(cancelled_html(lang, await self.notes.cancelled_by(game_id), row.started))
-        table = await self.sessions.table(game_id)
+        table, unseen, keeps = await self._table_since(game_id)
         now = self.sessions.clock()
         timed_out = await self._timed_out(table)
         picture = (Picture(table_scene(table, last=self._last_play(table, timed_out)), lang,
-                           table_caption(table, lang, now, timed_out))
+                           table_caption(table, lang, now, timed_out, unseen))
                    if await self.draws_pictures(chat_id) else None)
         if table.finished:
-            return Content(table_html(table, lang, now, timed_out), (), picture)
+            return Content(table_html(table, lang, now, timed_out, unseen), (), picture, keeps=keeps)
         humans = [(seat, player) for seat in row.seats if (player := human(seat)) is not None]
         show_hand = any(not self.reachable(player) for _, player in humans)
         take_back = any(seat.autoplay for seat, _ in humans)
-        return Content(table_html(table, lang, now, timed_out),
-                       table_keyboard(game_id, lang, show_hand, take_back), picture)
+        return Content(table_html(table, lang, now, timed_out, unseen),
+                       table_keyboard(game_id, lang, show_hand, take_back), picture, keeps=keeps)
+
+    async def _table_since(self, game_id: int) -> tuple[TableView, tuple[RecapLine, ...],
+                                                         tuple[tuple[str, str], ...]]:
+        """The table, the plays the group has not seen drawn, and the note to keep once this
+        drawing shows. A drawing goes on from where the one the group saw ended; with no play
+        since, it tells what that one told (drawn again, it costs no edit)."""
+        seen = await self.notes.table_seen(game_id)
+        table, recap = await self.sessions.table_since(game_id, seen[0] if seen else None)
+        start, lines = recap.since, recap.lines
+        if seen is not None and seen[1] < recap.made:
+            start = max(start, seen[1])
+            lines = lines[max(0, len(lines) - (recap.made - start)):] if recap.made > start else ()
+        return table, lines, ((TABLE_SEEN_REF, f"{start} {recap.made}"),)
 
     async def _timed_out(self, view: TableView) -> bool:
         """Whether the last play on the table was made by the turn timer."""

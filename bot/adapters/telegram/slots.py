@@ -225,6 +225,9 @@ class Slots:
         if target.game_id is not None and (new or self.refs.shared):
             shows = digest(content) if self.refs.shared else None
             await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo, shows).value())
+        if target.game_id is not None:
+            for key, value in content.keeps:
+                await self.refs.set(target.game_id, key, value)
 
     async def adopt(self, target: Target, message_id: int, photo: bool) -> None:
         """A player acted on `message_id`, a message of this slot that the slot may not keep:
