@@ -66,6 +66,9 @@ async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and
     w = world
     await w.fake.slash(w.alice, w.channel, "daily")
     game_id = await _daily_game(w, w.alice)
+    asked_again = await w.fake.slash(w.alice, w.channel, "daily")
+    assert "è in corso" in _said(asked_again), "asked again while under way: the same deal back"
+    assert await _daily_game(w, w.alice) == game_id
     await play_to_end(w, game_id, [w.alice])
     end = await w.fake.wait_for(lambda: _shows(w, f"scopa:R:{game_id}"), what="the match's end, with Review")
     assert not any(c.get("custom_id", "").startswith("scopa:r:") for m in w.fake.messages(w.channel)
