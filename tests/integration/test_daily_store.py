@@ -218,3 +218,19 @@ async def test_the_days_deal_and_the_computers_replies_come_from_the_databases_s
     finally:
         await restarted.close()
     assert key not in caplog.text, "the secret is never logged"
+
+
+async def test_daily_asked_in_two_processes_at_once_deals_one_game_and_gives_it_to_both(
+        new_database: NewDatabase) -> None:
+    url = await new_database()
+    clock = FakeClock(NOON)
+    one, two = await sessions_on(url, clock), await sessions_on(url, clock)
+    try:
+        first, second = await asyncio.gather(one.daily(CHAT, private(ALICE), ALICE),
+                                             two.daily(CHAT, private(ALICE), ALICE))
+        assert first.table.game_id == second.table.game_id, "one deal"
+        assert sorted([first.resumed, second.resumed]) == [False, True], "the other process gives it back"
+        assert [g.id for g in await one.games_of(ALICE)] == [first.table.game_id]
+    finally:
+        await one.close()
+        await two.close()
