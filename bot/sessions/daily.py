@@ -131,8 +131,9 @@ class Daily:
     async def start(self, asked_in: ChatRef, plays_in: ChatRef, user: UserRef) -> DailyStart:
         """Deal `user`'s deal of the day in `plays_in`, asked for in `asked_in` (whose board it
         joins), clearing a lobby left in `plays_in` (a place of the player's alone, where no
-        lobby can be played). Their deal under way already is given back (`resumed`); refused
-        once it is over, or while `plays_in` has a match running."""
+        lobby can be played). Their deal under way already is given back (`resumed`), today's
+        or an earlier day's still running in `plays_in`; refused once today's is over, or while
+        `plays_in` has another match running."""
         day = self.today()
         player = await self.directory.player(user)
         under_way = await self._under_way(day, player.id)
@@ -153,6 +154,8 @@ class Daily:
                       deck_style, seed, plays_in.place, seats)
         dead = await self.store.open_game(home.id, plays_in.place)
         if dead is not None and dead.status != GameStatus.LOBBY:
+            if await self.store.is_daily(dead.id) and any(s.player_id == player.id for s in dead.seats):
+                return await self._given_back(dead.id, daily_day(dead.created_at))
             raise Refused(Reason.GAME_OPEN, game_id=dead.id)
         try:
             async with self.store.unit() as uow:
@@ -180,8 +183,11 @@ class Daily:
         """The player's deal of `day` given back while it is being played; None before they
         claim it; refused once it is over."""
         game_id = await self.store.daily_game(day.isoformat(), player_id)
-        if game_id is None:
-            return None
+        return None if game_id is None else await self._given_back(game_id, day)
+
+    async def _given_back(self, game_id: int, day: date) -> DailyStart:
+        """The player's deal of `day`, game `game_id`, while it is being played; refused once
+        it is over."""
         row, game = await self.games.load(game_id)
         if row.status != GameStatus.RUNNING or game is None:
             raise Refused(Reason.DAILY_PLAYED)

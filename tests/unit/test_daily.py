@@ -170,3 +170,15 @@ async def test_daily_clears_a_lobby_left_in_the_private_chat_and_a_daily_has_no_
     clock.advance(DAY)
     tomorrow = await sessions.daily(CHAT, private(ALICE), ALICE)
     assert not tomorrow.resumed and tomorrow.day == "2026-11-26"
+
+
+async def test_a_deal_begun_before_midnight_is_given_back_first_then_the_new_days_deal_comes() -> None:
+    clock = FakeClock(datetime(2026, 11, 25, 23, 59, tzinfo=UTC).timestamp())
+    sessions = await open_memory_sessions(clock)
+    start = await sessions.daily(CHAT, private(ALICE), ALICE)
+    clock.advance(120)
+    back = await sessions.daily(CHAT, private(ALICE), ALICE)
+    assert back.resumed and back.table.game_id == start.table.game_id and back.day == "2026-11-25"
+    await play_to_end(sessions, start.table.game_id, [ALICE])
+    today = await sessions.daily(CHAT, private(ALICE), ALICE)
+    assert not today.resumed and today.day == "2026-11-26"
