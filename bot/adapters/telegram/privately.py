@@ -57,7 +57,7 @@ class PrivateCopies:
 
         async def one(player: PlayerProfile) -> str | None:
             content = await draw(self.audience.language(player), pictures)
-            content = Content(content.text, content.keyboard, content.picture, silent)
+            content = Content(content.text, content.keyboard, content.picture, silent=silent)
             posted = await self.outbox.post(int(player.user_key), content)
             return player.user_key if posted is not None else None
 
