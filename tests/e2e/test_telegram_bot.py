@@ -12,6 +12,7 @@ from bot.sessions import ChatRef, UserRef
 
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import (
+    POST_TITLES,
     answered,
     bot_messages,
     friends_group,
@@ -19,6 +20,7 @@ from ..telegram_helpers import (
     match_over,
     play_until_over,
     running_bot,
+    shown,
     table_history,
     table_message,
 )
@@ -82,7 +84,10 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(tmp_path: Path) 
             for user in (alice, bob):
                 hand = hand_message(tg, user, 1)
                 assert hand is not None and hand.reply_markup is None
-                assert len(bot_messages(tg, user)) == 2, "a welcome and one hand message, the old deleted"
+                kept = [m for m in bot_messages(tg, user) if not shown(m).startswith(POST_TITLES)]
+                assert len(kept) == 2, "a welcome and one hand message, the old deleted"
+                assert sum(shown(m).startswith("🏆") for m in bot_messages(tg, user)) == 1, \
+                    "below them each round's end and the match's"
 
             tg.user_sends(group, alice, "/leaderboard")
             board = await tg.wait_for_message(group, contains="Leaderboard", after=end)
