@@ -59,6 +59,9 @@ async def test_round_ends_and_the_match_end_reach_each_private_chat_quietly_with
         ended = next(m for m in bot_messages(d.tg, d.bob) if "🏆" in shown(m) and m.callback_data)
         review = await answered(d.tg, d.tg.tap(d.bob, ended, d.bob, "Review"))
         assert not review.show_alert, review.answer_text
+        await d.tg.wait_for(lambda: any("Your review of the match" in shown(m)
+                                        for m in bot_messages(d.tg, d.bob)),
+                            timeout=30, what="Bob's review, in his private chat")
         lobbies = len([m for m in bot_messages(d.tg, d.group) if "New game" in shown(m)])
         rematch = await answered(d.tg, d.tg.tap(d.bob, ended, d.bob, "Rematch"))
         assert not rematch.show_alert, rematch.answer_text
