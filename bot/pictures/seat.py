@@ -150,7 +150,7 @@ def _plays(
         if not play.captured:
             write(draw, (x + 4, middle), t(lang, "pictures.laid"), 20, MUTED, "lm")
         else:
-            if not play.leftover:
+            if play.card is not None:
                 arrow(draw, x, middle)
                 x += 48
             laid = row(len(play.captured), ROW_CARD, 6, x, WIDTH - PAD - 12 - x, centred=False)

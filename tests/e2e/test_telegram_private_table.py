@@ -85,12 +85,13 @@ async def test_a_private_round_end_is_a_photo_in_a_chat_of_pictures(tmp_path: Pa
             assert [shown(m) for m in rounds] == group_rounds, "each round's picture, quietly"
 
 
+@pytest.mark.parametrize("pictures", [False, True])
 async def test_each_turn_of_a_scopone_shows_the_three_plays_since_the_players_last_turn(
-        tmp_path: Path) -> None:
+        tmp_path: Path, pictures: bool) -> None:
     async with FakeTelegramServer() as tg:
         players = [tg.add_user(name) for name in ("Alice", "Bob", "Carla", "Dario")]
         group = friends_group(tg, *players)
-        async with running_bot(tg, tmp_path / "bot.db") as bot:
+        async with running_bot(tg, tmp_path / "bot.db", pictures=pictures) as bot:
             await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             tg.user_sends(group, players[0], "/newgame scopone")
             lobby = await tg.wait_for_message(group, contains="Scopone")
@@ -109,6 +110,7 @@ async def test_each_turn_of_a_scopone_shows_the_three_plays_since_the_players_la
                     assert "Since your last turn:" in lines and listed == expected, (lines, expected)
                     names = [p.name for p in table.last_plays[-3:]]
                     assert user.first_name not in names and len(set(names)) == 3, "the three others"
+                    assert (message.photo is not None) is pictures, "a photo, its caption the same words"
                     checked += 1
                 taps.pressed.add(data)
                 record = await answered(tg, tg.press_button(user, message, user, data))
