@@ -124,13 +124,21 @@ class FrontEndNotes(Protocol):
 
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None: ...
 
-    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+    async def take_send(self, chat: str, now: float, limit: int, period: float,
+                        counted_at: float | None = None) -> float:
         """Count one message to `chat` (a front-end's name for it) at `now` if fewer than
         `limit` went in the `period` seconds before: 0.0; otherwise count nothing and give
         the seconds until one more may go. Of all processes, one at a time counts a chat's.
         Counts older than `period` are not kept, a chat's own; of the others, which may be counted
         over shorter periods than theirs (a bot's second beside a group's minute), a few at each
-        call once older than `SENDS_KEPT`."""
+        call once older than `SENDS_KEPT`. `counted_at`: the time the message counts from until
+        `settle_send` says when it went (a time to come, for a message not yet sent; default
+        `now`)."""
+        ...
+
+    async def settle_send(self, chat: str, counted_at: float, went: float | None) -> None:
+        """The message counted at `counted_at` went at `went` (it counts from then), or, None,
+        never went (it counts no more)."""
         ...
 
 

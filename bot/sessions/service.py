@@ -80,8 +80,12 @@ class _MessageRefs:
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None:
         await self._store.set_ref(game_id, key, value)
 
-    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
-        return await self._store.take_send(chat, now, limit, period)
+    async def take_send(self, chat: str, now: float, limit: int, period: float,
+                        counted_at: float | None = None) -> float:
+        return await self._store.take_send(chat, now, limit, period, counted_at)
+
+    async def settle_send(self, chat: str, counted_at: float, went: float | None) -> None:
+        await self._store.settle_send(chat, counted_at, went)
 
 
 class Sessions:

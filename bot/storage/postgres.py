@@ -276,7 +276,8 @@ class PostgresStore(SqlStore):
             "WHERE message_holds.until <= ?::float8 OR message_holds.owner = ?::text RETURNING game_id",
             (message, owner, float(now), float(lease), game_id, float(now), owner)) is not None
 
-    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+    async def take_send(self, chat: str, now: float, limit: int, period: float,
+                        counted_at: float | None = None) -> float:
         """The chat's count is taken under a transaction-scoped advisory lock on its name, so
         processes counting one chat at once take turns."""
         async def work(conn: asyncpg.Connection) -> float:
@@ -290,10 +291,22 @@ class PostgresStore(SqlStore):
                 "SELECT at FROM chat_sends WHERE chat=$1 ORDER BY at", chat)]
             if len(recent) >= limit:
                 return max(0.001, recent[len(recent) - limit] + period - now)
-            await conn.execute("INSERT INTO chat_sends (chat, at) VALUES ($1, $2)", chat, float(now))
+            await conn.execute("INSERT INTO chat_sends (chat, at) VALUES ($1, $2)", chat,
+                               float(now if counted_at is None else counted_at))
             return 0.0
 
         return await self._connections.transaction(work)
+
+    async def settle_send(self, chat: str, counted_at: float, went: float | None) -> None:
+        async def work(conn: asyncpg.Connection) -> None:
+            one = "ctid = (SELECT ctid FROM chat_sends WHERE chat=$1 AND at=$2 LIMIT 1)"
+            if went is None:
+                await conn.execute(f"DELETE FROM chat_sends WHERE {one}", chat, float(counted_at))
+            else:
+                await conn.execute(f"UPDATE chat_sends SET at=$3 WHERE {one}", chat, float(counted_at),
+                                   float(went))
+
+        await self._connections.transaction(work)
 
 
 async def _run(conn: asyncpg.Connection, steps: Plan) -> Any:

@@ -361,7 +361,8 @@ class Store(SqlStore):
             "WHERE message_holds.until <= ? OR message_holds.owner = ?",
             (message, owner, now + lease, game_id, now, owner)) == 1
 
-    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+    async def take_send(self, chat: str, now: float, limit: int, period: float,
+                        counted_at: float | None = None) -> float:
         def work(conn: sqlite3.Connection) -> float:
             conn.execute("DELETE FROM chat_sends WHERE chat=? AND at<=?", (chat, now - period))
             conn.execute("DELETE FROM chat_sends WHERE rowid IN (SELECT rowid FROM chat_sends "
@@ -370,10 +371,21 @@ class Store(SqlStore):
                 "SELECT at FROM chat_sends WHERE chat=? ORDER BY at", (chat,))]
             if len(recent) >= limit:
                 return max(0.001, recent[len(recent) - limit] + period - now)
-            conn.execute("INSERT INTO chat_sends (chat, at) VALUES (?, ?)", (chat, now))
+            conn.execute("INSERT INTO chat_sends (chat, at) VALUES (?, ?)",
+                         (chat, now if counted_at is None else counted_at))
             return 0.0
 
         return self._write(work)
+
+    async def settle_send(self, chat: str, counted_at: float, went: float | None) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            one = "rowid = (SELECT rowid FROM chat_sends WHERE chat=? AND at=? LIMIT 1)"
+            if went is None:
+                conn.execute(f"DELETE FROM chat_sends WHERE {one}", (chat, counted_at))
+            else:
+                conn.execute(f"UPDATE chat_sends SET at=? WHERE {one}", (went, chat, counted_at))
+
+        self._write(work)
 
 
 _GAMES = ", ".join(f"g.{column}" for column in GAME_COLUMNS)

@@ -421,17 +421,27 @@ class MemoryStore(UnitStore):
         del self._holds[(game_id, message)]
         return True
 
-    async def take_send(self, chat: str, now: float, limit: int, period: float) -> float:
+    async def take_send(self, chat: str, now: float, limit: int, period: float,
+                        counted_at: float | None = None) -> float:
         self._open()
         stale = now - max(period, SENDS_KEPT)
-        for other in [c for c, ats in self._sends.items() if c != chat and ats[-1] <= stale]:
+        for other in [c for c, ats in self._sends.items() if c != chat and (not ats or ats[-1] <= stale)]:
             del self._sends[other]
         recent = [at for at in self._sends.get(chat, []) if at > now - period]
         if len(recent) >= limit:
             self._sends[chat] = recent
             return max(0.001, recent[len(recent) - limit] + period - now)
-        self._sends[chat] = [*recent, now]
+        self._sends[chat] = sorted([*recent, now if counted_at is None else counted_at])
         return 0.0
+
+    async def settle_send(self, chat: str, counted_at: float, went: float | None) -> None:
+        self._open()
+        sends = self._sends.get(chat, [])
+        if counted_at in sends:
+            sends.remove(counted_at)
+            if went is not None:
+                sends.append(went)
+                sends.sort()
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:
         self._open()

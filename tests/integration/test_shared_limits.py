@@ -51,7 +51,12 @@ async def test_three_processes_keep_the_bot_to_thirty_a_second_and_a_group_to_tw
             async with time.held():
                 return float(await store.take_send(*args))
 
-        pacer = Pacer((20, 60.0), take=take, clock=time.clock, wall=time.clock, sleep=time.sleep)
+        async def settle(*args: Any) -> None:
+            async with time.held():
+                await store.settle_send(*args)
+
+        pacer = Pacer((20, 60.0), take=take, settle=settle, clock=time.clock, wall=time.clock,
+                      sleep=time.sleep)
         limiter = MessagesRateLimiter(30, clock=time.clock, sleep=time.sleep)
         pacer.pace_with(limiter)
 

@@ -912,6 +912,20 @@ async def test_a_chats_messages_are_counted_for_every_process_in_one_window(back
     assert await one.take_send("telegram:-1", 1_061.0, 2, 60.0) == 9.0, "a refused one was not counted"
 
 
+async def test_a_message_on_its_way_counts_as_late_as_it_may_go_until_it_is_settled(backend: Backend) -> None:
+    one, two = await backend.open(), await backend.open()
+    assert await one.take_send("telegram:-1", 1_000.0, 2, 60.0, 1_030.0) == 0.0
+    assert await two.take_send("telegram:-1", 1_001.0, 2, 60.0, 1_031.0) == 0.0
+    assert await one.take_send("telegram:-1", 1_070.0, 2, 60.0) == 20.0, "counted from when it may go"
+    await one.settle_send("telegram:-1", 1_030.0, 1_000.5)
+    assert await two.take_send("telegram:-1", 1_070.0, 2, 60.0) == 0.0, "counted from when it went"
+    await two.settle_send("telegram:-1", 1_031.0, None)
+    assert await one.take_send("telegram:-1", 1_071.0, 2, 60.0) == 0.0, "one that never went counts no more"
+    assert await one.take_send("telegram:-1", 1_072.0, 2, 60.0) == 58.0
+    await one.settle_send("telegram:-1", 1_234.0, 1_100.0)  # nothing counted then: nothing changes
+    assert await one.take_send("telegram:-1", 1_072.0, 2, 60.0) == 58.0
+
+
 async def test_a_quiet_chats_counts_are_forgotten_by_the_next_message_anywhere(backend: Backend) -> None:
     store = await backend.open()
     for n in range(30):

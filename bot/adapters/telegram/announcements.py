@@ -28,6 +28,7 @@ class Announcements:
         """Post a round's breakdown or the end of a match, once of all processes
         (`Sessions.announce`), after the game's earlier announcements; `first`, what goes out
         before it while it is owed (the players' private copies, `privately.PrivateCopies`).
+        The group's table edits wait for it meanwhile (`Pacer.owe_post`).
         Once the chat refuses the bot (it was removed from the group) it is owed no more:
         trying again at every start would only be refused again."""
         chat_id, earlier = int(event.chat_key), self._announcing.get(event.game_id)
@@ -60,7 +61,9 @@ class Announcements:
                             exc_info=True)
                 return False
 
+        paid = self.outbox.pacer.owe_post(chat_id)
         task = asyncio.create_task(announce(), name=f"telegram-announce-{event.game_id}")
+        task.add_done_callback(lambda _: paid())
         self._announcing[event.game_id] = task
 
         def done(finished: asyncio.Task[bool]) -> None:

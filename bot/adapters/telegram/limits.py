@@ -202,6 +202,8 @@ class GroupWindow:
         self.kept_for_posts = min(kept_for_posts, limit - 1)
         """Places edits never take: new messages find one at once even while edits are many."""
         self.sent: deque[float] = deque()
+        self.flying: list[float] = []
+        """Of `sent`, the places taken whose request has not been answered (`sent_at`) yet."""
         self._waiting: dict[bool, deque[asyncio.Future[float]]] = {True: deque(), False: deque()}
         self._granting: asyncio.Task[None] | None = None
 
@@ -230,6 +232,7 @@ class GroupWindow:
         if not self.full(post) and not self._waiting[True] and not (not post and self._waiting[False]):
             now = self.clock()
             self.sent.append(now)
+            self.flying.append(now)
             return now
         turn: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         self._waiting[post].append(turn)
@@ -247,6 +250,8 @@ class GroupWindow:
         counts from now. A request held up on its way (a busy event loop, a slow connection)
         reaches Telegram later than its place was taken, and must not let the window free its
         place earlier than Telegram does."""
+        if taken in self.flying:
+            self.flying.remove(taken)
         now = self.clock()
         if now <= taken:
             return
@@ -279,6 +284,7 @@ class GroupWindow:
                 turn = self._waiting[post].popleft()
                 if not turn.done():
                     self.sent.append(now)
+                    self.flying.append(now)
                     turn.set_result(now)
         finally:
             self._granting = None

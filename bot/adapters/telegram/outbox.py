@@ -72,6 +72,7 @@ class Outbox:
         to the new."""
         self._closed = False
         self.pacer = pacer or Pacer(group_rate, take=refs.take_send if refs.shared else None,
+                                    settle=refs.settle_send if refs.shared else None,
                                     refs_get=refs.get, refs_set=refs.set)
         self.pacer.pace_with(getattr(bot, "rate_limiter", None))
         self.sender = Sender(bot, self.pacer, painter, max_attempts=max_attempts, backoff_cap=backoff_cap,

@@ -6,13 +6,23 @@ after its picture is drawn (drawing may take longer than the rest), and the plac
 when Telegram answered: counted when a message was only allowed, a group got 21 to 23 in a
 minute. Before drawing, the outbox waits until the group's window has room (`Pacer.ready`), so
 that a table edit that had to wait shows the state it goes out with (in the store, which cannot
-be asked without counting, the place is taken then and used by the request that follows if it
-goes within a margin the store's minute is longer by; otherwise the request takes another).
+be asked without counting, the place is taken then and used by the request that follows).
+
+Where a message cannot be known to have reached Telegram yet, its place counts as late as it
+could have: a request on its way counts as going `IN_FLIGHT` seconds after its place was
+taken, until its answer says it went. So a process killed with requests on their way (kill -9),
+or a request slower to arrive than expected (a loaded machine, a slow upload), never lets a
+group's minute take more than 20 as Telegram counts them.
 
 One process on its own store counts in memory (`GroupWindow`), and keeps a group's recent
-sends with its game, so that a bot started again at once still knows how many the minute has
-left. Processes sharing a store count there (`StoreWindow`, the store's `take_send`), the
-group's and the bot's alike.
+sends with its game, before each request goes (marked as on its way) and after it was
+answered, so that a bot started again at once, even after a kill, still knows how many the
+minute has left. Processes sharing a store count there (`StoreWindow`, the store's
+`take_send` and `settle_send`), the group's and the bot's alike.
+
+A group's new messages (a round's breakdown, the end of a match) go before its table's edits:
+an edit waits while a new message is owed to the group (`Pacer.owe_post`), from the moment the
+sessions announce it, so that a breakdown never waits behind the table of the next round.
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from ...sessions.ports import StorageAway
@@ -29,16 +39,23 @@ from .limits import JITTER, GroupWindow, MessagesRateLimiter, Window, counted, i
 
 log = logging.getLogger(__name__)
 
-SendCounter = Callable[[str, float, int, float], Awaitable[float]]
+SendCounter = Callable[[str, float, int, float, float | None], Awaitable[float]]
 """`FrontEndNotes.take_send`: count one message under a name at a time, or say how long to wait."""
+SendSettler = Callable[[str, float, float | None], Awaitable[None]]
+"""`FrontEndNotes.settle_send`: when a counted message went, or that it never did."""
 SENT_REF = "sent"
-"""A game's ref holding when its group's last messages went (Unix times, comma-separated)."""
+"""A game's ref holding when its group's last messages went (Unix times, comma-separated; one
+marked `ON_ITS_WAY` had not been answered when it was written)."""
+ON_ITS_WAY = "~"
 BOT_KEY = "telegram:bot"
 BOT_RATE = (30, 1.0 + JITTER)
-STORE_MARGIN = 2.0
-"""Seconds added to a group's minute counted in the store: there a place counts from when it
-was taken, and the request may go a little later (after its picture is drawn, or once the bot's
-second has room). A place taken before drawing is used only by a request within this margin."""
+IN_FLIGHT = 30.0
+"""Seconds after its place was taken that a group's message on its way counts as going, in the
+store, until its answer says when it went: the bot's requests time out well before, and a
+process killed meanwhile leaves its place counted that long."""
+ASK_AGAIN = 5.0
+"""Seconds at most between two questions to the store for a place while a window is full: a
+place counted as on its way may be settled earlier than the store could say."""
 AWAY_RETRY = 1.0
 """Seconds a message waits before asking the store for its place again while the database is
 away for a moment (`StorageAway`): it waits for the database rather than being dropped, or
@@ -104,38 +121,58 @@ class StoreWindow:
 
     def __init__(self, take: SendCounter, key: str, limit: int, period: float,
                  clock: Callable[[], float] = time.time,
-                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+                 settle: SendSettler | None = None) -> None:
         self.take, self.key, self.limit, self.period = take, key, limit, period
         self.clock, self.sleep = clock, sleep
+        self.settle = settle
+        """With it, a place counts as on its way (`IN_FLIGHT`) until `sent_at` says it went;
+        without it (the bot's second, whose requests each take their place as they go), from
+        when it was taken."""
         self.free_at = 0.0
         """When the store last said a place would free."""
         self._turns = _Turns()
 
     async def acquire(self, post: bool = False) -> float:
         """A place, asked for in turn; an edit that waited gives its turn up to a new message
-        that came meanwhile, and asks again first of the edits."""
+        that came meanwhile, and asks again first of the edits. The time it counts from, for
+        `sent_at`."""
         gave_up = False
         while True:
             async with self._turns.turn(post, first=gave_up):
-                while (wait := await self._ask()) > 0:
+                while True:
+                    now = self.clock()
+                    counted = now + IN_FLIGHT if self.settle is not None else now
+                    wait = await self._ask(now, counted)
+                    if wait <= 0:
+                        return counted
                     self.free_at = self.clock() + wait
-                    await self.sleep(wait + 0.01)
+                    await self.sleep(min(wait, ASK_AGAIN) + 0.01)
                     if not post and self._turns.posts_waiting():
                         break
-                else:
-                    return self.clock()
             gave_up = True
 
-    async def _ask(self) -> float:
+    async def _ask(self, now: float, counted: float) -> float:
         """The store's answer for one place; while the database is away, a short wait."""
         try:
-            return await self.take(self.key, self.clock(), self.limit, self.period)
+            return await self.take(self.key, now, self.limit, self.period,
+                                   counted if counted != now else None)
         except StorageAway as away:
             log.warning("counting a message for %s waits for the database (%s)", self.key, away)
             return AWAY_RETRY
 
     def sent_at(self, taken: float) -> None:
-        """The store keeps when the place was taken: its `period` has the margin instead."""
+        """Without `settle`, the store keeps when the place was taken."""
+
+    async def went(self, counted: float, at: float | None) -> None:
+        """The message whose place counts from `counted` went at `at` (None: never went). Should
+        the store not hear it (the database away), the place stays counted as on its way."""
+        if self.settle is None:
+            return
+        try:
+            await self.settle(self.key, counted, at)
+        except StorageAway as away:
+            log.info("a message to %s stays counted as on its way (%s)", self.key, away)
 
     def idle(self) -> bool:
         return self._turns.idle() and self.clock() >= self.free_at
@@ -144,17 +181,18 @@ class StoreWindow:
 class Pacer:
     """Each group's `rate` (20 messages a minute), counted as each message goes (`sending`).
 
-    `take`: the store's counter when other processes share it (None: this process alone, in
-    memory). `refs_get`/`refs_set` read and write a game's refs, where a group's recent sends are
-    kept in memory mode."""
+    `take`, `settle`: the store's counter when other processes share it (None: this process
+    alone, in memory). `refs_get`/`refs_set` read and write a game's refs, where a group's recent
+    sends are kept in memory mode."""
 
     def __init__(self, rate: tuple[float, float] | None, *, take: SendCounter | None = None,
+                 settle: SendSettler | None = None,
                  refs_get: Callable[[int, str], Awaitable[str | None]] | None = None,
                  refs_set: Callable[[int, str, str | None], Awaitable[None]] | None = None,
                  clock: Callable[[], float] = time.monotonic, wall: Callable[[], float] = time.time,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
         self.rate = rate
-        self.take = take
+        self.take, self.settle = take, settle
         self.refs_get, self.refs_set = refs_get, refs_set
         self.clock, self.wall, self.sleep = clock, wall, sleep
         self._windows: dict[int, GroupWindow | StoreWindow] = {}
@@ -162,6 +200,10 @@ class Pacer:
         self._kept: dict[int, deque[float]] = {}
         """Per group, places `ready` took in the store, oldest first."""
         self._recalls: dict[tuple[int, int], asyncio.Future[None]] = {}
+        self._games: dict[int, int] = {}
+        """Per group, the game whose refs keep its recent sends (memory mode): the last drawn."""
+        self._owed: Counter[int] = Counter()
+        self._paid: dict[int, asyncio.Event] = {}
 
     def pace_with(self, limiter: object) -> None:
         """Work with the bot's rate limiter: with a shared store it also counts in the store for
@@ -187,33 +229,68 @@ class Pacer:
             limit, period = int(self.rate[0]), self.rate[1]
             found = self._windows[chat_id] = (
                 GroupWindow(limit, period, self.clock, self.sleep) if self.take is None
-                else StoreWindow(self.take, f"telegram:{chat_id}", limit, period + STORE_MARGIN,
-                                 self.wall, self.sleep))
+                else StoreWindow(self.take, f"telegram:{chat_id}", limit, period, self.wall, self.sleep,
+                                 settle=self.settle))
         return found
 
+    # ---- new messages before edits ---------------------------------------------------------
+
+    def owe_post(self, chat_id: int) -> Callable[[], None]:
+        """A new message is owed to the group (an announcement on its way to the outbox, a post
+        in its queue): its edits wait until it went. Gives the call that says it went (or
+        never will); calling it again does nothing."""
+        if not self.paces(chat_id):
+            return _nothing
+        self._owed[chat_id] += 1
+        self._paid.setdefault(chat_id, asyncio.Event()).clear()
+        paid = False
+
+        def pay() -> None:
+            nonlocal paid
+            if paid:
+                return
+            paid = True
+            self._owed[chat_id] -= 1
+            if self._owed[chat_id] <= 0:
+                del self._owed[chat_id]
+                self._paid.pop(chat_id, asyncio.Event()).set()
+
+        return pay
+
+    async def _posts_first(self, chat_id: int) -> bool:
+        """Wait while new messages are owed to the group; True if that meant waiting."""
+        waited = False
+        while self._owed.get(chat_id, 0) > 0:
+            waited = True
+            await self._paid.setdefault(chat_id, asyncio.Event()).wait()
+        return waited
+
+    # ---- places ----------------------------------------------------------------------------
+
     async def ready(self, chat_id: int, game_id: int | None = None, post: bool = False) -> bool:
-        """Wait until the group's window has a place; True if that meant waiting (what is drawn
-        next is then worth drawing again). In memory the place is taken as the message goes;
-        in the store it is taken now and kept for the request that follows within
-        `STORE_MARGIN` seconds (a place in the store cannot be taken without counting it)."""
+        """Wait until the group's window has a place (an edit, until no new message is owed to
+        the group either); True if that meant waiting (what is drawn next is then worth drawing
+        again). In memory the place is taken as the message goes; in the store it is taken now
+        and kept for the request that follows (a place in the store cannot be taken without
+        counting it; it counts as on its way until that request is answered)."""
         if not self.paces(chat_id):
             return False
+        if game_id is not None:
+            self._games[chat_id] = game_id
+        waited = False if post else await self._posts_first(chat_id)
         window = self.window(chat_id)
         if isinstance(window, GroupWindow):
             if game_id is not None:
                 await self._recall(chat_id, game_id, window)
-            return await window.room(post)
+            return await window.room(post) or waited
         asked = self.wall()
         taken = await window.acquire(post)
         self._kept.setdefault(chat_id, deque()).append(taken)
-        return taken - asked > KEPT_WAIT
+        return waited or self.wall() - asked > KEPT_WAIT
 
     def _kept_place(self, chat_id: int) -> float | None:
-        """When `ready` took a place in the store for the group that is still good for a
-        request (None: none is)."""
+        """A place `ready` took in the store for the group (None: none is left)."""
         kept = self._kept.get(chat_id)
-        while kept and kept[0] < self.wall() - STORE_MARGIN:
-            kept.popleft()
         if not kept:
             self._kept.pop(chat_id, None)
             return None
@@ -223,49 +300,57 @@ class Pacer:
     async def sending(self, chat_id: int, method: str) -> AsyncIterator[None]:
         """Around one request: a place in the group's window if Telegram counts it there.
 
-        In memory the place counts from when the request was answered. In the store it counts
-        from when it was taken, so the request goes within `STORE_MARGIN` of it: the bot's
-        place is taken here, after the group's, and should that take longer, the group's
-        place is taken anew (the one before stays counted)."""
+        The place counts from when the request was answered; until then as on its way: in
+        memory it is kept with the group's game marked so before the request goes (`keep`), in
+        the store it counts as going `IN_FLIGHT` seconds after it was taken. The bot's place is
+        taken here, after the group's."""
         if not (self.paces(chat_id) and counted(method, chat_id)):
             yield
             return
         post = is_post(method)
+        if not post:
+            await self._posts_first(chat_id)
         window = self.window(chat_id)
+        game_id = self._games.get(chat_id)
         if isinstance(window, GroupWindow):
             if self._limiter is not None:
                 await self._limiter.window.room(post)
             taken = await window.acquire(post)
             try:
+                await self.keep(chat_id, game_id)
                 yield
             finally:
                 window.sent_at(taken)
+                await self.keep(chat_id, game_id)
             return
         limiter = self._limiter
+        group_at = self._kept_place(chat_id) or await window.acquire(post)
         bot: list[tuple[Window, float]] = []
         try:
-            while True:
-                group_at = self._kept_place(chat_id) or await window.acquire(post)
-                if limiter is None:
-                    break
+            if limiter is not None:
                 bot += await limiter.take(post)
-                if self.wall() - group_at <= STORE_MARGIN:
-                    break
             with limiter.held() if limiter is not None else contextlib.nullcontext():
                 yield
         finally:
             if limiter is not None:
                 limiter.release(bot)
+            await window.went(group_at, self.wall())
 
     async def keep(self, chat_id: int, game_id: int | None) -> None:
-        """Keep the group's recent sends with the game (memory mode), for a restart."""
+        """Keep the group's recent sends with the game (memory mode), for a restart: those on
+        their way marked so."""
         window = self._windows.get(chat_id)
         if game_id is None or self.refs_set is None or not isinstance(window, GroupWindow):
             return
         offset = self.wall() - self.clock()
-        value = ",".join(f"{mono + offset:.2f}" for mono in window.sent)
+        flying = Counter(window.flying)
+        kept = []
+        for mono in window.sent:
+            mark = ON_ITS_WAY if flying[mono] > 0 else ""
+            flying[mono] -= 1
+            kept.append(f"{mono + offset:.3f}{mark}")
         try:
-            await self.refs_set(game_id, SENT_REF, value)
+            await self.refs_set(game_id, SENT_REF, ",".join(kept))
         except Exception:
             log.exception("could not keep the recent sends of game %s", game_id)
 
@@ -277,6 +362,8 @@ class Pacer:
         await recall
 
     async def _read_sends(self, window: GroupWindow, game_id: int) -> None:
+        """What a process before this one kept: a message it had on its way went before this
+        process started, so it counts from now."""
         if self.refs_get is None:
             return
         try:
@@ -287,11 +374,19 @@ class Pacer:
         if not value:
             return
         offset = self.wall() - self.clock()
+        now = self.clock()
         try:
-            window.remember([float(wall) - offset for wall in value.split(",")])
+            window.remember([now if wall.endswith(ON_ITS_WAY) else float(wall) - offset
+                             for wall in value.split(",")])
         except ValueError:
             log.warning("recent sends of game %s unreadable: %r", game_id, value)
 
     def forget(self, game_id: int) -> None:
         for key in [key for key in self._recalls if key[1] == game_id]:
             del self._recalls[key]
+        for chat_id in [chat for chat, game in self._games.items() if game == game_id]:
+            del self._games[chat_id]
+
+
+def _nothing() -> None:
+    pass

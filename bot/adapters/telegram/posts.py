@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
@@ -24,6 +25,8 @@ class _Post:
     done: asyncio.Future[int | None]
     game_id: int | None = None
     thread: int | None = None
+    paid: Callable[[], None] = field(default=lambda: None)
+    """Says the group that its edits need wait for this post no more (`Pacer.owe_post`)."""
 
 
 class PostQueue:
@@ -42,7 +45,9 @@ class PostQueue:
             done.set_result(None)
             return done
         chat_id = self.refusals.moved.get(chat_id, chat_id)
-        self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done, game_id, thread))
+        paid = self.pacer.owe_post(chat_id)
+        done.add_done_callback(lambda _: paid())
+        self._posts.setdefault(chat_id, deque()).append(_Post(content, reply_to, done, game_id, thread, paid))
         if chat_id not in self._tasks:
             self._tasks[chat_id] = asyncio.create_task(self._run(chat_id), name=f"telegram-posts-{chat_id}")
         return done
@@ -76,6 +81,7 @@ class PostQueue:
         caller gets the id of its post there."""
         for waiting in moving:
             _chain(self.post(new_id, waiting.content, None, waiting.game_id, waiting.thread), waiting.done)
+            waiting.paid()
         await self.refusals.chat_moved(old_id, new_id)
 
     async def _send(self, chat_id: int, item: _Post) -> int | None:
@@ -84,7 +90,6 @@ class PostQueue:
             await self.pacer.ready(chat_id, item.game_id, post=True)
             message_id = await self.sender.post(chat_id, item.content, item.reply_to, item.thread)
             self.refusals.took(chat_id, item.thread)
-            await self.pacer.keep(chat_id, item.game_id)
             return message_id
         except ChatMigrated:
             raise

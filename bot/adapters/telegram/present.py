@@ -298,6 +298,17 @@ class Presenter(Audience):
             self.reviews.post_owed(event)
             return
         chat_id = self.outbox.moved.get(int(event.chat_key), int(event.chat_key))
+        announced = isinstance(event, RoundEnded | MatchEnded)
+        paid = self.outbox.pacer.owe_post(chat_id) if announced else None
+        try:
+            await self._drawn(event, chat_id)
+        finally:
+            if paid is not None:
+                paid()
+
+    async def _drawn(self, event: Event, chat_id: int) -> None:
+        """What `event` changes drawn; a round's breakdown or a match's end is owed to the group
+        from the start (`Pacer.owe_post`), so that no table edit goes before it."""
         game_id = event.game_id
         if isinstance(event, GameCancelled):
             await self.notes.set_cancelled_by(game_id, event.by)
@@ -345,12 +356,18 @@ class Presenter(Audience):
 
     def _table_below(self, event: RoundEnded, after: asyncio.Future[bool]) -> None:
         """Once the round's breakdown is posted, the table is posted again below it (and the
-        old one deleted): a new round starts in sight, not above the count of the last one."""
+        old one deleted): a new round starts in sight, not above the count of the last one.
+        Until then the table's edits wait (`Pacer.owe_post`): the one waiting is drawn anew below."""
         game_id = event.game_id
+        paid = self.outbox.pacer.owe_post(int(event.chat_key))
 
         async def repost() -> None:
-            if await after and (await self.sessions.game_row(game_id)).status is GameStatus.RUNNING:
-                self.refresh_table(game_id, int(event.chat_key), thread=topic_id(event.thread), fresh=True)
+            try:
+                if await after and (await self.sessions.game_row(game_id)).status is GameStatus.RUNNING:
+                    self.refresh_table(game_id, int(event.chat_key), thread=topic_id(event.thread),
+                                       fresh=True)
+            finally:
+                paid()
 
         task = asyncio.create_task(repost())
         self._cleanups.add(task)

@@ -51,7 +51,12 @@ class RefBook:
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
 
-    async def take_send(self, key: str, now: float, limit: int, period: float) -> float:
+    async def take_send(self, key: str, now: float, limit: int, period: float,
+                        counted_at: float | None = None) -> float:
         """One message counted under `key` in the store for every process
         (`FrontEndNotes.take_send`): 0.0, or the seconds to wait first."""
-        return await self._store.take_send(key, now, limit, period)
+        return await self._store.take_send(key, now, limit, period, counted_at)
+
+    async def settle_send(self, key: str, counted_at: float, went: float | None) -> None:
+        """When the message counted at `counted_at` went (`FrontEndNotes.settle_send`)."""
+        await self._store.settle_send(key, counted_at, went)

@@ -306,6 +306,9 @@ class Slots:
         (None: nothing left to draw)."""
         if not await self.pacer.ready(target.chat_id, target.game_id, post=fresh):
             return content
+        newer = self._pending.get(target)
+        if newer is not None and newer.fresh and not fresh:
+            return None  # drawn anew below what the wait let go first (a round's breakdown)
         latest = await render()
         if latest is None or (latest != content and slotted.message_id is not None and not fresh
                               and self._shown.get(target) == latest):
@@ -355,7 +358,6 @@ class Slots:
                 await self.sender.retrying(chat_id, partial(self.sender.edit, chat_id, message_id, content),
                                            superseded)
             await self._drew(target, message_id, photo, content, new=False)
-        await self.pacer.keep(chat_id, target.game_id)
 
     async def _refused(self, target: Target, content: Content, slotted: Slotted,
                        exc: BadRequest) -> bool | None:
