@@ -145,8 +145,8 @@ class Daily:
         deck_style = str(home.defaults.get("deck_style", "napoletane"))
         computer = await self.store.ensure_player("computer", DAILY_LEVEL, f"Computer {DAILY_LEVEL}",
                                                   is_computer=True)
-        seats = (SeatRow(0, player.id, None, True, 0, False),
-                 SeatRow(1, computer.id, DAILY_LEVEL, True, 0, False))
+        seats = (SeatRow(0, player.id, None, True, 0, False, player=player),
+                 SeatRow(1, computer.id, DAILY_LEVEL, True, 0, False, player=computer))
         seed = await self.seed(day)
         game = Game.new(DAILY_VARIANT.value, 2, rules=rules, seed=seed, undo=False)
         deadline, kind = self.play.deadline_for(home, seats, game)

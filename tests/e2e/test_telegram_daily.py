@@ -4,6 +4,7 @@ shows them."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from bot.adapters.telegram.identity import PLATFORM
 from bot.sessions import ChatRef
 
+from ..crash_daily import killed_asking_for_the_daily
 from ..fakes.telegram_server import FakeMessage, FakeTelegramServer, FakeUser
 from ..sessions_helpers import FakeClock
 from ..telegram_helpers import (
@@ -171,3 +173,32 @@ async def test_daily_with_a_word_it_does_not_know_says_what_it_takes_and_starts_
             assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None
             tg.user_sends(alice, alice, "/daily")
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25"), "the day's attempt kept"
+
+
+async def _killed_at_then_played(db: Path, step: int) -> str:
+    """Alice's /daily in a group killed before its write `step` (or once dealt); then the bot started
+    again: her /daily gives the day's deal (or gives it back), played to its end, and only then is
+    a second refused. What the killed process had reached."""
+    async with FakeTelegramServer() as tg:
+        alice = tg.add_user("Alice", language_code="en")
+        group = friends_group(tg, alice)
+        said = killed_asking_for_the_daily(f"sqlite:///{db}", step, PLATFORM, str(alice.id), str(group.id))
+        async with running_bot(tg, db, clock=FakeClock(NOON)):
+            tg.user_sends(alice, alice, "/daily")
+            await tg.wait_for_message(alice, contains="is under way" if said == "dealt"
+                                      else "Deal of the day 2026-11-25")
+            await tg.wait_for(lambda: _hands(tg, alice), what="the hand")
+            await play_until_over(tg, alice, [alice], timeout=30)
+            assert not any("one attempt a day" in shown(m) for m in bot_messages(tg, alice))
+            tg.user_sends(alice, alice, "/daily")
+            await tg.wait_for_message(alice, contains="one attempt a day")
+    return said
+
+
+async def test_the_bot_killed_at_any_step_of_daily_then_started_again_plays_the_days_deal_once(
+        tmp_path: Path) -> None:
+    """A bot process killed (SIGKILL) before each write of /daily, or just after its deal."""
+    for step in itertools.count():
+        if await _killed_at_then_played(tmp_path / f"killed-{step}.db", step) == "dealt":
+            break
+    assert step >= 5, "each of /daily's writes was a moment to kill it"

@@ -10,10 +10,6 @@ import asyncio
 import hashlib
 import itertools
 import logging
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -28,9 +24,9 @@ from bot.sessions.records import GameStatus, NewGame, SeatRow
 from bot.storage.backends import open_store
 
 from .. import pg
+from ..crash_daily import killed_asking_for_the_daily
 from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, FakeClock, first_legal, play_to_end
 
-ROOT = Path(__file__).resolve().parents[2]
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC).timestamp()
 DAY = date(2026, 11, 25)
 
@@ -75,21 +71,6 @@ def cards(sessions_hand: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 # ---- killed at every step ------------------------------------------------------------------
-
-
-def killed_asking_for_the_daily(url: str, step: int) -> str:
-    """A bot process asks for Alice's deal and is killed with SIGKILL before its write `step`
-    ("stopped"), or once the deal is made ("dealt") when /daily writes fewer times."""
-    child = subprocess.Popen([sys.executable, "-m", "tests.crash_daily", url, str(step)], cwd=ROOT,
-                             stdout=subprocess.PIPE, text=True)
-    assert child.stdout is not None
-    said = child.stdout.readline().strip()
-    os.kill(child.pid, signal.SIGKILL)
-    child.wait()
-    child.stdout.close()
-    assert child.returncode == -signal.SIGKILL
-    assert said in ("stopped", "dealt"), f"the process ended before it was killed: {said!r}"
-    return said
 
 
 async def test_a_process_killed_at_any_step_of_daily_leaves_the_next_daily_the_days_deal_once(

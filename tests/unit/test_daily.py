@@ -11,7 +11,7 @@ from bot.engine import Game, Move, Rules, SeatView
 from bot.sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import DAILY_TARGET, daily_seed
 from bot.sessions.events import MatchEnded
-from bot.sessions.records import GameStatus
+from bot.sessions.records import DeadlineKind, GameStatus
 
 from ..fakes.memory_store import MemoryStore
 from ..sessions_helpers import (
@@ -182,3 +182,23 @@ async def test_a_deal_begun_before_midnight_is_given_back_first_then_the_new_day
     await play_to_end(sessions, start.table.game_id, [ALICE])
     today = await sessions.daily(CHAT, private(ALICE), ALICE)
     assert not today.resumed and today.day == "2026-11-26"
+
+
+async def test_the_players_first_turn_waits_for_them_and_the_computers_is_played_at_once() -> None:
+    kinds = set()
+    for n in range(12):
+        clock = FakeClock(NOON)
+        store = MemoryStore(clock)
+        await store.kept_secret("daily", f"key-{n}")
+        sessions = Sessions(store, clock=clock, computer_pace=0.0, chooser=first_legal)
+        start = await sessions.daily(CHAT, private(ALICE), ALICE)
+        row = await store.get_game(start.table.game_id)
+        assert row is not None
+        kinds.add(row.deadline_kind)
+        if start.table.to_play == 0:
+            assert row.deadline_kind is DeadlineKind.TURN and row.deadline == NOON + 90
+            assert await sessions.run_due() == 0 and (await sessions.table(row.id)).version == 0, \
+                "nobody plays for the player on their turn"
+        else:
+            assert row.deadline_kind is DeadlineKind.COMPUTER and await sessions.run_due() == 1
+    assert kinds == {DeadlineKind.TURN, DeadlineKind.COMPUTER}
