@@ -12,8 +12,9 @@ SQLite, PostgreSQL; the in-memory one of the tests) implements them all as `Game
   has a game in its lobby or running (`open_game` gives that game). `commit_move` stores a
   move and everything it changes at once, or raises `StaleVersion` and changes nothing;
   `set_deadline` changes nothing and gives False when the game is not running at the
-  version given; `running_deadlines` is soonest first; `moves` in order; `claim_daily`
-  gives each player one deal of the day, `store_review` keeps a match's first review.
+  version given; `running_deadlines` is soonest first; `moves` in order; a `DailyDeal`
+  (or `claim_daily`) gives each player one deal of the day, `kept_secret` keeps a secret
+  made once for every process, `store_review` keeps a match's first review.
 - `ChatDirectory`: chats and players, made when first seen.
 - `Reports`: what was played, read only.
 - `MessageCoordination`: who does what of several processes. `claim_due` hands a game's
