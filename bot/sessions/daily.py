@@ -32,7 +32,7 @@ from .names import shown_name
 from .play import Play
 from .ports import DailyClaimed, GameStore, OpenGameExists, StaleVersion
 from .queries import EVERYONE_WORDS
-from .records import DailyDeal, DailyRow, GameCancel, GameStatus, NewGame, SeatRow
+from .records import ChatRow, DailyDeal, DailyRow, GameCancel, GameStatus, NewGame, PlayerRow, SeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .seats import changed_options
@@ -141,27 +141,17 @@ class Daily:
             return under_way
         asked = await self.directory.chat(asked_in, user.language)
         home = await self.directory.chat(plays_in, user.language)
-        rules = Rules.from_options(DAILY_VARIANT, {"target": DAILY_TARGET})
-        deck_style = str(home.defaults.get("deck_style", "napoletane"))
-        computer = await self.store.ensure_player("computer", DAILY_LEVEL, f"Computer {DAILY_LEVEL}",
-                                                  is_computer=True)
-        seats = (SeatRow(0, player.id, None, True, 0, False, player=player),
-                 SeatRow(1, computer.id, DAILY_LEVEL, True, 0, False, player=computer))
-        seed = await self.seed(day)
-        game = Game.new(DAILY_VARIANT.value, 2, rules=rules, seed=seed, undo=False)
-        deadline, kind = self.play.deadline_for(home, seats, game)
-        new = NewGame(home.id, player.id, DAILY_VARIANT.value, changed_options(DAILY_VARIANT, rules), 2, 0,
-                      deck_style, seed, plays_in.place, seats)
         dead = await self.store.open_game(home.id, plays_in.place)
         if dead is not None and dead.status != GameStatus.LOBBY:
             if await self.store.is_daily(dead.id) and any(s.player_id == player.id for s in dead.seats):
                 return await self._given_back(dead.id, daily_day(dead.created_at))
             raise Refused(Reason.GAME_OPEN, game_id=dead.id)
+        deal, game = await self._deal(day, home, player, plays_in.place, asked.id)
         try:
             async with self.store.unit() as uow:
                 if dead is not None:
                     uow.add(GameCancel(dead.id, GameStatus.LOBBY, dead.version))
-                uow.add(DailyDeal(new, dump_game(game), deadline, kind, day.isoformat(), asked.id))
+                uow.add(deal)
         except (OpenGameExists, DailyClaimed, StaleVersion) as exc:
             under_way = await self._under_way(day, player.id)
             if under_way is not None:
@@ -178,6 +168,22 @@ class Daily:
         self.alarm.set(row.deadline, row.deadline_kind, row.warned)
         await self.bus.publish([ev.GameStarted(**base(row, home)), self.play.turn_event(home, row, game)])
         return DailyStart(day.isoformat(), table_view(row, game), await self._yesterday(day))
+
+    async def _deal(self, day: date, home: ChatRow, player: PlayerRow, thread: str,
+                    asked_in: int) -> tuple[DailyDeal, Game]:
+        """`player`'s deal of `day` against the computer, in `home`'s `thread`, as it is written
+        (dealt, with its first deadline, and claimed), and the game it starts as."""
+        rules = Rules.from_options(DAILY_VARIANT, {"target": DAILY_TARGET})
+        computer = await self.store.ensure_player("computer", DAILY_LEVEL, f"Computer {DAILY_LEVEL}",
+                                                  is_computer=True)
+        seats = (SeatRow(0, player.id, None, True, 0, False, player=player),
+                 SeatRow(1, computer.id, DAILY_LEVEL, True, 0, False, player=computer))
+        seed = await self.seed(day)
+        game = Game.new(DAILY_VARIANT.value, 2, rules=rules, seed=seed, undo=False)
+        deadline, kind = self.play.deadline_for(home, seats, game)
+        new = NewGame(home.id, player.id, DAILY_VARIANT.value, changed_options(DAILY_VARIANT, rules), 2, 0,
+                      str(home.defaults.get("deck_style", "napoletane")), seed, thread, seats)
+        return DailyDeal(new, dump_game(game), deadline, kind, day.isoformat(), asked_in), game
 
     async def _under_way(self, day: date, player_id: int) -> DailyStart | None:
         """The player's deal of `day` given back while it is being played; None before they
