@@ -20,8 +20,8 @@ import pytest
 
 from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
-from bot.sessions.ports import SENDS_KEPT, Served, StorageFailed
-from bot.sessions.records import Deadline, DeadlineKind, GameStatus
+from bot.sessions.ports import SENDS_KEPT, DailyClaimed, Served, StorageFailed
+from bot.sessions.records import DailyDeal, Deadline, DeadlineKind, GameStatus
 from bot.storage import (
     ChatChange,
     GameCancel,
@@ -1100,6 +1100,42 @@ async def test_the_deal_of_the_day_is_claimed_once_and_ranked_by_margin_then_few
     assert [r.display_name for r in group] == ["Bruno", "Anna", "Carla"], "Carla sat in one of its games"
     assert [r.display_name for r in await store.daily_board(day, None, limit=1)] == ["Bruno"]
     assert await store.daily_board("2026-11-24", None) == []
+
+
+async def test_a_deal_of_the_day_is_dealt_and_claimed_in_one_write_or_not_at_all(
+        store: Any, backend: Backend) -> None:
+    ids = await _players(store, "Anna", "Rival")
+    home = await store.ensure_chat("t", "p-anna", "Anna")
+    group = await store.ensure_chat("t", "g1", "Friends")
+    seats = (SeatRow(0, ids[0], None, True, 0, False), SeatRow(1, ids[1], "hard", True, 0, False))
+
+    def deal(thread: str = "") -> DailyDeal:
+        return DailyDeal(NewGame(home.id, ids[0], "scopa", {"target": 11}, 2, 0, "napoletane", "s", thread,
+                                 seats), {"round": 1}, 1_500.0, DeadlineKind.TURN, "2026-11-25", group.id)
+
+    async with store.unit() as uow:
+        uow.add(deal())
+    dealt = await store.get_game(uow.created)
+    assert (dealt.status, dealt.version, dealt.state, dealt.deadline) == ("running", 0, {"round": 1}, 1_500.0)
+    assert await store.daily_game("2026-11-25", ids[0]) == dealt.id and await store.is_daily(dealt.id)
+    assert await store.running_deadlines() == [Deadline(dealt.id, 1_500.0, DeadlineKind.TURN, False, 0)]
+    games = await backend.rows("games")
+    with pytest.raises(DailyClaimed):
+        async with store.unit() as uow:
+            uow.add(deal(thread="elsewhere"))
+    with pytest.raises(OpenGameExists):
+        async with store.unit() as uow:
+            uow.add(deal())
+    assert (await backend.rows("games"), await backend.rows("daily_plays")) == (games, 1), "nothing written"
+
+
+async def test_a_secret_is_kept_once_for_every_store_on_the_database(store: Any, backend: Backend) -> None:
+    assert await store.kept_secret("daily", "first") == "first"
+    assert await store.kept_secret("daily", "second") == "first"
+    other = await backend.open()
+    assert await other.kept_secret("daily", "third") == "first", "another process gets the same"
+    assert await other.kept_secret("other", "own") == "own"
+    assert await backend.rows("secrets") == 2
 
 
 async def test_player_stats_count_federal_wins_by_kind(store: Any) -> None:
