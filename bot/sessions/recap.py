@@ -13,9 +13,9 @@ from ..engine import SETTEBELLO, Game, Play
 from .records import GameRow
 from .views import PlayLine, seat_name
 
-RECAP_KEPT = 40
-"""Plays a recap goes back at most: a round of the largest variant; older ones were shown by
-the round's breakdown, if by nothing else."""
+RECAP_KEPT = 120
+"""Plays a recap goes back at most: three rounds of the largest variant, more than a minute of
+the briskest play (a group's table may wait a minute for its flood limit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +52,10 @@ def match_plays(game: Game) -> list[tuple[int, Play]]:
 
 
 def recap(row: GameRow, game: Game, since: int | None) -> Recap:
-    """The plays after the first `since` of the match (None: after all but the last)."""
+    """The plays after the first `since` of the match (None: the chat saw none drawn yet)."""
     plays = match_plays(game)
     made = len(plays)
-    start = max(0, made - 1) if since is None else min(max(0, since), made)
+    start = min(max(0, since or 0), made)
     names = {seat.seat: seat_name(seat, row.seats) for seat in row.seats}
     kept = plays[max(start, made - RECAP_KEPT):]
     lines = tuple(RecapLine(number, PlayLine(play.seat, names.get(play.seat, "?"), play.card,

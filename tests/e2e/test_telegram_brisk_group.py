@@ -6,6 +6,7 @@ sends and edits in a minute."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,11 @@ def group_said(tg: FakeTelegramServer, group: FakeChat) -> list[tuple[float, str
         caption = json.loads(media).get("caption") if isinstance(media, str) else None
         said.append((call.at, str(call.params.get("text") or call.params.get("caption") or caption or "")))
     return said
+
+
+def folded(said: str) -> int:
+    """How many plays the group's tables said were left out of a recap for want of room."""
+    return sum(int(count) for count in re.findall(r"\+(\d+) plays? · ", said))
 
 
 async def every_play(sessions: Sessions, game_id: int) -> tuple[TableView, list[RecapLine]]:
@@ -82,7 +88,8 @@ async def brisk_scopone(tmp_path: Path, *, pictures: bool) -> None:
                    if compact(line, "en", table) not in everything
                    and play_line_of(line.play, "en", table.deck_style, table.variant) not in everything]
         assert [line for line in missing if line.matters] == [], "each scopa and settebello reached the group"
-        assert missing == [], f"every play reached the group ({len(missing)} of {len(plays)} did not)"
+        assert len(missing) <= folded(everything), \
+        f"every play reached the group, or was counted in one ({len(missing)} of {len(plays)} did not)"
         rounds = max(line.round_number for line in plays)
         for number in range(2, rounds + 1) if not pictures else ():  # a caption does not name its round
             breakdown = next(at for at, text in said if f"End of round {number - 1}" in text)

@@ -47,7 +47,7 @@ async def test_the_recap_goes_on_from_where_the_group_saw_the_table_across_a_rou
     assert [line.round_number for line in recap.lines] == [1] * 6 + [2] * 2
     assert [line.play for line in recap.lines[-2:]] == list(table.last_plays[-2:])
     _, latest = await sessions.table_since(game_id, None)
-    assert [line.play for line in latest.lines] == [table.last_plays[-1]], "unknown: the last play"
+    assert len(latest.lines) == 38, "none drawn yet: every play"
 
     text = table_html(table, "en", unseen=recap.lines)
     caption = table_caption(table, "en", unseen=recap.lines)

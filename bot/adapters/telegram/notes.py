@@ -149,7 +149,8 @@ class GameNotes:
 
     async def table_seen(self, game_id: int) -> tuple[int, int] | None:
         """The plays the table drawing the group saw last told (`TABLE_SEEN_REF`): after the
-        first `from`, up to the `to`-th; None before the first drawing of the match."""
+        first `from`, up to the `to`-th; None before the first drawing of the match (which tells
+        every play made before it)."""
         value = await self.refs.get(game_id, TABLE_SEEN_REF)
         try:
             start, _, end = (value or "").partition(" ")

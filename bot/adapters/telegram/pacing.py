@@ -53,6 +53,10 @@ IN_FLIGHT = 30.0
 """Seconds after its place was taken that a group's message on its way counts as going, in the
 store, until its answer says when it went: the bot's requests time out well before, and a
 process killed meanwhile leaves its place counted that long."""
+POSTS_KEPT = 4
+"""Of a group's 20 places a minute, those its table's edits leave to new messages (at most a
+quarter), so that a round's breakdown, the table posted below it and the end of a match go
+at once rather than after a minute of edits."""
 ASK_AGAIN = 5.0
 """Seconds at most between two questions to the store for a place while a window is full: a
 place counted as on its way may be settled earlier than the store could say."""
@@ -122,8 +126,10 @@ class StoreWindow:
     def __init__(self, take: SendCounter, key: str, limit: int, period: float,
                  clock: Callable[[], float] = time.time,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
-                 settle: SendSettler | None = None) -> None:
+                 settle: SendSettler | None = None, kept_for_posts: int = 0) -> None:
         self.take, self.key, self.limit, self.period = take, key, limit, period
+        self.kept_for_posts = min(kept_for_posts, limit - 1)
+        """Places edits never take (`GroupWindow.kept_for_posts`)."""
         self.clock, self.sleep = clock, sleep
         self.settle = settle
         """With it, a place counts as on its way (`IN_FLIGHT`) until `sent_at` says it went;
@@ -143,7 +149,7 @@ class StoreWindow:
                 while True:
                     now = self.clock()
                     counted = now + IN_FLIGHT if self.settle is not None else now
-                    wait = await self._ask(now, counted)
+                    wait = await self._ask(now, counted, post)
                     if wait <= 0:
                         return counted
                     self.free_at = self.clock() + wait
@@ -152,10 +158,11 @@ class StoreWindow:
                         break
             gave_up = True
 
-    async def _ask(self, now: float, counted: float) -> float:
+    async def _ask(self, now: float, counted: float, post: bool) -> float:
         """The store's answer for one place; while the database is away, a short wait."""
+        limit = self.limit if post else self.limit - self.kept_for_posts
         try:
-            return await self.take(self.key, now, self.limit, self.period,
+            return await self.take(self.key, now, limit, self.period,
                                    counted if counted != now else None)
         except StorageAway as away:
             log.warning("counting a message for %s waits for the database (%s)", self.key, away)
@@ -204,6 +211,12 @@ class Pacer:
         """Per group, the game whose refs keep its recent sends (memory mode): the last drawn."""
         self._owed: Counter[int] = Counter()
         self._paid: dict[int, asyncio.Event] = {}
+        self.spacing = rate[1] / rate[0] if rate is not None and rate[0] > 0 else 0.0
+        """Seconds between two edits of a group's messages from this process: its minute spread
+        over the minute, so that a brisk game's table moves every few seconds rather than
+        twenty times at once and then not for the rest of the minute."""
+        self._last: dict[int, float] = {}
+        """Per group, when this process last sent or edited one of its messages."""
 
     def pace_with(self, limiter: object) -> None:
         """Work with the bot's rate limiter: with a shared store it also counts in the store for
@@ -227,10 +240,11 @@ class Pacer:
                     if window.idle():
                         del self._windows[key]
             limit, period = int(self.rate[0]), self.rate[1]
+            kept = min(POSTS_KEPT, limit // 4)
             found = self._windows[chat_id] = (
-                GroupWindow(limit, period, self.clock, self.sleep) if self.take is None
+                GroupWindow(limit, period, self.clock, self.sleep, kept_for_posts=kept) if self.take is None
                 else StoreWindow(self.take, f"telegram:{chat_id}", limit, period, self.wall, self.sleep,
-                                 settle=self.settle))
+                                 settle=self.settle, kept_for_posts=kept))
         return found
 
     # ---- new messages before edits ---------------------------------------------------------
@@ -265,6 +279,15 @@ class Pacer:
             await self._paid.setdefault(chat_id, asyncio.Event()).wait()
         return waited
 
+    async def _spaced(self, chat_id: int) -> bool:
+        """Wait until `spacing` after the group's last message from this process; True if that
+        meant waiting."""
+        last = self._last.get(chat_id)
+        if last is None or (gap := last + self.spacing - self.clock()) <= 0:
+            return False
+        await self.sleep(gap)
+        return True
+
     # ---- places ----------------------------------------------------------------------------
 
     async def ready(self, chat_id: int, game_id: int | None = None, post: bool = False) -> bool:
@@ -277,7 +300,7 @@ class Pacer:
             return False
         if game_id is not None:
             self._games[chat_id] = game_id
-        waited = False if post else await self._posts_first(chat_id)
+        waited = False if post else await self._posts_first(chat_id) or await self._spaced(chat_id)
         window = self.window(chat_id)
         if isinstance(window, GroupWindow):
             if game_id is not None:
@@ -310,6 +333,7 @@ class Pacer:
         post = is_post(method)
         if not post:
             await self._posts_first(chat_id)
+        self._last[chat_id] = self.clock()
         window = self.window(chat_id)
         game_id = self._games.get(chat_id)
         if isinstance(window, GroupWindow):

@@ -16,7 +16,7 @@ from ...i18n import t, tn
 from ...render import card_label, cards_text, sweep_text
 from ...sessions import RecapLine, TableView
 
-ROOM = 600
+ROOM = 700
 """Characters the earlier plays may take under a picture (1,024 in all) or in a table's text."""
 SEPARATOR = " · "
 
