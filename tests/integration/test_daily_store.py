@@ -20,6 +20,7 @@ import pytest
 from bot.engine import Game, Move, Rules, SeatView
 from bot.sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import DAILY_TARGET
+from bot.sessions.ports import StorageAway
 from bot.sessions.records import GameStatus, NewGame, SeatRow
 from bot.storage.backends import open_store
 
@@ -215,3 +216,29 @@ async def test_daily_asked_in_two_processes_at_once_deals_one_game_and_gives_it_
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_daily_stored_but_answered_one_moment_is_given_back_when_asked_again(
+        new_database: NewDatabase) -> None:
+    """The deal's write reached the database but its answer was lost (a PostgreSQL server gone
+    while committing): the player is told "one moment", and their retry gets the deal."""
+    url = await new_database()
+    sessions = await sessions_on(url, FakeClock(NOON))
+    store: Any = sessions._store
+    stored = store._commit_changes
+
+    async def answer_lost(changes: Any) -> Any:
+        await stored(changes)
+        raise StorageAway("the connection was lost while committing", maybe_stored=True)
+
+    try:
+        store._commit_changes = answer_lost
+        with pytest.raises(StorageAway):
+            await sessions.daily(CHAT, private(ALICE), ALICE)
+        store._commit_changes = stored
+        retried = await sessions.daily(CHAT, private(ALICE), ALICE)
+        assert retried.resumed, "the deal that was stored, not 'already played'"
+        await play_to_end(sessions, retried.table.game_id, [ALICE])
+        assert [line.name for line in (await sessions.daily_board(CHAT)).lines] == [ALICE.name]
+    finally:
+        await sessions.close()
