@@ -205,7 +205,7 @@ def lobby_text(view: LobbyView, lang: str) -> str:
     lines.append(t(lang, "lobby.rules", rules=rules_summary(view.variant, view.rules, lang)))
     lines.append(teams_label(view.teams, lang))
     lines.append(t(lang, "lobby.deck", deck=t(lang, f"deck.{view.deck_style}")))
-    lines.append(t(lang, "lobby.turn_limit", seconds=view.turn_limit))
+    lines.append(turn_limit_text("lobby", view.turn_limit, lang))
     lines.append("")
     lines.append(t(lang, "lobby.seats"))
     for index, seat in enumerate(view.seats):
@@ -225,7 +225,21 @@ def lobby_text(view: LobbyView, lang: str) -> str:
     if view.status == GameStatus.LOBBY:
         lines.append("")
         lines.append(t(lang, "lobby.hint"))
+        if may_choose_partners(view):
+            lines.append(t(lang, "lobby.partners_hint"))
     return "\n".join(lines)
+
+
+def turn_limit_text(where: str, seconds: int, lang: str) -> str:
+    """The `lobby` or `settings` line telling the turn limit; 0 is no clock, said in words."""
+    return t(lang, f"{where}.no_clock") if not seconds else t(lang, f"{where}.turn_limit", seconds=seconds)
+
+
+def may_choose_partners(view: LobbyView) -> bool:
+    """Whether a lobby offers its players to sit with a partner: a team game still in its lobby,
+    with more than one seated, whose teams no draw decides (a federal match draws them)."""
+    return (view.status == GameStatus.LOBBY and bool(view.teams) and not view.rules.federal
+            and sum(seat is not None for seat in view.seats) > 1)
 
 
 def score_text(view: TableView) -> str:

@@ -11,6 +11,7 @@ from .events import (
     ReviewOwed,
     RoundEnded,
     SeatAutoplay,
+    TurnReminder,
     TurnStarted,
     TurnWarning,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "Sessions",
     "StaleVersion",
     "TableView",
+    "TurnReminder",
     "TurnStarted",
     "TurnWarning",
     "UserRef",

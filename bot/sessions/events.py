@@ -89,6 +89,18 @@ class TurnWarning(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TurnReminder(Event):
+    """A turn with no clock has waited `waited` seconds (`options.REMIND_AFTER`): its player is
+    reminded, once, and the game's creator or a chat admin may hand the seat to the computer."""
+
+    seat: int
+    player_id: int | None
+    name: str
+    waited: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeatAutoplay(Event):
     seat: int
     player_id: int | None

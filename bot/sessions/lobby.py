@@ -37,6 +37,7 @@ from .seats import (
     drawn_seats,
     free_seat,
     options_text,
+    partner_seat,
     seating,
     team_count,
     teams_of,
@@ -292,6 +293,29 @@ class Lobby:
             return LobbyChange(row.id, row.version, seats=tuple(s for s in row.seats if not s.computer_level))
 
         return await self._lobby_change(chat_ref, user, change)
+
+    async def sit_with(self, chat_ref: ChatRef, user: UserRef, seat: int, version: int,
+                       game_id: int | None = None) -> LobbyView:
+        """In a team lobby, sit as the partner of whoever is in `seat` (`seats.partner_seat`), as the
+        lobby was at `version`: a seated player moves only themselves; the player they swap
+        with moves to their old seat."""
+        async def change(chat: ChatRow, row: GameRow, player: PlayerRow) -> LobbyWrite:
+            if row.version != version:
+                raise Refused(Reason.STALE)
+            mine = next((s for s in row.seats if s.player_id == player.id), None)
+            if mine is None:
+                raise Refused(Reason.NOT_JOINED)
+            target = next((s for s in row.seats if s.seat == seat), None)
+            if target is None or not row.teams or rules_of(row).federal:
+                raise Refused(Reason.STALE)
+            to = partner_seat(row, mine.seat, seat)
+            if to is None:
+                raise Refused(Reason.SAME_TEAM, name=seat_name(target, row.seats))
+            moved = (dataclasses.replace(s, seat=to) if s is mine else
+                     dataclasses.replace(s, seat=mine.seat) if s.seat == to else s for s in row.seats)
+            return LobbyChange(row.id, row.version, seats=tuple(sorted(moved, key=lambda s: s.seat)))
+
+        return await self._lobby_change(chat_ref, user, change, game_id)
 
     async def set_option(self, chat_ref: ChatRef, user: UserRef, key: str, value: Any,
                          is_admin: bool = False) -> LobbyView:

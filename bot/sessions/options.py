@@ -56,8 +56,15 @@ DEFAULT_PLAYERS: dict[str, int] = {v.value: PLAYER_RANGE[v.value][0] for v in Va
 TEAMS_VALUES: dict[int, str] = {2: "on", 3: "three", 0: "off"}
 """The lobby's `teams` option by number of teams (`Seating.team_counts`), as buttons send it."""
 
-TURN_LIMITS: tuple[int, ...] = (30, 60, 90, 120, 180, 300, 600)
-"""Seconds a player has for a move, as every chat's menus offer them.
+NO_CLOCK = 0
+"""A chat's turn limit when no clock runs: nobody is ever played for. A family group that plays
+through the day takes its time; the player to move is reminded once after `REMIND_AFTER`
+seconds, and the game's creator or a chat admin may hand a seat nobody plays to the computer."""
+REMIND_AFTER = 60 * 60
+"""Seconds a turn waits, with no clock, before its player is reminded (once: a ring an hour
+into a wait is a nudge, a ring every hour would be nagging)."""
+TURN_LIMITS: tuple[int, ...] = (30, 60, 90, 120, 180, 300, 600, NO_CLOCK)
+"""Seconds a player has for a move, as every chat's menus offer them (`NO_CLOCK` last).
 
 Half a minute suits a quick game among people who have the chat open; a
 minute and a half (a chat's default) leaves time to count the table; two to
@@ -68,8 +75,8 @@ the computer takes over a seat that lets the time run out anyway.
 """
 
 TURN_LIMIT_BOUNDS: tuple[int, int] = (15, 3600)
-"""What a chat may hold at all: the menus' values, and an hour for the terminal game,
-where only one person plays against the computers."""
+"""What a chat may hold at all besides `NO_CLOCK`: the menus' values, and an hour for the
+terminal game, where only one person plays against the computers."""
 
 DECK_STYLES: tuple[str, ...] = ("napoletane", "piacentine", "siciliane", "trevisane", "bergamasche",
                                 "french", "spanish")

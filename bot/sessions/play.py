@@ -4,7 +4,7 @@ makes; the match's results and ratings when it ends; handing a seat to the compu
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ..engine import Game, IllegalMoveError, InvalidInputError, Move, dump_game, to_record
@@ -14,6 +14,7 @@ from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base
 from .notices import owed_refs
+from .options import NO_CLOCK, REMIND_AFTER
 from .ports import GameStore, StaleVersion
 from .ratings import display_rating, ladder_for, rate
 from .records import (
@@ -214,6 +215,8 @@ class Play:
         seat = next(s for s in seats if s.seat == game.to_play)
         if seat.is_computer or seat.autoplay:
             return self.clock() + self.computer_pace, DeadlineKind.COMPUTER
+        if chat.turn_limit == NO_CLOCK:
+            return self.clock() + REMIND_AFTER, DeadlineKind.REMIND
         return self.clock() + chat.turn_limit, DeadlineKind.TURN
 
     def turn_event(self, chat: ChatRow, row: GameRow, game: Game) -> ev.TurnStarted:
@@ -226,13 +229,39 @@ class Play:
     async def set_autoplay(self, game_id: int, user: UserRef, on: bool) -> None:
         """Hand one's seat to the computer, or take it back."""
         player = await self.directory.known_player(user.platform, user.key)
+
+        async def mine(row: GameRow, game: Game) -> SeatRow:
+            seat = next((s for s in row.seats if player and s.player_id == player.id), None)
+            if seat is None:
+                raise Refused(Reason.NOT_IN_GAME)
+            return seat
+
+        await self._autoplay(game_id, mine, on)
+
+    async def hand_over(self, game_id: int, version: int) -> None:
+        """Hand the seat to move at `version` to the computer, in a game with no clock (where no
+        timer ever plays for a player who went away); who may ask is `Taps`' business."""
+        async def to_move(row: GameRow, game: Game) -> SeatRow:
+            if game.version != version:
+                raise Refused(Reason.STALE)
+            chat = await self.directory.chat_row(row.chat_id)
+            if chat.turn_limit != NO_CLOCK:
+                raise Refused(Reason.NO_CLOCK_ONLY)
+            seat = next(s for s in row.seats if s.seat == game.to_play)
+            if seat.is_computer or seat.autoplay:
+                raise Refused(Reason.STALE)
+            return seat
+
+        await self._autoplay(game_id, to_move, True)
+
+    async def _autoplay(self, game_id: int, pick: Callable[[GameRow, Game], Awaitable[SeatRow]],
+                        on: bool) -> None:
+        """Hand the seat `pick` names to the computer (`on`), or give it back to its player."""
         async with self.games.lock(game_id):
             row, game = await self.games.load(game_id)
             if row.status != GameStatus.RUNNING or game is None:
                 raise Refused(Reason.GAME_OVER)
-            seat = next((s for s in row.seats if player and s.player_id == player.id), None)
-            if seat is None:
-                raise Refused(Reason.NOT_IN_GAME)
+            seat = await pick(row, game)
             seats = tuple(dataclasses.replace(s, autoplay=on, timeouts=0) if s is seat else s
                           for s in row.seats)
             chat = await self.directory.chat_row(row.chat_id)

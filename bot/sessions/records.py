@@ -23,10 +23,13 @@ class GameStatus(StrEnum):
 
 class DeadlineKind(StrEnum):
     """What happens when a running game's deadline comes: a person's turn runs out (and is
-    warned before), or a computer (or a seat handed to it) plays."""
+    warned before), a computer (or a seat handed to it) plays, or a person with no clock is
+    reminded."""
 
     TURN = "turn"
     COMPUTER = "computer"
+    REMIND = "remind"
+    """A turn with no clock (`options.NO_CLOCK`): its player is reminded once, never played for."""
 
 
 @dataclass(frozen=True, slots=True)

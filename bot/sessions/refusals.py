@@ -62,6 +62,11 @@ class Reason(StrEnum):
     """/daily was followed by words it does not take (`asked`): it starts nothing."""
     DAILY_REMATCH = "daily_rematch"
     """A deal of the day has no rematch: one attempt a day, played alone."""
+    SAME_TEAM = "same_team"
+    """A player asked to sit with `name`, on whose team they sit already."""
+    NO_CLOCK_ONLY = "no_clock_only"
+    """A seat is handed to the computer by others only in a game with no move clock, where
+    nobody's time runs out."""
     NOT_PRACTICE = "not_practice"
     """Hints are given in practice matches only (the lobby's `practice` option)."""
 

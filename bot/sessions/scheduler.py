@@ -25,9 +25,10 @@ from . import events as ev
 from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base
+from .options import REMIND_AFTER
 from .play import Play
 from .ports import GameStore, Served, StorageAway, StorageFailed
-from .records import DeadlineKind, GameRow, GameStatus
+from .records import DeadlineKind, GameRow, GameStatus, SeatRow
 from .refusals import Refused
 from .thinking import Chooser, Think
 from .views import seat_name
@@ -154,20 +155,43 @@ class Scheduler:
                 return 0
             seat = next(s for s in row.seats if s.seat == game.to_play)
             computer = seat.is_computer or seat.autoplay
-            level = seat.computer_level if seat.is_computer and seat.computer_level else \
-                self.timeout_level
-            view = game.view(seat.seat)
-            move = await self.think(self.chooser, level, view, f"{row.seed}/{game.version}")
-            chat = await self.directory.chat_row(row.chat_id)
-            try:
-                events, _, _ = await self.play.commit(chat, row, game, seat, move, by_computer=True,
-                                                      timed_out=not computer,
-                                                      fuori=computer and declaring_wins(game, move))
-            except Refused:
-                log.exception("computer move %s refused in game %s", move, game_id)
-                return 0
+            if row.deadline_kind is DeadlineKind.REMIND and not computer:
+                reminder = await self._remind(row, game, seat)
+                if reminder is None:
+                    return 0
+                events: list[ev.Event] = [reminder]
+            else:
+                events = await self._move(row, game, seat, computer)
         await self.bus.publish(events)
-        return 1
+        return 1 if events else 0
+
+    async def _remind(self, row: GameRow, game: Game, seat: SeatRow) -> ev.TurnReminder | None:
+        """Remind a player with no clock, once: the game keeps no deadline until the next move."""
+        if not await self.store.set_deadline(row.id, row.version, None, None):
+            self.games.forget(row.id)
+            return None
+        waited = round(self.clock() - (row.deadline or self.clock())) + REMIND_AFTER
+        self.games.keep(dataclasses.replace(row, deadline=None, deadline_kind=None, warned=False), game)
+        chat = await self.directory.chat_row(row.chat_id)
+        return ev.TurnReminder(**base(row, chat), seat=seat.seat, player_id=seat.player_id,
+                               name=seat_name(seat, row.seats), waited=waited, version=game.version)
+
+    async def _move(self, row: GameRow, game: Game, seat: SeatRow, computer: bool) -> list[ev.Event]:
+        """The computer's move for `seat`: its own, or one for a player whose time ran out."""
+        game_id = row.id
+        level = seat.computer_level if seat.is_computer and seat.computer_level else \
+            self.timeout_level
+        view = game.view(seat.seat)
+        move = await self.think(self.chooser, level, view, f"{row.seed}/{game.version}")
+        chat = await self.directory.chat_row(row.chat_id)
+        try:
+            events, _, _ = await self.play.commit(chat, row, game, seat, move, by_computer=True,
+                                                  timed_out=not computer,
+                                                  fuori=computer and declaring_wins(game, move))
+        except Refused:
+            log.exception("computer move %s refused in game %s", move, game_id)
+            return []
+        return events
 
     async def run_forever(self) -> None:
         """Drive timers and computer players until cancelled."""

@@ -62,6 +62,18 @@ def free_seat(row: GameRow) -> int | None:
     return next((i for i in range(row.players) if i not in taken), None)
 
 
+def partner_seat(row: GameRow, mine: int, theirs: int) -> int | None:
+    """Where the player in seat `mine` sits to play on the team of seat `theirs` (seat k plays
+    for team k % teams): a free seat of that team, else its first other seat; None when they
+    are on that team already."""
+    teams = row.teams
+    if not teams or mine % teams == theirs % teams:
+        return None
+    mates = [i for i in range(row.players) if i % teams == theirs % teams and i != theirs]
+    taken = {s.seat for s in row.seats}
+    return next((i for i in mates if i not in taken), mates[0] if mates else None)
+
+
 def changed_options(variant: Variant, rules: Rules) -> dict[str, Any]:
     """Only the options that differ from the variant's defaults are stored."""
     default = Rules.default(variant).to_dict()

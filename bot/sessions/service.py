@@ -291,6 +291,11 @@ class Sessions:
                          is_admin: bool = False) -> LobbyView:
         return await self._lobby.set_option(chat_ref, user, key, value, is_admin)
 
+    async def sit_with(self, chat_ref: ChatRef, user: UserRef, seat: int, version: int,
+                       game_id: int | None = None) -> LobbyView:
+        """In a team lobby at `version`, sit as the partner of the player in `seat`."""
+        return await self._lobby.sit_with(chat_ref, user, seat, version, game_id)
+
     async def start(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> TableView:
         return await self._lobby.start(chat_ref, user, is_admin)
 
@@ -317,6 +322,10 @@ class Sessions:
     async def set_autoplay(self, game_id: int, user: UserRef, on: bool) -> None:
         """Hand one's seat to the computer, or take it back."""
         await self._play.set_autoplay(game_id, user, on)
+
+    async def hand_over(self, game_id: int, version: int) -> None:
+        """Hand the seat to move at `version` to the computer, in a game with no clock."""
+        await self._play.hand_over(game_id, version)
 
     # ---- timers and computer players --------------------------------------------
 

@@ -8,7 +8,7 @@ from typing import Any
 from ..engine import EngineError, Rules
 from ..i18n import LANGUAGES
 from .directory import Directory
-from .options import TURN_LIMIT_BOUNDS
+from .options import NO_CLOCK, TURN_LIMIT_BOUNDS
 from .ports import GameStore
 from .records import ChatChange
 from .refs import ChatRef, UserRef
@@ -33,7 +33,7 @@ class Settings:
         except (TypeError, ValueError):
             raise Refused(Reason.BAD_OPTION, detail=str(seconds)) from None
         low, high = TURN_LIMIT_BOUNDS
-        if not low <= value <= high:
+        if value != NO_CLOCK and not low <= value <= high:
             raise Refused(Reason.BAD_OPTION, detail=str(seconds))
         chat = await self.directory.chat(chat_ref)
         return await self._update_chat(chat.id, turn_limit=value)

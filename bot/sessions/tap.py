@@ -59,6 +59,10 @@ class Action(StrEnum):
     """The review of a finished match, for the player who pressed."""
     HINT = "I"
     """What the computer would play now, for the player whose hand it is (practice matches)."""
+    SIT = "S"
+    """Sit in a team lobby as the partner of the player in seat `index` (at the lobby's version)."""
+    HAND_OVER = "O"
+    """The creator or an admin hands the seat to move to the computer (a game with no move clock)."""
 
 
 class Setting(StrEnum):

@@ -62,6 +62,8 @@ class Taps:
             Action.CONFIRM_CANCEL: self._confirmed_cancel,
             Action.MENU: self._menu,
             Action.OPTION: self._option,
+            Action.SIT: self._sit,
+            Action.HAND_OVER: self._hand_over,
         }
 
     async def tap(self, asker: Asker, tap: Tap) -> Reply:
@@ -157,6 +159,19 @@ class Taps:
             chat, asker.user, is_admin=admin))
         return Reply()
 
+    async def _sit(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
+        """Sit with a partner in a team lobby: a seated player moves themselves alone."""
+        if tap.index is None:
+            raise Refused(Reason.BAD_INPUT)
+        await self.sessions.sit_with(chat, asker.user, tap.index, _version(tap), tap.game_id)
+        return Reply()
+
+    async def _hand_over(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
+        """With no clock, the game's creator or a chat admin hands the seat to move to the computer."""
+        await self._may_manage(asker, tap.game_id)
+        await self.sessions.hand_over(tap.game_id, _version(tap))
+        return Reply(say=Say("clock.handed_over"), moved=True)
+
     async def _start(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         await self._managed(asker, lambda admin: self.sessions.start(chat, asker.user, is_admin=admin))
         return Reply()
@@ -166,7 +181,7 @@ class Taps:
         if (await self.sessions.game_row(tap.game_id)).status is GameStatus.LOBBY:
             return await self.cancel(asker)
         await self._may_manage(asker, tap.game_id)
-        return Reply(say=Say("cancel.confirm"), confirm=Action.CONFIRM_CANCEL)
+        return Reply(say=Say("cancel.confirm"), confirm=Action.CONFIRM_CANCEL, game_id=tap.game_id)
 
     async def _confirmed_cancel(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         await self.cancel(asker)
@@ -277,6 +292,15 @@ class Taps:
             return Reply(say=Say("dm.start_first"), open_private_daily=True)
         start = await self.sessions.daily(asker.chat or plays_in, plays_in, asker.user)
         return Reply(result=start)
+
+    async def cancel_command(self, asker: Asker) -> Reply:
+        """/cancel: as the lobby's Cancel button, a lobby at once, a match in play only once its
+        creator or an admin confirms (`Reply.confirm`)."""
+        chat = _chat_of(asker)
+        game_id = await self.sessions.open_game_id(chat)
+        if game_id is None:
+            raise Refused(Reason.NO_GAME)
+        return await self._cancel_tap(asker, chat, Tap(Action.CANCEL, game_id))
 
     async def cancel(self, asker: Asker) -> Reply:
         """Cancel the chat's open game: its creator, or one of the chat's admins."""

@@ -118,6 +118,10 @@ class LobbyView:
     creator_id: int
     seats: tuple[SeatInfo | None, ...]
     turn_limit: int
+    """Seconds a player has for a move; 0: no clock (`options.NO_CLOCK`)."""
+    version: int = 0
+    """The lobby's version: a button that moves seats carries it, so a tap on a lobby drawn
+    before another change is refused."""
 
     @property
     def full(self) -> bool:
@@ -265,7 +269,7 @@ def lobby_view(row: GameRow, rules: Rules, turn_limit: int) -> LobbyView:
     by_seat = {s.seat: seat_info(s, row.seats) for s in row.seats}
     return LobbyView(row.id, GameStatus(row.status), row.variant, rules, dict(row.options), row.players,
                      row.teams, row.deck_style, row.creator_id,
-                     tuple(by_seat.get(i) for i in range(row.players)), turn_limit)
+                     tuple(by_seat.get(i) for i in range(row.players)), turn_limit, row.version)
 
 
 def table_view(row: GameRow, game: Game, plays_shown: int = 4,

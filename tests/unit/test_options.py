@@ -23,6 +23,7 @@ from bot.sessions.options import (
     DECK_STYLES,
     HOUSE_OPTIONS,
     LEVELS,
+    NO_CLOCK,
     PLAYER_RANGE,
     TEAMS_VALUES,
     TURN_LIMITS,
@@ -71,7 +72,8 @@ def test_the_table_is_the_engines_and_the_ais() -> None:
     assert option_of("scopone", "teams").values == ("on",)
     assert DECK_STYLES == ("napoletane", "piacentine", "siciliane", "trevisane", "bergamasche", "french",
                            "spanish")
-    assert tuple(sorted(TURN_LIMITS)) == TURN_LIMITS and TURN_LIMITS[-1] == 600
+    clocked = TURN_LIMITS[:-1]
+    assert tuple(sorted(clocked)) == clocked and clocked[-1] == 600 and TURN_LIMITS[-1] == NO_CLOCK
 
 
 def test_variants_are_named_with_or_without_their_aliases() -> None:

@@ -86,6 +86,8 @@ SHAPES: dict[Action, Shape] = {
     Action.DECLARE_CAPTURE: Shape(True, Arg.CARD, indexed=True),
     Action.REVIEW: Shape(),
     Action.HINT: Shape(True),
+    Action.SIT: Shape(True, indexed=True),
+    Action.HAND_OVER: Shape(True),
 }
 """Per action: does it carry a version, which argument, and a capture's index."""
 

@@ -15,7 +15,15 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from ...i18n import LANGUAGES
-from ...sessions.options import ALL_OPTIONS, CAPTURE_CHOICE, DECK_STYLE, TARGET, TURN_LIMITS, VARIANTS
+from ...sessions.options import (
+    ALL_OPTIONS,
+    CAPTURE_CHOICE,
+    DECK_STYLE,
+    NO_CLOCK,
+    TARGET,
+    TURN_LIMITS,
+    VARIANTS,
+)
 from .handlers import CommandHandlers
 from .translator import english
 
@@ -35,7 +43,8 @@ ROUND_CHOICES = [Choice(name=n, value=int(n)) for n in ALL_OPTIONS["round_limit"
 CAPTURE_CHOICES = [_choice(f"option.capture_choice.{v}", v) for v in CAPTURE_CHOICE.values]
 DECK_CHOICES = [_choice(f"deck.{v}", v) for v in DECK_STYLE.values]
 LANGUAGE_CHOICES = [_choice(f"discord.language.{v}", v) for v in LANGUAGES]
-TURN_CHOICES = [Choice(name=f"{n} s", value=n) for n in TURN_LIMITS]
+TURN_CHOICES = [Choice(name=locale_str(english("option.no_clock"), key="option.no_clock"), value=n)
+                if n == NO_CLOCK else Choice(name=f"{n} s", value=n) for n in TURN_LIMITS]
 
 
 def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, ..., None]]:

@@ -14,7 +14,14 @@ import discord
 from discord import ui
 
 from ...i18n import t
-from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
+from ...render import (
+    card_label,
+    house_rule_label,
+    may_choose_partners,
+    move_label,
+    round_limit_label,
+    teams_label,
+)
 from ...sessions import HandView, LobbyView
 from ...sessions.interaction import PLAIN, CardUse, HandMode, HandPrompt, hand_cards
 from ...sessions.options import (
@@ -83,13 +90,19 @@ def lobby_components(view: LobbyView, lang: str) -> ui.View:
         button(t(lang, "button.start"), Press(Action.START, gid), Style.primary, emoji="▶️"),
         button(t(lang, "button.cancel"), Press(Action.CANCEL, gid), Style.danger, emoji="✖️"),
     ]]
-    computers: list[ui.Item[ui.View]] = [
+    partners = view.full and may_choose_partners(view)
+    computers: list[ui.Item[ui.View]] = [] if partners else [
         button(t(lang, "discord.button.computer", level=t(lang, f"level.{level}")),
                Press(Action.ADD_COMPUTER, gid, arg=level), disabled=view.full)
         for level in LEVELS]
     if any(seat is not None and seat.is_computer for seat in view.seats):
         computers.append(button(t(lang, "discord.button.remove_computers"),
                                 Press(Action.REMOVE_COMPUTERS, gid)))
+    if partners:
+        # a full table has no seat for a computer: its row offers partners instead
+        computers[:0] = [button(t(lang, "button.sit_with", name=seat.name),
+                                Press(Action.SIT, gid, view.version, index=seat.seat))
+                         for seat in view.seats if seat is not None][:PER_ROW - len(computers)]
     rows.append(computers)
     offered = {option.key: option for option in options_for(view.variant, view.players)}
     current = current_values(view)
@@ -167,6 +180,11 @@ def match_components(game_id: int, lang: str, rematch: bool = True) -> ui.View:
     rematch_button = [button(t(lang, "button.rematch"), Press(Action.REMATCH, game_id), Style.success,
                              emoji="🔁")] if rematch else []
     return layout([*rematch_button, button(t(lang, "review.button"), Press(Action.REVIEW, game_id))])
+
+
+def hand_over_button(game_id: int, version: int, name: str, lang: str) -> ui.View:
+    """Under a turn that waited long with no clock: the computer plays it (creator or admin)."""
+    return layout([button(t(lang, "button.hand_over", name=name), Press(Action.HAND_OVER, game_id, version))])
 
 
 def confirm_cancel(game_id: int, lang: str) -> ui.View:

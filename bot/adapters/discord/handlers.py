@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from ...i18n import t
-from ...render import card_legend, failure_text, newgame_help, refusal_text, rules_text
+from ...render import card_legend, failure_text, newgame_help, refusal_text, rules_text, turn_limit_text
 from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
@@ -225,7 +225,7 @@ class CommandHandlers:
             row = await self.sessions.chat(chat)
             variant = str(row.defaults.get("variant", "scopa"))
             lines += [t(lang, "settings.language", language=t(lang, f"discord.language.{row.language}")),
-                      t(lang, "settings.turn_limit", seconds=row.turn_limit),
+                      turn_limit_text("settings", row.turn_limit, lang),
                       t(lang, "discord.settings.variant", variant=t(lang, f"variant.{variant}")),
                       t(lang, f"discord.settings.pictures_{'on' if row.pictures else 'off'}")]
         player = await self.sessions.player(user)

@@ -23,7 +23,7 @@ import discord
 from discord import ui
 
 from ...engine import Rules
-from ...i18n import t
+from ...i18n import t, tn
 from ...pictures import round_scene_of, table_scene
 from ...render_review import accuracy_line
 from ...sessions import (
@@ -40,11 +40,12 @@ from ...sessions import (
     RoundEnded,
     Sessions,
     TableView,
+    TurnReminder,
     TurnStarted,
     TurnWarning,
 )
 from ..common.digest import digest
-from .components import hand_button, lobby_components, match_components, table_components
+from .components import hand_button, hand_over_button, lobby_components, match_components, table_components
 from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, round_embed, table_embed
 from .hands import HandTracker
 from .identity import PLATFORM
@@ -113,6 +114,9 @@ class Presenter:
         game_id, channel = event.game_id, event.chat_key
         if isinstance(event, TurnWarning):
             self.lanes.submit(channel, lambda: self._warn(event))
+            return
+        if isinstance(event, TurnReminder):
+            self.lanes.submit(channel, lambda: self._remind(event))
             return
         if isinstance(event, ReviewOwed):
             if event.seat is None:
@@ -370,6 +374,21 @@ class Presenter:
         if player is not None:
             await self._notify(event.game_id, event.chat_key, player, "play.warning",
                                seconds=event.seconds_left)
+
+    async def _remind(self, event: TurnReminder) -> None:
+        """A turn with no clock has waited (`REMIND_AFTER`): its player is pinged once more, and
+        the channel gets a button for the game's creator or an admin to let the computer play it."""
+        hours = max(1, round(event.waited / 3600))
+        player = await self._player(event.game_id, event.seat)
+        row = await self.sessions.game_row(event.game_id)
+        if player is not None:
+            await self._notify(event.game_id, event.chat_key, player, "clock.reminder", count=hours,
+                               chat=row.chat.title or "—")
+        lang = await self.chat_language(event.chat_key)
+        await self._channel(event.chat_key).send(
+            tn(lang, "clock.waiting", hours, name=event.name),
+            view=hand_over_button(event.game_id, event.version, event.name, lang),
+            allowed_mentions=discord.AllowedMentions.none())
 
     async def _player(self, game_id: int, seat: int) -> PlayerProfile | None:
         row = await self.sessions.game_row(game_id)

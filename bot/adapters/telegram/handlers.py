@@ -52,7 +52,7 @@ from .identity import (
     topic_of,
     user_ref,
 )
-from .keyboards import Keyboard, link_keyboard
+from .keyboards import Keyboard, confirm_keyboard, link_keyboard
 from .markup import escape
 from .outbox import Content
 from .present import Presenter, table_target
@@ -263,6 +263,10 @@ class Handlers:
             return
         if reply.open_private is not None:
             await self._start_first(message, lang, reply.open_private)
+        if reply.confirm is not None and reply.game_id is not None:
+            action, game_id = reply.confirm, reply.game_id
+            await self._reply(message, lang, lambda lang: (escape(t(lang, "cancel.confirm")),
+                                                           confirm_keyboard(action, game_id, lang)))
         if reply.redraw & Redraw.MY_HAND and reply.game_id is not None:
             self.presenter.refresh_hand(reply.game_id, uref.key)
 
@@ -295,7 +299,7 @@ class Handlers:
     async def cmd_cancel(self, update: Update, context: Context) -> None:
         found = await self._group_only(update)
         if found is not None:
-            await self._command(found, self.sessions.taps.cancel)
+            await self._command(found, self.sessions.taps.cancel_command)
 
     async def cmd_leaderboard(self, update: Update, context: Context) -> None:
         found = await self._context(update)

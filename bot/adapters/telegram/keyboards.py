@@ -9,10 +9,25 @@ from typing import Any
 
 from ...engine import Move
 from ...i18n import t
-from ...render import card_label, house_rule_label, move_label, round_limit_label, teams_label
+from ...render import (
+    card_label,
+    house_rule_label,
+    may_choose_partners,
+    move_label,
+    round_limit_label,
+    teams_label,
+)
 from ...sessions import HandView, LobbyView, options
 from ...sessions.interaction import PLAIN, CardUse, HandMode, HandPrompt, hand_cards
-from ...sessions.options import HOUSE_OPTIONS, LEVELS, TEAMS_VALUES, Option, current_values, options_for
+from ...sessions.options import (
+    HOUSE_OPTIONS,
+    LEVELS,
+    NO_CLOCK,
+    TEAMS_VALUES,
+    Option,
+    current_values,
+    options_for,
+)
 from ...sessions.tap import Setting
 from ...sessions.taps import SETTING_VALUES
 from .callbacks import Action, Tap, TooLong, encode
@@ -92,6 +107,10 @@ def lobby_keyboard(view: LobbyView, lang: str, menu: str = "main",
                               Action.ADD_COMPUTER, gid, arg=level) for level in LEVELS))
     if any(seat is not None and seat.is_computer for seat in view.seats):
         rows.append((tap(t(lang, "telegram.button.remove_computers"), Action.REMOVE_COMPUTERS, gid),))
+    if may_choose_partners(view):
+        rows.extend(rows_of([tap(t(lang, "button.sit_with", name=seat.name), Action.SIT, gid, view.version,
+                                 index=seat.seat)
+                             for seat in view.seats if seat is not None], width=2, max_chars=40))
     rows.append((tap("⚙️ " + t(lang, "button.options"), Action.MENU, gid, arg="options"),
                  tap("▶️ " + t(lang, "button.start"), Action.START, gid),
                  tap("✖️ " + t(lang, "button.cancel"), Action.CANCEL, gid)))
@@ -134,7 +153,8 @@ def value_label(option: Option, value: str, lang: str) -> str:
     if option.key == "teams":
         return teams_label(_TEAM_COUNTS[value], lang)
     if option.key == "turn_limit":
-        return t(lang, "telegram.seconds", seconds=value)
+        return t(lang, "option.no_clock") if value == str(NO_CLOCK) else t(lang, "telegram.seconds",
+                                                                             seconds=value)
     return value
 
 
@@ -160,6 +180,16 @@ def table_keyboard(game_id: int, lang: str, show_hand: bool, take_back: bool) ->
     if take_back:
         row.append(tap("👋 " + t(lang, "button.take_back"), Action.TAKE_BACK, game_id))
     return (tuple(row),) if row else ()
+
+
+def confirm_keyboard(action: Action, game_id: int, lang: str) -> Keyboard:
+    """The one button that confirms cancelling a match in play (its creator or an admin)."""
+    return ((tap("✖️ " + t(lang, "button.confirm_cancel"), action, game_id),),)
+
+
+def hand_over_keyboard(game_id: int, version: int, name: str, lang: str) -> Keyboard:
+    """Under a turn that waited long with no clock: the computer plays it (creator or admin)."""
+    return ((tap(t(lang, "button.hand_over", name=name), Action.HAND_OVER, game_id, version),),)
 
 
 def match_keyboard(game_id: int, lang: str, rematch: bool = True) -> Keyboard:
@@ -236,8 +266,9 @@ def settings_keyboard(lang: str, group: bool, current: dict[Setting, str]) -> Ke
     rows = [tuple(setting(language, code, t(lang, f"telegram.language.{code}"))
                   for code in SETTING_VALUES[language])]
     if group:
-        rows.append(tuple(setting(Setting.CHAT_TURN_LIMIT, value, t(lang, "telegram.seconds", seconds=value))
-                          for value in SETTING_VALUES[Setting.CHAT_TURN_LIMIT]))
+        limit = options.TURN_LIMIT
+        rows.extend(rows_of([setting(Setting.CHAT_TURN_LIMIT, value, value_label(limit, value, lang))
+                             for value in SETTING_VALUES[Setting.CHAT_TURN_LIMIT]], width=4))
         rows.append(tuple(setting(Setting.CHAT_PICTURES, value, t(lang, f"telegram.pictures.{value}"))
                           for value in SETTING_VALUES[Setting.CHAT_PICTURES]))
         rows.extend(rows_of([setting(Setting.CHAT_VARIANT, value, t(lang, f"variant.{value}"))

@@ -121,6 +121,10 @@ class Outbox:
         forum topic it goes to (None: the chat, or a forum's General)."""
         return self.posts.post(chat_id, content, reply_to, game_id, thread)
 
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message the bot sent (a time warning that no longer holds); best effort."""
+        await self.sender.delete(chat_id, message_id)
+
     async def adopt(self, target: Target, message_id: int, photo: bool) -> None:
         """`message_id`, acted on, shows `target` but may not be the message kept for it: the
         newer of the two is kept from now on, the older deleted (`Slots.adopt`)."""

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ...engine import Move, Rules
-from ...i18n import t
+from ...i18n import t, tn
 from ...pictures import LastPlay, last_play_of, round_scene_of, seat_scene, table_scene
 from ...sessions import (
     ChatRef,
@@ -33,8 +33,10 @@ from ...sessions import (
     Refused,
     ReviewOwed,
     RoundEnded,
+    SeatAutoplay,
     Sessions,
     TableView,
+    TurnReminder,
     TurnWarning,
     UserRef,
     interaction,
@@ -43,7 +45,7 @@ from ...sessions.interaction import FuoriOutcome, HandPrompt
 from .announcements import Announcements
 from .audience import Audience
 from .identity import PLATFORM, private_link, topic_id
-from .keyboards import hand_keyboard, lobby_keyboard, match_keyboard, table_keyboard
+from .keyboards import hand_keyboard, hand_over_keyboard, lobby_keyboard, match_keyboard, table_keyboard
 from .markup import (
     breakdown_html,
     cancelled_html,
@@ -100,6 +102,9 @@ class Presenter(Audience):
         self.reviews = ReviewPoster(sessions, outbox, self)
         self.copies = PrivateCopies(sessions, outbox, self)
         self._cleanups: set[asyncio.Task[None]] = set()
+        self._warnings: dict[int, list[tuple[int, asyncio.Future[int | None]]]] = {}
+        """Per game, the time warnings sent since its last move (private chat, message id to
+        come): deleted once the game moves, when they no longer hold."""
 
     async def chat_migrated(self, old_id: int, new_id: int) -> None:
         """Group `old_id` became the supergroup `new_id` (the outbox's `chat_moved`): the group's
@@ -314,6 +319,8 @@ class Presenter(Audience):
             await self.notes.set_cancelled_by(game_id, event.by)
         if isinstance(event, MovePlayed):
             await self._note_timer(event)
+        if isinstance(event, MovePlayed | SeatAutoplay | MatchEnded | GameCancelled):
+            self._unwarn(game_id)
         delay = self.table_delay if isinstance(event, MovePlayed) else 0.0
         table_done = self.refresh_table(game_id, chat_id, delay, topic_id(event.thread))
         await self.refresh_hands(game_id, event.seat if isinstance(event, MovePlayed) else None)
@@ -332,6 +339,8 @@ class Presenter(Audience):
             self._after(game_id, table_done)
         elif isinstance(event, TurnWarning):
             await self._warn(event)
+        elif isinstance(event, TurnReminder):
+            await self._remind(event, chat_id)
 
     async def _note_timer(self, event: MovePlayed) -> None:
         row = await self.sessions.game_row(event.game_id)
@@ -399,7 +408,39 @@ class Presenter(Audience):
         if player is not None and self.reachable(player):
             text = t(self.language(player), "play.warning", name=player.display_name,
                      seconds=event.seconds_left)
+            sent = self.outbox.post(int(player.user_key), Content(escape(text)))
+            self._warnings.setdefault(event.game_id, []).append((int(player.user_key), sent))
+
+    def _unwarn(self, game_id: int) -> None:
+        """The game moved: the time warnings sent for the turn that ended are deleted."""
+        for chat_id, sent in self._warnings.pop(game_id, ()):
+            task = asyncio.create_task(self._delete_sent(chat_id, sent))
+            self._cleanups.add(task)
+            task.add_done_callback(self._cleanups.discard)
+
+    async def _delete_sent(self, chat_id: int, sent: asyncio.Future[int | None]) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            message_id = await sent
+            if message_id is not None:
+                await self.outbox.delete(chat_id, message_id)
+
+    async def _remind(self, event: TurnReminder, chat_id: int) -> None:
+        """A turn with no clock has waited (`REMIND_AFTER`): its player is reminded privately, with
+        a ring, and the group is told, with a button for the game's creator or an admin to let
+        the computer play that seat."""
+        row = await self.sessions.game_row(event.game_id)
+        seat = next((s for s in row.seats if s.seat == event.seat), None)
+        player = human(seat) if seat is not None else None
+        hours = max(1, round(event.waited / 3600))
+        if player is not None and self.reachable(player):
+            text = tn(self.language(player), "clock.reminder", hours, name=player.display_name,
+                      chat=row.chat.title or "—")
             self.outbox.post(int(player.user_key), Content(escape(text)))
+        lang = await self.chat_language(chat_id)
+        keyboard = hand_over_keyboard(event.game_id, event.version, event.name, lang)
+        text = escape(tn(lang, "clock.waiting", hours, name=event.name))
+        self.outbox.post(chat_id, Content(text, keyboard), game_id=event.game_id,
+                         thread=topic_id(event.thread))
 
     async def topic_lost(self, chat_id: int, thread: int, how: str) -> None:
         """A forum topic refused the bot ("closed" or "deleted"): its open game, which can no

@@ -7,6 +7,7 @@ values (`sessions.taps.SETTING_VALUES`); what a tap on it does is decided by the
 from __future__ import annotations
 
 from ...i18n import t
+from ...render import turn_limit_text
 from ...sessions import ChatSettings
 from ...sessions.tap import Setting
 from .keyboards import Keyboard, settings_keyboard
@@ -23,7 +24,7 @@ def settings_answer(chat: ChatSettings | None, lang: str) -> tuple[str, Keyboard
     text = "\n".join([
         t(lang, "settings.title"),
         t(lang, "settings.language", language=t(lang, f"telegram.language.{chat.language}")),
-        t(lang, "settings.turn_limit", seconds=chat.turn_limit),
+        turn_limit_text("settings", chat.turn_limit, lang),
         t(lang, "telegram.settings.pictures",
           mode=t(lang, f"telegram.pictures.{'on' if chat.pictures else 'off'}")),
         t(lang, "telegram.settings.variant", variant=t(lang, f"variant.{variant}")),
