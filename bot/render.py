@@ -224,7 +224,7 @@ def lobby_text(view: LobbyView, lang: str) -> str:
         lines.append(line)
     if view.status == GameStatus.LOBBY:
         lines.append("")
-        lines.append(t(lang, "lobby.hint"))
+        lines.append(t(lang, "lobby.hint_full" if view.full and not view.waiting else "lobby.hint"))
         if may_choose_partners(view):
             lines.append(t(lang, "lobby.partners_hint"))
     return "\n".join(lines)

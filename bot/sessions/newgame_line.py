@@ -14,7 +14,7 @@ from functools import cache
 
 from ..i18n import LANGUAGES, t
 from .names import shown_name, without_controls
-from .options import DECK_STYLES, VARIANT, VARIANTS, Option, options_for, variant_named
+from .options import DECK_STYLES, LEVEL, VARIANT, VARIANTS, Option, options_for, variant_named
 from .refusals import Reason, Refused
 
 ECHO_MOST = 40
@@ -155,3 +155,41 @@ def _value(option: Option, raw: object) -> str:
         asked = _echo(f"{option.key}={raw}")
         raise Refused(Reason.OPTION_VALUE, asked=asked, option=option.key, values=option.values) from None
 
+
+
+SOLO_LEVEL = "medium"
+"""The computer's level in a match against it opened by /newgame in a private chat, unless the
+line says `level=`."""
+
+
+@cache
+def _level_words() -> tuple[frozenset[str], dict[str, str]]:
+    """What the computer's level may be typed as, and its values' names in every language,
+    accents or not."""
+    keys = {LEVEL.key, "livello", "nivel"}
+    values: dict[str, str] = {}
+    for level in LEVEL.values:
+        values[level] = level
+        for lang in LANGUAGES:
+            name = _word(t(lang, f"level.{level}"))
+            values[name] = level
+            values[name.translate(_PLAIN)] = level
+    return frozenset(keys), values
+
+
+_PLAIN = str.maketrans("áéíóú", "aeiou")
+
+
+def solo_level(options: dict[str, object]) -> str:
+    """The computer's level a solo /newgame line asks for (taken out of `options`, which keeps the
+    lobby's own options), or `SOLO_LEVEL`; a level not offered is refused with the ones that are."""
+    keys, values = _level_words()
+    asked = [key for key in options if key in keys]
+    level = SOLO_LEVEL
+    for key in asked:
+        raw = str(options.pop(key))
+        level = values.get(_word(raw), "")
+        if not level:
+            raise Refused(Reason.OPTION_VALUE, asked=_echo(f"{LEVEL.key}={raw}"), option=LEVEL.key,
+                          values=LEVEL.values)
+    return level

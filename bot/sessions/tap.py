@@ -131,6 +131,9 @@ class Asker:
     mailed: bool = False
     """What is for them alone and takes a while (a match's review) is delivered to their
     private chat once ready (Telegram), rather than answered to their request (Discord)."""
+    home: ChatRef | None = None
+    """Their private chat with the bot, when they ask from there (`chat` is then None): where
+    they play alone against the computer, its lobby and its match theirs alone."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..i18n import LANGUAGES
 from . import interaction
 from .interaction import PLAIN, HandMode, HandPrompt
-from .newgame_line import checked_options, read_newgame_line
+from .newgame_line import checked_options, read_newgame_line, solo_level
 from .options import HOUSE_OPTIONS, TURN_LIMIT, VARIANTS, variant_named
 from .records import GameStatus
 from .refs import ChatRef, UserRef
@@ -92,7 +92,8 @@ class Taps:
             await self.sessions.rematch(game_id, user)
             if asker.chat is None:
                 chat = (await self.sessions.game_row(game_id)).chat
-                return Reply(say=Say("rematch.opened_in", {"chat": chat.title or "—"}))
+                if not _is_home(asker, chat):
+                    return Reply(say=Say("rematch.opened_in", {"chat": chat.title or "—"}))
             return Reply()
         if action is Action.REVIEW:
             if asker.mailed:
@@ -104,11 +105,12 @@ class Taps:
         if action is Action.SETTING:
             return await self._setting(asker, tap)
         handler = self._lobby.get(action)
-        if handler is None or asker.chat is None:
+        if handler is None:
             raise Refused(Reason.BAD_INPUT)
+        where = _chat_of(asker)
         if action is not Action.JOIN:
-            await interaction.require_open_game(self.sessions, asker.chat, game_id)
-        return await handler(asker, asker.chat, tap)
+            await interaction.require_open_game(self.sessions, where, game_id)
+        return await handler(asker, where, tap)
 
     # ---- hands ------------------------------------------------------------------------
 
@@ -209,17 +211,27 @@ class Taps:
         The game and its options come from the command's fields (`variant`, `options`) and its
         typed words (`line`: `[variant] [name=value ...]`, which win), checked against the
         lobby's options table before anything opens. Refused with `Reason.GAME_OPEN` (its
-        `game_id`) while the chat has a game open."""
+        `game_id`) while the chat has a game open.
+
+        Asked in the asker's private chat (`Asker.home`), the lobby is theirs alone, its other
+        seats taken by the computer at the level the line names (`level=`): one tap on Start
+        begins the match."""
         chat = _chat_of(asker)
+        solo = asker.chat is None
         typed = read_newgame_line(line)
         name = variant_named(variant) if variant else typed.variant
         asked = {key: value for key, value in (options or {}).items() if value is not None}
         asked.update(typed.options)
+        level = solo_level(asked) if solo else None
         chosen: dict[str, Any] | None = None
         if asked:
             game = name or str((await self.sessions.chat(chat)).defaults.get("variant") or "scopa")
             chosen = checked_options(variant_named(game), asked)
-        lobby = await self.sessions.new_game(chat, asker.user, name, chosen, ready=asker.reachable)
+        lobby = await self.sessions.new_game(chat, asker.user, name, chosen, ready=asker.reachable or solo)
+        if level is not None:
+            for _ in range(sum(seat is None for seat in lobby.seats)):
+                await self.sessions.add_computer(chat, asker.user, level)
+            return Reply(game_id=lobby.game_id)
         return await self._reach(asker, lobby.game_id)
 
     async def join(self, asker: Asker, game_id: int | None = None) -> Reply:
@@ -372,6 +384,14 @@ def _version(tap: Tap) -> int:
 
 
 def _chat_of(asker: Asker) -> ChatRef:
-    if asker.chat is None:
+    """The chat a command acts on: where it was asked, or the asker's private chat (`home`)."""
+    chat = asker.chat or asker.home
+    if chat is None:
         raise Refused(Reason.BAD_INPUT)
-    return asker.chat
+    return chat
+
+
+def _is_home(asker: Asker, chat: ChatRef) -> bool:
+    """Whether `chat` is the asker's private chat, where they play alone."""
+    home = asker.home
+    return home is not None and (home.platform, home.key) == (chat.platform, chat.key)

@@ -13,6 +13,7 @@ from telegram.error import TelegramError
 
 from ...sessions import ChatRef, PlayerProfile, UserRef
 from ...sessions.tap import Asker
+from .identity import PLATFORM
 from .present import Presenter
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,8 @@ async def is_outsider(bot: Bot, chat_id: int, user_id: int) -> bool:
 
 def asker(presenter: Presenter, bot: Bot, user: User, uref: UserRef, player: PlayerProfile,
           chat: ChatRef | None) -> Asker:
-    """`user` tapping in `chat` (None: their private chat with the bot)."""
+    """`user` tapping in `chat` (None: their private chat with the bot, their `home`, whose id
+    is theirs)."""
 
     async def admin() -> bool:
         return chat is not None and await is_admin(bot, int(chat.key), user.id)
@@ -59,4 +61,5 @@ def asker(presenter: Presenter, bot: Bot, user: User, uref: UserRef, player: Pla
         await presenter.set_reachable(uref, True)
         return True
 
-    return Asker(uref, chat, admin, outsider, presenter.reachable(player), reach, mailed=True)
+    home = None if chat is not None else ChatRef(PLATFORM, uref.key, uref.name)
+    return Asker(uref, chat, admin, outsider, presenter.reachable(player), reach, mailed=True, home=home)

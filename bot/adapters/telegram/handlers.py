@@ -248,11 +248,23 @@ class Handlers:
             return None
         return (message, *found)
 
+    async def _here(self, update: Update) -> Found | None:
+        """A command on the game of the chat it was typed in: a group's, or the asker's own in
+        their private chat (a match against the computer there)."""
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return None
+        if not is_group(message.chat):
+            await self.presenter.set_reachable(found[1], True)
+        return (message, *found)
+
     async def _command(self, found: Found, call: Callable[[Asker], Awaitable[Reply]]) -> None:
         """A command that changes the chat's game: asked of `sessions.taps`, its reply drawn."""
         message, cref, uref, player, lang = found
         assert message.from_user is not None
-        who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, cref)
+        group = cref if is_group(message.chat) else None
+        who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
         try:
             reply = await call(who)
         except Refused as refused:
@@ -271,7 +283,7 @@ class Handlers:
             self.presenter.refresh_hand(reply.game_id, uref.key)
 
     async def cmd_newgame(self, update: Update, context: Context) -> None:
-        found = await self._group_only(update)
+        found = await self._here(update)
         if found is not None:
             line = " ".join(context.args or ())
             await self._command(found, lambda who: self.sessions.taps.new_game(who, line=line))
@@ -297,7 +309,7 @@ class Handlers:
             await self._command(found, self.sessions.taps.leave)
 
     async def cmd_cancel(self, update: Update, context: Context) -> None:
-        found = await self._group_only(update)
+        found = await self._here(update)
         if found is not None:
             await self._command(found, self.sessions.taps.cancel_command)
 

@@ -87,7 +87,7 @@ class TapHandlers:
                 await self.presenter.adopt_hand(tapped.game_id, uref.key, message.message_id,
                                                 bool(message.photo))
             reply = await self.sessions.taps.tap(who, tapped)
-            return await self._draw(query, tapped, uref, chat, reply, lang)
+            return await self._draw(query, tapped, uref, chat, reply, lang, home=who.home)
         except Exception as exc:
             log_failure(log, "a tap", exc)
             return Answer(failure_text(exc, lang), alert=True)
@@ -117,8 +117,11 @@ class TapHandlers:
     # ---- drawing a reply ------------------------------------------------------------
 
     async def _draw(self, query: CallbackQuery, tapped: Tap, uref: UserRef, chat: ChatRef | None,
-                    reply: Reply, lang: str) -> Answer:
+                    reply: Reply, lang: str, *, home: ChatRef | None = None) -> Answer:
+        """Draw `reply` to a tap in the group `chat`, or in the asker's private chat (`home`,
+        where a lobby or a match against the computer may be theirs)."""
         game_id = tapped.game_id
+        here = chat or home
         if reply.refused is not None:
             return Answer(refusal_text(reply.refused, lang), alert=True)
         if reply.shown is not None:
@@ -126,16 +129,16 @@ class TapHandlers:
         if reply.hand is not None and not reply.moved and tapped.version is not None:
             await self.presenter.set_prompt(game_id, uref.key, tapped.version, reply.hand)
             self.presenter.refresh_hand(game_id, uref.key)
-        if reply.menu is not None and chat is not None:
+        if reply.menu is not None and here is not None:
             self.presenter.menus[game_id] = reply.menu
-            self.presenter.refresh_table(game_id, int(chat.key), thread=topic_id(chat.thread))
+            self.presenter.refresh_table(game_id, int(here.key), thread=topic_id(here.thread))
         if reply.redraw & Redraw.MY_HAND and reply.game_id is not None:
             self.presenter.refresh_hand(reply.game_id, uref.key)
         if reply.open_private is not None:
             return Answer(t(lang, "dm.start_first"), url=private_link(query.get_bot().username,
                                                                       reply.open_private))
-        if reply.confirm is not None and chat is not None:
-            self._ask_to_confirm(chat, reply.confirm, game_id, lang)
+        if reply.confirm is not None and here is not None:
+            self._ask_to_confirm(here, reply.confirm, game_id, lang)
         if isinstance(reply.result, PracticeHint):
             given = reply.result
             return Answer(hint_text(given.hint, lang, given.variant, given.deck_style), alert=True)
