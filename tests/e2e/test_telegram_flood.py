@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
+from bot.adapters.telegram.pacing import POSTS_KEPT
 from bot.sessions import ChatRef
 
 from ..fakes.telegram_server import FakeChat, FakeTelegramServer, FakeUser
@@ -48,12 +49,13 @@ async def test_a_busy_group_stays_within_its_minute_across_a_restart(tmp_path: P
             chat = ChatRef(PLATFORM, str(group.id))
             await bot.sessions.set_chat_language(chat, "en")
             await _started(tg, group, alice, bob)
-            taps = await play_until_over(tg, group, [alice, bob], stop_after=24)
+            taps = await play_until_over(tg, group, [alice, bob], stop_after=60)
         finally:
             await bot.stop()
         sent = tg.group_sends[group.id]
         sent_before = len(sent)
-        assert len([at for at in sent if at > sent[-1] - PERIOD]) >= LIMIT - 2, "the group was busy"
+        busy = (LIMIT - POSTS_KEPT) // 2  # edits leave a few places to new messages, and spread
+        assert len([at for at in sent if at > sent[-1] - PERIOD]) >= busy, "the group was busy"
 
         async with running_bot(tg, db, **options) as again:
             taps = await play_until_over(tg, group, [alice, bob], taps, stop_after=10, timeout=30,
@@ -76,7 +78,7 @@ async def test_a_429_storm_and_double_taps_keep_the_group_within_its_minute(tmp_
             await _started(tg, group, alice, bob)
             tg.storm_429(12, retry_after=1)
             pressed: set[str] = set()
-            for _ in range(30):
+            for _ in range(60):
                 user, message, data = await tg.wait_for(
                     lambda: live_button(tg, [alice, bob], pressed), 30, what="a card to play")
                 pressed.add(data)
@@ -89,5 +91,5 @@ async def test_a_429_storm_and_double_taps_keep_the_group_within_its_minute(tmp_
             played = [data for data in pressed if data.startswith("p|")]
             assert len(await bot.sessions._store.moves(1)) == len(played), "each double tap played once"
             assert first.answered and again.answered
-        assert len(tg.group_sends[group.id]) > LIMIT, "the group was busy"
+        assert len(tg.group_sends[group.id]) > LIMIT // 2, "the group was busy"
         assert tg.busiest_minute(group, PERIOD) <= LIMIT

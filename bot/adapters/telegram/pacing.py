@@ -212,11 +212,11 @@ class Pacer:
         self._owed: Counter[int] = Counter()
         self._paid: dict[int, asyncio.Event] = {}
         self.spacing = rate[1] / rate[0] if rate is not None and rate[0] > 0 else 0.0
-        """Seconds between two edits of a group's messages from this process: its minute spread
-        over the minute, so that a brisk game's table moves every few seconds rather than
-        twenty times at once and then not for the rest of the minute."""
-        self._last: dict[int, float] = {}
-        """Per group, when this process last sent or edited one of its messages."""
+        """Seconds between two edits of a busy group's messages from this process: its minute
+        spread over the minute, so that a brisk game's table moves every few seconds rather
+        than twenty times at once and then not for the rest of the minute."""
+        self._recent: dict[int, deque[float]] = {}
+        """Per group, when this process sent or edited its messages in the last `rate` period."""
 
     def pace_with(self, limiter: object) -> None:
         """Work with the bot's rate limiter: with a shared store it also counts in the store for
@@ -280,10 +280,15 @@ class Pacer:
         return waited
 
     async def _spaced(self, chat_id: int) -> bool:
-        """Wait until `spacing` after the group's last message from this process; True if that
-        meant waiting."""
-        last = self._last.get(chat_id)
-        if last is None or (gap := last + self.spacing - self.clock()) <= 0:
+        """Once half the group's minute is spent by this process, wait until `spacing` after its
+        last message (before that, a lobby filling up or a slow game is drawn at once); True if
+        that meant waiting."""
+        recent = self._recent.get(chat_id)
+        if not recent or self.rate is None:
+            return False
+        while recent and recent[0] <= self.clock() - self.rate[1]:
+            recent.popleft()
+        if len(recent) < self.rate[0] / 2 or (gap := recent[-1] + self.spacing - self.clock()) <= 0:
             return False
         await self.sleep(gap)
         return True
@@ -333,7 +338,7 @@ class Pacer:
         post = is_post(method)
         if not post:
             await self._posts_first(chat_id)
-        self._last[chat_id] = self.clock()
+        self._recent.setdefault(chat_id, deque()).append(self.clock())
         window = self.window(chat_id)
         game_id = self._games.get(chat_id)
         if isinstance(window, GroupWindow):
@@ -410,6 +415,7 @@ class Pacer:
             del self._recalls[key]
         for chat_id in [chat for chat, game in self._games.items() if game == game_id]:
             del self._games[chat_id]
+            self._recent.pop(chat_id, None)
 
 
 def _nothing() -> None:
