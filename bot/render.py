@@ -331,7 +331,7 @@ def hand_text(view: HandView, lang: str, variant: str) -> str:
     lines.append(t(lang, "hand.table", cards=cards_text(view.table, style) or "—"))
     lines.append(hand_cards_text(view, lang))
     if view.finished:
-        lines.append(t(lang, "hand.over"))
+        lines.append(t(lang, "match.cancelled" if view.cancelled else "hand.over"))
     elif view.my_turn:
         lines.append(t(lang, "hand.your_turn"))
     else:

@@ -113,7 +113,7 @@ def hand_cards(view: HandView, live: bool = True) -> tuple[HandCard, ...]:
 
 def _current(view: HandView, version: int | None) -> None:
     if view.finished:
-        raise Refused(Reason.GAME_OVER)
+        raise Refused(Reason.GAME_CANCELLED if view.cancelled else Reason.GAME_OVER)
     if version != view.version:
         raise Refused(Reason.STALE)
 

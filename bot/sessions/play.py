@@ -58,7 +58,8 @@ class Play:
             if row.status == GameStatus.LOBBY:
                 raise Refused(Reason.NOT_IN_LOBBY)
             if row.status != GameStatus.RUNNING or game is None:
-                raise Refused(Reason.GAME_OVER)
+                cancelled = row.status == GameStatus.CANCELLED
+                raise Refused(Reason.GAME_CANCELLED if cancelled else Reason.GAME_OVER)
             seat = next((s for s in row.seats if player and s.player_id == player.id), None)
             if seat is None or player is None:
                 raise Refused(Reason.NOT_IN_GAME)

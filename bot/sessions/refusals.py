@@ -23,6 +23,7 @@ class Reason(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     NOT_IN_GAME = "not_in_game"
     GAME_OVER = "game_over"
+    GAME_CANCELLED = "game_cancelled"
     ILLEGAL_MOVE = "illegal_move"
     BAD_INPUT = "bad_input"
     BAD_OPTION = "bad_option"

@@ -216,6 +216,8 @@ class HandView:
     partner's among them. Every front-end's hand shows these (`shown_plays`)."""
 
     def shown_plays(self, last: PlayLine | None) -> tuple[PlayLine, ...]:
+    cancelled: bool = False
+    """The match was cancelled (`finished` too): its hand says so rather than "over"."""
         """The plays a hand shows: those since the player's last play, or, right after it (none
         since), the table's `last` play alone."""
         if self.since_turn:
@@ -355,10 +357,11 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     if not game.hand_visible(seat):
         return HandView(row.id, game.version, seat, row.deck_style, (), tuple(game.table), False, (),
                         not running, False, face_down=len(hand), first_hand=first, waiting_for=waiting_for,
-                        since_turn=recent)
+                        since_turn=recent, cancelled=row.status == GameStatus.CANCELLED)
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
                     my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first,
-                    waiting_for=waiting_for, practice=game.rules.practice, since_turn=recent)
+                    waiting_for=waiting_for, practice=game.rules.practice, since_turn=recent,
+                    cancelled=row.status == GameStatus.CANCELLED)
 
 
 def player_profile(row: PlayerRow) -> PlayerProfile:

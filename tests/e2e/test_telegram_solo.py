@@ -78,6 +78,7 @@ async def test_a_practice_match_in_the_private_chat_offers_hints_and_cancel_ends
             assert not (await answered(tg, tg.tap(alice, lobby, alice, "Start"))).show_alert
             hand = await tg.wait_for(lambda: next((m for m in bot_messages(tg, alice) if any(
                 d.startswith("I|") for d in m.callback_data)), None), what="the hand with 💡")
+            card = next(d for d in hand.callback_data if d[0] in "ph")
             hint = await answered(tg, tg.tap(alice, hand, alice, "💡"))
             assert hint.show_alert and hint.answer_text
 
@@ -87,4 +88,8 @@ async def test_a_practice_match_in_the_private_chat_offers_hints_and_cancel_ends
                                                      None), what="the cancel to confirm")
             assert not (await answered(tg, tg.tap(alice, confirm, alice, "✖️"))).show_alert
             await tg.wait_for_message(alice, contains="cancelled")
+            await tg.wait_for(lambda: "The match was cancelled." in shown(hand) and "over" not in shown(hand),
+                              what="the hand saying the match was cancelled, not over")
+            late = await answered(tg, tg.forge_callback(alice, hand, alice, card))
+            assert late.show_alert and late.answer_text == "This match was cancelled."
             assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None

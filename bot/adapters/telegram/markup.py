@@ -181,7 +181,7 @@ def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = P
     lines.append(escape(hand_cards_text(view, lang)))
     picked = next((c for c in view.choices if c.card.code == prompt.card), None)
     if view.finished:
-        lines.append(escape(t(lang, "hand.over")))
+        lines.append(escape(t(lang, "match.cancelled" if view.cancelled else "hand.over")))
     elif autoplay:
         lines.append(escape(t(lang, "telegram.hand.autoplay")))
     elif view.my_turn:
@@ -222,7 +222,7 @@ def hand_lobby_html(lang: str, variant: str, chat_title: str | None, here: bool 
 
 
 def hand_closed_html(lang: str, started: bool) -> str:
-    return escape(t(lang, "hand.over" if started else "telegram.lobby.closed"))
+    return escape(t(lang, "match.cancelled" if started else "telegram.lobby.closed"))
 
 
 def hand_alert(view: HandView, lang: str) -> str:
