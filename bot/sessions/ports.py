@@ -284,7 +284,8 @@ class ChatDirectory(Protocol):
     async def find_player(self, platform: str, user_key: str) -> PlayerRow | None: ...
 
     async def update_player(self, player_id: int, *, language: str | None = None,
-                            can_dm: bool | None = None, dm_pings: bool | None = None) -> None: ...
+                            can_dm: bool | None = None, dm_pings: bool | None = None,
+                            quiet_turns: bool | None = None) -> None: ...
 
 
 class Reports(Protocol):

@@ -69,6 +69,8 @@ class PlayerRow:
     can_dm: bool
     dm_pings: bool
     is_computer: bool
+    quiet_turns: bool = False
+    """The player asked that their turns do not ring (`Setting.MY_RING`)."""
 
 
 @dataclass(frozen=True, slots=True)

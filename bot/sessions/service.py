@@ -486,3 +486,7 @@ class Sessions:
 
     async def set_dm_pings(self, user: UserRef, on: bool) -> None:
         await self._settings.set_dm_pings(user, on)
+
+    async def set_turn_rings(self, user: UserRef, on: bool) -> None:
+        """Whether the message that says it is `user`'s turn rings (on unless they turn it off)."""
+        await self._settings.set_turn_rings(user, on)

@@ -88,6 +88,10 @@ class Settings:
     async def set_dm_pings(self, user: UserRef, on: bool) -> None:
         await self._update_player(user, dm_pings=on)
 
+    async def set_turn_rings(self, user: UserRef, on: bool) -> None:
+        """Whether the message that says it is the player's turn rings (on by default)."""
+        await self._update_player(user, quiet_turns=not on)
+
     async def _update_player(self, user: UserRef, **changes: Any) -> None:
         player = await self.directory.player(user)
         await self.store.update_player(player.id, **changes)

@@ -74,6 +74,8 @@ class Setting(StrEnum):
     CHAT_VARIANT = "cv"
     MY_LANGUAGE = "ul"
     MY_PINGS = "up"
+    MY_RING = "ur"
+    """Whether the message that says it is the player's turn rings (Telegram)."""
 
     @property
     def for_chat(self) -> bool:

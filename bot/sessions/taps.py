@@ -36,6 +36,7 @@ SETTING_VALUES: dict[Setting, tuple[str, ...]] = {
     Setting.CHAT_VARIANT: VARIANTS,
     Setting.MY_LANGUAGE: LANGUAGES,
     Setting.MY_PINGS: ON_OFF,
+    Setting.MY_RING: ON_OFF,
 }
 """Each setting's allowed values, as buttons carry them."""
 
@@ -363,6 +364,9 @@ class Taps:
             return Redraw.MY_HANDS
         if setting is Setting.MY_PINGS:
             await sessions.set_dm_pings(user, value == "on")
+            return Redraw.NONE
+        if setting is Setting.MY_RING:
+            await sessions.set_turn_rings(user, value == "on")
             return Redraw.NONE
         assert chat is not None
         if setting is Setting.CHAT_LANGUAGE:

@@ -37,6 +37,8 @@ class PlayerProfile:
     can_dm: bool
     dm_pings: bool
     is_computer: bool
+    quiet_turns: bool = False
+    """Their turns do not ring (Telegram's hand at their turn is sent silently)."""
 
 
 PICTURES = "pictures"
@@ -214,10 +216,10 @@ class HandView:
     """The round's plays made since the player's own last play (all of the round's before their
     first), oldest first: at their turn in a game of four, the three plays of the others, the
     partner's among them. Every front-end's hand shows these (`shown_plays`)."""
-
-    def shown_plays(self, last: PlayLine | None) -> tuple[PlayLine, ...]:
     cancelled: bool = False
     """The match was cancelled (`finished` too): its hand says so rather than "over"."""
+
+    def shown_plays(self, last: PlayLine | None) -> tuple[PlayLine, ...]:
         """The plays a hand shows: those since the player's last play, or, right after it (none
         since), the table's `last` play alone."""
         if self.since_turn:
@@ -366,7 +368,8 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
 
 def player_profile(row: PlayerRow) -> PlayerProfile:
     return PlayerProfile(row.id, row.platform, row.user_key, row.display_name, row.language,
-                         row.platform_language, row.can_dm, row.dm_pings, row.is_computer)
+                         row.platform_language, row.can_dm, row.dm_pings, row.is_computer,
+                         row.quiet_turns)
 
 
 def chat_ref(row: ChatRow) -> ChatRef:

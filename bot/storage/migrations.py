@@ -201,4 +201,9 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     );
     """,
+    # 11: a player who asked for turns that do not ring (Telegram: the hand at their turn is sent
+    # with `disable_notification`); every player's turns ring unless they ask.
+    """
+    ALTER TABLE players ADD COLUMN quiet_turns INTEGER NOT NULL DEFAULT 0;
+    """,
 )

@@ -200,4 +200,9 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     );
     """,
+    # 9: a player who asked for turns that do not ring (Telegram: the hand at their turn is sent
+    # with `disable_notification`); every player's turns ring unless they ask.
+    """
+    ALTER TABLE players ADD COLUMN quiet_turns BOOLEAN NOT NULL DEFAULT FALSE;
+    """,
 )

@@ -34,7 +34,8 @@ def player_row(row: Row, prefix: str = "") -> PlayerRow:
     return PlayerRow(int(row[prefix + "id"]), row[prefix + "platform"], row[prefix + "user_key"],
                      row[prefix + "display_name"], row[prefix + "language"],
                      row[prefix + "platform_language"], bool(row[prefix + "can_dm"]),
-                     bool(row[prefix + "dm_pings"]), bool(row[prefix + "is_computer"]))
+                     bool(row[prefix + "dm_pings"]), bool(row[prefix + "is_computer"]),
+                     bool(row[prefix + "quiet_turns"]))
 
 
 def seat_row(row: Row, prefix: str = "") -> SeatRow:

@@ -30,7 +30,7 @@ from .models import (
 from .rows import Row, chat_row, leaderboard_row, match_player, move_row, player_row, player_stats
 
 PLAYER_COLUMNS = ("id", "platform", "user_key", "display_name", "language", "platform_language",
-                  "can_dm", "dm_pings", "is_computer")
+                  "can_dm", "dm_pings", "is_computer", "quiet_turns")
 GAME_COLUMNS = ("id", "chat_id", "creator_id", "variant", "options", "players", "teams", "deck_style",
                 "status", "state", "version", "seed", "deadline", "deadline_kind", "warned",
                 "created_at", "updated_at", "finished_at", "thread")
@@ -118,10 +118,12 @@ class SqlStore(UnitStore):
         return player_row(row) if row else None
 
     async def update_player(self, player_id: int, *, language: str | None = None,
-                            can_dm: bool | None = None, dm_pings: bool | None = None) -> None:
+                            can_dm: bool | None = None, dm_pings: bool | None = None,
+                            quiet_turns: bool | None = None) -> None:
         await self._change(
             "UPDATE players SET language=COALESCE(?, language), can_dm=COALESCE(?, can_dm), "
-            "dm_pings=COALESCE(?, dm_pings) WHERE id=?", (language, can_dm, dm_pings, player_id))
+            "dm_pings=COALESCE(?, dm_pings), quiet_turns=COALESCE(?, quiet_turns) WHERE id=?",
+            (language, can_dm, dm_pings, quiet_turns, player_id))
 
     # ---- a game's moves and rounds -----------------------------------------
 

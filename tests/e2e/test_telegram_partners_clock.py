@@ -22,6 +22,8 @@ from ..telegram_helpers import (
     card_to_play,
     duel,
     friends_group,
+    joined_lobby,
+    redrawn_after,
     running_bot,
     shown,
     start_bot,
@@ -157,3 +159,27 @@ async def test_the_time_warning_is_deleted_once_the_player_has_played(tmp_path: 
         assert not warning.deleted
         assert not (await answered(tg, tg.press_button(mover, hand, mover, data))).show_alert
         await tg.wait_for(lambda: warning.deleted, what="the warning deleted after the play")
+
+
+async def test_a_player_who_turns_the_ring_off_gets_their_turns_without_a_ring(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        async with running_bot(tg, tmp_path / "scopa.db") as bot:
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            tg.user_sends(bob, bob, "/settings")
+            settings = await tg.wait_for_message(bob, contains="Settings")
+            assert "Your turn rings your phone" in shown(settings)
+            assert not (await answered(tg, tg.tap(bob, settings, bob, "🔕"))).show_alert
+            await tg.wait_for(lambda: "without ringing" in shown(settings), what="the ring turned off")
+            lobby = await joined_lobby(tg, group, alice, bob)
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+            taps = Taps()
+            turns: dict[str, int] = {"Alice": 0, "Bob": 0}
+            while min(turns.values()) < 2:
+                user, hand, data = await card_to_play(tg, [alice, bob], taps)
+                assert hand.silent == (user is bob), f"{user.first_name}'s turn rang: {not hand.silent}"
+                turns[user.first_name] += 1
+                taps.pressed.add(data)
+                assert not (await answered(tg, tg.press_button(user, hand, user, data))).show_alert
+                await redrawn_after(tg, user, hand, data)

@@ -174,7 +174,8 @@ class MemoryStore(UnitStore):
         return self._find(platform, user_key)
 
     async def update_player(self, player_id: int, *, language: str | None = None,
-                            can_dm: bool | None = None, dm_pings: bool | None = None) -> None:
+                            can_dm: bool | None = None, dm_pings: bool | None = None,
+                            quiet_turns: bool | None = None) -> None:
         self._open()
         row = self._players.get(player_id)
         if row is None:
@@ -185,6 +186,8 @@ class MemoryStore(UnitStore):
             row = dataclasses.replace(row, can_dm=can_dm)
         if dm_pings is not None:
             row = dataclasses.replace(row, dm_pings=dm_pings)
+        if quiet_turns is not None:
+            row = dataclasses.replace(row, quiet_turns=quiet_turns)
         self._players[player_id] = row
 
     # ---- games -------------------------------------------------------------

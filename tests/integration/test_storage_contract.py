@@ -409,7 +409,7 @@ async def test_two_stores_told_of_one_move_at_once_move_it_once(backend: Backend
 async def test_a_player_is_made_once_and_keeps_their_settings(store: Any) -> None:
     alice = await store.ensure_player("t", "u1", "  Alice  ", "it")
     assert (alice.display_name, alice.platform_language, alice.language) == ("Alice", "it", None)
-    assert not (alice.can_dm or alice.dm_pings or alice.is_computer)
+    assert not (alice.can_dm or alice.dm_pings or alice.is_computer or alice.quiet_turns)
     renamed = await store.ensure_player("t", "u1", "Alice B.")
     assert renamed.id == alice.id and renamed.platform_language == "it", "no language keeps the old one"
     assert (await store.ensure_player("t", "u1", "Alice B.", "en")).platform_language == "en"
@@ -421,6 +421,9 @@ async def test_a_player_is_made_once_and_keeps_their_settings(store: Any) -> Non
     await store.update_player(alice.id, dm_pings=True)
     stored = await store.get_player(alice.id)
     assert stored is not None and (stored.language, stored.can_dm, stored.dm_pings) == ("en", True, True)
+    await store.update_player(alice.id, quiet_turns=True)
+    stored = await store.get_player(alice.id)
+    assert stored is not None and stored.quiet_turns and stored.dm_pings, "one setting changes alone"
     assert await store.find_player("t", "u1") == stored
     assert await store.find_player("t", "nobody") is None
     assert await store.get_player(alice.id + 1000) is None

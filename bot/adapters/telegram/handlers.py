@@ -429,9 +429,9 @@ class Handlers:
         message = update.effective_message
         if found is None or message is None:
             return
-        cref, _, _, lang = found
+        cref, _, player, lang = found
         chat = await self.sessions.chat(cref) if is_group(message.chat) else None
-        await self._reply(message, lang, lambda lang: settings_answer(chat, lang))
+        await self._reply(message, lang, lambda lang: settings_answer(chat, lang, not player.quiet_turns))
 
     async def on_my_status(self, update: Update, context: Context) -> None:
         """A user blocked or unblocked the bot in their private chat."""

@@ -265,6 +265,9 @@ def settings_keyboard(lang: str, group: bool, current: dict[Setting, str]) -> Ke
     language = Setting.CHAT_LANGUAGE if group else Setting.MY_LANGUAGE
     rows = [tuple(setting(language, code, t(lang, f"telegram.language.{code}"))
                   for code in SETTING_VALUES[language])]
+    if not group:
+        rows.append(tuple(setting(Setting.MY_RING, value, t(lang, f"telegram.button.ring_{value}"))
+                          for value in SETTING_VALUES[Setting.MY_RING]))
     if group:
         limit = options.TURN_LIMIT
         rows.extend(rows_of([setting(Setting.CHAT_TURN_LIMIT, value, value_label(limit, value, lang))

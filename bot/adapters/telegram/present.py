@@ -285,7 +285,8 @@ class Presenter(Audience):
                          timed_out=timed_out, played_for_you=played_for_you)
         picture = (Picture(seat_scene(table, view, self._last_play(table, timed_out)), lang, caption(html))
                    if await self.draws_pictures(int(row.chat.key)) else None)
-        return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture)
+        return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture,
+                       silent=player.quiet_turns)
 
     async def _fuori(self, view: HandView, user: UserRef, prompt: HandPrompt,
                      autoplay: bool) -> tuple[list[tuple[Move, FuoriOutcome]], bool]:
@@ -408,7 +409,7 @@ class Presenter(Audience):
         if player is not None and self.reachable(player):
             text = t(self.language(player), "play.warning", name=player.display_name,
                      seconds=event.seconds_left)
-            sent = self.outbox.post(int(player.user_key), Content(escape(text)))
+            sent = self.outbox.post(int(player.user_key), Content(escape(text), silent=player.quiet_turns))
             self._warnings.setdefault(event.game_id, []).append((int(player.user_key), sent))
 
     def _unwarn(self, game_id: int) -> None:
@@ -435,7 +436,7 @@ class Presenter(Audience):
         if player is not None and self.reachable(player):
             text = tn(self.language(player), "clock.reminder", hours, name=player.display_name,
                       chat=row.chat.title or "—")
-            self.outbox.post(int(player.user_key), Content(escape(text)))
+            self.outbox.post(int(player.user_key), Content(escape(text), silent=player.quiet_turns))
         lang = await self.chat_language(chat_id)
         keyboard = hand_over_keyboard(event.game_id, event.version, event.name, lang)
         text = escape(tn(lang, "clock.waiting", hours, name=event.name))

@@ -14,12 +14,15 @@ from .keyboards import Keyboard, settings_keyboard
 from .markup import escape
 
 
-def settings_answer(chat: ChatSettings | None, lang: str) -> tuple[str, Keyboard]:
-    """The settings' text and buttons: a group's (`chat`), or in private the asker's language."""
+def settings_answer(chat: ChatSettings | None, lang: str, rings: bool = True) -> tuple[str, Keyboard]:
+    """The settings' text and buttons: a group's (`chat`), or in private the asker's own (their
+    language, and whether their turn rings: `rings`)."""
     if chat is None:
-        text = t(lang, "settings.title") + "\n" + t(
-            lang, "settings.language", language=t(lang, f"telegram.language.{lang}"))
-        return escape(text), settings_keyboard(lang, False, {Setting.MY_LANGUAGE: lang})
+        text = "\n".join([t(lang, "settings.title"),
+                          t(lang, "settings.language", language=t(lang, f"telegram.language.{lang}")),
+                          t(lang, "telegram.settings.ring_on" if rings else "telegram.settings.ring_off")])
+        return escape(text), settings_keyboard(lang, False, {Setting.MY_LANGUAGE: lang,
+                                                             Setting.MY_RING: "on" if rings else "off"})
     variant = str(chat.defaults.get("variant", "scopa"))
     text = "\n".join([
         t(lang, "settings.title"),

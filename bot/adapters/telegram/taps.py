@@ -178,7 +178,8 @@ class TapHandlers:
                 self.presenter.refresh_hand(row.id, uref.key)
         if message is not None:
             shown = await self.sessions.chat(chat) if chat is not None else None
-            html, keyboard = settings_answer(shown, lang)
+            rings = chat is not None or not (await self.sessions.player(uref)).quiet_turns
+            html, keyboard = settings_answer(shown, lang, rings)
             self.outbox.update(Target(message.chat.id, message_id=message.message_id),
                                _constant(Content(html, keyboard)))
         return lang
