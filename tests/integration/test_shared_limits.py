@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.adapters.telegram.limits import MessagesRateLimiter
-from bot.adapters.telegram.pacing import Pacer
+from bot.adapters.telegram.pacing import POSTS_KEPT, Pacer
 from bot.storage.backends import open_store
 
 from .. import pg
@@ -75,4 +75,4 @@ async def test_three_processes_keep_the_bot_to_thirty_a_second_and_a_group_to_tw
     await time.run(asyncio.gather(*(process(store, 1_000 * k) for k, store in enumerate(stores, 1))))
     assert len(arrived) == 150 and len(group) == 30
     assert busiest(arrived, 1.0) <= 30
-    assert busiest(group, 60.0) == 20
+    assert busiest(group, 60.0) == 20 - POSTS_KEPT, "table edits leave a few places to new messages"

@@ -66,6 +66,10 @@ class Window(Protocol):
 
     def sent_at(self, taken: float) -> None: ...
 
+    async def answered(self, taken: float) -> None:
+        """The request whose place was taken at `taken` was answered: it went by now."""
+        ...
+
 
 class MessagesRateLimiter(BaseRateLimiter[int]):
     """The bot's requests as Telegram counts them (`counted`): at most `per_second` new
@@ -96,9 +100,9 @@ class MessagesRateLimiter(BaseRateLimiter[int]):
         return taken
 
     @staticmethod
-    def release(taken: list[tuple[Window, float]]) -> None:
+    async def release(taken: list[tuple[Window, float]]) -> None:
         for window, at in taken:
-            window.sent_at(at)
+            await window.answered(at)
 
     @staticmethod
     @contextlib.contextmanager
@@ -138,7 +142,7 @@ class MessagesRateLimiter(BaseRateLimiter[int]):
                     raise
                 await self.sleep(retry_seconds(exc) + 0.1)
             finally:
-                self.release(taken)
+                await self.release(taken)
         raise AssertionError("unreachable")
 
 
@@ -260,6 +264,9 @@ class GroupWindow:
         except ValueError:
             return
         self.sent.append(now)
+
+    async def answered(self, taken: float) -> None:
+        self.sent_at(taken)
 
     async def room(self, post: bool = False) -> bool:
         """Wait, taking nothing, until the window has a place; True if that meant waiting."""

@@ -53,6 +53,8 @@ IN_FLIGHT = 30.0
 """Seconds after its place was taken that a group's message on its way counts as going, in the
 store, until its answer says when it went: the bot's requests time out well before, and a
 process killed meanwhile leaves its place counted that long."""
+BOT_IN_FLIGHT = 5.0
+"""The same for a place in the bot's second, a few of whose 30 a killed process holds so long."""
 POSTS_KEPT = 4
 """Of a group's 20 places a minute, those its table's edits leave to new messages (at most a
 quarter), so that a round's breakdown, the table posted below it and the end of a match go
@@ -126,8 +128,10 @@ class StoreWindow:
     def __init__(self, take: SendCounter, key: str, limit: int, period: float,
                  clock: Callable[[], float] = time.time,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
-                 settle: SendSettler | None = None, kept_for_posts: int = 0) -> None:
+                 settle: SendSettler | None = None, kept_for_posts: int = 0,
+                 in_flight: float = IN_FLIGHT) -> None:
         self.take, self.key, self.limit, self.period = take, key, limit, period
+        self.in_flight = in_flight
         self.kept_for_posts = min(kept_for_posts, limit - 1)
         """Places edits never take (`GroupWindow.kept_for_posts`)."""
         self.clock, self.sleep = clock, sleep
@@ -148,7 +152,7 @@ class StoreWindow:
             async with self._turns.turn(post, first=gave_up):
                 while True:
                     now = self.clock()
-                    counted = now + IN_FLIGHT if self.settle is not None else now
+                    counted = now + self.in_flight if self.settle is not None else now
                     wait = await self._ask(now, counted, post)
                     if wait <= 0:
                         return counted
@@ -170,6 +174,9 @@ class StoreWindow:
 
     def sent_at(self, taken: float) -> None:
         """Without `settle`, the store keeps when the place was taken."""
+
+    async def answered(self, taken: float) -> None:
+        await self.went(taken, self.clock())
 
     async def went(self, counted: float, at: float | None) -> None:
         """The message whose place counts from `counted` went at `at` (None: never went). Should
@@ -226,7 +233,8 @@ class Pacer:
             return
         self._limiter = limiter
         if self.take is not None:
-            limiter.share(StoreWindow(self.take, BOT_KEY, *BOT_RATE, clock=self.wall, sleep=self.sleep))
+            limiter.share(StoreWindow(self.take, BOT_KEY, *BOT_RATE, clock=self.wall, sleep=self.sleep,
+                                      settle=self.settle, in_flight=BOT_IN_FLIGHT))
 
     def paces(self, chat_id: int) -> bool:
         return chat_id < 0 and self.rate is not None
@@ -362,7 +370,7 @@ class Pacer:
                 yield
         finally:
             if limiter is not None:
-                limiter.release(bot)
+                await limiter.release(bot)
             await window.went(group_at, self.wall())
 
     async def keep(self, chat_id: int, game_id: int | None) -> None:
