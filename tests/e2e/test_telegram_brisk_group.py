@@ -66,7 +66,6 @@ async def brisk_scopone(tmp_path: Path, *, pictures: bool) -> None:
         async with running_bot(tg, tmp_path / "bot.db", **options) as bot:
             chat = ChatRef(PLATFORM, str(group.id))
             await bot.sessions.set_chat_language(chat, "en")
-            await bot.sessions.set_chat_defaults(chat, {"target": 4})
             tg.user_sends(group, alice, "/newgame scopone")
             lobby = await tg.wait_for_message(group, contains="New game")
             assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert

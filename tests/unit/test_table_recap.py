@@ -16,6 +16,7 @@ PLAYERS = (ALICE, BOB, CARLA, DINO)
 async def _scopone() -> tuple[Sessions, int]:
     sessions = await open_memory_sessions()
     await sessions.set_chat_language(CHAT, "en")
+    await sessions.set_chat_defaults(CHAT, {"variant": "scopone", "target": 31})  # past round 1
     await sessions.new_game(CHAT, ALICE, "scopone")
     for user in PLAYERS[1:]:
         await sessions.join(CHAT, user)
