@@ -13,7 +13,7 @@ from typing import Any
 from ..engine import Card, Game, Move, RoundResult, Rules
 from ..engine.federal import draw_teams
 from ..engine.moves import table_order
-from .records import ChatRow, GameRow, GameStatus, PlayerRow, SeatRow
+from .records import ChatRow, DeadlineKind, GameRow, GameStatus, PlayerRow, SeatRow
 from .refs import ChatRef
 
 COMPUTER_SIGNS = {"easy": "🙂", "medium": "🤔", "hard": "😈"}
@@ -297,8 +297,13 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
         game.seating.sides, names,
         tuple(game.table), len(game.stock), tuple([len(h) for h in game.hands]),
         tuple([len(c) for c in game.captured]) if shown else (), tuple(game.scope), tuple(game.totals),
-        lines, game.results[-1] if game.results else None, game.winner, row.deadline, shown,
+        lines, game.results[-1] if game.results else None, game.winner, _clock_of(row), shown,
         team_draw(row, game))
+
+
+def _clock_of(row: GameRow) -> float | None:
+    """The deadline a table tells: none while a turn with no clock waits for its reminder."""
+    return None if row.deadline_kind is DeadlineKind.REMIND else row.deadline
 
 
 def leftover_line(game: Game, names: dict[int, str]) -> PlayLine | None:

@@ -87,7 +87,9 @@ async def test_with_no_clock_nobody_is_played_for_and_the_player_is_reminded_onc
     sessions = memory_sessions
     game_id = await no_clock_duel(sessions)
     events = recorded(sessions)
-    version = (await sessions.table(game_id)).version
+    table = await sessions.table(game_id)
+    version = table.version
+    assert table.deadline is None, "no clock: the table tells no time left"
     clock.advance(REMIND_AFTER - 1)
     assert await sessions.run_due() == 0
     clock.advance(1)
