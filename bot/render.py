@@ -290,6 +290,8 @@ def table_text(view: TableView, lang: str, now: float | None = None, *, plays: b
                    limit=view.round_limit)]
     else:
         lines = [t(lang, "table.title", variant=variant, round=view.round_number)]
+    if view.practice:
+        lines.append(t(lang, "table.practice"))
     lines.append(t(lang, "table.table", cards=cards_text(view.table, style)) if view.table
                  else t(lang, "table.empty"))
     lines.append(t(lang, "table.stock", count=view.stock_count))

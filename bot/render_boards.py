@@ -39,8 +39,10 @@ def accuracy_shown(value: float) -> str:
 def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None = None) -> str:
     """A player's record; sweeps are named as in `variant` (see `leaderboard_text`)."""
     lines = [t(lang, "stats.title", name=name)]
+    left_out = left_out_text(stats, lang)
     if not stats.get("games"):
-        lines.append(t(lang, "stats.none"))
+        lines.append(t(lang, "stats.none_counted" if left_out else "stats.none"))
+        lines.extend(left_out)
         return "\n".join(lines)
     lines.append(t(lang, "stats.summary", games=tn(lang, "count.games", stats["games"]),
                    wins=tn(lang, "count.wins", stats["wins"]),
@@ -58,4 +60,14 @@ def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None 
         lines.append(t(lang, "stats.ladder", ladder=t(lang, f"ladder.{ladder}"),
                        rating=rating_shown(data["rating"]), games=tn(lang, "count.games", data["games"]),
                        wins=tn(lang, "count.wins", data["wins"])))
+    lines.extend(left_out)
     return "\n".join(lines)
+
+
+def left_out_text(stats: dict[str, Any], lang: str) -> list[str]:
+    """The line naming the finished matches /stats leaves out (practice matches, deals of the
+    day), or none."""
+    parts = [tn(lang, key, stats[name]) for name, key in (("practice", "count.practice_matches"),
+                                                          ("dailies", "count.dailies"))
+             if stats.get(name)]
+    return [t(lang, "stats.left_out", matches=", ".join(parts))] if parts else []

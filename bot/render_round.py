@@ -118,4 +118,6 @@ def match_text(event: MatchEnded, lang: str) -> str:
     for name, before, after in event.rating_changes:
         lines.append(t(lang, "match.rating", name=name, before=rating_shown(before),
                        after=rating_shown(after)))
+    if event.practice:
+        lines.append(t(lang, "table.practice"))
     return "\n".join(lines)

@@ -153,6 +153,9 @@ async def practice_changes_no_rating(sessions: Sessions) -> None:
         return game_id
 
     await _unrated_match_changes_nothing(sessions, practice)
+    for user in (ALICE, BOB):
+        stats = await sessions.stats(user)
+        assert (stats["practice"], stats["dailies"]) == (1, 0), "/stats says what it left out"
     records = [json.loads(line) for line in await sessions._store.records()]
     assert [r["rules"]["practice"] for r in records] == [False, True]
 
@@ -168,6 +171,8 @@ async def daily_changes_no_rating(sessions: Sessions) -> None:
         return game_id
 
     await _unrated_match_changes_nothing(sessions, daily)
+    stats = await sessions.stats(ALICE)
+    assert (stats["practice"], stats["dailies"]) == (0, 1), "/stats says what it left out"
     board = await sessions.daily_board(CHAT)
     assert [line.name for line in board.lines] == [ALICE.name], "the day's board counts it"
 

@@ -69,6 +69,8 @@ class MatchEnded(Event):
     """How a `federal` match to 8 was won (004 art. 16): `semplice`, `doppia` or `tripla`."""
     rematch: bool = True
     """Whether the match's end offers a rematch (a deal of the day offers none)."""
+    practice: bool = False
+    """A practice match, which counted for no rating or board: its end says so."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,7 +145,7 @@ class Play:
                                     if r.player_id is not None and r.rating_after is not None)
                     announced.append(ev.MatchEnded(**fields, winner=game.winner, totals=tuple(game.totals),
                                                    side_names=names, rating_changes=changes,
-                                                   rematch=not daily))
+                                                   rematch=not daily, practice=game.rules.practice))
             try:
                 await self.store.commit_move(MoveCommit(
                     game_id=row.id, expected_version=before, state=state, seat=seat.seat,

@@ -178,6 +178,8 @@ class TableView:
     round is played, and then `captured_counts` is empty; the scope are always shown."""
     team_draw: tuple[tuple[int, Card], ...] = ()
     """Under `federal` rules, the card each seat drew to form the teams (004 art. 3): (seat, card)."""
+    practice: bool = False
+    """A practice match: it counts for no rating or board, and the table says so."""
 
     @property
     def finished(self) -> bool:
@@ -298,7 +300,7 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
         tuple(game.table), len(game.stock), tuple([len(h) for h in game.hands]),
         tuple([len(c) for c in game.captured]) if shown else (), tuple(game.scope), tuple(game.totals),
         lines, game.results[-1] if game.results else None, game.winner, _clock_of(row), shown,
-        team_draw(row, game))
+        team_draw(row, game), game.rules.practice)
 
 
 def _clock_of(row: GameRow) -> float | None:

@@ -227,7 +227,15 @@ class SqlStore(UnitStore):
         reviewed = await self._report(
             "SELECT COUNT(*) AS n, AVG(accuracy) AS accuracy FROM review_seats WHERE player_id=?",
             (player_id,))
-        return player_stats(totals[0], kinds, ratings, reviewed[0])
+        finished = await self._report(
+            "SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN EXISTS (SELECT 1 FROM daily_plays d "
+            "WHERE d.game_id=g.id) THEN 1 ELSE 0 END), 0) AS dailies "
+            "FROM results res JOIN games g ON g.id=res.game_id WHERE res.player_id=? AND g.status='finished'",
+            (player_id,))
+        stats = player_stats(totals[0], kinds, ratings, reviewed[0])
+        stats["dailies"] = int(finished[0]["dailies"])
+        stats["practice"] = int(finished[0]["n"]) - stats["dailies"] - stats["games"]
+        return stats
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]:
         games = await self._report(

@@ -93,3 +93,26 @@ async def test_a_practice_match_in_the_private_chat_offers_hints_and_cancel_ends
             late = await answered(tg, tg.forge_callback(alice, hand, alice, card))
             assert late.show_alert and late.answer_text == "This match was cancelled."
             assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None
+
+
+async def test_a_practice_match_says_it_is_not_counted_on_the_table_at_its_end_and_in_stats(
+        tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice = tg.add_user("Alice")
+        tg.user_starts_bot(alice)
+        async with running_bot(tg, tmp_path / "bot.db"):
+            tg.user_sends(alice, alice, "/stats")
+            await tg.wait_for_message(alice, contains="No finished matches yet.")
+            lobby = await solo_lobby(tg, alice, "/newgame scopa target=11 practice=on level=easy")
+            await tg.wait_for(lambda: "(computer, easy)" in shown(lobby), what="the easy computer seated")
+            assert not (await answered(tg, tg.tap(alice, lobby, alice, "Start"))).show_alert
+            await tg.wait_for(lambda: "💡 Practice: not counted" in shown(lobby), what="the table saying practice")
+            await play_until_over(tg, alice, [alice], timeout=30)
+            over = match_over(tg, alice)
+            assert over is not None and "💡 Practice: not counted" in shown(over)
+            assert "rating" not in shown(over)
+
+            tg.user_sends(alice, alice, "/stats")
+            stats = await tg.wait_for_message(alice, contains="Not counted")
+            assert "No match counted yet." in shown(stats)
+            assert "Not counted: 1 practice match (no rating or board)." in shown(stats)

@@ -536,7 +536,10 @@ class MemoryStore(UnitStore):
                 kinds[kind] = kinds.get(kind, 0) + 1
         accuracies = [s.accuracy for _, seats in self._reviews.values() for s in seats
                       if s.player_id == player_id]
+        played = [g.row for g in self._finished() if any(r.player_id == player_id for r in g.results)]
+        dailies = sum(row.id in self._daily_games() for row in played)
         return {
+            "dailies": dailies, "practice": len(played) - dailies - len(mine),
             "reviewed": len(accuracies),
             "accuracy": sum(accuracies) / len(accuracies) if accuracies else None,
             "games": len(mine), "wins": sum(r.won for r in mine), "scope": sum(r.scope for r in mine),
