@@ -89,7 +89,7 @@ async def test_a_practice_match_in_the_private_chat_offers_hints_and_cancel_ends
             assert not (await answered(tg, tg.tap(alice, confirm, alice, "✖️"))).show_alert
             await tg.wait_for_message(alice, contains="cancelled")
             await tg.wait_for(lambda: "The match was cancelled." in shown(hand) and "over" not in shown(hand),
-                              what="the hand saying the match was cancelled, not over")
+                              what="the hand saying cancelled, not over")
             late = await answered(tg, tg.forge_callback(alice, hand, alice, card))
             assert late.show_alert and late.answer_text == "This match was cancelled."
             assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None
@@ -106,7 +106,8 @@ async def test_a_practice_match_says_it_is_not_counted_on_the_table_at_its_end_a
             lobby = await solo_lobby(tg, alice, "/newgame scopa target=11 practice=on level=easy")
             await tg.wait_for(lambda: "(computer, easy)" in shown(lobby), what="the easy computer seated")
             assert not (await answered(tg, tg.tap(alice, lobby, alice, "Start"))).show_alert
-            await tg.wait_for(lambda: "💡 Practice: not counted" in shown(lobby), what="the table saying practice")
+            await tg.wait_for(lambda: "💡 Practice: not counted" in shown(lobby),
+                              what="the table saying practice")
             await play_until_over(tg, alice, [alice], timeout=30)
             over = match_over(tg, alice)
             assert over is not None and "💡 Practice: not counted" in shown(over)
