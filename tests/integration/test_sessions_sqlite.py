@@ -113,6 +113,7 @@ async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_pat
     with sqlite3.connect(path) as database:
         database.execute("UPDATE games SET teams = 1")
         database.execute("ALTER TABLE seats DROP COLUMN waiting_since")
+        database.execute("ALTER TABLE players DROP COLUMN quiet_turns")
         database.execute("DROP TABLE claims")
         database.execute("DROP TABLE message_holds")
         database.execute("DROP TABLE chat_sends")
