@@ -15,6 +15,9 @@ from ..fakes.telegram_server import FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import (
     answered,
     bot_messages,
+    friends_group,
+    hand_message,
+    joined_lobby,
     match_over,
     play_until_over,
     running_bot,
@@ -117,3 +120,20 @@ async def test_a_practice_match_says_it_is_not_counted_on_the_table_at_its_end_a
             stats = await tg.wait_for_message(alice, contains="Not counted")
             assert "No match counted yet." in shown(stats)
             assert "Not counted: 1 practice match (no rating or board)." in shown(stats)
+
+
+async def test_a_hand_names_its_group_when_its_player_has_another_game_open(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await solo_lobby(tg, alice, "/newgame scopa")
+            lobby = await joined_lobby(tg, group, alice, bob)
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))
+            assert game_id is not None
+            await tg.wait_for(lambda: "📍 Game in Friends" in shown(hand_message(tg, alice, game_id)),
+                              what="Alice's hand naming the group")
+            await tg.wait_for(lambda: "Score" in shown(hand_message(tg, bob, game_id)), what="Bob's hand")
+            assert "📍" not in shown(hand_message(tg, bob, game_id)), "Bob plays in one game alone"

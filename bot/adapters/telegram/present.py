@@ -25,6 +25,7 @@ from ...sessions import (
     GameSeat,
     GameStarted,
     GameStatus,
+    GameSummary,
     HandView,
     MatchEnded,
     MovePlayed,
@@ -44,7 +45,7 @@ from ...sessions import (
 from ...sessions.interaction import FuoriOutcome, HandPrompt
 from .announcements import Announcements
 from .audience import Audience
-from .identity import PLATFORM, private_link, topic_id
+from .identity import PLATFORM, message_link, private_link, topic_id
 from .keyboards import hand_keyboard, hand_over_keyboard, lobby_keyboard, match_keyboard, table_keyboard
 from .markup import (
     breakdown_html,
@@ -283,10 +284,28 @@ class Presenter(Audience):
         html = hand_html(view, lang, row.variant, prompt=prompt, autoplay=seat.autoplay, fuori=fuori,
                          fuori_wins=fuori_wins, legend=view.shows_legend, table=table,
                          timed_out=timed_out, played_for_you=played_for_you)
+        where = await self._where(row, user, lang)
+        if where:
+            title, _, rest = html.partition("\n")
+            html = f"{title}\n{where}\n{rest}"
         picture = (Picture(seat_scene(table, view, self._last_play(table, timed_out)), lang, caption(html))
                    if await self.draws_pictures(int(row.chat.key)) else None)
         return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture,
                        silent=player.quiet_turns)
+
+    async def _where(self, row: GameSummary, user: UserRef, lang: str) -> str:
+        """The group (and topic) a hand's game is played in, linked to its table where Telegram
+        allows, for a player with more than one game open; '' otherwise, or for a game played
+        in this private chat."""
+        if row.chat.key == user.key or len(await self.sessions.games_of(user)) < 2:
+            return ""
+        chat_id, thread = int(row.chat.key), topic_id(row.chat.thread)
+        key = "telegram.hand.where_topic" if thread else "telegram.hand.where"
+        shown_in = await self.outbox.message_of(table_target(row.id, chat_id, thread))
+        link = message_link(chat_id, shown_in) if shown_in else None
+        name = escape(row.chat.title or "—")
+        named = f'<a href="{escape(link)}">{name}</a>' if link else name
+        return escape(t(lang, key, chat="{chat}")).replace("{chat}", named)
 
     async def _fuori(self, view: HandView, user: UserRef, prompt: HandPrompt,
                      autoplay: bool) -> tuple[list[tuple[Move, FuoriOutcome]], bool]:
