@@ -237,9 +237,9 @@ def turn_limit_text(where: str, seconds: int, lang: str) -> str:
 
 def may_choose_partners(view: LobbyView) -> bool:
     """Whether a lobby offers its players to sit with a partner: a team game still in its lobby,
-    with more than one seated, whose teams no draw decides (a federal match draws them)."""
-    return (view.status == GameStatus.LOBBY and bool(view.teams) and not view.rules.federal
-            and sum(seat is not None for seat in view.seats) > 1)
+    every seat taken (everyone is there to choose, and the buttons take the place of the
+    computer players' on Discord), whose teams no draw decides (a federal match draws them)."""
+    return view.status == GameStatus.LOBBY and bool(view.teams) and not view.rules.federal and view.full
 
 
 def score_text(view: TableView) -> str:

@@ -90,7 +90,7 @@ def lobby_components(view: LobbyView, lang: str) -> ui.View:
         button(t(lang, "button.start"), Press(Action.START, gid), Style.primary, emoji="▶️"),
         button(t(lang, "button.cancel"), Press(Action.CANCEL, gid), Style.danger, emoji="✖️"),
     ]]
-    partners = view.full and may_choose_partners(view)
+    partners = may_choose_partners(view)
     computers: list[ui.Item[ui.View]] = [] if partners else [
         button(t(lang, "discord.button.computer", level=t(lang, f"level.{level}")),
                Press(Action.ADD_COMPUTER, gid, arg=level), disabled=view.full)
