@@ -193,7 +193,7 @@ async def _closing(tmp_path: Path, close: bool) -> None:
             assert row.status.value == "cancelled" and row.version == version + 1, "the moves made are kept"
             assert len(await bot.sessions._store.records()) == 1, "the stopped match's record is kept"
             await tg.wait_for(lambda: hand is not None and not hand.callback_data, what="Alice's hand closed")
-            assert "The match is over" in shown(hand)
+            assert "The match was cancelled." in shown(hand), "a stopped match is cancelled, not over"
 
             end = await _play(tg, forum, second, [carla, dino])
             assert end is not None and " wins the match " in shown(end), "the other topic plays on to its end"
