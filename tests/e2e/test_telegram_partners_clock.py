@@ -5,6 +5,7 @@ the player has played."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from functools import partial
 from pathlib import Path
@@ -183,3 +184,38 @@ async def test_a_player_who_turns_the_ring_off_gets_their_turns_without_a_ring(t
                 taps.pressed.add(data)
                 assert not (await answered(tg, tg.press_button(user, hand, user, data))).show_alert
                 await redrawn_after(tg, user, hand, data)
+
+
+async def test_a_warning_sent_before_a_restart_is_deleted_once_the_player_has_played(tmp_path: Path) -> None:
+    db, clock = tmp_path / "scopa.db", FakeClock()
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        bot = await start_bot(tg, db, clock=clock)
+        try:
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            lobby = await joined_lobby(tg, group, alice, bob)
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+            mover, _, _ = await card_to_play(tg, [alice, bob], Taps())
+            clock.advance(90 - 19)
+            warning = await tg.wait_for(lambda: next(iter(said_to(tg, mover, "left for your move")), None),
+                                        what="the time warning")
+            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))
+            assert game_id is not None
+            kept = f"{mover.id} {warning.message_id}"
+            for _ in range(500):
+                if (await bot.sessions.message_refs.get_refs(game_id)).get("warning") == kept:
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("the warning's message was not kept with the game")
+        finally:
+            await bot.stop()
+        bot = await start_bot(tg, db, clock=clock)
+        try:
+            user, hand, data = await card_to_play(tg, [alice, bob], Taps())
+            assert user is mover and not warning.deleted
+            assert not (await answered(tg, tg.press_button(user, hand, user, data))).show_alert
+            await tg.wait_for(lambda: warning.deleted, what="the warning deleted after the play")
+        finally:
+            await bot.stop()

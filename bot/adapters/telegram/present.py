@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from functools import partial
 
 from ...engine import Move, Rules
@@ -79,6 +79,8 @@ def hand_target(game_id: int, user_key: str) -> Target:
     return Target(int(user_key), game_id, f"hand:{user_key}")
 
 
+WARNING_REF = "warning"
+"""The private chat and message id of the time warning sent for the turn under way."""
 BURIED_AFTER = 6
 """Newer messages in a group after which its game's table is posted again below them."""
 
@@ -428,21 +430,50 @@ class Presenter(Audience):
         if player is not None and self.reachable(player):
             text = t(self.language(player), "play.warning", name=player.display_name,
                      seconds=event.seconds_left)
-            sent = self.outbox.post(int(player.user_key), Content(escape(text), silent=player.quiet_turns))
-            self._warnings.setdefault(event.game_id, []).append((int(player.user_key), sent))
+            chat_id = int(player.user_key)
+            sent = self.outbox.post(chat_id, Content(escape(text), silent=player.quiet_turns))
+            self._warnings.setdefault(event.game_id, []).append((chat_id, sent))
+            self._in_background(self._keep_warning(event.game_id, chat_id, sent))
+
+    async def _keep_warning(self, game_id: int, chat_id: int, sent: asyncio.Future[int | None]) -> None:
+        """The warning's message kept with the game, for a process started after this one stopped
+        to delete it (`WARNING_REF`)."""
+        with contextlib.suppress(asyncio.CancelledError):
+            message_id = await sent
+            if message_id is not None and any(s is sent for _, s in self._warnings.get(game_id, ())):
+                await self.outbox.refs.set(game_id, WARNING_REF, f"{chat_id} {message_id}")
 
     def _unwarn(self, game_id: int) -> None:
         """The game moved: the time warnings sent for the turn that ended are deleted."""
-        for chat_id, sent in self._warnings.pop(game_id, ()):
-            task = asyncio.create_task(self._delete_sent(chat_id, sent))
-            self._cleanups.add(task)
-            task.add_done_callback(self._cleanups.discard)
+        self._in_background(self._delete_warnings(game_id, self._warnings.pop(game_id, [])))
 
-    async def _delete_sent(self, chat_id: int, sent: asyncio.Future[int | None]) -> None:
-        with contextlib.suppress(asyncio.CancelledError):
-            message_id = await sent
-            if message_id is not None:
+    async def _delete_warnings(self, game_id: int,
+                               pending: list[tuple[int, asyncio.Future[int | None]]]) -> None:
+        deleted = set()
+        for chat_id, sent in pending:
+            with contextlib.suppress(asyncio.CancelledError):
+                message_id = await sent
+                if message_id is not None:
+                    await self.outbox.delete(chat_id, message_id)
+                    deleted.add((chat_id, message_id))
+        kept = await self.outbox.refs.get(game_id, WARNING_REF)
+        if kept is not None:
+            chat_id, message_id = (int(part) for part in kept.split())
+            if (chat_id, message_id) not in deleted:
                 await self.outbox.delete(chat_id, message_id)
+            await self.outbox.refs.set(game_id, WARNING_REF, None)
+
+    def _in_background(self, work: Coroutine[object, object, None]) -> None:
+        """Best-effort work on a warning's message: a failure is logged, never raised."""
+        async def logged() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("a time warning's message could not be kept or deleted")
+
+        task = asyncio.create_task(logged())
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
 
     async def _remind(self, event: TurnReminder, chat_id: int) -> None:
         """A turn with no clock has waited (`REMIND_AFTER`): its player is reminded privately, with
