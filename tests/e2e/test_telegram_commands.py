@@ -23,7 +23,7 @@ async def test_commands_options_settings_and_who_may_do_what(tmp_path: Path) -> 
         for user in (alice, bob, admin):
             tg.user_starts_bot(user)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
-            tg.user_sends(alice, alice, "/newgame")
+            tg.user_sends(alice, alice, "/join")
             await tg.wait_for_message(alice, contains="works in a group")
             tg.user_sends(group, alice, "/help")
             await tg.wait_for_message(group, contains="/newgame [variant]")

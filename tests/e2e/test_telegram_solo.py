@@ -137,3 +137,16 @@ async def test_a_hand_names_its_group_when_its_player_has_another_game_open(tmp_
                               what="Alice's hand naming the group")
             await tg.wait_for(lambda: "Score" in shown(hand_message(tg, bob, game_id)), what="Bob's hand")
             assert "📍" not in shown(hand_message(tg, bob, game_id)), "Bob plays in one game alone"
+
+
+async def test_help_says_where_a_match_against_the_computer_counts(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice = tg.add_user("Alice")
+        tg.user_starts_bot(alice)
+        async with running_bot(tg, tmp_path / "bot.db"):
+            await tg.wait_for_message(alice, contains="Or type /newgame here to play against the computer.")
+            tg.user_sends(alice, alice, "/help")
+            said = await tg.wait_for_message(alice, contains="opens a match against the computer")
+            assert "counts for your rating, your /stats and the global board" in shown(said)
+            tg.user_sends(alice, alice, "/join")
+            await tg.wait_for_message(alice, contains="Here, /newgame opens a match against the computer.")

@@ -234,7 +234,7 @@ class Handlers:
         variant = await interaction.variant_to_show(self.sessions, chat)
         await self._reply(update.effective_message, lang, lambda lang: escape(
             t(lang, "help.text") + "\n\n" + newgame_help(lang, variant=variant) + "\n\n"
-            + t(lang, "telegram.help.extra")
+            + t(lang, "telegram.help.extra") + "\n\n" + t(lang, "telegram.help.solo")
             + "\n\n" + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"
             + card_legend(style, lang, buttons=True)))
 
