@@ -203,7 +203,8 @@ def test_settings_keyboards_and_links() -> None:
     assert any(b.label.startswith("✅") for row in group for b in row)
     assert all(decode(b.data) for row in group for b in row)
     private = settings_keyboard("it", False, {"ul": "it", "ur": "off"})
-    assert len(private) == 2 and [b.label for b in private[1]] == ["🔔 Suona al mio turno", "✅ 🔕 Senza suono"]
+    assert len(private) == 2
+    assert [b.label for b in private[1]] == ["🔔 Suona al mio turno", "✅ 🔕 Senza suono"]
     assert message_link(-1001234567890, 42) == "https://t.me/c/1234567890/42"
     assert message_link(-123, 42) is None
     assert message_link(-123, 42, "friends") == "https://t.me/friends/42"
