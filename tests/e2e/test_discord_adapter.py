@@ -331,7 +331,7 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
             assert option["description_localizations"] == local(f"discord.option.{key}.description")
             for choice in option.get("choices", []):
                 assert choice["name"][0].isdigit() or "it" in choice.get("name_localizations", {})
-    assert by_name["newgame"]["contexts"] == [0], "no /newgame in direct messages"
+    assert by_name["newgame"]["contexts"] == [0, 1], "/newgame in DMs too: a match against the computer"
     assert by_name["review"]["contexts"] == [0], "a channel's last match: no /review in direct messages"
     await world.fake.connected()
     assert world.fake.identified[0]["intents"] == discord.Intents(guilds=True).value

@@ -542,6 +542,13 @@ class FakeDiscord:
     def dm_channel(self, user: User) -> Channel | None:
         return next((c for c in self.channels.values() if c.recipient is user), None)
 
+    def open_dm(self, user: User) -> Channel:
+        """The user's direct messages with the bot, opened by the user."""
+        self._open_dm(user.id)
+        channel = self.dm_channel(user)
+        assert channel is not None
+        return channel
+
     # ---- users acting ----
 
     async def slash(self, user: User, channel: Channel, name: str, *, wait: bool = True,
@@ -551,6 +558,9 @@ class FakeDiscord:
         command = next((c for c in self.commands if c["name"] == name), None)
         if command is None:
             raise AssertionError(f"/{name} is not registered")
+        if channel.guild is None and (1 not in (command.get("contexts") or [0, 1, 2])
+                                      or command.get("dm_permission") is False):
+            raise AssertionError(f"/{name} is not offered in direct messages")
         known = {o["name"]: o for o in command.get("options", [])}
         data_options = []
         for key, value in options.items():

@@ -49,7 +49,7 @@ TURN_CHOICES = [Choice(name=locale_str(english("option.no_clock"), key="option.n
 
 def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, ..., None]]:
     @app_commands.command(name="newgame", description=english("discord.command.newgame.description"))
-    @app_commands.guild_only()
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.describe(**_described("variant", "players", "target", "teams", "capture", "deck",
                                         "rounds", "options"))
     # discord.py types one kind of choice a decorator: these are words and numbers

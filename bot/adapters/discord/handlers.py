@@ -21,7 +21,7 @@ from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
 from ...sessions import ChatRef, ChatSettings, DailyStart, Reason, Refused, Sessions, UserRef, language_of
 from ...sessions.interaction import deck_to_show, rules_to_show, variant_to_show
-from ...sessions.tap import Redraw, Setting
+from ...sessions.tap import Asker, Redraw, Setting
 from ...sessions.tap import Reply as TapReply
 from ..common.failures import log_failure
 from .components import link
@@ -88,17 +88,31 @@ class CommandHandlers:
                        options: dict[str, Any], line: str | None) -> Reply:
         user, chat = user_ref(interaction), chat_ref(interaction)
         lang = await self._language(user)
+        who = asker(interaction)
+        if chat is None and who.home is not None:
+            return await self._solo(interaction, who, variant, options, line, lang)
         stopped = await self._opens_here(interaction, chat, lang)
         if stopped is not None:
             return stopped
         assert chat is not None
         try:
-            await self.sessions.taps.new_game(asker(interaction), variant, options, line)
+            await self.sessions.taps.new_game(who, variant, options, line)
         except Refused as refused:
             if refused.reason is not Reason.GAME_OPEN:
                 raise
             return await self._point_to_game(interaction, chat, lang, int(refused.params["game_id"]))
         return Reply.note(t(lang, "discord.newgame.opened"))
+
+    async def _solo(self, interaction: discord.Interaction, who: Asker, variant: str | None,
+                    options: dict[str, Any], line: str | None, lang: str) -> Reply:
+        """/newgame in a direct message: a match against the computer there, begun with Start."""
+        try:
+            await self.sessions.taps.new_game(who, variant, options, line)
+        except Refused as refused:
+            if refused.reason is not Reason.GAME_OPEN:
+                raise
+            return Reply.note(refusal_text(refused, lang))
+        return Reply.note(t(lang, "discord.newgame.solo"))
 
     async def _point_to_game(self, interaction: discord.Interaction, chat: ChatRef, lang: str,
                              game_id: int) -> Reply:
@@ -192,6 +206,7 @@ class CommandHandlers:
         legend = card_legend(style, lang, buttons=True)
         return Reply.message(embed=text_embed(t(lang, "discord.help") + "\n\n"
                                               + newgame_help(lang, "discord.newgame.help", variant) + "\n\n"
+                                              + t(lang, "discord.help.solo") + "\n\n"
                                               + accuracy_help(lang) + "\n\n"
                                               + t(lang, "daily.help") + "\n\n" + legend))
 

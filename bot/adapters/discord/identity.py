@@ -25,6 +25,15 @@ def chat_ref(interaction: discord.Interaction) -> ChatRef | None:
     return ChatRef(PLATFORM, str(channel.id), getattr(channel, "name", None), str(interaction.guild_id))
 
 
+def home_ref(interaction: discord.Interaction) -> ChatRef | None:
+    """The user's direct messages with the bot, where they play alone against the computer;
+    None in a server. Discord sends those on the first shard, so any process may run them."""
+    channel = interaction.channel
+    if interaction.guild_id is not None or not isinstance(channel, discord.DMChannel):
+        return None
+    return ChatRef(PLATFORM, str(channel.id), interaction.user.display_name or interaction.user.name)
+
+
 def is_admin(interaction: discord.Interaction) -> bool:
     """Server managers may start, cancel and configure any game in their channels."""
     permissions = interaction.permissions
@@ -60,4 +69,4 @@ def asker(interaction: discord.Interaction) -> Asker:
     async def manages() -> bool:
         return admin
 
-    return Asker(user_ref(interaction), chat_ref(interaction), manages)
+    return Asker(user_ref(interaction), chat_ref(interaction), manages, home=home_ref(interaction))
