@@ -224,6 +224,9 @@ class Taps:
         asked = {key: value for key, value in (options or {}).items() if value is not None}
         asked.update(typed.options)
         level = solo_level(asked) if solo else None
+        if solo:
+            player = await self.sessions.player(asker.user)
+            await self.sessions.chat(chat, self.sessions.player_language(player))
         chosen: dict[str, Any] | None = None
         if asked:
             game = name or str((await self.sessions.chat(chat)).defaults.get("variant") or "scopa")

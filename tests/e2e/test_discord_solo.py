@@ -10,7 +10,7 @@ import pytest
 
 from bot.sessions import ChatRef
 
-from ..discord_helpers import World, play_to_end
+from ..discord_helpers import HAND, World, play_to_end
 from ..fakes.discord_fakes import Message
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -45,3 +45,24 @@ async def test_help_says_where_a_match_against_the_computer_counts(world: World)
     said = " ".join(str(e.get("description", "")) for e in asked.reply.embeds)
     assert "In a direct message with me, /newgame" in said
     assert "counts for your rating, your /stats and the global board" in said
+
+
+async def test_a_practice_match_in_a_direct_message_offers_hints_and_says_it_is_not_counted(
+        world: World) -> None:
+    dm = world.fake.open_dm(world.bob)
+    w = dataclasses.replace(world, channel=dm)
+    await w.fake.slash(w.bob, dm, "newgame", options="practice=on level=easy")
+    game_id = await w.sessions.open_game_id(ChatRef("discord", str(dm.id)))
+    assert game_id is not None
+    lobby = await w.fake.wait_for(lambda: _with(w, f"scopa:s:{game_id}"), what="the lobby in the DM")
+    await w.fake.wait_for(lambda: "computer" in lobby.text, what="the computer seated")
+    await w.fake.press(w.bob, lobby, "▶️ Start")
+    while (table := await w.sessions.table(game_id)).seats[table.to_play].is_computer:
+        assert await w.sessions.run_due() >= 1
+    shown = await w.fake.wait_for(lambda: _with(w, f"{HAND}{game_id}"), what="the table")
+    await w.fake.wait_for(lambda: "💡 Practice: not counted" in shown.text, what="the table saying practice")
+    hand = (await w.fake.press(w.bob, shown, prefix=f"{HAND}{game_id}")).reply
+    hint = hand.find(prefix=f"scopa:I:{game_id}:{table.version}")
+    assert "💡" in hint["label"]
+    said = (await w.fake.press(w.bob, hand, custom_id=hint["custom_id"])).reply
+    assert said.ephemeral and said.text.startswith("💡 ")
