@@ -16,7 +16,7 @@ from ..i18n import LANGUAGES
 from . import interaction
 from .interaction import PLAIN, HandMode, HandPrompt
 from .newgame_line import checked_options, read_newgame_line, solo_level
-from .options import HOUSE_OPTIONS, TURN_LIMIT, VARIANTS, variant_named
+from .options import HOUSE_OPTIONS, NO_CLOCK, TURN_LIMIT, VARIANTS, variant_named
 from .records import GameStatus
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
@@ -215,8 +215,9 @@ class Taps:
         `game_id`) while the chat has a game open.
 
         Asked in the asker's private chat (`Asker.home`), the lobby is theirs alone, its other
-        seats taken by the computer at the level the line names (`level=`): one tap on Start
-        begins the match."""
+        seats taken by the computer at the level the line names (`level=`), with no move clock
+        (nobody waits for them; the lobby's menu may set one): one tap on Start begins the
+        match."""
         chat = _chat_of(asker)
         solo = asker.chat is None
         typed = read_newgame_line(line)
@@ -227,6 +228,7 @@ class Taps:
         if solo:
             player = await self.sessions.player(asker.user)
             await self.sessions.chat(chat, self.sessions.player_language(player))
+            await self.sessions.set_turn_limit(chat, NO_CLOCK)
         chosen: dict[str, Any] | None = None
         if asked:
             game = name or str((await self.sessions.chat(chat)).defaults.get("variant") or "scopa")

@@ -47,6 +47,7 @@ async def test_newgame_in_the_private_chat_is_played_to_the_end_against_the_comp
             lobby = await solo_lobby(tg, alice, "/newgame scopa target=11 level=easy")
             await tg.wait_for(lambda: "(computer, easy)" in shown(lobby), what="the easy computer seated")
             assert "Every seat is taken: the creator taps Start" in shown(lobby)
+            assert "Turn limit: none" in shown(lobby), "nobody plays for a player alone with the computer"
             assert not (await answered(tg, tg.tap(alice, lobby, alice, "Start"))).show_alert
             await play_until_over(tg, alice, [alice], timeout=30)
             over = match_over(tg, alice)

@@ -22,6 +22,7 @@ async def test_newgame_at_home_seats_the_computer_at_the_level_asked(memory_sess
     assert reply.game_id is not None
     lobby = await memory_sessions.lobby(HOME)
     assert lobby.full and not lobby.waiting
+    assert lobby.turn_limit == 0, "no move clock: nobody waits for the player, nobody plays for them"
     computers = [seat for seat in lobby.seats if seat is not None and seat.is_computer]
     assert len(computers) == 3 and {seat.level for seat in computers} == {"hard"}
 
