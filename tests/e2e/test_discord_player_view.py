@@ -69,7 +69,7 @@ async def test_fuori_is_offered_only_when_it_wins_and_asks_first(world: World) -
     await fake.wait_for(lambda: "«fuori»" in lobby.text, what="fuori on")
     for level in ("facile", "difficile", "facile"):
         await fake.press(w.alice, lobby, f"🤖 {level}")
-    await fake.wait_for(lambda: lobby.find("🤖 facile").get("disabled"), what="a full table")
+    await fake.wait_for(lambda: "🤝 Con Alice" in lobby.labels(), what="a full table, partners to choose")
     await fake.press(w.alice, lobby, "▶️ Inizia")
     alice = ref(w.alice)
     while (await w.sessions.table(game_id)).to_play != 0:

@@ -1039,7 +1039,7 @@ async def test_player_stats_count_finished_matches(store: Any) -> None:
     nobody, = await _players(store, "Zeno")
     assert await store.player_stats(nobody) == {"games": 0, "wins": 0, "scope": 0, "points": 0,
                                                 "win_kinds": {}, "ratings": {}, "reviewed": 0,
-                                                "accuracy": None}
+                                                "accuracy": None, "practice": 0, "dailies": 0}
 
 
 async def test_a_review_is_kept_once_with_the_match_and_averaged_into_stats(

@@ -35,7 +35,8 @@ SAME_AS_ENGLISH = {
     # emoji, names and numbers only
     "lobby.seat_player", "lobby.seat_computer", "play.computer", "stats.title", "computer.name",
     "telegram.button.computer", "discord.button.computer", "telegram.seconds", "counts.no_primiera",
-    "stats.summary", "daily.board.row", "hint.text",
+    "stats.summary", "daily.board.row", "hint.text", "telegram.play.compact_took",
+    "telegram.play.compact_laid",
 }
 """The Spanish texts that are rightly the English ones: names, emoji and formats, nothing to translate."""
 
