@@ -74,6 +74,16 @@ SAMPLE_EVERY = 10.0
 POLL = 0.05
 
 
+@dataclass(frozen=True)
+class Asked:
+    """A Review tap, with where each person's private chat stood at that moment: a review
+    of that match arrives in the asker's chat after its mark and before the next tap's."""
+
+    user: FakeUser
+    record: CallbackRecord
+    marks: dict[int, int]
+
+
 @dataclass
 class Table:
     group: FakeChat
@@ -83,7 +93,7 @@ class Table:
     seen: int = 0
     """Group messages below this id were already looked at for a match's end."""
     matches: int = 0
-    reviews: list[tuple[FakeUser, CallbackRecord]] = field(default_factory=list)
+    reviews: list[Asked] = field(default_factory=list)
     replies: list[tuple[float, float]] = field(default_factory=list)
     """(when the person tapped, seconds until their hand asked again), computer groups only."""
     stuck: str | None = None
@@ -118,17 +128,22 @@ def _dump_growth(first, second, frames: int, dump: str) -> None:  # type: ignore
 
     keep = [tracemalloc.Filter(False, tracemalloc.__file__)]
     first, second = first.filter_traces(keep), second.filter_traces(keep)
-    key = "traceback" if frames > 1 else "lineno"
-    grown = second.compare_to(first, key)
-    total = sum(stat.size_diff for stat in grown)
+    by_line = second.compare_to(first, "lineno")
+    total = sum(stat.size_diff for stat in by_line)
     with open(dump, "w") as out:
         out.write(f"traced memory grew {total / 1e6:+.1f} MB between the two snapshots "
                   f"({sum(s.size for s in second.statistics('filename')) / 1e6:.1f} MB traced at the end)\n")
-        for stat in grown[:25]:
-            out.write(f"\n{stat.size_diff / 1e6:+.2f} MB, {stat.count_diff:+d} blocks "
-                      f"(now {stat.size / 1e6:.2f} MB in {stat.count} blocks)\n")
-            for line in stat.traceback.format()[-2 * frames:]:
-                out.write(f"    {line}\n")
+        out.write("\n== the 25 lines whose allocations grew most ==\n")
+        for stat in by_line[:25]:
+            out.write(f"{stat.size_diff / 1e6:+.2f} MB, {stat.count_diff:+d} blocks "
+                      f"(now {stat.size / 1e6:.2f} MB): {stat.traceback.format()[-2:][0].strip()}\n")
+        if frames > 1:
+            out.write("\n== the 15 call paths whose allocations grew most ==\n")
+            for stat in second.compare_to(first, "traceback")[:15]:
+                out.write(f"\n{stat.size_diff / 1e6:+.2f} MB, {stat.count_diff:+d} blocks "
+                          f"(now {stat.size / 1e6:.2f} MB)\n")
+                for line in stat.traceback.format():
+                    out.write(f"    {line}\n")
 
 
 # ---- the players ----------------------------------------------------------------------------------
@@ -236,7 +251,8 @@ async def play(tg: FakeTelegramServer, table: Table, until: float, think: float,
             asked_at = None
             reviewer = table.people[table.matches % len(table.people)]
             if reviews:
-                table.reviews.append((reviewer, tg.tap(table.group, over, reviewer, "Review")))
+                marks = {user.id: tg.private_chat(user).next_message_id for user in table.people}
+                table.reviews.append(Asked(reviewer, tg.tap(table.group, over, reviewer, "Review"), marks))
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             creator = table.people[(table.matches + 1) % len(table.people)]
             since = table.group.next_message_id
@@ -366,9 +382,10 @@ def _away_texts() -> list[str]:
     return texts
 
 
-def _reviews_of(tg: FakeTelegramServer, user: FakeUser) -> list[str]:
-    return [_text(m) for m in tg.private_chat(user).messages.values()
-            if m.from_bot and _text(m).startswith(REVIEW_TITLE)]
+def _reviews_in(tg: FakeTelegramServer, user: FakeUser, since: int, before: int | None) -> list[str]:
+    chat = tg.private_chat(user)
+    return [_text(m) for i, m in chat.messages.items() if since <= i and (before is None or i < before)
+            and m.from_bot and _text(m).startswith(REVIEW_TITLE)]
 
 
 def _accuracy_lines(group: FakeChat) -> list[str]:
@@ -376,28 +393,28 @@ def _accuracy_lines(group: FakeChat) -> list[str]:
 
 
 def _delivery(tg: FakeTelegramServer, tables: list[Table]) -> dict[str, int]:
-    asked: Counter[int] = Counter()
-    users: dict[int, FakeUser] = {}
+    """Each Review tap's review in its asker's private chat, between the tap and the group's
+    next Review tap: received (once at least), never; the same review text twice in a chat;
+    reviews that reached a player of the match who did not ask."""
+    found = Counter[str]()
     for table in tables:
-        for user, _ in table.reviews:
-            asked[user.id] += 1
-            users[user.id] = user
-    got = twice = never = 0
-    for uid, count in asked.items():
-        texts = _reviews_of(tg, users[uid])
-        distinct = len(set(texts))
-        got += distinct
-        twice += len(texts) - distinct
-        never += max(0, count - distinct)
-    lines = lines_twice = lines_never = 0
-    for table in tables:
-        found = _accuracy_lines(table.group)
-        distinct = len(set(found))
-        lines += distinct
-        lines_twice += len(found) - distinct
-        lines_never += max(0, len(table.reviews) - distinct)
-    return {"asked": sum(asked.values()), "got": got, "twice": twice, "never": never,
-            "lines": lines, "lines_twice": lines_twice, "lines_never": lines_never}
+        for n, asked in enumerate(table.reviews):
+            after = table.reviews[n + 1].marks if n + 1 < len(table.reviews) else {}
+            for user in table.people:
+                texts = _reviews_in(tg, user, asked.marks[user.id], after.get(user.id))
+                if user is asked.user:
+                    found["asked"] += 1
+                    found["got" if texts else "never"] += 1
+                else:
+                    found["unasked"] += len(texts)
+        for user in table.people:
+            texts = _reviews_in(tg, user, 0, None)
+            found["twice"] += len(texts) - len(set(texts))
+        lines = _accuracy_lines(table.group)
+        found["lines"] += len(set(lines))
+        found["lines_twice"] += len(lines) - len(set(lines))
+        found["lines_never"] += max(0, len(table.reviews) - len(set(lines)))
+    return found
 
 
 async def _grace(tg: FakeTelegramServer, tables: list[Table], seconds: float) -> float:
@@ -485,14 +502,15 @@ def _summary(args: argparse.Namespace, tg: FakeTelegramServer, tables: list[Tabl
     away = _away_texts()
     records = tg.callbacks
     blamed = [r for r in records if r.answer_text and any(text in r.answer_text for text in away)]
-    review_records = {id(record) for table in tables for _, record in table.reviews}
+    review_records = {id(asked.record) for table in tables for asked in table.reviews}
     late = [r for r in records if r.answered_at is not None and r.answered_at - r.created_at > LATE]
     unanswered = [r for r in records if r.answered_at is None]
     messages_blamed = sum(1 for chat in tg.chats.values() for m in chat.messages.values()
                           if m.from_bot and any(text in _text(m) for text in away))
-    review_answers = Counter((r.answer_text or "(none)")[:60] for table in tables for _, r in table.reviews)
+    review_answers = Counter((asked.record.answer_text or "(none)")[:60]
+                             for table in tables for asked in table.reviews)
     replies = [(table, at, seconds) for table in tables for at, seconds in table.replies]
-    review_times = {id(table): sorted(r.created_at for _, r in table.reviews) for table in tables}
+    review_times = {id(table): sorted(a.record.created_at for a in table.reviews) for table in tables}
 
     def quiet(table: Table, at: float) -> bool:
         return not any(at - QUIET <= tapped <= at for tapped in review_times[id(table)])
@@ -518,8 +536,10 @@ def _summary(args: argparse.Namespace, tg: FakeTelegramServer, tables: list[Tabl
         f"think {args.think} s, reviews {args.reviews}, '{args.newgame}', grace {waited:.0f} s "
         f"of {args.grace:.0f}, warm-up {warmup:.0f} s",
         f"matches ended: {sum(t.matches for t in tables)}; Review taps: {delivery['asked']}",
-        f"reviews received: {delivery['got']} of {delivery['asked']}; received twice: {delivery['twice']}; "
-        f"never: {delivery['never']}",
+        f"reviews received by the asker: {delivery['got']} of {delivery['asked']}; "
+        f"never: {delivery['never']}; "
+        f"the same review twice in a chat: {delivery['twice']}; sent to players who did not ask: "
+        f"{delivery['unasked']}",
         f"group accuracy lines: {delivery['lines']} of {delivery['asked']}; twice: "
         f"{delivery['lines_twice']}; never: {delivery['lines_never']}",
         f"tap answers saying the database is restarting: {len(blamed)} "
