@@ -421,7 +421,7 @@ class Presenter(Audience):
 
     async def _match_content(self, event: MatchEnded, lang: str, pictures: bool) -> Content:
         """The end of a match in a player's private chat: its result, Rematch and Review."""
-        return Content(match_html(event, lang), match_keyboard(event.game_id, lang))
+        return Content(match_html(event, lang), match_keyboard(event.game_id, lang, event.rematch))
 
     async def _warn(self, event: TurnWarning) -> None:
         row = await self.sessions.game_row(event.game_id)
