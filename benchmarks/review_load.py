@@ -215,7 +215,7 @@ async def open_table(tg: FakeTelegramServer, table: Table, newgame: str) -> None
     lobby = await _until(lambda: _newest(table.group, since, "Start"), 120)
     if table.computer:
         await _answered(tg.tap(table.group, lobby, creator, "🤖 hard"))
-        shows = "(hard)"
+        shows = "hard)"
     else:
         guest = table.people[1]
         await _answered(tg.tap(table.group, lobby, guest, "Join"))
