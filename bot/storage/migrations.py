@@ -206,4 +206,39 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE players ADD COLUMN quiet_turns INTEGER NOT NULL DEFAULT 0;
     """,
+    # 12: the owner's tools: users blocked from the bot (by platform id, seen or not), each
+    # process's heartbeat (for /botstatus), and notices to the chats with a game in play with,
+    # per chat, which process delivers it and whether it went (so each chat gets it once).
+    """
+    CREATE TABLE blocked_users (
+        platform TEXT NOT NULL,
+        user_key TEXT NOT NULL,
+        blocked_by TEXT NOT NULL,
+        blocked_at REAL NOT NULL,
+        PRIMARY KEY (platform, user_key)
+    );
+    CREATE TABLE heartbeats (
+        process TEXT PRIMARY KEY,
+        platforms TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        seen_at REAL NOT NULL,
+        lag REAL NOT NULL
+    );
+    CREATE TABLE owner_notices (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        text TEXT NOT NULL,
+        sent_by TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE notice_deliveries (
+        notice_id INTEGER NOT NULL REFERENCES owner_notices(id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        thread TEXT NOT NULL DEFAULT '',
+        owner TEXT,
+        until REAL NOT NULL DEFAULT 0,
+        delivered INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (notice_id, chat_id)
+    );
+    CREATE INDEX notice_deliveries_owed ON notice_deliveries(delivered, until);
+    """,
 )
