@@ -325,7 +325,93 @@ class Reports(Protocol):
         ...
 
 
-class GameStore(GameRepository, ChatDirectory, Reports, MessageCoordination, Protocol):
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """A bot process as it last said it was alive (`OwnerStore.beat`)."""
+
+    process: str
+    platforms: str
+    """The front-ends it runs, comma-separated (`telegram,discord`)."""
+    started_at: float
+    seen_at: float
+    lag: float
+    """The event loop's worst lag in seconds over the beat before."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeDelivery:
+    """An owner's notice owed to one chat, claimed by one process to post it."""
+
+    notice_id: int
+    text: str
+    chat_id: int
+    platform: str
+    chat_key: str
+    home: str | None
+    thread: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStatus:
+    """What the store says of the bot as a whole, for the owners' /botstatus."""
+
+    running: int
+    """Matches in play."""
+    lobbies: int
+    players_today: int
+    """People (not computers) seated in a game changed since the day began."""
+    timers_due: int
+    """Running games whose timer or computer turn is due and not yet run."""
+    notices_owed: int
+    """Owner notices not yet posted in a chat."""
+
+
+class OwnerStore(Protocol):
+    """The owners' tools: blocked users, processes' heartbeats, notices to the chats in play."""
+
+    async def block_user(self, platform: str, user_key: str, by: str, now: float) -> bool:
+        """Block the user (seen by the bot or not); False if they were blocked already."""
+        ...
+
+    async def unblock_user(self, platform: str, user_key: str) -> bool:
+        """False if the user was not blocked."""
+        ...
+
+    async def blocked_users(self) -> frozenset[tuple[str, str]]:
+        """(platform, user key) of every blocked user."""
+        ...
+
+    async def beat(self, process: str, platforms: str, started_at: float, now: float, lag: float,
+                   forget_before: float) -> None:
+        """Note that `process` is alive at `now` with the loop's `lag`; heartbeats last seen before
+        `forget_before` are dropped."""
+        ...
+
+    async def heartbeats(self) -> list[Heartbeat]:
+        """Every process's last heartbeat, the latest first."""
+        ...
+
+    async def add_notice(self, text: str, by: str, now: float) -> tuple[int, int]:
+        """Keep notice `text` and owe it, once, to every chat with a game in its lobby or in play
+        (in the thread of the chat's oldest such game), in one transaction: (its id, how many chats)."""
+        ...
+
+    async def claim_notices(self, owner: str, now: float, lease: float, served: Served | None,
+                            limit: int = 50) -> list[NoticeDelivery]:
+        """Notices owed to chats `served` takes (None: every chat) that no other owner holds; each
+        is held for `owner` until `now + lease` (of all processes, one holds it at a time)."""
+        ...
+
+    async def notice_done(self, notice_id: int, chat_id: int, owner: str, delivered: bool) -> None:
+        """The holder posted the notice (or the chat refused it for good: `delivered` too), so it
+        is owed no more; with `delivered` False it is let go, to be tried again."""
+        ...
+
+    async def store_status(self, day_start: float, now: float) -> StoreStatus: ...
+
+
+class GameStore(GameRepository, ChatDirectory, Reports, MessageCoordination, OwnerStore,
+                Protocol):
     """A whole store: every port above, on one database."""
 
     def on_failure(self, note: Callable[[StorageFailed], None]) -> None:

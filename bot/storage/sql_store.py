@@ -27,6 +27,7 @@ from .models import (
     daily_board_sql,
     daily_row,
 )
+from .owner_sql import OwnerSql
 from .rows import Row, chat_row, leaderboard_row, match_player, move_row, player_row, player_stats
 
 PLAYER_COLUMNS = ("id", "platform", "user_key", "display_name", "language", "platform_language",
@@ -37,7 +38,7 @@ GAME_COLUMNS = ("id", "chat_id", "creator_id", "variant", "options", "players", 
 _PLAYER_SELECT = f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players"
 
 
-class SqlStore(UnitStore):
+class SqlStore(OwnerSql, UnitStore):
     dialect: Dialect
     clock: Any
 

@@ -40,6 +40,8 @@ from bot.sessions.records import (
 )
 from bot.storage.base import UnitStore
 
+from .memory_owners import MemoryOwners
+
 _OPEN = ("lobby", "running")
 _LADDERS = ("duel", "ffa", "team")
 
@@ -60,7 +62,7 @@ class _Game:
     refs: dict[str, str] = field(default_factory=dict)
 
 
-class MemoryStore(UnitStore):
+class MemoryStore(MemoryOwners, UnitStore):
     shared = False
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
