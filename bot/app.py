@@ -15,11 +15,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from . import metrics
 from .failures import FatalError
+from .metrics.http import parse_address
+from .observing import observing
 from .redact import mask_secret
 from .sessions import ComputerPool, Served, Sessions
 from .sessions.ports import StorageFailed
 from .storage.backends import (
+    AnyStore,
     Backend,
     DatabaseUnavailable,
     UnsupportedDatabase,
@@ -44,6 +48,10 @@ class FrontEnd(Protocol):
         """Returns only when the front-end cannot go on (e.g. its token was revoked)."""
         ...
 
+    async def reachable(self) -> bool:
+        """Whether the platform answers now (for `/readyz`)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -63,6 +71,8 @@ class Settings:
     database_patience: float = OUTAGE_LIMIT
     """Seconds a PostgreSQL server may stay away (restarting, failing over) before the bot
     stops; meanwhile users are told to try again in a moment."""
+    metrics: tuple[str, int] | None = None
+    """Where `/metrics`, `/healthz` and `/readyz` are served (`SCOPA_METRICS`); None: nowhere."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -84,6 +94,7 @@ class Settings:
             discord_shard_count=parse_shard_count(get("DISCORD_SHARD_COUNT")),
             telegram_workers=parse_workers(get("TELEGRAM_WORKERS")),
             database_patience=parse_patience(get("SCOPA_DB_PATIENCE")),
+            metrics=parse_metrics(get("SCOPA_METRICS")),
         ).checked()
 
     def checked(self) -> Settings:
@@ -154,6 +165,16 @@ def parse_patience(text: str | None) -> float:
     return seconds
 
 
+def parse_metrics(text: str | None) -> tuple[str, int] | None:
+    if text is None:
+        return None
+    try:
+        return parse_address(text)
+    except ValueError:
+        raise FatalError(f"SCOPA_METRICS must be host:port (0.0.0.0:9108), not {text[:40]!r}",
+                         exit_code=2) from None
+
+
 def parse_shard_count(text: str | None) -> int | None:
     if text is None:
         return None
@@ -168,6 +189,11 @@ async def open_sessions(database: str, patience: float = OUTAGE_LIMIT, **options
     `postgresql://...`), checked first: a database the bot cannot use is a `FatalError`
     in one line, its password hidden, before any user is answered. A PostgreSQL server
     lost later is waited for `patience` seconds (`storage.pg_retry`)."""
+    return Sessions(await open_checked_store(database, patience), **options)  # type: ignore[arg-type]
+
+
+async def open_checked_store(database: str, patience: float = OUTAGE_LIMIT) -> AnyStore:
+    """The store under `open_sessions`."""
     try:
         target = parse_database(database)
         if target.backend is Backend.SQLITE:
@@ -181,7 +207,7 @@ async def open_sessions(database: str, patience: float = OUTAGE_LIMIT, **options
     except RuntimeError as exc:
         # a schema newer than this bot
         raise FatalError(str(exc), exit_code=2) from None
-    return Sessions(store, **options)  # type: ignore[arg-type]
+    return store
 
 
 def telegram_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:
@@ -259,23 +285,30 @@ async def serve(names: list[str], settings: Settings,
     settings.mask_tokens()
     stopping = asyncio.Event()
     _on_signals(stopping.set)
+    if settings.metrics is not None:
+        metrics.enable()
     computers = ComputerPool()
     try:
         await computers.start()
-        sessions = await open_sessions(settings.database, settings.database_patience,
-                                       think=computers.think, pool=computers)
+        store = await open_checked_store(settings.database, settings.database_patience)
+        sessions = Sessions(store, think=computers.think, pool=computers)
     except BaseException:
         computers.close()
         raise
     sessions.serve(served_by(names, settings))
     driver = asyncio.create_task(sessions.run_forever(), name="timers")
     started: list[FrontEnd] = []
+    platforms: dict[str, Callable[[], Awaitable[bool]]] = {}
+    observed = contextlib.AsyncExitStack()
     try:
+        if settings.metrics is not None:
+            await observed.enter_async_context(observing(settings.metrics, store, sessions, names, platforms))
         for name in names:
             front = FRONT_ENDS[name](sessions, settings)
             started.append(front)
             if not await _unless_stopping(front.start(), stopping):
                 return
+            platforms[name] = front.reachable
             log.info("%s front-end started", name)
         settle_heap()
         ends: list[Awaitable[Any]] = [stopping.wait(), sessions.failure(), driver,
@@ -297,6 +330,7 @@ async def serve(names: list[str], settings: Settings,
                 await front.stop()
         driver.cancel()
         await asyncio.gather(driver, return_exceptions=True)
+        await observed.aclose()
         await sessions.close()
         await asyncio.to_thread(computers.close)
 

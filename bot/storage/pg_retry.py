@@ -33,6 +33,7 @@ from typing import TypeVar
 
 import asyncpg
 
+from .. import metrics
 from ..sessions.ports import StorageAway, StorageFailed
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ class Connections:
                 progress.sent = True
             return result
 
-        return await self._run(attempt, repeatable=False)
+        return await self._run(attempt, repeatable=False, op="transaction")
 
     async def statement(self, run: Callable[[asyncpg.Connection], Awaitable[_T]], *,
                         repeatable: bool) -> _T:
@@ -99,10 +100,21 @@ class Connections:
             progress.sent = True
             return await run(conn)
 
-        return await self._run(attempt, repeatable=repeatable)
+        return await self._run(attempt, repeatable=repeatable, op="statement")
 
     async def _run(self, attempt: Callable[[asyncpg.Connection, _Progress], Awaitable[_T]], *,
-                   repeatable: bool) -> _T:
+                   repeatable: bool, op: str) -> _T:
+        began = metrics.now()
+        try:
+            result = await self._retrying(attempt, repeatable)
+        except Exception as exc:
+            metrics.database(op, began, failed=not isinstance(exc, asyncpg.IntegrityConstraintViolationError))
+            raise
+        metrics.database(op, began)
+        return result
+
+    async def _retrying(self, attempt: Callable[[asyncpg.Connection, _Progress], Awaitable[_T]],
+                        repeatable: bool) -> _T:
         give_up = self.clock() + self.retry_for
         pause = FIRST_PAUSE
         while True:

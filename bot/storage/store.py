@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from .. import metrics
 from ..sessions.ports import SENDS_KEPT, Served, StaleVersion, StorageFailed
 from .changes import (
     MOVE_GAME,
@@ -154,27 +155,43 @@ class Store(SqlStore):
         self._write(lambda conn: [conn.execute(sql, params) for sql, params in repairs(now)])
 
     def _one(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
+        began = metrics.now()
         try:
-            return self._db.execute(sql, params).fetchone()  # type: ignore[no-any-return]
+            row = self._db.execute(sql, params).fetchone()
         except sqlite3.DatabaseError as exc:
+            metrics.database("statement", began, failed=True)
             raise self._failed(StorageFailed(f"reading {self.path} failed: {exc}")) from exc
+        metrics.database("statement", began)
+        return row  # type: ignore[no-any-return]
 
     def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
+        began = metrics.now()
         try:
-            return self._db.execute(sql, params).fetchall()
+            rows = self._db.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:
+            metrics.database("statement", began, failed=True)
             raise self._failed(StorageFailed(f"reading {self.path} failed: {exc}")) from exc
+        metrics.database("statement", began)
+        return rows
 
     async def _report(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
         """A query that may read much of the database, kept off the event loop's thread."""
         if self._reports is None:
             return self._all(sql, params)
-        return list(await self._reports.execute_fetchall(sql, params))
+        began = metrics.now()
+        try:
+            rows: list[Row] = list(await self._reports.execute_fetchall(sql, params))
+        except BaseException:
+            metrics.database("report", began, failed=True)
+            raise
+        metrics.database("report", began)
+        return rows
 
     def _write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run `work` as one transaction, at once: nothing else runs on this thread meanwhile,
         so no lock is needed and no write waits behind another."""
         conn = self._db
+        began = metrics.now()
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -188,11 +205,15 @@ class Store(SqlStore):
                         conn.execute("ROLLBACK")
                 raise
         except sqlite3.IntegrityError:
+            metrics.database("transaction", began)
             raise
         except StorageFailed as exc:
+            metrics.database("transaction", began, failed=True)
             raise self._failed(exc) from exc.__cause__
         except sqlite3.DatabaseError as exc:
+            metrics.database("transaction", began, failed=True)
             raise self._failed(StorageFailed(f"writing {self.path} failed: {exc}")) from exc
+        metrics.database("transaction", began)
         self._commits += 1
         if self._commits >= _CHECKPOINT_EVERY and self._reports is not None and (
                 self._checkpoint is None or self._checkpoint.done()):

@@ -13,8 +13,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2] / "bot"
 
 FRONT_ENDS = ("bot.adapters.telegram", "bot.adapters.discord", "bot.adapters.terminal")
-STORAGE_MAY_USE = ("bot.sessions.ports", "bot.sessions.records")
-"""What the storage takes from the sessions: the port it implements and the rows it speaks."""
+STORAGE_MAY_USE = ("bot.sessions.ports", "bot.sessions.records", "bot.metrics")
+"""What the storage takes from the sessions: the port it implements and the rows it speaks; and
+the metrics, to time its calls."""
 
 
 def _under(name: str, *packages: str) -> bool:
@@ -69,6 +70,8 @@ def broken_rule(importer: str, imported: str) -> str | None:
             return "front-ends never import each other"
     if _under(importer, "bot.storage") and not _under(imported, "bot.storage", *STORAGE_MAY_USE):
         return "the storage takes from the sessions their port and its rows alone"
+    if _under(importer, "bot.metrics") and not _under(imported, "bot.metrics"):
+        return "the metrics import nothing of the bot: every layer may count, none is counted on"
     return None
 
 
@@ -101,13 +104,17 @@ def test_every_module_keeps_to_its_layer() -> None:
 
 def test_every_layer_is_found() -> None:
     known = _known_modules()
-    for package in ("bot.engine", "bot.ai", "bot.sessions", "bot.storage", *FRONT_ENDS, "bot.render"):
+    for package in ("bot.engine", "bot.ai", "bot.sessions", "bot.storage", *FRONT_ENDS, "bot.render",
+                    "bot.metrics"):
         assert any(_under(name, package) for name in known), package
 
 
 @pytest.mark.parametrize(("name", "source"), [
     ("bot.engine.extra", "def f():\n    from ..storage import Store\n"),
     ("bot.engine.extra", "import bot.sessions\n"),
+    ("bot.engine.extra", "from .. import metrics\n"),
+    ("bot.ai.extra", "from ..metrics import move\n"),
+    ("bot.metrics.extra", "from ..sessions import Sessions\n"),
     ("bot.ai.extra", "from ..render import card_label\n"),
     ("bot.sessions.extra", "class A:\n    def f(self):\n        import bot.storage.store\n"),
     ("bot.sessions.extra", "from ..adapters.telegram import markup\n"),

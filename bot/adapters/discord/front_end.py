@@ -83,6 +83,10 @@ class DiscordFrontEnd:
     def running(self) -> bool:
         return self.presenter.running
 
+    async def reachable(self) -> bool:
+        """Whether the gateway is connected and ready."""
+        return self.client.is_ready() and not self.client.is_closed()
+
     async def failure(self) -> FatalError:
         """Returns when the bot cannot go on (the gateway refused the token or closed for good)."""
         return await self._failing.wait()

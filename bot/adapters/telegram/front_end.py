@@ -155,6 +155,14 @@ class TelegramFrontEnd:
         """Returns when the bot cannot go on (the token was revoked while running)."""
         return await self._failing.wait()
 
+    async def reachable(self) -> bool:
+        """Whether the Bot API answers now (`getMe`)."""
+        try:
+            await self.application.bot.get_me()
+        except TelegramError:
+            return False
+        return True
+
     def _revoked(self) -> None:
         if self._running:
             self._failing.fail(FatalError(REVOKED, exit_code=2))

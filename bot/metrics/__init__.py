@@ -1,0 +1,262 @@
+"""What a process counts for whoever hosts it: Prometheus metrics, all named `scopa_...`.
+
+Nothing is counted until `enable` (done by `bot.app` when `SCOPA_METRICS` is set): until
+then every call here returns at once, so the places that count cost a global lookup.
+The metrics live in a registry of their own (`registry()`), served by `bot.metrics.http`.
+
+The rest of the bot calls the functions of this module only; the engine never does, and
+this module imports nothing of the bot.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
+from prometheus_client.process_collector import ProcessCollector
+
+NAMESPACE = "scopa"
+
+QUICK = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0)
+"""Seconds for what a player waits on: a tap's answer, the drawing it causes."""
+DATABASE = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 6.0)
+SLOW = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0)
+"""Seconds for work in the background: a computer's turn, a review."""
+LAG = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+@dataclass
+class _Instruments:
+    registry: CollectorRegistry
+    games: Gauge
+    moves: Counter
+    taps: Counter
+    commands: Counter
+    tap_answer: Histogram
+    tap_update: Histogram
+    sent: Counter
+    edited: Counter
+    waiting: Gauge
+    waited: Histogram
+    flood: Counter
+    db_seconds: Histogram
+    db_errors: Counter
+    computer_waiting: Gauge
+    computer_seconds: Histogram
+    reviews_waiting: Gauge
+    review_seconds: Histogram
+    loop_lag: Histogram
+    children: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    """Labelled series already made, by (metric, labels): `labels()` takes a lock each time."""
+
+    def child(self, metric: Counter | Gauge | Histogram, *labels: str) -> Any:
+        key = (id(metric), *labels)
+        found = self.children.get(key)
+        if found is None:
+            found = self.children[key] = metric.labels(*labels)
+        return found
+
+
+def _instruments() -> _Instruments:
+    registry = CollectorRegistry(auto_describe=True)
+    ProcessCollector(namespace=NAMESPACE, registry=registry)
+
+    def counter(name: str, doc: str, labels: tuple[str, ...] = ()) -> Counter:
+        return Counter(name, doc, labels, namespace=NAMESPACE, registry=registry)
+
+    def gauge(name: str, doc: str, labels: tuple[str, ...] = ()) -> Gauge:
+        return Gauge(name, doc, labels, namespace=NAMESPACE, registry=registry)
+
+    def histogram(name: str, doc: str, buckets: tuple[float, ...],
+                  labels: tuple[str, ...] = ()) -> Histogram:
+        return Histogram(name, doc, labels, namespace=NAMESPACE, registry=registry, buckets=buckets)
+
+    return _Instruments(
+        registry=registry,
+        games=gauge("games_in_play", "Matches being played, in the whole database", ("platform", "variant")),
+        moves=counter("moves", "Moves this process stored", ("platform", "variant", "by")),
+        taps=counter("taps", "Button taps answered", ("platform", "kind", "outcome")),
+        commands=counter("commands", "Commands answered", ("platform", "kind", "outcome")),
+        tap_answer=histogram("tap_answer_seconds", "From a tap's arrival to its answer", QUICK,
+                             ("platform",)),
+        tap_update=histogram("tap_update_seconds",
+                             "From a tap's arrival to the first message it changed, sent or edited",
+                             QUICK, ("platform",)),
+        sent=counter("messages_sent", "New messages sent", ("platform",)),
+        edited=counter("messages_edited", "Messages edited in place", ("platform",)),
+        waiting=gauge("messages_waiting", "Messages waiting for a place within the flood limits",
+                      ("platform",)),
+        waited=histogram("message_wait_seconds", "How long a message waited for a place within the limits",
+                         QUICK, ("platform",)),
+        flood=counter("telegram_429", "Telegram's 429 answers (flood control)", ("method",)),
+        db_seconds=histogram("db_seconds", "Database calls, from asking to the answer", DATABASE, ("op",)),
+        db_errors=counter("db_errors", "Database calls that failed", ("op",)),
+        computer_waiting=gauge("computer_turns_waiting", "Computer turns thought or queued"),
+        computer_seconds=histogram("computer_turn_seconds", "A computer turn, queue included", SLOW),
+        reviews_waiting=gauge("reviews_waiting", "Match reviews being made or waiting for their turn"),
+        review_seconds=histogram("review_seconds", "A match review, queue included", SLOW),
+        loop_lag=histogram("event_loop_lag_seconds", "How late the event loop ran a timer", LAG),
+    )
+
+
+_live: _Instruments | None = None
+_tap: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("scopa_tap", default=None)
+"""The arrival of the tap being handled ([seconds]; emptied once its first drawing is counted)."""
+
+
+def enable() -> CollectorRegistry:
+    """Start counting (once per process); the registry to serve."""
+    global _live
+    if _live is None:
+        disable_created_metrics()  # type: ignore[no-untyped-call]  # the library leaves it unannotated
+        _live = _instruments()
+    return _live.registry
+
+
+def disable() -> None:
+    """Stop counting (tests that enabled it)."""
+    global _live
+    _live = None
+
+
+def enabled() -> bool:
+    return _live is not None
+
+
+def registry() -> CollectorRegistry | None:
+    return None if _live is None else _live.registry
+
+
+def now() -> float:
+    """A start for the functions taking `began` (0.0, and nothing to read, when not counting)."""
+    return time.perf_counter() if _live is not None else 0.0
+
+
+# ---- games -----------------------------------------------------------------------------
+
+
+def games_in_play(counts: dict[tuple[str, str], int]) -> None:
+    """The matches in play by (platform, variant), as the database has them."""
+    live = _live
+    if live is None:
+        return
+    live.children = {k: v for k, v in live.children.items() if k[0] != id(live.games)}
+    live.games.clear()
+    for (platform, variant), count in counts.items():
+        live.child(live.games, platform, variant).set(count)
+
+
+def move(platform: str, variant: str, by_computer: bool) -> None:
+    live = _live
+    if live is not None:
+        live.child(live.moves, platform, variant, "computer" if by_computer else "player").inc()
+
+
+# ---- taps, commands, messages ------------------------------------------------------------
+
+
+def tap_began() -> None:
+    """A tap arrived: what it sends or edits first, in this task or those it starts, is
+    counted as its update (`message`)."""
+    if _live is not None:
+        _tap.set([time.perf_counter()])
+
+
+def tap(platform: str, kind: str, outcome: str, began: float) -> None:
+    """A tap answered (`outcome`: ok, refused, failed, late), `began` from `now()`."""
+    live = _live
+    if live is not None:
+        live.child(live.taps, platform, kind, outcome).inc()
+        live.child(live.tap_answer, platform).observe(time.perf_counter() - began)
+
+
+def command(platform: str, kind: str, outcome: str) -> None:
+    live = _live
+    if live is not None:
+        live.child(live.commands, platform, kind, outcome).inc()
+
+
+def message(platform: str, edited: bool) -> None:
+    """A message sent (or edited); the first of a tap's is its update."""
+    live = _live
+    if live is None:
+        return
+    live.child(live.edited if edited else live.sent, platform).inc()
+    pending = _tap.get()
+    if pending:
+        live.child(live.tap_update, platform).observe(time.perf_counter() - pending.pop())
+
+
+def flood(method: str) -> None:
+    """Telegram answered 429 to `method`."""
+    live = _live
+    if live is not None:
+        live.child(live.flood, method).inc()
+
+
+def wait_began(platform: str) -> float:
+    """A message starts waiting for a place within the limits."""
+    live = _live
+    if live is None:
+        return 0.0
+    live.child(live.waiting, platform).inc()
+    return time.perf_counter()
+
+
+def wait_ended(platform: str, began: float) -> None:
+    live = _live
+    if live is not None:
+        live.child(live.waiting, platform).dec()
+        live.child(live.waited, platform).observe(time.perf_counter() - began)
+
+
+# ---- the database, the queues, the loop ------------------------------------------------------
+
+
+def database(op: str, began: float, failed: bool = False) -> None:
+    """A database call `op` (read, write, transaction, report) that began at `now()`."""
+    live = _live
+    if live is None:
+        return
+    live.child(live.db_seconds, op).observe(time.perf_counter() - began)
+    if failed:
+        live.child(live.db_errors, op).inc()
+
+
+def computer_turn_began() -> float:
+    live = _live
+    if live is None:
+        return 0.0
+    live.computer_waiting.inc()
+    return time.perf_counter()
+
+
+def computer_turn_ended(began: float) -> None:
+    live = _live
+    if live is not None:
+        live.computer_waiting.dec()
+        live.computer_seconds.observe(time.perf_counter() - began)
+
+
+def review_began() -> float:
+    live = _live
+    if live is None:
+        return 0.0
+    live.reviews_waiting.inc()
+    return time.perf_counter()
+
+
+def review_ended(began: float) -> None:
+    live = _live
+    if live is not None:
+        live.reviews_waiting.dec()
+        live.review_seconds.observe(time.perf_counter() - began)
+
+
+def loop_lag(seconds: float) -> None:
+    live = _live
+    if live is not None:
+        live.loop_lag.observe(seconds)
