@@ -105,6 +105,8 @@ def _instruments() -> _Instruments:
 _live: _Instruments | None = None
 _tap: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("scopa_tap", default=None)
 """The arrival of the tap being handled ([seconds]; emptied once its first drawing is counted)."""
+_command: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("scopa_command", default=None)
+"""The outcome of the command being handled, so far."""
 
 
 def enable() -> CollectorRegistry:
@@ -173,10 +175,25 @@ def tap(platform: str, kind: str, outcome: str, began: float) -> None:
         live.child(live.tap_answer, platform).observe(time.perf_counter() - began)
 
 
-def command(platform: str, kind: str, outcome: str) -> None:
+def command_began() -> None:
+    """A command arrived: `refused` marks it, `command` counts it."""
+    if _live is not None:
+        _command.set(["ok"])
+
+
+def refused() -> None:
+    """The command being handled was refused (it changed nothing)."""
+    outcome = _command.get()
+    if outcome:
+        outcome[0] = "refused"
+
+
+def command(platform: str, kind: str, failed: bool = False) -> None:
     live = _live
     if live is not None:
-        live.child(live.commands, platform, kind, outcome).inc()
+        outcome = _command.get()
+        said = "failed" if failed else outcome[0] if outcome else "ok"
+        live.child(live.commands, platform, kind, said).inc()
 
 
 def message(platform: str, edited: bool) -> None:

@@ -23,6 +23,7 @@ from telegram.ext import (
     filters,
 )
 
+from ... import metrics
 from ...i18n import t
 from ...render import card_legend, newgame_help, refusal_text, rules_text
 from ...render_boards import leaderboard_text, stats_text
@@ -77,6 +78,21 @@ Found = tuple[Message, ChatRef, UserRef, PlayerProfile, str]
 """A command in a group: its message, the group, the asker, their profile and the group's language."""
 
 
+def _counted(name: str, handler: Callable[[Update, Context], Awaitable[None]]
+             ) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+    """`handler` of the command `name`, counted in the metrics by its outcome."""
+    async def counted(update: Update, context: Context) -> None:
+        metrics.command_began()
+        try:
+            await handler(update, context)
+        except Exception:
+            metrics.command("telegram", name, failed=True)
+            raise
+        metrics.command("telegram", name)
+
+    return counted
+
+
 class Handlers:
     def __init__(self, sessions: Sessions, presenter: Presenter) -> None:
         self.sessions = sessions
@@ -88,7 +104,7 @@ class Handlers:
 
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         for name in COMMANDS:
-            application.add_handler(CommandHandler(name, getattr(self, f"cmd_{name}")))
+            application.add_handler(CommandHandler(name, _counted(name, getattr(self, f"cmd_{name}"))))
         application.add_handler(CallbackQueryHandler(self.taps.on_tap))
         application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrated))
         application.add_handler(MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND,
@@ -166,6 +182,7 @@ class Handlers:
         await self.presenter.saw_message(cref, message.message_id)
 
     async def _refuse(self, message: Message, lang: str, refused: Refused) -> None:
+        metrics.refused()
         await self._reply(message, lang, lambda lang: escape(refusal_text(refused, lang)))
 
     async def _context(self, update: Update) -> tuple[ChatRef, UserRef, PlayerProfile, str] | None:

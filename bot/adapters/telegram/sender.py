@@ -13,6 +13,7 @@ from telegram import InputFile, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
+from ... import metrics
 from .content import (
     Content,
     GaveUp,
@@ -24,6 +25,7 @@ from .content import (
     is_not_modified,
     lost_topic,
 )
+from .identity import PLATFORM
 from .keyboards import markup_dict
 from .limits import retry_seconds
 from .pacing import Pacer
@@ -71,8 +73,19 @@ class Sender:
         are case-insensitive, so the lower-case name reaches the same method.
         The rate limiter and PTB's error mapping apply as for any call.
         """
-        async with self.pacer.sending(int(params["chat_id"]), method):
-            return await self.bot.do_api_request(method, api_kwargs=params)
+        if not metrics.enabled():
+            async with self.pacer.sending(int(params["chat_id"]), method):
+                return await self.bot.do_api_request(method, api_kwargs=params)
+        began = metrics.wait_began(PLATFORM)
+        waiting = True
+        try:
+            async with self.pacer.sending(int(params["chat_id"]), method):
+                waiting = False
+                metrics.wait_ended(PLATFORM, began)
+                return await self.bot.do_api_request(method, api_kwargs=params)
+        finally:
+            if waiting:
+                metrics.wait_ended(PLATFORM, began)
 
     # ---- one request each ------------------------------------------------------------
 

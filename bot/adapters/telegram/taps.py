@@ -19,6 +19,7 @@ from telegram import CallbackQuery, Message, Update
 from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
+from ... import metrics
 from ...i18n import t
 from ...render import failure_text, refusal_text
 from ...render_review import hint_text
@@ -29,7 +30,7 @@ from ...sessions.taps import HAND_ACTIONS
 from ..common.failures import log_failure
 from .askers import asker
 from .callbacks import decode, shows_button
-from .identity import chat_ref, is_group, private_link, topic_id, topic_of, user_ref
+from .identity import PLATFORM, chat_ref, is_group, private_link, topic_id, topic_of, user_ref
 from .in_time import in_time, slow_text
 from .keyboards import tap as button
 from .markup import clip, escape, hand_alert
@@ -49,6 +50,8 @@ class Answer:
     text: str | None = None
     alert: bool = False
     url: str | None = None
+    outcome: str = "ok"
+    """For the metrics: ok, refused, failed or late."""
 
 
 class TapHandlers:
@@ -61,13 +64,19 @@ class TapHandlers:
         query = update.callback_query
         if query is None:
             return
+        began = metrics.now()
+        metrics.tap_began()
         tapped = decode(query.data)
-        late = partial(Answer, slow_text(query.from_user.language_code), alert=True)
+        late = partial(Answer, slow_text(query.from_user.language_code), alert=True, outcome="late")
         if tapped is not None and tapped.action in (Action.PLAY, Action.DECLARE):
             async with self.outbox.first():
-                await self._answer(query, await in_time(self._settle(query, tapped), late))
+                answer = await in_time(self._settle(query, tapped), late)
+                await self._answer(query, answer)
         else:
-            await self._answer(query, await in_time(self._settle(query, tapped), late))
+            answer = await in_time(self._settle(query, tapped), late)
+            await self._answer(query, answer)
+        metrics.tap(PLATFORM, "unknown" if tapped is None else tapped.action.name.lower(), answer.outcome,
+                    began)
 
     async def _settle(self, query: CallbackQuery, tapped: Tap | None) -> Answer:
         """Decode, call the sessions, draw the reply; a failure is an alert and changed nothing."""
@@ -77,7 +86,7 @@ class TapHandlers:
             player = await self.sessions.player(uref)
             lang = self.presenter.language(player)
             if tapped is None:
-                return Answer(t(lang, "telegram.bad_button"), alert=True)
+                return Answer(t(lang, "telegram.bad_button"), alert=True, outcome="refused")
             message = query.message
             chat = chat_ref(message.chat, topic_of(message)) if message is not None and is_group(
                 message.chat) else None
@@ -90,7 +99,7 @@ class TapHandlers:
             return await self._draw(query, tapped, uref, chat, reply, lang, home=who.home)
         except Exception as exc:
             log_failure(log, "a tap", exc)
-            return Answer(failure_text(exc, lang), alert=True)
+            return Answer(failure_text(exc, lang), alert=True, outcome="failed")
 
     async def _answer(self, query: CallbackQuery, answer: Answer) -> None:
         """Answer once; flood control and network errors are waited out while the query is young."""
@@ -123,7 +132,7 @@ class TapHandlers:
         game_id = tapped.game_id
         here = chat or home
         if reply.refused is not None:
-            return Answer(refusal_text(reply.refused, lang), alert=True)
+            return Answer(refusal_text(reply.refused, lang), alert=True, outcome="refused")
         if reply.shown is not None:
             return Answer(hand_alert(reply.shown, lang), alert=True)
         if reply.hand is not None and not reply.moved and tapped.version is not None:

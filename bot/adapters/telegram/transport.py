@@ -21,16 +21,30 @@ import aiohttp
 from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from ... import metrics
+from .identity import PLATFORM
+
 if TYPE_CHECKING:
     from telegram._utils.types import ODVInput
 
 
 _JSON = {"Content-Type": "application/json"}
+OK = 200
 UNAUTHORIZED = 401
+TOO_MANY_REQUESTS = 429
 
 
 class InvalidApiUrl(TelegramError):
     """The Bot API prefix and the token make no valid URL (the prefix must end in `/bot`)."""
+
+
+def _count(url: str, status: int) -> None:
+    """A message sent or edited (the Bot API's send* and edit* methods), or a 429."""
+    method = url.rpartition("/")[2].lower()
+    if status == OK and method.startswith(("send", "edit")):
+        metrics.message(PLATFORM, edited=method.startswith("edit"))
+    elif status == TOO_MANY_REQUESTS:
+        metrics.flood(method)
 
 
 def _pick(value: ODVInput[float], default: float | None) -> float | None:
@@ -112,4 +126,6 @@ class AiohttpRequest(BaseRequest):
             raise NetworkError(f"aiohttp.{type(exc).__name__}") from exc
         if response.status == UNAUTHORIZED and self.on_unauthorized is not None:
             self.on_unauthorized()
+        if metrics.enabled():
+            _count(url, response.status)
         return response.status, body
