@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import metrics
 from ..ai.review import DEFAULT_SEARCHES, GradedPlay, Review, ReviewTask, assemble, review_tasks, review_turn
 from ..engine.record import RecordError, parse_records
 from .directory import Directory
@@ -257,8 +258,12 @@ class Reviews:
         stored = await self.store.match_review(row.id)
         if stored is not None:
             return Review.from_dict(json.loads(stored)), False
-        async with self._turn:
-            return await self._worked_out(row)
+        began = metrics.review_began()
+        try:
+            async with self._turn:
+                return await self._worked_out(row)
+        finally:
+            metrics.review_ended(began)
 
     async def _worked_out(self, row: GameRow) -> tuple[Review, bool]:
         stored = await self.store.match_review(row.id)

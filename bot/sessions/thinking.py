@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Protocol, TypeVar
 
+from .. import metrics
 from ..ai import DEFAULT_BUDGET, SEARCHING
 from ..engine import Move, SeatView
 
@@ -130,6 +131,7 @@ class ComputerPool:
         searching = level in SEARCHING
         self.thinking += searching
         budget = shared_budget(self.thinking, self.workers) if searching else None
+        began = metrics.computer_turn_began()
         try:
             async with self._urgent():
                 return await loop.run_in_executor(pool, chooser, level, view, seed, budget)
@@ -139,6 +141,7 @@ class ComputerPool:
             return await think_in_thread(chooser, level, view, seed, budget)
         finally:
             self.thinking -= searching
+            metrics.computer_turn_ended(began)
 
     async def run(self, function: Callable[[Task], Done], task: Task) -> Done:
         """`function(task)` in a worker, for a player who is waiting (a hint): a function of
