@@ -1,4 +1,5 @@
-"""`Sessions` as front-ends hold it: the service with its tap handler beside it.
+"""`Sessions` as front-ends hold it: the service with its tap handler and the owners' tools
+beside it.
 
 The handler (`taps.py`) is built on the service's public methods, so it hangs on a
 subclass of the service here rather than inside `service.py`: that keeps the sessions'
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from .owners import GatedTaps, Owners
+from .refs import UserRef
 from .service import Sessions as Service
 from .taps import Taps
 
@@ -15,5 +18,16 @@ from .taps import Taps
 class Sessions(Service):
     @cached_property
     def taps(self) -> Taps:
-        """What every tap and command means: front-ends decode, call it, draw the reply."""
-        return Taps(self)
+        """What every tap and command means: front-ends decode, call it, draw the reply. A
+        blocked user's taps are refused first (`owners`)."""
+        return GatedTaps(self, self.owners)
+
+    @cached_property
+    def owners(self) -> Owners:
+        """The owners' commands, blocked users, this process's heartbeat and the notices."""
+        return Owners(self, self.parts.store, self.clock, process=self.parts.scheduler.owner)
+
+    async def admit(self, user: UserRef) -> None:
+        """Refuse (`Refused`, `Reason.BLOCKED`) a user an owner blocked: a front-end asks this
+        before any command it takes, so that nothing a blocked user asks is done."""
+        await self.owners.admit(user)

@@ -70,6 +70,8 @@ class Reason(StrEnum):
     nobody's time runs out."""
     NOT_PRACTICE = "not_practice"
     """Hints are given in practice matches only (the lobby's `practice` option)."""
+    BLOCKED = "blocked"
+    """An owner blocked the user (`owners`): nothing they ask is done, anywhere."""
 
 
 class Refused(Exception):
