@@ -1,9 +1,10 @@
-"""The words of the deal of the day: its start, its boards and yesterday's winner."""
+"""The words of the deal of the day: its offer, its start, the line of the chat it was asked in,
+its boards and yesterday's winner."""
 
 from __future__ import annotations
 
 from .i18n import t, tn
-from .sessions import DailyBoard, DailyLine, DailyStart
+from .sessions import DailyBoard, DailyLine, DailyOffer, DailyStart, MatchEnded
 from .sessions.daily import DAILY_TARGET
 
 
@@ -28,11 +29,29 @@ def daily_started_text(start: DailyStart, lang: str) -> str:
     return "\n".join(lines if yesterday is None else [*lines, yesterday])
 
 
-def daily_sent_text(start: DailyStart, lang: str) -> str:
-    """The answer where /daily was asked when the deal went to the private chat."""
-    yesterday = yesterday_text(start.yesterday, lang)
-    sent = t(lang, "daily.sent")
-    return sent if yesterday is None else f"{sent}\n{yesterday}"
+def daily_offer_text(offer: DailyOffer, lang: str) -> str:
+    """/daily's answer before anything is dealt: what the deal is, to confirm with a tap."""
+    lines = [t(lang, "daily.offer", name=offer.name, day=offer.day, target=DAILY_TARGET)]
+    yesterday = yesterday_text(offer.yesterday, lang)
+    return "\n".join(lines if yesterday is None else [*lines, yesterday])
+
+
+def daily_playing_text(name: str, day: str, lang: str) -> str:
+    """The line of the chat /daily was asked in, once the deal is dealt: who plays it."""
+    return t(lang, "daily.playing", name=name, day=day)
+
+
+def daily_done_text(event: MatchEnded, lang: str) -> str:
+    """That line once the deal is over: the player's points, the computer's, and the margin
+    the day's board ranks by (the player sits first, the computer second)."""
+    points, computer = event.totals[0], event.totals[1]
+    return t(lang, "daily.done", name=event.side_names[0], day=event.daily, points=points,
+             computer=computer, margin=margin_shown(points - computer))
+
+
+def daily_unfinished_text(name: str, day: str, lang: str) -> str:
+    """That line when the day ended before the deal did."""
+    return t(lang, "daily.unfinished", name=name, day=day)
 
 
 def daily_board_text(board: DailyBoard, lang: str) -> str:

@@ -1,6 +1,6 @@
 """The platform-neutral life of games in chats; front-ends only translate."""
 
-from .daily import DailyBoard, DailyLine, DailyStart
+from .daily import DailyBoard, DailyLine, DailyOffer, DailyStart
 from .events import (
     Event,
     GameCancelled,
@@ -46,6 +46,7 @@ __all__ = [
     "ComputerPool",
     "DailyBoard",
     "DailyLine",
+    "DailyOffer",
     "DailyStart",
     "Event",
     "FrontEndNotes",

@@ -2,11 +2,15 @@
 everyone, one attempt per player, and the day's boards.
 
 The match is an ordinary game in the chat the front-end picks for it (the player's private
-chat, where there is one): its turns, timers and end are those of every game. What makes it
-the day's is its seed and the claim the store keeps, one a player a day, written with the
-dealt game in one unit of work (`DailyDeal`): a deal of the day never sits in a lobby, and a
-claim never stands without its game. Asked again while it is being played (a retry after
-"one moment", a command delivered twice), /daily gives the player back their deal.
+chat, where there is one), played at the player's pace: no move clock, no warning and no
+reminder; they may leave and come back, across restarts, until the day ends (midnight UTC),
+when a deal still unfinished is closed as it stands (`Play.close_day`: cancelled, on no
+board, the player and the chat it was asked in told so). What makes it the day's is its seed
+and the claim the store keeps, one a player a day, written with the dealt game in one unit
+of work (`DailyDeal`): a deal of the day never sits in a lobby, and a claim never stands
+without its game. /daily first offers the deal (`Daily.offer`), dealt once its player
+confirms (`Daily.start`); asked again while it is being played (a confirmation tapped twice,
+a retry after "one moment", a command delivered twice), the player gets back their deal.
 
 The seed is the day's date keyed with a secret the store keeps (`kept_secret`), made once
 and the same for every process on the database: without it nobody can deal a day's cards,
@@ -20,12 +24,13 @@ import hmac
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 from ..engine import Game, Rules, dump_game
 from ..engine.rules import Variant
 from . import events as ev
 from .alarm import Alarm
+from .day import day_ends, utc_day
 from .directory import Directory
 from .games import EventBus, Games, base
 from .names import shown_name
@@ -52,7 +57,7 @@ ECHO_MOST = 40
 
 def daily_day(now: float) -> date:
     """The day (UTC) at `now`: everyone's deal changes at midnight UTC."""
-    return datetime.fromtimestamp(now, UTC).date()
+    return utc_day(now)
 
 
 def daily_seed(day: date, key: str) -> str:
@@ -103,6 +108,18 @@ class DailyStart:
     to them again, hand included."""
 
 
+@dataclass(frozen=True, slots=True)
+class DailyOffer:
+    """Today's deal offered to a player who has not had it yet: dealt only once they confirm
+    (a button carrying `day` and who they are, `Taps.daily_deal`)."""
+
+    day: str
+    """YYYY-MM-DD (UTC)."""
+    name: str
+    """The player offered it, as the chat shows them."""
+    yesterday: DailyLine | None
+
+
 def _lines(rows: list[DailyRow]) -> tuple[DailyLine, ...]:
     return tuple(DailyLine(rank, r.display_name, r.margin, r.moves) for rank, r in enumerate(rows, 1))
 
@@ -128,6 +145,16 @@ class Daily:
             self._key = await self.store.kept_secret(SECRET, secrets.token_hex(32))
         return daily_seed(day, self._key)
 
+    async def offer(self, user: UserRef) -> DailyOffer | DailyStart:
+        """What /daily offers `user` now: today's deal to confirm, or their deal under way given
+        back (nothing to confirm: it is dealt already); refused once today's is over."""
+        day = self.today()
+        player = await self.directory.player(user)
+        under_way = await self._under_way(day, player.id)
+        if under_way is not None:
+            return under_way
+        return DailyOffer(day.isoformat(), player.display_name, await self._yesterday(day))
+
     async def start(self, asked_in: ChatRef, plays_in: ChatRef, user: UserRef) -> DailyStart:
         """Deal `user`'s deal of the day in `plays_in`, asked for in `asked_in` (whose board it
         joins), clearing a lobby left in `plays_in` (a place of the player's alone, where no
@@ -143,9 +170,13 @@ class Daily:
         home = await self.directory.chat(plays_in, user.language)
         dead = await self.store.open_game(home.id, plays_in.place)
         if dead is not None and dead.status != GameStatus.LOBBY:
-            if await self.store.is_daily(dead.id) and any(s.player_id == player.id for s in dead.seats):
-                return await self._given_back(dead.id, daily_day(dead.created_at))
-            raise Refused(Reason.GAME_OPEN, game_id=dead.id)
+            mine = await self.store.is_daily(dead.id) and any(s.player_id == player.id for s in dead.seats)
+            if not mine:
+                raise Refused(Reason.GAME_OPEN, game_id=dead.id)
+            if daily_day(dead.created_at) == day:
+                return await self._given_back(dead.id, day)
+            await self._close_day(dead.id)
+            dead = None
         deal, game = await self._deal(day, home, player, plays_in.place, asked.id)
         try:
             async with self.store.unit() as uow:
@@ -180,10 +211,20 @@ class Daily:
                  SeatRow(1, computer.id, DAILY_LEVEL, True, 0, False, player=computer))
         seed = await self.seed(day)
         game = Game.new(DAILY_VARIANT.value, 2, rules=rules, seed=seed, undo=False)
-        deadline, kind = self.play.deadline_for(home, seats, game)
+        deadline, kind = self.play.deadline_for(home, seats, game, day_ends(day))
         new = NewGame(home.id, player.id, DAILY_VARIANT.value, changed_options(DAILY_VARIANT, rules), 2, 0,
                       str(home.defaults.get("deck_style", "napoletane")), seed, thread, seats)
         return DailyDeal(new, dump_game(game), deadline, kind, day.isoformat(), asked_in), game
+
+    async def _close_day(self, game_id: int) -> None:
+        """Close the player's deal of an earlier day still running (its day ended while the bot
+        was away, before the timers did it), so that today's can be dealt in its place."""
+        async with self.games.lock(game_id):
+            row, game = await self.games.load(game_id)
+            events = [] if game is None else await self.play.close_day(row, game)
+        await self.bus.publish(events)
+        if not events:
+            raise Refused(Reason.LOBBY_CHANGED)
 
     async def _under_way(self, day: date, player_id: int) -> DailyStart | None:
         """The player's deal of `day` given back while it is being played; None before they

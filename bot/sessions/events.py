@@ -71,6 +71,8 @@ class MatchEnded(Event):
     """Whether the match's end offers a rematch (a deal of the day offers none)."""
     practice: bool = False
     """A practice match, which counted for no rating or board: its end says so."""
+    daily: str = ""
+    """A deal of the day's end: its day (YYYY-MM-DD), for the line of the chat it was asked in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,8 @@ class SeatAutoplay(Event):
 class GameCancelled(Event):
     by: str
     """Who cancelled it; empty for a lobby that closed on its own (sessions.LOBBY_IDLE)."""
+    day_over: str = ""
+    """A deal of the day closed unfinished because its day (this one, YYYY-MM-DD) ended."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,11 @@ import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from ..engine import Game, IllegalMoveError, InvalidInputError, Move, dump_game, to_record
+from ..engine import Game, IllegalMoveError, InvalidInputError, Move, dump_game, record_line, to_record
 from ..engine.record import record_text
 from . import events as ev
 from .alarm import Alarm
+from .day import day_ends, utc_day
 from .directory import Directory
 from .games import EventBus, Games, base
 from .notices import owed_refs
@@ -20,6 +21,7 @@ from .ratings import display_rating, ladder_for, rate
 from .records import (
     ChatRow,
     DeadlineKind,
+    GameCancel,
     GameRow,
     GameStatus,
     MatchFinish,
@@ -45,6 +47,31 @@ class Play:
         self.clock = clock
         self.computer_pace = computer_pace
         self.max_timeouts = max_timeouts
+        self._day_over: dict[int, float | None] = {}
+        """Per game seen, when its day ends if it is a deal of the day (None: it is not)."""
+
+    async def day_over(self, row: GameRow) -> float | None:
+        """When game `row`'s day ends if it is a deal of the day, played with no clock until then
+        (None for any other game); asked of the store once per game, as that never changes."""
+        if row.id not in self._day_over:
+            daily = await self.store.is_daily(row.id)
+            self._day_over[row.id] = day_ends(utc_day(row.created_at)) if daily else None
+        return self._day_over[row.id]
+
+    async def close_day(self, row: GameRow, game: Game) -> list[ev.Event]:
+        """Close a deal of the day whose day ended before it did: cancelled as it stands, its
+        record kept, on no board; the events that say so (none when the game moved on meanwhile).
+        The caller holds the game's lock."""
+        try:
+            async with self.store.unit() as uow:
+                uow.add(GameCancel(row.id, GameStatus.RUNNING, row.version, record_line(game)))
+        except StaleVersion:
+            self.games.forget(row.id)
+            return []
+        self.games.forget(row.id)
+        self._day_over.pop(row.id, None)
+        chat = await self.directory.chat_row(row.chat_id)
+        return [ev.GameCancelled(**base(row, chat), by="", day_over=_day_of(row))]
 
     async def play(self, game_id: int, user: UserRef, expected_version: int,
                    move: str | Move, fuori: bool = False) -> TableView:
@@ -114,7 +141,8 @@ class Play:
                 seats = tuple(dataclasses.replace(s, timeouts=timeouts, autoplay=autoplay)
                               if s.seat == seat.seat else s for s in seats)
             finished = game.winner is not None
-            deadline, kind = (None, None) if finished else self.deadline_for(chat, seats, game)
+            day_over = await self.day_over(row)
+            deadline, kind = (None, None) if finished else self.deadline_for(chat, seats, game, day_over)
             result = outcome.round_result
             state = None
             rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
@@ -126,7 +154,7 @@ class Play:
                 record = to_record(game)
                 rounds = tuple((r.number, r.to_dict(), stored)
                                for r, stored in zip(game.results, record["rounds"], strict=True))
-                daily = await self.store.is_daily(row.id)
+                daily = day_over is not None
                 finish = await self._finish(game, seats, record, rated=not (game.rules.practice or daily))
             fields = base(row, chat)
             announced: list[ev.Event] = []
@@ -145,7 +173,8 @@ class Play:
                                     if r.player_id is not None and r.rating_after is not None)
                     announced.append(ev.MatchEnded(**fields, winner=game.winner, totals=tuple(game.totals),
                                                    side_names=names, rating_changes=changes,
-                                                   rematch=not daily, practice=game.rules.practice))
+                                                   rematch=not daily, practice=game.rules.practice,
+                                                   daily=_day_of(row) if daily else ""))
             try:
                 await self.store.commit_move(MoveCommit(
                     game_id=row.id, expected_version=before, state=state, seat=seat.seat,
@@ -162,6 +191,7 @@ class Play:
                      seats, state)
         if finished:
             self.games.forget(row.id)
+            self._day_over.pop(row.id, None)
         else:
             self.games.keep(row, game)
         play = outcome.play
@@ -211,11 +241,15 @@ class Play:
                 display_rating(after.mu, after.sigma) if after else None))
         return MatchFinish(record_text(record), tuple(results), tuple(new_ratings))
 
-    def deadline_for(self, chat: ChatRow, seats: Sequence[SeatRow],
-                     game: Game) -> tuple[float, DeadlineKind]:
+    def deadline_for(self, chat: ChatRow, seats: Sequence[SeatRow], game: Game,
+                     day_over: float | None = None) -> tuple[float, DeadlineKind]:
+        """The next deadline of `game`, whose next turn is a computer's or a person's (with the
+        chat's clock, none, or in a deal of the day until its day ends: `day_over`)."""
         seat = next(s for s in seats if s.seat == game.to_play)
         if seat.is_computer or seat.autoplay:
             return self.clock() + self.computer_pace, DeadlineKind.COMPUTER
+        if day_over is not None:
+            return day_over, DeadlineKind.DAY_OVER
         if chat.turn_limit == NO_CLOCK:
             return self.clock() + REMIND_AFTER, DeadlineKind.REMIND
         return self.clock() + chat.turn_limit, DeadlineKind.TURN
@@ -269,7 +303,8 @@ class Play:
             deadline, kind, warned = row.deadline, row.deadline_kind, row.warned
             turn = game.to_play == seat.seat
             if turn:
-                (deadline, kind), warned = self.deadline_for(chat, seats, game), False
+                day_over = await self.day_over(row)
+                (deadline, kind), warned = self.deadline_for(chat, seats, game, day_over), False
             try:
                 async with self.store.unit() as uow:
                     uow.add(SeatHandover(game_id, game.version, seat.seat, on, deadline, kind, turn))
@@ -292,6 +327,11 @@ def _with_game_facts(events: list[ev.Event], variant: str, game: Game) -> list[e
     return [dataclasses.replace(e, variant=variant) if isinstance(e, ev.RoundEnded)
             else dataclasses.replace(e, win_kind=kind) if isinstance(e, ev.MatchEnded) else e
             for e in events]
+
+
+def _day_of(row: GameRow) -> str:
+    """The day (UTC, YYYY-MM-DD) a deal of the day was dealt on, whose deal it is."""
+    return utc_day(row.created_at).isoformat()
 
 
 def _name_at(seats: Sequence[SeatRow], seat: int | None) -> str:

@@ -30,6 +30,9 @@ class DeadlineKind(StrEnum):
     COMPUTER = "computer"
     REMIND = "remind"
     """A turn with no clock (`options.NO_CLOCK`): its player is reminded once, never played for."""
+    DAY_OVER = "day_over"
+    """A turn in a deal of the day: no clock, no reminder; when its day ends (midnight UTC) the
+    deal is closed unfinished (`Play.close_day`)."""
 
 
 @dataclass(frozen=True, slots=True)

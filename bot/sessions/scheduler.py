@@ -155,11 +155,14 @@ class Scheduler:
                 return 0
             seat = next(s for s in row.seats if s.seat == game.to_play)
             computer = seat.is_computer or seat.autoplay
-            if row.deadline_kind is DeadlineKind.REMIND and not computer:
+            events: list[ev.Event]
+            if row.deadline_kind is DeadlineKind.DAY_OVER and not computer:
+                events = await self.play.close_day(row, game)
+            elif row.deadline_kind is DeadlineKind.REMIND and not computer:
                 reminder = await self._remind(row, game, seat)
                 if reminder is None:
                     return 0
-                events: list[ev.Event] = [reminder]
+                events = [reminder]
             else:
                 events = await self._move(row, game, seat, computer)
         await self.bus.publish(events)

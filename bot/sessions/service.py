@@ -24,7 +24,7 @@ from ..ai.review import DEFAULT_SEARCHES
 from ..engine import Game, Move, SeatView
 from ..i18n import LANGUAGES
 from .alarm import Alarm
-from .daily import Daily, DailyBoard, DailyStart
+from .daily import Daily, DailyBoard, DailyOffer, DailyStart
 from .directory import Directory
 from .events import Event, ReviewOwed
 from .games import EventBus, Games, Listener
@@ -440,6 +440,15 @@ class Sessions:
         being played, the same deal is given back (`DailyStart.resumed`); refused once it is
         over, or while `plays_in` has a match running (a lobby there is cleared)."""
         return await self._daily.start(asked_in, plays_in, user)
+
+    async def daily_offer(self, user: UserRef) -> DailyOffer | DailyStart:
+        """What /daily offers `user`: today's deal, dealt once they confirm (`daily`), or their
+        deal under way given back; refused once today's is over."""
+        return await self._daily.offer(user)
+
+    def daily_today(self) -> str:
+        """Today (UTC) as YYYY-MM-DD: the day whose deal /daily offers now."""
+        return self._daily.today().isoformat()
 
     async def daily_board(self, chat_ref: ChatRef | None) -> DailyBoard:
         """Today's deal of the day board of `chat_ref`'s players (None: everyone's), ranked by

@@ -20,7 +20,7 @@ from .refusals import Refused
 from .views import HandView
 
 if TYPE_CHECKING:
-    from .daily import DailyStart
+    from .daily import DailyOffer, DailyStart
     from .hints import PracticeHint
     from .reviews import MatchReview, ReviewAsked
 
@@ -63,6 +63,10 @@ class Action(StrEnum):
     """Sit in a team lobby as the partner of the player in seat `index` (at the lobby's version)."""
     HAND_OVER = "O"
     """The creator or an admin hands the seat to move to the computer (a game with no move clock)."""
+    DAILY_DEAL = "y"
+    """Deal the deal of the day offered by /daily (`arg`: the day and who asked, `Tap.daily`)."""
+    DAILY_DROP = "n"
+    """Leave the deal of the day offered by /daily undealt (`arg` as for `DAILY_DEAL`)."""
 
 
 class Setting(StrEnum):
@@ -98,6 +102,20 @@ class Tap:
         """A lobby option's (key, value), for OPTION."""
         key, _, value = self.arg.partition("=")
         return key, value
+
+    @property
+    def daily(self) -> tuple[str, str]:
+        """The day (YYYY-MM-DD) and the asker's key of a deal of the day offered, for DAILY_DEAL
+        and DAILY_DROP (whose `arg` is `YYYYMMDD.key`); ValueError for anything else."""
+        day, dot, key = self.arg.partition(".")
+        if not dot or len(day) != 8 or not day.isdigit() or not key:
+            raise ValueError(self.arg)
+        return f"{day[:4]}-{day[4:6]}-{day[6:]}", key
+
+    @classmethod
+    def daily_offer(cls, action: Action, day: str, user_key: str) -> Tap:
+        """The tap of a button answering the offer of `day`'s deal (YYYY-MM-DD) to `user_key`."""
+        return cls(action, arg=f"{day.replace('-', '')}.{user_key}")
 
     @property
     def setting(self) -> tuple[Setting, str]:
@@ -190,9 +208,9 @@ class Reply:
     """The settings saved, for the front-end's own copies of them."""
     game_id: int | None = None
     """The game the command acted on, where the tap did not name it."""
-    result: PracticeHint | MatchReview | ReviewAsked | DailyStart | None = None
+    result: PracticeHint | MatchReview | ReviewAsked | DailyOffer | DailyStart | None = None
     """A value to show: the computer's advice on a practice hand, a player's review of a match,
-    the deal of the day begun."""
+    the deal of the day offered (to confirm with `DAILY_DEAL`) or begun."""
 
     @classmethod
     def refusal(cls, refused: Refused) -> Reply:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..i18n import LANGUAGES
 from . import interaction
+from .daily import DailyOffer
 from .interaction import PLAIN, HandMode, HandPrompt
 from .newgame_line import checked_options, read_newgame_line, solo_level
 from .options import HOUSE_OPTIONS, NO_CLOCK, TURN_LIMIT, VARIANTS, variant_named
@@ -302,14 +303,40 @@ class Taps:
         or asked privately)."""
         return await self.sessions.daily_board(None if everyone or asker.chat is None else asker.chat)
 
-    async def daily(self, asker: Asker, plays_in: ChatRef) -> Reply:
-        """/daily: the asker's deal of the day, played in `plays_in` (where the front-end shows
-        it to them alone) and counted on the board of the chat it was asked in. Asked in a chat
-        by someone the bot cannot write to, the way to their private chat first."""
+    async def daily(self, asker: Asker) -> Reply:
+        """/daily: the asker's deal of the day offered (`DailyOffer`: the front-end asks them to
+        confirm with `Action.DAILY_DEAL`, and nothing is dealt until they do), or their deal
+        under way given back (`DailyStart.resumed`). Asked in a chat by someone the bot cannot
+        write to, the way to their private chat first."""
         if asker.chat is not None and not asker.reachable:
             return Reply(say=Say("dm.start_first"), open_private_daily=True)
-        start = await self.sessions.daily(asker.chat or plays_in, plays_in, asker.user)
-        return Reply(result=start)
+        return Reply(result=await self.sessions.daily_offer(asker.user))
+
+    async def daily_deal(self, asker: Asker, tap: Tap, plays_in: ChatRef) -> Reply:
+        """A button under the offer of /daily: `DAILY_DEAL` deals the asker's deal of the day in
+        `plays_in` (where the front-end shows it to them alone), counted on the board of the
+        chat it was asked in; safe to tap again (the deal under way comes back). `DAILY_DROP`
+        leaves it undealt. Only the player it was offered to, on its day, may answer it."""
+        try:
+            try:
+                day, key = tap.daily
+            except ValueError:
+                raise Refused(Reason.BAD_INPUT) from None
+            if tap.action not in (Action.DAILY_DEAL, Action.DAILY_DROP):
+                raise Refused(Reason.BAD_INPUT)
+            if key != asker.user.key:
+                raise Refused(Reason.DAILY_NOT_YOURS)
+            if day != self.sessions.daily_today():
+                raise Refused(Reason.DAILY_OLD_OFFER, day=day)
+            if asker.chat is not None and not asker.reachable:
+                return Reply(say=Say("dm.start_first"), open_private_daily=True)
+            if tap.action is Action.DAILY_DROP:
+                offered = await self.sessions.daily_offer(asker.user)
+                return Reply(result=offered) if not isinstance(offered, DailyOffer) else \
+                    Reply(say=Say("daily.dropped"))
+            return Reply(result=await self.sessions.daily(asker.chat or plays_in, plays_in, asker.user))
+        except Refused as refused:
+            return Reply.refusal(refused)
 
     async def cancel_command(self, asker: Asker) -> Reply:
         """/cancel: as the lobby's Cancel button, a lobby at once, a match in play only once its

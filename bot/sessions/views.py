@@ -305,7 +305,7 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
 
 def _clock_of(row: GameRow) -> float | None:
     """The deadline a table tells: none while a turn with no clock waits for its reminder."""
-    return None if row.deadline_kind is DeadlineKind.REMIND else row.deadline
+    return None if row.deadline_kind in (DeadlineKind.REMIND, DeadlineKind.DAY_OVER) else row.deadline
 
 
 def leftover_line(game: Game, names: dict[int, str]) -> PlayLine | None:

@@ -20,6 +20,19 @@ def _said(asked: Interaction) -> str:
     return " ".join(m.text for m in [*first, *asked.followups])
 
 
+async def _dealt(w: World, user: User) -> Interaction:
+    """`user`'s /daily, offered (an ephemeral message, theirs alone, dealing nothing yet), then
+    Deal pressed; the press."""
+    asked = await w.fake.slash(user, w.channel, "daily")
+    offer = asked.reply
+    assert offer.ephemeral and offer.visible_to is user
+    place = ChatRef(PLATFORM, str(w.channel.id), thread=f"daily-{user.id}")
+    assert await w.sessions.open_game_id(place) is None, "nothing dealt before the press"
+    deal = next(c["custom_id"] for c in offer.components_flat()
+                if c.get("custom_id", "").startswith("scopa:y:"))
+    return await w.fake.press(user, offer, custom_id=deal)
+
+
 async def _daily_game(w: World, user: User) -> int:
     game_id = await w.sessions.open_game_id(ChatRef(PLATFORM, str(w.channel.id), thread=f"daily-{user.id}"))
     assert game_id is not None
@@ -29,11 +42,10 @@ async def _daily_game(w: World, user: User) -> int:
 async def test_two_players_play_the_deal_of_the_day_in_the_channel_beside_its_game(world: World) -> None:
     w = world
     duel = await started_duel(w)
-    alice_asked = await w.fake.slash(w.alice, w.channel, "daily")
-    assert "Smazzata del giorno" in _said(alice_asked)
-    assert alice_asked.response_message is None or alice_asked.response_message.ephemeral
-    bob_asked = await w.fake.slash(w.bob, w.channel, "daily")
-    assert "Deal of the day" in _said(bob_asked)
+    alice_asked = await _dealt(w, w.alice)
+    assert "Smazzata del giorno" in alice_asked.reply.text and not alice_asked.reply.components_flat()
+    bob_asked = await _dealt(w, w.bob)
+    assert "Deal of the day" in bob_asked.reply.text
     alice_game, bob_game = await _daily_game(w, w.alice), await _daily_game(w, w.bob)
     assert len({duel, alice_game, bob_game}) == 3
     await table_message(w, alice_game)
@@ -64,7 +76,7 @@ def _shows(w: World, custom_id: str) -> Message | None:
 async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and_tomorrow_plays(
         world: World) -> None:
     w = world
-    await w.fake.slash(w.alice, w.channel, "daily")
+    await _dealt(w, w.alice)
     game_id = await _daily_game(w, w.alice)
     asked_again = await w.fake.slash(w.alice, w.channel, "daily")
     assert "è in corso" in _said(asked_again), "asked again while under way: the same deal back"
@@ -79,8 +91,8 @@ async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and
     assert await w.sessions.open_game_id(place) is None, "a refused rematch opens nothing"
 
     w.clock.advance(DAY)
-    again = await w.fake.slash(w.alice, w.channel, "daily")
-    assert "Smazzata del giorno" in _said(again)
+    again = await _dealt(w, w.alice)
+    assert "Smazzata del giorno" in again.reply.text
     tomorrow = await _daily_game(w, w.alice)
     assert tomorrow != game_id
     await play_to_end(w, tomorrow, [w.alice])

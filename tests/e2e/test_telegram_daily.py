@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
-from bot.sessions import ChatRef
+from bot.sessions import ChatRef, GameSummary, UserRef
 
 from ..crash_daily import killed_asking_for_the_daily
-from ..fakes.telegram_server import FakeMessage, FakeTelegramServer, FakeUser
+from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from ..sessions_helpers import FakeClock
 from ..telegram_helpers import (
     MATCH_OVER,
+    Bot,
     Taps,
     answered,
     bot_messages,
@@ -33,16 +34,39 @@ from ..telegram_helpers import (
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC).timestamp()
+OFFER = "deal the cards now?"
+
+
+async def dealt(tg: FakeTelegramServer, chat: FakeChat | FakeUser, user: FakeUser, day: str = "2026-11-25"
+                ) -> FakeMessage:
+    """`user` asks for the deal of the day in `chat`, is offered it and taps Deal; the offer."""
+    before = {m.message_id for m in bot_messages(tg, chat)}
+    tg.user_sends(chat, user, "/daily")
+    offer = await tg.wait_for(lambda: next((m for m in bot_messages(tg, chat) if m.message_id not in before
+                                            and OFFER in shown(m) and day in shown(m)), None),
+                              what=f"the offer of the deal of {day}")
+    assert not (await answered(tg, tg.tap(chat, offer, user, "Deal"))).show_alert
+    return offer
 
 
 async def test_a_player_plays_the_deal_of_the_day_privately_and_the_board_shows_them(tmp_path: Path) -> None:
     async with FakeTelegramServer() as tg:
-        alice = tg.add_user("Alice")
-        group = friends_group(tg, alice)
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db", clock=FakeClock(NOON)) as bot:
             await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             tg.user_sends(group, alice, "/daily")
-            await tg.wait_for_message(group, contains="Today's deal is waiting for you in our private chat")
+            offer = await tg.wait_for_message(group, contains=OFFER)
+            assert shown(offer).startswith("Alice, the deal of the day 2026-11-25")
+            assert not await _games(bot, alice), "no deal without a tap"
+            by_bob = await answered(tg, tg.tap(group, offer, bob, "Deal"))
+            assert by_bob.show_alert and "offered to someone else" in (by_bob.answer_text or "")
+            assert not await _games(bot, bob) and not await _games(bot, alice), "another's tap deals nothing"
+            tapped = await answered(tg, tg.tap(group, offer, alice, "Deal"))
+            assert not tapped.show_alert and "private chat" in (tapped.answer_text or "")
+            await tg.wait_for(lambda: "Alice is playing the deal of the day 2026-11-25" in shown(
+                tg.message(group, offer.message_id)), what="the group's line: who plays")
+            assert not tg.message(group, offer.message_id).callback_data, "the offer's buttons go"
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25: a match to 11")
             await tg.wait_for(lambda: any(d.startswith("p") for m in bot_messages(tg, alice)
                                           for d in m.callback_data), what="the hand, in private")
@@ -50,6 +74,11 @@ async def test_a_player_plays_the_deal_of_the_day_privately_and_the_board_shows_
             await play_until_over(tg, alice, [alice], timeout=30)
             over = match_over(tg, alice)
             assert over is not None and "Final score: Alice" in shown(over)
+            line = await tg.wait_for(lambda: (m := tg.message(group, offer.message_id)) and
+                                     "Alice played the deal of the day 2026-11-25:" in shown(m) and m,
+                                     what="the group's line: the result")
+            assert "against the computer (" in shown(line)
+            assert len(bot_messages(tg, group)) == 1, "one line in the group, edited as the deal goes"
 
             tg.user_sends(alice, alice, "/daily")
             await tg.wait_for_message(alice, contains="one attempt a day")
@@ -74,12 +103,24 @@ async def test_a_player_the_bot_cannot_write_to_yet_starts_the_deal_from_the_pri
             assert payload == "daily"
             assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(bruno.id))) is None
             tg.user_starts_bot(bruno, payload)
+            offer = await tg.wait_for_message(bruno, contains=OFFER)
+            assert not await _games(bot, bruno)
+            assert not (await answered(tg, tg.tap(bruno, offer, bruno, "Deal"))).show_alert
             await tg.wait_for_message(bruno, contains="Deal of the day 2026-11-25: a match to 11")
             await tg.wait_for(lambda: any(d.startswith("p") for m in bot_messages(tg, bruno)
                                           for d in m.callback_data), what="the hand, in private")
 
 
 DAY = 24 * 3600
+
+
+async def _games(bot: Bot, user: FakeUser) -> list[GameSummary]:
+    """The games `user` sits in now (asked without touching any chat of theirs)."""
+    return await bot.sessions.games_of(UserRef(PLATFORM, str(user.id), user.first_name))
+
+
+def _deal_data(user: FakeUser, day: str = "20261125") -> str:
+    return f"y|0|{day}.{user.id}"
 
 
 def _hands(tg: FakeTelegramServer, user: FakeUser) -> list[FakeMessage]:
@@ -113,7 +154,7 @@ async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and
         alice = tg.add_user("Alice", language_code="en")
         async with running_bot(tg, tmp_path / "bot.db", clock=clock) as bot:
             tg.user_starts_bot(alice)
-            tg.user_sends(alice, alice, "/daily")
+            await dealt(tg, alice, alice)
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25")
             await play_until_over(tg, alice, [alice], timeout=30)
             over = match_over(tg, alice)
@@ -127,7 +168,7 @@ async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and
 
             clock.advance(DAY)
             before = len(_hands(tg, alice))
-            tg.user_sends(alice, alice, "/daily")
+            await dealt(tg, alice, alice, "2026-11-26")
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-26")
             await tg.wait_for(lambda: len(_hands(tg, alice)) > before, what="tomorrow's hand")
             await _play_another_to_its_end(tg, alice)
@@ -142,12 +183,15 @@ async def test_daily_asked_again_while_under_way_gives_the_deal_back_with_a_fres
         group = friends_group(tg, alice)
         async with running_bot(tg, tmp_path / "bot.db", clock=FakeClock(NOON)) as bot:
             await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
-            tg.user_sends(group, alice, "/daily")
+            offer = await dealt(tg, group, alice)
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25")
             await tg.wait_for(lambda: _hands(tg, alice), what="the hand")
             first = _hands(tg, alice)[-1].message_id
             tg.user_sends(group, alice, "/daily")
             await tg.wait_for_message(alice, contains="is under way")
+            await tg.wait_for_message(group, contains="Alice is playing the deal of the day 2026-11-25")
+            again = await answered(tg, tg.forge_callback(group, offer, alice, _deal_data(alice)))
+            assert not again.show_alert, "the Deal button tapped again gives the deal back"
             await tg.wait_for(lambda: any(m.message_id > first for m in _hands(tg, alice)),
                               what="the hand again, below")
             assert not any("one attempt a day" in shown(m) for chat in (alice, group)
@@ -172,7 +216,7 @@ async def test_daily_with_a_word_it_does_not_know_says_what_it_takes_and_starts_
             assert "board global" in shown(said) and "nothing was started" in shown(said)
             assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None
             tg.user_sends(alice, alice, "/daily")
-            await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25"), "the day's attempt kept"
+            await tg.wait_for_message(alice, contains=OFFER), "the day's attempt kept"
 
 
 async def _killed_at_then_played(db: Path, step: int) -> str:
@@ -184,9 +228,12 @@ async def _killed_at_then_played(db: Path, step: int) -> str:
         group = friends_group(tg, alice)
         said = killed_asking_for_the_daily(f"sqlite:///{db}", step, PLATFORM, str(alice.id), str(group.id))
         async with running_bot(tg, db, clock=FakeClock(NOON)):
-            tg.user_sends(alice, alice, "/daily")
-            await tg.wait_for_message(alice, contains="is under way" if said == "dealt"
-                                      else "Deal of the day 2026-11-25")
+            if said == "dealt":
+                tg.user_sends(alice, alice, "/daily")
+                await tg.wait_for_message(alice, contains="is under way")
+            else:
+                await dealt(tg, alice, alice)
+                await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25")
             await tg.wait_for(lambda: _hands(tg, alice), what="the hand")
             await play_until_over(tg, alice, [alice], timeout=30)
             assert not any("one attempt a day" in shown(m) for m in bot_messages(tg, alice))

@@ -48,6 +48,8 @@ ARGS: dict[Arg, st.SearchStrategy[str]] = {
     Arg.SETTING: st.sampled_from([f"{key}={value}" for key, values in SETTINGS.items() for value in values]),
     Arg.CARD: st.sampled_from(CARD_CODES),
     Arg.MOVE: moves(),
+    Arg.OFFER: st.builds("{}.{}".format, st.integers(10000000, 99999999).map(str),
+                         st.integers(1, 10 ** 20 - 1).map(str)),
 }
 
 

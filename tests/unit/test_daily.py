@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
 
 import pytest
 
 from bot.engine import Game, Move, Rules, SeatView
-from bot.sessions import ChatRef, Reason, Refused, Sessions, UserRef
+from bot.sessions import ChatRef, DailyOffer, DailyStart, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import DAILY_TARGET, daily_seed
-from bot.sessions.events import MatchEnded
+from bot.sessions.events import Event, GameCancelled, MatchEnded
 from bot.sessions.records import DeadlineKind, GameStatus
 
 from ..fakes.memory_store import MemoryStore
@@ -172,16 +173,66 @@ async def test_daily_clears_a_lobby_left_in_the_private_chat_and_a_daily_has_no_
     assert not tomorrow.resumed and tomorrow.day == "2026-11-26"
 
 
-async def test_a_deal_begun_before_midnight_is_given_back_first_then_the_new_days_deal_comes() -> None:
+async def test_a_deal_unfinished_at_midnight_is_closed_as_it_stood_and_the_new_days_deal_comes() -> None:
     clock = FakeClock(datetime(2026, 11, 25, 23, 59, tzinfo=UTC).timestamp())
     sessions = await open_memory_sessions(clock)
+    seen: list[Event] = []
+    sessions.subscribe(_collected(seen))
     start = await sessions.daily(CHAT, private(ALICE), ALICE)
-    clock.advance(120)
-    back = await sessions.daily(CHAT, private(ALICE), ALICE)
-    assert back.resumed and back.table.game_id == start.table.game_id and back.day == "2026-11-25"
-    await play_to_end(sessions, start.table.game_id, [ALICE])
+    await _to_alices_turn(sessions, start.table.game_id)
+    clock.advance(59)
+    assert await sessions.run_due() == 0, "a minute before midnight nothing is due"
+    clock.advance(2)
+    assert await sessions.run_due() == 1
+    closed = [e for e in seen if isinstance(e, GameCancelled)]
+    assert [(e.game_id, e.day_over) for e in closed] == [(start.table.game_id, "2026-11-25")]
+    assert (await sessions.table(start.table.game_id)).status is GameStatus.CANCELLED
+    assert [line.name for line in (await sessions.daily_board(None)).lines] == [], "on no board"
     today = await sessions.daily(CHAT, private(ALICE), ALICE)
     assert not today.resumed and today.day == "2026-11-26"
+
+
+async def test_a_deal_of_an_ended_day_found_running_at_daily_is_closed_and_todays_dealt() -> None:
+    """The bot was away at midnight: /daily, asked before the timers ran, closes it itself."""
+    clock = FakeClock(datetime(2026, 11, 25, 23, 0, tzinfo=UTC).timestamp())
+    sessions = await open_memory_sessions(clock)
+    start = await sessions.daily(CHAT, private(ALICE), ALICE)
+    await _to_alices_turn(sessions, start.table.game_id)
+    clock.advance(2 * 3600)
+    today = await sessions.daily(CHAT, private(ALICE), ALICE)
+    assert not today.resumed and today.day == "2026-11-26" and today.table.game_id != start.table.game_id
+    assert (await sessions.table(start.table.game_id)).status is GameStatus.CANCELLED
+
+
+async def test_daily_offers_the_deal_and_deals_nothing_until_asked_to() -> None:
+    clock = FakeClock(NOON)
+    sessions = await open_memory_sessions(clock)
+    offer = await sessions.daily_offer(ALICE)
+    assert isinstance(offer, DailyOffer) and offer.day == "2026-11-25" and offer.name == "Alice"
+    assert await sessions.open_game_id(private(ALICE)) is None, "an offer deals nothing"
+    assert sessions.daily_today() == "2026-11-25"
+    start = await sessions.daily(CHAT, private(ALICE), ALICE)
+    again = await sessions.daily_offer(ALICE)
+    assert isinstance(again, DailyStart) and again.resumed and again.table.game_id == start.table.game_id
+    await play_to_end(sessions, start.table.game_id, [ALICE])
+    with pytest.raises(Refused) as refused:
+        await sessions.daily_offer(ALICE)
+    assert refused.value.reason is Reason.DAILY_PLAYED
+
+
+async def _to_alices_turn(sessions: Sessions, game_id: int) -> None:
+    """The computer's first play made, if it leads: Alice's turn, with nobody's clock running."""
+    for _ in range(3):
+        if (await sessions.table(game_id)).to_play == 0:
+            return
+        await sessions.run_due()
+    raise AssertionError("Alice's turn never came")
+
+
+def _collected(into: list[Event]) -> Callable[[Event], Awaitable[None]]:
+    async def listen(event: Event) -> None:
+        into.append(event)
+    return listen
 
 
 async def test_the_players_first_turn_waits_for_them_and_the_computers_is_played_at_once() -> None:
@@ -196,9 +247,12 @@ async def test_the_players_first_turn_waits_for_them_and_the_computers_is_played
         assert row is not None
         kinds.add(row.deadline_kind)
         if start.table.to_play == 0:
-            assert row.deadline_kind is DeadlineKind.TURN and row.deadline == NOON + 90
+            midnight = datetime(2026, 11, 26, tzinfo=UTC).timestamp()
+            assert row.deadline_kind is DeadlineKind.DAY_OVER and row.deadline == midnight, \
+                "no clock: the turn waits until the day ends"
+            clock.advance(3 * 3600)
             assert await sessions.run_due() == 0 and (await sessions.table(row.id)).version == 0, \
-                "nobody plays for the player on their turn"
+                "nobody plays for the player on their turn, nor reminds them"
         else:
             assert row.deadline_kind is DeadlineKind.COMPUTER and await sessions.run_due() == 1
-    assert kinds == {DeadlineKind.TURN, DeadlineKind.COMPUTER}
+    assert kinds == {DeadlineKind.DAY_OVER, DeadlineKind.COMPUTER}

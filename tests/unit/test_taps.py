@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.sessions import ChatRef, DailyStart, GameStatus, Reason, Refused, Sessions, UserRef
+from bot.sessions import ChatRef, DailyOffer, DailyStart, GameStatus, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import daily_request
 from bot.sessions.interaction import PLAIN, HandMode
 from bot.sessions.tap import Action, Asker, Redraw, Setting, Tap
@@ -140,20 +140,39 @@ async def test_the_private_chat_link_readies_only_a_seat_taken_in_the_chat() -> 
     assert [seat.name for seat in (await sessions.lobby(CHAT)).seats if seat is not None] == ["Alice", "Bob"]
 
 
-async def test_the_deal_of_the_day_asked_in_a_group_waits_for_the_private_chat_and_counts_there() -> None:
+async def test_the_deal_of_the_day_is_offered_then_dealt_by_its_players_tap_alone() -> None:
     sessions = await open_memory_sessions()
     home = UserRef(ALICE.platform, ALICE.key, ALICE.name)
     private = ChatRef(ALICE.platform, ALICE.key, ALICE.name)
-    unreached = await sessions.taps.daily(Front(reachable=False).asker(home), private)
+    unreached = await sessions.taps.daily(Front(reachable=False).asker(home))
     assert unreached.open_private_daily and unreached.say is not None and unreached.result is None
-    assert await sessions.open_game_id(private) is None, "no deal begun before the bot can write"
+    offered = await sessions.taps.daily(Front().asker(home))
+    assert isinstance(offered.result, DailyOffer) and offered.result.name == "Alice"
+    assert await sessions.open_game_id(private) is None, "an offer deals nothing"
 
-    started = await sessions.taps.daily(Front().asker(home), private)
-    assert isinstance(started.result, DailyStart)
-    assert await sessions.open_game_id(private) is not None
-    again = await sessions.taps.daily(Front().asker(home), private)
-    assert isinstance(again.result, DailyStart) and again.result.resumed, "asked again: the same deal"
+    deal = Tap.daily_offer(Action.DAILY_DEAL, offered.result.day, ALICE.key)
+    bob_private = ChatRef(BOB.platform, BOB.key, BOB.name)
+    by_bob = await sessions.taps.daily_deal(Front().asker(BOB), deal, bob_private)
+    assert by_bob.refused is not None and by_bob.refused.reason is Reason.DAILY_NOT_YOURS
+    old = Tap.daily_offer(Action.DAILY_DEAL, "2026-01-01", ALICE.key)
+    stale = await sessions.taps.daily_deal(Front().asker(home), old, private)
+    assert stale.refused is not None and stale.refused.reason is Reason.DAILY_OLD_OFFER
+    forged = await sessions.taps.daily_deal(Front().asker(home), Tap(Action.DAILY_DEAL, arg="x"), private)
+    assert forged.refused is not None and forged.refused.reason is Reason.BAD_INPUT
+    assert await sessions.open_game_id(private) is None and await sessions.open_game_id(bob_private) is None
+
+    dropped = await sessions.taps.daily_deal(
+        Front().asker(home), Tap.daily_offer(Action.DAILY_DROP, offered.result.day, ALICE.key), private)
+    assert dropped.say is not None and dropped.say.key == "daily.dropped"
+    assert await sessions.open_game_id(private) is None
+
+    started = await sessions.taps.daily_deal(Front().asker(home), deal, private)
+    assert isinstance(started.result, DailyStart) and not started.result.resumed
+    again = await sessions.taps.daily_deal(Front().asker(home), deal, private)
+    assert isinstance(again.result, DailyStart) and again.result.resumed, "tapped again: the same deal"
     assert again.result.table.game_id == started.result.table.game_id
+    asked = await sessions.taps.daily(Front().asker(home))
+    assert isinstance(asked.result, DailyStart) and asked.result.resumed, "under way: nothing to confirm"
 
 
 async def test_the_daily_board_is_the_chats_in_a_group_and_everyones_in_private() -> None:

@@ -50,6 +50,7 @@ class Arg(Enum):
     SETTING = "setting"
     CARD = "card"
     MOVE = "move"
+    OFFER = "offer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,8 @@ SHAPES: dict[Action, Shape] = {
     Action.HINT: Shape(True),
     Action.SIT: Shape(True, indexed=True),
     Action.HAND_OVER: Shape(True),
+    Action.DAILY_DEAL: Shape(arg=Arg.OFFER),
+    Action.DAILY_DROP: Shape(arg=Arg.OFFER),
 }
 """Per action: does it carry a version, which argument, and a capture's index."""
 
@@ -124,7 +127,10 @@ _ARG_PATTERNS: dict[Arg, str] = {
     Arg.SETTING: _choice(SETTINGS),
     Arg.CARD: CARD_PATTERN,
     Arg.MOVE: MOVE_PATTERN,
+    Arg.OFFER: r"[0-9]{8}\.[1-9][0-9]{0,19}",
 }
+"""An offer (the deal of the day's buttons) carries its day and whom it was offered to:
+`YYYYMMDD.key`, the key a user's (digits, on Telegram and Discord alike)."""
 _ARG_LONGEST: dict[Arg, int] = {
     Arg.NONE: 0,
     Arg.LEVEL: max(map(len, LEVELS)),
@@ -135,6 +141,7 @@ _ARG_LONGEST: dict[Arg, int] = {
     Arg.SETTING: max(len(key.value) + 1 + len(value) for key, values in SETTINGS.items() for value in values),
     Arg.CARD: 3,
     Arg.MOVE: MAX_MOVE,
+    Arg.OFFER: 8 + 1 + 20,
 }
 _NUMBER = r"(?:0|[1-9][0-9]{0,8})"
 _INDEX = r"(?:0|[1-9][0-9]{0,2})"

@@ -7,7 +7,6 @@ the channel's language.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Awaitable
 from typing import Any
@@ -19,12 +18,23 @@ from ...render import card_legend, failure_text, newgame_help, refusal_text, rul
 from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_started_text
 from ...render_review import accuracy_help
-from ...sessions import ChatRef, ChatSettings, DailyStart, Reason, Refused, Sessions, UserRef, language_of
+from ...sessions import (
+    ChatRef,
+    ChatSettings,
+    DailyOffer,
+    DailyStart,
+    Reason,
+    Refused,
+    Sessions,
+    UserRef,
+    language_of,
+)
 from ...sessions.interaction import deck_to_show, rules_to_show, variant_to_show
 from ...sessions.tap import Asker, Redraw, Setting
 from ...sessions.tap import Reply as TapReply
 from ..common.failures import log_failure
 from .components import link
+from .daily import offer_reply
 from .embeds import text_embed
 from .identity import asker, chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
 from .presenter import Presenter
@@ -180,7 +190,10 @@ class CommandHandlers:
         if stopped is not None:
             return stopped
         assert chat is not None
-        start = (await self.sessions.taps.daily(asker(interaction), daily_place(chat, user))).result
+        reply = await self.sessions.taps.daily(asker(interaction))
+        if isinstance(reply.result, DailyOffer):
+            return offer_reply(reply.result, user, lang)
+        start = reply.result
         assert isinstance(start, DailyStart)
         if start.resumed:
             row = await self.sessions.game_row(start.table.game_id)
@@ -270,11 +283,3 @@ def _on_off(value: object) -> str | None:
     if value is None:
         return None
     return ("on" if value else "off") if isinstance(value, bool) else str(value)
-
-
-def daily_place(chat: ChatRef, user: UserRef) -> ChatRef:
-    """Where `user`'s deal of the day is played: the channel, as a place of its own, so that it
-    keeps neither the channel's own game nor another player's deal from being played. Discord
-    has no private chat the bot's games can live in (they need a server channel), and an
-    ephemeral message lives 15 minutes only; the hand is private there as in every game."""
-    return dataclasses.replace(chat, thread=f"daily-{user.key}")

@@ -25,6 +25,7 @@ from ...sessions.taps import HAND_ACTIONS
 from ..common.failures import log_failure
 from .components import confirm_cancel
 from .custom_ids import Action, Menu, drawn_before, option_choice
+from .daily import DAILY_ACTIONS, pressed
 from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import asker, user_ref
 from .presenter import Presenter
@@ -58,6 +59,8 @@ class PressHandlers:
                 if press is None:
                     return Reply.note(refusal_text(Refused(Reason.BAD_INPUT), lang))
             who = asker(interaction)
+            if press.action in DAILY_ACTIONS:
+                return await pressed(self.sessions, self.presenter, who, press, lang)
             return await self._draw(interaction, who, press, await self.sessions.taps.tap(who, press), lang)
         except Exception as exc:
             log_failure(log, f"press {custom_id!r}", exc)

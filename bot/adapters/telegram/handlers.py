@@ -27,7 +27,7 @@ from ... import metrics
 from ...i18n import t
 from ...render import card_legend, newgame_help, refusal_text, rules_text
 from ...render_boards import leaderboard_text, stats_text
-from ...render_daily import daily_board_text, daily_sent_text, daily_started_text
+from ...render_daily import daily_board_text, daily_playing_text, daily_started_text
 from ...render_review import accuracy_help
 from ...sessions import (
     ChatRef,
@@ -38,13 +38,13 @@ from ...sessions import (
     UserRef,
     interaction,
 )
-from ...sessions.daily import DailyStart, daily_request
+from ...sessions.daily import DailyOffer, DailyStart, daily_request
 from ...sessions.queries import asks_for_everyone
 from ...sessions.tap import Asker, Redraw, Reply
 from ...sessions.throttle import CommandReply, CommandThrottle
 from .askers import asker
+from .daily import offer_content
 from .identity import (
-    PLATFORM,
     chat_ref,
     is_group,
     message_link,
@@ -402,7 +402,7 @@ class Handlers:
             await self._reply(message, lang, lambda lang: escape(daily_board_text(shown, lang)))
             return
         try:
-            reply = await self.sessions.taps.daily(who, ChatRef(PLATFORM, uref.key, uref.name))
+            reply = await self.sessions.taps.daily(who)
         except Refused as refused:
             await self._refuse(message, lang, refused)
             return
@@ -412,19 +412,22 @@ class Handlers:
                 escape(t(lang, "dm.start_first")),
                 link_keyboard("🔒 " + t(lang, "button.open_private"), url)))
             return
+        if isinstance(reply.result, DailyOffer):
+            offer = reply.result
+            await self._reply(message, lang, lambda lang: _offered(offer_content(offer, uref.key, lang)))
+            return
         assert isinstance(reply.result, DailyStart)
         start = reply.result
         if group is not None:
-            await self._reply(message, lang, lambda lang: escape(daily_sent_text(start, lang)))
-            player = await self.sessions.player(uref)
-            own = self.presenter.language(player)
+            name = (await self.sessions.player(uref)).display_name
+            await self._reply(message, lang, lambda lang: escape(daily_playing_text(name, start.day, lang)))
+            own = self.presenter.language(await self.sessions.player(uref))
             self.outbox.post(int(uref.key), Content(escape(daily_started_text(start, own))))
         else:
             await self._reply(message, lang, lambda lang: escape(daily_started_text(start, lang)))
-        if start.resumed:
-            game_id = start.table.game_id
-            self.presenter.refresh_table(game_id, int(uref.key))
-            self.presenter.repost_hand(game_id, uref.key)
+        game_id = start.table.game_id
+        self.presenter.refresh_table(game_id, int(uref.key))
+        self.presenter.repost_hand(game_id, uref.key)
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)
@@ -459,6 +462,10 @@ class Handlers:
             await self.presenter.user_forbidden(change.chat.id)
         elif change.new_chat_member.status == ChatMember.MEMBER:
             await self.presenter.set_reachable(user_ref(change.from_user), True)
+
+
+def _offered(content: Content) -> tuple[str, Keyboard]:
+    return content.text, content.keyboard
 
 
 def _said(said: str | tuple[str, Keyboard]) -> tuple[str, Keyboard]:

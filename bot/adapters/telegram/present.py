@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 
 from ...engine import Move, Rules
@@ -45,6 +45,7 @@ from ...sessions import (
 from ...sessions.interaction import FuoriOutcome, HandPrompt
 from .announcements import Announcements
 from .audience import Audience
+from .daily import DailyLines
 from .identity import PLATFORM, message_link, private_link, topic_id
 from .keyboards import hand_keyboard, hand_over_keyboard, lobby_keyboard, match_keyboard, table_keyboard
 from .markup import (
@@ -104,6 +105,7 @@ class Presenter(Audience):
         self.announcements = Announcements(sessions, outbox, self)
         self.reviews = ReviewPoster(sessions, outbox, self)
         self.copies = PrivateCopies(sessions, outbox, self)
+        self.daily_lines = DailyLines(outbox, self.chat_language)
         self._cleanups: set[asyncio.Task[None]] = set()
         self._warnings: dict[int, list[tuple[int, asyncio.Future[int | None]]]] = {}
         """Per game, the time warnings sent since its last move (private chat, message id to
@@ -355,10 +357,14 @@ class Presenter(Audience):
         elif isinstance(event, MatchEnded):
             lang = await self.chat_language(chat_id)
             copies = partial(self.copies.post, event, partial(self._match_content, event), silent=True)
+            if event.daily:
+                copies = partial(self._daily_told, event, copies)
             ended = Content(match_html(event, lang), match_keyboard(game_id, lang, event.rematch))
             self._after(game_id, table_done, self.announcements.announce(event, ended, copies))
         elif isinstance(event, GameCancelled):
             self._after(game_id, table_done)
+            if event.day_over:
+                await self._day_over(event, chat_id)
         elif isinstance(event, TurnWarning):
             await self._warn(event)
         elif isinstance(event, TurnReminder):
@@ -422,6 +428,21 @@ class Presenter(Audience):
     async def _match_content(self, event: MatchEnded, lang: str, pictures: bool) -> Content:
         """The end of a match in a player's private chat: its result, Rematch and Review."""
         return Content(match_html(event, lang), match_keyboard(event.game_id, lang, event.rematch))
+
+    async def _daily_told(self, event: MatchEnded, then: Callable[[], Awaitable[None]]) -> None:
+        """Before a deal of the day's end is posted (while it is owed, so once even across a
+        restart): the line of the group it was asked in tells its result; then `then`."""
+        try:
+            await self.daily_lines.tell(event)
+        finally:
+            await then()
+
+    async def _day_over(self, event: GameCancelled, chat_id: int) -> None:
+        """A deal of the day its day ended first: its player is told (it is played in their
+        private chat), and so is the group it was asked in."""
+        lang = await self.chat_language(chat_id)
+        self.outbox.post(chat_id, Content(escape(t(lang, "daily.day_over", day=event.day_over))))
+        await self.daily_lines.tell(event)
 
     async def _warn(self, event: TurnWarning) -> None:
         row = await self.sessions.game_row(event.game_id)

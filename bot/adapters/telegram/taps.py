@@ -22,10 +22,11 @@ from telegram.ext import ContextTypes
 from ... import metrics
 from ...i18n import t
 from ...render import failure_text, refusal_text
+from ...render_daily import daily_playing_text, daily_started_text
 from ...render_review import hint_text
-from ...sessions import ChatRef, ReviewAsked, Sessions, UserRef, language_of
+from ...sessions import ChatRef, DailyStart, ReviewAsked, Sessions, UserRef, language_of
 from ...sessions.hints import PracticeHint
-from ...sessions.tap import Action, Redraw, Reply, Setting, Tap
+from ...sessions.tap import Action, Asker, Redraw, Reply, Setting, Tap
 from ...sessions.taps import HAND_ACTIONS
 from ..common.failures import log_failure
 from .askers import asker
@@ -43,6 +44,7 @@ log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 ANSWER_WITHIN = 12.0
+DAILY_ACTIONS = frozenset({Action.DAILY_DEAL, Action.DAILY_DROP})
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,7 @@ class TapHandlers:
         self.sessions = sessions
         self.presenter = presenter
         self.outbox = presenter.outbox
+        self.lines = presenter.daily_lines
 
     async def on_tap(self, update: Update, context: Context) -> None:
         query = update.callback_query
@@ -95,6 +98,8 @@ class TapHandlers:
                     and message.chat.id == query.from_user.id and shows_button(message, query.data):
                 await self.presenter.adopt_hand(tapped.game_id, uref.key, message.message_id,
                                                 bool(message.photo))
+            if tapped.action in DAILY_ACTIONS:
+                return await self._daily(query, who, tapped, chat, lang)
             reply = await self.sessions.taps.tap(who, tapped)
             return await self._draw(query, tapped, uref, chat, reply, lang, home=who.home)
         except Exception as exc:
@@ -161,6 +166,42 @@ class TapHandlers:
         if reply.say is not None:
             return Answer(t(lang, reply.say.key, **reply.say.params), alert=reply.alert)
         return Answer()
+
+    async def _daily(self, query: CallbackQuery, who: Asker, tapped: Tap, chat: ChatRef | None,
+                     lang: str) -> Answer:
+        """Deal or Not now under /daily's offer: the deal dealt in the asker's private chat (or
+        given back, tapped again), the offer's message made the group's line of it (who plays),
+        or in a private chat the deal's start; Not now leaves the offer saying nothing was dealt."""
+        uref = who.user
+        reply = await self.sessions.taps.daily_deal(who, tapped, ChatRef(PLATFORM, uref.key, uref.name))
+        if reply.refused is not None:
+            return Answer(refusal_text(reply.refused, lang), alert=True)
+        if reply.open_private_daily:
+            return Answer(t(lang, "dm.start_first"),
+                          url=f"https://t.me/{query.get_bot().username}?start=daily")
+        message = query.message
+        here = None if not isinstance(message, Message) else message
+        if reply.say is not None:
+            if here is not None:
+                shown = await self.presenter.chat_language(here.chat.id) if chat is not None else lang
+                self.lines.show(here.chat.id, here.message_id, escape(t(shown, reply.say.key)))
+            return Answer()
+        start = reply.result
+        assert isinstance(start, DailyStart)
+        game_id = start.table.game_id
+        name = (await self.sessions.player(uref)).display_name
+        if chat is not None and here is not None:
+            await self.lines.keep(game_id, here.chat.id, here.message_id, name)
+            shown = await self.presenter.chat_language(here.chat.id)
+            self.lines.show(here.chat.id, here.message_id, escape(daily_playing_text(name, start.day, shown)))
+            if not start.resumed:
+                self.outbox.post(int(uref.key), Content(escape(daily_started_text(start, lang))))
+        elif here is not None:
+            self.lines.show(here.chat.id, here.message_id, escape(daily_started_text(start, lang)))
+        if start.resumed:
+            self.presenter.refresh_table(game_id, int(uref.key))
+            self.presenter.repost_hand(game_id, uref.key)
+        return Answer(t(lang, "daily.dealt") if chat is not None else None)
 
     def _ask_to_confirm(self, chat: ChatRef, action: Action, game_id: int, lang: str) -> None:
         keyboard = ((button("✖️ " + t(lang, "button.confirm_cancel"), action, game_id),),)
