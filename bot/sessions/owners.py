@@ -16,6 +16,7 @@ serves the chat (`keep_delivering`), so each chat gets it once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -140,6 +141,7 @@ class Owners:
         self.lag = LagMeter()
         self._blocked: frozenset[tuple[str, str]] = frozenset()
         self._blocked_read: float | None = None
+        self._notice_added = asyncio.Event()
 
     def name(self, owners: Iterable[tuple[str, str]]) -> None:
         """The owners, as (platform, user id) pairs (`parse_owners`)."""
@@ -196,6 +198,7 @@ class Owners:
         if len(text) > NOTICE_LIMIT:
             return Say("owners.notice.long", {"count": NOTICE_LIMIT})
         _, chats = await self.store.add_notice(text, by, self.clock())
+        self._notice_added.set()
         log.info("notice from %s owed to %d chats", by, chats, extra={"event": "owner.notice"})
         return Say("owners.notice.sent", {"count": chats})
 
@@ -260,13 +263,16 @@ class Owners:
 
     async def keep_delivering(self, platform: str,
                               post: Callable[[NoticeDelivery], Awaitable[bool | None]]) -> None:
-        """`deliver_notices` every `NOTICES_EVERY` seconds until cancelled."""
+        """`deliver_notices` every `NOTICES_EVERY` seconds, and at once after a notice was sent
+        through this process, until cancelled."""
         while True:
             try:
                 await self.deliver_notices(platform, self.sessions.parts.scheduler.served, post)
             except Exception:
                 log.warning("could not look for the notices owed to %s", platform, exc_info=True)
-            await self.sleep(NOTICES_EVERY)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._notice_added.wait(), NOTICES_EVERY)
+            self._notice_added.clear()
 
 
 class GatedTaps(Taps):

@@ -25,6 +25,7 @@ from .identity import PLATFORM, topic_of
 from .limits import MessagesRateLimiter
 from .markup import escape
 from .outbox import GROUP_RATE, RING_RATE, Content, Outbox, RefBook
+from .owners import OwnerCommands
 from .painter import Painter
 from .present import Presenter
 from .transport import AiohttpRequest, InvalidApiUrl
@@ -140,6 +141,8 @@ class TelegramFrontEnd:
         self.outbox.on_migrated = self.presenter.chat_migrated
         self.handlers = Handlers(sessions, self.presenter)
         self.handlers.install(self.application)
+        self.owner_commands = OwnerCommands(sessions, self.presenter, self.outbox)
+        self.owner_commands.install(self.application)
         self.application.add_error_handler(self._on_error)
         self._running = False
         self._webhook: WebhookServer | None = None
@@ -197,6 +200,7 @@ class TelegramFrontEnd:
         await self.presenter.redraw_running()
         self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
                                              name="telegram-owed")
+        self.owner_commands.start()
         assert app.updater is not None
         if self.webhook_url:
             await self._start_webhook(self.webhook_url)
@@ -227,6 +231,7 @@ class TelegramFrontEnd:
         if self._sweeping is not None:
             self._sweeping.cancel()
             await asyncio.gather(self._sweeping, return_exceptions=True)
+        await self.owner_commands.stop()
         if self._presenting is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._events.join(), self.drain_timeout)

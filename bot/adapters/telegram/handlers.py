@@ -24,7 +24,7 @@ from telegram.ext import (
 )
 
 from ... import metrics
-from ...i18n import t
+from ...i18n import language_of, t
 from ...render import card_legend, newgame_help, refusal_text, rules_text
 from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_playing_text, daily_started_text
@@ -190,6 +190,11 @@ class Handlers:
         if message is None or chat is None or user is None or user.is_bot:
             return None
         uref = user_ref(user)
+        try:
+            await self.sessions.admit(uref)
+        except Refused as refused:
+            await self._refuse(message, language_of(user.language_code), refused)
+            return None
         player = await self.sessions.player(uref)
         cref = chat_ref(chat, topic_of(message))
         if is_group(chat):
