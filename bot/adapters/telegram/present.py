@@ -411,8 +411,11 @@ class Presenter(Audience):
         task.add_done_callback(self._cleanups.discard)
 
     async def _round_end(self, event: RoundEnded, chat_id: int) -> Content:
-        return await self._round_content(event, await self.chat_language(chat_id),
-                                         await self.draws_pictures(chat_id))
+        """A round's end as its chat gets it; in a private chat (a match played there, the deal of
+        the day) it does not ring: the player's next hand rings for the turn, once."""
+        content = await self._round_content(event, await self.chat_language(chat_id),
+                                            await self.draws_pictures(chat_id))
+        return dataclasses.replace(content, silent=True) if chat_id > 0 else content
 
     async def _round_content(self, event: RoundEnded, lang: str, pictures: bool) -> Content:
         """A round's end: with `pictures` a photo of it under a short caption, its breakdown as
