@@ -14,6 +14,7 @@ import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from . import metrics
 from .failures import FatalError
@@ -21,6 +22,7 @@ from .metrics.http import parse_address
 from .observing import observing
 from .redact import mask_secret
 from .sessions import ComputerPool, Served, Sessions
+from .sessions.owners import parse_owners
 from .sessions.ports import StorageFailed
 from .storage.backends import (
     AnyStore,
@@ -73,6 +75,8 @@ class Settings:
     stops; meanwhile users are told to try again in a moment."""
     metrics: tuple[str, int] | None = None
     """Where `/metrics`, `/healthz` and `/readyz` are served (`SCOPA_METRICS`); None: nowhere."""
+    owners: frozenset[tuple[str, str]] = frozenset()
+    """(platform, user id) of the bot's owners (`SCOPA_OWNERS`), who have its owner commands."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -95,6 +99,7 @@ class Settings:
             telegram_workers=parse_workers(get("TELEGRAM_WORKERS")),
             database_patience=parse_patience(get("SCOPA_DB_PATIENCE")),
             metrics=parse_metrics(get("SCOPA_METRICS")),
+            owners=parse_owner_ids(get("SCOPA_OWNERS")),
         ).checked()
 
     def checked(self) -> Settings:
@@ -116,6 +121,11 @@ class Settings:
         for token in (self.telegram_token, self.discord_token):
             if token:
                 mask_secret(token)
+        with contextlib.suppress(ValueError):
+            password = urlsplit(self.database).password
+            if password and len(password) >= 8:
+                # a shorter one would mask common words of the log along with it
+                mask_secret(password)
 
     def __repr__(self) -> str:
         hidden = {True: "<set>", False: "<unset>"}
@@ -124,6 +134,13 @@ class Settings:
         return (f"Settings(database={describe_database(self.database)!r}, "
                 f"telegram_token={hidden[bool(self.telegram_token)]}, "
                 f"discord_token={hidden[bool(self.discord_token)]}{shards})")
+
+
+def parse_owner_ids(text: str | None) -> frozenset[tuple[str, str]]:
+    try:
+        return parse_owners(text)
+    except ValueError as exc:
+        raise FatalError(str(exc), exit_code=2) from None
 
 
 def parse_shards(text: str | None) -> tuple[int, ...] | None:
@@ -297,6 +314,8 @@ async def serve(names: list[str], settings: Settings,
         raise
     sessions.serve(served_by(names, settings))
     driver = asyncio.create_task(sessions.run_forever(), name="timers")
+    sessions.owners.name(settings.owners)
+    beating = asyncio.create_task(sessions.owners.keep_beating(names), name="heartbeat")
     started: list[FrontEnd] = []
     platforms: dict[str, Callable[[], Awaitable[bool]]] = {}
     observed = contextlib.AsyncExitStack()
@@ -329,7 +348,8 @@ async def serve(names: list[str], settings: Settings,
             with contextlib.suppress(Exception):
                 await front.stop()
         driver.cancel()
-        await asyncio.gather(driver, return_exceptions=True)
+        beating.cancel()
+        await asyncio.gather(driver, beating, return_exceptions=True)
         await observed.aclose()
         await sessions.close()
         await asyncio.to_thread(computers.close)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -144,8 +143,9 @@ def _serve(names: list[str], args: argparse.Namespace | None = None) -> int:
               file=sys.stderr)
         return 2
     settings.mask_tokens()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    from .logs import configure_logging, log_mode
+
+    configure_logging(log_mode(os.environ.get("SCOPA_LOG")))
     asyncio.run(serve(names, settings))
     return 0
 

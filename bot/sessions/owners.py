@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from .log_context import about
 from .ports import Heartbeat, NoticeDelivery, OwnerStore, Served, StoreStatus
 from .refs import UserRef
 from .refusals import Reason, Refused
@@ -283,11 +284,14 @@ class GatedTaps(Taps):
         self.owners = owners
 
     async def tap(self, asker: Asker, tap: Tap) -> Reply:
-        try:
-            await self.owners.admit(asker.user)
-        except Refused as refused:
-            return Reply.refusal(refused)
-        return await super().tap(asker, tap)
+        where = asker.chat or asker.home
+        with about(game=tap.game_id, chat=where and f"{where.platform}:{where.key}",
+                   event=f"tap.{tap.action.name.lower()}"):
+            try:
+                await self.owners.admit(asker.user)
+            except Refused as refused:
+                return Reply.refusal(refused)
+            return await super().tap(asker, tap)
 
 
 _MENTION = re.compile(r"^<@!?(\d+)>$")
