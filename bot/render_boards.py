@@ -9,6 +9,7 @@ from typing import Any
 from .i18n import t, tn
 from .render import rating_shown, sweep_count
 from .sessions import LeaderboardLine
+from .sessions.ports import ERASED_NAME
 
 
 def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool,
@@ -24,11 +25,16 @@ def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: b
     if not rows:
         lines.append(t(lang, "leaderboard.empty"))
     for rank, row in enumerate(rows, 1):
-        lines.append(t(lang, "leaderboard.row", rank=rank, name=row.display_name,
+        lines.append(t(lang, "leaderboard.row", rank=rank, name=board_name(row.display_name, lang),
                        rating=rating_shown(row.rating), games=tn(lang, "count.games", row.games),
                        wins=tn(lang, "count.wins", row.wins), rate=round(100 * row.win_rate),
                        scope=sweep_count(row.scope, lang, variant)))
     return "\n".join(lines)
+
+
+def board_name(name: str, lang: str) -> str:
+    """A name on a board: an erased player's results stay there as a former player's."""
+    return t(lang, "privacy.former_player") if name == ERASED_NAME else name
 
 
 def accuracy_shown(value: float) -> str:

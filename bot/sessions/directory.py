@@ -39,6 +39,10 @@ class Directory:
         self._chats.pop(old_id, None)
         self._chats[row.id] = row
 
+    def chat_forgotten(self, chat_id: int) -> None:
+        """Chat `chat_id` changed under the copy kept (its key erased): read it again."""
+        self._chats.pop(chat_id, None)
+
     async def player(self, ref: UserRef) -> PlayerRow:
         """The player, created on their first request, their name and language kept up to date."""
         known = None if self.shared else self._players.get((ref.platform, ref.key))

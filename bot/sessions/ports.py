@@ -17,6 +17,7 @@ SQLite, PostgreSQL; the in-memory one of the tests) implements them all as `Game
   made once for every process, `store_review` keeps a match's first review.
 - `ChatDirectory`: chats and players, made when first seen.
 - `Reports`: what was played, read only.
+- `PlayerData`: what is kept about one player, read whole and erased at once.
 - `MessageCoordination`: who does what of several processes. `claim_due` hands a game's
   due work (a warning, a timed-out turn, a computer turn) to one owner at a time until
   it lets go (`release_claim`) or its lease runs out, only of the chats a `Served` takes;
@@ -77,6 +78,47 @@ class Served:
             return (int(home) >> SNOWFLAKE_SHIFT) % self.shard_count in self.shards
         except ValueError:
             return True
+
+
+ERASED_NAME = "—"
+"""The name an erased player's row keeps: their results stay, without anyone's name."""
+ERASED_KEY = "erased:"
+"""How an erased player's (and their private chat's) platform id starts: the row's own id
+follows, so the key stays unique and says nothing of the platform's."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatToComputer:
+    """A running game's seat given to a computer player for good (its player erased), at the
+    game's `expected_version`, with the game's new deadline when that seat is the one to play."""
+
+    game_id: int
+    expected_version: int
+    seat: int
+    computer_id: int
+    level: str
+    deadline: float | None = None
+    deadline_kind: DeadlineKind | None = None
+    new_deadline: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Erasure:
+    """What erasing one player writes, all in one transaction or none of it: the changes to
+    their open games (`games`: a lobby seat freed or the lobby closed, a match of theirs alone
+    cancelled; `seats`: a match with others handed to the computer), each checking its game's
+    version; their row's platform id, name and settings replaced (`ERASED_KEY`, `ERASED_NAME`);
+    their private chats' (`chats`) ids and titles; and, in the front-ends' notes of every game
+    they sat in or that their private chats held, what `marks` (platform ids: theirs, their
+    private chats') and `names` (as they were shown) identify: a note keyed by a mark is
+    dropped, a note's text loses them; the message counts and holds named by a mark go too."""
+
+    player_id: int
+    marks: tuple[str, ...]
+    names: tuple[str, ...]
+    chats: tuple[int, ...] = ()
+    games: tuple[Change, ...] = ()
+    seats: tuple[SeatToComputer, ...] = ()
 
 
 class OpenGameExists(Exception):
@@ -410,8 +452,30 @@ class OwnerStore(Protocol):
     async def store_status(self, day_start: float, now: float) -> StoreStatus: ...
 
 
+class PlayerData(Protocol):
+    """What is kept about one player, to show them and to erase."""
+
+    async def private_chats(self, player_id: int) -> list[ChatRow]:
+        """The player's private chats with the bot: those keyed by their platform id (a Telegram
+        private chat), and the chats without a home (a Discord DM) where they sat in a game or
+        that bear their name."""
+        ...
+
+    async def player_data(self, player_id: int) -> dict[str, Any]:
+        """Everything kept about the player, as plain JSON values: `profile` (their row, settings
+        included), `ratings`, `results`, `games` (each game they sat in, with their seat),
+        `moves` (those of their seats), `reviews` (their accuracy in each reviewed match) and
+        `daily` (the days they played the deal of the day)."""
+        ...
+
+    async def erase_player(self, erasure: Erasure) -> None:
+        """Write `erasure` in one transaction; `StaleVersion` (and nothing written) when one of
+        its games moved on, or a note changed, since the caller looked."""
+        ...
+
+
 class GameStore(GameRepository, ChatDirectory, Reports, MessageCoordination, OwnerStore,
-                Protocol):
+                PlayerData, Protocol):
     """A whole store: every port above, on one database."""
 
     def on_failure(self, note: Callable[[StorageFailed], None]) -> None:

@@ -35,6 +35,7 @@ from .notices import SWEEP_EVERY, Notices
 from .parts import Parts
 from .play import Play
 from .ports import FrontEndNotes, GameStore, Served, StorageFailed
+from .privacy import Privacy
 from .queries import Queries
 from .recap import Recap
 from .records import LeaderboardLine, RecentMatch
@@ -124,6 +125,8 @@ class Sessions:
                            self._scheduler, self._queries, self._settings, self._reviews, self._daily,
                            self._hints, self._holds, self._notices)
         """Its use-case handlers, each on the ports it needs."""
+        self.privacy = Privacy(store, self._directory, self._games, self._play, self._bus, self._alarm)
+        """A player's data: shown whole, erased at once (`sessions.privacy`)."""
 
     # ---- plumbing -------------------------------------------------------------
 

@@ -11,8 +11,10 @@ from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..sessions.ports import Erasure
 from .base import UnitStore
 from .changes import Dialect, Plan, Step, plan, single
+from .erasure import DATA_QUERIES, DIRECT_MESSAGES, PRIVATE_CHATS, erase_plan, erase_reads, plain, seen
 from .models import (
     Change,
     ChatRow,
@@ -125,6 +127,28 @@ class SqlStore(OwnerSql, UnitStore):
             "UPDATE players SET language=COALESCE(?, language), can_dm=COALESCE(?, can_dm), "
             "dm_pings=COALESCE(?, dm_pings), quiet_turns=COALESCE(?, quiet_turns) WHERE id=?",
             (language, can_dm, dm_pings, quiet_turns, player_id))
+
+    # ---- a player's data ----------------------------------------------------
+
+    async def private_chats(self, player_id: int) -> list[ChatRow]:
+        player = await self.get_player(player_id)
+        if player is None:
+            return []
+        rows = await self._rows(PRIVATE_CHATS, (player.platform, player.user_key, DIRECT_MESSAGES,
+                                                player.display_name, player_id))
+        return [chat_row(r) for r in rows]
+
+    async def player_data(self, player_id: int) -> dict[str, Any]:
+        data: dict[str, Any] = {part: [plain(r) for r in await self._report(sql, (player_id,))]
+                                for part, sql in DATA_QUERIES}
+        data["profile"] = data["profile"][0] if data["profile"] else None
+        return data
+
+    async def erase_player(self, erasure: Erasure) -> None:
+        read = seen([await self._rows(sql, params) for sql, params in erase_reads(erasure)])
+        now = float(self.clock())
+        await self._transact([*(plan(change, now, self.dialect) for change in erasure.games),
+                              erase_plan(erasure, read)])
 
     # ---- a game's moves and rounds -----------------------------------------
 

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from .. import metrics
-from ..sessions.ports import SENDS_KEPT, Served, StaleVersion, StorageFailed
+from ..sessions.ports import SENDS_KEPT, Erasure, Served, StaleVersion, StorageFailed
 from .changes import (
     MOVE_GAME,
     MOVE_ROW,
@@ -270,6 +270,16 @@ class Store(SqlStore):
                 self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False,
                                     change.expected_version)
         return created
+
+    async def erase_player(self, erasure: Erasure) -> None:
+        await super().erase_player(erasure)
+        for change in erasure.games:
+            if isinstance(change, GameCancel):
+                self._note_deadline(change.game_id, None, None, False, 0)
+        for seat in erasure.seats:
+            if seat.new_deadline:
+                self._note_deadline(seat.game_id, seat.deadline, seat.deadline_kind, False,
+                                    seat.expected_version)
 
     # ---- chats and games ---------------------------------------------------------
 

@@ -41,6 +41,7 @@ from bot.sessions.records import (
 from bot.storage.base import UnitStore
 
 from .memory_owners import MemoryOwners
+from .memory_privacy import MemoryPrivacy
 
 _OPEN = ("lobby", "running")
 _LADDERS = ("duel", "ffa", "team")
@@ -62,7 +63,7 @@ class _Game:
     refs: dict[str, str] = field(default_factory=dict)
 
 
-class MemoryStore(MemoryOwners, UnitStore):
+class MemoryStore(MemoryOwners, MemoryPrivacy, UnitStore):
     shared = False
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
