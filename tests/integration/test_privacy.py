@@ -78,7 +78,8 @@ async def test_my_data_and_forget_me_in_the_middle_of_a_match(database: str) -> 
         games = await _world(sessions)
         data = await sessions.privacy.my_data(ALICE)
         assert data is not None and data["format"] == DATA_FORMAT
-        assert data["profile"]["display_name"] == "Alicia Zorglub" and data["profile"]["user_key"] == "7193846"
+        profile = data["profile"]
+        assert (profile["display_name"], profile["user_key"]) == ("Alicia Zorglub", "7193846")
         assert {r["game"] for r in data["results"]} == {games["finished"]}
         assert {g["game"] for g in data["games"]} >= set(games.values())
         assert data["moves"] and all(m["game"] in games.values() for m in data["moves"])
@@ -105,7 +106,8 @@ async def test_my_data_and_forget_me_in_the_middle_of_a_match(database: str) -> 
         assert await sessions.privacy.forget("test", "7193846") is None, "erasing again changes nothing"
 
         board = await sessions.leaderboard(None)
-        assert [(line.games, line.wins) for line in board] == [(line.games, line.wins) for line in board_before]
+        counts = [(line.games, line.wins) for line in board]
+        assert counts == [(line.games, line.wins) for line in board_before]
         assert ERASED_NAME in [line.display_name for line in board]
         assert "Alicia Zorglub" not in [line.display_name for line in board]
         lobby = await sessions.lobby(OTHER)
