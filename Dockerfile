@@ -12,7 +12,8 @@ FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    SCOPA_DB=/data/scopa.db
+    SCOPA_DB=/data/scopa.db \
+    SCOPA_METRICS=0.0.0.0:9108
 
 # DejaVu Sans sets accented names and labels in the card pictures (bot/pictures/text.py);
 # without it they fall back to Pillow's ASCII-only font.
@@ -27,6 +28,10 @@ RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
 
 USER scopa
 VOLUME ["/data"]
+# /metrics, /healthz and /readyz (README, "Metrics and health"); the check needs no curl.
+EXPOSE 9108
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.healthcheck"]
 # Set TELEGRAM_TOKEN and/or DISCORD_TOKEN at run time, e.g.
 #   docker run -e TELEGRAM_TOKEN=... -v scopa-data:/data scopa-bot
 CMD ["scopa-bot", "run"]

@@ -103,8 +103,10 @@ def _instruments() -> _Instruments:
 
 
 _live: _Instruments | None = None
-_tap: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("scopa_tap", default=None)
-"""The arrival of the tap being handled ([seconds]; emptied once its first drawing is counted)."""
+_tapped: dict[int, float] = {}
+"""Games tapped whose drawing since has not been counted yet: when the first such tap came."""
+TAPS_KEPT = 10_000
+"""Games kept in `_tapped` at most (a tap whose game is never drawn again is not kept for ever)."""
 _command: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("scopa_command", default=None)
 """The outcome of the command being handled, so far."""
 
@@ -122,6 +124,7 @@ def disable() -> None:
     """Stop counting (tests that enabled it)."""
     global _live
     _live = None
+    _tapped.clear()
 
 
 def enabled() -> bool:
@@ -160,11 +163,24 @@ def move(platform: str, variant: str, by_computer: bool) -> None:
 # ---- taps, commands, messages ------------------------------------------------------------
 
 
-def tap_began() -> None:
-    """A tap arrived: what it sends or edits first, in this task or those it starts, is
-    counted as its update (`message`)."""
-    if _live is not None:
-        _tap.set([time.perf_counter()])
+def tap_began(game_id: int | None) -> None:
+    """A tap on game `game_id` arrived: the next drawing of one of its messages (`drawn`) is
+    counted as its update."""
+    if _live is None or game_id is None:
+        return
+    if len(_tapped) >= TAPS_KEPT:
+        _tapped.clear()
+    _tapped.setdefault(game_id, time.perf_counter())
+
+
+def drawn(platform: str, game_id: int | None) -> None:
+    """A message of game `game_id` (its table, a hand) was sent or edited to show it anew."""
+    live = _live
+    if live is None or game_id is None:
+        return
+    began = _tapped.pop(game_id, None)
+    if began is not None:
+        live.child(live.tap_update, platform).observe(time.perf_counter() - began)
 
 
 def tap(platform: str, kind: str, outcome: str, began: float) -> None:
@@ -197,14 +213,10 @@ def command(platform: str, kind: str, failed: bool = False) -> None:
 
 
 def message(platform: str, edited: bool) -> None:
-    """A message sent (or edited); the first of a tap's is its update."""
+    """A message sent (or edited)."""
     live = _live
-    if live is None:
-        return
-    live.child(live.edited if edited else live.sent, platform).inc()
-    pending = _tap.get()
-    if pending:
-        live.child(live.tap_update, platform).observe(time.perf_counter() - pending.pop())
+    if live is not None:
+        live.child(live.edited if edited else live.sent, platform).inc()
 
 
 def flood(method: str) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 from telegram.ext import CallbackContext, JobQueue
 
+from ... import metrics
 from ...sessions import HandedOver
 from ..common.digest import digest
 from .content import (
@@ -41,6 +42,7 @@ from .content import (
     is_not_modified,
     lost_topic,
 )
+from .identity import PLATFORM
 from .limits import SendWindow
 from .pacing import Pacer
 from .refbook import RefBook
@@ -222,6 +224,7 @@ class Slots:
         """`content` shows in the slot's message: remember it, and keep the message (`new`)
         or, with a shared store, the fingerprint of what it shows."""
         self._shown[target] = content
+        metrics.drawn(PLATFORM, target.game_id)
         if target.game_id is not None and (new or self.refs.shared):
             shows = digest(content) if self.refs.shared else None
             await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo, shows).value())

@@ -68,8 +68,8 @@ class TapHandlers:
         if query is None:
             return
         began = metrics.now()
-        metrics.tap_began()
         tapped = decode(query.data)
+        metrics.tap_began(None if tapped is None else tapped.game_id)
         late = partial(Answer, slow_text(query.from_user.language_code), alert=True, outcome="late")
         if tapped is not None and tapped.action in (Action.PLAY, Action.DECLARE):
             async with self.outbox.first():
