@@ -334,7 +334,8 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
     assert by_name["newgame"]["contexts"] == [0, 1], "/newgame in DMs too: a match against the computer"
     assert by_name["review"]["contexts"] == [0], "a channel's last match: no /review in direct messages"
     await world.fake.connected()
-    assert world.fake.identified[0]["intents"] == discord.Intents(guilds=True).value
+    # no privileged intent: servers' events, and direct messages for the owners' commands
+    assert world.fake.identified[0]["intents"] == discord.Intents(guilds=True, dm_messages=True).value
 
 
 async def test_personal_commands_answer_privately_in_the_players_language(world: World) -> None:

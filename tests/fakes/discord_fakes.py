@@ -72,6 +72,8 @@ ATTACH_FILES = 1 << 15
 MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
 SEND_MESSAGES_IN_THREADS = 1 << 38
+DIRECT_MESSAGES = 1 << 12
+"""The gateway intent for messages in DMs."""
 PUBLIC_THREAD = 11
 MEMBER = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | (1 << 16) | (1 << 31)
 BOT = MEMBER | (1 << 13) | ATTACH_FILES | SEND_MESSAGES_IN_THREADS
@@ -604,6 +606,23 @@ class FakeDiscord:
         if wait:
             await self.answered(interaction)
         return interaction
+
+    async def write_dm(self, user: User, text: str) -> Message | None:
+        """`user` types `text` in their direct messages with the bot (opened by them): the bot
+        gets a MESSAGE_CREATE, on shard 0 as DMs are, only if it asked for the DIRECT_MESSAGES
+        intent (a DM's content needs no privileged intent). None when the bot is not told."""
+        if not text.strip() or len(text) > 2000:
+            raise AssertionError("a Discord client sends 1 to 2000 characters")
+        channel = self.open_dm(user)
+        message = Message(self.snowflake(), channel, user, text, created=self.clock())
+        self.messages_by_id[message.id] = message
+        await self.connected(0)
+        intents = next((i["intents"] for i in reversed(self.identified) if i["shard"] == 0), 0) or 0
+        if not intents & DIRECT_MESSAGES:
+            return None
+        await self._send(self._sockets[0], {"op": 0, "t": "MESSAGE_CREATE", "s": next(self._sequence),
+                                            "d": message.payload()})
+        return message
 
     async def acknowledged(self, interaction: Interaction, timeout: float = 10.0) -> None:
         try:

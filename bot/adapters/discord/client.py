@@ -93,6 +93,8 @@ class ScopaClient(discord.AutoShardedClient):
                  shard_ids: list[int] | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # the owners' commands come as direct messages (whose content needs no privileged intent)
+        intents.dm_messages = True
         # discord.py takes None for "every shard" though its hints ask for a list
         super().__init__(intents=intents, shard_count=shard_count,
                          shard_ids=shard_ids,  # type: ignore[arg-type]
@@ -105,6 +107,15 @@ class ScopaClient(discord.AutoShardedClient):
         self._stray: PressHandler | None = None
         self._gate = IdentifyGate()
         self._max_concurrency: int | None = None
+        self._direct: Callable[[discord.Message], Awaitable[None]] | None = None
+
+    def take_direct_messages(self, handler: Callable[[discord.Message], Awaitable[None]] | None) -> None:
+        """Hand every direct message a user writes to the bot to `handler` (None: ignore them)."""
+        self._direct = handler
+
+    async def on_message(self, message: discord.Message) -> None:
+        if self._direct is not None and message.guild is None and not message.author.bot:
+            await self._direct(message)
 
     def take_presses(self, handler: PressHandler) -> None:
         """Answer every press with `handler`: the typed items (`press_items`), and here the

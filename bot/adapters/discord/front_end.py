@@ -21,6 +21,7 @@ from .handlers import CommandHandlers
 from .hands import TOKEN_LIFETIME, HandTracker
 from .identity import PLATFORM
 from .lanes import Lanes
+from .owners import OwnerMessages
 from .pictures import Painter
 from .presenter import Presenter
 from .presses import PressHandlers
@@ -72,6 +73,8 @@ class DiscordFrontEnd:
         for command in build_commands(self.commands):
             self.client.tree.add_command(command)
         self.client.take_presses(self.presses.on_press)
+        self.owner_messages = OwnerMessages(sessions, self.presenter, self.client)
+        self.client.take_direct_messages(self.owner_messages.on_direct_message)
         self._connection: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
         sessions.subscribe(self._on_event)
@@ -121,6 +124,7 @@ class DiscordFrontEnd:
         await self.presenter.redraw_running()
         self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
                                              name="discord-owed")
+        self.owner_messages.start()
         self._connection = asyncio.create_task(self._connect(), name="discord-gateway")
         log.info("Discord bot %s is connecting", self.client.user)
 
@@ -154,6 +158,7 @@ class DiscordFrontEnd:
             self._sweeping.cancel()
             await asyncio.gather(self._sweeping, return_exceptions=True)
             self._sweeping = None
+        await self.owner_messages.stop()
         if self._connection is not None:
             self._connection.cancel()
             with contextlib.suppress(asyncio.CancelledError):

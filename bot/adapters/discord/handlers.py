@@ -7,6 +7,7 @@ the channel's language.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Awaitable
 from typing import Any
@@ -57,6 +58,12 @@ class CommandHandlers:
 
     async def _guard(self, interaction: discord.Interaction, work: Awaitable[Reply]) -> Reply:
         lang = language_of(interaction.locale.value)
+        try:
+            await self.sessions.admit(user_ref(interaction))
+        except Refused as refused:
+            if inspect.iscoroutine(work):
+                work.close()
+            return Reply.note(refusal_text(refused, lang))
         try:
             return await work
         except Refused as refused:
