@@ -123,6 +123,33 @@ def _export(args: argparse.Namespace) -> int:
     return asyncio.run(main())
 
 
+def _erase(args: argparse.Namespace) -> int:
+    """Erase a player as /forgetme does, while the bot runs: one transaction on the database."""
+    from .app import open_sessions
+    from .failures import FatalError
+
+    async def main() -> int:
+        sessions = await open_sessions(args.db)
+        try:
+            forgotten = await sessions.privacy.forget(args.platform, args.user)
+        finally:
+            await sessions.close()
+        if forgotten is None:
+            print(f"{args.platform} user {args.user}: nothing is kept about them")
+            return 0
+        print(f"{args.platform} user {args.user}: erased "
+              f"(their results stay as player {forgotten.player_id}'s)")
+        for settled in forgotten.games:
+            print(f"  game {settled.game_id}: {settled.outcome.value.replace('_', ' ')}")
+        return 0
+
+    try:
+        return asyncio.run(main())
+    except FatalError as exc:
+        print(f"scopa-bot: {exc}", file=sys.stderr)
+        return exc.exit_code
+
+
 def _serve(names: list[str], args: argparse.Namespace | None = None) -> int:
     import dataclasses
 
@@ -322,6 +349,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                         help="the SQLite file (SCOPA_DB, default scopa.db)")
     export.set_defaults(func=_export)
+
+    erase = sub.add_parser("erase", help="erase what identifies a player (as /forgetme), while the bot runs")
+    erase.add_argument("--platform", required=True, choices=("telegram", "discord"))
+    erase.add_argument("--user", required=True, help="the player's user id on that platform")
+    erase.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
+                       help="the database (SCOPA_DB, default scopa.db): an SQLite file or postgresql://...")
+    erase.set_defaults(func=_erase)
     return parser
 
 

@@ -77,6 +77,7 @@ NO_CAPTION_TO_EDIT = "Bad Request: there is no caption in the message to edit"
 NO_MEDIA_TO_EDIT = "Bad Request: there is no media in the message to edit"
 CAPTION_TOO_LONG = "Bad Request: message caption is too long"
 NO_PHOTO = "Bad Request: there is no photo in the request"
+NO_DOCUMENT = "Bad Request: there is no document in the request"
 WRONG_FILE = "Bad Request: wrong remote file identifier specified: Wrong string length"
 MEDIA_JSON = "Bad Request: can't parse InputMedia JSON object"
 IMAGE_PROCESS_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
@@ -674,6 +675,8 @@ class FakeMessage:
     caption: str | None = None
     caption_entities: list[JSONDict] = field(default_factory=list)
     photo_history: list[JSONDict] = field(default_factory=list, repr=False)
+    document: JSONDict | None = None
+    """For a file: the upload as received (``upload`` file name, ``size``, ``data``)."""
     thread: int | None = None
     """The forum topic the message is in; None in General and outside forums."""
 
@@ -727,6 +730,12 @@ class FakeMessage:
                 data["caption"] = self.caption
                 if self.caption_entities:
                     data["caption_entities"] = copy.deepcopy(self.caption_entities)
+        if self.document is not None:
+            unique = f"document-{self.chat.id}-{self.message_id}"
+            data["document"] = {"file_id": unique, "file_unique_id": unique,
+                                "file_name": self.document.get("upload"), "file_size": self.document["size"]}
+            if self.caption is not None:
+                data["caption"] = self.caption
         if self.reply_markup is not None:
             data["reply_markup"] = copy.deepcopy(self.reply_markup)
         data.update(copy.deepcopy(self.service))
@@ -1478,6 +1487,7 @@ class FakeTelegramServer:
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "sendPhoto": self._send_photo,
+            "sendDocument": self._send_document,
             "editMessageMedia": self._edit_message_media,
             "editMessageCaption": self._edit_message_caption,
             "deleteMessage": self._delete_message,
@@ -1773,6 +1783,27 @@ class FakeTelegramServer:
         message = self._store_message(chat, self.bot, None, [], reply_markup=markup,
                                       other_markup=other_markup, reply_to=reply_to, thread=thread)
         message.photo, message.caption, message.caption_entities = upload, caption, entities
+        message.parse_mode = parse_mode
+        return self._rings(message, p).to_api()
+
+    async def _send_document(self, p: _Params) -> JSONDict:
+        """A file uploaded with the request (the bot has no file ids to send instead), kept as
+        received in `document`, with its caption."""
+        chat = self._chat_param(p)
+        upload = p.raw.get("document")
+        if upload is None or upload == "":
+            raise ApiError(400, NO_DOCUMENT)
+        if not isinstance(upload, dict) or not upload.get("size"):
+            raise ApiError(400, WRONG_FILE)
+        caption, entities, parse_mode = self._caption_param(p.text("caption"), p.text("parse_mode"))
+        markup, other_markup = self._markup_param(p, inline_only=False)
+        reply_to = self._reply_param(p, chat)
+        self._check_can_write(chat)
+        thread = self._thread_param(p, chat)
+        self._check_flood(chat)
+        message = self._store_message(chat, self.bot, None, [], reply_markup=markup,
+                                      other_markup=other_markup, reply_to=reply_to, thread=thread)
+        message.document, message.caption, message.caption_entities = dict(upload), caption, entities
         message.parse_mode = parse_mode
         return self._rings(message, p).to_api()
 

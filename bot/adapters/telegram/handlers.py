@@ -57,6 +57,7 @@ from .keyboards import Keyboard, confirm_keyboard, link_keyboard
 from .markup import escape
 from .outbox import Content
 from .present import Presenter, table_target
+from .privacy import PrivacyHandlers
 from .reviews import asked_key
 from .settings_view import settings_answer
 from .taps import TapHandlers
@@ -100,11 +101,13 @@ class Handlers:
         self.outbox = presenter.outbox
         self.throttle = CommandThrottle()
         self.taps = TapHandlers(sessions, presenter)
+        self.privacy = PrivacyHandlers(sessions, presenter.outbox)
         self._tasks: set[asyncio.Task[None]] = set()
 
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         for name in COMMANDS:
             application.add_handler(CommandHandler(name, _counted(name, getattr(self, f"cmd_{name}"))))
+        self.privacy.install(application)
         application.add_handler(CallbackQueryHandler(self.taps.on_tap))
         application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrated))
         application.add_handler(MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND,
@@ -258,7 +261,7 @@ class Handlers:
             t(lang, "help.text") + "\n\n" + newgame_help(lang, variant=variant) + "\n\n"
             + t(lang, "telegram.help.extra") + "\n\n" + t(lang, "telegram.help.solo")
             + "\n\n" + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"
-            + card_legend(style, lang, buttons=True)))
+            + t(lang, "privacy.help") + "\n\n" + card_legend(style, lang, buttons=True)))
 
     async def _group_only(self, update: Update) -> Found | None:
         found = await self._context(update)

@@ -1,0 +1,125 @@
+"""/privacy, /mydata and /forgetme in the private chat, and the button that confirms /forgetme
+(`sessions.privacy` decides; this only translates)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import CallbackQuery, Message, Update
+from telegram.error import TelegramError
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from ...i18n import t
+from ...sessions import ChatRef, Sessions, UserRef, language_of
+from ...sessions.privacy import ConfirmCheck, Forgotten, check_confirm, confirm_token, others_told
+from .identity import PLATFORM, is_group, user_ref
+from .keyboards import Button
+from .markup import escape
+from .outbox import Content, Outbox
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+
+COMMANDS = ("privacy", "mydata", "forgetme")
+CONFIRM = "forget:"
+"""The /forgetme button's data: this, then `privacy.confirm_token` (whose it is, since when)."""
+
+
+class PrivacyHandlers:
+    def __init__(self, sessions: Sessions, outbox: Outbox) -> None:
+        self.sessions = sessions
+        self.outbox = outbox
+
+    def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        """Before the game's buttons' handler, which takes every other tap."""
+        for name in COMMANDS:
+            application.add_handler(CommandHandler(name, getattr(self, f"cmd_{name}")))
+        application.add_handler(CallbackQueryHandler(self.on_confirm, pattern=f"^{CONFIRM}"))
+
+    async def _private(self, update: Update) -> tuple[Message, UserRef, str] | None:
+        """The command's message, its sender and their language, in the private chat only: in a
+        group it is answered there with where it works."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None or user.is_bot:
+            return None
+        uref = user_ref(user)
+        player = await self.sessions.find_player(PLATFORM, uref.key)
+        lang = (player.language if player and player.language else None) or language_of(user.language_code)
+        if is_group(message.chat):
+            self.outbox.post(message.chat.id, Content(escape(t(lang, "privacy.private_only"))),
+                             message.message_id, thread=message.message_thread_id
+                             if message.is_topic_message else None)
+            return None
+        return message, uref, lang
+
+    async def cmd_privacy(self, update: Update, context: Context) -> None:
+        found = await self._private(update)
+        if found is not None:
+            message, _, lang = found
+            self.outbox.post(message.chat.id, Content(escape(t(lang, "privacy.text", platform="Telegram"))))
+
+    async def cmd_mydata(self, update: Update, context: Context) -> None:
+        found = await self._private(update)
+        if found is None:
+            return
+        message, uref, lang = found
+        data = await self.sessions.privacy.my_data(uref)
+        if data is None:
+            self.outbox.post(message.chat.id, Content(escape(t(lang, "privacy.nothing_kept"))))
+            return
+        await message.get_bot().send_document(
+            message.chat.id, self.sessions.privacy.as_file(data), filename="scopa-mydata.json",
+            caption=t(lang, "privacy.mydata_caption"))
+
+    async def cmd_forgetme(self, update: Update, context: Context) -> None:
+        found = await self._private(update)
+        if found is None:
+            return
+        message, uref, lang = found
+        if await self.sessions.find_player(PLATFORM, uref.key) is None:
+            self.outbox.post(message.chat.id, Content(escape(t(lang, "privacy.nothing_kept"))))
+            return
+        token = confirm_token(uref.key, self.sessions.clock())
+        keyboard = ((Button(t(lang, "privacy.confirm_button"), CONFIRM + token),),)
+        self.outbox.post(message.chat.id, Content(escape(t(lang, "privacy.confirm")), keyboard))
+
+    async def on_confirm(self, update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        uref = user_ref(query.from_user)
+        lang = language_of(query.from_user.language_code)
+        check = check_confirm((query.data or "").removeprefix(CONFIRM), uref.key, self.sessions.clock())
+        if check is not ConfirmCheck.GOOD:
+            await _answer(query, t(lang, f"privacy.{check.value}"))
+            return
+        player = await self.sessions.find_player(PLATFORM, uref.key)
+        lang = (player.language if player and player.language else None) or lang
+        message = query.message
+        home = None if message is None or is_group(message.chat) else ChatRef(PLATFORM, uref.key)
+        forgotten = await self.sessions.privacy.forget(PLATFORM, uref.key, home)
+        said = t(lang, "privacy.done" if forgotten is not None else "privacy.nothing_kept")
+        await _answer(query, said)
+        if message is not None:
+            self.outbox.post(message.chat.id, Content(escape(said)))
+        await self.tell_others(forgotten)
+
+    async def tell_others(self, forgotten: Forgotten | None) -> None:
+        """One plain line in each chat whose game the erased player was in."""
+        for settled in others_told(forgotten):
+            chat = settled.chat
+            assert chat is not None
+            lang = (await self.sessions.chat(chat)).language
+            line = t(lang, f"privacy.told.{settled.outcome.value}",
+                     name=settled.name, computer=settled.computer)
+            self.outbox.post(int(chat.key), Content(escape(line)), thread=int(chat.thread)
+                             if chat.thread else None)
+
+
+async def _answer(query: CallbackQuery, text: str) -> None:
+    try:
+        await query.answer(text, show_alert=True)
+    except TelegramError:
+        log.info("the answer to a /forgetme button went unanswered", exc_info=True)
