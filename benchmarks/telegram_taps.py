@@ -14,6 +14,7 @@ move included, the rate-limited message edits that follow it not.
     python benchmarks/telegram_taps.py --limits off    # the same without limits: what the bot can do
     python benchmarks/telegram_taps.py --limits off --think 0   # saturated
     python benchmarks/telegram_taps.py --pictures on   # the table and hands as photos
+    python benchmarks/telegram_taps.py --metrics on    # the bot counts (SCOPA_METRICS), scraped every 15 s
 
 With `--pictures on` the table and the hands are photos (each chat's default):
 a new picture is drawn and uploaded when the cards shown change, the caption
@@ -70,23 +71,48 @@ class Table:
 # ---- the bot, in its own process ----------------------------------------------------------------
 
 async def serve_bot(api_base: str, token: str, db: str, limits: str, pictures: str) -> None:
+    """The bot; with `SCOPA_METRICS` set, counting and serving its metrics as `scopa-bot` does."""
     from bot.adapters.telegram import TelegramFrontEnd
-    from bot.app import open_sessions
+    from bot.app import open_checked_store
+    from bot.metrics.http import parse_address
+    from bot.observing import observing
+    from bot.sessions import Sessions
 
-    sessions = await open_sessions(db)
+    store = await open_checked_store(db)
+    sessions = Sessions(store)
     options: dict[str, object] = {} if limits == "telegram" else {"rate_limiter": None, "group_rate": None}
     options["pictures"] = pictures == "on"
-    front = TelegramFrontEnd(sessions, token, api_base=api_base, **options)  # type: ignore[arg-type]
-    timers = asyncio.create_task(sessions.run_forever())
-    await front.start()
-    done = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGTERM, done.set)
-    print("ready", flush=True)
-    await done.wait()
-    await front.stop()
-    timers.cancel()
+    async with contextlib.AsyncExitStack() as stack:
+        address = os.environ.get("SCOPA_METRICS")
+        front = TelegramFrontEnd(sessions, token, api_base=api_base, **options)  # type: ignore[arg-type]
+        if address:
+            await stack.enter_async_context(observing(parse_address(address), store, sessions, ["telegram"],
+                                                      {"telegram": front.reachable}))
+        timers = asyncio.create_task(sessions.run_forever())
+        await front.start()
+        done = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, done.set)
+        print("ready", flush=True)
+        await done.wait()
+        await front.stop()
+        timers.cancel()
     await sessions.close()
+
+
+async def scrape(url: str, every: float, until: float) -> int:
+    """GET `url` every `every` seconds until `until`, as Prometheus would: the bytes last read."""
+    import urllib.request
+
+    def get() -> int:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return len(answer.read())
+
+    size = 0
+    while time.monotonic() < until:
+        size = await asyncio.to_thread(get)
+        await asyncio.sleep(max(0.0, min(every, until - time.monotonic())))
+    return size
 
 
 # ---- the players ----------------------------------------------------------------------------------
@@ -201,6 +227,14 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -218,7 +252,10 @@ async def run(args: argparse.Namespace) -> None:
             tables.append(Table(tg.add_group(f"Table {n}", members=players), players))
         with tempfile.TemporaryDirectory() as tmp:
             db = args.db or str(Path(tmp) / "bench.db")
-            env = {**os.environ, "PYTHONPATH": str(ROOT)}
+            env = {k: v for k, v in os.environ.items() if k != "SCOPA_METRICS"} | {"PYTHONPATH": str(ROOT)}
+            metrics_port = _free_port() if args.metrics == "on" else None
+            if metrics_port is not None:
+                env["SCOPA_METRICS"] = f"127.0.0.1:{metrics_port}"
             child = subprocess.Popen(
                 [sys.executable, __file__, "--serve-bot", tg.base_url, tg.token, db, args.limits,
                  args.pictures],
@@ -233,8 +270,11 @@ async def run(args: argparse.Namespace) -> None:
                 playing_since = time.time()
                 until = begin + args.seconds
                 bot_cpu, own_cpu = _cpu_seconds(child.pid), time.process_time()
-                await asyncio.gather(*(play(tg, table, until, args.think, random.Random(rng.random()))
-                                       for table in tables))
+                scrapes = [] if metrics_port is None else [
+                    scrape(f"http://127.0.0.1:{metrics_port}/metrics", 15.0, until)]
+                players = [play(tg, table, until, args.think, random.Random(rng.random()))
+                           for table in tables]
+                played = await asyncio.gather(*players, *scrapes)
                 elapsed = time.monotonic() - begin
                 bot_cpu = _cpu_seconds(child.pid) - bot_cpu
                 own_cpu = time.process_time() - own_cpu
@@ -245,7 +285,9 @@ async def run(args: argparse.Namespace) -> None:
         delays = [r.answer_delay * 1000 for r in taps if r.answer_delay is not None]
         alerts = sum(r.show_alert for r in taps)
         print(f"games at once: {args.games}, think time: {args.think} s, flood limits: {args.limits}, "
-              f"pictures: {args.pictures}")
+              f"pictures: {args.pictures}, metrics: {args.metrics}")
+        if metrics_port is not None:
+            print(f"/metrics scraped every 15 s: {played[-1]:,} bytes")
         print(f"taps: {len(taps)} in {elapsed:.1f} s = {len(taps) / elapsed:.1f} taps/s "
               f"({sum(t.matches for t in tables)} matches finished, {alerts} refused taps)")
         print(f"CPU while playing: bot {bot_cpu:.1f} s ({1000 * bot_cpu / max(1, len(taps)):.2f} ms "
@@ -318,6 +360,8 @@ def main() -> None:
     parser.add_argument("--limits", choices=("telegram", "off"), default="telegram")
     parser.add_argument("--pictures", choices=("on", "off"), default="off",
                         help="the table and hands as photos (each chat's default), or text")
+    parser.add_argument("--metrics", choices=("on", "off"), default="off",
+                        help="the bot counts its metrics and serves them (SCOPA_METRICS), scraped every 15 s")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="SQLite file for the bot (default: a temporary one)")
     asyncio.run(run(parser.parse_args()))
