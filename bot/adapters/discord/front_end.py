@@ -25,6 +25,7 @@ from .owners import OwnerMessages
 from .pictures import Painter
 from .presenter import Presenter
 from .presses import PressHandlers
+from .privacy import PrivacyCommands
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +71,10 @@ class DiscordFrontEnd:
         self.presenter = Presenter(sessions, self.client, self.lanes, self.hands, self.painter)
         self.commands = CommandHandlers(sessions, self.presenter, ack_after=ack_after)
         self.presses = PressHandlers(sessions, self.hands, self.presenter, ack_after=ack_after)
-        for command in build_commands(self.commands):
+        self.privacy = PrivacyCommands(sessions, self.client)
+        for command in [*build_commands(self.commands), *self.privacy.commands()]:
             self.client.tree.add_command(command)
-        self.client.take_presses(self.presses.on_press)
+        self.client.take_presses(self.privacy.presses(self.presses.on_press))
         self.owner_messages = OwnerMessages(sessions, self.presenter, self.client)
         self.client.take_direct_messages(self.owner_messages.on_direct_message)
         self._connection: asyncio.Task[None] | None = None

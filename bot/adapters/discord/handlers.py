@@ -228,7 +228,8 @@ class CommandHandlers:
                                               + newgame_help(lang, "discord.newgame.help", variant) + "\n\n"
                                               + t(lang, "discord.help.solo") + "\n\n"
                                               + accuracy_help(lang) + "\n\n"
-                                              + t(lang, "daily.help") + "\n\n" + legend))
+                                              + t(lang, "daily.help") + "\n\n"
+                                              + t(lang, "privacy.help") + "\n\n" + legend))
 
     # ---- /settings ----------------------------------------------------------------------
 
