@@ -48,9 +48,6 @@ FORGET_AFTER = 86_400.0
 """Heartbeats older than this are dropped."""
 LAG_PROBE = 0.5
 """Seconds between two measures of the event loop's lag."""
-BLOCKS_FRESH = 2.0
-"""Seconds the blocked users read from the store are trusted: another process's block holds
-here within this much."""
 NOTICE_LEASE = 120.0
 """Seconds a process holds a chat's notice while posting it; another tries after."""
 NOTICES_EVERY = 5.0
@@ -140,8 +137,6 @@ class Owners:
         self.owners: frozenset[tuple[str, str]] = frozenset()
         self.started_at = clock()
         self.lag = LagMeter()
-        self._blocked: frozenset[tuple[str, str]] = frozenset()
-        self._blocked_read: float | None = None
         self._notice_added = asyncio.Event()
 
     def name(self, owners: Iterable[tuple[str, str]]) -> None:
@@ -154,11 +149,9 @@ class Owners:
     # ---- blocked users ------------------------------------------------------------
 
     async def blocked(self, user: UserRef) -> bool:
-        now = self.clock()
-        if self._blocked_read is None or not 0 <= now - self._blocked_read < BLOCKS_FRESH:
-            self._blocked = await self.store.blocked_users()
-            self._blocked_read = now
-        return (user.platform, user.key) in self._blocked
+        """Asked of the store each time (one indexed lookup), so that a block made by any process
+        holds in every other at once."""
+        return await self.store.is_blocked(user.platform, user.key)
 
     async def admit(self, user: UserRef) -> None:
         """Raise `Refused(BLOCKED)` if `user` is blocked: nothing they ask is done."""
@@ -215,7 +208,6 @@ class Owners:
             changed = await self.store.block_user(*target, by, self.clock())
         else:
             changed = await self.store.unblock_user(*target)
-        self._blocked_read = None
         log.info("%s %s %s", by, "blocked" if block else "unblocked", shown, extra={"event": f"owner.{verb}"})
         return Say(f"owners.{verb}.{'done' if changed else 'already'}", {"user": shown})
 

@@ -423,6 +423,10 @@ class OwnerStore(Protocol):
         """(platform, user key) of every blocked user."""
         ...
 
+    async def is_blocked(self, platform: str, user_key: str) -> bool:
+        """Whether the user is blocked: one indexed lookup, asked before each command and tap."""
+        ...
+
     async def beat(self, process: str, platforms: str, started_at: float, now: float, lag: float,
                    forget_before: float) -> None:
         """Note that `process` is alive at `now` with the loop's `lag`; heartbeats last seen before

@@ -43,6 +43,10 @@ class OwnerSql:
         rows = await self._rows("SELECT platform, user_key FROM blocked_users")
         return frozenset((str(r["platform"]), str(r["user_key"])) for r in rows)
 
+    async def is_blocked(self, platform: str, user_key: str) -> bool:
+        return await self._row("SELECT 1 FROM blocked_users WHERE platform=? AND user_key=?",
+                               (platform, user_key)) is not None
+
     async def beat(self, process: str, platforms: str, started_at: float, now: float, lag: float,
                    forget_before: float) -> None:
         await self._transact([_beat(process, platforms, float(started_at), float(now), float(lag),

@@ -53,6 +53,9 @@ class MemoryOwners:
     async def blocked_users(self) -> frozenset[tuple[str, str]]:
         return frozenset(self._own().blocked)
 
+    async def is_blocked(self, platform: str, user_key: str) -> bool:
+        return (platform, user_key) in self._own().blocked
+
     async def beat(self, process: str, platforms: str, started_at: float, now: float, lag: float,
                    forget_before: float) -> None:
         beats = self._own().beats
