@@ -220,7 +220,8 @@ class Owners:
                               now - FORGET_AFTER)
 
     async def keep_beating(self, platforms: Iterable[str]) -> None:
-        """Measure the loop's lag and beat every `BEAT_EVERY` seconds until cancelled."""
+        """Measure the loop's lag and beat every `BEAT_EVERY` seconds until cancelled; then the
+        heartbeat is dropped, so that a process stopped on purpose is not shown as silent."""
         names = ",".join(platforms)
         meter = asyncio.create_task(self.lag.run(), name="loop-lag")
         try:
@@ -233,6 +234,9 @@ class Owners:
         finally:
             meter.cancel()
             await asyncio.gather(meter, return_exceptions=True)
+            with contextlib.suppress(Exception):
+                await self.store.beat(self.process, names, self.started_at, 0.0, 0.0,
+                                      self.clock() - FORGET_AFTER)
 
     async def deliver_notices(self, platform: str, served: Served | None,
                               post: Callable[[NoticeDelivery], Awaitable[bool | None]]) -> int:

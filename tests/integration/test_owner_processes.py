@@ -115,6 +115,8 @@ async def test_notices_reach_each_group_once_and_a_block_holds_in_every_process(
         await workers.balancer.start()
         try:
             await workers.start()
+            tg.user_sends(owner, owner, "/botstatus")
+            await _said(tg, owner, f"{PROCESSES} processes alive")
             notices = ["Restart at noon", "Back in five minutes"]
             for text in notices:
                 tg.user_sends(owner, owner, f"/notice {text}")
@@ -141,6 +143,9 @@ async def test_notices_reach_each_group_once_and_a_block_holds_in_every_process(
 
             await workers.stop()
             await workers.start()
+            tg.user_sends(owner, owner, "/botstatus")
+            await _said(tg, owner, f"{PROCESSES} processes alive", count=2)
+            assert "silent" not in _texts(tg, owner)[-1]
             refused = sum(BLOCKED in text for text in _texts(tg, bob))
             for _ in range(PROCESSES):
                 tg.user_sends(bob, bob, "/stats")
