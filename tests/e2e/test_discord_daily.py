@@ -97,3 +97,36 @@ async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and
     assert tomorrow != game_id
     await play_to_end(w, tomorrow, [w.alice])
     assert [line.name for line in (await w.sessions.daily_board(None)).lines] == ["Alice"]
+
+
+async def test_the_daily_waits_for_its_player_and_closes_unfinished_at_midnight(world: World) -> None:
+    """Only its player's press deals it; then nobody plays for them, warns or reminds them, an
+    hour or more; at midnight UTC the deal still unfinished is closed, and the channel reads so."""
+    w = world
+    asked = await w.fake.slash(w.alice, w.channel, "daily")
+    deal = next(c["custom_id"] for c in asked.reply.components_flat()
+                if c.get("custom_id", "").startswith("scopa:y:"))
+    forged = await w.fake.press(w.bob, asked.reply, custom_id=deal, forge=True)
+    assert "offered to someone else" in _said(forged)
+    for user in (w.alice, w.bob):
+        place = ChatRef(PLATFORM, str(w.channel.id), thread=f"daily-{user.id}")
+        assert await w.sessions.open_game_id(place) is None, "a press by another deals nothing"
+    await w.fake.press(w.alice, asked.reply, custom_id=deal)
+    game_id = await _daily_game(w, w.alice)
+    for _ in range(3):
+        if (await w.sessions.table(game_id)).to_play == 0:
+            break
+        await w.sessions.run_due()
+    table = await w.sessions.table(game_id)
+    assert table.to_play == 0 and table.deadline is None, "her turn shows no clock"
+    before = len(w.fake.messages(w.channel))
+    w.clock.advance(2 * 3600)
+    await w.sessions.run_due()
+    assert (await w.sessions.table(game_id)).version == table.version, "nobody played for her"
+    assert len(w.fake.messages(w.channel)) == before, "no warning, no reminder"
+    day = (await w.sessions.daily_board(None)).day
+    w.clock.advance(DAY)
+    await w.sessions.run_due()
+    assert (await w.sessions.table(game_id)).status.value == "cancelled"
+    await w.fake.wait_for(lambda: any("Alice" in m.text and day in m.text and "UTC" in m.text
+                                      for m in w.fake.messages(w.channel)), what="the channel told")

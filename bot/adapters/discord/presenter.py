@@ -22,9 +22,11 @@ from typing import Any
 import discord
 from discord import ui
 
+from ... import metrics
 from ...engine import Rules
 from ...i18n import t, tn
 from ...pictures import round_scene_of, table_scene
+from ...render_daily import daily_unfinished_text
 from ...render_review import accuracy_line
 from ...sessions import (
     ChatRef,
@@ -134,6 +136,8 @@ class Presenter:
             self.lanes.submit(channel, lambda: self._clear_ping(game_id, channel))
         elif isinstance(event, GameCancelled):
             self.lanes.submit(channel, lambda: self._clear_ping(game_id, channel))
+            if event.day_over:
+                self.lanes.submit(channel, lambda: self._day_over(event))
         elif isinstance(event, TurnStarted):
             self.lanes.submit(channel, lambda: self._ping(game_id, channel), merge=("ping", game_id))
 
@@ -253,13 +257,15 @@ class Presenter:
         picture the channel refuses leaves the message as text. Whether it shows the picture.
         With `kept`, `picture` is the one the message shows already: nothing is uploaded."""
         try:
-            return await self._put_once(game_id, channel, embed, view, picture, kept)
+            pictured = await self._put_once(game_id, channel, embed, view, picture, kept)
         except discord.HTTPException as exc:
             if picture is None or isinstance(exc, discord.NotFound):
                 raise
             self.painter.refused(channel, exc)
             self._pictured.pop(game_id, None)
-            return await self._put_once(game_id, channel, embed, view, None, False)
+            pictured = await self._put_once(game_id, channel, embed, view, None, False)
+        metrics.drawn(PLATFORM, game_id)
+        return pictured
 
     async def _put_once(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None,
                         picture: Picture | None, kept: bool) -> bool:
@@ -388,6 +394,15 @@ class Presenter:
         await self._channel(event.chat_key).send(
             tn(lang, "clock.waiting", hours, name=event.name),
             view=hand_over_button(event.game_id, event.version, event.name, lang),
+            allowed_mentions=discord.AllowedMentions.none())
+
+    async def _day_over(self, event: GameCancelled) -> None:
+        """A deal of the day its day ended first (midnight UTC): closed unfinished, as the
+        channel it is played in reads in one line."""
+        player = await self._player(event.game_id, 0)
+        lang = await self.chat_language(event.chat_key)
+        await self._channel(event.chat_key).send(
+            daily_unfinished_text(player.display_name if player else "—", event.day_over, lang),
             allowed_mentions=discord.AllowedMentions.none())
 
     async def _player(self, game_id: int, seat: int) -> PlayerProfile | None:
