@@ -209,15 +209,19 @@ _TELEGRAM_ENV = """environment:
   TELEGRAM_WORKERS      webhook mode: how many processes share the token (on PostgreSQL
                         Telegram's limits are counted there for all; else each keeps its share)
   SCOPA_DB              the database: an SQLite file (default scopa.db) or
-                        postgresql://user:password@host:5432/db"""
+                        postgresql://user:password@host:5432/db
+  SCOPA_OWNERS          the owners' user ids, e.g. telegram:123,discord:456 (README.md)
+  SCOPA_LOG             json for one JSON object a log line (default: text)"""
 _DISCORD_ENV = """environment:
   DISCORD_TOKEN         the bot token from the Discord developer portal (required)
   DISCORD_API_BASE      the Discord API's address, for a proxy or a test server
   DISCORD_SHARDS, DISCORD_SHARD_COUNT  as --shards and --shard-count
   SCOPA_DB              the database: an SQLite file (default scopa.db) or
-                        postgresql://user:password@host:5432/db"""
+                        postgresql://user:password@host:5432/db
+  SCOPA_OWNERS          the owners' user ids, e.g. telegram:123,discord:456 (README.md)
+  SCOPA_LOG             json for one JSON object a log line (default: text)"""
 _RUN_ENV = "environment: TELEGRAM_TOKEN, DISCORD_TOKEN (and those listed by telegram --help and " \
-           "discord --help), SCOPA_DB."
+           "discord --help), SCOPA_DB, SCOPA_OWNERS, SCOPA_LOG."
 
 
 def default_language() -> str:
