@@ -241,4 +241,15 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX notice_deliveries_owed ON notice_deliveries(delivered, until);
     """,
+    # 13: erasures asked for from the command line (`scopa-bot erase`), which the running bot
+    # makes (its games in memory and its chats told), or the command itself when no bot takes
+    # them in time; each is gone in the transaction that erases the player.
+    """
+    CREATE TABLE erasures (
+        platform TEXT NOT NULL,
+        user_key TEXT NOT NULL,
+        asked_at REAL NOT NULL,
+        PRIMARY KEY (platform, user_key)
+    );
+    """,
 )

@@ -240,4 +240,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX notice_deliveries_owed ON notice_deliveries(delivered, until);
     """,
+    # 11: erasures asked for from the command line (SQLite's 13).
+    """
+    CREATE TABLE erasures (
+        platform TEXT NOT NULL,
+        user_key TEXT NOT NULL,
+        asked_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (platform, user_key)
+    );
+    """,
 )
