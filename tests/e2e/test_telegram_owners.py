@@ -44,6 +44,11 @@ async def test_an_owner_sees_the_bot_tells_the_chats_in_play_and_blocks_a_user(t
             assert await _fenced(tg, owners_group, owner, "/botstatus", f"/block {d.alice.id}") == []
             commands = [c["command"] for c in tg.get_commands()]
             assert "help" in commands and not {"botstatus", "notice", "block", "unblock"} & set(commands)
+            await d.bot.front.owner_commands.set_menus(d.bot.front.application.bot, ("help", "stats"))
+            menu = tg.get_commands(scope={"type": "chat", "chat_id": owner.id})
+            assert [c["command"] for c in menu] == ["help", "stats", "botstatus", "notice", "block",
+                                                    "unblock"]
+            assert menu[-1]["description"] == "Unblock a user (owners)"
 
             tg.user_sends(owner, owner, "/botstatus")
             status = await tg.wait_for_message(owner, contains="Bot status")

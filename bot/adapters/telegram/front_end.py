@@ -194,6 +194,7 @@ class TelegramFrontEnd:
         app = self.application
         await self._initialize()
         await self._set_commands()
+        await self.owner_commands.set_menus(self.application.bot, MENU_COMMANDS)
         await app.start()
         self._running = True
         self._presenting = asyncio.create_task(self._present(), name="telegram-events")

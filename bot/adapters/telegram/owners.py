@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
-from telegram import Chat, Update
+from telegram import Bot, BotCommand, BotCommandScopeChat, Chat, Update
+from telegram.error import TelegramError
 from telegram.ext import Application, CommandHandler, ContextTypes
 
+from ...i18n import t
 from ...render_owners import notice_text, owner_text
 from ...sessions import ChatRef, Sessions
 from ...sessions.owners import OWNER_COMMANDS
@@ -30,6 +33,21 @@ class OwnerCommands:
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         for name in OWNER_COMMANDS:
             application.add_handler(CommandHandler(name, self.on_command))
+
+    async def set_menus(self, bot: Bot, public: Sequence[str]) -> None:
+        """Each owner's private chat gets a command menu of its own: the public commands and
+        theirs, in their language (everyone else's menu has only the public ones)."""
+        for platform, key in sorted(self.sessions.owners.owners):
+            if platform != PLATFORM:
+                continue
+            lang = self.presenter.language(await self.sessions.find_player(PLATFORM, key), "en")
+            commands = [BotCommand(name, t(lang, f"telegram.command.{name}")) for name in public]
+            commands += [BotCommand(name, t(lang, f"owners.command.{name}")) for name in OWNER_COMMANDS]
+            try:
+                await bot.set_my_commands(commands, scope=BotCommandScopeChat(int(key)))
+            except TelegramError as exc:
+                log.info("no command menu for owner %s (has the private chat been opened?): %s",
+                         key, exc.message)
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """An owner command: answered in the owner's private chat; for anyone else, or
