@@ -214,6 +214,12 @@ class Presenter(Audience):
                                   lambda: self.draw_hand(game_id, user_key), fresh=True)
 
     async def draw_table(self, game_id: int, chat_id: int) -> Content | None:
+        """The game's table (or lobby); in a private chat (a match played there, the deal of the
+        day) it never rings: the hand rings for each turn, once."""
+        content = await self._table(game_id, chat_id)
+        return dataclasses.replace(content, silent=True) if content is not None and chat_id > 0 else content
+
+    async def _table(self, game_id: int, chat_id: int) -> Content | None:
         lang = await self.chat_language(chat_id)
         row = await self.sessions.game_row(game_id)
         if row.status is GameStatus.LOBBY:
@@ -295,7 +301,7 @@ class Presenter(Audience):
         picture = (Picture(seat_scene(table, view, self._last_play(table, timed_out)), lang, caption(html))
                    if await self.draws_pictures(int(row.chat.key)) else None)
         return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture,
-                       silent=player.quiet_turns)
+                       silent=player.quiet_turns or not view.my_turn)
 
     async def _where(self, row: GameSummary, user: UserRef, lang: str) -> str:
         """The group (and topic) a hand's game is played in, linked to its table where Telegram

@@ -195,7 +195,7 @@ class TapHandlers:
             shown = await self.presenter.chat_language(here.chat.id)
             self.lines.show(here.chat.id, here.message_id, escape(daily_playing_text(name, start.day, shown)))
             if not start.resumed:
-                self.outbox.post(int(uref.key), Content(escape(daily_started_text(start, lang))))
+                self.outbox.post(int(uref.key), Content(escape(daily_started_text(start, lang)), silent=True))
         elif here is not None:
             self.lines.show(here.chat.id, here.message_id, escape(daily_started_text(start, lang)))
         if start.resumed:
