@@ -248,12 +248,13 @@ class Owners:
             else Served(frozenset({platform}))
         posted = 0
         for owed in await self.store.claim_notices(self.process, self.clock(), NOTICE_LEASE, taken):
-            try:
-                went = await post(owed)
-            except Exception:
-                log.warning("could not post notice %d in chat %s", owed.notice_id, owed.chat_key,
-                            exc_info=True)
-                went = False
+            with about(chat=f"{owed.platform}:{owed.chat_key}", event="owner.notice"):
+                try:
+                    went = await post(owed)
+                except Exception:
+                    log.warning("could not post notice %d in chat %s", owed.notice_id, owed.chat_key,
+                                exc_info=True)
+                    went = False
             await self.store.notice_done(owed.notice_id, owed.chat_id, self.process, went is not False)
             posted += bool(went)
         return posted
