@@ -25,6 +25,7 @@ from . import events as ev
 from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base
+from .log_context import about
 from .options import REMIND_AFTER
 from .play import Play
 from .ports import GameStore, Served, StorageAway, StorageFailed
@@ -116,11 +117,13 @@ class Scheduler:
         return done
 
     async def _released(self, game_id: int, action: Awaitable[int]) -> int:
-        """Run a claimed game's action, then let go of the game, done or not."""
-        try:
-            return await action
-        finally:
-            await self.store.release_claim(game_id, self.owner)
+        """Run a claimed game's action, then let go of the game, done or not (its log lines name
+        the game)."""
+        with about(game=game_id, event="timer"):
+            try:
+                return await action
+            finally:
+                await self.store.release_claim(game_id, self.owner)
 
     async def _current(self, game_id: int, version: int) -> tuple[GameRow, Game | None]:
         """The game as loaded, from memory unless another process moved it on since:
