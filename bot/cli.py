@@ -124,13 +124,25 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _erase(args: argparse.Namespace) -> int:
-    """Erase a player as /forgetme does, while the bot runs: one transaction on the database."""
+    """Erase a player as /forgetme does, in one transaction: asked of the running bot, which
+    knows their games in memory and tells their chats; made here when no bot does in `--wait`."""
     from .app import open_sessions
     from .failures import FatalError
 
     async def main() -> int:
         sessions = await open_sessions(args.db)
         try:
+            if await sessions.find_player(args.platform, args.user) is None:
+                print(f"{args.platform} user {args.user}: nothing is kept about them")
+                return 0
+            await sessions.privacy.ask(args.platform, args.user)
+            waited = 0.0
+            while waited < args.wait and await sessions.privacy.asked(args.platform, args.user):
+                await asyncio.sleep(0.25)
+                waited += 0.25
+            if not await sessions.privacy.asked(args.platform, args.user):
+                print(f"{args.platform} user {args.user}: erased by the running bot")
+                return 0
             forgotten = await sessions.privacy.forget(args.platform, args.user)
         finally:
             await sessions.close()
@@ -211,7 +223,8 @@ _TELEGRAM_ENV = """environment:
   SCOPA_DB              the database: an SQLite file (default scopa.db) or
                         postgresql://user:password@host:5432/db
   SCOPA_OWNERS          the owners' user ids, e.g. telegram:123,discord:456 (README.md)
-  SCOPA_LOG             json for one JSON object a log line (default: text)"""
+  SCOPA_LOG             json for one JSON object a log line (default: text)
+  SCOPA_METRICS         host:port to serve /metrics, /healthz and /readyz on (README.md)"""
 _DISCORD_ENV = """environment:
   DISCORD_TOKEN         the bot token from the Discord developer portal (required)
   DISCORD_API_BASE      the Discord API's address, for a proxy or a test server
@@ -219,9 +232,10 @@ _DISCORD_ENV = """environment:
   SCOPA_DB              the database: an SQLite file (default scopa.db) or
                         postgresql://user:password@host:5432/db
   SCOPA_OWNERS          the owners' user ids, e.g. telegram:123,discord:456 (README.md)
-  SCOPA_LOG             json for one JSON object a log line (default: text)"""
+  SCOPA_LOG             json for one JSON object a log line (default: text)
+  SCOPA_METRICS         host:port to serve /metrics, /healthz and /readyz on (README.md)"""
 _RUN_ENV = "environment: TELEGRAM_TOKEN, DISCORD_TOKEN (and those listed by telegram --help and " \
-           "discord --help), SCOPA_DB, SCOPA_OWNERS, SCOPA_LOG."
+           "discord --help), SCOPA_DB, SCOPA_OWNERS, SCOPA_LOG, SCOPA_METRICS."
 
 
 def default_language() -> str:
@@ -357,6 +371,9 @@ def build_parser() -> argparse.ArgumentParser:
     erase = sub.add_parser("erase", help="erase what identifies a player (as /forgetme), while the bot runs")
     erase.add_argument("--platform", required=True, choices=("telegram", "discord"))
     erase.add_argument("--user", required=True, help="the player's user id on that platform")
+    erase.add_argument("--wait", type=float, default=10.0,
+                       help="seconds for a running bot to make it (its games and chats told); "
+                            "then the command makes it itself (default 10)")
     erase.add_argument("--db", default=os.environ.get("SCOPA_DB", "scopa.db"),
                        help="the database (SCOPA_DB, default scopa.db): an SQLite file or postgresql://...")
     erase.set_defaults(func=_erase)

@@ -119,6 +119,8 @@ class Erasure:
     chats: tuple[int, ...] = ()
     games: tuple[Change, ...] = ()
     seats: tuple[SeatToComputer, ...] = ()
+    asked: tuple[str, str] | None = None
+    """(platform, user key) of the erasure asked for from the command line that this one makes."""
 
 
 class OpenGameExists(Exception):
@@ -475,6 +477,19 @@ class PlayerData(Protocol):
     async def erase_player(self, erasure: Erasure) -> None:
         """Write `erasure` in one transaction; `StaleVersion` (and nothing written) when one of
         its games moved on, or a note changed, since the caller looked."""
+        ...
+
+    async def ask_erasure(self, platform: str, user_key: str, now: float) -> None:
+        """Note that the player `user_key` of `platform` is to be erased (`scopa-bot erase`), for
+        a running bot to do; asked again, the first time is kept."""
+        ...
+
+    async def erasures_asked(self, platform: str) -> list[str]:
+        """The user keys of `platform` whose erasure is asked for and not yet made."""
+        ...
+
+    async def drop_erasure(self, platform: str, user_key: str) -> None:
+        """The erasure asked for is done (or found nothing to erase)."""
         ...
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -97,9 +98,9 @@ def check_confirm(token: str, user_key: str, now: float) -> ConfirmCheck:
 
 class Privacy:
     def __init__(self, store: GameStore, directory: Directory, games: Games, play: Play,
-                 bus: EventBus, alarm: Alarm) -> None:
+                 bus: EventBus, alarm: Alarm, clock: Callable[[], float]) -> None:
         self.store, self.directory, self.games, self.play = store, directory, games, play
-        self.bus, self.alarm = bus, alarm
+        self.bus, self.alarm, self.clock = bus, alarm, clock
 
     async def my_data(self, user: UserRef) -> dict[str, Any] | None:
         """Everything kept about `user` (`PlayerData.player_data`) with their private chats, as
@@ -146,6 +147,27 @@ class Privacy:
             await self._tell(settled)
             return Forgotten(player.id, tuple(settled))
         return None
+
+    async def ask(self, platform: str, user_key: str) -> None:
+        """Ask the running bot to erase the player (`scopa-bot erase`): it knows their games in
+        memory and tells their chats; `serve_asked` makes it."""
+        await self.store.ask_erasure(platform, user_key, self.clock())
+
+    async def asked(self, platform: str, user_key: str) -> bool:
+        """Whether that erasure is asked for and not yet made."""
+        return user_key in await self.store.erasures_asked(platform)
+
+    async def serve_asked(self, platform: str) -> list[Forgotten]:
+        """Make the erasures asked for on `platform`; what each did (none for a player with
+        nothing kept, whose request is dropped)."""
+        done = []
+        for user_key in await self.store.erasures_asked(platform):
+            forgotten = await self.forget(platform, user_key)
+            if forgotten is None:
+                await self.store.drop_erasure(platform, user_key)
+            else:
+                done.append(forgotten)
+        return done
 
     async def _open_game_ids(self, player: PlayerRow, chats: list[ChatRow]) -> list[int]:
         rows = await self.store.open_games_of_player(player.id)
@@ -202,7 +224,8 @@ class Privacy:
         marks = tuple(dict.fromkeys(m for m in (player.user_key, *(c.chat_key for c in chats))
                                     if not m.startswith(ERASED_KEY)))
         names = tuple(dict.fromkeys((player.display_name, *(c.title for c in chats if c.title))))
-        return (Erasure(player.id, marks, names, tuple(c.id for c in chats), tuple(changes), tuple(seats)),
+        return (Erasure(player.id, marks, names, tuple(c.id for c in chats), tuple(changes), tuple(seats),
+                        (player.platform, player.user_key)),
                 settled, deadlines)
 
     async def _tell(self, settled: list[Settled]) -> None:

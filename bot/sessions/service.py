@@ -125,7 +125,8 @@ class Sessions:
                            self._scheduler, self._queries, self._settings, self._reviews, self._daily,
                            self._hints, self._holds, self._notices)
         """Its use-case handlers, each on the ports it needs."""
-        self.privacy = Privacy(store, self._directory, self._games, self._play, self._bus, self._alarm)
+        self.privacy = Privacy(store, self._directory, self._games, self._play, self._bus, self._alarm,
+                               clock)
         """A player's data: shown whole, erased at once (`sessions.privacy`)."""
 
     # ---- plumbing -------------------------------------------------------------

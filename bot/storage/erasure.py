@@ -121,6 +121,8 @@ def erase_plan(erasure: Erasure, read: Seen) -> Plan:
     for chat in read.sends:
         if names_in(chat, marks):
             yield Step("DELETE FROM chat_sends WHERE chat=?", (chat,))
+    if erasure.asked is not None:
+        yield Step("DELETE FROM erasures WHERE platform=? AND user_key=?", erasure.asked)
 
 
 def seat_to_computer(seat: SeatToComputer) -> Plan:

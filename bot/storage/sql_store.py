@@ -150,6 +150,18 @@ class SqlStore(OwnerSql, UnitStore):
         await self._transact([*(plan(change, now, self.dialect) for change in erasure.games),
                               erase_plan(erasure, read)])
 
+    async def ask_erasure(self, platform: str, user_key: str, now: float) -> None:
+        await self._change("INSERT INTO erasures (platform, user_key, asked_at) VALUES (?, ?, ?) "
+                           "ON CONFLICT (platform, user_key) DO NOTHING", (platform, user_key, float(now)))
+
+    async def erasures_asked(self, platform: str) -> list[str]:
+        rows = await self._rows("SELECT user_key FROM erasures WHERE platform=? ORDER BY asked_at",
+                                (platform,))
+        return [str(r["user_key"]) for r in rows]
+
+    async def drop_erasure(self, platform: str, user_key: str) -> None:
+        await self._change("DELETE FROM erasures WHERE platform=? AND user_key=?", (platform, user_key))
+
     # ---- a game's moves and rounds -----------------------------------------
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]:

@@ -74,6 +74,24 @@ class MemoryPrivacy:
                       if pid == player_id],
         }
 
+    def _asked(self) -> dict[tuple[str, str], float]:
+        if not hasattr(self, "_erasures"):
+            self._erasures: dict[tuple[str, str], float] = {}
+        return self._erasures
+
+    async def ask_erasure(self, platform: str, user_key: str, now: float) -> None:
+        self._open()
+        self._asked().setdefault((platform, user_key), now)
+
+    async def erasures_asked(self, platform: str) -> list[str]:
+        self._open()
+        asked = sorted(self._asked().items(), key=lambda item: item[1])
+        return [key for (p, key), _ in asked if p == platform]
+
+    async def drop_erasure(self, platform: str, user_key: str) -> None:
+        self._open()
+        self._asked().pop((platform, user_key), None)
+
     async def erase_player(self, erasure: Erasure) -> None:
         """All of it or nothing: the store as it was is put back when a check fails."""
         self._open()
@@ -120,3 +138,5 @@ class MemoryPrivacy:
                 del self._holds[held]
         for chat in [c for c in self._sends if names_in(c, erasure.marks)]:
             del self._sends[chat]
+        if erasure.asked is not None:
+            self._asked().pop(erasure.asked, None)

@@ -127,6 +127,7 @@ class DiscordFrontEnd:
         self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
                                              name="discord-owed")
         self.owner_messages.start()
+        self.privacy.start()
         self._connection = asyncio.create_task(self._connect(), name="discord-gateway")
         log.info("Discord bot %s is connecting", self.client.user)
 
@@ -161,6 +162,7 @@ class DiscordFrontEnd:
             await asyncio.gather(self._sweeping, return_exceptions=True)
             self._sweeping = None
         await self.owner_messages.stop()
+        await self.privacy.stop()
         if self._connection is not None:
             self._connection.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -4,6 +4,7 @@ is none of the game's (`custom_ids`): its presses reach `presses`, before the ga
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import Any
@@ -21,6 +22,8 @@ from .translator import english
 
 log = logging.getLogger(__name__)
 
+ASKED_EVERY = 2.0
+"""Seconds between two looks for erasures asked for from the command line."""
 CONFIRM = "forget:"
 """The /forgetme button's custom id: this, then `privacy.confirm_token`."""
 FILE_NAME = "scopa-mydata.json"
@@ -29,6 +32,26 @@ FILE_NAME = "scopa-mydata.json"
 class PrivacyCommands:
     def __init__(self, sessions: Sessions, client: discord.Client) -> None:
         self.sessions, self.client = sessions, client
+        self._serving: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Make the erasures asked for from the command line (`scopa-bot erase`) as they come."""
+        self._serving = asyncio.create_task(self._serve(), name="discord-erasures")
+
+    async def stop(self) -> None:
+        if self._serving is not None:
+            self._serving.cancel()
+            await asyncio.gather(self._serving, return_exceptions=True)
+            self._serving = None
+
+    async def _serve(self) -> None:
+        while True:
+            try:
+                for forgotten in await self.sessions.privacy.serve_asked(PLATFORM):
+                    await self.tell_others(forgotten)
+            except Exception:
+                log.warning("an erasure asked for could not be made now; trying again", exc_info=True)
+            await asyncio.sleep(ASKED_EVERY)
 
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         @app_commands.command(name="privacy", description=english("discord.command.privacy.description"))

@@ -202,6 +202,7 @@ class TelegramFrontEnd:
         self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
                                              name="telegram-owed")
         self.owner_commands.start()
+        self.handlers.privacy.start()
         assert app.updater is not None
         if self.webhook_url:
             await self._start_webhook(self.webhook_url)
@@ -233,6 +234,7 @@ class TelegramFrontEnd:
             self._sweeping.cancel()
             await asyncio.gather(self._sweeping, return_exceptions=True)
         await self.owner_commands.stop()
+        await self.handlers.privacy.stop()
         if self._presenting is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._events.join(), self.drain_timeout)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -23,6 +24,8 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 
 COMMANDS = ("privacy", "mydata", "forgetme")
+ASKED_EVERY = 2.0
+"""Seconds between two looks for erasures asked for from the command line."""
 CONFIRM = "forget:"
 """The /forgetme button's data: this, then `privacy.confirm_token` (whose it is, since when)."""
 
@@ -31,6 +34,26 @@ class PrivacyHandlers:
     def __init__(self, sessions: Sessions, outbox: Outbox) -> None:
         self.sessions = sessions
         self.outbox = outbox
+        self._serving: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Make the erasures asked for from the command line (`scopa-bot erase`) as they come."""
+        self._serving = asyncio.create_task(self._serve(), name="telegram-erasures")
+
+    async def stop(self) -> None:
+        if self._serving is not None:
+            self._serving.cancel()
+            await asyncio.gather(self._serving, return_exceptions=True)
+            self._serving = None
+
+    async def _serve(self) -> None:
+        while True:
+            try:
+                for forgotten in await self.sessions.privacy.serve_asked(PLATFORM):
+                    await self.tell_others(forgotten)
+            except Exception:
+                log.warning("an erasure asked for could not be made now; trying again", exc_info=True)
+            await asyncio.sleep(ASKED_EVERY)
 
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         """Before the game's buttons' handler, which takes every other tap."""
