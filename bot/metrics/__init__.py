@@ -49,6 +49,8 @@ class _Instruments:
     reviews_waiting: Gauge
     review_seconds: Histogram
     loop_lag: Histogram
+    waiting_now: dict[str, int] = field(default_factory=dict)
+    """Messages waiting for a place, by platform (`messages_waiting` reads it)."""
     children: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     """Labelled series already made, by (metric, labels): `labels()` takes a lock each time."""
 
@@ -108,7 +110,7 @@ _tapped: dict[int, float] = {}
 TAPS_KEPT = 10_000
 """Games kept in `_tapped` at most (a tap whose game is never drawn again is not kept for ever)."""
 _command: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("scopa_command", default=None)
-"""The outcome of the command being handled, so far."""
+"""The outcome of the command or tap being handled, so far."""
 
 
 def enable() -> CollectorRegistry:
@@ -165,8 +167,11 @@ def move(platform: str, variant: str, by_computer: bool) -> None:
 
 def tap_began(game_id: int | None) -> None:
     """A tap on game `game_id` arrived: the next drawing of one of its messages (`drawn`) is
-    counted as its update."""
-    if _live is None or game_id is None:
+    counted as its update; `refused` and `failed` mark it until `tap` counts it."""
+    if _live is None:
+        return
+    _command.set(["ok"])
+    if game_id is None:
         return
     if len(_tapped) >= TAPS_KEPT:
         _tapped.clear()
@@ -183,11 +188,14 @@ def drawn(platform: str, game_id: int | None) -> None:
         live.child(live.tap_update, platform).observe(time.perf_counter() - began)
 
 
-def tap(platform: str, kind: str, outcome: str, began: float) -> None:
-    """A tap answered (`outcome`: ok, refused, failed, late), `began` from `now()`."""
+def tap(platform: str, kind: str, outcome: str | None, began: float) -> None:
+    """A tap answered (`outcome`: ok, refused, failed, late; None: as marked since `tap_began`),
+    `began` from `now()`."""
     live = _live
     if live is not None:
-        live.child(live.taps, platform, kind, outcome).inc()
+        marked = _command.get()
+        said = outcome or (marked[0] if marked else "ok")
+        live.child(live.taps, platform, kind, said).inc()
         live.child(live.tap_answer, platform).observe(time.perf_counter() - began)
 
 
@@ -198,10 +206,17 @@ def command_began() -> None:
 
 
 def refused() -> None:
-    """The command being handled was refused (it changed nothing)."""
+    """The command or tap being handled was refused (it changed nothing)."""
     outcome = _command.get()
     if outcome:
         outcome[0] = "refused"
+
+
+def failed() -> None:
+    """The command or tap being handled failed (the user was told)."""
+    outcome = _command.get()
+    if outcome:
+        outcome[0] = "failed"
 
 
 def command(platform: str, kind: str, failed: bool = False) -> None:
@@ -227,18 +242,23 @@ def flood(method: str) -> None:
 
 
 def wait_began(platform: str) -> float:
-    """A message starts waiting for a place within the limits."""
+    """A message starts waiting for a place within the limits (every message passes here: the
+    number waiting is a plain count, read by the gauge when scraped)."""
     live = _live
     if live is None:
         return 0.0
-    live.child(live.waiting, platform).inc()
+    waiting = live.waiting_now
+    if platform not in waiting:
+        waiting[platform] = 0
+        live.child(live.waiting, platform).set_function(lambda: waiting[platform])
+    waiting[platform] += 1
     return time.perf_counter()
 
 
 def wait_ended(platform: str, began: float) -> None:
     live = _live
     if live is not None:
-        live.child(live.waiting, platform).dec()
+        live.waiting_now[platform] -= 1
         live.child(live.waited, platform).observe(time.perf_counter() - began)
 
 

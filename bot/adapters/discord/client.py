@@ -14,10 +14,12 @@ from typing import Any
 import discord
 from discord import app_commands, ui
 
+from ... import metrics
 from ...i18n import t
 from ...sessions import language_of
 from ...sessions.tap import Action, Tap
 from .custom_ids import CODEC
+from .identity import PLATFORM
 from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -88,6 +90,27 @@ class IdentifyGate:
             self._last[bucket] = self.clock()
 
 
+CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
+"""The REST route of a channel's new messages; with `/{message_id}`, of an edit."""
+
+
+def _count_messages(http: Any) -> None:
+    """Count the messages `http` sends and edits in channels (the tables, hands and posts;
+    answers to interactions go through discord.py's webhook adapter, not counted here)."""
+    request = http.request
+
+    async def counted(route: Any, **kwargs: Any) -> Any:
+        answer = await request(route, **kwargs)
+        if route.path == CHANNEL_MESSAGES and route.method == "POST":
+            metrics.message(PLATFORM, edited=False)
+        elif route.path == CHANNEL_MESSAGES + "/{message_id}" and route.method == "PATCH":
+            metrics.message(PLATFORM, edited=True)
+        return answer
+
+    # discord.py offers no hook on its requests: the client's own HTTPClient is wrapped
+    http.request = counted
+
+
 class ScopaClient(discord.AutoShardedClient):
     def __init__(self, *, shard_count: int | None = None, guild_ready_timeout: float = 2.0,
                  shard_ids: list[int] | None = None) -> None:
@@ -103,6 +126,8 @@ class ScopaClient(discord.AutoShardedClient):
                          chunk_guilds_at_startup=False, member_cache_flags=discord.MemberCacheFlags.none())
         self.tree: app_commands.CommandTree[ScopaClient] = app_commands.CommandTree(self)
         self.tree.error(self._on_command_error)
+        if metrics.enabled():
+            _count_messages(self.http)
         self._presses: tuple[type[ui.DynamicItem[ui.Item[Any]]], ...] = ()
         self._stray: PressHandler | None = None
         self._gate = IdentifyGate()
@@ -150,9 +175,16 @@ class ScopaClient(discord.AutoShardedClient):
                 self._max_concurrency = 1
         await self._gate.wait((shard_id or 0) % self._max_concurrency)
 
+    async def on_app_command_completion(
+            self, interaction: discord.Interaction,
+            command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu) -> None:
+        metrics.command(PLATFORM, command.qualified_name)
+
     async def _on_command_error(self, interaction: discord.Interaction,
                                 error: app_commands.AppCommandError) -> None:
         log.error("command failed: %s", error, exc_info=error)
+        named = interaction.command
+        metrics.command(PLATFORM, named.qualified_name if named is not None else "unknown", failed=True)
         if interaction.response.is_done():
             return
         text = t(language_of(interaction.locale.value), "error.internal")

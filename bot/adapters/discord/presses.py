@@ -13,6 +13,7 @@ import logging
 
 import discord
 
+from ... import metrics
 from ...i18n import t
 from ...render import failure_text, refusal_text
 from ...render_review import hint_text
@@ -27,7 +28,7 @@ from .components import confirm_cancel
 from .custom_ids import Action, Menu, drawn_before, option_choice
 from .daily import DAILY_ACTIONS, pressed
 from .hands import DrawnHand, HandTracker, draw_hand
-from .identity import asker, user_ref
+from .identity import PLATFORM, asker, user_ref
 from .presenter import Presenter
 from .replies import Reply, answer
 from .reviews import review_reply
@@ -44,7 +45,10 @@ class PressHandlers:
         self.ack_after = ack_after
 
     async def on_press(self, interaction: discord.Interaction, press: Tap | None, custom_id: str) -> None:
+        began = metrics.now()
+        metrics.tap_began(None if press is None else press.game_id)
         await answer(interaction, self._reply(interaction, press, custom_id), ack_after=self.ack_after)
+        metrics.tap(PLATFORM, "unknown" if press is None else press.action.name.lower(), None, began)
 
     async def _reply(self, interaction: discord.Interaction, press: Tap | None, custom_id: str) -> Reply:
         user = user_ref(interaction)
@@ -52,11 +56,13 @@ class PressHandlers:
         try:
             lang = self.sessions.player_language(await self.sessions.player(user))
             if press is None:
+                metrics.refused()
                 return Reply.note(refusal_text(Refused(Reason.STALE), lang) if drawn_before(custom_id)
                                   else t(lang, "discord.bad_button"))
             if press.action is Action.SELECT:
                 press = _chosen(interaction, press)
                 if press is None:
+                    metrics.refused()
                     return Reply.note(refusal_text(Refused(Reason.BAD_INPUT), lang))
             who = asker(interaction)
             if press.action in DAILY_ACTIONS:
@@ -64,6 +70,7 @@ class PressHandlers:
             return await self._draw(interaction, who, press, await self.sessions.taps.tap(who, press), lang)
         except Exception as exc:
             log_failure(log, f"press {custom_id!r}", exc)
+            metrics.failed()
             return Reply.note(failure_text(exc, lang))
 
     async def _draw(self, interaction: discord.Interaction, asker: Asker, press: Tap, reply: TapReply,
@@ -71,6 +78,7 @@ class PressHandlers:
         """The sessions' reply as Discord shows it."""
         game_id = press.game_id
         if reply.refused is not None:
+            metrics.refused()
             if press.action in HAND_ACTIONS:
                 return await self._refused_on_hand(interaction, asker, game_id, reply.refused, lang)
             return Reply.note(refusal_text(reply.refused, lang))
