@@ -227,6 +227,25 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _counted(url: str) -> dict[str, float]:
+    """What the bot counted, from its /metrics: the calls into the metrics that a tap causes."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        text = answer.read().decode()
+    totals: dict[str, float] = {}
+    wanted = {"scopa_db_seconds_count": "database calls", "scopa_message_wait_seconds_count": "messages",
+              "scopa_taps_total": "taps", "scopa_tap_update_seconds_count": "updates",
+              "scopa_moves_total": "moves"}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name in wanted:
+                totals[wanted[sample.name]] = totals.get(wanted[sample.name], 0.0) + sample.value
+    return totals
+
+
 def _free_port() -> int:
     import socket
 
@@ -278,6 +297,8 @@ async def run(args: argparse.Namespace) -> None:
                 elapsed = time.monotonic() - begin
                 bot_cpu = _cpu_seconds(child.pid) - bot_cpu
                 own_cpu = time.process_time() - own_cpu
+                counted = None if metrics_port is None else await asyncio.to_thread(
+                    _counted, f"http://127.0.0.1:{metrics_port}/metrics")
             finally:
                 child.send_signal(signal.SIGTERM)
                 await asyncio.to_thread(child.wait, 30)
@@ -286,8 +307,9 @@ async def run(args: argparse.Namespace) -> None:
         alerts = sum(r.show_alert for r in taps)
         print(f"games at once: {args.games}, think time: {args.think} s, flood limits: {args.limits}, "
               f"pictures: {args.pictures}, metrics: {args.metrics}")
-        if metrics_port is not None:
-            print(f"/metrics scraped every 15 s: {played[-1]:,} bytes")
+        if counted is not None:
+            per_tap = ", ".join(f"{value / max(1, len(taps)):.2f} {name}" for name, value in counted.items())
+            print(f"/metrics scraped every 15 s: {played[-1]:,} bytes; counted per tap: {per_tap}")
         print(f"taps: {len(taps)} in {elapsed:.1f} s = {len(taps) / elapsed:.1f} taps/s "
               f"({sum(t.matches for t in tables)} matches finished, {alerts} refused taps)")
         print(f"CPU while playing: bot {bot_cpu:.1f} s ({1000 * bot_cpu / max(1, len(taps)):.2f} ms "

@@ -193,3 +193,21 @@ async def test_a_match_shows_in_the_metrics_and_readyz_follows_the_database(
     assert await asyncio.to_thread(_check_health, address) == 1, "no answer: unhealthy"
     output = log.read_text(errors="replace")
     assert not re.search(r" (ERROR|CRITICAL) bot\.", output), output
+
+
+def test_a_metrics_port_taken_stops_the_bot_in_one_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "SCOPA_"))}
+        env.update({"TELEGRAM_TOKEN": "123:abc", "TELEGRAM_API_BASE": "http://127.0.0.1:1/bot",
+                    "SCOPA_DB": str(tmp_path / "bot.db"), "SCOPA_METRICS": f"127.0.0.1:{port}"})
+        done = subprocess.run([sys.executable, "-m", "bot", "telegram"], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == \
+        f"scopa-bot: SCOPA_METRICS: cannot listen on 127.0.0.1:{port} (Address already in use)"
+    assert "Traceback" not in done.stderr + done.stdout
