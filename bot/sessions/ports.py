@@ -82,6 +82,8 @@ class Served:
 
 ERASED_NAME = "—"
 """The name an erased player's row keeps: their results stay, without anyone's name."""
+ERASED_NOTE = "erased:"
+"""The note an erasure leaves on each of its games (`Erasure.notes_of`)."""
 ERASED_KEY = "erased:"
 """How an erased player's (and their private chat's) platform id starts: the row's own id
 follows, so the key stays unique and says nothing of the platform's."""
@@ -121,6 +123,12 @@ class Erasure:
     seats: tuple[SeatToComputer, ...] = ()
     asked: tuple[str, str] | None = None
     """(platform, user key) of the erasure asked for from the command line that this one makes."""
+    notes_of: tuple[int, ...] = ()
+    """Games whose notes are looked at besides those the player sat in (a match whose seat
+    is the computer's now); each gets the note `ERASED_NOTE` + the player's row id, valued
+    `at`, for the front-ends to look at the game's notes again for a while
+    (`Privacy.traces`): a drawing under way may note the player once more."""
+    at: float = 0.0
 
 
 class OpenGameExists(Exception):

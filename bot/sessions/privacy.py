@@ -15,6 +15,8 @@ Only the private chat may ask: the answers are about one person, and a group wou
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable
@@ -27,7 +29,7 @@ from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base
 from .play import Play
-from .ports import ERASED_KEY, Erasure, GameStore, SeatToComputer, StaleVersion
+from .ports import ERASED_KEY, ERASED_NOTE, Erasure, GameStore, SeatToComputer, StaleVersion
 from .records import Change, ChatRow, GameCancel, GameStatus, LobbyChange, PlayerRow, SeatRow
 from .refs import ChatRef, UserRef
 from .views import chat_ref, seat_name
@@ -38,6 +40,10 @@ TAKES_OVER = "medium"
 """The computer that plays an erased player's seat to the end of a match with others."""
 CONFIRM_FOR = 600.0
 """Seconds a /forgetme button stays good: an older one asks for the command again."""
+AGAIN_AFTER = (2.0, 10.0)
+"""Seconds after an erasure when its games' notes are looked at again (`erase_later`)."""
+TRACED_FOR = 120.0
+"""Seconds the games an erasure touched are looked at again (`traces`)."""
 ATTEMPTS = 5
 """Tries of an erasure whose games move on meanwhile (a move between the look and the write)."""
 
@@ -70,6 +76,16 @@ class Forgotten:
 
     player_id: int
     games: tuple[Settled, ...]
+    erasure: Erasure | None = None
+    """What was written, kept in memory for `erase_again` alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """A game an erasure touched lately, and the user keys of the people seated in it now."""
+
+    game_id: int
+    people: frozenset[str]
 
 
 class ConfirmCheck(StrEnum):
@@ -145,8 +161,41 @@ class Privacy:
             for deadline in deadlines:
                 self.alarm.set(*deadline)
             await self._tell(settled)
-            return Forgotten(player.id, tuple(settled))
+            return Forgotten(player.id, tuple(settled), erasure)
         return None
+
+    async def erase_again(self, forgotten: Forgotten) -> None:
+        """The notes of an erasure's games looked at once more: a drawing under way when the
+        player was erased (their hand, sent just then) may have noted them since."""
+        if forgotten.erasure is not None:
+            await self.store.erase_player(dataclasses.replace(forgotten.erasure, games=(), seats=(),
+                                                              asked=None))
+
+    async def erase_later(self, forgotten: Forgotten, after: tuple[float, ...] = AGAIN_AFTER) -> None:
+        """`erase_again` after each of `after` seconds (a front-end runs it beside its answer)."""
+        for seconds in after:
+            await asyncio.sleep(seconds)
+            with contextlib.suppress(StaleVersion):
+                await self.erase_again(forgotten)
+
+    async def traces(self, platform: str) -> list[Trace]:
+        """The games of `platform` erasures touched in the last `TRACED_FOR` seconds, each with
+        the keys of its people now, for the front-end to drop its notes of anyone else (one
+        erased while a drawing was under way, maybe in a process killed since); older marks
+        are dropped."""
+        found: list[Trace] = []
+        for game_id, key, value in await self.store.refs_with_prefix(ERASED_NOTE):
+            if self.clock() - float(value) > TRACED_FOR:
+                await self.store.set_ref(game_id, key, None)
+                continue
+            row = await self.store.get_game(game_id)
+            if row is None or (await self.directory.chat_row(row.chat_id)).platform != platform:
+                continue
+            people = frozenset(s.player.user_key for s in row.seats
+                               if s.player is not None and not s.player.is_computer)
+            if all(t.game_id != game_id for t in found):
+                found.append(Trace(game_id, people))
+        return found
 
     async def ask(self, platform: str, user_key: str) -> None:
         """Ask the running bot to erase the player (`scopa-bot erase`): it knows their games in
@@ -225,7 +274,8 @@ class Privacy:
                                     if not m.startswith(ERASED_KEY)))
         names = tuple(dict.fromkeys((player.display_name, *(c.title for c in chats if c.title))))
         return (Erasure(player.id, marks, names, tuple(c.id for c in chats), tuple(changes), tuple(seats),
-                        (player.platform, player.user_key)),
+                        (player.platform, player.user_key), tuple(s.game_id for s in settled),
+                        self.clock()),
                 settled, deadlines)
 
     async def _tell(self, settled: list[Settled]) -> None:

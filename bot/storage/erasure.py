@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..sessions.ports import ERASED_KEY, ERASED_NAME, Erasure, SeatToComputer, StaleVersion
+from ..sessions.ports import ERASED_KEY, ERASED_NAME, ERASED_NOTE, Erasure, SeatToComputer, StaleVersion
 from .changes import Plan, Step
 from .rows import Row
 
@@ -76,9 +76,10 @@ def erase_reads(erasure: Erasure) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """The queries whose rows make a `Seen`: notes, private games, holds, send names."""
     pid = erasure.player_id
     in_chats = ", ".join("?" * len(erasure.chats)) or "NULL"
-    games = (f"SELECT id FROM games WHERE chat_id IN ({in_chats}) UNION "
+    also = ", ".join("?" * len(erasure.notes_of)) or "NULL"
+    games = (f"SELECT id FROM games WHERE chat_id IN ({in_chats}) OR id IN ({also}) UNION "
              + GAMES_OF.format(p="?"))
-    params = (*erasure.chats, pid, pid, pid, pid)
+    params = (*erasure.chats, *erasure.notes_of, pid, pid, pid, pid)
     return (
         (f"SELECT game_id, key, value FROM ui_refs WHERE game_id IN ({games}) ORDER BY game_id, key", params),
         (f"SELECT id FROM games WHERE chat_id IN ({in_chats})", tuple(erasure.chats)),
@@ -123,6 +124,11 @@ def erase_plan(erasure: Erasure, read: Seen) -> Plan:
             yield Step("DELETE FROM chat_sends WHERE chat=?", (chat,))
     if erasure.asked is not None:
         yield Step("DELETE FROM erasures WHERE platform=? AND user_key=?", erasure.asked)
+    if erasure.notes_of:
+        yield Step("INSERT INTO ui_refs (game_id, key, value) VALUES (?, ?, ?) "
+                   "ON CONFLICT (game_id, key) DO UPDATE SET value=excluded.value",
+                   many=[(game_id, f"{ERASED_NOTE}{pid}", repr(float(erasure.at)))
+                         for game_id in erasure.notes_of])
 
 
 def seat_to_computer(seat: SeatToComputer) -> Plan:

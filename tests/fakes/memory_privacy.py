@@ -6,7 +6,7 @@ import copy
 import dataclasses
 from typing import Any
 
-from bot.sessions.ports import ERASED_KEY, ERASED_NAME, Erasure, StaleVersion
+from bot.sessions.ports import ERASED_KEY, ERASED_NAME, ERASED_NOTE, Erasure, StaleVersion
 from bot.sessions.records import ChatRow, GameStatus, PlayerRow, RatingRow, ReviewSeatRow
 from bot.storage.erasure import DIRECT_MESSAGES, names_in, scrubbed
 
@@ -126,7 +126,7 @@ class MemoryPrivacy:
             self._chats[chat_id] = dataclasses.replace(self._chats[chat_id],
                                                        chat_key=f"{ERASED_KEY}{chat_id}", title=None)
         private = {g for g, game in self._games.items() if game.row.chat_id in erasure.chats}
-        for game_id in private | set(self._sat(pid)):
+        for game_id in (private | set(self._sat(pid)) | set(erasure.notes_of)) & set(self._games):
             game = self._games[game_id]
             for key, value in list(game.refs.items()):
                 if game_id in private or names_in(key, erasure.marks):
@@ -140,3 +140,6 @@ class MemoryPrivacy:
             del self._sends[chat]
         if erasure.asked is not None:
             self._asked().pop(erasure.asked, None)
+        for game_id in erasure.notes_of:
+            if game_id in self._games:
+                self._games[game_id].refs[f"{ERASED_NOTE}{pid}"] = repr(float(erasure.at))

@@ -33,6 +33,7 @@ class PrivacyCommands:
     def __init__(self, sessions: Sessions, client: discord.Client) -> None:
         self.sessions, self.client = sessions, client
         self._serving: asyncio.Task[None] | None = None
+        self._later: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         """Make the erasures asked for from the command line (`scopa-bot erase`) as they come."""
@@ -43,6 +44,9 @@ class PrivacyCommands:
             self._serving.cancel()
             await asyncio.gather(self._serving, return_exceptions=True)
             self._serving = None
+        for later in list(self._later):
+            later.cancel()
+        await asyncio.gather(*self._later, return_exceptions=True)
 
     async def _serve(self) -> None:
         while True:
@@ -135,6 +139,15 @@ class PrivacyCommands:
         await self.tell_others(forgotten)
 
     async def tell_others(self, forgotten: Forgotten | None) -> None:
+        """One plain line in each chat whose game the erased player was in; and the erasure's
+        notes looked at again a little later (`Privacy.erase_later`)."""
+        if forgotten is not None:
+            later = asyncio.create_task(self.sessions.privacy.erase_later(forgotten))
+            self._later.add(later)
+            later.add_done_callback(self._later.discard)
+        await self._tell(forgotten)
+
+    async def _tell(self, forgotten: Forgotten | None) -> None:
         """One plain line in each channel whose game the erased player was in."""
         for settled in others_told(forgotten):
             chat = settled.chat

@@ -26,6 +26,8 @@ Context = ContextTypes.DEFAULT_TYPE
 COMMANDS = ("privacy", "mydata", "forgetme")
 ASKED_EVERY = 2.0
 """Seconds between two looks for erasures asked for from the command line."""
+USER_NOTES = frozenset({"hand", "prompt", "rung", "played_for"})
+"""The game's notes kept per player, `<kind>:<user id>` (`notes`, `present.hand_target`)."""
 CONFIRM = "forget:"
 """The /forgetme button's data: this, then `privacy.confirm_token` (whose it is, since when)."""
 
@@ -35,6 +37,7 @@ class PrivacyHandlers:
         self.sessions = sessions
         self.outbox = outbox
         self._serving: asyncio.Task[None] | None = None
+        self._later: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         """Make the erasures asked for from the command line (`scopa-bot erase`) as they come."""
@@ -45,12 +48,16 @@ class PrivacyHandlers:
             self._serving.cancel()
             await asyncio.gather(self._serving, return_exceptions=True)
             self._serving = None
+        for later in list(self._later):
+            later.cancel()
+        await asyncio.gather(*self._later, return_exceptions=True)
 
     async def _serve(self) -> None:
         while True:
             try:
                 for forgotten in await self.sessions.privacy.serve_asked(PLATFORM):
                     await self.tell_others(forgotten)
+                await self._untrace()
             except Exception:
                 log.warning("an erasure asked for could not be made now; trying again", exc_info=True)
             await asyncio.sleep(ASKED_EVERY)
@@ -129,7 +136,28 @@ class PrivacyHandlers:
             self.outbox.post(message.chat.id, Content(escape(said)))
         await self.tell_others(forgotten)
 
+    async def _untrace(self) -> None:
+        """Drop the notes a game keeps of a player no longer in it (`Privacy.traces`): the hand,
+        prompt and rings of one erased while their hand was being drawn."""
+        notes = self.sessions.message_refs
+        for trace in await self.sessions.privacy.traces(PLATFORM):
+            stale = [key for key in await notes.get_refs(trace.game_id)
+                     if key.partition(":")[0] in USER_NOTES and key.partition(":")[2] not in trace.people]
+            for key in stale:
+                await notes.set_ref(trace.game_id, key, None)
+            if stale:
+                self.outbox.refs.forget(trace.game_id)
+
     async def tell_others(self, forgotten: Forgotten | None) -> None:
+        """One plain line in each chat whose game the erased player was in; and the erasure's
+        notes looked at again a little later (`Privacy.erase_later`)."""
+        if forgotten is not None:
+            later = asyncio.create_task(self.sessions.privacy.erase_later(forgotten))
+            self._later.add(later)
+            later.add_done_callback(self._later.discard)
+        await self._tell(forgotten)
+
+    async def _tell(self, forgotten: Forgotten | None) -> None:
         """One plain line in each chat whose game the erased player was in."""
         for settled in others_told(forgotten):
             chat = settled.chat
