@@ -105,6 +105,8 @@ class MemoryPrivacy:
             raise
 
     def _erase(self, erasure: Erasure) -> None:
+        sat = set(self._sat(erasure.player_id))
+        """Read before the games change, as the SQL stores read the notes first."""
         for change in erasure.games:
             self._apply(change)
         for seat in erasure.seats:
@@ -126,7 +128,7 @@ class MemoryPrivacy:
             self._chats[chat_id] = dataclasses.replace(self._chats[chat_id],
                                                        chat_key=f"{ERASED_KEY}{chat_id}", title=None)
         private = {g for g, game in self._games.items() if game.row.chat_id in erasure.chats}
-        for game_id in (private | set(self._sat(pid)) | set(erasure.notes_of)) & set(self._games):
+        for game_id in (private | sat | set(erasure.notes_of)) & set(self._games):
             game = self._games[game_id]
             for key, value in list(game.refs.items()):
                 if game_id in private or names_in(key, erasure.marks):
