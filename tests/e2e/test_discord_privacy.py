@@ -6,7 +6,11 @@ channel the three commands say they work in a direct message."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +22,7 @@ from ..privacy_helpers import naming, rows_of, texts
 from ..sessions_helpers import play_to_end as play_sessions_to_end
 from ..sessions_helpers import start_duel
 
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
@@ -69,3 +74,20 @@ async def test_mydata_and_forgetme_in_the_middle_of_a_match(world: World) -> Non
     alice_after = await rows_of(path, alice_row.id)
     assert alice_after["players"] == alice_before["players"]
     assert set(alice_before["results"]) < set(alice_after["results"])
+
+
+async def test_scopa_bot_erase_beside_the_running_bot(world: World) -> None:
+    w, alice, bob = world, world.alice, world.bob
+    game_id = await started_duel(w)
+    done = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "bot", "erase", "--platform", "discord", "--user", str(bob.id),
+                         "--db", str(w.path), "--wait", "30"], cwd=ROOT, capture_output=True, text=True,
+        timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"discord user {bob.id}: erased by the running bot" in done.stdout
+    told = await w.fake.wait_for(lambda: next((m for m in w.fake.messages(w.channel)
+                                               if "👋 Bob" in m.text), None), what="the channel told")
+    assert "computer" in told.text
+    await play_to_end(w, game_id, [alice])
+    assert (await w.sessions.table(game_id)).finished
+    assert naming(await texts(w.path), "Bob", str(bob.id)) == []
