@@ -318,7 +318,8 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
         return {"it": it[key], "es-ES": es[key], "es-419": es[key]}
 
     by_name = {c["name"]: c for c in world.fake.commands}
-    assert set(by_name) == {"newgame", "leaderboard", "stats", "review", "rules", "settings", "help", "daily"}
+    assert set(by_name) == {"newgame", "leaderboard", "stats", "review", "rules", "settings", "help", "daily",
+                            "privacy", "mydata", "forgetme"}
     for name, command in by_name.items():
         assert en[f"discord.command.{name}.name"] == name
         assert command["name_localizations"] == local(f"discord.command.{name}.name")
@@ -333,6 +334,8 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
                 assert choice["name"][0].isdigit() or "it" in choice.get("name_localizations", {})
     assert by_name["newgame"]["contexts"] == [0, 1], "/newgame in DMs too: a match against the computer"
     assert by_name["review"]["contexts"] == [0], "a channel's last match: no /review in direct messages"
+    for name in ("privacy", "mydata", "forgetme"):
+        assert 1 in (by_name[name].get("contexts") or [0, 1, 2]), f"/{name} in direct messages"
     await world.fake.connected()
     # no privileged intent: servers' events, and direct messages for the owners' commands
     assert world.fake.identified[0]["intents"] == discord.Intents(guilds=True, dm_messages=True).value
