@@ -90,7 +90,9 @@ async def _run(d: Duel, db: Path) -> None:
     assert "a former player" in shown(board) and alice.first_name not in shown(board)
     assert "Bob" in shown(board)
 
-    again = await answered(tg, tg.press_button(private, ask, alice, data_of_button))
+    await tg.wait_for(lambda: shown(ask).startswith("🗑 Done") and not ask.callback_data,
+                      what="the question answered in its place, its button gone")
+    again = await answered(tg, tg.forge_callback(private, ask, alice, data_of_button))
     assert again.answer_text == "I keep nothing about you."
     assert naming(await texts(db), alice.first_name, str(alice.id)) == []
     bob_after = await rows_of(db, bob_id.id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import CallbackQuery, Message, Update
@@ -17,6 +18,7 @@ from ...sessions.privacy import ConfirmCheck, Forgotten, check_confirm, confirm_
 from .identity import PLATFORM, is_group, user_ref
 from .keyboards import Button
 from .markup import escape
+from .content import Target
 from .outbox import Content, Outbox
 
 log = logging.getLogger(__name__)
@@ -133,7 +135,7 @@ class PrivacyHandlers:
         said = t(lang, "privacy.done" if forgotten is not None else "privacy.nothing_kept")
         await _answer(query, said)
         if message is not None:
-            self.outbox.post(message.chat.id, Content(escape(said)))
+            self.outbox.update(Target(message.chat.id, message_id=message.message_id), _said(said))
         await self.tell_others(forgotten)
 
     async def _untrace(self) -> None:
@@ -167,6 +169,14 @@ class PrivacyHandlers:
                      name=settled.name, computer=settled.computer)
             self.outbox.post(int(chat.key), Content(escape(line)), thread=int(chat.thread)
                              if chat.thread else None)
+
+
+def _said(text: str) -> Callable[[], Awaitable[Content | None]]:
+    """The question of /forgetme answered in its place, without its button."""
+    async def render() -> Content:
+        return Content(escape(text))
+
+    return render
 
 
 async def _answer(query: CallbackQuery, text: str) -> None:
