@@ -100,7 +100,7 @@ async def test_forgetme_killed_at_any_moment_is_all_or_nothing(tmp_path: Path) -
                 bot = _launch(tg, db, log)
                 await _polling(tg, tg.request_counts["getUpdates"])
                 if _state(db, user, game_id) == "whole":
-                    # as pressed on the copy the player still sees (the bot may answer it in its place meanwhile)
+                    # pressed on the copy the player still sees (the bot may edit it meanwhile)
                     record = await answered(tg, tg.forge_callback(private, ask, user, data), 30)
                     # the tap the kill left unanswered may come again first, and make it
                     assert record.answer_text is not None and (

@@ -15,10 +15,10 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 from ...i18n import t
 from ...sessions import ChatRef, Sessions, UserRef, language_of
 from ...sessions.privacy import ConfirmCheck, Forgotten, check_confirm, confirm_token, others_told
+from .content import Target
 from .identity import PLATFORM, is_group, user_ref
 from .keyboards import Button
 from .markup import escape
-from .content import Target
 from .outbox import Content, Outbox
 
 log = logging.getLogger(__name__)
