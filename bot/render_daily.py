@@ -4,6 +4,7 @@ its boards and yesterday's winner."""
 from __future__ import annotations
 
 from .i18n import t, tn
+from .render_boards import board_name
 from .sessions import DailyBoard, DailyLine, DailyOffer, DailyStart, MatchEnded
 from .sessions.daily import DAILY_TARGET
 
@@ -16,7 +17,7 @@ def margin_shown(margin: int) -> str:
 def yesterday_text(winner: DailyLine | None, lang: str) -> str | None:
     if winner is None:
         return None
-    return t(lang, "daily.yesterday", name=winner.name, margin=margin_shown(winner.margin))
+    return t(lang, "daily.yesterday", name=board_name(winner.name, lang), margin=margin_shown(winner.margin))
 
 
 def daily_started_text(start: DailyStart, lang: str) -> str:
@@ -60,7 +61,7 @@ def daily_board_text(board: DailyBoard, lang: str) -> str:
     if not board.lines:
         lines.append(t(lang, "daily.board.empty"))
     for line in board.lines:
-        lines.append(t(lang, "daily.board.row", rank=line.rank, name=line.name,
+        lines.append(t(lang, "daily.board.row", rank=line.rank, name=board_name(line.name, lang),
                        margin=margin_shown(line.margin), moves=tn(lang, "daily.moves", line.moves)))
     if board.lines:
         lines.append(t(lang, "daily.board.how"))

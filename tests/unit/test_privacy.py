@@ -3,7 +3,10 @@ long, what an erasure does to each kind of open game, and that erasing twice cha
 
 from __future__ import annotations
 
-from bot.sessions import ChatRef, UserRef
+from bot.render_boards import leaderboard_text
+from bot.render_daily import yesterday_text
+from bot.sessions import ChatRef, LeaderboardLine, UserRef
+from bot.sessions.daily import DailyLine
 from bot.sessions.ports import ERASED_NAME
 from bot.sessions.privacy import CONFIRM_FOR, ConfirmCheck, Outcome, check_confirm, confirm_token
 
@@ -65,3 +68,12 @@ async def test_erasures_asked_for_are_made_once_by_the_bot() -> None:
     assert not await sessions.privacy.asked("test", "9100001")
     assert not await sessions.privacy.asked("test", "9100009")
     assert await sessions.privacy.serve_asked("test") == []
+
+
+def test_boards_name_an_erased_player_a_former_player() -> None:
+    rows = [LeaderboardLine(1, "Bruno", 20.0, 3, 2, 1), LeaderboardLine(2, ERASED_NAME, 18.0, 3, 1, 0)]
+    board = leaderboard_text(rows, "en", True)
+    assert "2. a former player — rating" in board and f"2. {ERASED_NAME} " not in board
+    assert "un ex giocatore" in leaderboard_text(rows, "it", True)
+    assert "un antiguo jugador" in leaderboard_text(rows, "es", True)
+    assert "a former player" in (yesterday_text(DailyLine(1, ERASED_NAME, 5, 30), "en") or "")
