@@ -44,9 +44,9 @@ def _card(tg: FakeTelegramServer, user: FakeUser) -> tuple[FakeMessage, str] | N
 
 async def _offer(tg: FakeTelegramServer, group: FakeChat, user: FakeUser) -> FakeMessage:
     """The offer made to `user`; asked again, as they would, when none came."""
-    for _ in range(4):
+    for _ in range(6):
         try:
-            return await tg.wait_for(lambda: next(iter(_offers(tg, group, user)), None), 8)
+            return await tg.wait_for(lambda: next(iter(_offers(tg, group, user)), None), 15)
         except TimeoutError:
             tg.user_sends(group, user, "/daily")
     raise AssertionError(f"{user.first_name} was never offered the deal")
@@ -55,16 +55,17 @@ async def _offer(tg: FakeTelegramServer, group: FakeChat, user: FakeUser) -> Fak
 async def _their_hand(tg: FakeTelegramServer, group: FakeChat, user: FakeUser) -> tuple[FakeMessage, str]:
     """The hand of `user`'s deal, after a kill: Deal tapped again on an offer that still shows it,
     or /daily asked again, as the player would when no hand came."""
-    for _ in range(6):
+    for _ in range(8):
         try:
-            return await tg.wait_for(lambda: _card(tg, user), 8)
+            return await tg.wait_for(lambda: _card(tg, user), 15)
         except TimeoutError:
             offers = _offers(tg, group, user)
             if offers:
                 await answered(tg, tg.tap(group, offers[0], user, "Deal"))
             else:
                 tg.user_sends(group, user, "/daily")
-    raise AssertionError(f"{user.first_name}'s deal never came")
+    said = [(m.message_id, shown(m)[:60], m.callback_data[:2]) for m in bot_messages(tg, user)]
+    raise AssertionError(f"{user.first_name}'s deal never came: {said}")
 
 
 def _deals(db: Path, user: FakeUser) -> tuple[int, int]:
