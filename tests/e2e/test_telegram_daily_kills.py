@@ -7,6 +7,7 @@ again), gets their deal once: dealt, never twice, never lost, and the group's li
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sqlite3
 import subprocess
@@ -70,7 +71,7 @@ async def _their_hand(tg: FakeTelegramServer, group: FakeChat, user: FakeUser) -
 
 def _deals(db: Path, user: FakeUser) -> tuple[int, int]:
     """The days `user` claimed, and the games they sit in."""
-    with sqlite3.connect(db) as conn:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
         claims = conn.execute("SELECT COUNT(*) FROM daily_plays d JOIN players p ON p.id=d.player_id "
                               "WHERE p.user_key=?", (str(user.id),)).fetchone()[0]
         games = conn.execute("SELECT COUNT(DISTINCT s.game_id) FROM seats s JOIN players p "
