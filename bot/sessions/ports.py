@@ -129,6 +129,9 @@ class Erasure:
     `at`, for the front-ends to look at the game's notes again for a while
     (`Privacy.traces`): a drawing under way may note the player once more."""
     at: float = 0.0
+    told: tuple[tuple[int, str, str], ...] = ()
+    """(game, key, value) notes owed to the chats of the erasure's games: the line that tells
+    them, posted once by whichever process (`Privacy.tell`), even after a kill."""
 
 
 class OpenGameExists(Exception):

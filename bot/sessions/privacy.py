@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -28,6 +28,7 @@ from . import events as ev
 from .alarm import Alarm
 from .directory import Directory
 from .games import EventBus, Games, base
+from .holds import MessageHolds
 from .play import Play
 from .ports import ERASED_KEY, ERASED_NOTE, Erasure, GameStore, SeatToComputer, StaleVersion
 from .records import Change, ChatRow, GameCancel, GameStatus, LobbyChange, PlayerRow, SeatRow
@@ -42,6 +43,10 @@ CONFIRM_FOR = 600.0
 """Seconds a /forgetme button stays good: an older one asks for the command again."""
 AGAIN_AFTER = (2.0, 10.0)
 """Seconds after an erasure when its games' notes are looked at again (`erase_later`)."""
+TOLD_NOTE = "told:"
+"""The note keeping a line owed to a chat after an erasure (`Erasure.told`)."""
+TOLD_BY_ANY_AFTER = 10.0
+"""Seconds after which any process tells a line still owed (its own process died first)."""
 TRACED_FOR = 120.0
 """Seconds the games an erasure touched are looked at again (`traces`)."""
 ATTEMPTS = 5
@@ -88,6 +93,19 @@ class Trace:
     people: frozenset[str]
 
 
+@dataclass(frozen=True, slots=True)
+class Told:
+    """A line owed to the chat of a game an erasure touched: what became of the game there,
+    who plays the seat now, and the player's name where it is still known ('' after a restart)."""
+
+    game_id: int
+    key: str
+    outcome: Outcome
+    chat: ChatRef
+    computer: str
+    name: str = ""
+
+
 class ConfirmCheck(StrEnum):
     """How a tap on a /forgetme button is taken."""
 
@@ -114,9 +132,9 @@ def check_confirm(token: str, user_key: str, now: float) -> ConfirmCheck:
 
 class Privacy:
     def __init__(self, store: GameStore, directory: Directory, games: Games, play: Play,
-                 bus: EventBus, alarm: Alarm, clock: Callable[[], float]) -> None:
+                 bus: EventBus, alarm: Alarm, clock: Callable[[], float], holds: MessageHolds) -> None:
         self.store, self.directory, self.games, self.play = store, directory, games, play
-        self.bus, self.alarm, self.clock = bus, alarm, clock
+        self.bus, self.alarm, self.clock, self.holds = bus, alarm, clock, holds
 
     async def my_data(self, user: UserRef) -> dict[str, Any] | None:
         """Everything kept about `user` (`PlayerData.player_data`) with their private chats, as
@@ -169,7 +187,7 @@ class Privacy:
         player was erased (their hand, sent just then) may have noted them since."""
         if forgotten.erasure is not None:
             await self.store.erase_player(dataclasses.replace(forgotten.erasure, games=(), seats=(),
-                                                              asked=None))
+                                                              asked=None, told=()))
 
     async def erase_later(self, forgotten: Forgotten, after: tuple[float, ...] = AGAIN_AFTER) -> None:
         """`erase_again` after each of `after` seconds (a front-end runs it beside its answer)."""
@@ -196,6 +214,45 @@ class Privacy:
             if all(t.game_id != game_id for t in found):
                 found.append(Trace(game_id, people))
         return found
+
+    def told_of(self, forgotten: Forgotten) -> list[Told]:
+        """The lines `forgotten` owes the others' chats, with the player's name (this process
+        knows it still; a restarted one tells them without, `owed_told`)."""
+        return [Told(s.game_id, f"{TOLD_NOTE}{forgotten.player_id}", s.outcome, s.chat, s.computer, s.name)
+                for s in forgotten.games if s.chat is not None]
+
+    async def owed_told(self, platform: str) -> list[Told]:
+        """The lines still owed to `platform`'s chats `TOLD_BY_ANY_AFTER` seconds after their
+        erasure (whose process died before it told them), without the name nobody keeps."""
+        owed = []
+        for game_id, key, value in await self.store.refs_with_prefix(TOLD_NOTE):
+            note = json.loads(value)
+            if self.clock() - float(note["at"]) < TOLD_BY_ANY_AFTER:
+                continue
+            row = await self.store.get_game(game_id)
+            chat = None if row is None else await self.directory.chat_row(row.chat_id)
+            if row is None or chat is None or chat.platform != platform:
+                continue
+            where = dataclasses.replace(chat_ref(chat), thread=row.thread or None)
+            owed.append(Told(game_id, key, Outcome(note["outcome"]), where, note["computer"]))
+        return owed
+
+    async def tell(self, told: Told, post: Callable[[], Awaitable[bool]]) -> bool:
+        """`post()` the line if it is still owed, one process at a time; once `post` says it
+        reached the chat (or the chat refuses the bot for good) it is owed no more. True if
+        this call posted it."""
+        posted = False
+
+        async def posting(first: bool) -> None:
+            nonlocal posted
+            if told.key not in await self.store.get_refs(told.game_id):
+                return
+            posted = True
+            if await post():
+                await self.store.set_ref(told.game_id, told.key, None)
+
+        await self.holds.draw(told.game_id, told.key, posting)
+        return posted
 
     async def ask(self, platform: str, user_key: str) -> None:
         """Ask the running bot to erase the player (`scopa-bot erase`): it knows their games in
@@ -273,9 +330,12 @@ class Privacy:
         marks = tuple(dict.fromkeys(m for m in (player.user_key, *(c.chat_key for c in chats))
                                     if not m.startswith(ERASED_KEY)))
         names = tuple(dict.fromkeys((player.display_name, *(c.title for c in chats if c.title))))
+        told = tuple((s.game_id, f"{TOLD_NOTE}{player.id}", json.dumps(
+            {"outcome": s.outcome.value, "computer": s.computer, "at": self.clock()}, ensure_ascii=False))
+            for s in settled if s.chat is not None)
         return (Erasure(player.id, marks, names, tuple(c.id for c in chats), tuple(changes), tuple(seats),
                         (player.platform, player.user_key), tuple(s.game_id for s in settled),
-                        self.clock()),
+                        self.clock(), told),
                 settled, deadlines)
 
     async def _tell(self, settled: list[Settled]) -> None:
@@ -295,10 +355,5 @@ class Privacy:
             await self.bus.publish(events)
 
 
-def others_told(forgotten: Forgotten | None) -> list[Settled]:
-    """The games whose chats should hear of the erasure, in a line of their own."""
-    return [] if forgotten is None else [s for s in forgotten.games if s.chat is not None]
-
-
 __all__ = ["CONFIRM_FOR", "DATA_FORMAT", "ConfirmCheck", "Forgotten", "Outcome", "Privacy", "Settled",
-           "check_confirm", "confirm_token", "others_told"]
+           "Told", "check_confirm", "confirm_token"]

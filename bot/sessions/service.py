@@ -126,7 +126,7 @@ class Sessions:
                            self._hints, self._holds, self._notices)
         """Its use-case handlers, each on the ports it needs."""
         self.privacy = Privacy(store, self._directory, self._games, self._play, self._bus, self._alarm,
-                               clock)
+                               clock, self._holds)
         """A player's data: shown whole, erased at once (`sessions.privacy`)."""
 
     # ---- plumbing -------------------------------------------------------------

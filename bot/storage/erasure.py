@@ -124,6 +124,9 @@ def erase_plan(erasure: Erasure, read: Seen) -> Plan:
             yield Step("DELETE FROM chat_sends WHERE chat=?", (chat,))
     if erasure.asked is not None:
         yield Step("DELETE FROM erasures WHERE platform=? AND user_key=?", erasure.asked)
+    if erasure.told:
+        yield Step("INSERT INTO ui_refs (game_id, key, value) VALUES (?, ?, ?) "
+                   "ON CONFLICT (game_id, key) DO UPDATE SET value=excluded.value", many=list(erasure.told))
     if erasure.notes_of:
         yield Step("INSERT INTO ui_refs (game_id, key, value) VALUES (?, ?, ?) "
                    "ON CONFLICT (game_id, key) DO UPDATE SET value=excluded.value",

@@ -2,7 +2,7 @@
 the middle of a match, from at once to 0.8 s later: each time the database holds the player
 either whole (nothing erased yet) or erased (neither their name nor their id anywhere, their seat
 the computer's), never half of it; after the restart the erasure is made (the tap delivered
-again, or pressed again) and the match stays playable."""
+again, or pressed again), and the group is told once, by the process that made it or the next."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bot.adapters.telegram.identity import PLATFORM
 from bot.app import open_sessions
 from bot.sessions import ChatRef, UserRef
 
-from ..fakes.telegram_server import FakeTelegramServer, FakeUser
+from ..fakes.telegram_server import FakeChat, FakeTelegramServer, FakeUser
 from ..privacy_helpers import naming, texts
 from ..sessions_helpers import play_one, start_duel
 from ..telegram_helpers import answered, bot_messages, shown
@@ -54,7 +54,8 @@ async def _no_trace(db: Path, user: FakeUser) -> None:
     raise AssertionError(f"{user.first_name} is still named: {left}")
 
 
-async def _match(db: Path, tg: FakeTelegramServer, user: FakeUser, bob: FakeUser, n: int) -> int:
+async def _match(db: Path, tg: FakeTelegramServer, user: FakeUser, bob: FakeUser,
+                 n: int) -> tuple[int, FakeChat]:
     """A match of `user` and Bob in a group of their own, begun and one move in (the bot stopped)."""
     group = tg.add_group(f"Table {n}", members=[user, bob])
     chat = ChatRef(PLATFORM, str(group.id), f"Table {n}")
@@ -66,7 +67,7 @@ async def _match(db: Path, tg: FakeTelegramServer, user: FakeUser, bob: FakeUser
         await play_one(sessions, game_id, *users)
     finally:
         await sessions.close()
-    return game_id
+    return game_id, group
 
 
 async def test_forgetme_killed_at_any_moment_is_all_or_nothing(tmp_path: Path) -> None:
@@ -79,7 +80,7 @@ async def test_forgetme_killed_at_any_moment_is_all_or_nothing(tmp_path: Path) -
             for n, delay in enumerate(KILLED_AFTER):
                 user = tg.add_user(f"Zorgplayer{n}")
                 tg.user_starts_bot(user)
-                game_id = await _match(db, tg, user, bob, n)
+                game_id, group = await _match(db, tg, user, bob, n)
                 bot = _launch(tg, db, log)
                 await _polling(tg, tg.request_counts["getUpdates"])
                 private = tg.private_chat(user)
@@ -108,6 +109,10 @@ async def test_forgetme_killed_at_any_moment_is_all_or_nothing(tmp_path: Path) -
                 await tg.wait_for(lambda u=user, g=game_id: _state(db, u, g) == "erased", 30,
                                   what=f"{user.first_name} erased after the restart")
                 await _no_trace(db, user)
+                told = await tg.wait_for(lambda g=group: [m for m in bot_messages(tg, g)
+                                                          if "asked me to forget them" in shown(m)], 30,
+                                         what="the group told, by the process that erased or the next")
+                assert len(told) == 1, [shown(m) for m in told]
                 bot.send_signal(signal.SIGTERM)
                 await asyncio.to_thread(bot.wait, 30)
                 bot = None

@@ -142,6 +142,8 @@ class MemoryPrivacy:
             del self._sends[chat]
         if erasure.asked is not None:
             self._asked().pop(erasure.asked, None)
+        for game_id, key, value in erasure.told:
+            self._games[game_id].refs[key] = value
         for game_id in erasure.notes_of:
             if game_id in self._games:
                 self._games[game_id].refs[f"{ERASED_NOTE}{pid}"] = repr(float(erasure.at))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from functools import partial
 from typing import Any
 
 import discord
@@ -14,7 +15,7 @@ from discord import app_commands, ui
 
 from ...i18n import t
 from ...sessions import Sessions, language_of
-from ...sessions.privacy import ConfirmCheck, Forgotten, check_confirm, confirm_token, others_told
+from ...sessions.privacy import ConfirmCheck, Forgotten, Told, check_confirm, confirm_token
 from ...sessions.tap import Tap
 from .client import PressHandler
 from .identity import PLATFORM, home_ref, user_ref
@@ -53,6 +54,8 @@ class PrivacyCommands:
             try:
                 for forgotten in await self.sessions.privacy.serve_asked(PLATFORM):
                     await self.tell_others(forgotten)
+                for told in await self.sessions.privacy.owed_told(PLATFORM):
+                    await self.sessions.privacy.tell(told, partial(self._post, told))
             except Exception:
                 log.warning("an erasure asked for could not be made now; trying again", exc_info=True)
             await asyncio.sleep(ASKED_EVERY)
@@ -149,14 +152,23 @@ class PrivacyCommands:
 
     async def _tell(self, forgotten: Forgotten | None) -> None:
         """One plain line in each channel whose game the erased player was in."""
-        for settled in others_told(forgotten):
-            chat = settled.chat
-            assert chat is not None
-            lang = (await self.sessions.chat(chat)).language
-            line = t(lang, f"privacy.told.{settled.outcome.value}", name=settled.name,
-                     computer=settled.computer)
-            try:
-                await self.client.get_partial_messageable(int(chat.key)).send(
-                    line, allowed_mentions=discord.AllowedMentions.none())
-            except discord.HTTPException as exc:
-                log.info("could not tell channel %s of an erased player: %s", chat.key, exc)
+        if forgotten is not None:
+            for told in self.sessions.privacy.told_of(forgotten):
+                await self.sessions.privacy.tell(told, partial(self._post, told))
+
+    async def _post(self, told: Told) -> bool:
+        """The line, with the player's name where this process still knows it; True once the
+        channel has it (or refuses the bot for good)."""
+        lang = (await self.sessions.chat(told.chat)).language
+        kind = "told" if told.name else "told_anon"
+        line = t(lang, f"privacy.{kind}.{told.outcome.value}", name=told.name, computer=told.computer)
+        try:
+            await self.client.get_partial_messageable(int(told.chat.key)).send(
+                line, allowed_mentions=discord.AllowedMentions.none())
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.info("channel %s refuses the bot (%s): the line of an erasure is dropped", told.chat.key,
+                     exc.status)
+        except discord.HTTPException as exc:
+            log.info("could not tell channel %s of an erased player: %s", told.chat.key, exc)
+            return False
+        return True

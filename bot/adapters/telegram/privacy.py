@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from telegram import CallbackQuery, Message, Update
@@ -14,7 +15,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from ...i18n import t
 from ...sessions import ChatRef, Sessions, UserRef, language_of
-from ...sessions.privacy import ConfirmCheck, Forgotten, check_confirm, confirm_token, others_told
+from ...sessions.privacy import ConfirmCheck, Forgotten, Told, check_confirm, confirm_token
 from .content import Target
 from .identity import PLATFORM, is_group, user_ref
 from .keyboards import Button
@@ -60,6 +61,8 @@ class PrivacyHandlers:
                 for forgotten in await self.sessions.privacy.serve_asked(PLATFORM):
                     await self.tell_others(forgotten)
                 await self._untrace()
+                for told in await self.sessions.privacy.owed_told(PLATFORM):
+                    await self.sessions.privacy.tell(told, partial(self._post, told))
             except Exception:
                 log.warning("an erasure asked for could not be made now; trying again", exc_info=True)
             await asyncio.sleep(ASKED_EVERY)
@@ -161,14 +164,20 @@ class PrivacyHandlers:
 
     async def _tell(self, forgotten: Forgotten | None) -> None:
         """One plain line in each chat whose game the erased player was in."""
-        for settled in others_told(forgotten):
-            chat = settled.chat
-            assert chat is not None
-            lang = (await self.sessions.chat(chat)).language
-            line = t(lang, f"privacy.told.{settled.outcome.value}",
-                     name=settled.name, computer=settled.computer)
-            self.outbox.post(int(chat.key), Content(escape(line)), thread=int(chat.thread)
-                             if chat.thread else None)
+        if forgotten is not None:
+            for told in self.sessions.privacy.told_of(forgotten):
+                await self.sessions.privacy.tell(told, partial(self._post, told))
+
+    async def _post(self, told: Told) -> bool:
+        """The line, with the player's name where this process still knows it; True once the
+        chat has it (or refuses the bot for good)."""
+        lang = (await self.sessions.chat(told.chat)).language
+        kind = "told" if told.name else "told_anon"
+        line = t(lang, f"privacy.{kind}.{told.outcome.value}", name=told.name, computer=told.computer)
+        chat_id = int(told.chat.key)
+        sent = await self.outbox.post(chat_id, Content(escape(line)),
+                                      thread=int(told.chat.thread) if told.chat.thread else None)
+        return sent is not None or chat_id in self.outbox.refusing
 
 
 def _said(text: str) -> Callable[[], Awaitable[Content | None]]:
