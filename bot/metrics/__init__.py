@@ -15,8 +15,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
+from prometheus_client import CollectorRegistry, Counter, Gauge, disable_created_metrics
 from prometheus_client.process_collector import ProcessCollector
+
+from .timings import Timings
 
 NAMESPACE = "scopa"
 
@@ -35,26 +37,26 @@ class _Instruments:
     moves: Counter
     taps: Counter
     commands: Counter
-    tap_answer: Histogram
-    tap_update: Histogram
+    tap_answer: Timings
+    tap_update: Timings
     sent: Counter
     edited: Counter
     waiting: Gauge
-    waited: Histogram
+    waited: Timings
     flood: Counter
-    db_seconds: Histogram
+    db_seconds: Timings
     db_errors: Counter
     computer_waiting: Gauge
-    computer_seconds: Histogram
+    computer_seconds: Timings
     reviews_waiting: Gauge
-    review_seconds: Histogram
-    loop_lag: Histogram
+    review_seconds: Timings
+    loop_lag: Timings
     waiting_now: dict[str, int] = field(default_factory=dict)
     """Messages waiting for a place, by platform (`messages_waiting` reads it)."""
     children: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     """Labelled series already made, by (metric, labels): `labels()` takes a lock each time."""
 
-    def child(self, metric: Counter | Gauge | Histogram, *labels: str) -> Any:
+    def child(self, metric: Counter | Gauge, *labels: str) -> Any:
         key = (id(metric), *labels)
         found = self.children.get(key)
         if found is None:
@@ -73,8 +75,10 @@ def _instruments() -> _Instruments:
         return Gauge(name, doc, labels, namespace=NAMESPACE, registry=registry)
 
     def histogram(name: str, doc: str, buckets: tuple[float, ...],
-                  labels: tuple[str, ...] = ()) -> Histogram:
-        return Histogram(name, doc, labels, namespace=NAMESPACE, registry=registry, buckets=buckets)
+                  labels: tuple[str, ...] = ()) -> Timings:
+        timings = Timings(f"{NAMESPACE}_{name}", doc, buckets, labels)
+        registry.register(timings)
+        return timings
 
     return _Instruments(
         registry=registry,
@@ -185,7 +189,7 @@ def drawn(platform: str, game_id: int | None) -> None:
         return
     began = _tapped.pop(game_id, None)
     if began is not None:
-        live.child(live.tap_update, platform).observe(time.perf_counter() - began)
+        live.tap_update.observe(time.perf_counter() - began, (platform,))
 
 
 def tap(platform: str, kind: str, outcome: str | None, began: float) -> None:
@@ -196,7 +200,7 @@ def tap(platform: str, kind: str, outcome: str | None, began: float) -> None:
         marked = _command.get()
         said = outcome or (marked[0] if marked else "ok")
         live.child(live.taps, platform, kind, said).inc()
-        live.child(live.tap_answer, platform).observe(time.perf_counter() - began)
+        live.tap_answer.observe(time.perf_counter() - began, (platform,))
 
 
 def command_began() -> None:
@@ -259,7 +263,7 @@ def wait_ended(platform: str, began: float) -> None:
     live = _live
     if live is not None:
         live.waiting_now[platform] -= 1
-        live.child(live.waited, platform).observe(time.perf_counter() - began)
+        live.waited.observe(time.perf_counter() - began, (platform,))
 
 
 # ---- the database, the queues, the loop ------------------------------------------------------
@@ -270,7 +274,7 @@ def database(op: str, began: float, failed: bool = False) -> None:
     live = _live
     if live is None:
         return
-    live.child(live.db_seconds, op).observe(time.perf_counter() - began)
+    live.db_seconds.observe(time.perf_counter() - began, (op,))
     if failed:
         live.child(live.db_errors, op).inc()
 

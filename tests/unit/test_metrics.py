@@ -123,3 +123,21 @@ def test_the_healthcheck_asks_this_machine() -> None:
     assert healthcheck_url("0.0.0.0:9108") == "http://127.0.0.1:9108/healthz"
     assert healthcheck_url("[::]:9108") == "http://[::1]:9108/healthz"
     assert healthcheck_url("10.0.0.5:9200") == "http://10.0.0.5:9200/healthz"
+
+
+def test_timings_count_as_prometheus_histograms_do() -> None:
+    from prometheus_client import CollectorRegistry
+
+    from bot.metrics.timings import Timings
+
+    registry = CollectorRegistry()
+    timings = Timings("scopa_x_seconds", "x", (0.1, 1.0), ("op",))
+    registry.register(timings)
+    for seconds in (0.05, 0.1, 0.5, 3.0):
+        timings.observe(seconds, ("read",))
+    value = registry.get_sample_value
+    assert value("scopa_x_seconds_bucket", {"op": "read", "le": "0.1"}) == 2, "a bound is in its bucket"
+    assert value("scopa_x_seconds_bucket", {"op": "read", "le": "1.0"}) == 3
+    assert value("scopa_x_seconds_bucket", {"op": "read", "le": "+Inf"}) == 4
+    assert value("scopa_x_seconds_count", {"op": "read"}) == 4
+    assert value("scopa_x_seconds_sum", {"op": "read"}) == pytest.approx(3.65)
