@@ -141,6 +141,9 @@ class _Member:
         await asyncio.Event().wait()
         raise AssertionError("never")
 
+    async def reachable(self) -> bool:
+        return True
+
 
 async def test_a_database_failing_while_running_stops_the_bot_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
