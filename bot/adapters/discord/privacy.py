@@ -4,10 +4,8 @@ is none of the game's (`custom_ids`): its presses reach `presses`, before the ga
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-from functools import partial
 from typing import Any
 
 import discord
@@ -15,7 +13,8 @@ from discord import app_commands, ui
 
 from ...i18n import t
 from ...sessions import Sessions, language_of
-from ...sessions.privacy import ConfirmCheck, Forgotten, Told, check_confirm, confirm_token
+from ...sessions.erasures import ErasureCourier
+from ...sessions.privacy import ConfirmCheck, Told, check_confirm, confirm_token
 from ...sessions.tap import Tap
 from .client import PressHandler
 from .identity import PLATFORM, home_ref, user_ref
@@ -23,8 +22,6 @@ from .translator import english
 
 log = logging.getLogger(__name__)
 
-ASKED_EVERY = 2.0
-"""Seconds between two looks for erasures asked for from the command line."""
 CONFIRM = "forget:"
 """The /forgetme button's custom id: this, then `privacy.confirm_token`."""
 FILE_NAME = "scopa-mydata.json"
@@ -33,32 +30,14 @@ FILE_NAME = "scopa-mydata.json"
 class PrivacyCommands:
     def __init__(self, sessions: Sessions, client: discord.Client) -> None:
         self.sessions, self.client = sessions, client
-        self._serving: asyncio.Task[None] | None = None
-        self._later: set[asyncio.Task[None]] = set()
+        self.erasures = ErasureCourier(sessions.privacy, PLATFORM, self._post)
 
     def start(self) -> None:
         """Make the erasures asked for from the command line (`scopa-bot erase`) as they come."""
-        self._serving = asyncio.create_task(self._serve(), name="discord-erasures")
+        self.erasures.start()
 
     async def stop(self) -> None:
-        if self._serving is not None:
-            self._serving.cancel()
-            await asyncio.gather(self._serving, return_exceptions=True)
-            self._serving = None
-        for later in list(self._later):
-            later.cancel()
-        await asyncio.gather(*self._later, return_exceptions=True)
-
-    async def _serve(self) -> None:
-        while True:
-            try:
-                for forgotten in await self.sessions.privacy.serve_asked(PLATFORM):
-                    await self.tell_others(forgotten)
-                for told in await self.sessions.privacy.owed_told(PLATFORM):
-                    await self.sessions.privacy.tell(told, partial(self._post, told))
-            except Exception:
-                log.warning("an erasure asked for could not be made now; trying again", exc_info=True)
-            await asyncio.sleep(ASKED_EVERY)
+        await self.erasures.stop()
 
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         @app_commands.command(name="privacy", description=english("discord.command.privacy.description"))
@@ -139,22 +118,7 @@ class PrivacyCommands:
         forgotten = await self.sessions.privacy.forget(PLATFORM, key, home_ref(interaction))
         said = t(lang, "privacy.done" if forgotten is not None else "privacy.nothing_kept")
         await interaction.edit_original_response(content=said, view=None)
-        await self.tell_others(forgotten)
-
-    async def tell_others(self, forgotten: Forgotten | None) -> None:
-        """One plain line in each chat whose game the erased player was in; and the erasure's
-        notes looked at again a little later (`Privacy.erase_later`)."""
-        if forgotten is not None:
-            later = asyncio.create_task(self.sessions.privacy.erase_later(forgotten))
-            self._later.add(later)
-            later.add_done_callback(self._later.discard)
-        await self._tell(forgotten)
-
-    async def _tell(self, forgotten: Forgotten | None) -> None:
-        """One plain line in each channel whose game the erased player was in."""
-        if forgotten is not None:
-            for told in self.sessions.privacy.told_of(forgotten):
-                await self.sessions.privacy.tell(told, partial(self._post, told))
+        await self.erasures.tell_others(forgotten)
 
     async def _post(self, told: Told) -> bool:
         """The line, with the player's name where this process still knows it; True once the

@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import Any
 
 from telegram import CallbackQuery, Message, Update
@@ -15,7 +13,8 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from ...i18n import t
 from ...sessions import ChatRef, Sessions, UserRef, language_of
-from ...sessions.privacy import ConfirmCheck, Forgotten, Told, check_confirm, confirm_token
+from ...sessions.erasures import ErasureCourier
+from ...sessions.privacy import ConfirmCheck, Told, check_confirm, confirm_token
 from .content import Target
 from .identity import PLATFORM, is_group, user_ref
 from .keyboards import Button
@@ -27,8 +26,6 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 
 COMMANDS = ("privacy", "mydata", "forgetme")
-ASKED_EVERY = 2.0
-"""Seconds between two looks for erasures asked for from the command line."""
 USER_NOTES = frozenset({"hand", "prompt", "rung", "played_for"})
 """The game's notes kept per player, `<kind>:<user id>` (`notes`, `present.hand_target`)."""
 CONFIRM = "forget:"
@@ -39,33 +36,14 @@ class PrivacyHandlers:
     def __init__(self, sessions: Sessions, outbox: Outbox) -> None:
         self.sessions = sessions
         self.outbox = outbox
-        self._serving: asyncio.Task[None] | None = None
-        self._later: set[asyncio.Task[None]] = set()
+        self.erasures = ErasureCourier(sessions.privacy, PLATFORM, self._post, self._untrace)
 
     def start(self) -> None:
         """Make the erasures asked for from the command line (`scopa-bot erase`) as they come."""
-        self._serving = asyncio.create_task(self._serve(), name="telegram-erasures")
+        self.erasures.start()
 
     async def stop(self) -> None:
-        if self._serving is not None:
-            self._serving.cancel()
-            await asyncio.gather(self._serving, return_exceptions=True)
-            self._serving = None
-        for later in list(self._later):
-            later.cancel()
-        await asyncio.gather(*self._later, return_exceptions=True)
-
-    async def _serve(self) -> None:
-        while True:
-            try:
-                for forgotten in await self.sessions.privacy.serve_asked(PLATFORM):
-                    await self.tell_others(forgotten)
-                await self._untrace()
-                for told in await self.sessions.privacy.owed_told(PLATFORM):
-                    await self.sessions.privacy.tell(told, partial(self._post, told))
-            except Exception:
-                log.warning("an erasure asked for could not be made now; trying again", exc_info=True)
-            await asyncio.sleep(ASKED_EVERY)
+        await self.erasures.stop()
 
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         """Before the game's buttons' handler, which takes every other tap."""
@@ -139,7 +117,7 @@ class PrivacyHandlers:
         await _answer(query, said)
         if message is not None:
             self.outbox.update(Target(message.chat.id, message_id=message.message_id), _said(said))
-        await self.tell_others(forgotten)
+        await self.erasures.tell_others(forgotten)
 
     async def _untrace(self) -> None:
         """Drop the notes a game keeps of a player no longer in it (`Privacy.traces`): the hand,
@@ -152,21 +130,6 @@ class PrivacyHandlers:
                 await notes.set_ref(trace.game_id, key, None)
             if stale:
                 self.outbox.refs.forget(trace.game_id)
-
-    async def tell_others(self, forgotten: Forgotten | None) -> None:
-        """One plain line in each chat whose game the erased player was in; and the erasure's
-        notes looked at again a little later (`Privacy.erase_later`)."""
-        if forgotten is not None:
-            later = asyncio.create_task(self.sessions.privacy.erase_later(forgotten))
-            self._later.add(later)
-            later.add_done_callback(self._later.discard)
-        await self._tell(forgotten)
-
-    async def _tell(self, forgotten: Forgotten | None) -> None:
-        """One plain line in each chat whose game the erased player was in."""
-        if forgotten is not None:
-            for told in self.sessions.privacy.told_of(forgotten):
-                await self.sessions.privacy.tell(told, partial(self._post, told))
 
     async def _post(self, told: Told) -> bool:
         """The line, with the player's name where this process still knows it; True once the
