@@ -229,6 +229,13 @@ class HandView:
         return (last,) if last is not None else ()
 
     @property
+    def offers_hint(self) -> bool:
+        """Whether the hand offers a hint (💡): in a practice match, on the player's turn, and only
+        where there is a real choice; a hand with one legal move already says what to play."""
+        return (self.practice and self.my_turn and not self.finished
+                and sum(len(choice.moves) for choice in self.choices) > 1)
+
+    @property
     def shows_legend(self) -> bool:
         """Whether this hand explains the cards' letters and suit signs (`render.card_legend`):
         only the first hand of the match, on every front-end; later, /help shows it on request."""

@@ -11,7 +11,7 @@ from bot.render import refusal_text
 from bot.render_review import move_phrase
 from bot.sessions import Reason, Refused, UserRef
 
-from ..discord_helpers import World, lobby_message, mover, open_game, started_duel, table_message
+from ..discord_helpers import World, lobby_message, mover, open_game, play_until, started_duel, table_message
 from ..fakes.discord_fakes import Message, User
 
 pytestmark = pytest.mark.usefixtures("seeded_deals")
@@ -38,7 +38,9 @@ async def test_the_hint_button_of_a_practice_match_shows_a_legal_move_and_why(wo
     await w.fake.press(w.alice, lobby, custom_id=f"scopa:e:{game_id}:table", values=["practice=on"])
     await w.fake.wait_for(lambda: "Allenamento" in lobby.text, what="practice in the lobby's rules")
     await w.fake.press(w.alice, lobby, "▶️ Inizia")
-    to_move, other, version = await mover(w, game_id)
+    to_move, version, _ = await play_until(
+        w, game_id, lambda view: view if view.offers_hint else None, "a hand with a choice")
+    other = w.bob if to_move is w.alice else w.alice
     hand = await _hand(w, to_move, game_id)
     hint = hand.find(prefix=f"scopa:I:{game_id}:{version}")
     assert "💡" in hint["label"]
@@ -57,6 +59,24 @@ async def test_the_hint_button_of_a_practice_match_shows_a_legal_move_and_why(wo
     other_hand = await _hand(w, other, game_id)
     assert not any(c.get("custom_id", "").startswith("scopa:I:") for c in other_hand.components_flat()), \
         "no 💡 out of turn"
+
+
+async def test_a_hand_with_one_legal_move_offers_no_hint(world: World) -> None:
+    w = world
+    await w.fake.slash(w.alice, w.channel, "newgame")
+    lobby = await lobby_message(w)
+    game_id = await open_game(w)
+    await w.fake.press(w.bob, lobby, "Partecipa")
+    await w.fake.wait_for(lambda: "Bob" in lobby.text, what="Bob in the lobby")
+    await w.fake.press(w.alice, lobby, custom_id=f"scopa:e:{game_id}:table", values=["practice=on"])
+    await w.fake.wait_for(lambda: "Allenamento" in lobby.text, what="practice in the lobby's rules")
+    await w.fake.press(w.alice, lobby, "▶️ Inizia")
+    forced = lambda view: view if sum(len(c.moves) for c in view.choices) == 1 else None  # noqa: E731
+    to_move, _, view = await play_until(w, game_id, forced, "a hand with one legal move")
+    assert view.practice and not view.offers_hint
+    hand = await _hand(w, to_move, game_id)
+    assert not any(c.get("custom_id", "").startswith("scopa:I:") for c in hand.components_flat()), \
+        "no 💡 on a forced move"
 
 
 async def test_a_hint_outside_a_practice_match_is_refused_in_clear_words(world: World) -> None:

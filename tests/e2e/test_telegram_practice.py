@@ -12,7 +12,17 @@ from bot.render_review import move_phrase
 from bot.sessions import ChatRef, UserRef
 
 from ..fakes.telegram_server import FakeMessage, FakeTelegramServer, FakeUser
-from ..telegram_helpers import answered, bot_messages, duel, friends_group, joined_lobby, running_bot, shown
+from ..telegram_helpers import (
+    answered,
+    bot_messages,
+    duel,
+    friends_group,
+    joined_lobby,
+    live_button,
+    redrawn_after,
+    running_bot,
+    shown,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -44,8 +54,7 @@ async def test_the_hint_button_of_a_practice_match_shows_a_legal_move_and_why(tm
                     await tg.wait_for(lambda: "Practice (hints, no rating)" in shown(lobby),
                                       what="the option in the lobby's rules")
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
-            found = await tg.wait_for(lambda: _hand_with_hint(tg, [alice, bob]), what="a hand with 💡")
-            user, hand = found
+            user, hand = await _play_until_hint(tg, [alice, bob])
             pressed = await answered(tg, tg.tap(user, hand, user, "💡"), timeout=20)
             text = pressed.answer_text or ""
             assert pressed.show_alert and text.startswith("💡 ") and len(text) <= 200
@@ -63,12 +72,60 @@ async def test_the_hint_button_of_a_practice_match_shows_a_legal_move_and_why(tm
             stranger = await answered(tg, tg.forge_callback(carla, 1, carla, data))
             assert stranger.show_alert and "not playing in this game" in (stranger.answer_text or "")
 
-def _hand_with_hint(tg: FakeTelegramServer, users: list[FakeUser]) -> tuple[FakeUser, FakeMessage] | None:
-    for user in users:
-        for message in reversed(bot_messages(tg, user)):
-            if any(d.startswith("I|") for d in message.callback_data):
-                return user, message
-    return None
+async def test_a_hand_with_one_legal_move_offers_no_hint(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+        group = friends_group(tg, alice, bob)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            lobby = await joined_lobby(tg, group, alice, bob)
+            steps = (("Options", "Practice (hints"), ("Practice (hints", "Practice: on"),
+                     ("Practice: on", "Practice (hints"), ("Back", "Start"))
+            for label, then in steps:
+                assert not (await answered(tg, tg.tap(group, lobby, alice, label))).show_alert, label
+                await tg.wait_for(lambda nxt=then: any(nxt in b["text"] for b in tg.buttons(group, lobby)),
+                                  what=f"{then!r} in the lobby's buttons")
+            assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+            pressed: set[str] = set()
+            seen = {"forced": 0, "choice": 0}
+            for _ in range(20):
+                found = await tg.wait_for(lambda: live_button(tg, [alice, bob], pressed), timeout=20,
+                                          what="the hand of the player to move")
+                user, hand, data = found
+                game_id = int(data.split("|")[1])
+                view = await bot.sessions.hand(game_id, UserRef(PLATFORM, str(user.id), user.first_name))
+                moves = [m for c in view.choices for m in c.moves]
+                has_hint = any(d.startswith("I|") for d in hand.callback_data)
+                if len(moves) == 1:
+                    seen["forced"] += 1
+                    assert not has_hint, ("💡 on a forced move", shown(hand))
+                else:
+                    seen["choice"] += 1
+                    assert has_hint, ("no 💡 where there is a choice", shown(hand))
+                if seen["forced"] and seen["choice"]:
+                    break
+                play = next((d for d in hand.callback_data if d[0] == "p"), data)
+                pressed.add(play)
+                record = await answered(tg, tg.press_button(user, hand, user, play))
+                assert not record.show_alert, record.answer_text
+                await redrawn_after(tg, user, hand, play)
+            assert seen["forced"] >= 1 and seen["choice"] >= 1, seen
+
+
+async def _play_until_hint(tg: FakeTelegramServer, users: list[FakeUser]) -> tuple[FakeUser, FakeMessage]:
+    """Plays the forced moves (their hands offer no 💡) until a hand offers one."""
+    pressed: set[str] = set()
+    for _ in range(20):
+        user, hand, data = await tg.wait_for(lambda: live_button(tg, users, pressed), timeout=20,
+                                             what="the hand of the player to move")
+        if any(d.startswith("I|") for d in hand.callback_data):
+            return user, hand
+        pressed.add(data)
+        assert not (await answered(tg, tg.press_button(user, hand, user, data))).show_alert
+        await redrawn_after(tg, user, hand, data)
+    raise AssertionError("no hand offered 💡")
+
+
 
 
 async def test_a_hint_outside_a_practice_match_is_refused_in_clear_words(tmp_path: Path) -> None:

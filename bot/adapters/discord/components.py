@@ -245,7 +245,7 @@ def hand_components(view: HandView, lang: str, prompt: HandPrompt = PLAIN, *,
         rows.append([back])
     elif live and view.may_declare and fuori_wins:
         extra.append(button(t(lang, "button.fuori"), Press(Action.FUORI, gid, version), emoji="🏁"))
-    if live and view.practice and not declaring:
+    if live and view.offers_hint and not declaring:
         extra.append(button(t(lang, "button.hint"), Press(Action.HINT, gid, version)))
     if extra:
         rows.append(extra)

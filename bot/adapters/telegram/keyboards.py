@@ -243,7 +243,7 @@ def hand_keyboard(view: HandView, lang: str, prompt: HandPrompt = PLAIN, autopla
             else:
                 buttons.append(tap(card_label(card, style), Action.WAIT, gid))
         rows.extend(rows_of(buttons, width=3, max_chars=24))
-        if view.practice:
+        if view.offers_hint:
             rows.append((tap(t(lang, "button.hint"), Action.HINT, gid, view.version),))
         if view.may_declare:
             label = ("🏁 " if fuori_wins else "") + t(lang, "button.fuori")
