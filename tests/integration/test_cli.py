@@ -336,7 +336,12 @@ def test_review_json_grades_every_play_of_the_chosen_match_in_order(
     plays = [(r, i, play) for r, rnd in enumerate(record["rounds"]) for i, play in enumerate(rnd["plays"])]
     assert len(lines) == len(plays) + 1
     for line, (r, i, play) in zip(lines, plays, strict=False):
-        assert list(line) == ["round", "play", "seat", "played", "best", "loss"]
+        assert list(line)[:6] == ["round", "play", "seat", "played", "best", "loss"]
+        equivalent = line.get("reason", {}).get("code") == "equivalent"
+        assert ("reason" in line) == (line["loss"] > 0 or equivalent), "a graded play says why"
+        if "reason" in line:
+            assert set(line["reason"]) >= {"code", "cards"}
+            assert all(isinstance(code, str) and len(code) <= 3 for code in line["reason"]["cards"])
         assert (line["round"], line["play"], line["seat"]) == (r, i, play["seat"])
         assert line["played"] == {"card": play["card"], "captured": play["captured"]}
         assert set(line["best"]) == {"card", "captured"} and line["loss"] >= 0

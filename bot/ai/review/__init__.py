@@ -46,7 +46,10 @@ def review_turn(task: ReviewTask) -> GradedPlay:
     turn, seed, searches = task
     view, played = turn.view, turn.played
     graded = grade(view, played, seed, searches)
-    why = reason(view, played, graded.best) if graded.loss > 0 else None
+    if graded.equivalent is not None:
+        why: Reason | None = Reason(Fault.EQUIVALENT, cards=(graded.equivalent.card,))
+    else:
+        why = reason(view, played, graded.best) if graded.loss > 0 else None
     return GradedPlay(turn.round, turn.play, turn.seat, played, graded.best, graded.loss, graded.choices,
                       view.table, view.hand, why)
 

@@ -36,6 +36,8 @@ class Fault(Enum):
     DENARI = "denari"
     CARDS = "cards"
     BETTER = "better"
+    EQUIVALENT = "equivalent"
+    """The two moves are worth the same within the search's noise (see `grade.NOISE`): neither is graded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,20 +53,38 @@ class Reason:
     seen every card."""
     chance: float = 0.0
     """For `LEFT_SWEEP`: the chance that the next player holds one of them."""
+    cards: tuple[Card, ...] = ()
+    """The cards the fact is about: the table swept (`MISSED_SCOPA`) or left (`LEFT_SWEEP`), the
+    settebello, the sevens, denari or cards from the table that the better move takes and the
+    played one does not; for `EQUIVALENT`, the other move's card."""
+
+    def data(self) -> dict[str, object]:
+        """The reason as `scopa-bot review --json` prints it: its code and the cards it names."""
+        out: dict[str, object] = {"code": self.fault.value, "cards": [c.code for c in self.cards]}
+        if self.fault is Fault.LEFT_SWEEP:
+            out.update(ranks=list(self.ranks), chance=round(self.chance, 3))
+        return out
 
 
 def reason(view: SeatView, played: Move, best: Move) -> Reason:
-    """Why `played` is worse than `best`, both legal moves of `view.seat` in `view`."""
+    """Why `played` is worse than `best`, both legal moves of `view.seat` in `view`: the first
+    fact, in the order of `Fault`, that holds of one move and not of the other.
+
+    Cards are counted from the table alone: a card the player holds is theirs to take later
+    whichever move they make now, so "more denari" never means the denaro played. A sweep left
+    is a reason only where it is likelier (by `LIKELIER`) after `played` than after `best`.
+    `BETTER` (no fact found) names only the better move."""
     if is_scopa(view, best) and not is_scopa(view, played):
-        return Reason(Fault.MISSED_SCOPA)
+        return Reason(Fault.MISSED_SCOPA, cards=best.captures)
     left = sweep_risk(view, played)
     if left is not None and left[2] > _chance(sweep_risk(view, best)) + LIKELIER:
-        return Reason(Fault.LEFT_SWEEP, *left)
+        return Reason(Fault.LEFT_SWEEP, *left, cards=left[0])
     if _settebello(played) < _settebello(best):
-        return Reason(Fault.SETTEBELLO)
+        return Reason(Fault.SETTEBELLO, cards=(SETTEBELLO,))
     for fault, counted in ((Fault.SEVENS, _sevens), (Fault.DENARI, _denari), (Fault.CARDS, _cards)):
-        if counted(best) > counted(played):
-            return Reason(fault)
+        gained = tuple(c for c in counted(best) if c not in counted(played))
+        if len(counted(best)) > len(counted(played)):
+            return Reason(fault, cards=gained)
     return Reason(Fault.BETTER)
 
 
@@ -135,6 +155,10 @@ def _taken(move: Move) -> tuple[Card, ...]:
     return (card, *captured) if captured else ()
 
 
+def _from_table(move: Move) -> tuple[Card, ...]:
+    return tuple(move.captures)
+
+
 def _settebello(move: Move) -> int:
     """1 when `move` takes the settebello, -1 when it lays it down, else 0."""
     if SETTEBELLO in _taken(move):
@@ -142,13 +166,13 @@ def _settebello(move: Move) -> int:
     return -1 if move.card is SETTEBELLO else 0
 
 
-def _sevens(move: Move) -> int:
-    return sum(c.rank == 7 for c in _taken(move))
+def _sevens(move: Move) -> tuple[Card, ...]:
+    return tuple(c for c in _from_table(move) if c.rank == 7)
 
 
-def _denari(move: Move) -> int:
-    return sum(c.suit is Suit.DENARI for c in _taken(move))
+def _denari(move: Move) -> tuple[Card, ...]:
+    return tuple(c for c in _from_table(move) if c.suit is Suit.DENARI)
 
 
-def _cards(move: Move) -> int:
-    return len(_taken(move))
+def _cards(move: Move) -> tuple[Card, ...]:
+    return _from_table(move)

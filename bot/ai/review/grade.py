@@ -37,6 +37,11 @@ LEAF_CAP = 300
 players): a fifth of `hard`'s, for more guesses in the same time."""
 DIGITS = 3
 """Losses are kept to a thousandth of a point."""
+NOISE = 2.0
+"""The search's noise, in standard errors of the best move's edge: where that edge is still under
+`NOISE` standard errors (and the error over `PRECISION`) after every close-call round, the two
+moves are worth the same as far as the search can tell, and the play is called equivalent, not
+graded (docs/ai.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +56,9 @@ class Grade:
     """How many legal moves there were."""
     guesses: int
     """How many guesses of the hidden cards the valuation drew (0 for a forced move)."""
+    equivalent: Move | None = None
+    """A move the valuation put ahead of the played one by less than its noise (`NOISE`): the
+    two are equivalent, and the play gives up nothing (`loss` 0, `best` the played move)."""
 
 
 def grade(view: SeatView, played: Move, seed: str, searches: int) -> Grade:
@@ -74,10 +82,12 @@ def grade(view: SeatView, played: Move, seed: str, searches: int) -> Grade:
             while len(samples) < wanted:
                 samples.append(player.appraise(moves, cap=LEAF_CAP))
             best, loss, error = _compare(samples, target)
-            if best == target or loss >= 2 * error or error <= PRECISION:
+            if best == target or loss >= NOISE * error or error <= PRECISION:
                 break
             wanted *= 2
-    best, loss, _ = _compare(samples, target)
+    best, loss, error = _compare(samples, target)
+    if best != target and loss < NOISE * error and error > PRECISION:
+        return Grade(played, 0.0, len(moves), len(samples), moves[best])
     loss = round(loss, DIGITS)
     return Grade(moves[best] if loss > 0 else played, loss, len(moves), len(samples))
 

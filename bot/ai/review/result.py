@@ -55,8 +55,11 @@ class GradedPlay:
 
     def line(self) -> dict[str, Any]:
         """The play as `scopa-bot review --json` prints it."""
-        return {"round": self.round, "play": self.play, "seat": self.seat,
-                "played": _move_dict(self.played), "best": _move_dict(self.best), "loss": self.loss}
+        out = {"round": self.round, "play": self.play, "seat": self.seat,
+               "played": _move_dict(self.played), "best": _move_dict(self.best), "loss": self.loss}
+        if self.reason is not None:
+            out["reason"] = self.reason.data()
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         out = self.line()
@@ -65,7 +68,8 @@ class GradedPlay:
         if self.reason is not None:
             reason = self.reason
             out["reason"] = {"fault": reason.fault.value, "table": [c.code for c in reason.table],
-                             "ranks": list(reason.ranks), "chance": reason.chance}
+                             "ranks": list(reason.ranks), "chance": reason.chance,
+                             "cards": [c.code for c in reason.cards]}
         return out
 
     @classmethod
@@ -73,7 +77,7 @@ class GradedPlay:
         found = data.get("reason")
         reason = None if found is None else Reason(
             Fault(found["fault"]), _cards(found["table"]), tuple(int(r) for r in found["ranks"]),
-            float(found["chance"]))
+            float(found["chance"]), _cards(found.get("cards", [])))
         return cls(int(data["round"]), int(data["play"]), int(data["seat"]), _move(data["played"]),
                    _move(data["best"]), float(data["loss"]), int(data["choices"]), _cards(data["table"]),
                    _cards(data["hand"]), reason)
