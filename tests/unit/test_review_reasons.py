@@ -96,3 +96,16 @@ def test_every_costly_play_of_simulated_matches_has_a_fact_that_tells_the_moves_
                 said = reason_text(play, "en", variant)
                 assert said and said != reason_text(swapped, "en", variant), (play, reverse)
     assert costly >= 10
+
+
+def test_a_card_laid_where_the_next_player_takes_it_is_named_with_the_rank_that_takes_it() -> None:
+    view = position("10S 4C", "10B 6D", "2S 5S", fill=0)
+    found = reason(view, move("10S"), move("4C"))
+    assert found.fault is Fault.LEFT_TAKE and found.cards == codes("10S") and found.ranks == (10,)
+    assert found.data() == {"code": "left_take", "cards": ["10S"], "ranks": [10], "chance": 1.0}
+    assert reason(view, move("4C"), move("10S")).fault is not Fault.LEFT_TAKE
+    best = review_turn((Turn(0, 0, view, move("4C")), "t", 8))
+    graded = replace(best, played=move("10S"), best=move("4C"), reason=found, loss=1.0)
+    for lang in ("it", "en", "es"):
+        said = reason_text(graded, lang, "scopa") or ""
+        assert said and "{" not in said and "4" in said, said

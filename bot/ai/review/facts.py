@@ -35,6 +35,9 @@ class Fault(Enum):
     SEVENS = "sevens"
     DENARI = "denari"
     CARDS = "cards"
+    LEFT_TAKE = "left_take"
+    """The played move lays its card where the next player, an opponent, takes it with a card of
+    the same rank the player has not seen, likelier than after the better move."""
     BETTER = "better"
     EQUIVALENT = "equivalent"
     """The two moves are worth the same within the search's noise (see `grade.NOISE`): neither is graded."""
@@ -61,7 +64,7 @@ class Reason:
     def data(self) -> dict[str, object]:
         """The reason as `scopa-bot review --json` prints it: its code and the cards it names."""
         out: dict[str, object] = {"code": self.fault.value, "cards": [c.code for c in self.cards]}
-        if self.fault is Fault.LEFT_SWEEP:
+        if self.fault in (Fault.LEFT_SWEEP, Fault.LEFT_TAKE):
             out.update(ranks=list(self.ranks), chance=round(self.chance, 3))
         return out
 
@@ -85,7 +88,34 @@ def reason(view: SeatView, played: Move, best: Move) -> Reason:
         gained = tuple(c for c in counted(best) if c not in counted(played))
         if len(counted(best)) > len(counted(played)):
             return Reason(fault, cards=gained)
+    laid = take_risk(view, played)
+    if laid is not None and laid > _take_chance(view, best) + LIKELIER:
+        return Reason(Fault.LEFT_TAKE, ranks=(played.card.rank,), chance=laid, cards=(played.card,))
     return Reason(Fault.BETTER)
+
+
+def take_risk(view: SeatView, move: Move) -> float | None:
+    """The chance that the next player, an opponent, holds a card of the rank of the card `move`
+    lays down (one the player has not seen), which takes it; None when `move` captures, or no
+    opponent plays next, or the player has seen every card of that rank."""
+    if move.captures:
+        return None
+    follower = _next_player(view)
+    if follower is None or view.side_of[follower[0]] == view.side:
+        return None
+    seat, hand = follower
+    knowledge = Knowledge.of(view)
+    rank = move.card.rank
+    banned = knowledge.forbidden.get(seat, frozenset()) if hand == view.hand_counts[seat] else frozenset()
+    unseen = knowledge.unseen_by_rank()[rank]
+    if not unseen or rank in banned:
+        return None
+    return holds_any(len(knowledge.unseen), unseen, hand)
+
+
+def _take_chance(view: SeatView, move: Move) -> float:
+    found = take_risk(view, move)
+    return 0.0 if found is None else found
 
 
 def is_scopa(view: SeatView, move: Move) -> bool:
