@@ -109,3 +109,16 @@ def test_a_card_laid_where_the_next_player_takes_it_is_named_with_the_rank_that_
     for lang in ("it", "en", "es"):
         said = reason_text(graded, lang, "scopa") or ""
         assert said and "{" not in said and "4" in said, said
+
+
+def test_a_hint_between_two_moves_worth_the_same_says_either_will_do() -> None:
+    from bot.ai.review import hint
+    from bot.render_review import hint_text
+
+    view = position("8C 8S", "1S 9C 10D", "1B 5D", fill=20)
+    given = hint((view, "same", 24))
+    assert {given.move, given.other} == {move("8C"), move("8S")}
+    assert given.reason is not None and given.reason.fault is Fault.EQUIVALENT
+    words = {"en": "either", "it": "indifferente", "es": "da igual"}
+    for lang, word in words.items():
+        assert word in hint_text(given, lang, "scopa", "napoletane")

@@ -39,9 +39,12 @@ DIGITS = 3
 """Losses are kept to a thousandth of a point."""
 NOISE = 2.0
 """The search's noise, in standard errors of the best move's edge: where that edge is still under
-`NOISE` standard errors (and the error over `PRECISION`) after every close-call round, the two
-moves are worth the same as far as the search can tell, and the play is called equivalent, not
-graded (docs/ai.md)."""
+`NOISE` standard errors (and the error over `PRECISION`) after every close-call round, or under
+`EQUAL` points, the two moves are worth the same as far as the search can tell, and the play is
+called equivalent, not graded (docs/ai.md)."""
+EQUAL = 0.05
+"""An edge under this many points (a twentieth of a point) is no edge: two moves that differ only
+so little (a fante of coppe or of spade) are equivalent, however sure the search is of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +89,7 @@ def grade(view: SeatView, played: Move, seed: str, searches: int) -> Grade:
                 break
             wanted *= 2
     best, loss, error = _compare(samples, target)
-    if best != target and loss < NOISE * error and error > PRECISION:
+    if best != target and (loss < EQUAL or (loss < NOISE * error and error > PRECISION)):
         return Grade(played, 0.0, len(moves), len(samples), moves[best])
     loss = round(loss, DIGITS)
     return Grade(moves[best] if loss > 0 else played, loss, len(moves), len(samples))

@@ -3,7 +3,8 @@
 `hard` values every legal move over a fixed number of guesses of the hidden cards (seeded,
 so the same position and seed give the same hint), and the reason is the fact that sets its
 move apart from the runner-up (`facts.reason`, the same facts a review words): a scopa, a
-table the other move would leave to be swept, the settebello, sevens, denari, cards.
+table the other move would leave to be swept, the settebello, sevens, denari, cards. Where the
+review's valuation finds the runner-up as good within its noise, the reason is `EQUIVALENT`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from bot.engine import Move, SeatView
 from ..hard import TIE_BREAK, HardPlayer
 from ..medium import MediumPlayer
 from ..reading import canonical_moves
-from .facts import Reason, reason
+from .facts import Fault, Reason, reason
+from .grade import grade
 
 HINT_SEARCHES = 24
 """Guesses of the hidden cards per hint: under a fifth of a second of search in the worst position measured
@@ -53,4 +55,13 @@ def hint(task: HintTask) -> Hint:
     else:
         ranked = sorted(moves, key=lambda m: values[m] + TIE_BREAK * hints[m], reverse=True)
     best, other = ranked[0], ranked[1]
+    if _equivalent(view, other, seed, searches):
+        return Hint(best, other, Reason(Fault.EQUIVALENT, cards=(other.card,)), len(moves))
     return Hint(best, other, reason(view, other, best), len(moves))
+
+
+def _equivalent(view: SeatView, other: Move, seed: str, searches: int) -> bool:
+    """Whether the review's valuation finds the runner-up worth as much as the best move within
+    its noise (`grade.NOISE`), or worth the most: then the hint says either will do."""
+    graded = grade(view, other, f"hint/{seed}", searches)
+    return graded.equivalent is not None or graded.loss == 0
