@@ -76,7 +76,8 @@ def test_equivalent_moves_get_no_grade_and_the_word_equivalent(monkeypatch: obje
     assert graded.reason is not None and graded.reason.fault is Fault.EQUIVALENT
     assert graded.reason.cards == codes("8S")
     for lang, word in (("en", "equivalent"), ("it", "equivalente"), ("es", "equivalente")):
-        assert word in (reason_text(graded, lang, "scopa") or "")
+        said = reason_text(graded, lang, "scopa") or ""
+        assert word in said and "F🏆" not in said, "never equivalent to the move played itself"
     assert NOISE >= 2
 
 
