@@ -4,9 +4,13 @@ A costly play gets one `Reason`, the first that holds of: a scopa the best move 
 the played one did not; a table the played move leaves that the next player, an opponent,
 may sweep with a card the player has not seen (and the best move leaves no such table, or
 a less likely one); the settebello given up (laid down, or not taken when the best move
-takes it); fewer sevens (the primiera), fewer denari, or fewer cards taken than the best
-move takes. Otherwise the reason is only the better move. Front-ends word a reason from
-the catalogue.
+takes it); fewer sevens (the primiera), fewer denari, or fewer cards taken from the table
+than the best move takes; the played card laid where the next player, an opponent, takes it
+with a card of the same rank. Otherwise the reason is only the better move (`BETTER`). Each
+fact holds of the played move against the best one and not the other way round, and names its
+cards (`Reason.cards`, `Reason.data` for `scopa-bot review --json`). `EQUIVALENT` is not a fact
+of the position: the valuation found the two moves worth the same (`grade.NOISE`). Front-ends
+word a reason from the catalogue.
 """
 
 from __future__ import annotations
