@@ -40,6 +40,7 @@ from .queries import Queries
 from .recap import Recap
 from .records import LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
+from .replay import Replays, ReplayStep
 from .reviews import MatchReview, ReviewAsked, Reviews
 from .scheduler import Scheduler
 from .settings import Settings
@@ -121,6 +122,7 @@ class Sessions:
         self._notices = Notices(store, self._holds, sleep)
         self._reviews = Reviews(store, self._directory, self._games, self._notices, self._bus, pool,
                                 review_searches, clock)
+        self._replays = Replays(store, self._directory, self._games)
         self.parts = Parts(store, self._bus, self._directory, self._games, self._lobby, self._play,
                            self._scheduler, self._queries, self._settings, self._reviews, self._daily,
                            self._hints, self._holds, self._notices)
@@ -411,6 +413,11 @@ class Sessions:
         restarts. Nothing is owed again to a player it went to in the last two minutes
         (`reviews.RESEND_AFTER`). Refused as `review` is, and while too many reviews wait."""
         return await self._reviews.ask(game_id, user, privately)
+
+    async def replay_step(self, game_id: int, user: UserRef, step: int) -> ReplayStep:
+        """Step `step` (from 0) of finished match `game_id` for `user`, one of its players
+        (`replay.Replays.step`)."""
+        return await self._replays.step(game_id, user, step)
 
     async def stored_review(self, game_id: int, seat: int) -> MatchReview | None:
         """Match `game_id`'s review as the player of `seat` sees it, once made (else None)."""
