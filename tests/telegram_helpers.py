@@ -249,3 +249,17 @@ async def play_until_over(tg: FakeTelegramServer, group: FakeChat, users: list[F
         assert not record.show_alert, (record.data, record.answer_text)
         await redrawn_after(tg, user, message, data, timeout)
     return taps
+
+
+async def play_until_hint(tg: FakeTelegramServer, users: list[FakeUser]) -> tuple[FakeUser, FakeMessage]:
+    """Plays the forced moves (their hands offer no 💡) until a hand offers one."""
+    pressed: set[str] = set()
+    for _ in range(20):
+        user, hand, data = await tg.wait_for(lambda: live_button(tg, users, pressed), timeout=20,
+                                             what="the hand of the player to move")
+        if any(d.startswith("I|") for d in hand.callback_data):
+            return user, hand
+        pressed.add(data)
+        assert not (await answered(tg, tg.press_button(user, hand, user, data))).show_alert
+        await redrawn_after(tg, user, hand, data)
+    raise AssertionError("no hand offered 💡")

@@ -10,7 +10,7 @@ import pytest
 
 from bot.sessions import ChatRef
 
-from ..discord_helpers import HAND, World, play_to_end
+from ..discord_helpers import HAND, World, play_to_end, play_until
 from ..fakes.discord_fakes import Message
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -57,8 +57,9 @@ async def test_a_practice_match_in_a_direct_message_offers_hints_and_says_it_is_
     lobby = await w.fake.wait_for(lambda: _with(w, f"scopa:s:{game_id}"), what="the lobby in the DM")
     await w.fake.wait_for(lambda: "computer" in lobby.text, what="the computer seated")
     await w.fake.press(w.bob, lobby, "▶️ Start")
-    while (table := await w.sessions.table(game_id)).seats[table.to_play].is_computer:
-        assert await w.sessions.run_due() >= 1
+    # A forced move offers no 💡: the turns are played until Bob's hand has a choice.
+    await play_until(w, game_id, lambda view: view.offers_hint, "a hand of Bob's with a choice")
+    table = await w.sessions.table(game_id)
     shown = await w.fake.wait_for(lambda: _with(w, f"{HAND}{game_id}"), what="the table")
     await w.fake.wait_for(lambda: "💡 Practice: not counted" in shown.text, what="the table saying practice")
     hand = (await w.fake.press(w.bob, shown, prefix=f"{HAND}{game_id}")).reply

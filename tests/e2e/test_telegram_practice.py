@@ -19,6 +19,7 @@ from ..telegram_helpers import (
     friends_group,
     joined_lobby,
     live_button,
+    play_until_hint,
     redrawn_after,
     running_bot,
     shown,
@@ -54,7 +55,7 @@ async def test_the_hint_button_of_a_practice_match_shows_a_legal_move_and_why(tm
                     await tg.wait_for(lambda: "Practice (hints, no rating)" in shown(lobby),
                                       what="the option in the lobby's rules")
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
-            user, hand = await _play_until_hint(tg, [alice, bob])
+            user, hand = await play_until_hint(tg, [alice, bob])
             pressed = await answered(tg, tg.tap(user, hand, user, "💡"), timeout=20)
             text = pressed.answer_text or ""
             assert pressed.show_alert and text.startswith("💡 ") and len(text) <= 200
@@ -110,22 +111,6 @@ async def test_a_hand_with_one_legal_move_offers_no_hint(tmp_path: Path) -> None
                 assert not record.show_alert, record.answer_text
                 await redrawn_after(tg, user, hand, play)
             assert seen["forced"] >= 1 and seen["choice"] >= 1, seen
-
-
-async def _play_until_hint(tg: FakeTelegramServer, users: list[FakeUser]) -> tuple[FakeUser, FakeMessage]:
-    """Plays the forced moves (their hands offer no 💡) until a hand offers one."""
-    pressed: set[str] = set()
-    for _ in range(20):
-        user, hand, data = await tg.wait_for(lambda: live_button(tg, users, pressed), timeout=20,
-                                             what="the hand of the player to move")
-        if any(d.startswith("I|") for d in hand.callback_data):
-            return user, hand
-        pressed.add(data)
-        assert not (await answered(tg, tg.press_button(user, hand, user, data))).show_alert
-        await redrawn_after(tg, user, hand, data)
-    raise AssertionError("no hand offered 💡")
-
-
 
 
 async def test_a_hint_outside_a_practice_match_is_refused_in_clear_words(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from ..telegram_helpers import (
     hand_message,
     joined_lobby,
     match_over,
+    play_until_hint,
     play_until_over,
     running_bot,
     shown,
@@ -80,8 +81,7 @@ async def test_a_practice_match_in_the_private_chat_offers_hints_and_cancel_ends
                 alice, lobby, "Start")["callback_data"]))
             assert forged.show_alert, "a lobby in someone's private chat is theirs alone"
             assert not (await answered(tg, tg.tap(alice, lobby, alice, "Start"))).show_alert
-            hand = await tg.wait_for(lambda: next((m for m in bot_messages(tg, alice) if any(
-                d.startswith("I|") for d in m.callback_data)), None), what="the hand with 💡")
+            _, hand = await play_until_hint(tg, [alice])
             card = next(d for d in hand.callback_data if d[0] in "ph")
             hint = await answered(tg, tg.tap(alice, hand, alice, "💡"))
             assert hint.show_alert and hint.answer_text
