@@ -11,7 +11,7 @@ from bot.adapters.telegram.identity import PLATFORM
 from bot.render_review import move_phrase
 from bot.sessions import ChatRef, UserRef
 
-from ..fakes.telegram_server import FakeMessage, FakeTelegramServer, FakeUser
+from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import (
     answered,
     bot_messages,
@@ -44,17 +44,7 @@ async def test_the_hint_button_of_a_practice_match_shows_a_legal_move_and_why(tm
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
-            lobby = await joined_lobby(tg, group, alice, bob)
-            steps = (("Options", "Practice (hints"), ("Practice (hints", "Practice: on"),
-                     ("Practice: on", "Practice (hints"), ("Back", "Start"))
-            for label, then in steps:
-                assert not (await answered(tg, tg.tap(group, lobby, alice, label))).show_alert, label
-                await tg.wait_for(lambda nxt=then: any(nxt in b["text"] for b in tg.buttons(group, lobby)),
-                                  what=f"{then!r} in the lobby's buttons")
-                if label == "Practice: on":
-                    await tg.wait_for(lambda: "Practice (hints, no rating)" in shown(lobby),
-                                      what="the option in the lobby's rules")
-            assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+            await _practice_started(tg, group, alice, bob)
             user, hand = await play_until_hint(tg, [alice, bob])
             pressed = await answered(tg, tg.tap(user, hand, user, "💡"), timeout=20)
             text = pressed.answer_text or ""
@@ -79,14 +69,7 @@ async def test_a_hand_with_one_legal_move_offers_no_hint(tmp_path: Path) -> None
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
-            lobby = await joined_lobby(tg, group, alice, bob)
-            steps = (("Options", "Practice (hints"), ("Practice (hints", "Practice: on"),
-                     ("Practice: on", "Practice (hints"), ("Back", "Start"))
-            for label, then in steps:
-                assert not (await answered(tg, tg.tap(group, lobby, alice, label))).show_alert, label
-                await tg.wait_for(lambda nxt=then: any(nxt in b["text"] for b in tg.buttons(group, lobby)),
-                                  what=f"{then!r} in the lobby's buttons")
-            assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+            await _practice_started(tg, group, alice, bob)
             pressed: set[str] = set()
             seen = {"forced": 0, "choice": 0}
             for _ in range(20):
@@ -128,3 +111,18 @@ def _live_or_none(tg: FakeTelegramServer, users: list[FakeUser]) -> tuple[FakeUs
         return _live_hand(tg, users)
     except AssertionError:
         return None
+
+
+async def _practice_started(tg: FakeTelegramServer, group: FakeChat, alice: FakeUser, bob: FakeUser) -> None:
+    """Alice opens a lobby, Bob joins, Alice switches practice on in the options and starts."""
+    lobby = await joined_lobby(tg, group, alice, bob)
+    steps = (("Options", "Practice (hints"), ("Practice (hints", "Practice: on"),
+             ("Practice: on", "Practice (hints"), ("Back", "Start"))
+    for label, then in steps:
+        assert not (await answered(tg, tg.tap(group, lobby, alice, label))).show_alert, label
+        await tg.wait_for(lambda nxt=then: any(nxt in b["text"] for b in tg.buttons(group, lobby)),
+                          what=f"{then!r} in the lobby's buttons")
+        if label == "Practice: on":
+            await tg.wait_for(lambda: "Practice (hints, no rating)" in shown(lobby),
+                              what="the option in the lobby's rules")
+    assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
