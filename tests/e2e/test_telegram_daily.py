@@ -185,7 +185,7 @@ async def test_daily_asked_again_while_under_way_gives_the_deal_back_with_a_fres
             await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             offer = await dealt(tg, group, alice)
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25")
-            await tg.wait_for(lambda: _hands(tg, alice), what="the hand")
+            await tg.wait_for(lambda: _hands(tg, alice), 20, what="the hand")
             first = _hands(tg, alice)[-1].message_id
             tg.user_sends(group, alice, "/daily")
             await tg.wait_for_message(alice, contains="is under way")
@@ -234,7 +234,7 @@ async def _killed_at_then_played(db: Path, step: int) -> str:
             else:
                 await dealt(tg, alice, alice)
                 await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25")
-            await tg.wait_for(lambda: _hands(tg, alice), what="the hand")
+            await tg.wait_for(lambda: _hands(tg, alice), 20, what="the hand")
             await play_until_over(tg, alice, [alice], timeout=30)
             assert not any("one attempt a day" in shown(m) for m in bot_messages(tg, alice))
             tg.user_sends(alice, alice, "/daily")
