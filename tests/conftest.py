@@ -13,7 +13,8 @@ from .progress import FileClock
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.pluginmanager.register(FileClock(config), "file-clock")
+    if not getattr(config.option, "numprocesses", None):
+        config.pluginmanager.register(FileClock(config), "file-clock")
 
 
 @pytest.fixture(autouse=True)
