@@ -369,6 +369,15 @@ class Reports(Protocol):
         """The review stored with the match (scopa-review/1 JSON); None before one is."""
         ...
 
+    async def last_finished_game(self, player_id: int) -> int | None:
+        """The latest finished match `player_id` sat in, wherever it was played; None before one."""
+        ...
+
+    async def unreviewed_matches(self, since: float, limit: int) -> list[int]:
+        """Matches finished at `since` or later with a person seated and no review yet, oldest
+        first, at most `limit`: those to review after a restart."""
+        ...
+
     async def daily_game(self, day: str, player_id: int) -> int | None:
         """The game `player_id` plays (or played) the deal of `day` in; None before they claim it."""
         ...

@@ -304,6 +304,21 @@ class SqlStore(OwnerSql, UnitStore):
         row = await self._row("SELECT review FROM reviews WHERE game_id=?", (game_id,))
         return None if row is None else str(row["review"])
 
+    async def last_finished_game(self, player_id: int) -> int | None:
+        row = await self._row(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id=g.id WHERE s.player_id=? "
+            "AND g.status='finished' ORDER BY g.finished_at DESC, g.id DESC LIMIT 1", (player_id,))
+        return None if row is None else int(row["id"])
+
+    async def unreviewed_matches(self, since: float, limit: int) -> list[int]:
+        rows = await self._rows(
+            "SELECT g.id FROM games g WHERE g.status='finished' AND g.finished_at >= ? "
+            "AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.game_id=g.id) "
+            "AND EXISTS (SELECT 1 FROM seats s JOIN players p ON p.id=s.player_id "
+            "WHERE s.game_id=g.id AND NOT p.is_computer) ORDER BY g.finished_at, g.id LIMIT ?",
+            (since, limit))
+        return [int(r["id"]) for r in rows]
+
     async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
         rows = [(game_id, s.seat, s.player_id, float(s.accuracy)) for s in seats]
         return bool((await self._transact([_review(game_id, review, rows)]))[0])

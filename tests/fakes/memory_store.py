@@ -576,6 +576,20 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, UnitStore):
         found = self._reviews.get(game_id)
         return None if found is None else found[0]
 
+    async def last_finished_game(self, player_id: int) -> int | None:
+        self._open()
+        mine = [g.row for g in self._finished() if any(s.player_id == player_id for s in g.seats)]
+        latest = max(mine, key=lambda row: (row.finished_at or 0.0, row.id), default=None)
+        return None if latest is None else latest.id
+
+    async def unreviewed_matches(self, since: float, limit: int) -> list[int]:
+        self._open()
+        due = [g.row for g in self._finished() if (g.row.finished_at or 0.0) >= since
+               and g.row.id not in self._reviews
+               and any(s.player_id in self._players and not self._players[s.player_id].is_computer
+                       for s in g.seats)]
+        return [row.id for row in sorted(due, key=lambda row: (row.finished_at or 0.0, row.id))][:limit]
+
     async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
         """Strict as the databases: the game must exist, and so must each seat's player."""
         self._open()

@@ -1067,6 +1067,33 @@ async def test_a_review_is_kept_once_with_the_match_and_averaged_into_stats(
         await reopened.close()
 
 
+async def test_a_players_last_finished_match_wherever_played_and_the_matches_not_reviewed(
+        store: Any, backend: Backend) -> None:
+    backend.clock.advance(60)
+    first = await _finished(store, "g1")
+    backend.clock.advance(60)
+    second = await _finished(store, "g2", names=("Alice", "Carla"))
+    backend.clock.advance(60)
+    await _running(store, "g3")
+    computers = await _lobby(store, "g4")
+    assert await set_seats(store, computers.id, [SeatRow(0, None, "easy", True, 0, False),
+                                                 SeatRow(1, None, "hard", True, 0, False)])
+    assert await start_game(store, computers.id, {"round": 1}, (await store.get_game(computers.id)).seats,
+                            None, None)
+    computers = await store.get_game(computers.id)
+    await store.commit_move(_move(computers, finish=_finish(computers)))
+    alice, bob = (seat.player_id for seat in first.seats)
+    nobody, = await _players(store, "Zeno")
+    assert await store.last_finished_game(alice) == second.id
+    assert await store.last_finished_game(bob) == first.id
+    assert await store.last_finished_game(nobody) is None
+    assert await store.unreviewed_matches(0.0, 10) == [first.id, second.id]
+    assert await store.unreviewed_matches(second.finished_at, 10) == [second.id]
+    assert await store.unreviewed_matches(0.0, 1) == [first.id]
+    assert await store.store_review(first.id, '{"review":1}', [ReviewSeatRow(0, alice, 50.0)])
+    assert await store.unreviewed_matches(0.0, 10) == [second.id]
+
+
 async def _daily_played(store: Any, chat_key: str, name: str, points: tuple[int, int], moves: int,
                         day: str = "2026-11-25") -> GameRow:
     """`name` plays the deal of `day` in `chat_key` against a second seat, making `moves` plays
