@@ -373,6 +373,12 @@ class Reports(Protocol):
         """The latest finished match `player_id` sat in, wherever it was played; None before one."""
         ...
 
+    async def reviewed_matches(self, chat_id: int | None, player_id: int | None, limit: int) -> list[int]:
+        """Finished matches with a stored review, the latest finished first, at most `limit`: those
+        played in `chat_id` (when given) that `player_id` sat in (when given); never a deal of the
+        day, whose cards others may still be about to play."""
+        ...
+
     async def unreviewed_matches(self, since: float, limit: int) -> list[int]:
         """Matches finished at `since` or later with a person seated and no review yet, oldest
         first, at most `limit`: those to review after a restart."""

@@ -310,6 +310,20 @@ class SqlStore(OwnerSql, UnitStore):
             "AND g.status='finished' ORDER BY g.finished_at DESC, g.id DESC LIMIT 1", (player_id,))
         return None if row is None else int(row["id"])
 
+    async def reviewed_matches(self, chat_id: int | None, player_id: int | None, limit: int) -> list[int]:
+        where, params = "", list[int]()
+        if chat_id is not None:
+            where += "AND g.chat_id=? "
+            params.append(chat_id)
+        if player_id is not None:
+            where += "AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id=g.id AND s.player_id=?) "
+            params.append(player_id)
+        rows = await self._rows(
+            "SELECT g.id FROM games g JOIN reviews r ON r.game_id=g.id WHERE g.status='finished' " + where
+            + "AND NOT EXISTS (SELECT 1 FROM daily_plays d WHERE d.game_id=g.id) "
+            "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?", (*params, limit))
+        return [int(r["id"]) for r in rows]
+
     async def unreviewed_matches(self, since: float, limit: int) -> list[int]:
         rows = await self._rows(
             "SELECT g.id FROM games g WHERE g.status='finished' AND g.finished_at >= ? "

@@ -582,6 +582,15 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, UnitStore):
         latest = max(mine, key=lambda row: (row.finished_at or 0.0, row.id), default=None)
         return None if latest is None else latest.id
 
+    async def reviewed_matches(self, chat_id: int | None, player_id: int | None, limit: int) -> list[int]:
+        self._open()
+        daily = self._daily_games()
+        found = [g.row for g in self._finished() if g.row.id in self._reviews and g.row.id not in daily
+                 and (chat_id is None or g.row.chat_id == chat_id)
+                 and (player_id is None or any(s.player_id == player_id for s in g.seats))]
+        found.sort(key=lambda row: (row.finished_at or 0.0, row.id), reverse=True)
+        return [row.id for row in found[:limit]]
+
     async def unreviewed_matches(self, since: float, limit: int) -> list[int]:
         self._open()
         due = [g.row for g in self._finished() if (g.row.finished_at or 0.0) >= since

@@ -1094,6 +1094,29 @@ async def test_a_players_last_finished_match_wherever_played_and_the_matches_not
     assert await store.unreviewed_matches(0.0, 10) == [second.id]
 
 
+async def test_reviewed_matches_of_a_chat_or_a_player_latest_first_never_a_deal_of_the_day(
+        store: Any, backend: Backend) -> None:
+    backend.clock.advance(60)
+    first = await _finished(store, "g1")
+    backend.clock.advance(60)
+    second = await _finished(store, "g1", names=("Alice", "Carla"))
+    backend.clock.advance(60)
+    elsewhere = await _finished(store, "g2", names=("Alice", "Dino"))
+    unreviewed = await _finished(store, "g1")
+    playing = await _running(store, "g3")
+    daily = await _daily_played(store, "g1", "Alice", (11, 2), 1)
+    alice, bob = (seat.player_id for seat in first.seats)
+    for game in (first, second, elsewhere, playing, daily):
+        assert await store.store_review(game.id, '{"review":1}', [ReviewSeatRow(0, alice, 50.0)])
+    chat = first.chat_id
+    assert await store.reviewed_matches(chat, None, 10) == [second.id, first.id]
+    assert await store.reviewed_matches(chat, None, 1) == [second.id]
+    assert await store.reviewed_matches(None, alice, 10) == [elsewhere.id, second.id, first.id]
+    assert await store.reviewed_matches(chat, bob, 10) == [first.id]
+    assert await store.reviewed_matches(elsewhere.chat_id, bob, 10) == []
+    assert unreviewed.id not in await store.reviewed_matches(None, None, 10)
+
+
 async def _daily_played(store: Any, chat_key: str, name: str, points: tuple[int, int], moves: int,
                         day: str = "2026-11-25") -> GameRow:
     """`name` plays the deal of `day` in `chat_key` against a second seat, making `moves` plays
