@@ -7,11 +7,15 @@ workers behind the work players wait for (`ComputerPool.grade`), so a computer's
 behind one graded play per worker at most (a few milliseconds each); the loop only replays
 the record, grades the forced plays (there is nothing to search) and gathers the grades.
 
-Reviews are made one match at a time, in the order asked, by a task of their own: a request
-that stops waiting (a tap answered, a restart) leaves it going. What a player asked for is
-kept as a notice of the game (`events.ReviewOwed`) until it is delivered, so a review is
-delivered once whenever the bot stops: after a restart the owed reviews are made if they
-were not, and delivered.
+Where the computers have workers of their own, every match with a person in it is reviewed as
+it ends (`ended`), so a tap on Review finds it made; a restart reviews those that ended in
+the last day and were not (`review_unreviewed`). Reviews are made one match at a time, those a
+player asked for first (`review_turns`), each by a task of its own: a request that stops
+waiting (a tap answered, a restart) leaves it going. What a player asked for is kept as a
+notice of the game (`events.ReviewOwed`) until it is delivered, so a review is delivered once
+whenever the bot stops: after a restart the owed reviews are made if they were not, and
+delivered. Nothing is sent to anyone for a review made unasked: the chat's accuracy line
+waits for the first player who asks (`LINE`).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,13 +31,14 @@ from .. import metrics
 from ..ai.review import DEFAULT_SEARCHES, GradedPlay, Review, ReviewTask, assemble, review_tasks, review_turn
 from ..engine.record import RecordError, parse_records
 from .directory import Directory
-from .events import ReviewOwed
+from .events import Event, MatchEnded, ReviewOwed
 from .games import EventBus, Games
 from .notices import Notices
 from .ports import GameStore
 from .records import GameRow, GameStatus, ReviewSeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
+from .review_turns import ReviewTurns
 from .thinking import ComputerPool
 from .views import GameSummary, PlayerProfile, seat_name
 
@@ -44,12 +49,17 @@ RESEND_AFTER = 120.0
 tap, a second /review, or a press just after the review went to every player sends nothing
 twice (within `ports.SENDS_KEPT`, so every process keeps the count that long)."""
 
-MADE_AT_ONCE = 1
-"""Reviews worked out at once: one match's plays keep every worker busy, and each review is
-ready as soon as it can be, in the order asked."""
 WAITING_AT_MOST = 200
-"""Reviews waiting to be made before another request is refused for now (`REVIEWS_BUSY`):
-the queue's memory and a player's wait stay bounded however many matches end at once."""
+"""Reviews waiting to be made before another request is refused for now (`REVIEWS_BUSY`), and
+before a match's end or a restart queues no more unasked: the queue's memory and a player's
+wait stay bounded however many matches end at once."""
+REVIEWED_WITHIN = 86_400.0
+"""Seconds after a match's end within which a restart reviews it if it was not (the process
+that ended it stopped first): older ones are made when someone asks."""
+LINE = "review:line"
+"""A game's note of its chat's accuracy line: `LINE_DUE` while the review was made unasked and
+nobody asked yet (the line goes with the first asker's review), `LINE_OWED` once it was owed."""
+LINE_DUE, LINE_OWED = "due", "owed"
 
 
 async def review_in_pool(pool: ComputerPool | None, record: dict[str, Any],
@@ -109,7 +119,7 @@ class Reviews:
 
     def __init__(self, store: GameStore, directory: Directory, games: Games, notices: Notices,
                  bus: EventBus, pool: ComputerPool | None, searches: int,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], at_end: bool) -> None:
         self.store = store
         self.clock = clock
         self.directory = directory
@@ -119,7 +129,11 @@ class Reviews:
         self.pool = pool
         self.searches = searches
         self._making: dict[int, asyncio.Task[tuple[Review, bool]]] = {}
-        self._turn = asyncio.Semaphore(MADE_AT_ONCE)
+        self.at_end = at_end
+        """Whether each match with a person in it is reviewed as it ends (`ended`)."""
+        self._turns = ReviewTurns()
+        self._asked_for: set[int] = set()
+        """The matches being made whose review someone asked for."""
         self._delivering: set[asyncio.Future[None]] = set()
 
     async def last_finished(self, chat_ref: ChatRef) -> int:
@@ -130,13 +144,41 @@ class Reviews:
             raise Refused(Reason.NO_MATCH)
         return latest[0].game_id
 
+    async def last_played(self, user: UserRef) -> int:
+        """`user`'s latest finished match, wherever it was played; refused when they have none."""
+        player = await self.directory.known_player(user.platform, user.key)
+        latest = None if player is None else await self.store.last_finished_game(player.id)
+        if latest is None:
+            raise Refused(Reason.NO_MATCH)
+        return latest
+
+    async def ended(self, event: Event) -> None:
+        """A listener of the sessions' events: a match that ended with a person in it is queued
+        to be reviewed (behind the others; nothing is sent to anyone), while the queue has room."""
+        if self.at_end and isinstance(event, MatchEnded):
+            self._keep(asyncio.ensure_future(self._unasked(event.game_id)))
+
+    async def review_unreviewed(self, serves: Callable[[GameRow], Awaitable[bool]]) -> int:
+        """Queue the matches that ended in the last `REVIEWED_WITHIN` seconds without a review
+        (the process that ended them stopped first), of the chats `serves` says are this
+        process's, while the queue has room; how many were queued."""
+        if not self.at_end:
+            return 0
+        queued = 0
+        for game_id in await self.store.unreviewed_matches(self.clock() - REVIEWED_WITHIN, WAITING_AT_MOST):
+            row = await self.games.row(game_id)
+            if game_id not in self._making and await serves(row):
+                queued += await self._queue_unasked(row)
+        return queued
+
     async def review(self, game_id: int, user: UserRef) -> MatchReview:
         """`user`'s review of match `game_id`, waited for (made if it was not: the making goes
         on should the caller stop waiting); the chat's accuracy line is owed once made."""
         row, seat = await self._asked(game_id, user)
-        if await self.store.match_review(row.id) is None:
+        ready = await self.store.match_review(row.id) is not None
+        if not ready:
             self._room_for_one()
-            await self.notices.owe(await self._owed(row, None, ""))
+        await self._owe_line(row, ready)
         self.deliver_when_made(row)
         review, fresh = await asyncio.shield(self._made(row))
         return await self._match_review(row, review, seat, fresh)
@@ -151,7 +193,7 @@ class Reviews:
         ready = await self.store.match_review(row.id) is not None
         if not ready:
             self._room_for_one()
-            await self.notices.owe(await self._owed(row, None, ""))
+        await self._owe_line(row, ready)
         if privately:
             owed = await self._owed(row, seat, user.key)
             if not await self.notices.owe(owed):
@@ -204,6 +246,33 @@ class Reviews:
             task.cancel()
         await asyncio.gather(*under_way, return_exceptions=True)
 
+    async def _unasked(self, game_id: int) -> None:
+        try:
+            row = await self.games.row(game_id)
+            if row.status == GameStatus.FINISHED:
+                await self._queue_unasked(row)
+        except Exception:
+            log.warning("the review of game %s is made when asked for", game_id, exc_info=True)
+
+    async def _queue_unasked(self, row: GameRow) -> bool:
+        """Queue match `row`'s review, asked for by nobody yet, if a person played in it and the
+        queue has room; the chat's line then waits for the first asker (`LINE_DUE`)."""
+        if len(self._making) >= WAITING_AT_MOST or all(seat.is_computer for seat in row.seats):
+            return False
+        if LINE not in await self.store.get_refs(row.id):
+            await self.store.set_ref(row.id, LINE, LINE_DUE)
+        self._made(row, asked=False)
+        return True
+
+    async def _owe_line(self, row: GameRow, ready: bool) -> None:
+        """Owe the chat's accuracy line with the first request: one not made yet, or made unasked
+        (a review made on request before `LINE` was kept owed its line then)."""
+        mark = (await self.store.get_refs(row.id)).get(LINE)
+        if mark == LINE_OWED or (mark is None and ready):
+            return
+        await self.notices.owe(await self._owed(row, None, ""))
+        await self.store.set_ref(row.id, LINE, LINE_OWED)
+
     def _keep(self, task: asyncio.Future[None]) -> None:
         self._delivering.add(task)
         task.add_done_callback(self._delivering.discard)
@@ -238,8 +307,12 @@ class Reviews:
         names = tuple(seat_name(s, row.seats) for s in row.seats)
         return MatchReview(await self.games.summary(row), review, names, seat, fresh)
 
-    def _made(self, row: GameRow) -> asyncio.Task[tuple[Review, bool]]:
-        """The task that makes (or reads back) match `row`'s review: one per match at a time."""
+    def _made(self, row: GameRow, asked: bool = True) -> asyncio.Task[tuple[Review, bool]]:
+        """The task that makes (or reads back) match `row`'s review: one per match at a time;
+        `asked` for by a player (it goes before those nobody asked for)."""
+        if asked:
+            self._asked_for.add(row.id)
+            self._turns.hurry(row.id)
         task = self._making.get(row.id)
         if task is None:
             task = asyncio.ensure_future(self._stored_or_worked_out(row))
@@ -248,6 +321,7 @@ class Reviews:
             def gone(done: asyncio.Task[tuple[Review, bool]]) -> None:
                 if self._making.get(row.id) is done:
                     del self._making[row.id]
+                    self._asked_for.discard(row.id)
                 if not done.cancelled() and isinstance(done.exception(), Exception):
                     log.warning("the review of game %s was not made: %s", row.id, done.exception())
 
@@ -260,7 +334,7 @@ class Reviews:
             return Review.from_dict(json.loads(stored)), False
         began = metrics.review_began()
         try:
-            async with self._turn:
+            async with self._turns.turn(row.id, row.id in self._asked_for):
                 return await self._worked_out(row)
         finally:
             metrics.review_ended(began)

@@ -38,7 +38,7 @@ from .ports import FrontEndNotes, GameStore, Served, StorageFailed
 from .privacy import Privacy
 from .queries import Queries
 from .recap import Recap
-from .records import LeaderboardLine, RecentMatch
+from .records import GameRow, LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .replay import Replays, ReplayStep
 from .reviews import MatchReview, ReviewAsked, Reviews
@@ -96,7 +96,10 @@ class Sessions:
                  computer_pace: float = 1.2, warn_before: float = 20.0,
                  chooser: Chooser | None = None, think: Think | None = None,
                  timeout_level: str = "medium", max_timeouts: int = 3,
-                 pool: ComputerPool | None = None, review_searches: int = DEFAULT_SEARCHES) -> None:
+                 pool: ComputerPool | None = None, review_searches: int = DEFAULT_SEARCHES,
+                 review_at_end: bool | None = None) -> None:
+        """`review_at_end`: review each match with a person in it as it ends (`reviews`); by
+        default where the computers have workers (`pool`), so the reviews never hold the loop."""
         self._failures: list[StorageFailed] = []
         self._failed = asyncio.Event()
         store.on_failure(self._storage_failed)
@@ -121,7 +124,10 @@ class Sessions:
         self._holds = MessageHolds(store, self._scheduler.owner)
         self._notices = Notices(store, self._holds, sleep)
         self._reviews = Reviews(store, self._directory, self._games, self._notices, self._bus, pool,
-                                review_searches, clock)
+                                review_searches, clock, pool is not None if review_at_end is None
+                                else review_at_end)
+        self._bus.subscribe(self._reviews.ended)
+        self._unreviewed_looked: set[str] = set()
         self._replays = Replays(store, self._directory, self._games)
         self.parts = Parts(store, self._bus, self._directory, self._games, self._lobby, self._play,
                            self._scheduler, self._queries, self._settings, self._reviews, self._daily,
@@ -182,13 +188,22 @@ class Sessions:
     async def owed_notices(self, platform: str) -> list[Event]:
         """Round breakdowns and match ends committed but not yet posted (the bot stopped in
         between, or the process posting them died), of the chats this process serves: a
-        front-end posts them at start through `announce`, and then `keep_announcing`."""
+        front-end posts them at start through `announce`, and then `keep_announcing`. The first
+        look of a platform also queues the reviews of its matches that ended lately unreviewed
+        (`Reviews.review_unreviewed`)."""
+        if platform not in self._unreviewed_looked:
+            self._unreviewed_looked.add(platform)
+            await self._reviews.review_unreviewed(lambda row: self._serves_game(row, platform))
         owed = await self._owed_and_made(await self._notices.owed(platform))
         if self._scheduler.served is None:
             return owed
         chats = {game_id: (await self._queries.game(game_id)).chat
                  for game_id in {event.game_id for event in owed}}
         return [event for event in owed if self.serves(chats[event.game_id])]
+
+    async def _serves_game(self, row: GameRow, platform: str) -> bool:
+        chat = (await self._queries.game(row.id)).chat
+        return chat.platform == platform and self.serves(chat)
 
     async def _owed_and_made(self, owed: list[Event]) -> list[Event]:
         """`owed` less the reviews not made yet, which are made (here, unless under way) and
@@ -441,6 +456,11 @@ class Sessions:
     async def last_finished(self, chat_ref: ChatRef) -> int:
         """The id of the chat's latest finished match (for /review); refused if none."""
         return await self._reviews.last_finished(chat_ref)
+
+    async def last_played(self, user: UserRef) -> int:
+        """The id of `user`'s latest finished match wherever it was played (for /review in their
+        private chat); refused if none."""
+        return await self._reviews.last_played(user)
 
     # ---- the deal of the day -----------------------------------------------------
 

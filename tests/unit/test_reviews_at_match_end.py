@@ -1,0 +1,146 @@
+"""Reviews made as matches end: nothing sent to anyone until a player asks, then theirs at once
+(and the chat's line once); practice matches and deals of the day too; the matches a stopped
+bot left unreviewed made after a restart, the last day's only; a player's last match found
+from their private chat; asked-for reviews made before unasked ones."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.sessions import ChatRef, Reason, Refused, ReviewOwed, Sessions, UserRef
+from bot.sessions.review_turns import ReviewTurns
+from bot.sessions.reviews import REVIEWED_WITHIN
+
+from ..fakes.memory_store import MemoryStore
+from ..sessions_helpers import (
+    ALICE,
+    BOB,
+    CARLA,
+    CHAT,
+    REVIEW_SEARCHES,
+    FakeClock,
+    first_legal,
+    open_memory_sessions,
+    play_to_end,
+    recorded,
+    start_duel,
+)
+
+
+async def _made(sessions: Sessions, game_id: int) -> None:
+    for _ in range(2000):
+        if await sessions.stored_review(game_id, 0) is not None:
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"the review of game {game_id} was never made")
+
+
+async def _ended(sessions: Sessions, options: dict[str, object] | None = None) -> int:
+    game_id = await start_duel(sessions, options={"target": 1, **(options or {})})
+    await play_to_end(sessions, game_id, [ALICE, BOB])
+    return game_id
+
+
+async def _posted() -> bool:
+    return True
+
+
+def _sessions(store: MemoryStore, clock: FakeClock, at_end: bool) -> Sessions:
+    return Sessions(store, clock=clock, computer_pace=0.0, chooser=first_legal,  # type: ignore[arg-type]
+                    review_searches=REVIEW_SEARCHES, review_at_end=at_end)
+
+
+async def test_a_match_is_reviewed_as_it_ends_and_only_the_asker_gets_it_with_the_chats_line_once() -> None:
+    sessions = await open_memory_sessions(review_at_end=True)
+    seen = recorded(sessions)
+    game_id = await _ended(sessions)
+    await _made(sessions, game_id)
+    await asyncio.sleep(0.05)
+    assert [e for e in seen if isinstance(e, ReviewOwed)] == [], "made unasked: nothing for anyone"
+    assert [e for e in await sessions.owed_notices(ALICE.platform) if isinstance(e, ReviewOwed)] == []
+
+    asked = await sessions.ask_review(game_id, ALICE, privately=True)
+    assert asked.ready and not asked.already, "the tap finds it made"
+    await asyncio.sleep(0.05)
+    owed = [e for e in seen if isinstance(e, ReviewOwed)]
+    assert sorted((e.seat is None, e.player_key) for e in owed) == [(False, ALICE.key), (True, "")]
+    for event in owed:
+        assert await sessions.announce(event, _posted)
+    assert await sessions.ask_review(game_id, BOB, privately=True)
+    await asyncio.sleep(0.05)
+    later = [e for e in seen if isinstance(e, ReviewOwed)][len(owed):]
+    assert [(e.seat, e.player_key) for e in later] == [(1, BOB.key)], "no second line for the chat"
+
+
+async def test_practice_matches_and_deals_of_the_day_are_reviewed_as_they_end() -> None:
+    sessions = await open_memory_sessions(review_at_end=True)
+    practice = await _ended(sessions, {"practice": "on"})
+    daily = (await sessions.daily(CHAT, ChatRef(ALICE.platform, ALICE.key, ALICE.name), ALICE)).table.game_id
+    await play_to_end(sessions, daily, [ALICE])
+    for game_id in (practice, daily):
+        await _made(sessions, game_id)
+
+
+async def test_without_workers_matches_are_reviewed_only_when_asked() -> None:
+    sessions = await open_memory_sessions()
+    game_id = await _ended(sessions)
+    await asyncio.sleep(0.1)
+    assert await sessions.stored_review(game_id, 0) is None
+
+
+async def test_a_restart_reviews_the_matches_left_unreviewed_in_the_last_day() -> None:
+    clock = FakeClock()
+    store = MemoryStore(clock)
+    stopped = _sessions(store, clock, at_end=False)
+    old = await _ended(stopped)
+    clock.advance(REVIEWED_WITHIN + 60)
+    recent = await _ended(stopped)
+    restarted = _sessions(store, clock, at_end=True)
+    seen = recorded(restarted)
+    await restarted.owed_notices(ALICE.platform)
+    await _made(restarted, recent)
+    await asyncio.sleep(0.05)
+    assert await restarted.stored_review(old, 0) is None, "older than a day: made when asked"
+    assert [e for e in seen if isinstance(e, ReviewOwed)] == [], "nothing sent unasked"
+    assert (await restarted.ask_review(recent, BOB, privately=True)).ready
+
+
+async def test_review_in_a_private_chat_finds_the_players_last_match_wherever_it_was_played() -> None:
+    sessions = await open_memory_sessions()
+    with pytest.raises(Refused) as refused:
+        await sessions.last_played(ALICE)
+    assert refused.value.reason is Reason.NO_MATCH
+    first = await _ended(sessions)
+    other_group = ChatRef(CHAT.platform, "group-2", "Others")
+    second = await start_duel(sessions, other_group, ALICE, CARLA, options={"target": 1})
+    await play_to_end(sessions, second, [ALICE, CARLA])
+    assert await sessions.last_played(ALICE) == second
+    assert await sessions.last_played(BOB) == first
+    with pytest.raises(Refused):
+        await sessions.last_played(UserRef(ALICE.platform, "u99", "Nobody"))
+
+
+async def test_asked_for_reviews_are_made_before_those_nobody_asked_for() -> None:
+    turns = ReviewTurns()
+    order: list[int] = []
+    release = asyncio.Event()
+
+    async def made(game_id: int, asked: bool) -> None:
+        async with turns.turn(game_id, asked):
+            order.append(game_id)
+            if game_id == 1:
+                await release.wait()
+
+    tasks = [asyncio.ensure_future(made(1, False))]
+    await asyncio.sleep(0)
+    tasks += [asyncio.ensure_future(made(n, False)) for n in (2, 3, 4)]
+    await asyncio.sleep(0)
+    tasks.append(asyncio.ensure_future(made(5, True)))
+    await asyncio.sleep(0)
+    turns.hurry(4)
+    tasks[2].cancel()
+    release.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    assert order == [1, 4, 5, 2], "the asked in their order, then the rest; a cancelled one skipped"
