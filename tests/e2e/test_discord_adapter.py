@@ -333,7 +333,7 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
             for choice in option.get("choices", []):
                 assert choice["name"][0].isdigit() or "it" in choice.get("name_localizations", {})
     assert by_name["newgame"]["contexts"] == [0, 1], "/newgame in DMs too: a match against the computer"
-    assert by_name["review"]["contexts"] == [0], "a channel's last match: no /review in direct messages"
+    assert by_name["review"]["contexts"] == [0, 1], "/review in DMs too: the player's own last match"
     for name in ("privacy", "mydata", "forgetme"):
         assert 1 in (by_name[name].get("contexts") or [0, 1, 2]), f"/{name} in direct messages"
     await world.fake.connected()

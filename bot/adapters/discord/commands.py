@@ -74,7 +74,7 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, 
         await handlers.stats(interaction)
 
     @app_commands.command(name="review", description=english("discord.command.review.description"))
-    @app_commands.guild_only()
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     async def review(interaction: discord.Interaction) -> None:
         await handlers.review(interaction)
 

@@ -169,12 +169,12 @@ class CommandHandlers:
         await self._run(interaction, self._review(interaction))
 
     async def _review(self, interaction: discord.Interaction) -> Reply:
-        """The review of the channel's last finished match, for the one who asked."""
+        """The review of the channel's last finished match for the one who asked, or in a DM of
+        their own last finished match, wherever it was played."""
         user, chat = user_ref(interaction), chat_ref(interaction)
         lang = await self._language(user)
-        if chat is None:
-            return Reply.note(t(lang, "discord.guild_only"))
-        game_id = await self.sessions.last_finished(chat)
+        game_id = await (self.sessions.last_played(user) if chat is None
+                         else self.sessions.last_finished(chat))
         return await review_reply(self.presenter, await self.sessions.review(game_id, user), lang)
 
     # ---- /daily ------------------------------------------------------------------------

@@ -363,15 +363,17 @@ class Handlers:
         await self._reply(message, lang, lambda lang: escape(stats_text(name, stats, lang, game)))
 
     async def cmd_review(self, update: Update, context: Context) -> None:
-        """The review of the chat's last finished match (in a private chat: refused, there is none)."""
+        """The asker's review of the group's last finished match, or in a private chat of their
+        own last finished match, wherever it was played."""
         found = await self._context(update)
         message = update.effective_message
         if found is None or message is None:
             return
         cref, uref, player, lang = found
         try:
-            asked = await self.sessions.ask_review(await self.sessions.last_finished(cref), uref,
-                                                   self.presenter.reachable(player))
+            game_id = await (self.sessions.last_finished(cref) if is_group(message.chat)
+                             else self.sessions.last_played(uref))
+            asked = await self.sessions.ask_review(game_id, uref, self.presenter.reachable(player))
         except Refused as refused:
             await self._refuse(message, lang, refused)
             return
