@@ -76,6 +76,10 @@ class Reason(StrEnum):
     """Hints are given in practice matches only (the lobby's `practice` option)."""
     BLOCKED = "blocked"
     """An owner blocked the user (`owners`): nothing they ask is done, anywhere."""
+    NO_PUZZLE = "no_puzzle"
+    """The chat (privately: the player) has no finished and reviewed match with a clearly costly play."""
+    NOT_A_PUZZLE = "not_a_puzzle"
+    """A puzzle's answer button this chat could not have been shown (another chat's, forged, or no puzzle)."""
 
 
 class Refused(Exception):

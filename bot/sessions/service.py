@@ -36,6 +36,7 @@ from .parts import Parts
 from .play import Play
 from .ports import FrontEndNotes, GameStore, Served, StorageFailed
 from .privacy import Privacy
+from .puzzles import Puzzles
 from .queries import Queries
 from .recap import Recap
 from .records import GameRow, LeaderboardLine, RecentMatch
@@ -129,6 +130,8 @@ class Sessions:
         self._bus.subscribe(self._reviews.ended)
         self._unreviewed_looked: set[str] = set()
         self._replays = Replays(store, self._directory, self._games)
+        self.puzzles = Puzzles(store, self._directory, self._games)
+        """Puzzles from a chat's own finished matches (`sessions.puzzles`)."""
         self.parts = Parts(store, self._bus, self._directory, self._games, self._lobby, self._play,
                            self._scheduler, self._queries, self._settings, self._reviews, self._daily,
                            self._hints, self._holds, self._notices)
