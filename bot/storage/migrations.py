@@ -252,4 +252,15 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (platform, user_key)
     );
     """,
+    # 14: achievements, each earned once per player: the match it was earned in (so the chat,
+    # which follows a chat's move with its games) and when; announced as the match's owed notice.
+    """
+    CREATE TABLE achievements (
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        code TEXT NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        earned_at REAL NOT NULL,
+        PRIMARY KEY (player_id, code)
+    );
+    """,
 )

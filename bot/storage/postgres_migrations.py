@@ -249,4 +249,14 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (platform, user_key)
     );
     """,
+    # 12: achievements (SQLite's 14).
+    """
+    CREATE TABLE achievements (
+        player_id BIGINT NOT NULL REFERENCES players(id),
+        code TEXT NOT NULL,
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        earned_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player_id, code)
+    );
+    """,
 )
