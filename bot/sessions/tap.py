@@ -22,6 +22,7 @@ from .views import HandView
 if TYPE_CHECKING:
     from .daily import DailyOffer, DailyStart
     from .hints import PracticeHint
+    from .puzzles import Puzzle, PuzzleAnswer
     from .reviews import MatchReview, ReviewAsked
 
 __all__ = ["CARD_PATTERN", "MOVE_PATTERN", "Action", "Asker", "Redraw", "Reply", "Say", "Setting", "Tap"]
@@ -67,6 +68,11 @@ class Action(StrEnum):
     """Deal the deal of the day offered by /daily (`arg`: the day and who asked, `Tap.daily`)."""
     DAILY_DROP = "n"
     """Leave the deal of the day offered by /daily undealt (`arg` as for `DAILY_DEAL`)."""
+    PUZZLE = "z"
+    """An answer to a /puzzle: the match (`game_id`), the play (`arg`, `round.play`) and the move
+    chosen (`index`, its place among the legal moves)."""
+    PUZZLE_NEXT = "Z"
+    """Show the chat's next puzzle (`index`: its place among the chat's puzzles)."""
 
 
 class Setting(StrEnum):
@@ -208,9 +214,11 @@ class Reply:
     """The settings saved, for the front-end's own copies of them."""
     game_id: int | None = None
     """The game the command acted on, where the tap did not name it."""
-    result: PracticeHint | MatchReview | ReviewAsked | DailyOffer | DailyStart | None = None
+    result: (PracticeHint | MatchReview | ReviewAsked | DailyOffer | DailyStart | Puzzle | PuzzleAnswer
+             | None) = None
     """A value to show: the computer's advice on a practice hand, a player's review of a match,
-    the deal of the day offered (to confirm with `DAILY_DEAL`) or begun."""
+    the deal of the day offered (to confirm with `DAILY_DEAL`) or begun, a puzzle or the answer
+    to one (for the tapper alone)."""
 
     @classmethod
     def refusal(cls, refused: Refused) -> Reply:

@@ -106,6 +106,11 @@ class Taps:
             return Reply(result=await interaction.hint(self.sessions, game_id, user, version), alert=True)
         if action is Action.SETTING:
             return await self._setting(asker, tap)
+        if action is Action.PUZZLE:
+            return Reply(result=await self.sessions.puzzles.answer(user, asker.chat, game_id, tap.arg,
+                                                                   -1 if tap.index is None else tap.index))
+        if action is Action.PUZZLE_NEXT:
+            return await self.puzzle(asker, tap.index or 0)
         handler = self._lobby.get(action)
         if handler is None:
             raise Refused(Reason.BAD_INPUT)
@@ -335,6 +340,13 @@ class Taps:
                 return Reply(result=offered) if not isinstance(offered, DailyOffer) else \
                     Reply(say=Say("daily.dropped"))
             return Reply(result=await self.sessions.daily(asker.chat or plays_in, plays_in, asker.user))
+        except Refused as refused:
+            return Reply.refusal(refused)
+
+    async def puzzle(self, asker: Asker, rank: int = 0) -> Reply:
+        """/puzzle: the chat's puzzle at `rank` (privately, from the asker's own matches)."""
+        try:
+            return Reply(result=await self.sessions.puzzles.puzzle(asker.user, asker.chat, rank))
         except Refused as refused:
             return Reply.refusal(refused)
 

@@ -51,6 +51,7 @@ class Arg(Enum):
     CARD = "card"
     MOVE = "move"
     OFFER = "offer"
+    SPOT = "spot"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,8 @@ SHAPES: dict[Action, Shape] = {
     Action.HAND_OVER: Shape(True),
     Action.DAILY_DEAL: Shape(arg=Arg.OFFER),
     Action.DAILY_DROP: Shape(arg=Arg.OFFER),
+    Action.PUZZLE: Shape(arg=Arg.SPOT, indexed=True),
+    Action.PUZZLE_NEXT: Shape(indexed=True),
 }
 """Per action: does it carry a version, which argument, and a capture's index."""
 
@@ -128,9 +131,11 @@ _ARG_PATTERNS: dict[Arg, str] = {
     Arg.CARD: CARD_PATTERN,
     Arg.MOVE: MOVE_PATTERN,
     Arg.OFFER: r"[0-9]{8}\.[1-9][0-9]{0,19}",
+    Arg.SPOT: r"(?:0|[1-9][0-9]?)\.(?:0|[1-9][0-9]?)",
 }
 """An offer (the deal of the day's buttons) carries its day and whom it was offered to:
-`YYYYMMDD.key`, the key a user's (digits, on Telegram and Discord alike)."""
+`YYYYMMDD.key`, the key a user's (digits, on Telegram and Discord alike). A spot (a puzzle's
+play) is `round.play`, both from 0 as in the match's record."""
 _ARG_LONGEST: dict[Arg, int] = {
     Arg.NONE: 0,
     Arg.LEVEL: max(map(len, LEVELS)),
@@ -142,6 +147,7 @@ _ARG_LONGEST: dict[Arg, int] = {
     Arg.CARD: 3,
     Arg.MOVE: MAX_MOVE,
     Arg.OFFER: 8 + 1 + 20,
+    Arg.SPOT: 5,
 }
 _NUMBER = r"(?:0|[1-9][0-9]{0,8})"
 _INDEX = r"(?:0|[1-9][0-9]{0,2})"
