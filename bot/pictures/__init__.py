@@ -5,6 +5,7 @@ from .cards import card_image
 from .encode import photo_bytes, png_bytes
 from .hand import hand_picture
 from .lobby import lobby_picture
+from .replay import ReplayScene, replay_picture, replay_scene
 from .review import ReviewScene, review_picture, review_scene
 from .scenes import (
     HandScene,
@@ -33,6 +34,7 @@ __all__ = [
     "HandScene",
     "LastPlay",
     "LobbyScene",
+    "ReplayScene",
     "ReviewScene",
     "RoundScene",
     "SeatScene",
@@ -49,6 +51,8 @@ __all__ = [
     "parse_style",
     "photo_bytes",
     "png_bytes",
+    "replay_picture",
+    "replay_scene",
     "review_picture",
     "review_scene",
     "round_picture",

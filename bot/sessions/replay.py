@@ -46,12 +46,16 @@ class ReplayStep:
     seat: int
     name: str
     """The name of the player who made the play."""
+    nth: int
+    """The mover's own play in its round, from 1 ("Marco's 5th play")."""
     table: tuple[Card, ...]
     hand: tuple[Card, ...]
     played: Move
     better: Move | None
     """The review's better move, when the play cost at least `GRADED_FROM` points."""
     loss: float
+    variant: str = "scopa"
+    deck_style: str = "napoletane"
 
     @property
     def first(self) -> bool:
@@ -88,10 +92,11 @@ class Replays:
         if not 0 <= step < len(played):
             raise Refused(Reason.STALE)
         turn = played[step]
+        nth = sum(1 for t in played[:step + 1] if t.round == turn.round and t.seat == turn.seat)
         better, loss = await self._grade(row.id, turn)
         return ReplayStep(game_id, step, len(played), turn.round + 1, turn.seat, seat_name(
-            next(s for s in row.seats if s.seat == turn.seat), row.seats), tuple(turn.view.table),
-            tuple(turn.view.hand), turn.played, better, loss)
+            next(s for s in row.seats if s.seat == turn.seat), row.seats), nth, tuple(turn.view.table),
+            tuple(turn.view.hand), turn.played, better, loss, row.variant, row.deck_style)
 
     async def _grade(self, game_id: int, turn: Turn) -> tuple[Move | None, float]:
         """The review's better move and the loss of `turn`, when the review is made and found one."""

@@ -23,6 +23,9 @@ async def test_a_player_steps_from_the_first_play_to_the_last() -> None:
     seen = [await sessions.replay_step(game_id, BOB, step) for step in range(first.steps)]
     assert seen[-1].last and {step.name for step in seen} == {"Alice", "Bob"}
     assert all(step.played.card in step.hand for step in seen)
+    firsts = [step for step in seen if step.round == 1 and step.seat == seen[0].seat]
+    assert [step.nth for step in firsts] == list(range(1, len(firsts) + 1)) and first.nth == 1
+    assert first.variant == "scopa" and first.deck_style
 
 
 async def test_graded_plays_carry_the_better_move_once_the_review_is_made() -> None:
