@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from .. import metrics
 from .log_context import about
 from .ports import Heartbeat, NoticeDelivery, OwnerStore, Served, StoreStatus
 from .refs import UserRef
@@ -106,7 +107,9 @@ OwnerAnswer = BotStatus | Say
 
 
 class LagMeter:
-    """The event loop's lag: how late a sleep of `LAG_PROBE` wakes, worst since last read."""
+    """The event loop's lag: how late a sleep of `LAG_PROBE` wakes, worst since last read for
+    /botstatus, and each measure for the metrics (`scopa_event_loop_lag_seconds`): one meter
+    for both, so the two never disagree."""
 
     def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.monotonic = monotonic
@@ -119,6 +122,7 @@ class LagMeter:
             await asyncio.sleep(LAG_PROBE)
             late = max(0.0, self.monotonic() - began - LAG_PROBE)
             self.last, self.worst = late, max(self.worst, late)
+            metrics.loop_lag(late)
 
     def take(self) -> float:
         worst, self.worst = max(self.worst, self.last), 0.0
