@@ -5,13 +5,24 @@ fires on the event loop meanwhile (what every tap of every chat would wait for).
 The match is 2-player scopa to 11 between two `medium` players (seeded, so every run
 reviews the same plays), unless `--record` gives one. For comparison, the same review in
 this process alone comes first (`--no-alone` skips it).
+
+`--ended N` times instead what the bot does when N matches end at once: N groups of two people
+play 2-player scopa to 11 through the sessions (SQLite, the worker pool, reviews made as matches
+end), each up to its last play; then the N last plays are made together. It prints, from each
+match's last play to its review stored (a Review tap then answers with it at once), p50 and p99;
+the event loop's lag meanwhile; how long a player of the match queued last waits for theirs when
+they tap Review half a second after the end; and what reading a review back for a tap takes.
+
+    python benchmarks/review.py --ended 20 --no-alone
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +31,10 @@ from latency import milliseconds
 from bot.ai import choose_move
 from bot.ai.review import DEFAULT_SEARCHES, Review, read_records, review_match
 from bot.engine import Game, to_record
-from bot.sessions import ComputerPool
+from bot.sessions import ChatRef, ComputerPool, Sessions, UserRef
+from bot.sessions.records import ReviewSeatRow
 from bot.sessions.reviews import review_in_pool
+from bot.storage.store import Store
 
 
 def played_match(seed: str) -> dict[str, Any]:
@@ -60,6 +73,120 @@ async def in_pool(record: dict[str, Any], searches: int, pool: ComputerPool) -> 
     print(f"event-loop lag meanwhile ({len(lags)} timers): {milliseconds(lags, digits=2, worst=True)}")
 
 
+class Prober:
+    """How late a 1 ms timer fires on the event loop, until stopped."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._done = asyncio.Event()
+        self._task = asyncio.create_task(self._probe())
+
+    async def _probe(self) -> None:
+        while not self._done.is_set():
+            start = time.perf_counter()
+            await asyncio.sleep(0.001)
+            self.lags.append(time.perf_counter() - start - 0.001)
+
+    async def stop(self) -> list[float]:
+        self._done.set()
+        await self._task
+        return self.lags
+
+
+def percentiles(seconds: Iterable[float]) -> str:
+    ordered = sorted(seconds)
+    def at(share: float) -> float:
+        return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+    return f"p50 {at(0.5):.2f} s, p99 {at(0.99):.2f} s, slowest {ordered[-1]:.2f} s"
+
+
+async def _to_the_last_play(sessions: Sessions, game_id: int, people: tuple[UserRef, UserRef]
+                            ) -> tuple[UserRef, int, str]:
+    """Play match `game_id` (each person's first legal move) up to its last play, made not."""
+    game = await sessions.stored_game(game_id)
+    assert game is not None
+    while True:
+        move = game.view(game.to_play).legal_moves[0]
+        probe = game.copy()
+        probe.apply(move)
+        user = people[game.to_play]
+        if probe.finished:
+            return user, game.version, move.code
+        await sessions.play(game_id, user, game.version, move.code)
+        game.apply(move)
+
+
+async def ended_together(count: int, searches: int, pool: ComputerPool) -> None:
+    await pool.start()
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "review.db")
+        ready: dict[int, float] = {}
+        all_ready = asyncio.Event()
+        storing = store.store_review
+
+        async def timed(game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
+            stored = await storing(game_id, review, seats)
+            ready[game_id] = time.perf_counter()
+            if len(ready) == count:
+                all_ready.set()
+            return stored
+
+        store.store_review = timed  # type: ignore[method-assign]
+        sessions = Sessions(store, pool=pool, review_searches=searches, review_at_end=True,
+                            computer_pace=0.0)
+        try:
+            last: dict[int, tuple[UserRef, int, str]] = {}
+            people: dict[int, tuple[UserRef, UserRef]] = {}
+            for n in range(count):
+                chat = ChatRef("bench", f"group-{n}", f"Group {n}")
+                pair = UserRef("bench", f"a{n}", "Anna"), UserRef("bench", f"b{n}", "Bruno")
+                await sessions.new_game(chat, pair[0], "scopa", {"target": 11})
+                await sessions.join(chat, pair[1])
+                game_id = (await sessions.start(chat, pair[0])).game_id
+                people[game_id] = pair
+                last[game_id] = await _to_the_last_play(sessions, game_id, pair)
+            print(f"{count} matches of 2-player scopa to 11 played to their last play; "
+                  f"{searches} searches per play")
+            ended: dict[int, float] = {}
+
+            async def end(game_id: int) -> None:
+                user, version, code = last[game_id]
+                await sessions.play(game_id, user, version, code)
+                ended[game_id] = time.perf_counter()
+
+            async def asked_late(game_id: int) -> float:
+                """A player of the match queued last taps Review half a second after the end."""
+                await asyncio.sleep(0.5)
+                start = time.perf_counter()
+                await sessions.review(game_id, people[game_id][0])
+                return time.perf_counter() - start
+
+            prober = Prober()
+            began = time.perf_counter()
+            asker = asyncio.create_task(asked_late(list(last)[-1]))
+            await asyncio.gather(*(end(game_id) for game_id in last))
+            await all_ready.wait()
+            waited = await asker
+            lags = await prober.stop()
+            total = time.perf_counter() - began
+            waits = [ready[game_id] - ended[game_id] for game_id in last]
+            print(f"from match end to review ready, {count} matches ending together in "
+                  f"{pool.workers} worker process(es): {percentiles(waits)}; all in {total:.1f} s")
+            print(f"event-loop lag meanwhile ({len(lags)} timers): "
+                  f"{milliseconds(lags, digits=2, worst=True)}")
+            print(f"a player of the match queued last, tapping Review 0.5 s after the end, has it "
+                  f"{waited:.2f} s later (asked-for reviews go first)")
+            taps = []
+            for game_id, pair in people.items():
+                start = time.perf_counter()
+                found = await sessions.review(game_id, pair[0])
+                taps.append(time.perf_counter() - start)
+                assert not found.fresh
+            print(f"a Review tap then reads it back: {milliseconds(taps, digits=2, worst=True)}")
+        finally:
+            await sessions.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--searches", type=int, default=DEFAULT_SEARCHES,
@@ -70,7 +197,16 @@ def main() -> None:
     parser.add_argument("--seed", default="seventy",
                         help="the seed of the match played when no --record (default: 72 plays a player)")
     parser.add_argument("--no-alone", action="store_true", help="skip the review in this process alone")
+    parser.add_argument("--ended", type=int, default=0,
+                        help="time N matches ending at once, reviewed as the bot does (e.g. 20)")
     args = parser.parse_args()
+    if args.ended:
+        pool = ComputerPool(args.workers)
+        try:
+            asyncio.run(ended_together(args.ended, args.searches, pool))
+        finally:
+            pool.close()
+        return
     if args.record:
         record = read_records(args.record.read_text(encoding="utf-8"), str(args.record))[0]
     else:
