@@ -22,6 +22,7 @@ from .recap import Recap, RecapLine
 from .records import GameStatus, LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef, language_of
 from .refusals import Reason, Refused
+from .replay import ReplayStep
 from .reviews import MatchReview, ReviewAsked
 from .service import LEVELS
 from .thinking import ComputerPool
@@ -73,6 +74,7 @@ __all__ = [
     "RecapLine",
     "RecentMatch",
     "Refused",
+    "ReplayStep",
     "ReviewAsked",
     "ReviewOwed",
     "RoundEnded",

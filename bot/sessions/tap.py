@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .daily import DailyOffer, DailyStart
     from .hints import PracticeHint
     from .puzzles import Puzzle, PuzzleAnswer
+    from .replay import ReplayStep
     from .reviews import MatchReview, ReviewAsked
 
 __all__ = ["CARD_PATTERN", "MOVE_PATTERN", "Action", "Asker", "Redraw", "Reply", "Say", "Setting", "Tap"]
@@ -73,6 +74,10 @@ class Action(StrEnum):
     chosen (`index`, its place among the legal moves)."""
     PUZZLE_NEXT = "Z"
     """Show the chat's next puzzle (`index`: its place among the chat's puzzles)."""
+    REPLAY = "v"
+    """Open the replay of a finished match at its first play, in a message of its own."""
+    REPLAY_STEP = "V"
+    """Show play `arg` (from 0, `Tap.step`) of a finished match's replay, in the pressed message."""
 
 
 class Setting(StrEnum):
@@ -122,6 +127,11 @@ class Tap:
     def daily_offer(cls, action: Action, day: str, user_key: str) -> Tap:
         """The tap of a button answering the offer of `day`'s deal (YYYY-MM-DD) to `user_key`."""
         return cls(action, arg=f"{day.replace('-', '')}.{user_key}")
+
+    @property
+    def step(self) -> int:
+        """The replay's play, for REPLAY_STEP (0 for REPLAY); ValueError for anything else."""
+        return int(self.arg) if self.action is Action.REPLAY_STEP else 0
 
     @property
     def setting(self) -> tuple[Setting, str]:
@@ -215,10 +225,10 @@ class Reply:
     game_id: int | None = None
     """The game the command acted on, where the tap did not name it."""
     result: (PracticeHint | MatchReview | ReviewAsked | DailyOffer | DailyStart | Puzzle | PuzzleAnswer
-             | None) = None
+             | ReplayStep | None) = None
     """A value to show: the computer's advice on a practice hand, a player's review of a match,
     the deal of the day offered (to confirm with `DAILY_DEAL`) or begun, a puzzle or the answer
-    to one (for the tapper alone)."""
+    to one (for the tapper alone), a step of a match's replay."""
 
     @classmethod
     def refusal(cls, refused: Refused) -> Reply:

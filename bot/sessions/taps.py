@@ -101,6 +101,8 @@ class Taps:
             if asker.mailed:
                 return Reply(result=await self.sessions.ask_review(game_id, user, asker.reachable))
             return Reply(result=await self.sessions.review(game_id, user))
+        if action in (Action.REPLAY, Action.REPLAY_STEP):
+            return Reply(result=await self.sessions.replay_step(game_id, user, tap.step))
         if action is Action.HINT:
             version = _version(tap)
             return Reply(result=await interaction.hint(self.sessions, game_id, user, version), alert=True)

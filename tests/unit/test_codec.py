@@ -51,6 +51,7 @@ ARGS: dict[Arg, st.SearchStrategy[str]] = {
     Arg.OFFER: st.builds("{}.{}".format, st.integers(10000000, 99999999).map(str),
                          st.integers(1, 10 ** 20 - 1).map(str)),
     Arg.SPOT: st.builds("{}.{}".format, st.integers(0, 99), st.integers(0, 99)),
+    Arg.STEP: st.integers(0, 9999).map(str),
 }
 
 

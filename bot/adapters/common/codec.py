@@ -35,6 +35,8 @@ from ...sessions.taps import SETTING_VALUES
 MAX_NUMBER = 999_999_999
 """Game ids and versions: nine digits at most."""
 MAX_INDEX = 999
+MAX_STEP = 9999
+"""A replay's plays, from 0: four digits (a long scopone match has a few hundred)."""
 MAX_MOVE = 67
 """The longest move text MOVE_PATTERN allows: `10D:` and sixteen `10X` joined by `+`."""
 
@@ -52,6 +54,7 @@ class Arg(Enum):
     MOVE = "move"
     OFFER = "offer"
     SPOT = "spot"
+    STEP = "step"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +97,8 @@ SHAPES: dict[Action, Shape] = {
     Action.DAILY_DROP: Shape(arg=Arg.OFFER),
     Action.PUZZLE: Shape(arg=Arg.SPOT, indexed=True),
     Action.PUZZLE_NEXT: Shape(indexed=True),
+    Action.REPLAY: Shape(),
+    Action.REPLAY_STEP: Shape(arg=Arg.STEP),
 }
 """Per action: does it carry a version, which argument, and a capture's index."""
 
@@ -132,6 +137,7 @@ _ARG_PATTERNS: dict[Arg, str] = {
     Arg.MOVE: MOVE_PATTERN,
     Arg.OFFER: r"[0-9]{8}\.[1-9][0-9]{0,19}",
     Arg.SPOT: r"(?:0|[1-9][0-9]?)\.(?:0|[1-9][0-9]?)",
+    Arg.STEP: rf"(?:0|[1-9][0-9]{{0,{len(str(MAX_STEP)) - 1}}})",
 }
 """An offer (the deal of the day's buttons) carries its day and whom it was offered to:
 `YYYYMMDD.key`, the key a user's (digits, on Telegram and Discord alike). A spot (a puzzle's
@@ -148,6 +154,7 @@ _ARG_LONGEST: dict[Arg, int] = {
     Arg.MOVE: MAX_MOVE,
     Arg.OFFER: 8 + 1 + 20,
     Arg.SPOT: 5,
+    Arg.STEP: len(str(MAX_STEP)),
 }
 _NUMBER = r"(?:0|[1-9][0-9]{0,8})"
 _INDEX = r"(?:0|[1-9][0-9]{0,2})"
