@@ -15,10 +15,17 @@ from ..i18n import t
 from .cards import card_height, card_image
 from .fan import lay, row
 from .felt import GOLD, LIGHT, MUTED, felt, write
-from .review import GAP, HAND_CARD, LINE, PAD, PER_ROW, TABLE_CARD, WIDTH
 from .scenes import style_of
 from .styles import Style
 from .text import printable
+
+WIDTH = 640
+PAD = 24
+LINE = 34
+TABLE_CARD = 92
+HAND_CARD = 108
+GAP = 10
+PER_ROW = 6
 
 
 @dataclass(frozen=True, slots=True)
