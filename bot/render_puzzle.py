@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 from babel.dates import format_date
 
-from .engine import Move
+from .engine import Card, Move
 from .i18n import t
-from .render import move_label
+from .render import card_label, move_label
 from .render_review import move_phrase, reason_text
 from .sessions.puzzles import Puzzle, PuzzleAnswer
 
@@ -40,3 +40,12 @@ def answer_text(answer: PuzzleAnswer, lang: str) -> str:
     return t(lang, "puzzle.right" if answer.right else "puzzle.wrong",
              best=move_phrase(graded.best if not answer.right else answer.chosen, lang, style),
              name=puzzle.name, played=move_phrase(graded.played, lang, style), reason=reason)
+
+
+def position_text(puzzle: Puzzle, lang: str) -> str:
+    """The table and the hand in words, for a chat that takes no pictures."""
+    def cards(shown: tuple[Card, ...]) -> str:
+        return " ".join(card_label(card, puzzle.deck_style) for card in shown) or t(lang, "puzzle.empty")
+
+    return "\n".join((t(lang, "puzzle.table", cards=cards(puzzle.table)),
+                      t(lang, "puzzle.hand", cards=cards(puzzle.hand))))

@@ -39,6 +39,7 @@ from ...sessions import (
     interaction,
 )
 from ...sessions.daily import DailyOffer, DailyStart, daily_request
+from ...sessions.puzzles import Puzzle
 from ...sessions.queries import asks_for_everyone
 from ...sessions.tap import Asker, Redraw, Reply
 from ...sessions.throttle import CommandReply, CommandThrottle
@@ -50,6 +51,7 @@ from .identity import (
     message_link,
     parse_join_payload,
     private_link,
+    topic_id,
     topic_of,
     user_ref,
 )
@@ -58,6 +60,7 @@ from .markup import escape
 from .outbox import Content
 from .present import Presenter, table_target
 from .privacy import PrivacyHandlers
+from .puzzle import puzzle_content
 from .reviews import asked_key
 from .settings_view import settings_answer
 from .taps import TapHandlers
@@ -72,7 +75,7 @@ Say = Callable[[str], "str | tuple[str, Keyboard]"]
 DAILY_PAYLOAD = "daily"
 """The /start payload of the link that opens the private chat to play the deal of the day."""
 COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "review", "rules", "settings",
-            "help", "start", "daily")
+            "help", "start", "daily", "puzzle")
 
 
 Found = tuple[Message, ChatRef, UserRef, PlayerProfile, str]
@@ -438,6 +441,23 @@ class Handlers:
         game_id = start.table.game_id
         self.presenter.refresh_table(game_id, int(uref.key))
         self.presenter.repost_hand(game_id, uref.key)
+
+    async def cmd_puzzle(self, update: Update, context: Context) -> None:
+        """A position from the group's finished matches (in a private chat: the asker's own)."""
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None or message.from_user is None:
+            return
+        cref, uref, player, lang = found
+        group = cref if is_group(message.chat) else None
+        who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
+        reply = await self.sessions.taps.puzzle(who)
+        if reply.refused is not None:
+            await self._refuse(message, lang, reply.refused)
+            return
+        assert isinstance(reply.result, Puzzle)
+        content = puzzle_content(reply.result, lang, await self.presenter.draws_pictures(message.chat.id))
+        self.outbox.post(message.chat.id, content, thread=topic_id(cref.thread))
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)

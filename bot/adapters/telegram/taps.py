@@ -26,6 +26,7 @@ from ...render_daily import daily_playing_text, daily_started_text
 from ...render_review import hint_text
 from ...sessions import ChatRef, DailyStart, ReviewAsked, Sessions, UserRef, language_of
 from ...sessions.hints import PracticeHint
+from ...sessions.puzzles import Puzzle, PuzzleAnswer
 from ...sessions.tap import Action, Asker, Redraw, Reply, Setting, Tap
 from ...sessions.taps import HAND_ACTIONS
 from ..common.failures import log_failure
@@ -37,6 +38,7 @@ from .keyboards import tap as button
 from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
 from .present import Presenter
+from .puzzle import answer_alert, puzzle_content
 from .reviews import asked_key
 from .settings_view import settings_answer
 
@@ -161,6 +163,13 @@ class TapHandlers:
                 return Answer(t(lang, "dm.start_first"),
                               url=f"https://t.me/{query.get_bot().username}?start=review")
             return Answer(t(lang, asked_key(reply.result)))
+        if isinstance(reply.result, PuzzleAnswer):
+            return Answer(answer_alert(reply.result, lang), alert=True)
+        if isinstance(reply.result, Puzzle) and here is not None:
+            pictures = await self.presenter.draws_pictures(int(here.key))
+            self.outbox.post(int(here.key), puzzle_content(reply.result, lang, pictures),
+                             thread=topic_id(here.thread))
+            return Answer()
         if reply.settings:
             lang = await self._settings_saved(query, uref, chat, reply)
         if reply.say is not None:
