@@ -37,15 +37,16 @@ class Bot:
 
 
 async def start_bot(tg: FakeTelegramServer, db: Path, *, clock: FakeClock | None = None,
-                    **options: Any) -> Bot:
+                    review_at_end: bool = False, **options: Any) -> Bot:
     """The real Application over HTTP to `tg`, with the sessions timer loop running.
 
     Flood limits are off unless asked for (`rate_limiter`, `group_rate`), so
     that a whole match takes seconds; the fake server can enforce them. Messages
-    are text unless `pictures=True` (then as each chat's settings say).
+    are text unless `pictures=True` (then as each chat's settings say). Matches are
+    reviewed as they end with `review_at_end` (as the bot does with its worker pool).
     """
     clock = clock or FakeClock()
-    sessions = await open_sessions(db, clock)
+    sessions = await open_sessions(db, clock, review_at_end=review_at_end)
     settings: dict[str, Any] = {"api_base": tg.base_url, "poll_timeout": 5, "table_delay": 0.02,
                                 "rate_limiter": None, "group_rate": None, "drain_timeout": 2.0,
                                 "pictures": False}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from bot.adapters.discord.identity import PLATFORM
 from bot.sessions import UserRef
 from bot.sessions import reviews as reviews_module
 
-from ..discord_helpers import World, play_to_end, started_duel
+from ..discord_helpers import World, open_sessions, play_to_end, start_front, started_duel
 from ..fakes.discord_fakes import Interaction, Message
 
 pytestmark = pytest.mark.usefixtures("seeded_deals")
@@ -118,3 +119,37 @@ async def test_a_stranger_pressing_review_is_refused_and_nothing_changes(world: 
     assert len(w.fake.messages(w.channel)) == shown
     stats = await w.sessions.stats(UserRef(PLATFORM, str(w.alice.id), "Alice"))
     assert stats["reviewed"] == 0
+
+
+async def test_a_match_reviewed_as_it_ends_answers_review_at_once_and_review_in_a_dm_finds_it(
+        world: World) -> None:
+    w = world
+    await w.front.stop()
+    await w.sessions.close()
+    w.sessions = await open_sessions(w.path, w.clock, review_at_end=True)
+    w.front = await start_front(w.sessions)
+    over = await _finished(w)
+    for _ in range(600):
+        if await w.sessions.stored_review(1, 0) is not None:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the review was not made as the match ended")
+    await w.front.lanes.idle()
+    assert _accuracy_lines(w) == [], "made unasked: the channel's line waits for the first asker"
+
+    began = time.monotonic()
+    pressed = await w.fake.press(w.bob, over, REVIEW)
+    review = _review(pressed)
+    assert time.monotonic() - began < 1.0, "the review itself, within a second of the press"
+    assert pressed.response_message is review, "answered with the review, not deferred"
+    assert review.ephemeral and review.visible_to is w.bob and "Your review of the match" in review.text
+    await w.front.lanes.idle()
+    assert len(_accuracy_lines(w)) == 1
+
+    asked = await w.fake.slash(w.alice, w.fake.open_dm(w.alice), "review")
+    mine = _review(asked)
+    assert mine.visible_to in (None, w.alice) and "La tua revisione della partita" in mine.text
+    assert "Accuracy" not in mine.text and "Precisione: Alice" in mine.text
+    await w.front.lanes.idle()
+    assert len(_accuracy_lines(w)) == 1, "the channel's line once"

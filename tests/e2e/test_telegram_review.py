@@ -6,6 +6,7 @@ mean accuracy, and a stranger's press is refused and changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,38 @@ async def test_where_the_group_shows_pictures_each_costly_move_follows_as_a_phot
                               what=f"{user.first_name}'s costly moves as photos")
             assert [shown(m).split(":")[0] for m in _photos(tg, user)] == [
                 f"Round {p.round + 1}, move {p.play + 1}" for p in costly]
+
+
+async def _made(d: Duel, game_id: int = 1) -> None:
+    for _ in range(600):
+        if await d.bot.sessions.stored_review(game_id, 0) is not None:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the review was not made as the match ended")
+
+
+async def test_a_match_reviewed_as_it_ends_answers_review_with_the_review_itself_to_the_asker_alone(
+        tmp_path: Path) -> None:
+    async with duel(tmp_path / "bot.db", review_at_end=True) as d:
+        tg = d.tg
+        over = await _played_to_the_end(d)
+        await _made(d)
+        await d.bot.front.outbox.drain(5)
+        assert _reviews(tg, d.alice) == _reviews(tg, d.bob) == [] and _accuracy_lines(tg, d.group) == [], (
+            "made unasked: nothing sent")
+        began = time.monotonic()
+        pressed = await answered(tg, tg.tap(d.group, over, d.alice, "Review"), timeout=30)
+        assert not pressed.show_alert and "is in your private chat" in (pressed.answer_text or "")
+        await tg.wait_for(lambda: _reviews(tg, d.alice), timeout=30, what="Alice's review")
+        assert time.monotonic() - began < 1.0, "the review itself, within a second of the tap"
+        await tg.wait_for(lambda: _accuracy_lines(tg, d.group), what="the group's line")
+        await d.bot.front.outbox.drain(5)
+        assert _reviews(tg, d.bob) == [], "Bob did not ask: nothing rings for him"
+        assert len(_accuracy_lines(tg, d.group)) == 1 and len(_reviews(tg, d.alice)) == 1
+
+        tg.user_sends(d.bob, d.bob, "/review")
+        await tg.wait_for(lambda: _reviews(tg, d.bob), timeout=30,
+                          what="Bob's review of the group's match, asked in his private chat")
+        await d.bot.front.outbox.drain(5)
+        assert len(_reviews(tg, d.alice)) == 1 and len(_accuracy_lines(tg, d.group)) == 1
+        assert "review of the match in Friends" in _reviews(tg, d.bob)[0]

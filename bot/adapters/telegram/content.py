@@ -90,6 +90,8 @@ class Target:
     thread: int | None = field(default=None, compare=False)
     """The forum topic a new message of the slot goes to (None: the chat, or General); the
     slot is the same whichever its caller named."""
+    photo: bool = field(default=False, compare=False)
+    """Whether the message named by `message_id` is a photo (edited as one, not sent anew)."""
 
 
 class PhotoFailed(Exception):

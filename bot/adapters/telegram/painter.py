@@ -16,6 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from ...pictures import (
     HandScene,
     LobbyScene,
+    ReplayScene,
     ReviewScene,
     RoundScene,
     SeatScene,
@@ -24,6 +25,7 @@ from ...pictures import (
     hand_picture,
     lobby_picture,
     photo_bytes,
+    replay_picture,
     review_picture,
     round_picture,
     seat_picture,
@@ -53,6 +55,8 @@ def draw(scene: Hashable, lang: str) -> bytes:
         image = lobby_picture(scene, lang)
     elif isinstance(scene, ReviewScene):
         image = review_picture(scene, lang)
+    elif isinstance(scene, ReplayScene):
+        image = replay_picture(scene, lang)
     else:
         raise TypeError(f"no picture for {type(scene).__name__}")
     return photo_bytes(image)

@@ -22,6 +22,7 @@ from .audience import Audience
 from .identity import PLATFORM, topic_id
 from .markup import escape
 from .outbox import Content, Outbox, Picture
+from .replay import replay_button
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +96,8 @@ class ReviewPoster:
         chat_id, user_id = int(found.game.chat.key), int(owed.player_key)
         player = await self.sessions.find_player(PLATFORM, owed.player_key)
         lang = self.presenter.language(player)
-        parts = [Content(private_review_html(found, owed.seat, lang))]
+        replay = ((replay_button(owed.game_id, lang),),)
+        parts = [Content(private_review_html(found, owed.seat, lang), replay)]
         if await self.presenter.draws_pictures(chat_id):
             parts += costly_pictures(found, owed.seat, lang)
         for number in range(owed.sent, len(parts)):

@@ -201,7 +201,7 @@ class Slots:
         """The slot's message as the game's refs keep it; with a shared store, what this
         process remembers showing there is forgotten if another process drew it since."""
         if target.message_id is not None:
-            return Slotted(target.message_id)
+            return Slotted(target.message_id, target.photo)
         if target.game_id is None:
             return Slotted()
         slotted = Slotted.parse(await self.refs.get(target.game_id, target.ref))

@@ -24,7 +24,7 @@ from ...i18n import t
 from ...render import failure_text, refusal_text
 from ...render_daily import daily_playing_text, daily_started_text
 from ...render_review import hint_text
-from ...sessions import ChatRef, DailyStart, ReviewAsked, Sessions, UserRef, language_of
+from ...sessions import ChatRef, DailyStart, ReplayStep, ReviewAsked, Sessions, UserRef, language_of
 from ...sessions.hints import PracticeHint
 from ...sessions.puzzles import Puzzle, PuzzleAnswer
 from ...sessions.tap import Action, Asker, Redraw, Reply, Setting, Tap
@@ -39,6 +39,7 @@ from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
 from .present import Presenter
 from .puzzle import answer_alert, puzzle_content
+from .replay import show_step
 from .reviews import asked_key
 from .settings_view import settings_answer
 
@@ -158,6 +159,10 @@ class TapHandlers:
         if isinstance(reply.result, PracticeHint):
             given = reply.result
             return Answer(hint_text(given.hint, lang, given.variant, given.deck_style), alert=True)
+        if isinstance(reply.result, ReplayStep):
+            if show_step(self.outbox, query, tapped.action, reply.result, lang):
+                return Answer()
+            return Answer(t(lang, "telegram.bad_button"), alert=True, outcome="refused")
         if isinstance(reply.result, ReviewAsked):
             if not reply.result.privately:
                 return Answer(t(lang, "dm.start_first"),

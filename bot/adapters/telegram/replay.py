@@ -1,0 +1,66 @@
+"""A finished match's replay in the player's private chat: one photo message stepped with
+⏮ ◀ ▶ ⏭, each tap editing it in place (a new message would ring the phone at every step).
+
+The buttons carry the match and the play (`Action.REPLAY_STEP`), so nothing is kept between
+taps and a restart forgets nothing; the sessions check who asks and which play
+(`Sessions.replay_step`). ▶️ Replay under the review (`Action.REPLAY`) sends the message; a
+step's tap is taken only on the replay's own message, where Telegram shows that button, so a
+forged tap cannot edit another message. Fast taps on one message fold into its latest
+drawing (the outbox's slot), so a private chat gets no burst of edits."""
+
+from __future__ import annotations
+
+from telegram import CallbackQuery, Message
+
+from ...i18n import t
+from ...render_replay import step_caption, step_scene
+from ...sessions import ReplayStep
+from ...sessions.tap import Action
+from .callbacks import shows_button
+from .keyboards import Button, Keyboard, tap
+from .markup import escape
+from .outbox import Content, Outbox, Picture, Target
+
+
+def replay_button(game_id: int, lang: str) -> Button:
+    """▶️ Replay, under a player's review of match `game_id`."""
+    return tap(t(lang, "replay.button"), Action.REPLAY, game_id)
+
+
+def replay_keyboard(step: ReplayStep) -> Keyboard:
+    """⏮ ◀ before the first play's, ▶ ⏭ before the last's: no button leads outside the match."""
+    buttons = []
+    if not step.first:
+        buttons += [_to(step, "⏮", 0), _to(step, "◀", step.step - 1)]
+    if not step.last:
+        buttons += [_to(step, "▶", step.step + 1), _to(step, "⏭", step.steps - 1)]
+    return (tuple(buttons),) if buttons else ()
+
+
+def _to(step: ReplayStep, label: str, number: int) -> Button:
+    return tap(label, Action.REPLAY_STEP, step.game_id, arg=str(number))
+
+
+def replay_content(step: ReplayStep, lang: str) -> Content:
+    caption = escape(step_caption(step, lang))
+    return Content(caption, replay_keyboard(step), Picture(step_scene(step), lang, caption), silent=True)
+
+
+def show_step(outbox: Outbox, query: CallbackQuery, action: Action, step: ReplayStep, lang: str) -> bool:
+    """Send the replay (▶️ Replay) to the asker's private chat, or draw `step` in the pressed
+    replay message; False when the tap came from no replay message of theirs."""
+    user_id = query.from_user.id
+    content = replay_content(step, lang)
+    if action is Action.REPLAY:
+        outbox.post(user_id, content)
+        return True
+    message = query.message
+    if not isinstance(message, Message) or message.chat.id != user_id \
+            or not shows_button(message, query.data):
+        return False
+
+    async def render() -> Content:
+        return content
+
+    outbox.update(Target(user_id, message_id=message.message_id, photo=bool(message.photo)), render)
+    return True

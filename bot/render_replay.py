@@ -1,0 +1,35 @@
+"""A replay step in words (its caption) and as the scene of its picture, for every front-end."""
+
+from __future__ import annotations
+
+from .i18n import t, tn
+from .pictures import ReplayScene, replay_scene
+from .pictures.replay import replay_title
+from .render_review import move_phrase
+from .sessions import ReplayStep
+
+
+def step_scene(step: ReplayStep) -> ReplayScene:
+    return replay_scene(step.deck_style, step.round, step.name, step.nth, step.step, step.steps, step.table,
+                        step.hand, step.played, step.better)
+
+
+def step_title(step: ReplayStep, lang: str) -> str:
+    """"Round 2 · Marco's play 5 · 17 of 60"."""
+    return replay_title(lang, step.round, step.name, step.nth, step.step + 1, step.steps)
+
+
+def step_lines(step: ReplayStep, lang: str) -> list[str]:
+    """The play, and the better one with what the play cost where the review graded it."""
+    played = move_phrase(step.played, lang, step.deck_style)
+    lines = [t(lang, "replay.played_line", name=step.name, move=played)]
+    if step.better is not None:
+        better = move_phrase(step.better, lang, step.deck_style)
+        lines.append(t(lang, "replay.better_small", move=better) if step.loss < 0.5
+                     else tn(lang, "replay.better_line", round(step.loss), move=better))
+    return lines
+
+
+def step_caption(step: ReplayStep, lang: str) -> str:
+    """The title and the lines, as a photo's caption or a text message."""
+    return "\n".join([step_title(step, lang), *step_lines(step, lang)])
