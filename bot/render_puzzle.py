@@ -39,7 +39,7 @@ def answer_text(answer: PuzzleAnswer, lang: str) -> str:
     reason = reason_text(graded, lang, puzzle.variant, style) or ""
     return t(lang, "puzzle.right" if answer.right else "puzzle.wrong",
              best=move_phrase(graded.best if not answer.right else answer.chosen, lang, style),
-             name=puzzle.name, played=move_phrase(graded.played, lang, style), reason=reason)
+             name=puzzle.name, played=move_label(graded.played, style), reason=reason)
 
 
 def position_text(puzzle: Puzzle, lang: str) -> str:

@@ -4,13 +4,15 @@ accuracy, its costliest plays and why each cost points, from the catalogue."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
+from babel import Locale
 from babel.numbers import format_decimal
 
 from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Hint, Review
 from .engine import Move
-from .i18n import t, tn
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, fill, forms, t
 from .render import card_label, is_escoba, move_label
 from .render_boards import accuracy_shown
 
@@ -32,9 +34,49 @@ def accuracy_line(review: Review, names: Sequence[str], lang: str) -> str:
 
 
 def accuracy_help(lang: str) -> str:
-    """What accuracy means, in one line (for /help)."""
-    return t(lang, "review.accuracy_help", scale=number_text(ACCURACY_SCALE, lang),
-             example=accuracy_shown(100 * math.exp(-0.1 / ACCURACY_SCALE)))
+    """What accuracy means, in plain words (for /help); its formula is in docs/ai.md."""
+    return t(lang, "review.accuracy_help", example=accuracy_shown(100 * math.exp(-0.1 / ACCURACY_SCALE)))
+
+
+def loss_text(loss: float, lang: str) -> str:
+    """`about 2 points lost`, `about half a point lost`: what a play gave up, in points of the
+    match to the nearest half point (under a quarter of a point, said as such)."""
+    halves = math.floor(loss * 2 + 0.5)
+    if halves == 0:
+        return t(lang, "review.loss.little")
+    if halves == 1:
+        return t(lang, "review.loss.half")
+    if halves % 2 == 0:
+        return t(lang, "review.loss.points", count=halves // 2, points=str(halves // 2))
+    return t(lang, "review.loss.points", count=halves / 2, points=number_text(halves / 2, lang, 1))
+
+
+def play_number(review: Review, play: GradedPlay) -> int:
+    """Which of its player's plays of the round `play` was, from 1 (the 5th of Marco's, not the
+    34th card of the round)."""
+    return sum(1 for other in review.plays
+               if other.seat == play.seat and other.round == play.round and other.play <= play.play)
+
+
+def play_words(number: int, lang: str, name: str | None = None) -> str:
+    """`your 5th play`, or with `name` `Marco's 5th play`."""
+    if name is None:
+        return _ordinal(lang, "review.play.yours", number)
+    return _ordinal(lang, "review.play.theirs", number, name=name)
+
+
+@cache
+def _ordinal_rule(lang: str) -> Callable[[int], str]:
+    rule: Callable[[int], str] = Locale.parse(lang).ordinal_form
+    return rule
+
+
+def _ordinal(lang: str, key: str, number: int, **params: str) -> str:
+    """A catalogue entry whose forms are keyed by CLDR *ordinal* category (English 1st, 2nd,
+    3rd, 4th; Italian 5ª and Spanish 5.ª take one form), with `number` as its `count`."""
+    language = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    texts = forms(catalogue(language)[key])
+    return fill(texts.get(_ordinal_rule(language)(number), texts["other"]), count=number, **params)
 
 
 def move_phrase(move: Move, lang: str, style: str = "napoletane") -> str:
@@ -83,12 +125,15 @@ def hint_text(hint: Hint, lang: str, variant: str, style: str = "napoletane") ->
     return t(lang, "hint.text", move=move, reason=why)
 
 
-def costly_line(play: GradedPlay, lang: str, variant: str, style: str = "napoletane") -> str:
-    """`Round 2, move 14: 7🪙 → 3🏆+4🗡️ instead of 5🪙 → 2🗡️+3🏆 (−0.75): a scopa was there: …`
-    (rounds and moves counted from 1)."""
-    return t(lang, "review.costly", round=play.round + 1, play=play.play + 1,
-             played=move_label(play.played, style), best=move_label(play.best, style),
-             loss=number_text(play.loss, lang), reason=reason_text(play, lang, variant, style) or "")
+def costly_line(review: Review, play: GradedPlay, lang: str, style: str = "napoletane",
+                name: str | None = None) -> str:
+    """`Round 2, your 5th play: 7🪙 → 3🏆+4🗡️ instead of 5🪙 → 2🗡️+3🏆 (about 2 points lost): a
+    scopa was there: …`; with `name`, another player's (`Marco's 5th play`)."""
+    reason = reason_text(play, lang, review.variant, style) \
+        or t(lang, "review.reason.better", move=move_phrase(play.best, lang, style))
+    return t(lang, "review.costly", round=play.round + 1,
+             play=play_words(play_number(review, play), lang, name), played=move_label(play.played, style),
+             best=move_label(play.best, style), loss=loss_text(play.loss, lang), reason=reason)
 
 
 def personal_review_text(review: Review, names: Sequence[str], seat: int, lang: str,
@@ -100,15 +145,14 @@ def personal_review_text(review: Review, names: Sequence[str], seat: int, lang: 
         lines.append(t(lang, "review.flawless", name=names[seat]))
     else:
         lines.append(t(lang, "review.costliest", name=names[seat]))
-        lines += [f"• {costly_line(play, lang, review.variant, style)}" for play in costly]
-    lines += ["", tn(lang, "review.title", review.searches)]
+        lines += [f"• {costly_line(review, play, lang, style)}" for play in costly]
     return "\n".join(lines)
 
 
 def review_text(review: Review, names: Sequence[str], lang: str, style: str = "napoletane") -> str:
     """The whole review: each seat's accuracy, what it means, and each seat's costliest
     plays with their reasons."""
-    lines = [tn(lang, "review.title", review.searches), accuracy_line(review, names, lang),
+    lines = [t(lang, "review.title"), accuracy_line(review, names, lang),
              accuracy_help(lang)]
     for seat in range(review.seats):
         lines.append("")
@@ -117,5 +161,5 @@ def review_text(review: Review, names: Sequence[str], lang: str, style: str = "n
             lines.append(t(lang, "review.flawless", name=names[seat]))
             continue
         lines.append(t(lang, "review.costliest", name=names[seat]))
-        lines += [f"  {costly_line(play, lang, review.variant, style)}" for play in costly]
+        lines += [f"  {costly_line(review, play, lang, style, names[seat])}" for play in costly]
     return "\n".join(lines)

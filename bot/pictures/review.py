@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from ..ai.review import GradedPlay, Review
 from ..engine import Card, Move
 from ..i18n import t
+from ..render_review import play_number, play_words
 from .cards import card_height, card_image
 from .fan import lay, row
 from .felt import GOLD, LIGHT, MUTED, PANEL, dimmed, felt, glow, write
@@ -33,24 +35,25 @@ PLAYED = "#e07a5f"
 
 @dataclass(frozen=True, slots=True)
 class ReviewScene:
-    """One costly play: where it was (`round` and `play`, counted from 1), the table and hand
-    as its player saw them, what they played and what was better."""
+    """One costly play: where it was (`round`, and `number`, which of its player's plays of that
+    round it was, both counted from 1), the table and hand as its player saw them, what they
+    played and what was better; `name` is the player's where the picture is not for them."""
 
     style: Style
     variant: str
     round: int
-    play: int
+    number: int
     table: tuple[Card, ...]
     hand: tuple[Card, ...]
     played: Move
     best: Move
+    name: str | None = None
 
 
-def review_scene(deck_style: str, variant: str, round_index: int, play_index: int, table: tuple[Card, ...],
-                 hand: tuple[Card, ...], played: Move, best: Move) -> ReviewScene:
-    """The scene of a graded play (its round and play indexed from 0, as a review keeps them)."""
-    return ReviewScene(style_of(deck_style), variant, round_index + 1, play_index + 1, tuple(table),
-                       tuple(hand), played, best)
+def review_scene(deck_style: str, review: Review, play: GradedPlay, name: str | None = None) -> ReviewScene:
+    """The scene of a graded play of `review`, for its own player (`name` None) or another."""
+    return ReviewScene(style_of(deck_style), review.variant, play.round + 1, play_number(review, play),
+                       tuple(play.table), tuple(play.hand), play.played, play.best, name)
 
 
 def _table_rows(scene: ReviewScene) -> int:
@@ -65,7 +68,8 @@ def review_picture(scene: ReviewScene, lang: str = "it") -> Image.Image:
     top_moves = top_hand + LINE + card_height(HAND_CARD) + 18
     image = felt(WIDTH, top_moves + 2 * move_h + 12 + PAD)
     draw = ImageDraw.Draw(image)
-    write(draw, (WIDTH / 2, 32), t(lang, "pictures.review.title", round=scene.round, play=scene.play),
+    write(draw, (WIDTH / 2, 32), t(lang, "pictures.review.title", round=scene.round,
+                                           play=play_words(scene.number, lang, scene.name)),
           26, GOLD, "mm", bold=True)
     _label(draw, top_table - LINE / 2 - 2, t(lang, "pictures.review.table"))
     _table(image, draw, scene, top_table, lang)

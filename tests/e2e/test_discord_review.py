@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.adapters.discord.identity import PLATFORM
+from bot.ai.review import GradedPlay, Review
 from bot.sessions import UserRef
 from bot.sessions import reviews as reviews_module
 
@@ -43,6 +44,14 @@ def _review(pressed: Interaction) -> Message:
 
 def _accuracy_lines(w: World) -> list[Message]:
     return [m for m in w.fake.messages(w.channel) if m.text.startswith("Precisione:")]
+
+
+def _own_play(review: Review, play: GradedPlay) -> str:
+    """`Round 1, your 5th play`: the round, and which of its player's plays of the round it was."""
+    number = sum(1 for other in review.plays
+                 if other.seat == play.seat and other.round == play.round and other.play <= play.play)
+    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"Round {play.round + 1}, your {number}{suffix} play"
 
 
 async def test_review_is_shown_to_the_one_who_asked_and_the_channel_gets_one_line(world: World) -> None:
@@ -79,8 +88,7 @@ async def test_each_costly_move_follows_the_review_as_a_picture_seen_only_by_its
     assert costly, "these deals cost Bob points"
     await w.fake.wait_for(lambda: len(_answers(pressed)) == 1 + len(costly), what="the pictures")
     pictures = _answers(pressed)[1:]
-    assert [m.text.split(":")[0] for m in pictures] == [
-        f"Round {p.round + 1}, move {p.play + 1}" for p in costly]
+    assert [m.text.split(":")[0] for m in pictures] == [_own_play(found.review, p) for p in costly]
     for message in pictures:
         assert message.ephemeral and message.visible_to is w.bob
         data = message.picture()

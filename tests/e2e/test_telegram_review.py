@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
+from bot.ai.review import GradedPlay, Review
 from bot.sessions import ReviewOwed, UserRef
 from bot.sessions.reviews import RESEND_AFTER
 
@@ -34,6 +35,14 @@ def _photos(tg: FakeTelegramServer, user: FakeUser) -> list[FakeMessage]:
 
 def _accuracy_lines(tg: FakeTelegramServer, group: FakeChat) -> list[str]:
     return [shown(m) for m in bot_messages(tg, group) if shown(m).startswith("Accuracy:")]
+
+
+def _own_play(review: Review, play: GradedPlay) -> str:
+    """`Round 1, your 5th play`: the round, and which of its player's plays of the round it was."""
+    number = sum(1 for other in review.plays
+                 if other.seat == play.seat and other.round == play.round and other.play <= play.play)
+    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"Round {play.round + 1}, your {number}{suffix} play"
 
 
 async def _all_delivered(d: Duel) -> None:
@@ -70,7 +79,7 @@ async def test_review_reaches_the_asker_privately_and_the_group_gets_one_line(tm
         assert "Accuracy: Alice" in alice_review
         assert any(own in alice_review for own in ("Alice, the costliest moves:", "Alice: no move gave up"))
         assert "Bob, the costliest" not in alice_review, "only one's own moves"
-        assert "searches per move" in alice_review
+        assert "searches" not in alice_review and "(−" not in alice_review, "words for people, no jargon"
         await d.bot.front.outbox.drain(5)
         assert _reviews(tg, d.bob) == [], "Bob did not ask: nothing rings for him"
 
@@ -160,7 +169,7 @@ async def test_where_the_group_shows_pictures_each_costly_move_follows_as_a_phot
             await tg.wait_for(lambda u=user, n=count: len(_photos(tg, u)) == n,
                               what=f"{user.first_name}'s costly moves as photos")
             assert [shown(m).split(":")[0] for m in _photos(tg, user)] == [
-                f"Round {p.round + 1}, move {p.play + 1}" for p in costly]
+                _own_play(found.review, p) for p in costly]
 
 
 async def _made(d: Duel, game_id: int = 1) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from bot.ai.review import GradedPlay, Review
 from bot.cli import main as cli_main
 from bot.engine import DECK, Card, Game, Move, RoundResult, record_line
 from bot.i18n import catalogue
@@ -209,8 +210,9 @@ def test_pictures_fit_a_phone_and_the_photo_limit(style: Style, lang: str) -> No
 
 
 def _costly(deck: str = "napoletane", best: str = "10D:2S+8B") -> ReviewScene:
-    return review_scene(deck, "scopa", 0, 24, cards("2S 5D 6B 7B 8B"), cards("6D 8S 10D"),
-                        Move.parse("6D:6B"), Move.parse(best))
+    play = GradedPlay(0, 24, 0, Move.parse("6D:6B"), Move.parse(best), 1.0, 3, cards("2S 5D 6B 7B 8B"),
+                      cards("6D 8S 10D"))
+    return review_scene(deck, Review("scopa", 2, 1, (play,)), play)
 
 
 def test_a_costly_play_shows_the_position_then_the_move_played_and_the_better_one() -> None:

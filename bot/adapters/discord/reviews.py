@@ -33,10 +33,9 @@ async def _costly_pictures(presenter: Presenter, found: MatchReview, lang: str) 
         return ()
     out = []
     for number, play in enumerate(review.costliest(found.seat), 1):
-        scene = review_scene(game.deck_style, review.variant, play.round, play.play, play.table, play.hand,
-                             play.played, play.best)
+        scene = review_scene(game.deck_style, review, play)
         picture = await painter.review(scene, lang, number)
         if picture is not None:
-            line = costly_line(play, lang, review.variant, game.deck_style)
+            line = costly_line(review, play, lang, game.deck_style)
             out.append(Reply.message(embed=text_embed(line), picture=picture))
     return tuple(out)

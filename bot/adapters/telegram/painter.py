@@ -32,6 +32,7 @@ from ...pictures import (
     table_picture,
     warm_up,
 )
+from ...pictures.puzzle import PuzzleScene, puzzle_picture
 from .content import Picture
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,8 @@ def draw(scene: Hashable, lang: str) -> bytes:
         image = lobby_picture(scene, lang)
     elif isinstance(scene, ReviewScene):
         image = review_picture(scene, lang)
+    elif isinstance(scene, PuzzleScene):
+        image = puzzle_picture(scene, lang)
     elif isinstance(scene, ReplayScene):
         image = replay_picture(scene, lang)
     else:

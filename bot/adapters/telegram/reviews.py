@@ -33,9 +33,8 @@ def costly_pictures(found: MatchReview, seat: int, lang: str) -> list[Content]:
     game, review = found.game, found.review
     out = []
     for play in review.costliest(seat):
-        line = escape(costly_line(play, lang, review.variant, game.deck_style))
-        scene = review_scene(game.deck_style, review.variant, play.round, play.play, play.table, play.hand,
-                             play.played, play.best)
+        line = escape(costly_line(review, play, lang, game.deck_style))
+        scene = review_scene(game.deck_style, review, play)
         out.append(Content(line, (), Picture(scene, lang, line)))
     return out
 
