@@ -263,4 +263,17 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (player_id, code)
     );
     """,
+    # 15: the monthly seasons: each chat's close of a season (its champion announced), claimed by
+    # one process at a time and done once; finished matches found by when they finished.
+    """
+    CREATE TABLE season_closes (
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        season TEXT NOT NULL,
+        owner TEXT,
+        until REAL NOT NULL DEFAULT 0,
+        done INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (chat_id, season)
+    );
+    CREATE INDEX games_finished ON games(finished_at) WHERE status = 'finished';
+    """,
 )

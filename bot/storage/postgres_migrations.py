@@ -259,4 +259,16 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (player_id, code)
     );
     """,
+    # 13: the monthly seasons (SQLite's 15).
+    """
+    CREATE TABLE season_closes (
+        chat_id BIGINT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        season TEXT NOT NULL,
+        owner TEXT,
+        until DOUBLE PRECISION NOT NULL DEFAULT 0,
+        done BOOLEAN NOT NULL DEFAULT FALSE,
+        PRIMARY KEY (chat_id, season)
+    );
+    CREATE INDEX games_finished ON games(finished_at) WHERE status = 'finished';
+    """,
 )
