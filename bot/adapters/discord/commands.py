@@ -1,4 +1,4 @@
-"""Slash commands: /newgame, /leaderboard, /stats, /review, /daily, /rules, /settings, /help.
+"""Slash commands: /newgame, /leaderboard, /stats, /review, /daily, /puzzle, /rules, /settings, /help.
 
 Names, descriptions, options and choices are English by default and
 localised by `translator.CatalogueTranslator` when the tree is synced. The
@@ -107,4 +107,9 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, 
     async def daily(interaction: discord.Interaction, board: bool = False, everyone: bool = False) -> None:
         await handlers.daily(interaction, board, everyone)
 
-    return [newgame, leaderboard, stats, review, rules, settings, help_, daily]
+    @app_commands.command(name="puzzle", description=english("discord.command.puzzle.description"))
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    async def puzzle(interaction: discord.Interaction) -> None:
+        await handlers.puzzle(interaction)
+
+    return [newgame, leaderboard, stats, review, rules, settings, help_, daily, puzzle]

@@ -31,6 +31,7 @@ from ...sessions import (
     language_of,
 )
 from ...sessions.interaction import deck_to_show, rules_to_show, variant_to_show
+from ...sessions.puzzles import Puzzle
 from ...sessions.tap import Asker, Redraw, Setting
 from ...sessions.tap import Reply as TapReply
 from ..common.failures import log_failure
@@ -39,6 +40,7 @@ from .daily import offer_reply
 from .embeds import text_embed
 from .identity import asker, chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
 from .presenter import Presenter
+from .puzzle import puzzle_reply
 from .replies import Reply, answer
 from .reviews import review_reply
 
@@ -176,6 +178,22 @@ class CommandHandlers:
         game_id = await (self.sessions.last_played(user) if chat is None
                          else self.sessions.last_finished(chat))
         return await review_reply(self.presenter, await self.sessions.review(game_id, user), lang)
+
+    async def puzzle(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self._puzzle(interaction), ephemeral=False)
+
+    async def _puzzle(self, interaction: discord.Interaction) -> Reply:
+        """A position from the channel's finished matches for everyone there (in a DM, from the
+        asker's own); a refusal (no puzzle yet) for the asker alone."""
+        user, chat = user_ref(interaction), chat_ref(interaction)
+        lang = (await self._chat(interaction, chat)).language if chat is not None else \
+            await self._language(user)
+        reply = await self.sessions.taps.puzzle(asker(interaction))
+        if reply.refused is not None:
+            return Reply.note(refusal_text(reply.refused, await self._language(user)))
+        assert isinstance(reply.result, Puzzle)
+        return await puzzle_reply(self.presenter.painter, reply.result, lang,
+                                  chat.key if chat is not None else str(interaction.channel_id))
 
     # ---- /daily ------------------------------------------------------------------------
 

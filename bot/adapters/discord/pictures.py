@@ -35,6 +35,7 @@ from ...pictures import (
     table_scene,
     warm_up,
 )
+from ...pictures.puzzle import PuzzleScene, puzzle_picture
 from ...sessions import ChatRef, HandView, Sessions, TableView
 from .identity import PLATFORM
 
@@ -45,6 +46,7 @@ HAND_FILE = "hand.jpg"
 DECK_FILE = "deck.jpg"
 ROUND_FILE = "round.jpg"
 REVIEW_FILE = "review-{number}.jpg"
+PUZZLE_FILE = "puzzle.jpg"
 REFUSED_FOR = 10 * 60.0
 """How long a channel that refused a file gets text before pictures are tried again."""
 
@@ -131,6 +133,10 @@ class Painter:
     async def review(self, scene: ReviewScene, lang: str, number: int) -> Picture | None:
         """A review's costly play; `number` tells its file from the others of one reply."""
         return await self._draw(REVIEW_FILE.format(number=number), lambda: review_picture(scene, lang))
+
+    async def puzzle(self, scene: PuzzleScene, lang: str) -> Picture | None:
+        """A puzzle's table and hand."""
+        return await self._draw(PUZZLE_FILE, lambda: puzzle_picture(scene, lang))
 
     async def deck(self, style: str, lang: str) -> Picture | None:
         """A lobby's picture: a few cards of the deck chosen, under its name."""

@@ -20,6 +20,7 @@ from ...render_review import hint_text
 from ...sessions import MatchReview, Reason, Refused, Sessions, language_of
 from ...sessions.hints import PracticeHint
 from ...sessions.interaction import PLAIN, HandPrompt
+from ...sessions.puzzles import Puzzle, PuzzleAnswer
 from ...sessions.tap import Asker, Tap
 from ...sessions.tap import Reply as TapReply
 from ...sessions.taps import HAND_ACTIONS
@@ -30,6 +31,7 @@ from .daily import DAILY_ACTIONS, pressed
 from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import PLATFORM, asker, user_ref
 from .presenter import Presenter
+from .puzzle import answer_reply, puzzle_reply
 from .replies import Reply, answer
 from .reviews import review_reply
 
@@ -98,6 +100,12 @@ class PressHandlers:
             return Reply.note(hint_text(given.hint, lang, given.variant, given.deck_style))
         if isinstance(reply.result, MatchReview):
             return await review_reply(self.presenter, reply.result, lang)
+        if isinstance(reply.result, PuzzleAnswer):
+            return answer_reply(reply.result, lang)
+        if isinstance(reply.result, Puzzle):
+            shown = (await self.sessions.chat(asker.chat)).language if asker.chat is not None else lang
+            channel = asker.chat.key if asker.chat is not None else str(interaction.channel_id)
+            return await puzzle_reply(self.presenter.painter, reply.result, shown, channel)
         if note is not None:
             return Reply.update(content=note) if _on_ephemeral(interaction) else Reply.note(note)
         return Reply.nothing()
