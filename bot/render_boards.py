@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from .i18n import t, tn
@@ -54,6 +55,15 @@ def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None 
                    wins=tn(lang, "count.wins", stats["wins"]),
                    scope=sweep_count(stats["scope"], lang, variant),
                    points=tn(lang, "count.points", stats["points"])))
+    if "best_streak" in stats:
+        lines.append(t(lang, "stats.records", scope=sweep_count(stats["scope_record"], lang, variant),
+                       settebello=tn(lang, "count.feat_times", stats["settebello"]),
+                       primiera=tn(lang, "count.feat_rounds", stats["primiera"]),
+                       streak=tn(lang, "count.feat_streak", stats["best_streak"])))
+    if stats.get("by_variant"):
+        lines.append(t(lang, "stats.by_variant", variants=", ".join(
+            t(lang, "stats.variant_record", variant=t(lang, f"variant.{name}"), wins=wins, losses=losses)
+            for name, (wins, losses) in sorted(stats["by_variant"].items()))))
     kinds = stats.get("win_kinds") or {}
     if any(kinds.values()):
         lines.append(t(lang, "stats.win_kinds", **{
@@ -66,14 +76,37 @@ def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None 
         lines.append(t(lang, "stats.ladder", ladder=t(lang, f"ladder.{ladder}"),
                        rating=rating_shown(data["rating"]), games=tn(lang, "count.games", data["games"]),
                        wins=tn(lang, "count.wins", data["wins"])))
+    lines.extend(achievements_text(stats, lang))
     lines.extend(left_out)
     return "\n".join(lines)
+
+
+def achievements_text(stats: dict[str, Any], lang: str) -> list[str]:
+    """The line listing a player's achievements with the day (UTC) each was earned, or none."""
+    earned = stats.get("achievements") or []
+    if not earned:
+        return []
+    return [t(lang, "stats.achievements", achievements=", ".join(
+        t(lang, "stats.achievement", name=t(lang, f"feat.{code}"),
+          day=datetime.fromtimestamp(at, UTC).date().isoformat()) for code, at in earned))]
+
+
+def achievements_line(earned: Sequence[tuple[str, str]], lang: str) -> str:
+    """The chat's one line telling the achievements earned in a match: (name, code) each."""
+    return t(lang, "feats.line", earned=" · ".join(
+        t(lang, "feats.earned", name=name, feat=t(lang, f"feat.{code}")) for name, code in earned))
 
 
 def left_out_text(stats: dict[str, Any], lang: str) -> list[str]:
     """The line naming the finished matches /stats leaves out (practice matches, deals of the
     day), or none."""
-    parts = [tn(lang, key, stats[name]) for name, key in (("practice", "count.practice_matches"),
-                                                          ("dailies", "count.dailies"))
+    parts = [_apart(tn(lang, key, stats[name]), stats.get(f"{name}_won"), lang)
+             for name, key in (("practice", "count.practice_matches"), ("dailies", "count.dailies"))
              if stats.get(name)]
     return [t(lang, "stats.left_out", matches=", ".join(parts))] if parts else []
+
+
+def _apart(matches: str, won: int | None, lang: str) -> str:
+    """Matches left out, with how many of them were won where that is known."""
+    return matches if won is None else t(lang, "stats.apart", matches=matches,
+                                         won=tn(lang, "count.feat_won", won))

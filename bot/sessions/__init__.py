@@ -2,6 +2,7 @@
 
 from .daily import DailyBoard, DailyLine, DailyOffer, DailyStart
 from .events import (
+    AchievementsEarned,
     Event,
     GameCancelled,
     GameStarted,
@@ -41,6 +42,7 @@ from .views import (
 
 __all__ = [
     "LEVELS",
+    "AchievementsEarned",
     "CardChoice",
     "ChatRef",
     "ChatSettings",

@@ -76,6 +76,15 @@ class MatchEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AchievementsEarned(Event):
+    """Achievements earned in a match that just ended (`feats.Feat`), told once in its chat,
+    one line; owed with the match's end (`notices`), so a crash neither loses nor doubles it."""
+
+    earned: tuple[tuple[str, str], ...]
+    """(player's name, achievement code) of each, in the order of the seats."""
+
+
+@dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     version: int
     seat: int

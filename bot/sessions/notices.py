@@ -1,4 +1,5 @@
-"""What a move owes its chat: a round's breakdown, the end of the match.
+"""What a move owes its chat: a round's breakdown, the end of the match, the achievements
+earned in it.
 
 Those announcements are stored with the move, in the same transaction, as
 message refs of the game (`notice:...`), and stay there until a front-end
@@ -33,14 +34,14 @@ from .holds import HandedOver, MessageHolds
 from .ports import GameStore, StorageAway
 
 PREFIX = "notice:"
-OWED = (ev.RoundEnded, ev.MatchEnded)
+OWED = (ev.RoundEnded, ev.MatchEnded, ev.AchievementsEarned)
 """The events a chat must see even across a crash; the others are redrawn from the state."""
 REVIEWS = f"{PREFIX}3:review:"
 """A finished match's reviews owed (`ev.ReviewOwed`): written when a player asks, after the
 match's own notices in order."""
 
 _KINDS: dict[str, type[ev.Event]] = {"round": ev.RoundEnded, "match": ev.MatchEnded,
-                                     "review": ev.ReviewOwed}
+                                     "review": ev.ReviewOwed, "feats": ev.AchievementsEarned}
 
 SWEEP_EVERY = 30.0
 """Seconds between two looks for owed announcements: a notice owed at two looks in a row
@@ -58,6 +59,8 @@ def notice_key(event: ev.Event) -> str:
         return f"{PREFIX}1:round:{event.result.number:04d}"
     if isinstance(event, ev.MatchEnded):
         return f"{PREFIX}2:match"
+    if isinstance(event, ev.AchievementsEarned):
+        return f"{PREFIX}2:match:feats"
     if isinstance(event, ev.ReviewOwed):
         return f"{REVIEWS}{'line' if event.seat is None else event.seat}"
     raise ValueError(f"{type(event).__name__} is not announced")

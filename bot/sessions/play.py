@@ -10,9 +10,11 @@ from typing import Any
 from ..engine import Game, IllegalMoveError, InvalidInputError, Move, dump_game, record_line, to_record
 from ..engine.record import record_text
 from . import events as ev
+from .achievements import earned_in
 from .alarm import Alarm
 from .day import day_ends, utc_day
 from .directory import Directory
+from .feats import Feat
 from .games import EventBus, Games, base
 from .notices import owed_refs
 from .options import NO_CLOCK, REMIND_AFTER
@@ -148,6 +150,7 @@ class Play:
             rounds: tuple[tuple[int, dict[str, Any], dict[str, Any]], ...] = ()
             finish = None
             daily = False
+            feats: list[tuple[SeatRow, Feat]] = []
             if finished:
                 state = dump_game(game, rounds=False)
                 del state["rounds"]
@@ -155,7 +158,9 @@ class Play:
                 rounds = tuple((r.number, r.to_dict(), stored)
                                for r, stored in zip(game.results, record["rounds"], strict=True))
                 daily = day_over is not None
-                finish = await self._finish(game, seats, record, rated=not (game.rules.practice or daily))
+                rated = not (game.rules.practice or daily)
+                feats = await earned_in(self.store, record, seats) if rated else []
+                finish = await self._finish(game, seats, record, rated=rated, feats=feats)
             fields = base(row, chat)
             announced: list[ev.Event] = []
             if result is not None:
@@ -175,6 +180,9 @@ class Play:
                                                    side_names=names, rating_changes=changes,
                                                    rematch=not daily, practice=game.rules.practice,
                                                    daily=_day_of(row) if daily else ""))
+                    if feats:
+                        announced.append(ev.AchievementsEarned(**fields, earned=tuple(
+                            (seat_name(s, seats), feat.value) for s, feat in feats)))
             try:
                 await self.store.commit_move(MoveCommit(
                     game_id=row.id, expected_version=before, state=state, seat=seat.seat,
@@ -211,7 +219,7 @@ class Play:
         return _with_game_facts(out, row.variant, game), row, game
 
     async def _finish(self, game: Game, seats: Sequence[SeatRow], record: dict[str, Any], *,
-                      rated: bool) -> MatchFinish:
+                      rated: bool, feats: Sequence[tuple[SeatRow, Feat]] = ()) -> MatchFinish:
         """The match's record, every seat's result and the human players' new ratings (none
         after a practice match or a deal of the day, which leave every rating as it was: the
         day's cards are everyone's, and may be known before the match)."""
@@ -239,7 +247,8 @@ class Play:
                 display_rating(before.mu, before.sigma) if before else (
                     display_rating(25.0, 25.0 / 3) if after else None),
                 display_rating(after.mu, after.sigma) if after else None))
-        return MatchFinish(record_text(record), tuple(results), tuple(new_ratings))
+        return MatchFinish(record_text(record), tuple(results), tuple(new_ratings),
+                           tuple((s.player_id, feat.value) for s, feat in feats if s.player_id))
 
     def deadline_for(self, chat: ChatRow, seats: Sequence[SeatRow], game: Game,
                      day_over: float | None = None) -> tuple[float, DeadlineKind]:

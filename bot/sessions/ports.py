@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .records import (
+    AchievementRow,
     Change,
     ChatRow,
     DailyRow,
@@ -42,6 +43,7 @@ from .records import (
     LeaderboardLine,
     MoveCommit,
     MoveRow,
+    PlayedMatch,
     PlayerRow,
     RatingRow,
     RecentMatch,
@@ -358,6 +360,15 @@ class Reports(Protocol):
         ...
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]: ...
+
+    async def played_matches(self, player_id: int) -> list[PlayedMatch]:
+        """Every finished match `player_id` sat in, with their seat, how it counts (practice and
+        deals of the day apart) and its record; in the order they finished."""
+        ...
+
+    async def achievements(self, player_ids: Iterable[int]) -> list[AchievementRow]:
+        """The achievements of the players `player_ids`, in the order they were earned."""
+        ...
 
     async def records(self) -> list[str]: ...
 

@@ -8,6 +8,7 @@ from typing import Any
 from ..engine import EngineError
 from ..engine.rules import Variant, parse_variant
 from .directory import Directory
+from .feats import listed, tally
 from .games import Games
 from .ports import GameStore
 from .recap import Recap, recap
@@ -94,8 +95,20 @@ class Queries:
         return await self.store.leaderboard(chat_id, ladder, limit)
 
     async def stats(self, user: UserRef) -> dict[str, Any]:
+        """The store's figures (`Reports.player_stats`) and those read from the player's records
+        (`feats.tally`): the most scope in a match, settebello and primiera, the best winning
+        streak, wins and losses by variant, practice and deals of the day won; and the
+        achievements, as (code, when earned)."""
         player = await self.directory.player(user)
-        return await self.store.player_stats(player.id)
+        stats = await self.store.player_stats(player.id)
+        figures = tally(await self.store.played_matches(player.id))
+        earned = listed(await self.store.achievements([player.id]))
+        stats.update(
+            scope_record=figures.scope_record, settebello=figures.settebello, primiera=figures.primiera,
+            best_streak=figures.best_streak, by_variant=dict(figures.by_variant),
+            practice_won=figures.practice[1], dailies_won=figures.dailies[1],
+            achievements=[(row.code, row.earned_at) for row in earned])
+        return stats
 
     async def chat_game(self, chat_ref: ChatRef | None) -> str:
         """The game a chat plays, which names the sweeps of its leaderboard and stats: that of

@@ -214,6 +214,41 @@ class MatchFinish:
     record_line: str
     results: tuple[ResultRow, ...]
     ratings: tuple[RatingRow, ...]
+    achievements: tuple[tuple[int, str], ...] = ()
+    """(player id, code) of each achievement the match earns, kept with the match and its time;
+    one a player already has is left as it was."""
+
+
+class MatchKind(StrEnum):
+    """How a finished match counts: on ratings, boards and /stats, or apart from them."""
+
+    COUNTED = "counted"
+    PRACTICE = "practice"
+    DAILY = "daily"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    """A finished match as one of its players played it: their seat, whether their side won,
+    and its record (None for a match finished before records were kept)."""
+
+    game_id: int
+    seat: int
+    variant: str
+    kind: MatchKind
+    won: bool
+    finished_at: float
+    record: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AchievementRow:
+    """An achievement a player earned: its code (`feats.Feat`), the match and when."""
+
+    player_id: int
+    code: str
+    game_id: int
+    earned_at: float
 
 
 @dataclass(frozen=True, slots=True)

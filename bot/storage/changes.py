@@ -60,15 +60,18 @@ class Dialect:
     lock: str
     """What locks the row a SELECT reads until the transaction ends ('' where every write
     transaction runs alone)."""
+    practice: str
+    """A game `g` played as a practice match."""
 
 
 _NOT_DAILY = "NOT EXISTS (SELECT 1 FROM daily_plays d WHERE d.game_id=g.id)"
-SQLITE = Dialect("json_patch({column}, ?)",
-                 f"COALESCE(json_extract(g.options, '$.practice'), 0) = 0 AND {_NOT_DAILY}",
-                 "json_extract(rec.line, '$.win_kind')", "")
+_SQLITE_PRACTICE = "COALESCE(json_extract(g.options, '$.practice'), 0) <> 0"
+_POSTGRES_PRACTICE = "COALESCE((g.options::json->>'practice')::boolean, false)"
+SQLITE = Dialect("json_patch({column}, ?)", f"NOT {_SQLITE_PRACTICE} AND {_NOT_DAILY}",
+                 "json_extract(rec.line, '$.win_kind')", "", _SQLITE_PRACTICE)
 POSTGRES = Dialect("jsonb_strip_nulls({column}::jsonb || ?::jsonb)::text",
-                   f"NOT COALESCE((g.options::json->>'practice')::boolean, false) AND {_NOT_DAILY}",
-                   "(rec.line::json->>'win_kind')", " FOR UPDATE")
+                   f"NOT {_POSTGRES_PRACTICE} AND {_NOT_DAILY}",
+                   "(rec.line::json->>'win_kind')", " FOR UPDATE", _POSTGRES_PRACTICE)
 
 
 def single(sql: str, params: tuple[Any, ...] = (), *, returns: bool = False) -> Plan:
@@ -248,10 +251,10 @@ def move(commit: MoveCommit, now: float) -> Plan:
                    many=[(commit.game_id, number, dumps(breakdown), dumps(record))
                          for number, breakdown, record in commit.rounds])
     if commit.finish is not None:
-        yield from _finish(commit.game_id, commit.finish)
+        yield from _finish(commit.game_id, commit.finish, now)
 
 
-def _finish(game_id: int, finish: MatchFinish) -> Plan:
+def _finish(game_id: int, finish: MatchFinish, now: float) -> Plan:
     yield Step("INSERT INTO records (game_id, line) VALUES (?, ?)", (game_id, finish.record_line))
     yield Step("INSERT INTO results (game_id, seat, player_id, side, points, won, scope, rating_before, "
                "rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -262,6 +265,10 @@ def _finish(game_id: int, finish: MatchFinish) -> Plan:
                "games=excluded.games, wins=excluded.wins",
                many=[(r.player_id, r.ladder, float(r.mu), float(r.sigma), r.games, r.wins)
                      for r in finish.ratings])
+    if finish.achievements:
+        yield Step("INSERT INTO achievements (player_id, code, game_id, earned_at) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT (player_id, code) DO NOTHING",
+                   many=[(player_id, code, game_id, now) for player_id, code in finish.achievements])
 
 
 def plan(change: Change, now: float, dialect: Dialect) -> Plan:

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from ..sessions.records import MatchKind, PlayedMatch
 from .models import (
     ChatRow,
     Deadline,
@@ -97,3 +98,11 @@ def player_stats(totals: Row, kinds: Iterable[Row], ratings: Iterable[Row],
 def match_player(row: Row) -> tuple[str, int, bool]:
     """A finished match's seat as a recent match lists it: name, points, won."""
     return row["name"], int(row["points"]), bool(row["won"])
+
+
+def played_match(row: Row) -> PlayedMatch:
+    """A finished match of a player's, from `id, seat, variant, won, finished_at, line, daily,
+    practice`."""
+    kind = MatchKind.DAILY if row["daily"] else MatchKind.PRACTICE if row["practice"] else MatchKind.COUNTED
+    return PlayedMatch(int(row["id"]), int(row["seat"]), str(row["variant"]), kind, bool(row["won"]),
+                       float(row["finished_at"] or 0.0), row["line"])

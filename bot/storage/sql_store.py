@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..sessions.ports import Erasure
+from ..sessions.records import AchievementRow, PlayedMatch
 from .base import UnitStore
 from .changes import Dialect, Plan, Step, plan, single
 from .erasure import DATA_QUERIES, DIRECT_MESSAGES, PRIVATE_CHATS, erase_plan, erase_reads, plain, seen
@@ -30,7 +31,16 @@ from .models import (
     daily_row,
 )
 from .owner_sql import OwnerSql
-from .rows import Row, chat_row, leaderboard_row, match_player, move_row, player_row, player_stats
+from .rows import (
+    Row,
+    chat_row,
+    leaderboard_row,
+    match_player,
+    move_row,
+    played_match,
+    player_row,
+    player_stats,
+)
 
 PLAYER_COLUMNS = ("id", "platform", "user_key", "display_name", "language", "platform_language",
                   "can_dm", "dm_pings", "is_computer", "quiet_turns")
@@ -273,6 +283,25 @@ class SqlStore(OwnerSql, UnitStore):
         stats["dailies"] = int(finished[0]["dailies"])
         stats["practice"] = int(finished[0]["n"]) - stats["dailies"] - stats["games"]
         return stats
+
+    async def played_matches(self, player_id: int) -> list[PlayedMatch]:
+        rows = await self._report(
+            "SELECT g.id, res.seat, g.variant, res.won, g.finished_at, rec.line, "
+            "EXISTS (SELECT 1 FROM daily_plays d WHERE d.game_id=g.id) AS daily, "
+            f"{self.dialect.practice} AS practice "
+            "FROM results res JOIN games g ON g.id=res.game_id LEFT JOIN records rec ON rec.game_id=g.id "
+            "WHERE res.player_id=? AND g.status='finished' ORDER BY g.finished_at, g.id", (player_id,))
+        return [played_match(r) for r in rows]
+
+    async def achievements(self, player_ids: Iterable[int]) -> list[AchievementRow]:
+        ids = [int(i) for i in player_ids]
+        if not ids:
+            return []
+        rows = await self._report(
+            "SELECT player_id, code, game_id, earned_at FROM achievements WHERE player_id IN "
+            f"({', '.join('?' * len(ids))}) ORDER BY earned_at, player_id, code", tuple(ids))
+        return [AchievementRow(int(r["player_id"]), str(r["code"]), int(r["game_id"]), float(r["earned_at"]))
+                for r in rows]
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]:
         games = await self._report(

@@ -58,5 +58,8 @@ async def test_puzzle_answered_right_and_wrong_to_the_presser_alone(world: World
     await w.front.lanes.idle()
     assert len(w.fake.messages(w.channel)) == before, "nothing posted for the channel"
 
+    await w.restart()
+    again = await w.fake.press(w.carla, shown, custom_id=answers[puzzle.moves.index(graded.best)])
+    assert again.reply.text.startswith("✅ Giusto: "), "the button works after a restart"
     forged = await w.fake.press(w.bob, shown, custom_id=f"scopa:z:{game_id}:{puzzle.spot}:99", forge=True)
     assert forged.reply.ephemeral and "not one of this chat's puzzles" in forged.reply.text

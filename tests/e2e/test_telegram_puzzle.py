@@ -74,3 +74,15 @@ async def test_puzzle_answered_right_and_wrong_to_the_tapper_alone(tmp_path: Pat
         refused = await answered(tg, tg.forge_callback(d.group, message, d.bob, f"z|1|{puzzle.spot}|99"))
         assert refused.show_alert and "not one of this chat's puzzles" in (refused.answer_text or "")
 
+        assert puzzle.count > 1, "the seeded match has more than one clear mistake"
+        following = await answered(tg, tg.tap(d.group, message, d.alice, "Next puzzle"))
+        assert not following.show_alert
+        await tg.wait_for(lambda: len(_puzzles(d)) == 2, what="the next puzzle, posted in the group")
+        second = _puzzles(d)[1]
+        assert second.callback_data != message.callback_data, "another play"
+
+        tg.user_sends(d.alice, d.alice, "/puzzle")
+        own = await tg.wait_for(lambda: [m for m in bot_messages(tg, d.alice) if QUESTION in shown(m)],
+                                what="Alice's puzzle from her own match, in her private chat")
+        assert shown(own[0]).split(":")[0] == shown(message).split(":")[0]
+

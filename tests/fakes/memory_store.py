@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.sessions.ports import SENDS_KEPT, DailyClaimed, OpenGameExists, Served, StaleVersion
 from bot.sessions.records import (
+    AchievementRow,
     Change,
     ChatChange,
     ChatRow,
@@ -27,9 +28,11 @@ from bot.sessions.records import (
     GameStatus,
     LeaderboardLine,
     LobbyChange,
+    MatchKind,
     MoveCommit,
     MoveRow,
     NewGame,
+    PlayedMatch,
     PlayerRow,
     RatingRow,
     RecentMatch,
@@ -74,6 +77,7 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, UnitStore):
         self._players: dict[int, PlayerRow] = {}
         self._games: dict[int, _Game] = {}
         self._records: dict[int, str] = {}
+        self._achievements: dict[tuple[int, str], AchievementRow] = {}
         self._reviews: dict[int, tuple[str, tuple[ReviewSeatRow, ...]]] = {}
         self._daily: dict[tuple[str, int], tuple[int, int]] = {}
         """(day, player) -> (chat asked in, game)."""
@@ -358,6 +362,9 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, UnitStore):
         if finish is not None:
             self._records[commit.game_id] = finish.record_line
             game.results = sorted(finish.results, key=lambda r: r.seat)
+            for player_id, code in finish.achievements:
+                self._achievements.setdefault((player_id, code),
+                                              AchievementRow(player_id, code, commit.game_id, now))
             for rating in finish.ratings:
                 self._ratings[(rating.player_id, rating.ladder)] = rating
 
@@ -551,6 +558,24 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, UnitStore):
                                    "games": r.games, "wins": r.wins}
                         for (pid, _), r in self._ratings.items() if pid == player_id},
         }
+
+    async def played_matches(self, player_id: int) -> list[PlayedMatch]:
+        self._open()
+        daily = self._daily_games()
+        out = []
+        for game in sorted(self._finished(), key=lambda g: (g.row.finished_at or 0.0, g.row.id)):
+            kind = (MatchKind.DAILY if game.row.id in daily else
+                    MatchKind.PRACTICE if game.row.options.get("practice") else MatchKind.COUNTED)
+            out.extend(PlayedMatch(game.row.id, r.seat, game.row.variant, kind, r.won,
+                                   game.row.finished_at or 0.0, self._records.get(game.row.id))
+                       for r in game.results if r.player_id == player_id)
+        return out
+
+    async def achievements(self, player_ids: Iterable[int]) -> list[AchievementRow]:
+        self._open()
+        ids = set(player_ids)
+        return sorted((row for row in self._achievements.values() if row.player_id in ids),
+                      key=lambda row: (row.earned_at, row.player_id, row.code))
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]:
         self._open()

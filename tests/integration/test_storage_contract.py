@@ -21,7 +21,7 @@ import pytest
 from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.ports import SENDS_KEPT, DailyClaimed, Served, StorageFailed
-from bot.sessions.records import DailyDeal, Deadline, DeadlineKind, GameStatus
+from bot.sessions.records import DailyDeal, Deadline, DeadlineKind, GameStatus, MatchKind
 from bot.storage import (
     ChatChange,
     GameCancel,
@@ -1258,3 +1258,106 @@ async def test_a_database_lost_while_running_is_a_storage_failure(store: Any, ba
     if backend.name == "sqlite":
         store._db.execute("PRAGMA query_only=0")
         assert [m.number for m in await store.moves(game.id)] == [], "nothing half stored"
+
+
+async def test_a_players_finished_matches_say_how_they_count_and_achievements_are_kept_once(
+        store: Any, backend: Backend) -> None:
+    first = await _running(store, "g1")
+    alice, bob = (seat.player_id for seat in first.seats)
+    earned = ((alice, "first_scopa"),)
+    await store.commit_move(_move(first, state={"over": True},
+                                  finish=replace(_finish(first, line='{"m":1}'), achievements=earned)))
+    backend.clock.advance(60)
+    practice = await _lobby(store, "g2")
+    assert await update_lobby(store, practice.id, options={"target": 11, "practice": True})
+    assert await start_game(store, practice.id, {"round": 1}, practice.seats, None, None)
+    practice = await store.get_game(practice.id)
+    await store.commit_move(_move(practice, state={"over": True}, finish=replace(
+        _finish(practice, points=(4, 11), line='{"m":2}'),
+        achievements=((alice, "first_scopa"), (bob, "comeback")))))
+    backend.clock.advance(60)
+    home = await store.ensure_chat("t", "p-alice", "Alice")
+    seats = (SeatRow(0, alice, None, True, 0, False), SeatRow(1, None, "hard", True, 0, False))
+    async with store.unit() as uow:
+        uow.add(DailyDeal(NewGame(home.id, alice, "scopone", {"target": 11}, 2, 0, "napoletane", "s", "",
+                                  seats), {"round": 1}, 1_500.0, DeadlineKind.TURN, "2026-11-25", first.chat_id))
+    daily = await store.get_game(uow.created)
+    await store.commit_move(_move(daily, state={"over": True}, finish=_finish(daily, line='{"m":3}')))
+    await _running(store, "g3")
+    played = [(m.game_id, m.seat, m.variant, m.kind, m.won, m.finished_at, m.record)
+              for m in await store.played_matches(alice)]
+    assert played == [
+        (first.id, 0, "scopa", MatchKind.COUNTED, True, 1_000_000.0, '{"m":1}'),
+        (practice.id, 0, "scopa", MatchKind.PRACTICE, False, 1_000_060.0, '{"m":2}'),
+        (daily.id, 0, "scopone", MatchKind.DAILY, True, 1_000_120.0, '{"m":3}')]
+    assert [m.seat for m in await store.played_matches(bob)] == [1, 1]
+    assert await store.played_matches(12345) == []
+    kept = await store.achievements([alice, bob])
+    assert [(a.player_id, a.code, a.game_id, a.earned_at) for a in kept] == [
+        (alice, "first_scopa", first.id, 1_000_000.0), (bob, "comeback", practice.id, 1_000_060.0)], \
+        "Alice's first stays where she earned it"
+    assert [a.code for a in await store.achievements([bob])] == ["comeback"]
+    assert await store.achievements([]) == [] and await backend.rows("achievements") == 2
+
+
+# ---- monthly seasons -------------------------------------------------------------
+
+
+async def _against_computer(store: Any, chat_key: str, won: bool) -> GameRow:
+    game = await _lobby(store, chat_key, ("Alice", "Bob"))
+    assert await set_seats(store, game.id, [game.seats[0], SeatRow(1, None, "easy", True, 0, False)])
+    assert await start_game(store, game.id, {"round": 1}, (await store.get_game(game.id)).seats, None, None)
+    game = await store.get_game(game.id)
+    await store.commit_move(_move(game, finish=_finish(game, points=(11, 4) if won else (4, 11))))
+    return game
+
+
+async def test_season_results_are_the_rated_matches_finished_in_the_period(store: Any, backend: Backend) -> None:
+    start = backend.clock.now
+    first = await _finished(store, "g1", ("Alice", "Bob"))
+    backend.clock.advance(60.0)
+    vs_computer = await _against_computer(store, "g1", won=False)
+    backend.clock.advance(60.0)
+    elsewhere = await _finished(store, "g2", ("Carla", "Alice"), points=(3, 11))
+    await _running(store, "g3", names=("Ezio", "Alice"))
+    end = backend.clock.now + 1.0
+    backend.clock.advance(10.0)
+    await _finished(store, "g1", ("Alice", "Bob"))
+    alice, bob = first.seats[0].player_id, first.seats[1].player_id
+    chat = first.chat_id
+    results = await store.season_results(start, end, chat)
+    assert [(r.game_id, r.player_id, r.name, r.won, r.computer, r.chat_id) for r in results] == [
+        (first.id, alice, "Alice", True, False, chat), (first.id, bob, "Bob", False, False, chat),
+        (vs_computer.id, alice, "Alice", False, True, chat)]
+    assert results[0].finished_at == start
+    everywhere = await store.season_results(start, end, None)
+    assert [(r.game_id, r.name, r.won) for r in everywhere[3:]] == [
+        (elsewhere.id, "Alice", True), (elsewhere.id, "Carla", False)]
+    assert await store.season_results(end + 100.0, end + 200.0, None) == []
+
+
+async def test_a_season_is_closed_in_each_chat_once_by_one_owner_at_a_time(store: Any, backend: Backend) -> None:
+    start = backend.clock.now
+    one = await _finished(store, "g1")
+    two = await _finished(store, "g2", ("Carla", "Dino"))
+    await _against_computer(store, "g3", won=True)
+    end = backend.clock.now + 1.0
+    now = end + 3600.0
+    claimed = await store.claim_season_closes("2026-11", start, end, "p1", now, 60.0, None)
+    assert [c.id for c in claimed] == sorted([one.chat_id, two.chat_id, claimed[2].id])
+    other = await backend.open()
+    assert await other.claim_season_closes("2026-11", start, end, "p2", now, 60.0, None) == [], "all held"
+    await store.season_closed(one.chat_id, "2026-11", "p1", True)
+    await store.season_closed(two.chat_id, "2026-11", "p1", False)
+    assert [c.id for c in await other.claim_season_closes("2026-11", start, end, "p2", now, 60.0, None)] == [
+        two.chat_id], "let go: another takes it; the third is still held"
+    later = now + 61.0
+    again = await other.claim_season_closes("2026-11", start, end, "p2", later, 60.0, None)
+    assert one.chat_id not in [c.id for c in again], "closed for good"
+    assert len(again) == 2, "a lease run out is taken by another"
+    await store.season_closed(claimed[2].id, "2026-11", "p1", True)
+    assert (await store.claim_season_closes("2026-11", start, end, "p1", later, 60.0, None)) == [], \
+        "an owner that lost its lease closes nothing"
+    assert [c.id for c in await store.claim_season_closes("2026-12", start, end, "p1", later, 60.0,
+                                                           Served(frozenset({"x"})))] == [], "not served"
+    assert await backend.rows("season_closes") == 3

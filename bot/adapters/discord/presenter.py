@@ -26,9 +26,11 @@ from ... import metrics
 from ...engine import Rules
 from ...i18n import t, tn
 from ...pictures import round_scene_of, table_scene
+from ...render_boards import achievements_line
 from ...render_daily import daily_unfinished_text
 from ...render_review import accuracy_line
 from ...sessions import (
+    AchievementsEarned,
     ChatRef,
     Event,
     GameCancelled,
@@ -123,6 +125,9 @@ class Presenter:
         if isinstance(event, ReviewOwed):
             if event.seat is None:
                 self.lanes.submit(channel, lambda: self._post_review_line(event))
+            return
+        if isinstance(event, AchievementsEarned):
+            self.lanes.submit(channel, lambda: self._post_achievements(event))
             return
         if isinstance(event, GameCancelled):
             self._cancelled_by[game_id] = event.by
@@ -326,12 +331,18 @@ class Presenter:
         await self._post_notice(event, {"content": accuracy_line(found.review, found.names, lang),
                                         "allowed_mentions": discord.AllowedMentions.none()})
 
+    async def _post_achievements(self, event: AchievementsEarned) -> None:
+        lang = await self.chat_language(event.chat_key)
+        await self._post_notice(event, {"content": achievements_line(event.earned, lang),
+                                        "allowed_mentions": discord.AllowedMentions.none()})
+
     async def _post_match(self, event: MatchEnded) -> None:
         lang = await self.chat_language(event.chat_key)
         await self._post_notice(event, {"embed": match_embed(event, lang),
                                         "view": match_components(event.game_id, lang, event.rematch)})
 
-    async def _post_notice(self, event: RoundEnded | MatchEnded | ReviewOwed, message: dict[str, Any],
+    async def _post_notice(self, event: RoundEnded | MatchEnded | ReviewOwed | AchievementsEarned,
+                           message: dict[str, Any],
                            fallback: dict[str, Any] | None = None) -> None:
         """Post an announcement the game owes its channel, once of all processes
         (`Sessions.announce`); once posted it is owed no more, nor once the channel refuses

@@ -1,4 +1,5 @@
-"""A round's breakdown and the end of a match: posted once of all processes, in order."""
+"""A round's breakdown, the end of a match and its achievements: posted once of all processes,
+in order."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from ...i18n import t
-from ...sessions import MatchEnded, RoundEnded, Sessions
+from ...sessions import AchievementsEarned, MatchEnded, RoundEnded, Sessions
 from .audience import Audience
 from .identity import topic_id
 from .markup import escape
@@ -23,7 +24,7 @@ class Announcements:
         """Per game, its last announcement under way: the next waits for it (this process's
         order, not a copy of shared state)."""
 
-    def announce(self, event: RoundEnded | MatchEnded, content: Content,
+    def announce(self, event: RoundEnded | MatchEnded | AchievementsEarned, content: Content,
                  first: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task[bool]:
         """Post a round's breakdown or the end of a match, once of all processes
         (`Sessions.announce`), after the game's earlier announcements; `first`, what goes out
@@ -73,7 +74,8 @@ class Announcements:
         task.add_done_callback(done)
         return task
 
-    async def _after_lost_topic(self, event: RoundEnded | MatchEnded, content: Content) -> bool:
+    async def _after_lost_topic(self, event: RoundEnded | MatchEnded | AchievementsEarned,
+                                content: Content) -> bool:
         """An announcement its topic refused: the end of a match is posted in General, where it
         can still be read (without its Rematch button: a rematch would open in the lost topic);
         a round's breakdown is dropped, its game stopped (`Presenter.topic_lost`)."""

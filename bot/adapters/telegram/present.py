@@ -18,7 +18,9 @@ from functools import partial
 from ...engine import Move, Rules
 from ...i18n import t, tn
 from ...pictures import LastPlay, last_play_of, round_scene_of, seat_scene, table_scene
+from ...render_boards import achievements_line
 from ...sessions import (
+    AchievementsEarned,
     ChatRef,
     Event,
     GameCancelled,
@@ -333,6 +335,10 @@ class Presenter(Audience):
             self.reviews.post_owed(event)
             return
         chat_id = self.outbox.moved.get(int(event.chat_key), int(event.chat_key))
+        if isinstance(event, AchievementsEarned):
+            line = achievements_line(event.earned, await self.chat_language(chat_id))
+            self.announcements.announce(event, Content(escape(line), silent=True))
+            return
         announced = isinstance(event, RoundEnded | MatchEnded)
         paid = self.outbox.pacer.owe_post(chat_id) if announced else None
         try:

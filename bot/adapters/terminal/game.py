@@ -28,8 +28,10 @@ from ...render import (
     rules_text,
     table_text,
 )
+from ...render_boards import achievements_line
 from ...render_round import breakdown_text, match_text
 from ...sessions import (
+    AchievementsEarned,
     ChatRef,
     Event,
     GameCancelled,
@@ -390,9 +392,19 @@ class TerminalGame:
         self.unseen = []
         await self.sessions.notice_delivered(event)
         if isinstance(event, MatchEnded | GameCancelled):
+            await self._achievements()
             return True
         await self._read(self._say("continue"))
         return False
+
+
+    async def _achievements(self) -> None:
+        """The line of the achievements the match earned, published right after its end."""
+        while not self.events.empty():
+            event = self.events.get_nowait()
+            if isinstance(event, AchievementsEarned):
+                self._show(achievements_line(event.earned, self.lang))
+                await self.sessions.notice_delivered(event)
 
 
 def _decode(line: str, game_id: int, screen: Screen) -> tuple[Tap, Move] | None:
