@@ -495,6 +495,43 @@ class OwnerStore(Protocol):
     async def store_status(self, day_start: float, now: float) -> StoreStatus: ...
 
 
+@dataclass(frozen=True, slots=True)
+class SeasonResult:
+    """A person's result in a rated match (neither practice nor a deal of the day), for the
+    monthly seasons (`sessions.seasons`)."""
+
+    game_id: int
+    chat_id: int
+    finished_at: float
+    player_id: int
+    name: str
+    won: bool
+    computer: bool
+    """A computer held a seat in the match."""
+
+
+class SeasonStore(Protocol):
+    """The monthly seasons: the rated results they are worked out from, and the claims that
+    have each chat's champion announced once of all processes."""
+
+    async def season_results(self, start: float, end: float, chat_id: int | None) -> list[SeasonResult]:
+        """Every person's result in the rated matches finished from `start` to before `end`,
+        played in `chat_id` (None: anywhere), in the order they finished."""
+        ...
+
+    async def claim_season_closes(self, season: str, start: float, end: float, owner: str, now: float,
+                                  lease: float, served: Served | None, limit: int = 20) -> list[ChatRow]:
+        """The chats `served` takes (None: every chat) with a person's rated match finished from
+        `start` to before `end` whose season `season` (YYYY-MM) is not closed yet and that no other
+        owner holds; each is held for `owner` until `now + lease` (of all processes, one at a time)."""
+        ...
+
+    async def season_closed(self, chat_id: int, season: str, owner: str, done: bool) -> None:
+        """The holder announced the chat's champion of `season` (or had nothing to announce):
+        `done`, closed for good; otherwise let go, to be tried again."""
+        ...
+
+
 class PlayerData(Protocol):
     """What is kept about one player, to show them and to erase."""
 
@@ -531,7 +568,7 @@ class PlayerData(Protocol):
 
 
 class GameStore(GameRepository, ChatDirectory, Reports, MessageCoordination, OwnerStore,
-                PlayerData, Protocol):
+                PlayerData, SeasonStore, Protocol):
     """A whole store: every port above, on one database."""
 
     def on_failure(self, note: Callable[[StorageFailed], None]) -> None:

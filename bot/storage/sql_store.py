@@ -31,6 +31,7 @@ from .models import (
     daily_row,
 )
 from .owner_sql import OwnerSql
+from .season_sql import SeasonSql
 from .rows import (
     Row,
     chat_row,
@@ -50,7 +51,7 @@ GAME_COLUMNS = ("id", "chat_id", "creator_id", "variant", "options", "players", 
 _PLAYER_SELECT = f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players"
 
 
-class SqlStore(OwnerSql, UnitStore):
+class SqlStore(OwnerSql, SeasonSql, UnitStore):
     dialect: Dialect
     clock: Any
 

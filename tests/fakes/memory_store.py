@@ -45,6 +45,7 @@ from bot.storage.base import UnitStore
 
 from .memory_owners import MemoryOwners
 from .memory_privacy import MemoryPrivacy
+from .memory_seasons import MemorySeasons
 
 _OPEN = ("lobby", "running")
 _LADDERS = ("duel", "ffa", "team")
@@ -66,7 +67,7 @@ class _Game:
     refs: dict[str, str] = field(default_factory=dict)
 
 
-class MemoryStore(MemoryOwners, MemoryPrivacy, UnitStore):
+class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, UnitStore):
     shared = False
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:

@@ -1312,7 +1312,8 @@ async def _against_computer(store: Any, chat_key: str, won: bool) -> GameRow:
     return game
 
 
-async def test_season_results_are_the_rated_matches_finished_in_the_period(store: Any, backend: Backend) -> None:
+async def test_season_results_are_the_rated_matches_finished_in_the_period(store: Any,
+                                                                           backend: Backend) -> None:
     start = backend.clock.now
     first = await _finished(store, "g1", ("Alice", "Bob"))
     backend.clock.advance(60.0)
@@ -1336,7 +1337,8 @@ async def test_season_results_are_the_rated_matches_finished_in_the_period(store
     assert await store.season_results(end + 100.0, end + 200.0, None) == []
 
 
-async def test_a_season_is_closed_in_each_chat_once_by_one_owner_at_a_time(store: Any, backend: Backend) -> None:
+async def test_a_season_is_closed_in_each_chat_once_by_one_owner_at_a_time(store: Any,
+                                                                           backend: Backend) -> None:
     start = backend.clock.now
     one = await _finished(store, "g1")
     two = await _finished(store, "g2", ("Carla", "Dino"))
