@@ -30,6 +30,22 @@ def step_lines(step: ReplayStep, lang: str) -> list[str]:
     return lines
 
 
+def step_buttons(step: ReplayStep) -> list[tuple[str, int]]:
+    """The replay's buttons at `step` (label, the play each shows): ⏮ ◀ before the first play's,
+    ▶ ⏭ before the last's, ⏮ and ⏭ only where they lead further than ◀ and ▶. No button leads
+    outside the match, and no two lead to the same play."""
+    buttons = []
+    if step.step > 1:
+        buttons.append(("⏮", 0))
+    if not step.first:
+        buttons.append(("◀", step.step - 1))
+    if not step.last:
+        buttons.append(("▶", step.step + 1))
+    if step.step < step.steps - 2:
+        buttons.append(("⏭", step.steps - 1))
+    return buttons
+
+
 def step_caption(step: ReplayStep, lang: str) -> str:
     """The title and the lines, as a photo's caption or a text message."""
     return "\n".join([step_title(step, lang), *step_lines(step, lang)])

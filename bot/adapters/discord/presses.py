@@ -17,7 +17,7 @@ from ... import metrics
 from ...i18n import t
 from ...render import failure_text, refusal_text
 from ...render_review import hint_text
-from ...sessions import MatchReview, Reason, Refused, Sessions, language_of
+from ...sessions import MatchReview, Reason, Refused, ReplayStep, Sessions, language_of
 from ...sessions.hints import PracticeHint
 from ...sessions.interaction import PLAIN, HandPrompt
 from ...sessions.puzzles import Puzzle, PuzzleAnswer
@@ -32,6 +32,7 @@ from .hands import DrawnHand, HandTracker, draw_hand
 from .identity import PLATFORM, asker, user_ref
 from .presenter import Presenter
 from .puzzle import answer_reply, puzzle_reply
+from .replay import replay_reply
 from .replies import Reply, answer
 from .reviews import review_reply
 
@@ -100,6 +101,9 @@ class PressHandlers:
             return Reply.note(hint_text(given.hint, lang, given.variant, given.deck_style))
         if isinstance(reply.result, MatchReview):
             return await review_reply(self.presenter, reply.result, lang)
+        if isinstance(reply.result, ReplayStep):
+            in_place = press.action is Action.REPLAY_STEP and _on_ephemeral(interaction)
+            return await replay_reply(reply.result, lang, in_place=in_place)
         if isinstance(reply.result, PuzzleAnswer):
             return answer_reply(reply.result, lang)
         if isinstance(reply.result, Puzzle):

@@ -12,8 +12,10 @@ from ...i18n import t
 from ...pictures import review_scene
 from ...render_review import costly_line, personal_review_text
 from ...sessions import MatchReview
+from .components import layout
 from .embeds import text_embed
 from .presenter import Presenter
+from .replay import replay_button
 from .replies import Reply
 
 
@@ -22,7 +24,8 @@ async def review_reply(presenter: Presenter, found: MatchReview, lang: str) -> R
     where = found.game.chat.title or f"<#{found.game.chat.key}>"
     text = (t(lang, "review.for", chat=where) + "\n"
             + personal_review_text(found.review, found.names, found.seat, lang, found.game.deck_style))
-    return Reply.message(embed=text_embed(text), then=await _costly_pictures(presenter, found, lang))
+    return Reply.message(embed=text_embed(text), view=layout([replay_button(found.game.id, lang)]),
+                         then=await _costly_pictures(presenter, found, lang))
 
 
 async def _costly_pictures(presenter: Presenter, found: MatchReview, lang: str) -> tuple[Reply, ...]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from telegram import CallbackQuery, Message
 
 from ...i18n import t
-from ...render_replay import step_caption, step_scene
+from ...render_replay import step_buttons, step_caption, step_scene
 from ...sessions import ReplayStep
 from ...sessions.tap import Action
 from .callbacks import shows_button
@@ -28,17 +28,10 @@ def replay_button(game_id: int, lang: str) -> Button:
 
 
 def replay_keyboard(step: ReplayStep) -> Keyboard:
-    """⏮ ◀ before the first play's, ▶ ⏭ before the last's: no button leads outside the match."""
-    buttons = []
-    if not step.first:
-        buttons += [_to(step, "⏮", 0), _to(step, "◀", step.step - 1)]
-    if not step.last:
-        buttons += [_to(step, "▶", step.step + 1), _to(step, "⏭", step.steps - 1)]
-    return (tuple(buttons),) if buttons else ()
-
-
-def _to(step: ReplayStep, label: str, number: int) -> Button:
-    return tap(label, Action.REPLAY_STEP, step.game_id, arg=str(number))
+    """The buttons `step_buttons` gives, each carrying the match and its play."""
+    buttons = tuple(tap(label, Action.REPLAY_STEP, step.game_id, arg=str(number))
+                    for label, number in step_buttons(step))
+    return (buttons,) if buttons else ()
 
 
 def replay_content(step: ReplayStep, lang: str) -> Content:
