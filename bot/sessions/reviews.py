@@ -50,9 +50,11 @@ tap, a second /review, or a press just after the review went to every player sen
 twice (within `ports.SENDS_KEPT`, so every process keeps the count that long)."""
 
 WAITING_AT_MOST = 200
-"""Reviews waiting to be made before another request is refused for now (`REVIEWS_BUSY`), and
-before a match's end or a restart queues no more unasked: the queue's memory and a player's
-wait stay bounded however many matches end at once."""
+"""Reviews waiting to be made before another request is refused for now (`REVIEWS_BUSY`): the
+queue's memory and a player's wait stay bounded however many matches end at once."""
+UNASKED_AT_MOST = WAITING_AT_MOST // 2
+"""Reviews waiting before a match's end or a restart queues no more nobody asked for: a
+player's request always finds room."""
 REVIEWED_WITHIN = 86_400.0
 """Seconds after a match's end within which a restart reviews it if it was not (the process
 that ended it stopped first): older ones are made when someone asks."""
@@ -154,18 +156,19 @@ class Reviews:
 
     async def ended(self, event: Event) -> None:
         """A listener of the sessions' events: a match that ended with a person in it is queued
-        to be reviewed (behind the others; nothing is sent to anyone), while the queue has room."""
+        to be reviewed (behind the others; nothing is sent to anyone), while fewer than
+        `UNASKED_AT_MOST` wait."""
         if self.at_end and isinstance(event, MatchEnded):
             self._keep(asyncio.ensure_future(self._unasked(event.game_id)))
 
     async def review_unreviewed(self, serves: Callable[[GameRow], Awaitable[bool]]) -> int:
         """Queue the matches that ended in the last `REVIEWED_WITHIN` seconds without a review
         (the process that ended them stopped first), of the chats `serves` says are this
-        process's, while the queue has room; how many were queued."""
+        process's, while fewer than `UNASKED_AT_MOST` wait; how many were queued."""
         if not self.at_end:
             return 0
         queued = 0
-        for game_id in await self.store.unreviewed_matches(self.clock() - REVIEWED_WITHIN, WAITING_AT_MOST):
+        for game_id in await self.store.unreviewed_matches(self.clock() - REVIEWED_WITHIN, UNASKED_AT_MOST):
             row = await self.games.row(game_id)
             if game_id not in self._making and await serves(row):
                 queued += await self._queue_unasked(row)
@@ -177,7 +180,7 @@ class Reviews:
         row, seat = await self._asked(game_id, user)
         ready = await self.store.match_review(row.id) is not None
         if not ready:
-            self._room_for_one()
+            self._room_for(row)
         await self._owe_line(row, ready)
         self.deliver_when_made(row)
         review, fresh = await asyncio.shield(self._made(row))
@@ -192,7 +195,7 @@ class Reviews:
         row, seat = await self._asked(game_id, user)
         ready = await self.store.match_review(row.id) is not None
         if not ready:
-            self._room_for_one()
+            self._room_for(row)
         await self._owe_line(row, ready)
         if privately:
             owed = await self._owed(row, seat, user.key)
@@ -257,7 +260,7 @@ class Reviews:
     async def _queue_unasked(self, row: GameRow) -> bool:
         """Queue match `row`'s review, asked for by nobody yet, if a person played in it and the
         queue has room; the chat's line then waits for the first asker (`LINE_DUE`)."""
-        if len(self._making) >= WAITING_AT_MOST or all(seat.is_computer for seat in row.seats):
+        if len(self._making) >= UNASKED_AT_MOST or all(seat.is_computer for seat in row.seats):
             return False
         if LINE not in await self.store.get_refs(row.id):
             await self.store.set_ref(row.id, LINE, LINE_DUE)
@@ -294,8 +297,8 @@ class Reviews:
             raise Refused(Reason.NOT_FINISHED)
         return row, seat
 
-    def _room_for_one(self) -> None:
-        if len(self._making) >= WAITING_AT_MOST:
+    def _room_for(self, row: GameRow) -> None:
+        if row.id not in self._making and len(self._making) >= WAITING_AT_MOST:
             raise Refused(Reason.REVIEWS_BUSY)
 
     async def _owed(self, row: GameRow, seat: int | None, player_key: str) -> ReviewOwed:

@@ -6,10 +6,12 @@ from their private chat; asked-for reviews made before unasked ones."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
 from bot.sessions import ChatRef, Reason, Refused, ReviewOwed, Sessions, UserRef
+from bot.sessions import reviews as reviews_module
 from bot.sessions.review_turns import ReviewTurns
 from bot.sessions.reviews import REVIEWED_WITHIN
 
@@ -144,3 +146,30 @@ async def test_asked_for_reviews_are_made_before_those_nobody_asked_for() -> Non
     release.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     assert order == [1, 4, 5, 2], "the asked in their order, then the rest; a cancelled one skipped"
+
+
+async def test_unasked_reviews_leave_room_for_requests_and_a_queued_match_is_never_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reviews_module, "UNASKED_AT_MOST", 1)
+    monkeypatch.setattr(reviews_module, "WAITING_AT_MOST", 2)
+    working = asyncio.Event()
+    real = reviews_module.review_in_pool
+
+    async def held(*args: Any, **kwargs: Any) -> Any:
+        await working.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(reviews_module, "review_in_pool", held)
+    sessions = await open_memory_sessions(review_at_end=True)
+    first, second = await _ended(sessions), await _ended(sessions)
+    await asyncio.sleep(0.05)
+    assert not (await sessions.ask_review(second, BOB, privately=True)).ready, "room for a request"
+    third = await _ended(sessions)
+    with pytest.raises(Refused) as refused:
+        await sessions.ask_review(third, ALICE, privately=True)
+    assert refused.value.reason is Reason.REVIEWS_BUSY
+    assert not (await sessions.ask_review(first, ALICE, privately=True)).ready, "queued already: taken"
+    working.set()
+    for game_id in (first, second):
+        await _made(sessions, game_id)
+    assert await sessions.stored_review(third, 0) is None
