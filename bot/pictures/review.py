@@ -1,12 +1,20 @@
 """A costly play of a match review as a picture: the position its player saw (the table
-above their hand), the move they played and the better one.
+above their hand, every card as it was), the card played and the better one marked in the
+hand, then the move played and the better one with what each takes.
+
+Nothing is greyed: in a hand, grey means "cannot be played", and the review shows a choice
+that was there. The card played has a red outline and a "played" label under it, the better
+card a green one and "better" (both, on one card, when the better move plays the same card
+another way).
 
 640 pixels wide like the player's own picture (`seat`): at 320 (a photo in a chat) the
-table's cards are 46 pixels wide, the hand's 54 and the two moves' 38, each corner readable."""
+table's cards are 46 pixels wide, the hand's 54 and the two moves' 38, each corner readable,
+the labels 11 pixels high."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Flag, auto
 
 from PIL import Image, ImageDraw
 
@@ -15,11 +23,12 @@ from ..engine import Card, Move
 from ..i18n import t
 from ..render_review import play_number, play_words
 from .cards import card_height, card_image
-from .fan import lay, row
-from .felt import GOLD, LIGHT, MUTED, PANEL, dimmed, felt, glow, write
+from .fan import Row, lay, row
+from .felt import GOLD, LIGHT, MUTED, PANEL, felt, glow, write
 from .scenes import style_of
 from .styles import Style
 from .table import arrow
+from .text import fit, font, printable
 
 WIDTH = 640
 PAD = 24
@@ -29,8 +38,24 @@ HAND_CARD = 108
 MOVE_CARD = 76
 GAP = 10
 PER_ROW = 6
+TAG = 22
+"""The labels' text size: 11 pixels at 320 wide."""
+TAG_HEIGHT = 30
+RING = 6
+"""The outline's width around a marked card of the hand."""
 PLAYED = "#e07a5f"
-"""The colour of the move that cost points: a warm red that reads on the felt."""
+"""The play that cost points: a warm red that reads on the felt."""
+BETTER = "#8fe388"
+"""The better play: a light green, far from the felt's dark one."""
+TAG_TEXT = "#10261a"
+
+
+class Mark(Flag):
+    """How a card of the hand is marked: the card played, the better move's card, or both."""
+
+    NONE = 0
+    PLAYED = auto()
+    BETTER = auto()
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +75,43 @@ class ReviewScene:
     name: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each part of the picture starts, top to bottom."""
+
+    table: int
+    hand: int
+    tags: int
+    moves: int
+    move_height: int
+    height: int
+
+
 def review_scene(deck_style: str, review: Review, play: GradedPlay, name: str | None = None) -> ReviewScene:
     """The scene of a graded play of `review`, for its own player (`name` None) or another."""
     return ReviewScene(style_of(deck_style), review.variant, play.round + 1, play_number(review, play),
                        tuple(play.table), tuple(play.hand), play.played, play.best, name)
+
+
+def hand_marks(scene: ReviewScene) -> tuple[Mark, ...]:
+    """Each card of the hand's mark, in the hand's order; no card is ever greyed."""
+    return tuple((Mark.PLAYED if card == scene.played.card else Mark.NONE)
+                 | (Mark.BETTER if card == scene.best.card else Mark.NONE) for card in scene.hand)
+
+
+def layout(scene: ReviewScene) -> Layout:
+    rows = _table_rows(scene)
+    table = 56 + LINE
+    hand = table + rows * card_height(TABLE_CARD) + (rows - 1) * GAP + 18
+    tags = hand + LINE + card_height(HAND_CARD) + RING + 6
+    moves = tags + TAG_HEIGHT + 16
+    move_height = LINE + card_height(MOVE_CARD) + 14
+    return Layout(table, hand, tags, moves, move_height, moves + 2 * move_height + 12 + PAD)
+
+
+def hand_row(scene: ReviewScene) -> Row:
+    """Where the hand's cards lie (side by side while they fit, else fanned)."""
+    return row(len(scene.hand), HAND_CARD, GAP, PAD, WIDTH - 2 * PAD)
 
 
 def _table_rows(scene: ReviewScene) -> int:
@@ -61,26 +119,32 @@ def _table_rows(scene: ReviewScene) -> int:
 
 
 def review_picture(scene: ReviewScene, lang: str = "it") -> Image.Image:
-    table_h = _table_rows(scene) * card_height(TABLE_CARD) + (_table_rows(scene) - 1) * GAP
-    move_h = LINE + card_height(MOVE_CARD) + 14
-    top_table = 56 + LINE
-    top_hand = top_table + table_h + 18
-    top_moves = top_hand + LINE + card_height(HAND_CARD) + 18
-    image = felt(WIDTH, top_moves + 2 * move_h + 12 + PAD)
+    place = layout(scene)
+    image = felt(WIDTH, place.height)
     draw = ImageDraw.Draw(image)
-    write(draw, (WIDTH / 2, 32), t(lang, "pictures.review.title", round=scene.round,
-                                           play=play_words(scene.number, lang, scene.name)),
-          26, GOLD, "mm", bold=True)
-    _label(draw, top_table - LINE / 2 - 2, t(lang, "pictures.review.table"))
-    _table(image, draw, scene, top_table, lang)
-    _label(draw, top_hand + LINE / 2 - 4, t(lang, "pictures.hand.title"))
-    involved = {scene.played.card, scene.best.card}
-    laid = row(len(scene.hand), HAND_CARD, GAP, PAD, WIDTH - 2 * PAD)
-    lay(image, scene.hand, scene.style, laid, top_hand + LINE, lambda card: card not in involved)
-    played, better = t(lang, "pictures.review.played"), t(lang, "pictures.review.better")
-    _move(image, draw, scene, scene.played, top_moves, move_h, played, PLAYED, lang)
-    _move(image, draw, scene, scene.best, top_moves + move_h + 12, move_h, better, GOLD, lang)
+    write(draw, (WIDTH / 2, 32), _title(scene, lang), 26, GOLD, "mm", bold=True)
+    _label(draw, place.table - LINE / 2 - 2, t(lang, "pictures.review.table"))
+    _table(image, draw, scene, place.table, lang)
+    _label(draw, place.hand + LINE / 2 - 4, t(lang, "pictures.hand.title"))
+    _hand(image, draw, scene, place.hand + LINE, place.tags, lang)
+    played = t(lang, "pictures.review.played") if scene.name is None else \
+        fit(t(lang, "pictures.review.played_by", name=scene.name), 21, WIDTH - 2 * PAD - 28, bold=True)
+    _move(image, draw, scene, scene.played, place.moves, place.move_height, played, PLAYED, lang)
+    _move(image, draw, scene, scene.best, place.moves + place.move_height + 12, place.move_height,
+          t(lang, "pictures.review.better"), BETTER, lang)
     return image
+
+
+def _title(scene: ReviewScene, lang: str) -> str:
+    """`Round 2, your 5th play`; a long name is shortened, never the words after it."""
+    def words(name: str | None) -> str:
+        return t(lang, "pictures.review.title", round=scene.round, play=play_words(scene.number, lang, name))
+
+    room = WIDTH - 2 * PAD
+    if scene.name is None:
+        return fit(words(None), 26, room, bold=True)
+    left = room - font(26, True).getlength(printable(words("")))
+    return fit(words(fit(scene.name, 26, max(int(left), 80), bold=True)), 26, room, bold=True)
 
 
 def _label(draw: ImageDraw.ImageDraw, middle: float, text: str) -> None:
@@ -88,20 +152,83 @@ def _label(draw: ImageDraw.ImageDraw, middle: float, text: str) -> None:
 
 
 def _table(image: Image.Image, draw: ImageDraw.ImageDraw, scene: ReviewScene, top: int, lang: str) -> None:
-    """The table's cards, the ones either move takes in full, the others dimmed a little."""
+    """The table's cards as they lay, none greyed (the moves below say what each takes)."""
     if not scene.table:
         write(draw, (WIDTH / 2, top + card_height(TABLE_CARD) / 2), t(lang, "pictures.review.empty"), 22,
               MUTED, "mm")
         return
-    taken = set(scene.played.captures) | set(scene.best.captures)
     for number in range(_table_rows(scene)):
         cards = scene.table[number * PER_ROW:(number + 1) * PER_ROW]
         laid = row(len(cards), TABLE_CARD, GAP, PAD, WIDTH - 2 * PAD)
-        y = top + number * (card_height(TABLE_CARD) + GAP)
-        for x, card in zip(laid.xs(len(cards)), cards, strict=True):
-            face = card_image(card, scene.style, TABLE_CARD) if card in taken or not taken else \
-                dimmed(card, scene.style, TABLE_CARD)
-            image.paste(face, (round(x), y), face)
+        lay(image, cards, scene.style, laid, top + number * (card_height(TABLE_CARD) + GAP))
+
+
+def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: ReviewScene, top: int, tags_top: int,
+          lang: str) -> None:
+    """The hand as it was, the card played and the better one outlined and labelled below. Each
+    outline goes on before the next card, so that in a fanned hand it frames the part in sight."""
+    laid = hand_row(scene)
+    card_h = card_height(HAND_CARD)
+    last = len(scene.hand) - 1
+    tags: list[tuple[float, str, str]] = []
+    for number, (x, card, mark) in enumerate(zip(laid.xs(len(scene.hand)), scene.hand, hand_marks(scene),
+                                                 strict=True)):
+        face = card_image(card, scene.style, HAND_CARD)
+        image.paste(face, (round(x), top), face)
+        if Mark.BETTER in mark:
+            spread = 2 * RING if Mark.PLAYED in mark else RING
+            ring = glow(HAND_CARD, card_h, BETTER, spread)
+            image.paste(ring, (round(x) - spread, top - spread), ring)
+        if Mark.PLAYED in mark:
+            ring = glow(HAND_CARD, card_h, PLAYED, RING)
+            image.paste(ring, (round(x) - RING, top - RING), ring)
+        middle = x + (HAND_CARD if number == last else min(laid.step, HAND_CARD)) / 2
+        words = [(t(lang, key), colour) for flag, key, colour in
+                 ((Mark.PLAYED, "pictures.review.mark_played", PLAYED),
+                  (Mark.BETTER, "pictures.review.mark_better", BETTER)) if flag in mark]
+        tags += _side_by_side(middle, words)
+    for left, text, colour in _apart(tags):
+        _tag(draw, left, tags_top, text, colour)
+
+
+def _tag_width(text: str) -> float:
+    return font(TAG, True).getlength(printable(text)) + 18
+
+
+def _side_by_side(middle: float, words: list[tuple[str, str]]) -> list[tuple[float, str, str]]:
+    """The labels of one card, centred under it, left to right: (left edge, text, colour)."""
+    whole = sum(_tag_width(text) for text, _ in words) + 6 * (len(words) - 1)
+    left = middle - whole / 2
+    out = []
+    for text, colour in words:
+        out.append((left, text, colour))
+        left += _tag_width(text) + 6
+    return out
+
+
+def _apart(tags: list[tuple[float, str, str]]) -> list[tuple[float, str, str]]:
+    """The labels kept inside the picture and off each other (in a fanned hand the card played
+    and the better one may lie a few pixels apart): each pushed right of the one before, then
+    the row pulled back left as far as the right edge needs."""
+    out: list[tuple[float, str, str]] = []
+    edge = float(PAD)
+    for left, text, colour in sorted(tags):
+        left = max(left, edge)
+        out.append((left, text, colour))
+        edge = left + _tag_width(text) + 6
+    overflow = edge - 6 - (WIDTH - PAD)
+    if overflow > 0:
+        out = [(left - overflow, text, colour) for left, text, colour in out]
+        spill = PAD - out[0][0] if out else 0
+        if spill > 0:
+            out = [(left + spill, text, colour) for left, text, colour in out]
+    return out
+
+
+def _tag(draw: ImageDraw.ImageDraw, left: float, top: int, text: str, colour: str) -> None:
+    width = _tag_width(text)
+    draw.rounded_rectangle((left, top, left + width, top + TAG_HEIGHT), radius=TAG_HEIGHT // 2, fill=colour)
+    write(draw, (left + width / 2, top + TAG_HEIGHT / 2), text, TAG, TAG_TEXT, "mm", bold=True)
 
 
 def _move(image: Image.Image, draw: ImageDraw.ImageDraw, scene: ReviewScene, move: Move, top: int,
