@@ -11,6 +11,7 @@ from functools import cached_property
 
 from .owners import GatedTaps, Owners
 from .refs import UserRef
+from .seasons import Seasons
 from .service import Sessions as Service
 from .taps import Taps
 
@@ -26,6 +27,11 @@ class Sessions(Service):
     def owners(self) -> Owners:
         """The owners' commands, blocked users, this process's heartbeat and the notices."""
         return Owners(self, self.parts.store, self.clock, process=self.parts.scheduler.owner)
+
+    @cached_property
+    def seasons(self) -> Seasons:
+        """The monthly seasons: the boards, a player's past seasons, the champions announced."""
+        return Seasons(self.parts.store, self.parts.directory, self.clock, self.parts.scheduler.owner)
 
     async def admit(self, user: UserRef) -> None:
         """Refuse (`Refused`, `Reason.BLOCKED`) a user an owner blocked: a front-end asks this
