@@ -58,6 +58,10 @@ async def test_puzzle_answered_right_and_wrong_to_the_presser_alone(world: World
     await w.front.lanes.idle()
     assert len(w.fake.messages(w.channel)) == before, "nothing posted for the channel"
 
+    own = (await w.fake.slash(w.alice, w.fake.open_dm(w.alice), "puzzle")).reply
+    assert own.text.split(":")[0] == shown.text.split(":")[0], "in a DM, from her own match"
+    assert own.picture() is not None
+
     await w.restart()
     again = await w.fake.press(w.carla, shown, custom_id=answers[puzzle.moves.index(graded.best)])
     assert again.reply.text.startswith("✅ Giusto: "), "the button works after a restart"

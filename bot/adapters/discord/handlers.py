@@ -192,8 +192,8 @@ class CommandHandlers:
         if reply.refused is not None:
             return Reply.note(refusal_text(reply.refused, await self._language(user)))
         assert isinstance(reply.result, Puzzle)
-        return await puzzle_reply(self.presenter.painter, reply.result, lang,
-                                  chat.key if chat is not None else str(interaction.channel_id))
+        key = None if chat is None else chat.key
+        return await puzzle_reply(self.presenter.painter, reply.result, lang, key)
 
     # ---- /daily ------------------------------------------------------------------------
 

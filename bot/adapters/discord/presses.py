@@ -107,9 +107,10 @@ class PressHandlers:
         if isinstance(reply.result, PuzzleAnswer):
             return answer_reply(reply.result, lang)
         if isinstance(reply.result, Puzzle):
-            shown = (await self.sessions.chat(asker.chat)).language if asker.chat is not None else lang
-            channel = asker.chat.key if asker.chat is not None else str(interaction.channel_id)
-            return await puzzle_reply(self.presenter.painter, reply.result, shown, channel)
+            channel = asker.chat
+            shown = (await self.sessions.chat(channel)).language if channel is not None else lang
+            key = None if channel is None else channel.key
+            return await puzzle_reply(self.presenter.painter, reply.result, shown, key)
         if note is not None:
             return Reply.update(content=note) if _on_ephemeral(interaction) else Reply.note(note)
         return Reply.nothing()

@@ -35,12 +35,13 @@ def puzzle_components(puzzle: Puzzle, lang: str) -> ui.View:
     return layout(*rows)
 
 
-async def puzzle_reply(painter: Painter, puzzle: Puzzle, lang: str, channel_key: str) -> Reply:
+async def puzzle_reply(painter: Painter, puzzle: Puzzle, lang: str, channel_key: str | None) -> Reply:
     """The puzzle for everyone in the channel: the question above the picture where the channel
-    shows pictures, else above the cards in words."""
+    shows pictures (a direct message, `channel_key` None, always does), else above the cards in
+    words."""
     question = puzzle_text(puzzle, lang)
     picture = None
-    if await painter.wanted(channel_key):
+    if channel_key is None or await painter.wanted(channel_key):
         scene = puzzle_scene(puzzle.deck_style, puzzle.name, puzzle.round, puzzle.table, puzzle.hand)
         picture = await painter.puzzle(scene, lang)
     text = question + "\n\n" + position_text(puzzle, lang)
