@@ -8,7 +8,7 @@ import pytest
 
 from bot.ai.review import Fault, GradedPlay, Reason, Review
 from bot.engine import Card, Move
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, catalogue, forms
 from bot.render_review import (
     accuracy_help,
     costly_line,
@@ -116,3 +116,13 @@ def test_accuracy_is_explained_in_plain_words() -> None:
     assert accuracy_help("en").startswith(
         "Accuracy (0–100): 100 means every play was as good as the computer's best")
     assert "67" in accuracy_help("en") and "67" in accuracy_help("it") and "67" in accuracy_help("es")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_review_hint_or_review_picture_text_names_searches_or_a_formula(lang: str) -> None:
+    review = ("review.", "hint.", "pictures.review.")
+    shown = [(key, text) for key, entry in catalogue(lang).items() if key.startswith(review)
+             for text in forms(entry).values()]
+    for key, text in shown:
+        for jargon in ("search", "ricerc", "búsqued", "e^", "×", "(−"):
+            assert jargon not in text, (key, jargon)
