@@ -5,6 +5,7 @@ from __future__ import annotations
 from .i18n import t, tn
 from .pictures import ReplayScene, replay_scene
 from .pictures.replay import replay_title
+from .render import cards_text
 from .render_review import move_phrase
 from .sessions import ReplayStep
 
@@ -49,3 +50,13 @@ def step_buttons(step: ReplayStep) -> list[tuple[str, int]]:
 def step_caption(step: ReplayStep, lang: str) -> str:
     """The title and the lines, as a photo's caption or a text message."""
     return "\n".join([step_title(step, lang), *step_lines(step, lang)])
+
+
+def step_text(step: ReplayStep, lang: str) -> str:
+    """The step as the terminal shows it: the title, the table and the mover's hand as the
+    terminal's table shows cards, then the play and the better one."""
+    style = step.deck_style
+    table = t(lang, "table.table", cards=cards_text(step.table, style)) if step.table \
+        else t(lang, "table.empty")
+    hand = t(lang, "replay.hand_line", name=step.name, cards=cards_text(step.hand, style))
+    return "\n".join([step_title(step, lang), table, hand, *step_lines(step, lang)])

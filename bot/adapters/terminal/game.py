@@ -51,6 +51,7 @@ from ...sessions.interaction import blocked_cards, fuori_outcome
 from ...sessions.refusals import Reason
 from ...sessions.tap import Action, Asker, Reply, Tap
 from .lines import CallableLines, LineSource, stdin_lines
+from .replay import offer_replay
 
 PLATFORM = "terminal"
 _CLEAR = "\x1b[2J\x1b[H"
@@ -296,10 +297,15 @@ class TerminalGame:
     # ---- playing ----------------------------------------------------------------
 
     async def run(self, game_id: int) -> bool:
-        """Play until the match ends (True) or the player quits (False)."""
+        """Play until the match ends (True) or the player quits (False); a match played to its
+        end may then be stepped through play by play."""
         driver = asyncio.create_task(self.sessions.run_forever())
         try:
-            return await self._loop(game_id)
+            over = await self._loop(game_id)
+            if over and (await self.sessions.game_row(game_id)).status is GameStatus.FINISHED:
+                await offer_replay(self.sessions, self.user, game_id, self.lang, self._read, self._show,
+                                   _YES, _QUIT)
+            return over
         finally:
             driver.cancel()
             if self._pending is not None:
