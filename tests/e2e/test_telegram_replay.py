@@ -15,7 +15,7 @@ import pytest
 
 from bot.adapters.telegram.callbacks import encode
 from bot.adapters.telegram.identity import PLATFORM
-from bot.sessions import ChatRef, ReviewOwed
+from bot.sessions import ChatRef, ReviewOwed, UserRef
 from bot.sessions.tap import Action, Tap
 
 from ..fakes.telegram_server import FakeMessage, FakeTelegramServer
@@ -89,12 +89,18 @@ async def test_a_player_steps_through_the_match_in_one_edited_photo(tmp_path: Pa
         assert replay.button_texts == ["▶", "⏭"], "no way back from the first play"
         sent = len(bot_messages(tg, d.alice))
         seen = [step]
+        graded = ["Better:" in shown(replay)]
         while "▶" in replay.button_texts:
             edits = replay.edit_count
             assert not (await answered(tg, tg.tap(d.alice, replay, d.alice, "▶"))).show_alert
             await tg.wait_for(lambda e=edits: replay.edit_count > e, what=f"play {seen[-1] + 1}")
             seen.append(_count(replay)[0])
+            graded.append("Better:" in shown(replay))
         assert seen == list(range(1, steps + 1)), "each play once, in order"
+        alice = UserRef(PLATFORM, str(d.alice.id), "Alice")
+        assert graded == [(await d.bot.sessions.replay_step(1, alice, n)).better is not None
+                          for n in range(steps)], "each play the review graded says the better move"
+        assert any(graded), "random plays give up points somewhere"
         assert replay.button_texts == ["⏮", "◀"], "the last play has no ▶"
         assert len(bot_messages(tg, d.alice)) == sent, "stepping sends no new message"
         assert [m for m in bot_messages(tg, d.alice) if COUNT.search(shown(m))] == [replay]
