@@ -165,6 +165,8 @@ DATA_QUERIES: tuple[tuple[str, str], ...] = (
     ("reviews", "SELECT game_id AS game, seat, accuracy FROM review_seats WHERE player_id=? "
                 "ORDER BY game_id"),
     ("daily", "SELECT day, game_id AS game FROM daily_plays WHERE player_id=? ORDER BY day"),
+    ("achievements", "SELECT code, game_id AS game, earned_at FROM achievements WHERE player_id=? "
+                     "ORDER BY earned_at, code"),
 )
 """What `player_data` gives, each part one query on the player's id."""
 

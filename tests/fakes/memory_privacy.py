@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 from bot.sessions.ports import ERASED_KEY, ERASED_NAME, ERASED_NOTE, Erasure, StaleVersion
-from bot.sessions.records import ChatRow, GameStatus, PlayerRow, RatingRow, ReviewSeatRow
+from bot.sessions.records import AchievementRow, ChatRow, GameStatus, PlayerRow, RatingRow, ReviewSeatRow
 from bot.storage.erasure import DIRECT_MESSAGES, names_in, scrubbed
 
 
@@ -21,6 +21,7 @@ class MemoryPrivacy:
     _daily: dict[tuple[str, int], tuple[int, int]]
     _ratings: dict[tuple[int, str], RatingRow]
     _reviews: dict[int, tuple[str, tuple[ReviewSeatRow, ...]]]
+    _achievements: dict[tuple[int, str], AchievementRow]
     _sends: dict[str, list[float]]
     _holds: dict[tuple[int, str], tuple[str, float, bool]]
     clock: Any
@@ -72,6 +73,9 @@ class MemoryPrivacy:
                         if s.player_id == player_id],
             "daily": [{"day": day, "game": game} for (day, pid), (_, game) in sorted(self._daily.items())
                       if pid == player_id],
+            "achievements": [{"code": a.code, "game": a.game_id, "earned_at": a.earned_at}
+                             for a in sorted(self._achievements.values(), key=lambda a: (a.earned_at, a.code))
+                             if a.player_id == player_id],
         }
 
     def _asked(self) -> dict[tuple[str, str], float]:
