@@ -151,7 +151,8 @@ class Puzzles:
         button this chat could not have been shown."""
         place = parse_spot(spot)
         row = await self.store.get_game(game_id)
-        if place is None or row is None or row.status != GameStatus.FINISHED:
+        if place is None or row is None or row.status != GameStatus.FINISHED \
+                or await self.store.is_daily(game_id):
             raise Refused(Reason.NOT_A_PUZZLE)
         chat_id, player_id = await self._scope(user, chat)
         if (chat_id is None and player_id is None) or (chat_id is not None and row.chat_id != chat_id) or (

@@ -121,6 +121,22 @@ async def test_forged_answers_are_refused() -> None:
         assert refused.value.reason == Reason.NOT_A_PUZZLE, (game, spot, index)
 
 
+async def test_a_deal_of_the_day_is_never_a_puzzle() -> None:
+    sessions = await open_memory_sessions()
+    home = ChatRef(ALICE.platform, ALICE.key, ALICE.name)
+    game_id = (await sessions.daily(CHAT, home, ALICE)).table.game_id
+    await play_to_end(sessions, game_id, [ALICE])
+    review = (await sessions.review(game_id, ALICE)).review
+    for chat in (None, CHAT, home):
+        with pytest.raises(Refused) as refused:
+            await sessions.puzzles.puzzle(ALICE, chat)
+        assert refused.value.reason == Reason.NO_PUZZLE
+    costly = next(p for p in review.plays if not p.forced and p.loss >= CLEARLY and p.best != p.played)
+    with pytest.raises(Refused) as refused:
+        await sessions.puzzles.answer(ALICE, None, game_id, f"{costly.round}.{costly.play}", 0)
+    assert refused.value.reason == Reason.NOT_A_PUZZLE
+
+
 def _full_information(seed: int) -> Game:
     """A 2-player round played at random until the stock is empty and the player to move holds
     three cards: every card is known to them."""
