@@ -8,14 +8,16 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from babel import Locale
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
-from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Hint, Review
+from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Hint, Reason, Review
 from .engine import Move
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, fill, forms, t
 from .render import card_label, is_escoba, move_label
 from .render_boards import accuracy_shown
 
+_FACT_FAULTS = {Fault.PRIMIERA, Fault.SAFE_LAY, Fault.PARTNER_SWEEP, Fault.PARTNER_SETTEBELLO,
+                Fault.LAST_CAPTURE, Fault.OUTLOOK, Fault.OUTLOOK_AGAINST}
 _SWEEP_FAULTS = {Fault.MISSED_SCOPA: ("review.reason.missed_scopa", "review.reason.missed_escoba"),
                  Fault.LEFT_SWEEP: ("review.reason.left_sweep", "review.reason.left_escoba")}
 _FRENCH_RANKS = (8, 9)
@@ -104,7 +106,27 @@ def reason_text(play: GradedPlay, lang: str, variant: str, style: str = "napolet
         table = "+".join(card_label(c, style) for c in reason.table)
         ranks = t(lang, "review.or").join(rank_name(rank, lang, style) for rank in reason.ranks)
         return t(lang, key, move=best, table=table, ranks=ranks)
+    if fault in _FACT_FAULTS:
+        key = "review.reason.outlook_scope" if reason.part == "scope" else f"review.reason.{fault.value}"
+        return t(lang, key, move=best, **fact_words(reason, play.best, play.played, lang, style))
     return t(lang, f"review.reason.{fault.value}", move=best)
+
+
+def fact_words(reason: Reason, best: Move, played: Move, lang: str, style: str) -> dict[str, str]:
+    """The words a reason's catalogue text may name: its `cards` and `rank`, the two moves'
+    cards (`card` the better, `played` the other), the scoring `part`, and the playouts' values
+    after each (`after` the better, `before` the other) as percentages, or for scope as signed
+    numbers of scope."""
+    words = {"cards": "+".join(card_label(c, style) for c in reason.cards),
+             "rank": rank_name(reason.ranks[0], lang, style) if reason.ranks else "",
+             "card": card_label(best.card, style), "played": card_label(played.card, style),
+             "part": t(lang, f"review.part.{reason.part}") if reason.part else ""}
+    for name, value in zip(("after", "before"), reason.odds, strict=False):
+        if reason.part == "scope":
+            words[name] = format_decimal(value, "+0.0;−0.0", locale=lang)
+        else:
+            words[name] = format_percent(value, locale=lang)
+    return words
 
 
 def hint_text(hint: Hint, lang: str, variant: str, style: str = "napoletane") -> str:
@@ -120,6 +142,9 @@ def hint_text(hint: Hint, lang: str, variant: str, style: str = "napoletane") ->
         table = "+".join(card_label(c, style) for c in reason.table)
         ranks = t(lang, "review.or").join(rank_name(rank, lang, style) for rank in reason.ranks)
         why = t(lang, key, other=other, table=table, ranks=ranks)
+    elif fault in _FACT_FAULTS:
+        key = "hint.reason.outlook_scope" if reason.part == "scope" else f"hint.reason.{fault.value}"
+        why = t(lang, key, other=other, **fact_words(reason, hint.move, hint.other, lang, style))
     else:
         why = t(lang, f"hint.reason.{fault.value}", other=other)
     return t(lang, "hint.text", move=move, reason=why)

@@ -37,8 +37,8 @@ def test_sevens_settebello_and_cards_name_the_cards_only_the_better_move_takes()
     assert found.fault is Fault.SETTEBELLO and found.cards == codes("7D")
     view = position("5B 3B", "10D 10S 10C", "2S 3C 6C", fill=0)
     found = reason(view, move("3B:3C"), move("5B:2S+3C"))
-    assert found.fault is Fault.CARDS and found.cards == codes("2S")
-    assert reason(view, move("5B:2S+3C"), move("3B:3C")).fault is not Fault.CARDS
+    assert found.fault is Fault.PRIMIERA and found.cards == codes("2S"), "the player's first spade"
+    assert reason(view, move("5B:2S+3C"), move("3B:3C")).fault is not Fault.PRIMIERA
 
 
 def test_a_missed_scopa_names_the_table_and_a_left_sweep_the_cards_left() -> None:

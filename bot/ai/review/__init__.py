@@ -49,7 +49,7 @@ def review_turn(task: ReviewTask) -> GradedPlay:
     if graded.equivalent is not None:
         why: Reason | None = Reason(Fault.EQUIVALENT, cards=(graded.equivalent.card,))
     else:
-        why = reason(view, played, graded.best) if graded.loss > 0 else None
+        why = reason(view, played, graded.best, seed) if graded.loss > 0 else None
     return GradedPlay(turn.round, turn.play, turn.seat, played, graded.best, graded.loss, graded.choices,
                       view.table, view.hand, why)
 

@@ -76,7 +76,7 @@ def grade(view: SeatView, played: Move, seed: str, searches: int) -> Grade:
     player = HardPlayer(view, random.Random(f"review/{seed}"), iterations=searches)
     target = moves.index(played)
     if player.knowledge.certain:
-        exact = _small_tree(view)
+        exact = small_tree(view)
         samples = [player.appraise(moves, to_end=exact)]
     else:
         samples = []
@@ -111,7 +111,7 @@ def _compare(samples: list[list[float]], target: int) -> tuple[int, float, float
     return best, edge, math.sqrt(spread / count)
 
 
-def _small_tree(view: SeatView) -> bool:
+def small_tree(view: SeatView) -> bool:
     """Whether the tree of every play left in the round has at most `EXACT_LEAVES` leaves."""
     sized = [[DECK[0]] * count for count in view.hand_counts]
     plies = sum(view.hand_counts) + view.stock_count

@@ -57,7 +57,7 @@ def hint(task: HintTask) -> Hint:
     best, other = ranked[0], ranked[1]
     if _equivalent(view, other, seed, searches):
         return Hint(best, other, Reason(Fault.EQUIVALENT, cards=(other.card,)), len(moves))
-    return Hint(best, other, reason(view, other, best), len(moves))
+    return Hint(best, other, reason(view, other, best, f"hint/{seed}"), len(moves))
 
 
 def _equivalent(view: SeatView, other: Move, seed: str, searches: int) -> bool:

@@ -70,6 +70,10 @@ class GradedPlay:
             out["reason"] = {"fault": reason.fault.value, "table": [c.code for c in reason.table],
                              "ranks": list(reason.ranks), "chance": reason.chance,
                              "cards": [c.code for c in reason.cards]}
+            if reason.part:
+                out["reason"]["part"] = reason.part
+            if reason.odds:
+                out["reason"]["odds"] = list(reason.odds)
         return out
 
     @classmethod
@@ -77,7 +81,8 @@ class GradedPlay:
         found = data.get("reason")
         reason = None if found is None else Reason(
             Fault(found["fault"]), _cards(found["table"]), tuple(int(r) for r in found["ranks"]),
-            float(found["chance"]), _cards(found.get("cards", [])))
+            float(found["chance"]), _cards(found.get("cards", [])), str(found.get("part", "")),
+            tuple(float(value) for value in found.get("odds", ())))
         return cls(int(data["round"]), int(data["play"]), int(data["seat"]), _move(data["played"]),
                    _move(data["best"]), float(data["loss"]), int(data["choices"]), _cards(data["table"]),
                    _cards(data["hand"]), reason)
