@@ -1,7 +1,9 @@
 """`scopa-bot telegram` killed with SIGKILL at eight moments of a review's making and delivery,
 from 0.05 s to 4 s after a player asked for it, and started again: every time the player gets
 their review exactly once (its text and the photo of each costly move), and the group its
-accuracy line once."""
+accuracy line once. Then killed right after a match ended, before anyone asked: started again,
+it reviews that match unasked (sending nothing), and /review in the private chat then delivers
+it once, with the group's line once."""
 
 from __future__ import annotations
 
@@ -64,6 +66,19 @@ async def _costly_moves(db: Path, games: list[int], user: UserRef) -> list[int]:
         await sessions.close()
 
 
+async def _reviewed(db: Path, game_id: int) -> None:
+    """Until match `game_id`'s review is stored (by the running bot)."""
+    for _ in range(600):
+        sessions = await open_sessions(str(db))
+        try:
+            if await sessions.stored_review(game_id, 0) is not None:
+                return
+        finally:
+            await sessions.close()
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the review of game {game_id} was not made after the restart")
+
+
 async def _posted() -> bool:
     return True
 
@@ -96,6 +111,18 @@ async def test_a_review_killed_at_any_moment_is_delivered_once(tmp_path: Path) -
                                   what=f"review {count}, killed {delay} s after it was asked for")
                 await tg.wait_for(lambda n=count: len(_lines(tg, group)) >= n, 90,
                                   what=f"the group's line {count}")
+            games.append(await _finished_match(db, chat, *users))
+            bot.kill()
+            await asyncio.to_thread(bot.wait)
+            bot = _launch(tg, db, log)
+            await _reviewed(db, games[-1])
+            assert (len(_reviews(tg, alice)), len(_lines(tg, group))) == (len(KILLED_AFTER),) * 2, (
+                "reviewed unasked after the restart: nothing sent")
+            await _polling(tg, tg.request_counts["getUpdates"])
+            tg.user_sends(alice, alice, "/review")
+            await tg.wait_for(lambda: len(_reviews(tg, alice)) == len(games), 30,
+                              what="the review of the match ended just before the kill")
+            await tg.wait_for(lambda: len(_lines(tg, group)) == len(games), 30, what="its group line")
             costly = await _costly_moves(db, games, users[0])
             await tg.wait_for(lambda: len(_photos(tg, alice)) >= sum(costly), 60,
                               what="the photo of each costly move")
@@ -110,8 +137,8 @@ async def test_a_review_killed_at_any_moment_is_delivered_once(tmp_path: Path) -
             assert not [e for e in await sessions.owed_notices(PLATFORM) if isinstance(e, ReviewOwed)]
         finally:
             await sessions.close()
-        assert len(_reviews(tg, alice)) == len(KILLED_AFTER), "each review once"
+        assert len(_reviews(tg, alice)) == len(games), "each review once"
         assert len(_photos(tg, alice)) == sum(costly), "each costly move's photo once"
         assert len([m for m in bot_messages(tg, alice) if shown(m).startswith("Round ")]) == sum(costly)
-        assert len(_lines(tg, group)) == len(KILLED_AFTER), "each accuracy line once"
+        assert len(_lines(tg, group)) == len(games), "each accuracy line once"
         assert _reviews(tg, bob) == [], "Bob did not ask"
