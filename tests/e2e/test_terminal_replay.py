@@ -34,11 +34,15 @@ async def test_after_the_match_the_player_steps_from_the_first_play_to_the_last(
     out = io.StringIO()
     keys = ["y", *["n"] * 34, "\n", "\n", "p", "q"]
     game = TerminalGame(sessions, lang="en", out=out, read_line=player(out, keys))
-    assert await game.run(await game.setup("scopa", 2, "easy", False, {"round_limit": "1"}))
+    game_id = await game.setup("scopa", 2, "easy", False, {"round_limit": "1"})
+    assert game_id is not None and await game.run(game_id)
     text = out.getvalue()
     shown = [(int(step), int(steps)) for step, steps in COUNT.findall(text[text.index(OFFER):])]
     assert shown == [(n, 36) for n in range(1, 37)] + [(35, 36)], "each play once, then back one"
-    assert "That was the match's last play" in text
+    assert "That was the match's last play" in text and "Looking for the better moves" in text
+    user = game.user
+    graded = [(await sessions.replay_step(game_id, user, n)).better is not None for n in range(36)]
+    assert any(graded) and text.count("Better: ") == sum(graded) + graded[34], "each graded play says so"
     first = text[text.index(OFFER) + len(OFFER):].split(KEYS)[0]
     assert "Table: " in first and "'s hand: " in first and first.count("\n") >= 3
     assert text.rstrip().endswith(KEYS.rstrip())

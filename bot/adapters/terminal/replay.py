@@ -1,8 +1,10 @@
 """After a match in the terminal: "replay? [y/N]", then the match stepped through play by
-play with keys (n or Enter the next play, p the previous, q to stop)."""
+play with keys (n or Enter the next play, p the previous, q to stop). The match is reviewed
+first, so that each play the review found a better move for says it."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 
 from ...i18n import t
@@ -22,6 +24,9 @@ async def offer_replay(sessions: Sessions, user: UserRef, game_id: int, lang: st
     answer = await ask(t(lang, "replay.terminal_offer"))
     if answer is None or answer.lower() not in yes:
         return
+    show(t(lang, "replay.terminal_reviewing"))
+    with contextlib.suppress(Refused):  # no review: the plays are shown without grades
+        await sessions.review(game_id, user)
     number = 0
     while True:
         try:
