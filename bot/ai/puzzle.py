@@ -15,6 +15,7 @@ from bot.engine import Move, SeatView
 
 from .hard import HardPlayer
 from .reading import canonical_moves
+from .review.grade import grade
 
 TIE = 1e-9
 """Two exact values closer than this are the same value."""
@@ -35,3 +36,17 @@ def best_moves(values: dict[Move, float]) -> list[Move]:
     """The moves whose value is the best one, in the order given."""
     top = max(values.values())
     return [move for move, value in values.items() if value >= top - TIE]
+
+
+AnswerTask = tuple[SeatView, Move, str, int]
+"""A move chosen in a puzzle to value: the position, the move, the seed and the searches of the
+review that graded the play."""
+
+
+def as_good_as_best(task: AnswerTask) -> bool:
+    """Whether the chosen move gives up nothing against the best, graded as the review graded
+    the play: the same guesses of the hidden cards (the review's seed and searches), so the
+    values agree with the review's; a move within the search's noise of the best counts as
+    good as it (`grade`'s equivalence)."""
+    view, chosen, seed, searches = task
+    return grade(view, chosen, seed, searches).loss == 0

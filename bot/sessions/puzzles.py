@@ -12,7 +12,10 @@ a restart. A deal of the day and a match in play never give a puzzle.
 Where the position is one of full information (the hidden cards can lie in one way only: two
 players and the stock empty) the moves are valued exactly (`bot.ai.puzzle`), and a play is
 a puzzle only when it gave up at least `CLEARLY` points by that count; every move as good as
-the best is then a right answer. Elsewhere the right answer is the review's better move.
+the best is then a right answer. Elsewhere the review's better move is right and the move
+played wrong; any other move is valued as the review valued the play (its seed and searches,
+so the same guesses of the hidden cards, `bot.ai.puzzle.as_good_as_best`, in the computers'
+workers) and is right when it gives up nothing against the best, within the search's noise.
 
 An answer names the game, the play (round and play, as in the record) and the move by its
 place among the legal moves (`canonical_moves`, an order fixed by the cards): all of it is
@@ -22,15 +25,16 @@ is no puzzle is refused (`Reason.NOT_A_PUZZLE`) and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, replace
 
-from ..ai.puzzle import best_moves, exact_values
+from ..ai.puzzle import as_good_as_best, best_moves, exact_values
 from ..ai.reading import canonical_moves
 from ..ai.review import Fault, GradedPlay, Review
 from ..ai.review.facts import reason
-from ..ai.review.replay import Turn, turns
-from ..engine import Card, Move
+from ..ai.review.replay import Turn, match_key, turns
+from ..engine import Card, Move, SeatView
 from ..engine.record import RecordError, parse_records
 from .directory import Directory
 from .games import Games
@@ -38,6 +42,7 @@ from .ports import GameStore
 from .records import GameRow, GameStatus
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
+from .thinking import ComputerPool
 from .views import seat_name
 
 CLEARLY = 0.5
@@ -111,10 +116,13 @@ class _Found:
 class Puzzles:
     """Chooses puzzles from the stored matches and judges answers; keeps nothing."""
 
-    def __init__(self, store: GameStore, directory: Directory, games: Games) -> None:
+    def __init__(self, store: GameStore, directory: Directory, games: Games,
+                 pool: ComputerPool | None = None) -> None:
         self.store = store
         self.directory = directory
         self.games = games
+        self.pool = pool
+        """Where a third move is valued (`as_good_as_best`); a thread without it."""
 
     async def puzzle(self, user: UserRef, chat: ChatRef | None, rank: int = 0) -> Puzzle:
         """The chat's puzzle at `rank` (from 0, round again past the last) for `user`, asking
@@ -134,7 +142,7 @@ class Puzzles:
         puzzles: list[tuple[_Found, Turn, GradedPlay, bool]] = []
         for each in found:
             if each.row.id not in records:
-                records[each.row.id] = await self._turns(each.row.id)
+                records[each.row.id] = (await self._turns(each.row.id))[0]
             made = _judged(records[each.row.id], each.graded)
             if made is not None:
                 puzzles.append((each, *made))
@@ -161,8 +169,9 @@ class Puzzles:
         review = await self._review(game_id)
         graded = None if review is None else next(
             (p for p in review.plays if (p.round, p.play) == place and _costly(p)), None)
-        made = None if graded is None else _judged(await self._turns(game_id), graded)
-        if made is None:
+        played, key = await self._turns(game_id)
+        made = None if graded is None or review is None else _judged(played, graded)
+        if made is None or review is None:
             raise Refused(Reason.NOT_A_PUZZLE)
         turn, judged, exact = made
         puzzle = _puzzle(row, turn, 0, 1, exact)
@@ -170,8 +179,20 @@ class Puzzles:
             raise Refused(Reason.NOT_A_PUZZLE)
         chosen = puzzle.moves[choice]
         values = exact_values(turn.view) if exact else None
-        right = chosen in best_moves(values) if values is not None else chosen == judged.best
+        if values is not None:
+            right = chosen in best_moves(values)
+        elif chosen in (judged.best, judged.played):
+            right = chosen == judged.best
+        else:
+            seed = f"{key}/{turn.round}/{turn.play}"
+            right = await self._as_good((turn.view, chosen, seed, review.searches))
         return PuzzleAnswer(puzzle, chosen, right, judged)
+
+    async def _as_good(self, task: tuple[SeatView, Move, str, int]) -> bool:
+        """A move neither the best nor the one played, valued as the review valued the play."""
+        if self.pool is None:
+            return await asyncio.to_thread(as_good_as_best, task)
+        return await self.pool.run(as_good_as_best, task)
 
     async def _scope(self, user: UserRef, chat: ChatRef | None) -> tuple[int | None, int | None]:
         """Whose matches: the group's (its id), or privately the player's (theirs; both None for
@@ -190,14 +211,16 @@ class Puzzles:
         except (ValueError, KeyError, TypeError):
             return None
 
-    async def _turns(self, game_id: int) -> list[Turn] | None:
+    async def _turns(self, game_id: int) -> tuple[list[Turn] | None, str]:
+        """The match's plays as its players saw them, and the key its review was seeded by."""
         line = await self.store.match_record(game_id)
         if line is None:
-            return None
+            return None, ""
         try:
-            return list(turns(parse_records(line)[0]))
+            record = parse_records(line)[0]
+            return list(turns(record)), match_key(record)
         except (RecordError, IndexError):
-            return None
+            return None, ""
 
 
 def _costly(play: GradedPlay) -> bool:

@@ -130,7 +130,7 @@ class Sessions:
         self._bus.subscribe(self._reviews.ended)
         self._unreviewed_looked: set[str] = set()
         self._replays = Replays(store, self._directory, self._games)
-        self.puzzles = Puzzles(store, self._directory, self._games)
+        self.puzzles = Puzzles(store, self._directory, self._games, pool)
         """Puzzles from a chat's own finished matches (`sessions.puzzles`)."""
         self.parts = Parts(store, self._bus, self._directory, self._games, self._lobby, self._play,
                            self._scheduler, self._queries, self._settings, self._reviews, self._daily,

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bot.ai.puzzle import best_moves, exact_values
-from bot.ai.review import Review
+from bot.ai.puzzle import as_good_as_best, best_moves, exact_values
+from bot.ai.review import Review, read_records, review_tasks
 from bot.engine import Game, Move
 from bot.sessions import ChatRef, Reason, Refused, Sessions
 from bot.sessions.puzzles import CLEARLY
@@ -100,6 +100,23 @@ async def test_a_tap_is_answered_right_or_wrong_with_the_best_move_and_the_reaso
     assert graded.loss >= CLEARLY
     mine = await sessions.puzzles.answer(ALICE, None, puzzle.game_id, puzzle.spot, 0)
     assert mine.right == answers[0].right, "a player of the match answers privately too"
+
+
+async def test_a_third_move_is_valued_as_the_review_valued_the_play() -> None:
+    sessions = await open_memory_sessions()
+    game_id, review = await _reviewed_duel(sessions)
+    puzzle = await sessions.puzzles.puzzle(ALICE, CHAT)
+    assert not puzzle.exact
+    line = await sessions.puzzles.store.match_record(game_id)
+    assert line is not None
+    turn, seed, searches = next(task for task in review_tasks(read_records(line)[0], review.searches)
+                                if (task[0].round, task[0].play) == (puzzle.round, puzzle.play))
+    graded = next(p for p in review.plays if (p.round, p.play) == (puzzle.round, puzzle.play))
+    assert as_good_as_best((turn.view, graded.best, seed, searches))
+    assert not as_good_as_best((turn.view, graded.played, seed, searches)), "the review's own count"
+    for index, move in enumerate(puzzle.moves):
+        answer = await sessions.puzzles.answer(BOB, CHAT, game_id, puzzle.spot, index)
+        assert answer.right == as_good_as_best((turn.view, move, seed, searches)), move
 
 
 async def test_forged_answers_are_refused() -> None:
