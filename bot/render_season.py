@@ -60,6 +60,19 @@ def season_text(board: SeasonBoard, lang: str) -> str:
     return "\n".join(lines)
 
 
+def season_caption(board: SeasonBoard, lang: str) -> str:
+    """What goes under the standings' picture (which shows the rows): the title, when the season
+    ends (or its champion), and how points are earned."""
+    lines = [season_title(board, lang)]
+    lines.append(t(lang, "season.ends", day=end_day(board.ends, lang)) if board.running
+                 else t(lang, "season.final"))
+    if board.champion is not None:
+        lines.append(t(lang, "season.champion", name=board_name(board.champion.name, lang)))
+    lines.append("")
+    lines.append(t(lang, "season.how"))
+    return "\n".join(lines)
+
+
 def _past(season: PastSeason, lang: str, key: str) -> str:
     standing = season.standing
     return t(lang, key, month=month_name(season.month, lang),

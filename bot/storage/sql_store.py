@@ -31,7 +31,6 @@ from .models import (
     daily_row,
 )
 from .owner_sql import OwnerSql
-from .season_sql import SeasonSql
 from .rows import (
     Row,
     chat_row,
@@ -42,6 +41,7 @@ from .rows import (
     player_row,
     player_stats,
 )
+from .season_sql import SeasonSql
 
 PLAYER_COLUMNS = ("id", "platform", "user_key", "display_name", "language", "platform_language",
                   "can_dm", "dm_pings", "is_computer", "quiet_turns")

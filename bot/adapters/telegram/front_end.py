@@ -28,13 +28,14 @@ from .outbox import GROUP_RATE, RING_RATE, Content, Outbox, RefBook
 from .owners import OwnerCommands
 from .painter import Painter
 from .present import Presenter
+from .seasons import SeasonAnnouncer
 from .transport import AiohttpRequest, InvalidApiUrl
 from .webhook import WebhookServer
 
 log = logging.getLogger(__name__)
 
 MENU_COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "review", "rules",
-                 "settings", "help", "daily", "puzzle", "privacy", "mydata", "forgetme")
+                 "settings", "help", "daily", "puzzle", "season", "privacy", "mydata", "forgetme")
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 DEFAULT_API = "https://api.telegram.org/bot"
 REFUSED = ("Telegram refused the token in TELEGRAM_TOKEN: copy it again from @BotFather "
@@ -143,6 +144,7 @@ class TelegramFrontEnd:
         self.handlers.install(self.application)
         self.owner_commands = OwnerCommands(sessions, self.presenter, self.outbox)
         self.owner_commands.install(self.application)
+        self.seasons = SeasonAnnouncer(sessions, self.presenter)
         self.application.add_error_handler(self._on_error)
         self._running = False
         self._webhook: WebhookServer | None = None
@@ -202,6 +204,7 @@ class TelegramFrontEnd:
         self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
                                              name="telegram-owed")
         self.owner_commands.start()
+        self.seasons.start()
         self.handlers.privacy.start()
         assert app.updater is not None
         if self.webhook_url:
@@ -234,6 +237,7 @@ class TelegramFrontEnd:
             self._sweeping.cancel()
             await asyncio.gather(self._sweeping, return_exceptions=True)
         await self.owner_commands.stop()
+        await self.seasons.stop()
         await self.handlers.privacy.stop()
         if self._presenting is not None:
             with contextlib.suppress(TimeoutError):

@@ -29,6 +29,7 @@ from ...render import card_legend, newgame_help, refusal_text, rules_text
 from ...render_boards import leaderboard_text, stats_text
 from ...render_daily import daily_board_text, daily_playing_text, daily_started_text
 from ...render_review import accuracy_help
+from ...render_season import history_text, season_text, unknown_player_text
 from ...sessions import (
     ChatRef,
     PlayerProfile,
@@ -41,6 +42,7 @@ from ...sessions import (
 from ...sessions.daily import DailyOffer, DailyStart, daily_request
 from ...sessions.puzzles import Puzzle
 from ...sessions.queries import asks_for_everyone
+from ...sessions.seasons import season_request
 from ...sessions.tap import Asker, Redraw, Reply
 from ...sessions.throttle import CommandReply, CommandThrottle
 from .askers import asker
@@ -62,6 +64,7 @@ from .present import Presenter, table_target
 from .privacy import PrivacyHandlers
 from .puzzle import puzzle_content
 from .reviews import asked_key
+from .seasons import season_content, season_subject
 from .settings_view import settings_answer
 from .taps import TapHandlers
 
@@ -75,7 +78,7 @@ Say = Callable[[str], "str | tuple[str, Keyboard]"]
 DAILY_PAYLOAD = "daily"
 """The /start payload of the link that opens the private chat to play the deal of the day."""
 COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "review", "rules", "settings",
-            "help", "start", "daily", "puzzle")
+            "help", "start", "daily", "puzzle", "season")
 
 
 Found = tuple[Message, ChatRef, UserRef, PlayerProfile, str]
@@ -264,6 +267,7 @@ class Handlers:
             t(lang, "help.text") + "\n\n" + newgame_help(lang, variant=variant) + "\n\n"
             + t(lang, "telegram.help.extra") + "\n\n" + t(lang, "telegram.help.solo")
             + "\n\n" + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"
+            + t(lang, "season.help") + "\n\n"
             + t(lang, "privacy.help") + "\n\n" + card_legend(style, lang, buttons=True)))
 
     async def _group_only(self, update: Update) -> Found | None:
@@ -353,6 +357,31 @@ class Handlers:
         title = chat_ref(message.chat).title if is_group(message.chat) else None
         await self._reply(message, lang, lambda lang: escape(leaderboard_text(rows, lang, everyone, game,
                                                                               title)))
+
+    async def cmd_season(self, update: Update, context: Context) -> None:
+        """The group's season this month (in a private chat, or with `global`: everyone's), last
+        month's with `last`, or a player's past seasons: a name typed after it, a mention, or the
+        author of the message it replies to."""
+        found = await self._context(update)
+        message = update.effective_message
+        if found is None or message is None:
+            return
+        cref, uref, _, lang = found
+        ask = season_request(context.args or ())
+        group = cref if is_group(message.chat) and not ask.everyone else None
+        subject = season_subject(message, ask)
+        if subject is not None:
+            history = await self.sessions.seasons.history(group, subject)
+            await self._reply(message, lang, lambda lang: escape(
+                history_text(history, lang) if history is not None
+                else unknown_player_text(ask.player, lang)))
+            return
+        board = await self.sessions.seasons.board(group, last=ask.last, asker=uref)
+        if await self.presenter.draws_pictures(message.chat.id):
+            self.outbox.post(message.chat.id, season_content(board, lang, True), message.message_id,
+                             thread=topic_id(cref.thread))
+            return
+        await self._reply(message, lang, lambda lang: escape(season_text(board, lang)))
 
     async def cmd_stats(self, update: Update, context: Context) -> None:
         found = await self._context(update)

@@ -33,6 +33,7 @@ from ...pictures import (
     warm_up,
 )
 from ...pictures.puzzle import PuzzleScene, puzzle_picture
+from ...pictures.season import SeasonScene, season_picture
 from .content import Picture
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,8 @@ def draw(scene: Hashable, lang: str) -> bytes:
         image = review_picture(scene, lang)
     elif isinstance(scene, PuzzleScene):
         image = puzzle_picture(scene, lang)
+    elif isinstance(scene, SeasonScene):
+        image = season_picture(scene, lang)
     elif isinstance(scene, ReplayScene):
         image = replay_picture(scene, lang)
     else:
