@@ -50,6 +50,9 @@ CLEARLY = 0.5
 well above the review's noise, so that the answer is not a matter of taste."""
 MATCHES = 10
 """How many of the latest reviewed matches the puzzles are drawn from."""
+MOST_ANSWERS = 20
+"""The most legal moves a puzzle's position may have: one button each, and Next, must fit in
+one Discord message (25 buttons at most) and stay readable on a phone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +237,7 @@ def _judged(played: list[Turn] | None, graded: GradedPlay) -> tuple[Turn, Graded
     (its best the exact best, its loss the exact loss), and whether it was; None when the record
     does not hold the play or the exact count finds the played move not clearly worse."""
     turn = next((t for t in played or () if (t.round, t.play) == (graded.round, graded.play)), None)
-    if turn is None or turn.played != graded.played:
+    if turn is None or turn.played != graded.played or len(canonical_moves(turn.view)) > MOST_ANSWERS:
         return None
     values = exact_values(turn.view)
     if values is None:

@@ -221,3 +221,21 @@ def test_best_moves_keeps_every_move_as_good_as_the_best() -> None:
     a, b, c = (Move.parse(code) for code in ("1D", "2D", "3D"))
     assert best_moves({a: 1.0, b: 2.0, c: 2.0}) == [b, c]
     assert best_moves(dict.fromkeys((a, b), 0.0)) == [a, b]
+
+
+async def test_a_position_with_more_moves_than_buttons_fit_is_no_puzzle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each legal move is a button: a position with more than a message can carry is skipped,
+    and a button naming it is refused."""
+    sessions = await open_memory_sessions()
+    game_id, _ = await _reviewed_duel(sessions)
+    shown = await sessions.puzzles.puzzle(ALICE, CHAT)
+    monkeypatch.setattr("bot.sessions.puzzles.MOST_ANSWERS", len(shown.moves) - 1)
+    for rank in range(shown.count):
+        try:
+            assert len((await sessions.puzzles.puzzle(ALICE, CHAT, rank)).moves) < len(shown.moves)
+        except Refused as refused:
+            assert refused.reason == Reason.NO_PUZZLE, "every position had as many moves"
+    with pytest.raises(Refused) as refused:
+        await sessions.puzzles.answer(ALICE, CHAT, game_id, shown.spot, 0)
+    assert refused.value.reason == Reason.NOT_A_PUZZLE
