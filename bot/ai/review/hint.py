@@ -3,8 +3,13 @@
 `hard` values every legal move over a fixed number of guesses of the hidden cards (seeded,
 so the same position and seed give the same hint), and the reason is the fact that sets its
 move apart from the runner-up (`facts.reason`, the same facts a review words): a scopa, a
-table the other move would leave to be swept, the settebello, sevens, denari, cards. Where the
-review's valuation finds the runner-up as good within its noise, the reason is `EQUIVALENT`.
+table the other move would leave to be swept, the settebello, sevens, the primiera, denari,
+cards, a card laid safe; else what the search's lines after both moves show: in a team game the
+partner's chance of a scopa or of the settebello on their next play ("it sets up your partner:
+after it they sweep the table 38% of the time, after lay down R🪙 0%"), the last capture, or the
+scoring part the move wins more often. Where the review's valuation finds the runner-up as good
+within its noise, the reason is `EQUIVALENT`. A hand with one legal move gets no reason (and the
+sessions refuse a hint there: the hand offers none).
 """
 
 from __future__ import annotations
