@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -133,3 +134,25 @@ async def test_forged_steps_and_strangers_are_refused_and_change_nothing(tmp_pat
         await d.bot.front.outbox.drain(5)
         assert (shown(replay), replay.edit_count, len(bot_messages(tg, d.alice))) == before
         assert [m for m in bot_messages(tg, carla) if m.photo is not None] == []
+
+
+async def test_thirty_taps_in_a_second_make_a_few_edits(tmp_path: Path) -> None:
+    """Telegram wants about a message a second in a chat: taps coming faster than one each half
+    second fold into one drawing of the latest."""
+    async with one_round(tmp_path / "bot.db") as d:
+        tg = d.tg
+        replay = await _replay_of(d)
+        taps = []
+        for _ in range(30):
+            taps.append(tg.tap(d.alice, replay, d.alice, "▶"))
+            await asyncio.sleep(1 / 30)
+        await tg.wait_for(lambda: all(tap.answered for tap in taps), what="every tap answered")
+        assert not any(tap.show_alert for tap in taps)
+        await d.bot.front.outbox.drain(5)
+        edits = [call.at for call in tg.calls_to("editMessageMedia")
+                 if str(call.params.get("message_id")) == str(replay.message_id)]
+        assert 2 <= len(edits) <= 4, edits
+        assert all(later - earlier >= 0.45 for earlier, later in itertools.pairwise(edits))
+        step, _ = _count(replay)
+        forward = next(b["callback_data"] for b in replay.buttons if b["text"] == "▶")
+        assert forward == encode(Tap(Action.REPLAY_STEP, 1, arg=str(step))), "its buttons go on from it"

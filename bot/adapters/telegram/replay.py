@@ -5,10 +5,16 @@ The buttons carry the match and the play (`Action.REPLAY_STEP`), so nothing is k
 taps and a restart forgets nothing; the sessions check who asks and which play
 (`Sessions.replay_step`). ▶️ Replay under the review (`Action.REPLAY`) sends the message; a
 step's tap is taken only on the replay's own message, where Telegram shows that button, so a
-forged tap cannot edit another message. Fast taps on one message fold into its latest
-drawing (the outbox's slot), so a private chat gets no burst of edits."""
+forged tap cannot edit another message. Telegram asks for no more than about one message a
+second in a chat: a tap is drawn at once, and taps coming faster fold into one drawing of the
+latest half a second after the last (`ReplayEdits`, the outbox's slot), so thirty taps in a
+second make three edits, not thirty, and a player stepping as fast as they read is not held
+back."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 from telegram import CallbackQuery, Message
 
@@ -20,6 +26,27 @@ from .callbacks import shows_button
 from .keyboards import Button, Keyboard, tap
 from .markup import escape
 from .outbox import Content, Outbox, Picture, Target
+
+EDIT_SPACING = 0.5
+"""Seconds between two drawings of one private chat's replay."""
+
+
+class ReplayEdits:
+    """When each private chat's replay may be drawn next (kept in memory: a restart only
+    forgets a second's spacing)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._next: dict[int, float] = {}
+
+    def delay(self, chat_id: int) -> float:
+        """How long to wait before drawing in `chat_id`, the drawing's place then taken."""
+        now = self.clock()
+        if len(self._next) > 1000:
+            self._next = {chat: at for chat, at in self._next.items() if at > now}
+        at = max(now, self._next.get(chat_id, now))
+        self._next[chat_id] = at + EDIT_SPACING
+        return at - now
 
 
 def replay_button(game_id: int, lang: str) -> Button:
@@ -39,7 +66,8 @@ def replay_content(step: ReplayStep, lang: str) -> Content:
     return Content(caption, replay_keyboard(step), Picture(step_scene(step), lang, caption), silent=True)
 
 
-def show_step(outbox: Outbox, query: CallbackQuery, action: Action, step: ReplayStep, lang: str) -> bool:
+def show_step(outbox: Outbox, edits: ReplayEdits, query: CallbackQuery, action: Action, step: ReplayStep,
+              lang: str) -> bool:
     """Send the replay (▶️ Replay) to the asker's private chat, or draw `step` in the pressed
     replay message; False when the tap came from no replay message of theirs."""
     user_id = query.from_user.id
@@ -55,5 +83,6 @@ def show_step(outbox: Outbox, query: CallbackQuery, action: Action, step: Replay
     async def render() -> Content:
         return content
 
-    outbox.update(Target(user_id, message_id=message.message_id, photo=bool(message.photo)), render)
+    target = Target(user_id, message_id=message.message_id, photo=bool(message.photo))
+    outbox.update(target, render, delay=edits.delay(user_id))
     return True

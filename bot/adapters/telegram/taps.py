@@ -39,7 +39,7 @@ from .markup import clip, escape, hand_alert
 from .outbox import Content, Target, retry_seconds
 from .present import Presenter
 from .puzzle import answer_alert, puzzle_content
-from .replay import show_step
+from .replay import ReplayEdits, show_step
 from .reviews import asked_key
 from .settings_view import settings_answer
 
@@ -65,6 +65,7 @@ class TapHandlers:
         self.presenter = presenter
         self.outbox = presenter.outbox
         self.lines = presenter.daily_lines
+        self.replay_edits = ReplayEdits()
 
     async def on_tap(self, update: Update, context: Context) -> None:
         query = update.callback_query
@@ -160,7 +161,7 @@ class TapHandlers:
             given = reply.result
             return Answer(hint_text(given.hint, lang, given.variant, given.deck_style), alert=True)
         if isinstance(reply.result, ReplayStep):
-            if show_step(self.outbox, query, tapped.action, reply.result, lang):
+            if show_step(self.outbox, self.replay_edits, query, tapped.action, reply.result, lang):
                 return Answer()
             return Answer(t(lang, "telegram.bad_button"), alert=True, outcome="refused")
         if isinstance(reply.result, ReviewAsked):
