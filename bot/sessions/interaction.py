@@ -166,7 +166,8 @@ async def play(sessions: Sessions, game_id: int, user: UserRef, version: int, mo
 
 async def hint(sessions: Sessions, game_id: int, user: UserRef, version: int) -> PracticeHint:
     """A tap on 💡: the move the computer would play now, and why. Refused outside a practice
-    match, for someone not seated, out of turn, and on a hand drawn before the last move."""
+    match, for someone not seated, out of turn, on a hand drawn before the last move, and on a
+    hand with one legal move (it offers no 💡: a tap there was forged)."""
     view = await sessions.hand(game_id, user)
     if view.finished:
         raise Refused(Reason.GAME_OVER)
@@ -175,6 +176,8 @@ async def hint(sessions: Sessions, game_id: int, user: UserRef, version: int) ->
     _current(view, version)
     if not view.my_turn:
         raise Refused(Reason.NOT_YOUR_TURN)
+    if not view.offers_hint:
+        raise Refused(Reason.NO_CHOICE)
     return await sessions.hint(game_id, user, version)
 
 

@@ -80,6 +80,8 @@ class Reason(StrEnum):
     """The chat (privately: the player) has no finished and reviewed match with a clearly costly play."""
     NOT_A_PUZZLE = "not_a_puzzle"
     """A puzzle's answer button this chat could not have been shown (another chat's, forged, or no puzzle)."""
+    NO_CHOICE = "no_choice"
+    """A hint asked for a hand with one legal move: the hand offers no 💡, it already says what to play."""
 
 
 class Refused(Exception):

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.ai.review import Fault, hint
 from bot.ai.review.facts import reason
 from bot.engine import DECK, Card, Game, Play, Rules, Seating, SeatView, Variant
+from bot.i18n import t
 from bot.render_review import hint_text
+from bot.sessions import Reason, Refused, Sessions
+from bot.sessions import interaction as taps
 
+from ..sessions_helpers import ALICE, BOB, play_one, start_duel
 from .test_review import move
 
 
@@ -31,6 +37,27 @@ def scopone(hands: tuple[str, str, str, str], table: str) -> SeatView:
         table=on_table, stock=[], captured=[[], list(gone), [], []], scope=[0, 0, 0, 0],
         last_capturer=1 if plays else None, deals=[{"hands": [], "table": []}], plays=plays)
     return game.view(0)
+
+
+async def test_a_forged_hint_tap_on_a_hand_with_one_legal_move_is_refused(memory_sessions: Sessions) -> None:
+    game_id = await start_duel(memory_sessions, options={"practice": "on"})
+    for _ in range(40):
+        table = await memory_sessions.table(game_id)
+        user = ALICE if table.to_play == 0 else BOB
+        view = await memory_sessions.hand(game_id, user)
+        if sum(len(choice.moves) for choice in view.choices) == 1:
+            break
+        await play_one(memory_sessions, game_id)
+    else:
+        pytest.fail("no hand with one legal move in the first 40 plays")
+    assert not view.offers_hint, "the hand shows no 💡"
+    with pytest.raises(Refused) as refused:
+        await taps.hint(memory_sessions, game_id, user, view.version)
+    assert refused.value.reason is Reason.NO_CHOICE
+    assert (await memory_sessions.table(game_id)).version == view.version, "nothing played"
+    words = {"en": "only one possible play", "it": "una sola mossa", "es": "una jugada posible"}
+    for lang, word in words.items():
+        assert word in t(lang, "refused.no_choice")
 
 
 def test_a_scopone_hint_names_the_partners_chance_where_it_is_the_reason() -> None:
