@@ -319,7 +319,7 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
 
     by_name = {c["name"]: c for c in world.fake.commands}
     assert set(by_name) == {"newgame", "leaderboard", "stats", "review", "rules", "settings", "help", "daily",
-                            "puzzle", "privacy", "mydata", "forgetme"}
+                            "puzzle", "season", "privacy", "mydata", "forgetme"}
     for name, command in by_name.items():
         assert en[f"discord.command.{name}.name"] == name
         assert command["name_localizations"] == local(f"discord.command.{name}.name")

@@ -112,4 +112,12 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, 
     async def puzzle(interaction: discord.Interaction) -> None:
         await handlers.puzzle(interaction)
 
-    return [newgame, leaderboard, stats, review, rules, settings, help_, daily, puzzle]
+    @app_commands.command(name="season", description=english("discord.command.season.description"))
+    @app_commands.describe(**_described("last", "everyone", "player"))
+    @app_commands.rename(everyone="global")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    async def season(interaction: discord.Interaction, last: bool = False, everyone: bool = False,
+                     player: discord.User | None = None) -> None:
+        await handlers.season(interaction, last, everyone, player)
+
+    return [newgame, leaderboard, stats, review, rules, settings, help_, daily, puzzle, season]

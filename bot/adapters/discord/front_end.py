@@ -26,6 +26,7 @@ from .pictures import Painter
 from .presenter import Presenter
 from .presses import PressHandlers
 from .privacy import PrivacyCommands
+from .seasons import SeasonAnnouncer
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,7 @@ class DiscordFrontEnd:
         self.client.take_presses(self.privacy.presses(self.presses.on_press))
         self.owner_messages = OwnerMessages(sessions, self.presenter, self.client)
         self.client.take_direct_messages(self.owner_messages.on_direct_message)
+        self.seasons = SeasonAnnouncer(sessions, self.presenter, self.painter, self.client)
         self._connection: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
         sessions.subscribe(self._on_event)
@@ -127,6 +129,7 @@ class DiscordFrontEnd:
         self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
                                              name="discord-owed")
         self.owner_messages.start()
+        self.seasons.start()
         self.privacy.start()
         self._connection = asyncio.create_task(self._connect(), name="discord-gateway")
         log.info("Discord bot %s is connecting", self.client.user)
@@ -162,6 +165,7 @@ class DiscordFrontEnd:
             await asyncio.gather(self._sweeping, return_exceptions=True)
             self._sweeping = None
         await self.owner_messages.stop()
+        await self.seasons.stop()
         await self.privacy.stop()
         if self._connection is not None:
             self._connection.cancel()

@@ -43,6 +43,7 @@ from .presenter import Presenter
 from .puzzle import puzzle_reply
 from .replies import Reply, answer
 from .reviews import review_reply
+from .seasons import season_reply
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +196,22 @@ class CommandHandlers:
         key = None if chat is None else chat.key
         return await puzzle_reply(self.presenter.painter, reply.result, lang, key)
 
+    # ---- /season -----------------------------------------------------------------------
+
+    async def season(self, interaction: discord.Interaction, last: bool, everyone: bool,
+                     player: discord.User | discord.Member | None) -> None:
+        await self._run(interaction, self._season(interaction, last, everyone, player), ephemeral=False)
+
+    async def _season(self, interaction: discord.Interaction, last: bool, everyone: bool,
+                      player: discord.User | discord.Member | None) -> Reply:
+        """The channel's season this month (in a DM, or with `global`: everyone's), last month's,
+        or the past seasons of the `player` chosen."""
+        user, chat = user_ref(interaction), chat_ref(interaction)
+        lang = (await self._chat(interaction, chat)).language if chat is not None else \
+            await self._language(user)
+        return await season_reply(self.sessions, self.presenter.painter, chat, lang, last=last,
+                                  everyone=everyone or chat is None, asker=user, player=player)
+
     # ---- /daily ------------------------------------------------------------------------
 
     async def daily(self, interaction: discord.Interaction, board: bool, everyone: bool) -> None:
@@ -247,6 +264,7 @@ class CommandHandlers:
                                               + t(lang, "discord.help.solo") + "\n\n"
                                               + accuracy_help(lang) + "\n\n"
                                               + t(lang, "daily.help") + "\n\n"
+                                              + t(lang, "season.help") + "\n\n"
                                               + t(lang, "privacy.help") + "\n\n" + legend))
 
     # ---- /settings ----------------------------------------------------------------------

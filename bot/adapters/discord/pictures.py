@@ -36,6 +36,7 @@ from ...pictures import (
     warm_up,
 )
 from ...pictures.puzzle import PuzzleScene, puzzle_picture
+from ...pictures.season import SeasonScene, season_picture
 from ...sessions import ChatRef, HandView, Sessions, TableView
 from .identity import PLATFORM
 
@@ -47,6 +48,7 @@ DECK_FILE = "deck.jpg"
 ROUND_FILE = "round.jpg"
 REVIEW_FILE = "review-{number}.jpg"
 PUZZLE_FILE = "puzzle.jpg"
+SEASON_FILE = "season.jpg"
 REFUSED_FOR = 10 * 60.0
 """How long a channel that refused a file gets text before pictures are tried again."""
 
@@ -137,6 +139,10 @@ class Painter:
     async def puzzle(self, scene: PuzzleScene, lang: str) -> Picture | None:
         """A puzzle's table and hand."""
         return await self._draw(PUZZLE_FILE, lambda: puzzle_picture(scene, lang))
+
+    async def season(self, scene: SeasonScene, lang: str) -> Picture | None:
+        """A season's standings."""
+        return await self._draw(SEASON_FILE, lambda: season_picture(scene, lang))
 
     async def deck(self, style: str, lang: str) -> Picture | None:
         """A lobby's picture: a few cards of the deck chosen, under its name."""
