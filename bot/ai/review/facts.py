@@ -41,8 +41,9 @@ PARTNER_GAP = 0.15
 move to be the reason (about twice the standard error of the difference)."""
 LAST_GAP = 0.25
 """How much likelier, in the search's lines, the last capture must be after the better move."""
-PART_GAP = 0.05
-"""The least gain, in points of a scoring part, that the search's lines name as the reason."""
+PART_GAP = 0.02
+"""The least gain, in points of a scoring part, that the search's lines name as the reason (and
+the two values must differ as they are shown: in whole percents, or tenths of a scopa)."""
 
 
 class Fault(Enum):
@@ -187,7 +188,8 @@ def _outlook_fact(view: SeatView, best: Outlook, played: Outlook) -> Reason:
             odds, fault = (best.own[part], played.own[part]), Fault.OUTLOOK
         else:
             odds, fault = (best.others[part], played.others[part]), Fault.OUTLOOK_AGAINST
-        if gain >= PART_GAP and (odds[0] > odds[1] if fault is Fault.OUTLOOK else odds[0] < odds[1]):
+        shown = [round(value * (10 if part == "scope" else 100)) for value in odds]
+        if gain >= PART_GAP and (shown[0] > shown[1] if fault is Fault.OUTLOOK else shown[0] < shown[1]):
             gains.append((gain, part, odds, fault))
     if gains:
         gain, part, odds, fault = max(gains)

@@ -64,13 +64,18 @@ class Grade:
     two are equivalent, and the play gives up nothing (`loss` 0, `best` the played move)."""
 
 
-def grade(view: SeatView, played: Move, seed: str, searches: int) -> Grade:
-    """Grade `played`, a legal move of `view.seat`, which is to play in `view`."""
+def grade(view: SeatView, played: Move, seed: str, searches: int, against: Move | None = None,
+          close_calls: int = CLOSE_CALL_ROUNDS) -> Grade:
+    """Grade `played`, a legal move of `view.seat`, which is to play in `view`: against every
+    legal move, or only against the legal move `against` (a hint's move and its runner-up); a
+    close call is searched again at most `close_calls` times."""
     if searches < 1:
         raise ValueError("a review needs at least one search per move")
     moves = canonical_moves(view)
-    if played not in moves:
+    if played not in moves or (against is not None and against not in moves):
         raise ValueError(f"{played} is not a legal move of seat {view.seat} here")
+    if against is not None:
+        moves = [move for move in moves if move in (played, against)]
     if len(moves) == 1:
         return Grade(played, 0.0, 1, 0)
     player = HardPlayer(view, random.Random(f"review/{seed}"), iterations=searches)
@@ -81,7 +86,7 @@ def grade(view: SeatView, played: Move, seed: str, searches: int) -> Grade:
     else:
         samples = []
         wanted = searches
-        for _ in range(CLOSE_CALL_ROUNDS + 1):
+        for _ in range(close_calls + 1):
             while len(samples) < wanted:
                 samples.append(player.appraise(moves, cap=LEAF_CAP))
             best, loss, error = _compare(samples, target)

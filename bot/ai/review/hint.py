@@ -29,6 +29,11 @@ HINT_SEARCHES = 24
 """Guesses of the hidden cards per hint: under a fifth of a second of search in the worst position measured
 (docs/ai.md), well within a button's answer window."""
 
+HINT_CLOSE_CALLS = 1
+"""A hint's close call (is the runner-up as good?) is searched again once at most, with twice the
+guesses, where a review's is searched again three times (`grade.CLOSE_CALL_ROUNDS`): a button's
+answer cannot wait for 8 × the guesses. Still unsure after that, the hint says either will do."""
+
 HintTask = tuple[SeatView, str, int]
 """What a worker needs for a hint: the player's view, the seed, the searches."""
 
@@ -60,13 +65,14 @@ def hint(task: HintTask) -> Hint:
     else:
         ranked = sorted(moves, key=lambda m: values[m] + TIE_BREAK * hints[m], reverse=True)
     best, other = ranked[0], ranked[1]
-    if _equivalent(view, other, seed, searches):
+    if _equivalent(view, best, other, seed, searches):
         return Hint(best, other, Reason(Fault.EQUIVALENT, cards=(other.card,)), len(moves))
     return Hint(best, other, reason(view, other, best, f"hint/{seed}"), len(moves))
 
 
-def _equivalent(view: SeatView, other: Move, seed: str, searches: int) -> bool:
-    """Whether the review's valuation finds the runner-up worth as much as the best move within
-    its noise (`grade.NOISE`), or worth the most: then the hint says either will do."""
-    graded = grade(view, other, f"hint/{seed}", searches)
+def _equivalent(view: SeatView, best: Move, other: Move, seed: str, searches: int) -> bool:
+    """Whether the review's valuation, comparing the two moves alone, finds the runner-up worth as
+    much as the best move within its noise (`grade.NOISE`), or worth more: then the hint says
+    either will do."""
+    graded = grade(view, other, f"hint/{seed}", searches, against=best, close_calls=HINT_CLOSE_CALLS)
     return graded.equivalent is not None or graded.loss == 0
