@@ -271,4 +271,8 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX games_finished ON games(finished_at) WHERE status = 'finished';
     """,
+    # 14: a chat's finished matches by when they finished (SQLite's 16).
+    """
+    CREATE INDEX games_chat_finished ON games(chat_id, finished_at) WHERE status = 'finished';
+    """,
 )
