@@ -109,6 +109,9 @@ class Presenter(Audience):
         self.copies = PrivateCopies(sessions, outbox, self)
         self.daily_lines = DailyLines(outbox, self.chat_language)
         self._cleanups: set[asyncio.Task[None]] = set()
+        self._ended_tables: dict[int, asyncio.Future[bool]] = {}
+        """Per game whose end this process drew, its table's last drawing: the achievements' line
+        goes after it."""
         self._warnings: dict[int, list[tuple[int, asyncio.Future[int | None]]]] = {}
         """Per game, the time warnings sent since its last move (private chat, message id to
         come): deleted once the game moves, when they no longer hold."""
@@ -336,8 +339,9 @@ class Presenter(Audience):
             return
         chat_id = self.outbox.moved.get(int(event.chat_key), int(event.chat_key))
         if isinstance(event, AchievementsEarned):
-            line = achievements_line(event.earned, await self.chat_language(chat_id))
-            self.announcements.announce(event, Content(escape(line), silent=True))
+            task = asyncio.create_task(self._achievements(event, chat_id))
+            self._cleanups.add(task)
+            task.add_done_callback(self._cleanups.discard)
             return
         announced = isinstance(event, RoundEnded | MatchEnded)
         paid = self.outbox.pacer.owe_post(chat_id) if announced else None
@@ -372,6 +376,8 @@ class Presenter(Audience):
             if event.daily:
                 copies = partial(self._daily_told, event, copies)
             ended = Content(match_html(event, lang), match_keyboard(game_id, lang, event.rematch))
+            self._ended_tables[game_id] = table_done
+            table_done.add_done_callback(lambda _: self._ended_tables.pop(game_id, None))
             self._after(game_id, table_done, self.announcements.announce(event, ended, copies))
         elif isinstance(event, GameCancelled):
             self._after(game_id, table_done)
@@ -381,6 +387,16 @@ class Presenter(Audience):
             await self._warn(event)
         elif isinstance(event, TurnReminder):
             await self._remind(event, chat_id)
+
+    async def _achievements(self, event: AchievementsEarned, chat_id: int) -> None:
+        """A match's achievements, in one line once the table shows the match over (where this
+        process drew it): its last edit goes first, and the line waits for its place in the
+        group's minute if it must."""
+        table = self._ended_tables.pop(event.game_id, None)
+        if table is not None:
+            await asyncio.gather(table, return_exceptions=True)
+        line = achievements_line(event.earned, await self.chat_language(chat_id))
+        self._after(event.game_id, self.announcements.announce(event, Content(escape(line), silent=True)))
 
     async def _note_timer(self, event: MovePlayed) -> None:
         row = await self.sessions.game_row(event.game_id)
