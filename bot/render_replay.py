@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .i18n import t, tn
+from .i18n import t
 from .pictures import ReplayScene, replay_scene
 from .pictures.replay import replay_title
 from .render import cards_text
-from .render_review import move_phrase
+from .render_review import loss_text, move_phrase
 from .sessions import ReplayStep
 
 
@@ -16,7 +16,7 @@ def step_scene(step: ReplayStep) -> ReplayScene:
 
 
 def step_title(step: ReplayStep, lang: str) -> str:
-    """"Round 2 · Marco's play 5 · 17 of 60"."""
+    """"Round 2 · Marco's 5th play · 17 of 60"."""
     return replay_title(lang, step.round, step.name, step.nth, step.step + 1, step.steps)
 
 
@@ -26,8 +26,7 @@ def step_lines(step: ReplayStep, lang: str) -> list[str]:
     lines = [t(lang, "replay.played_line", name=step.name, move=played)]
     if step.better is not None:
         better = move_phrase(step.better, lang, step.deck_style)
-        lines.append(t(lang, "replay.better_small", move=better) if step.loss < 0.5
-                     else tn(lang, "replay.better_line", round(step.loss), move=better))
+        lines.append(t(lang, "replay.better_line", move=better, loss=loss_text(step.loss, lang)))
     return lines
 
 

@@ -4,15 +4,13 @@ accuracy, its costliest plays and why each cost points, from the catalogue."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from functools import cache
+from collections.abc import Sequence
 
-from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
 from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Hint, Reason, Review
 from .engine import Move
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, fill, forms, t
+from .i18n import t, t_ordinal
 from .render import card_label, is_escoba, move_label
 from .render_boards import accuracy_shown
 
@@ -63,22 +61,8 @@ def play_number(review: Review, play: GradedPlay) -> int:
 def play_words(number: int, lang: str, name: str | None = None) -> str:
     """`your 5th play`, or with `name` `Marco's 5th play`."""
     if name is None:
-        return _ordinal(lang, "review.play.yours", number)
-    return _ordinal(lang, "review.play.theirs", number, name=name)
-
-
-@cache
-def _ordinal_rule(lang: str) -> Callable[[int], str]:
-    rule: Callable[[int], str] = Locale.parse(lang).ordinal_form
-    return rule
-
-
-def _ordinal(lang: str, key: str, number: int, **params: str) -> str:
-    """A catalogue entry whose forms are keyed by CLDR *ordinal* category (English 1st, 2nd,
-    3rd, 4th; Italian 5ª and Spanish 5.ª take one form), with `number` as its `count`."""
-    language = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-    texts = forms(catalogue(language)[key])
-    return fill(texts.get(_ordinal_rule(language)(number), texts["other"]), count=number, **params)
+        return t_ordinal(lang, "review.play.yours", number)
+    return t_ordinal(lang, "review.play.theirs", number, name=name)
 
 
 def move_phrase(move: Move, lang: str, style: str = "napoletane") -> str:

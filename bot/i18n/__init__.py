@@ -122,6 +122,19 @@ def tn(lang: str | None, key: str, count: int, **params: Any) -> str:
     return t(lang, key, count=count, **params)
 
 
+@cache
+def _ordinal_rule(lang: str) -> Any:
+    return Locale.parse(lang).ordinal_form
+
+
+def t_ordinal(lang: str | None, key: str, number: int, **params: Any) -> str:
+    """The text for `key`, an entry whose forms are keyed by CLDR *ordinal* category (English
+    1st, 2nd, 3rd, 4th; Italian 5ª and Spanish 5.ª take one form), with `number` as its `count`."""
+    language = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    texts = forms(catalogue(language)[key])
+    return fill(texts.get(_ordinal_rule(language)(number), texts["other"]), count=number, **params)
+
+
 def subject_count(side: str) -> int:
     """How many people a side's name stands for, for a verb to agree with it as its subject
     ("Anna vince", "Anna & Marco vincono"): sides are named by their players joined with

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from ..engine import Card, Move
-from ..i18n import t
+from ..i18n import t, t_ordinal
 from .cards import card_height, card_image
 from .fan import Row, lay, row
 from .felt import GOLD, LIGHT, MUTED, PANEL, felt, glow, write
@@ -64,8 +64,10 @@ def replay_scene(deck_style: str, round_number: int, name: str, nth: int, step: 
 
 
 def replay_title(lang: str, round_number: int, name: str, nth: int, step: int, steps: int) -> str:
-    """"Round 2 · Marco's play 5 · 17 of 60" (`step` from 1)."""
-    return t(lang, "replay.title", round=round_number, name=name, nth=nth, step=step, steps=steps)
+    """"Round 2 · Marco's 5th play · 17 of 60" (`step` from 1), the play numbered among its
+    player's own of the round as the review numbers it."""
+    play = t_ordinal(lang, "review.play.theirs", nth, name=name)
+    return t(lang, "replay.title", round=round_number, play=play, step=step, steps=steps)
 
 
 def _rows(cards: int) -> int:

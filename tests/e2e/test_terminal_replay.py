@@ -13,7 +13,7 @@ from ..sessions_helpers import open_sessions
 
 OFFER = "Step through the match play by play? [y/N] "
 KEYS = "n (or Enter) next play · p previous · q quit: "
-COUNT = re.compile(r"^Round 1 · .*'s play \d+ · (\d+) of (\d+)$", re.MULTILINE)
+COUNT = re.compile(r"^Round 1 · .*'s \d+(?:st|nd|rd|th) play · (\d+) of (\d+)$", re.MULTILINE)
 
 
 def player(out: io.StringIO, after: list[str]) -> Callable[[], str]:

@@ -24,19 +24,19 @@ def test_no_button_leads_outside_the_match_or_twice_to_one_play() -> None:
 
 def test_the_caption_names_the_round_the_players_play_and_the_count() -> None:
     assert step_caption(_step(16), "en").splitlines() == [
-        "Round 2 · Marco's play 5 · 17 of 36", "Marco: 7🪙 takes 3🏆+4🗡️"]
-    assert step_caption(_step(16), "it").splitlines()[0] == "Smazzata 2 · giocata 5 di Marco · 17 di 36"
-    assert step_caption(_step(16), "es").splitlines()[0] == "Ronda 2 · jugada 5 de Marco · 17 de 36"
+        "Round 2 · Marco's 5th play · 17 of 36", "Marco: 7🪙 takes 3🏆+4🗡️"]
+    assert step_caption(_step(16), "it").splitlines()[0] == "Smazzata 2 · la 5ª giocata di Marco · 17 di 36"
+    assert step_caption(_step(16), "es").splitlines()[0] == "Ronda 2 · la 5.ª jugada de Marco · 17 de 36"
 
 
 def test_a_graded_play_says_the_better_move_and_about_what_it_cost() -> None:
     lines = step_caption(_step(16, better="7D:7B", loss=2.2), "en").splitlines()
     assert lines[-1].startswith("Better: 7🪙 takes 7🪵")
-    assert lines[-1].endswith("(about 2 points of the match)")
+    assert lines[-1].endswith("(about 2 points lost)"), "the review's words for a loss"
     small = step_caption(_step(16, better="7D:7B", loss=0.3), "it").splitlines()[-1]
-    assert small.startswith("Meglio: ") and "meno di un punto" in small
+    assert small.startswith("Meglio: ") and small.endswith("(circa mezzo punto perso)")
     one = step_caption(_step(16, better="7D:7B", loss=1.1), "es").splitlines()[-1]
-    assert one.endswith("(cerca de 1 punto de la partida)")
+    assert one.endswith("(alrededor de 1 punto perdido)")
 
 
 def test_the_terminal_shows_the_table_and_the_movers_hand() -> None:
