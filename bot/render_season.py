@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 from babel.dates import format_date, format_skeleton
 
 from .i18n import t, tn
+from .pictures.season import SeasonLine, SeasonScene
 from .render_boards import board_name
 from .sessions.seasons import PastSeason, SeasonBoard, SeasonClose, SeasonHistory, Standing
 
@@ -71,6 +72,18 @@ def season_caption(board: SeasonBoard, lang: str) -> str:
     lines.append("")
     lines.append(t(lang, "season.how"))
     return "\n".join(lines)
+
+
+def _line(rank: int, standing: Standing, lang: str) -> SeasonLine:
+    return SeasonLine(rank, board_name(standing.name, lang), standing.points, standing.wins, standing.matches,
+                      standing.bonus)
+
+
+def season_scene(board: SeasonBoard, lang: str) -> SeasonScene:
+    """The standings' picture, its names as players read them in `lang`."""
+    return SeasonScene(board.month, board.everyone, board.chat, board.running, board.ends,
+                       tuple(_line(rank, s, lang) for rank, s in board.lines),
+                       _line(*board.asker, lang) if board.asker is not None else None)
 
 
 def _past(season: PastSeason, lang: str, key: str) -> str:

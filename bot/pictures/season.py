@@ -15,8 +15,6 @@ from babel.dates import format_date, format_skeleton
 from PIL import Image, ImageDraw
 
 from ..i18n import t
-from ..sessions.ports import ERASED_NAME
-from ..sessions.seasons import SeasonBoard, Standing
 from .felt import GOLD, LIGHT, MUTED, PANEL, felt, write
 from .text import fit
 
@@ -42,8 +40,8 @@ class SeasonLine:
 
 @dataclass(frozen=True, slots=True)
 class SeasonScene:
-    """What the picture shows of a `SeasonBoard` (plain and hashable, so an unchanged board is
-    drawn once)."""
+    """What the picture shows of a season's standings (`render_season.season_scene`), its names as
+    players read them: plain and hashable, so an unchanged board is drawn once."""
 
     month: date
     everyone: bool
@@ -52,16 +50,6 @@ class SeasonScene:
     ends: float
     lines: tuple[SeasonLine, ...]
     asker: SeasonLine | None = None
-
-
-def _line(rank: int, standing: Standing) -> SeasonLine:
-    return SeasonLine(rank, standing.name, standing.points, standing.wins, standing.matches, standing.bonus)
-
-
-def season_scene(board: SeasonBoard) -> SeasonScene:
-    return SeasonScene(board.month, board.everyone, board.chat, board.running, board.ends,
-                       tuple(_line(rank, s) for rank, s in board.lines),
-                       _line(*board.asker) if board.asker is not None else None)
 
 
 def _height(scene: SeasonScene) -> int:
@@ -114,9 +102,8 @@ def _row(draw: ImageDraw.ImageDraw, line: SeasonLine, top: float, lang: str) -> 
         write(draw, (centre, middle), str(line.rank), 22, LIGHT, "mm", bold=True)
     left = PAD + 62
     points_left = WIDTH - PAD - 130
-    name = t(lang, "privacy.former_player") if line.name == ERASED_NAME else line.name
     room = points_left - left - 8
-    write(draw, (left, middle - 10), fit(name, NAME, room, True), NAME, LIGHT, "lm", bold=True)
+    write(draw, (left, middle - 10), fit(line.name, NAME, room, True), NAME, LIGHT, "lm", bold=True)
     record = t(lang, "pictures.season.record", wins=line.wins, matches=line.matches)
     if line.bonus:
         record += " · " + t(lang, "pictures.season.streak", bonus=line.bonus)

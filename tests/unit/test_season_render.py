@@ -7,8 +7,8 @@ from datetime import date
 
 import pytest
 
-from bot.pictures.season import WIDTH, season_picture, season_scene
-from bot.render_season import closed_text, history_text, season_text, unknown_player_text
+from bot.pictures.season import WIDTH, season_picture
+from bot.render_season import closed_text, history_text, season_scene, season_text, unknown_player_text
 from bot.sessions.ports import ERASED_NAME
 from bot.sessions.refs import ChatRef
 from bot.sessions.seasons import (
@@ -70,11 +70,11 @@ def test_a_players_past_seasons() -> None:
 
 
 def test_the_picture_has_a_row_a_player_and_keeps_long_names_inside() -> None:
-    three = season_picture(season_scene(_board()), "it")
+    three = season_picture(season_scene(_board(), "it"), "it")
     long_name = Standing(4, "Carla Maria Giovanna De Santis Bellini Rossi", 1, 0, 1)
     four = season_picture(season_scene(SeasonBoard(
         date(2026, 11, 1), True, None, True, 0.0, ((1, ALICE), (2, BOB), (3, CARLA), (4, long_name)), 20,
-        (20, Standing(9, ERASED_NAME, 0, 0, 1)))), "en")
+        (20, Standing(9, ERASED_NAME, 0, 0, 1))), "en"), "en")
     assert three.width == four.width == WIDTH
     assert four.height > three.height
-    assert season_scene(_board()) == season_scene(_board()), "an unchanged board is the same scene"
+    assert season_scene(_board(), "it") == season_scene(_board(), "it"), "an unchanged board: the same scene"

@@ -8,8 +8,14 @@ import logging
 
 import discord
 
-from ...pictures.season import season_scene
-from ...render_season import closed_text, history_text, season_caption, season_text, unknown_player_text
+from ...render_season import (
+    closed_text,
+    history_text,
+    season_caption,
+    season_scene,
+    season_text,
+    unknown_player_text,
+)
 from ...sessions import ChatRef, Sessions, UserRef
 from ...sessions.seasons import SeasonClose
 from .embeds import text_embed
@@ -35,7 +41,7 @@ async def season_reply(sessions: Sessions, painter: Painter, chat: ChatRef | Non
     board = await sessions.seasons.board(where, last=last, asker=asker)
     picture = None
     if chat is None or await painter.wanted(chat.key):
-        picture = await painter.season(season_scene(board), lang)
+        picture = await painter.season(season_scene(board, lang), lang)
     text = season_caption(board, lang) if picture is not None else season_text(board, lang)
     return Reply.message(embed=text_embed(text), picture=picture, ephemeral=False)
 
@@ -54,7 +60,7 @@ class SeasonAnnouncer:
         pictures; None when the channel refuses the bot for good."""
         lang = close.language
         embed = text_embed(closed_text(close, lang))
-        picture = await self.painter.season(season_scene(close.board), lang) \
+        picture = await self.painter.season(season_scene(close.board, lang), lang) \
             if await self.painter.wanted(close.chat.key) else None
         channel = self.client.get_partial_messageable(int(close.chat.key))
         try:

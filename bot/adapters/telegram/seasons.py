@@ -8,8 +8,7 @@ import logging
 
 from telegram import Message, MessageEntity
 
-from ...pictures.season import season_scene
-from ...render_season import closed_text, season_caption, season_text
+from ...render_season import closed_text, season_caption, season_scene, season_text
 from ...sessions import Sessions, UserRef
 from ...sessions.seasons import SeasonAsk, SeasonBoard, SeasonClose
 from .content import Content, Picture
@@ -26,7 +25,8 @@ def season_content(board: SeasonBoard, lang: str, pictures: bool) -> Content:
     text = escape(season_text(board, lang))
     if not pictures:
         return Content(text)
-    return Content(text, picture=Picture(season_scene(board), lang, escape(season_caption(board, lang))))
+    caption = escape(season_caption(board, lang))
+    return Content(text, picture=Picture(season_scene(board, lang), lang, caption))
 
 
 def season_subject(message: Message, ask: SeasonAsk) -> UserRef | str | None:
@@ -60,7 +60,7 @@ class SeasonAnnouncer:
         lang = close.language
         text = escape(closed_text(close, lang))
         pictures = await self.presenter.draws_pictures(chat_id)
-        picture = Picture(season_scene(close.board), lang, text) if pictures else None
+        picture = Picture(season_scene(close.board, lang), lang, text) if pictures else None
         if await self.outbox.post(chat_id, Content(text, picture=picture)) is not None:
             return True
         return None if chat_id in self.outbox.refusing else False
