@@ -40,7 +40,12 @@ STREAK_BONUS = 1
 COMPUTER_CAP = 3
 BOARD_LINES = 10
 HISTORY_SEASONS = 12
-"""Past seasons a player's history goes back over."""
+"""Past seasons a player's history in a chat goes back over."""
+EVERYONE_HISTORY_SEASONS = 3
+"""Past seasons a player's history of everyone's seasons goes back over: each is every chat's
+month of results, read whole to rank them."""
+CLOSE_BATCH = 20
+"""Chats a process claims at a time to close their season; it claims again while it gets as many."""
 CLOSE_DAYS = 7
 CLOSE_LEASE = 120.0
 """Seconds a process holds a chat's close while announcing its champion; another tries after."""
@@ -201,7 +206,8 @@ class PastSeason:
 @dataclass(frozen=True, slots=True)
 class SeasonHistory:
     """A player's seasons in a chat (or everyone's), the latest first: this month's so far
-    (`current`) and their past ones over `HISTORY_SEASONS` months."""
+    (`current`) and their past ones over `HISTORY_SEASONS` months (`EVERYONE_HISTORY_SEASONS` of
+    everyone's)."""
 
     name: str
     everyone: bool
@@ -266,7 +272,7 @@ class Seasons:
         now = self.clock()
         this = month_of(now)
         first = this
-        for _ in range(HISTORY_SEASONS):
+        for _ in range(HISTORY_SEASONS if chat_ref is not None else EVERYONE_HISTORY_SEASONS):
             first = previous_month(first)
         chat = await self.directory.chat(chat_ref) if chat_ref is not None else None
         results = await self._results(chat.id if chat else None, first, next_month(this))
@@ -314,14 +320,20 @@ class Seasons:
             else Served(frozenset({platform}))
         posted = 0
         key = season_key(month)
-        for chat in await self.store.claim_season_closes(key, month_start(month), month_start(this),
-                                                         self.process, now, CLOSE_LEASE, taken):
-            ref = ChatRef(chat.platform, chat.chat_key, chat.title, chat.home)
-            with about(chat=f"{chat.platform}:{chat.chat_key}", event="season.close"):
-                went = await self._announce(chat.id, ref, chat.language, month, now, post)
-            await self.store.season_closed(chat.id, key, self.process, went is not False)
-            posted += bool(went)
-        return posted
+        while True:
+            claimed = await self.store.claim_season_closes(key, month_start(month), month_start(this),
+                                                           self.process, now, CLOSE_LEASE, taken, CLOSE_BATCH)
+            failed = False
+            for chat in claimed:
+                ref = ChatRef(chat.platform, chat.chat_key, chat.title, chat.home)
+                with about(chat=f"{chat.platform}:{chat.chat_key}", event="season.close"):
+                    went = await self._announce(chat.id, ref, chat.language, month, now, post)
+                await self.store.season_closed(chat.id, key, self.process, went is not False)
+                posted += bool(went)
+                failed = failed or went is False
+            if len(claimed) < CLOSE_BATCH or failed:
+                return posted
+            now = self.clock()
 
     async def _announce(self, chat_id: int, ref: ChatRef, language: str, month: date, now: float,
                         post: Callable[[SeasonClose], Awaitable[bool | None]]) -> bool | None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from bot.sessions.ports import SeasonResult
+from bot.sessions.ports import SeasonResult, Served
+from bot.sessions.records import ChatRow
 from bot.sessions.seasons import (
     COMPUTER_CAP,
     SeasonAsk,
     SeasonClose,
+    Seasons,
     champion,
     month_of,
     month_start,
@@ -143,3 +145,43 @@ async def test_a_chats_season_through_the_sessions_closed_once_when_the_month_tu
     assert await sessions.seasons.history(CHAT, "Zeno") is None
     everyone = await sessions.seasons.board(None, last=True)
     assert everyone.everyone and everyone.people == 3
+
+
+class _ManyChats:
+    """A store with `count` chats whose November had one duel each, claimed as the SQL stores do."""
+
+    def __init__(self, count: int) -> None:
+        self.chats = [ChatRow(n, "test", f"g{n}", f"G{n}", "en", 90, {}) for n in range(1, count + 1)]
+        self.done: set[int] = set()
+        self.held: set[int] = set()
+
+    async def claim_season_closes(self, season: str, start: float, end: float, owner: str, now: float,
+                                  lease: float, served: Served | None, limit: int = 20) -> list[ChatRow]:
+        free = [c for c in self.chats if c.id not in self.done and c.id not in self.held][:limit]
+        self.held.update(c.id for c in free)
+        return free
+
+    async def season_closed(self, chat_id: int, season: str, owner: str, done: bool) -> None:
+        self.held.discard(chat_id)
+        if done:
+            self.done.add(chat_id)
+
+    async def season_results(self, start: float, end: float, chat_id: int | None) -> list[SeasonResult]:
+        return [SeasonResult(chat_id or 0, chat_id or 0, start + HOUR, 1, "Alice", True, False),
+                SeasonResult(chat_id or 0, chat_id or 0, start + HOUR, 2, "Bob", False, False)]
+
+
+async def test_every_chat_is_closed_in_one_look_however_many_and_a_failing_post_stops_it() -> None:
+    store = _ManyChats(45)
+    clock = FakeClock(datetime(2026, 12, 1, 0, 1, tzinfo=UTC).timestamp())
+    seasons = Seasons(store, None, clock, "p1")  # type: ignore[arg-type]
+    posted: list[str] = []
+
+    async def post(close: SeasonClose) -> bool:
+        posted.append(close.chat.key)
+        return close.chat.key != "g30"
+
+    assert await seasons.close_due("test", None, post) == 39, "two batches of 20, the second with a failure"
+    assert len(store.done) == 39 and "g30" in posted
+    assert await seasons.close_due("test", None, post) == 5, "the rest; the failed one tried again, failing"
+    assert len(store.done) == 44
