@@ -1,12 +1,15 @@
 """/season on Discord: after a match in a channel, the month's standings for everyone there under
-their picture, everyone's with `global`; when the month turns the channel is told its champion
-once, with the final standings."""
+their picture, everyone's with `global`, a chosen player's past seasons; when the month turns
+the channel is told its champion once, with the final standings."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 from bot.adapters.discord.identity import PLATFORM
+from bot.adapters.discord.seasons import season_reply
+from bot.sessions import ChatRef, UserRef
 
 from ..discord_helpers import World, play_to_end, started_duel
 
@@ -26,6 +29,12 @@ async def test_season_on_discord_and_its_champion_told_once(world: World) -> Non
     assert [a["filename"] for a in asked.attachments] == ["season.jpg"]
     everyone = (await fake.slash(w.alice, w.channel, "season", **{"global": True})).reply
     assert "tutti" in everyone.embeds[0]["title"]
+    chosen = SimpleNamespace(id=w.alice.id, bot=False, display_name="Alice", name="Alice")
+    history = await season_reply(w.sessions, w.front.painter, ChatRef(PLATFORM, str(w.channel.id)), "en",
+                                 last=False, everyone=False, asker=UserRef(PLATFORM, str(w.bob.id), "Bob"),
+                                 player=chosen)  # type: ignore[arg-type]
+    assert history.embed is not None and history.embed.title == "📅 Seasons of Alice · scopa"
+    assert "This month so far: place" in (history.embed.description or "")
 
     w.clock.now = DEC_1
     post = w.front.seasons.post
