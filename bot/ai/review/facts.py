@@ -113,6 +113,8 @@ class Reason:
         out: dict[str, object] = {"code": self.fault.value, "cards": [c.code for c in self.cards]}
         if self.fault in (Fault.LEFT_SWEEP, Fault.LEFT_TAKE):
             out.update(ranks=list(self.ranks), chance=round(self.chance, 3))
+        elif self.ranks:
+            out["ranks"] = list(self.ranks)
         if self.part:
             out["part"] = self.part
         if self.odds:
