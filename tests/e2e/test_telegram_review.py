@@ -145,6 +145,10 @@ async def test_a_stranger_pressing_review_is_refused_and_nothing_is_sent(tmp_pat
         d.group.members[carla.id] = "member"
         tg.user_starts_bot(carla)
         over = await _played_to_the_end(d)
+        for _ in range(200):
+            if not await d.bot.sessions.owed_notices(PLATFORM):
+                break
+            await asyncio.sleep(0.05)
         await d.bot.front.outbox.drain(5)
         before = {who: len(bot_messages(tg, who)) for who in (d.group, d.alice, d.bob, carla)}
         refused = await answered(tg, tg.tap(d.group, over, carla, "Review"))
