@@ -31,11 +31,14 @@ from bot.engine.moves import table_order
 from ..knowledge import Knowledge
 from ..medium import holds_any
 from ..reading import sweep_ranks
-from .outlook import Outlook, outlooks
+from .outlook import GUESSES, Outlook, outlooks
 
 LIKELIER = 0.1
 """How much likelier a sweep after the played move must be than after the best one to be
 the reason."""
+MORE_GUESSES = 4 * GUESSES
+"""Where the search's lines in `GUESSES` guesses favour nothing, they are followed again in this
+many (rare: a few plays in a hundred costly ones)."""
 PARTNER_GAP = 0.15
 """How much likelier, in the search's lines, the partner's scopa or settebello must be after the better
 move to be the reason (about twice the standard error of the difference)."""
@@ -135,8 +138,12 @@ def reason(view: SeatView, played: Move, best: Move, seed: str = "reason") -> Re
     found = _card_fact(view, played, best)
     if found is not None:
         return found
-    after_best, after_played = outlooks(view, [best, played], seed)
-    return _outlook_fact(view, after_best, after_played)
+    for guesses in (GUESSES, MORE_GUESSES):
+        after_best, after_played = outlooks(view, [best, played], seed, guesses)
+        read = _outlook_fact(view, after_best, after_played)
+        if read.fault is not Fault.BETTER:
+            break
+    return read
 
 
 def _card_fact(view: SeatView, played: Move, best: Move) -> Reason | None:
