@@ -91,9 +91,17 @@ def reason_text(play: GradedPlay, lang: str, variant: str, style: str = "napolet
         ranks = t(lang, "review.or").join(rank_name(rank, lang, style) for rank in reason.ranks)
         return t(lang, key, move=best, table=table, ranks=ranks)
     if fault in _FACT_FAULTS:
-        key = "review.reason.outlook_scope" if reason.part == "scope" else f"review.reason.{fault.value}"
+        key = f"review.reason.{_fact_key(reason, variant)}"
         return t(lang, key, move=best, **fact_words(reason, play.best, play.played, lang, style))
     return t(lang, f"review.reason.{fault.value}", move=best)
+
+
+def _fact_key(reason: Reason, variant: str) -> str:
+    """The catalogue entry of a fact read from the search's lines: on scope, its own (an escoba's
+    words are not a scopa's)."""
+    if reason.part != "scope":
+        return reason.fault.value
+    return "outlook_escoba" if is_escoba(variant) else "outlook_scope"
 
 
 def fact_words(reason: Reason, best: Move, played: Move, lang: str, style: str) -> dict[str, str]:
@@ -127,7 +135,7 @@ def hint_text(hint: Hint, lang: str, variant: str, style: str = "napoletane") ->
         ranks = t(lang, "review.or").join(rank_name(rank, lang, style) for rank in reason.ranks)
         why = t(lang, key, other=other, table=table, ranks=ranks)
     elif fault in _FACT_FAULTS:
-        key = "hint.reason.outlook_scope" if reason.part == "scope" else f"hint.reason.{fault.value}"
+        key = f"hint.reason.{_fact_key(reason, variant)}"
         why = t(lang, key, other=other, **fact_words(reason, hint.move, hint.other, lang, style))
     else:
         why = t(lang, f"hint.reason.{fault.value}", other=other)

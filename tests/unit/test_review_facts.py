@@ -146,3 +146,13 @@ def test_a_review_stored_before_the_new_reasons_still_loads() -> None:
     review = Review.from_dict(old)
     found = review.plays[0].reason
     assert found is not None and found.fault is Fault.BETTER and found.part == "" and found.odds == ()
+
+
+def test_the_scope_part_is_worded_as_escobas_in_an_escoba() -> None:
+    view = duel("4S 3D", "2C", "2D 8B", fill=10, taken="3B 6D")
+    found = Reason(Fault.OUTLOOK, part="scope", odds=(0.2, -0.1))
+    play = GradedPlay(0, 0, 0, move("3D"), move("4S"), 1.0, 2, view.table, view.hand, found)
+    assert "escobas" in (reason_text(play, "en", "escoba") or "")
+    said = reason_text(play, "en", "scopa") or ""
+    assert "+0.2" in said and "scope" in said
+    assert "−0,1" in (reason_text(play, "it", "scopa") or "")
