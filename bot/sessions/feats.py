@@ -2,9 +2,9 @@
 of one seat in one match (`seat_facts`), a player's figures over their matches (`tally`) for
 /stats, and the achievements a match earns (`earned`).
 
-Only matches that count earn achievements or make the figures: a practice match (hints, and
-any seat may be a friend's rehearsal) and a deal of the day (the same cards for everyone, which
-may be known before the match) are counted apart, as matches played and won
+Only matches that count earn achievements or make the figures: a practice match (played with
+hints on request) and a deal of the day (the same cards for everyone, which may be known before
+the match) earn none of them, and are counted apart, as matches played and won
 (`Tally.practice`, `Tally.dailies`).
 """
 
