@@ -90,7 +90,7 @@ def test_every_costly_play_of_simulated_matches_has_a_fact_that_tells_the_moves_
                 if play.loss < 0.3:
                     continue
                 costly += 1
-                assert play.reason is not None, play
+                assert play.reason is not None and play.reason.fault is not Fault.BETTER, play
                 assert play.line()["reason"]["code"] == play.reason.fault.value
                 reverse = reason(turn.view, play.best, play.played)
                 swapped = replace(play, played=play.best, best=play.played, reason=reverse)
