@@ -67,6 +67,11 @@ async def test_the_hint_is_a_legal_move_with_a_reason_and_plays_nothing(memory_s
     choice = sum(len(c.moves) for c in view.choices) > 1
     assert view.offers_hint is choice, "💡 only where there is a choice"
     assert any(b.label == "💡 Hint" for row in keyboard for b in row) is choice
+    if not choice:
+        with pytest.raises(Refused) as refused:
+            await taps.hint(memory_sessions, game_id, user, view.version)
+        assert refused.value.reason is Reason.NO_CHOICE
+        return
     given = await taps.hint(memory_sessions, game_id, user, view.version)
     assert any(given.hint.move in choice.moves for choice in view.choices)
     again = await taps.hint(memory_sessions, game_id, user, view.version)
