@@ -1279,8 +1279,8 @@ async def test_a_players_finished_matches_say_how_they_count_and_achievements_ar
     home = await store.ensure_chat("t", "p-alice", "Alice")
     seats = (SeatRow(0, alice, None, True, 0, False), SeatRow(1, None, "hard", True, 0, False))
     async with store.unit() as uow:
-        uow.add(DailyDeal(NewGame(home.id, alice, "scopone", {"target": 11}, 2, 0, "napoletane", "s", "",
-                                  seats), {"round": 1}, 1_500.0, DeadlineKind.TURN, "2026-11-25",
+        uow.add(DailyDeal(NewGame(home.id, alice, "scopone", {"target": 11}, 2, 0, "napoletane", "s",
+                                  "", seats), {"round": 1}, 1_500.0, DeadlineKind.TURN, "2026-11-25",
                           first.chat_id))
     daily = await store.get_game(uow.created)
     await store.commit_move(_move(daily, state={"over": True}, finish=_finish(daily, line='{"m":3}')))

@@ -36,7 +36,8 @@ SAME_AS_ENGLISH = {
     "lobby.seat_player", "lobby.seat_computer", "play.computer", "stats.title", "computer.name",
     "telegram.button.computer", "discord.button.computer", "telegram.seconds", "counts.no_primiera",
     "stats.summary", "daily.board.row", "hint.text", "telegram.play.compact_took",
-    "telegram.play.compact_laid",
+    "telegram.play.compact_laid", "feat.napola", "feats.earned", "feats.line", "replay.played_line",
+    "season.asker", "season.closed.next_row", "stats.achievement", "stats.apart", "stats.variant_record",
 }
 """The Spanish texts that are rightly the English ones: names, emoji and formats, nothing to translate."""
 
