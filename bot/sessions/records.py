@@ -374,4 +374,14 @@ class DailyDeal:
     asked_in: int
 
 
-Change = NewGame | LobbyChange | GameStart | GameCancel | SeatHandover | ChatChange | DailyDeal
+@dataclass(frozen=True, slots=True)
+class GameNotes:
+    """Notes of game `game_id` (its `ui_refs`, `GameStore.set_ref`) written together: each key
+    set to its value, or dropped for None. Two notes that must never be seen one without the
+    other (an owed notice and the mark that it was owed) go in one unit."""
+
+    game_id: int
+    notes: tuple[tuple[str, str | None], ...]
+
+
+Change = NewGame | LobbyChange | GameStart | GameCancel | SeatHandover | ChatChange | DailyDeal | GameNotes

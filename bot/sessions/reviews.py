@@ -33,9 +33,9 @@ from ..engine.record import RecordError, parse_records
 from .directory import Directory
 from .events import Event, MatchEnded, ReviewOwed
 from .games import EventBus, Games
-from .notices import Notices
+from .notices import Notices, dump_notice, notice_key
 from .ports import GameStore
-from .records import GameRow, GameStatus, ReviewSeatRow
+from .records import GameNotes, GameRow, GameStatus, ReviewSeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .review_turns import ReviewTurns
@@ -269,12 +269,17 @@ class Reviews:
 
     async def _owe_line(self, row: GameRow, ready: bool) -> None:
         """Owe the chat's accuracy line with the first request: one not made yet, or made unasked
-        (a review made on request before `LINE` was kept owed its line then)."""
-        mark = (await self.store.get_refs(row.id)).get(LINE)
+        (a review made on request before `LINE` was kept owed its line then). The line and the
+        mark that it is owed are written together: a process killed between two writes would
+        leave the line delivered and still due, and the next asker would owe it again."""
+        refs = await self.store.get_refs(row.id)
+        mark = refs.get(LINE)
         if mark == LINE_OWED or (mark is None and ready):
             return
-        await self.notices.owe(await self._owed(row, None, ""))
-        await self.store.set_ref(row.id, LINE, LINE_OWED)
+        line = await self._owed(row, None, "")
+        owed = () if notice_key(line) in refs else ((notice_key(line), dump_notice(line)),)
+        async with self.store.unit() as uow:
+            uow.add(GameNotes(row.id, (*owed, (LINE, LINE_OWED))))
 
     def _keep(self, task: asyncio.Future[None]) -> None:
         self._delivering.add(task)

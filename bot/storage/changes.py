@@ -20,6 +20,7 @@ from .models import (
     ChatChange,
     DailyDeal,
     GameCancel,
+    GameNotes,
     GameStart,
     LobbyChange,
     MatchFinish,
@@ -286,7 +287,19 @@ def plan(change: Change, now: float, dialect: Dialect) -> Plan:
         return seat_handover(change)
     if isinstance(change, DailyDeal):
         return daily_deal(change, now)
+    if isinstance(change, GameNotes):
+        return game_notes(change)
     return chat_change(change, dialect)
+
+
+def game_notes(change: GameNotes) -> Plan:
+    for key, value in change.notes:
+        if value is None:
+            yield Step("DELETE FROM ui_refs WHERE game_id=? AND key=?", (change.game_id, key))
+        else:
+            yield Step("INSERT INTO ui_refs (game_id, key, value) VALUES (?, ?, ?) "
+                       "ON CONFLICT (game_id, key) DO UPDATE SET value=excluded.value",
+                       (change.game_id, key, value))
 
 
 def _float(value: float | None) -> float | None:

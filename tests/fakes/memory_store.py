@@ -23,6 +23,7 @@ from bot.sessions.records import (
     Deadline,
     DeadlineKind,
     GameCancel,
+    GameNotes,
     GameRow,
     GameStart,
     GameStatus,
@@ -233,6 +234,14 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, UnitStore):
             return self._new_game(change, now)
         if isinstance(change, DailyDeal):
             return self._daily_deal(change, now)
+        if isinstance(change, GameNotes):
+            refs = self._games[change.game_id].refs
+            for key, value in change.notes:
+                if value is None:
+                    refs.pop(key, None)
+                else:
+                    refs[key] = value
+            return None
         game = self._games.get(change.game_id)
         status = GameStatus.RUNNING if isinstance(change, SeatHandover) else (
             change.expected_status if isinstance(change, GameCancel) else GameStatus.LOBBY)

@@ -21,7 +21,7 @@ import pytest
 from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.ports import SENDS_KEPT, DailyClaimed, Served, StorageFailed
-from bot.sessions.records import DailyDeal, Deadline, DeadlineKind, GameStatus, MatchKind
+from bot.sessions.records import DailyDeal, Deadline, DeadlineKind, GameNotes, GameStatus, MatchKind
 from bot.storage import (
     ChatChange,
     GameCancel,
@@ -970,6 +970,20 @@ async def test_message_references_are_kept_per_game(store: Any) -> None:
     assert await store.get_refs(first.id) == {"table": "102"}
     assert await store.get_refs(second.id) == {"table": "200"}
     assert await store.get_refs(second.id + 1000) == {}
+
+
+async def test_notes_written_in_one_unit_are_all_kept_or_none(store: Any) -> None:
+    """An owed notice and the mark that it is owed: never one without the other."""
+    game = await _running(store, "g1")
+    await store.set_ref(game.id, "review:line", "due")
+    async with store.unit() as uow:
+        uow.add(GameNotes(game.id, (("notice:3:review:", "{}"), ("review:line", "owed"), ("gone", None))))
+    assert await store.get_refs(game.id) == {"notice:3:review:": "{}", "review:line": "owed"}
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(GameNotes(game.id, (("notice:9:other", "{}"), ("review:line", "again"))))
+            uow.add(GameCancel(game.id, GameStatus.LOBBY))
+    assert await store.get_refs(game.id) == {"notice:3:review:": "{}", "review:line": "owed"}
 
 
 
