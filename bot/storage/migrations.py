@@ -281,4 +281,19 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX games_chat_finished ON games(chat_id, finished_at) WHERE status = 'finished';
     """,
+    # 17: the chats' tournaments, each one row whose state is a JSON text written over its
+    # version; one open (signing up or running) per chat.
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX tournaments_one_open ON tournaments(chat_id) WHERE status IN ('signup', 'running');
+    CREATE INDEX tournaments_running ON tournaments(status) WHERE status = 'running';
+    """,
 )

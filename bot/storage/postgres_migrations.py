@@ -275,4 +275,18 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX games_chat_finished ON games(chat_id, finished_at) WHERE status = 'finished';
     """,
+    # 15: the chats' tournaments (SQLite's 17).
+    """
+    CREATE TABLE tournaments (
+        id BIGSERIAL PRIMARY KEY,
+        chat_id BIGINT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE UNIQUE INDEX tournaments_one_open ON tournaments(chat_id) WHERE status IN ('signup', 'running');
+    CREATE INDEX tournaments_running ON tournaments(status) WHERE status = 'running';
+    """,
 )
