@@ -532,6 +532,41 @@ class SeasonStore(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A tournament as stored: its whole state one JSON text (`sessions.tournaments`), written
+    only over the `version` it was read at, so that of two processes advancing it one wins."""
+
+    id: int
+    chat_id: int
+    status: str
+    version: int
+    state: str
+
+
+class TournamentStore(Protocol):
+    """The chats' tournaments: at most one open (signing up or running) per chat."""
+
+    async def open_tournament(self, chat_id: int, state: str, now: float) -> int | None:
+        """A new tournament in sign-up, its id; None when the chat has one open already."""
+        ...
+
+    async def tournament(self, tournament_id: int) -> TournamentRow | None: ...
+
+    async def chat_tournament(self, chat_id: int) -> TournamentRow | None:
+        """The chat's open tournament (signing up or running), if any."""
+        ...
+
+    async def running_tournaments(self) -> list[TournamentRow]:
+        """Every running tournament, for the steps a stopped process owes them."""
+        ...
+
+    async def save_tournament(self, tournament_id: int, version: int, status: str, state: str,
+                              now: float) -> bool:
+        """Write the tournament as version `version + 1`, if it is still at `version`."""
+        ...
+
+
 class PlayerData(Protocol):
     """What is kept about one player, to show them and to erase."""
 
@@ -568,7 +603,7 @@ class PlayerData(Protocol):
 
 
 class GameStore(GameRepository, ChatDirectory, Reports, MessageCoordination, OwnerStore,
-                PlayerData, SeasonStore, Protocol):
+                PlayerData, SeasonStore, TournamentStore, Protocol):
     """A whole store: every port above, on one database."""
 
     def on_failure(self, note: Callable[[StorageFailed], None]) -> None:

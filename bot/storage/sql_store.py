@@ -42,6 +42,7 @@ from .rows import (
     player_stats,
 )
 from .season_sql import SeasonSql
+from .tournament_sql import TournamentSql
 
 PLAYER_COLUMNS = ("id", "platform", "user_key", "display_name", "language", "platform_language",
                   "can_dm", "dm_pings", "is_computer", "quiet_turns")
@@ -51,7 +52,7 @@ GAME_COLUMNS = ("id", "chat_id", "creator_id", "variant", "options", "players", 
 _PLAYER_SELECT = f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players"
 
 
-class SqlStore(OwnerSql, SeasonSql, UnitStore):
+class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
     dialect: Dialect
     clock: Any
 

@@ -47,6 +47,7 @@ from bot.storage.base import UnitStore
 from .memory_owners import MemoryOwners
 from .memory_privacy import MemoryPrivacy
 from .memory_seasons import MemorySeasons
+from .memory_tournaments import MemoryTournaments
 
 _OPEN = ("lobby", "running")
 _LADDERS = ("duel", "ffa", "team")
@@ -68,7 +69,7 @@ class _Game:
     refs: dict[str, str] = field(default_factory=dict)
 
 
-class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, UnitStore):
+class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments, UnitStore):
     shared = False
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:

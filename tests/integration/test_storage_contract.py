@@ -1378,3 +1378,23 @@ async def test_a_season_is_closed_in_each_chat_once_by_one_owner_at_a_time(store
     assert [c.id for c in await store.claim_season_closes("2026-12", start, end, "p1", later, 60.0,
                                                            Served(frozenset({"x"})))] == [], "not served"
     assert await backend.rows("season_closes") == 3
+
+
+async def test_a_chat_has_one_open_tournament_written_over_its_version(store: Any,
+                                                                     backend: Backend) -> None:
+    chat = await store.ensure_chat("telegram", "-900", "Torneo")
+    first = await store.open_tournament(chat.id, '{"n": 0}', backend.clock.now)
+    assert first is not None
+    other = await backend.open()
+    assert await other.open_tournament(chat.id, "{}", backend.clock.now) is None, "one open per chat"
+    row = await other.chat_tournament(chat.id)
+    assert (row.id, row.status, row.version, row.state) == (first, "signup", 0, '{"n": 0}')
+    assert await store.save_tournament(first, 0, "running", '{"n": 1}', backend.clock.now)
+    assert not await other.save_tournament(first, 0, "running", '{"n": 2}', backend.clock.now), \
+        "a second writer over the same version writes nothing"
+    assert [r.state for r in await other.running_tournaments()] == ['{"n": 1}']
+    assert await other.save_tournament(first, 1, "finished", '{"n": 3}', backend.clock.now)
+    assert await store.chat_tournament(chat.id) is None
+    assert (await store.tournament(first)).status == "finished"
+    assert await store.open_tournament(chat.id, "{}", backend.clock.now) is not None, "finished: a new one"
+    assert await backend.rows("tournaments") == 2
