@@ -46,6 +46,7 @@ from .reviews import MatchReview, ReviewAsked, Reviews
 from .scheduler import Scheduler
 from .settings import Settings
 from .thinking import Chooser, ComputerPool, Think, think_in_thread
+from .tournament_play import Tournaments
 from .views import (
     ChatSettings,
     GameSummary,
@@ -136,6 +137,9 @@ class Sessions:
                            self._scheduler, self._queries, self._settings, self._reviews, self._daily,
                            self._hints, self._holds, self._notices)
         """Its use-case handlers, each on the ports it needs."""
+        self.tournaments = Tournaments(store, self._directory, self._lobby, clock)
+        """The chats' tournaments (`sessions.tournament_play`)."""
+        self._bus.subscribe(self.tournaments.on_event)
         self.privacy = Privacy(store, self._directory, self._games, self._play, self._bus, self._alarm,
                                clock, self._holds)
         """A player's data: shown whole, erased at once (`sessions.privacy`)."""

@@ -302,7 +302,7 @@ class OptionError(ValueError):
         self.word = word
 
 
-TARGETS = (1, 11, 16, 21, 31)
+MAX_TARGET = 101
 
 
 def parse_options(words: Sequence[str], variants: Sequence[str]) -> Options:
@@ -317,7 +317,7 @@ def parse_options(words: Sequence[str], variants: Sequence[str]) -> Options:
             fmt = Format.KNOCKOUT
         elif key == "swiss" and value.isdigit() and 1 <= int(value) <= MAX_SWISS_ROUNDS:
             fmt, rounds = Format.SWISS, int(value)
-        elif key == "target" and value.isdigit() and int(value) in TARGETS:
+        elif key == "target" and value.isdigit() and 1 <= int(value) <= MAX_TARGET:
             target = int(value)
         elif word == "duplicate":
             duplicate = True

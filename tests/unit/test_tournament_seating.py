@@ -114,6 +114,6 @@ def test_options_read_and_refuse() -> None:
         11,
     )
     assert parse_options([], ["scopa"]).format is Format.KNOCKOUT
-    for bad in (["swiss=0"], ["target=7"], ["fast"], ["swiss=x"]):
+    for bad in (["swiss=0"], ["target=0"], ["target=102"], ["fast"], ["swiss=x"]):
         with pytest.raises(OptionError):
             parse_options(bad, ["scopa"])

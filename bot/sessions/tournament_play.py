@@ -1,0 +1,434 @@
+"""A chat's tournament as it is played: sign-up, start, each round's matches, advancing.
+
+A chat's thread holds one open game at a time, so a round's tables are played one after the
+other in the thread the tournament was opened in, each an ordinary match of the chat (private
+hands, clocks and computer turns as in any match), opened and started by the bot.
+
+Advancing is written over the tournament's stored version (`TournamentStore.save_tournament`):
+of several processes seeing a match end, one records it and starts the next match; the others
+find the version moved on and do nothing. A step a stopped process owed (a match ended but not
+recorded, a next match not started) is done by `resume`, which every process runs at start and
+at each look (`LOOK_EVERY`); a match opened but not yet recorded is recognised by its players.
+
+A match still open `ROUND_DEADLINE` seconds after it started is stopped and decided: the player
+who played (no seat handed to the computer) wins it; when both or neither played, the higher
+seed. Absent players' turns are played by the computer meanwhile, as in every match.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from . import events as ev
+from .directory import Directory
+from .lobby import Lobby
+from .ports import GameStore, TournamentRow
+from .ratings import ladder_for
+from .records import GameRow, GameStatus
+from .refs import ChatRef, UserRef
+from .tournaments import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROUND_DEADLINE,
+    Entrant,
+    Format,
+    OptionError,
+    Options,
+    Pairing,
+    Round,
+    Status,
+    TournamentView,
+    champion_of,
+    knockout_first_round,
+    knockout_next_round,
+    knockout_rounds,
+    parse_options,
+    seeded,
+    standings,
+    swiss_round,
+)
+
+log = logging.getLogger(__name__)
+
+LOOK_EVERY = 60.0
+
+
+class TournamentRefused(Exception):
+    """A tournament request refused, changing nothing; `code` names why for the catalogue
+    (`tournament.refused.<code>`), `detail` what the user typed where it helps."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(code)
+        self.code = code
+        self.detail = detail
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentNews:
+    """What the chat is told: a round complete (its standings), or the tournament won."""
+
+    view: TournamentView
+    round_done: int | None = None
+    champion: str | None = None
+
+
+Listener = Callable[[TournamentNews], Awaitable[None]]
+
+
+def _load(row: TournamentRow) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(row.state)
+    return data
+
+
+def _rounds(state: dict[str, Any]) -> list[Round]:
+    return [
+        Round(r["number"], tuple(_pairing(p) for p in r["pairings"]), r.get("started_at", 0.0))
+        for r in state["rounds"]
+    ]
+
+
+def _pairing(p: dict[str, Any]) -> Pairing:
+    score = p.get("score")
+    return Pairing(
+        p["table"], p["first"], p.get("second"), p.get("match"), p.get("winner"),
+        tuple(score) if score else None, bool(p.get("forfeit")), p.get("luck"),
+    )
+
+
+def _players(state: dict[str, Any]) -> tuple[Entrant, ...]:
+    return tuple(Entrant(**e) for e in state["players"])
+
+
+def view_of(row: TournamentRow) -> TournamentView:
+    state = _load(row)
+    players = _players(state)
+    played = _rounds(state)
+    fmt = Format(state["format"])
+    rows = standings(players, played, knockout=fmt is Format.KNOCKOUT) if players else ()
+    planned = state["swiss_rounds"] if fmt is Format.SWISS else (
+        knockout_rounds(len(players)) if row.status != Status.SIGNUP else 0)
+    return TournamentView(
+        id=str(row.id), chat=state["chat_key"], place=state["place"], variant=state["variant"],
+        format=fmt, rounds=planned, status=Status(row.status), creator=state["creator"],
+        target=state.get("target"), duplicate=bool(state.get("duplicate")), players=players,
+        played=tuple(played), standings=rows, champion=state.get("champion"),
+    )
+
+
+class Tournaments:
+    def __init__(self, store: GameStore, directory: Directory, lobby: Lobby,
+                 clock: Callable[[], float]) -> None:
+        self.store = store
+        self.directory = directory
+        self.lobby = lobby
+        self.clock = clock
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    async def _tell(self, news: TournamentNews) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(news)
+            except Exception:
+                log.exception("tournament listener failed")
+
+    # ---- sign-up -------------------------------------------------------------
+
+    async def open(self, chat_ref: ChatRef, user: UserRef, words: Sequence[str],
+                   variants: Sequence[str]) -> TournamentView:
+        try:
+            options = parse_options(words, variants)
+        except OptionError as exc:
+            raise TournamentRefused("bad_option", exc.word) from None
+        chat = await self.directory.chat(chat_ref, user.language)
+        variant = options.variant or str(chat.defaults.get("variant") or "scopa")
+        state = {
+            "platform": chat.platform, "chat_key": chat.chat_key, "place": chat_ref.place,
+            "title": chat_ref.title, "creator": user.key, "variant": variant,
+            "format": options.format.value, "swiss_rounds": options.swiss_rounds,
+            "target": options.target, "duplicate": options.duplicate,
+            "seed": secrets.randbits(32), "players": [_entrant(user)], "rounds": [],
+            "champion": None,
+        }
+        made = await self.store.open_tournament(chat.id, json.dumps(state), self.clock())
+        if made is None:
+            raise TournamentRefused("already_open")
+        row = await self.store.tournament(made)
+        assert row is not None
+        return view_of(row)
+
+    async def current(self, chat_ref: ChatRef) -> TournamentView | None:
+        chat = await self.directory.chat(chat_ref)
+        row = await self.store.chat_tournament(chat.id)
+        return None if row is None else view_of(row)
+
+    async def join(self, chat_ref: ChatRef, user: UserRef) -> TournamentView:
+        def change(state: dict[str, Any]) -> None:
+            if any(e["user"] == user.key for e in state["players"]):
+                raise TournamentRefused("already_joined")
+            if len(state["players"]) >= MAX_PLAYERS:
+                raise TournamentRefused("full", str(MAX_PLAYERS))
+            state["players"].append(_entrant(user))
+
+        return await self._signup_change(chat_ref, change)
+
+    async def leave(self, chat_ref: ChatRef, user: UserRef) -> TournamentView:
+        def change(state: dict[str, Any]) -> None:
+            if not any(e["user"] == user.key for e in state["players"]):
+                raise TournamentRefused("not_joined")
+            state["players"] = [e for e in state["players"] if e["user"] != user.key]
+
+        return await self._signup_change(chat_ref, change)
+
+    async def _signup_change(self, chat_ref: ChatRef,
+                             change: Callable[[dict[str, Any]], None]) -> TournamentView:
+        row = await self._open_row(chat_ref)
+        if row.status != Status.SIGNUP:
+            raise TournamentRefused("started")
+        state = _load(row)
+        change(state)
+        return await self._save(row, Status.SIGNUP, state)
+
+    async def _open_row(self, chat_ref: ChatRef) -> TournamentRow:
+        chat = await self.directory.chat(chat_ref)
+        row = await self.store.chat_tournament(chat.id)
+        if row is None:
+            raise TournamentRefused("none")
+        return row
+
+    async def _save(self, row: TournamentRow, status: Status, state: dict[str, Any]) -> TournamentView:
+        if not await self.store.save_tournament(row.id, row.version, status.value, json.dumps(state),
+                                                self.clock()):
+            raise TournamentRefused("changed")
+        saved = await self.store.tournament(row.id)
+        assert saved is not None
+        return view_of(saved)
+
+    async def start(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> TournamentView:
+        row = await self._open_row(chat_ref)
+        state = _load(row)
+        if not is_admin and user.key != state["creator"]:
+            raise TournamentRefused("not_allowed")
+        if row.status != Status.SIGNUP:
+            raise TournamentRefused("started")
+        if len(state["players"]) < MIN_PLAYERS:
+            raise TournamentRefused("too_few", str(MIN_PLAYERS))
+        players = await self._rated(state)
+        state["players"] = [asdict(p) for p in seeded(players, int(state["seed"]))]
+        entrants = _players(state)
+        first = (knockout_first_round(entrants) if state["format"] == Format.KNOCKOUT.value
+                 else swiss_round(entrants, []))
+        state["rounds"] = [_round_json(Round(1, first, self.clock()))]
+        view = await self._save(row, Status.RUNNING, state)
+        await self.advance(int(view.id))
+        return await self._view(int(view.id))
+
+    async def _rated(self, state: dict[str, Any]) -> list[Entrant]:
+        out = []
+        ids: dict[str, int] = {}
+        for e in state["players"]:
+            player = await self.directory.known_player(state["platform"], e["user"])
+            if player is not None:
+                ids[e["user"]] = player.id
+        ratings = await self.store.ratings(ids.values(), ladder_for([[0], [1]]))
+        for e in state["players"]:
+            rating = ratings.get(ids.get(e["user"], -1))
+            out.append(Entrant(e["user"], e["name"], rating=rating.mu if rating else 0.0))
+        return out
+
+    async def cancel(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> TournamentView:
+        row = await self._open_row(chat_ref)
+        state = _load(row)
+        if not is_admin and user.key != state["creator"]:
+            raise TournamentRefused("not_allowed")
+        view = await self._save(row, Status.CANCELLED, state)
+        match = self._playing(_rounds(state))
+        if match is not None and match.match is not None:
+            open_row = await self.store.get_game(int(match.match))
+            if open_row is not None and open_row.status.open:
+                await self.lobby.abandon(self._chat_ref(state))
+        return view
+
+    async def _view(self, tournament_id: int) -> TournamentView:
+        row = await self.store.tournament(tournament_id)
+        assert row is not None
+        return view_of(row)
+
+    # ---- advancing -----------------------------------------------------------
+
+    async def on_event(self, event: ev.Event) -> None:
+        """A match ended: advance its chat's tournament, if it was one of its matches."""
+        if not isinstance(event, ev.MatchEnded):
+            return
+        chat = await self.directory.chat(ChatRef(event.platform, event.chat_key))
+        row = await self.store.chat_tournament(chat.id)
+        if row is not None and row.status == Status.RUNNING:
+            await self.advance(row.id)
+
+    async def resume(self) -> None:
+        """Do every step the running tournaments are owed (after a restart, or a lost race)."""
+        for row in await self.store.running_tournaments():
+            try:
+                await self.advance(row.id)
+            except Exception:
+                log.exception("tournament %s: advancing failed; the next look tries again", row.id)
+
+    async def advance(self, tournament_id: int) -> None:
+        """Record ended matches, seat the next round when one is complete, start the next match;
+        each step written over the version read, so done once of all processes."""
+        for _ in range(64):
+            row = await self.store.tournament(tournament_id)
+            if row is None or row.status != Status.RUNNING:
+                return
+            step = await self._step(row)
+            if step is None:
+                return
+            status, state, news = step
+            if not await self.store.save_tournament(row.id, row.version, status.value,
+                                                    json.dumps(state), self.clock()):
+                continue
+            if news is not None:
+                saved = await self.store.tournament(row.id)
+                assert saved is not None
+                await self._tell(replace(news, view=view_of(saved)))
+
+    async def _step(self, row: TournamentRow
+                    ) -> tuple[Status, dict[str, Any], TournamentNews | None] | None:
+        state = _load(row)
+        played = _rounds(state)
+        current = played[-1]
+        playing = self._playing(played)
+        if playing is not None:
+            decided = await self._decided(state, playing, current)
+            if decided is not None:
+                played[-1] = _with(current, decided)
+                state["rounds"][-1] = _round_json(played[-1])
+                return Status.RUNNING, state, None
+            if playing.match is not None:
+                return None
+            game = await self._start_match(state, playing)
+            if game is None:
+                return None
+            played[-1] = _with(current, replace(playing, match=str(game)))
+            state["rounds"][-1] = _round_json(played[-1])
+            return Status.RUNNING, state, None
+        players = _players(state)
+        fmt = Format(state["format"])
+        view = view_of(row)
+        done = current.number
+        last = (len(current.pairings) == 1 if fmt is Format.KNOCKOUT
+                else current.number >= int(state["swiss_rounds"]))
+        if last:
+            rows = standings(players, played, knockout=fmt is Format.KNOCKOUT)
+            state["champion"] = champion_of(fmt, rows, played)
+            return Status.FINISHED, state, TournamentNews(view, round_done=done,
+                                                          champion=state["champion"])
+        following = (knockout_next_round(current) if fmt is Format.KNOCKOUT
+                     else swiss_round(players, played))
+        state["rounds"].append(_round_json(Round(done + 1, following, self.clock())))
+        return Status.RUNNING, state, TournamentNews(view, round_done=done)
+
+    @staticmethod
+    def _playing(played: Sequence[Round]) -> Pairing | None:
+        if not played:
+            return None
+        return next((p for p in played[-1].pairings if not p.decided), None)
+
+    async def _decided(self, state: dict[str, Any], pairing: Pairing, current: Round) -> Pairing | None:
+        """The pairing with its winner once its match is over (or past the round's deadline)."""
+        if pairing.match is None:
+            return None
+        game = await self.store.get_game(int(pairing.match))
+        if game is None:
+            return None
+        if game.status == GameStatus.FINISHED:
+            results = await self.store.results(game.id)
+            won = next((r for r in results if r.won), None)
+            keys = await self._keys(game)
+            by_seat = {r.seat: r for r in results}
+            if won is None or won.seat not in keys:
+                return replace(pairing, winner=pairing.first, forfeit=True)
+            first_seat = next(s for s, k in keys.items() if k == pairing.first)
+            second_seat = next(s for s, k in keys.items() if k != pairing.first)
+            score = (by_seat[first_seat].points if first_seat in by_seat else 0,
+                     by_seat[second_seat].points if second_seat in by_seat else 0)
+            return replace(pairing, winner=keys[won.seat], score=score)
+        if game.status.open and self.clock() - game.created_at < ROUND_DEADLINE:
+            return None
+        if game.status.open:
+            await self.lobby.abandon(self._chat_ref(state))
+        return replace(pairing, winner=await self._present(game, pairing), forfeit=True)
+
+    async def _present(self, game: GameRow, pairing: Pairing) -> str:
+        keys = await self._keys(game)
+        absent = {keys.get(s.seat) for s in game.seats if s.autoplay or s.timeouts > 0}
+        if pairing.second is not None and pairing.first in absent and pairing.second not in absent:
+            return pairing.second
+        return pairing.first
+
+    async def _keys(self, game: GameRow) -> dict[int, str]:
+        keys: dict[int, str] = {}
+        for seat in game.seats:
+            player = seat.player
+            if player is None and seat.player_id is not None:
+                player = await self.store.get_player(seat.player_id)
+            if player is not None:
+                keys[seat.seat] = player.user_key
+        return keys
+
+    def _chat_ref(self, state: dict[str, Any]) -> ChatRef:
+        return ChatRef(state["platform"], state["chat_key"], state.get("title"),
+                       thread=state["place"] or None)
+
+    async def _start_match(self, state: dict[str, Any], pairing: Pairing) -> int | None:
+        """Open and start the pairing's match in the tournament's thread; the match already open
+        there for this pairing (started by a process that stopped before recording it) is
+        adopted; another game open there is waited for."""
+        chat_ref = self._chat_ref(state)
+        chat = await self.directory.chat(chat_ref)
+        open_row = await self.store.open_game(chat.id, chat_ref.place)
+        wanted = {pairing.first, pairing.second}
+        if open_row is not None:
+            if set((await self._keys(open_row)).values()) == wanted and open_row.status.open:
+                if open_row.status == GameStatus.LOBBY:
+                    await self.lobby.start(chat_ref, self._user(state, pairing.first), is_admin=True)
+                return open_row.id
+            return None
+        first, second = self._user(state, pairing.first), self._user(state, str(pairing.second))
+        options: dict[str, Any] = {"players": 2}
+        if state.get("target"):
+            options["target"] = state["target"]
+        lobby = await self.lobby.new_game(chat_ref, first, state["variant"], options)
+        await self.lobby.join(chat_ref, second, ready=True)
+        await self.lobby.start(chat_ref, first, is_admin=True)
+        return int(lobby.game_id)
+
+    @staticmethod
+    def _user(state: dict[str, Any], key: str) -> UserRef:
+        name = next((e["name"] for e in state["players"] if e["user"] == key), key)
+        return UserRef(state["platform"], key, name)
+
+
+def _entrant(user: UserRef) -> dict[str, Any]:
+    return asdict(Entrant(user.key, user.name))
+
+
+def _with(current: Round, pairing: Pairing) -> Round:
+    return Round(current.number,
+                 tuple(pairing if p.table == pairing.table else p for p in current.pairings),
+                 current.started_at)
+
+
+def _round_json(round_: Round) -> dict[str, Any]:
+    return {"number": round_.number, "started_at": round_.started_at,
+            "pairings": [asdict(p) for p in round_.pairings]}
+
+
+__all__ = ["Options", "TournamentNews", "TournamentRefused", "Tournaments", "view_of"]
