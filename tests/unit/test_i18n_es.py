@@ -38,6 +38,8 @@ SAME_AS_ENGLISH = {
     "stats.summary", "daily.board.row", "hint.text", "telegram.play.compact_took",
     "telegram.play.compact_laid", "feat.napola", "feats.earned", "feats.line", "replay.played_line",
     "season.asker", "season.closed.next_row", "stats.achievement", "stats.apart", "stats.variant_record",
+    # a tournament's table: two names and a dash
+    "tournament.pairing",
 }
 """The Spanish texts that are rightly the English ones: names, emoji and formats, nothing to translate."""
 

@@ -35,7 +35,8 @@ from .webhook import WebhookServer
 log = logging.getLogger(__name__)
 
 MENU_COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "review", "rules",
-                 "settings", "help", "daily", "puzzle", "season", "privacy", "mydata", "forgetme")
+                 "settings", "help", "daily", "puzzle", "season", "tournament", "privacy", "mydata",
+                 "forgetme")
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 DEFAULT_API = "https://api.telegram.org/bot"
 REFUSED = ("Telegram refused the token in TELEGRAM_TOKEN: copy it again from @BotFather "
@@ -205,6 +206,7 @@ class TelegramFrontEnd:
                                              name="telegram-owed")
         self.owner_commands.start()
         self.seasons.start()
+        self.handlers.tournament.start()
         self.handlers.privacy.start()
         assert app.updater is not None
         if self.webhook_url:
@@ -238,6 +240,7 @@ class TelegramFrontEnd:
             await asyncio.gather(self._sweeping, return_exceptions=True)
         await self.owner_commands.stop()
         await self.seasons.stop()
+        await self.handlers.tournament.stop()
         await self.handlers.privacy.stop()
         if self._presenting is not None:
             with contextlib.suppress(TimeoutError):

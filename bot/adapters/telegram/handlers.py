@@ -67,6 +67,7 @@ from .reviews import asked_key
 from .seasons import season_content, season_subject
 from .settings_view import settings_answer
 from .taps import TapHandlers
+from .tournament import TournamentFront
 
 log = logging.getLogger(__name__)
 
@@ -108,12 +109,14 @@ class Handlers:
         self.throttle = CommandThrottle()
         self.taps = TapHandlers(sessions, presenter)
         self.privacy = PrivacyHandlers(sessions, presenter.outbox)
+        self.tournament = TournamentFront(sessions, presenter)
         self._tasks: set[asyncio.Task[None]] = set()
 
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         for name in COMMANDS:
             application.add_handler(CommandHandler(name, _counted(name, getattr(self, f"cmd_{name}"))))
         self.privacy.install(application)
+        self.tournament.install(application)
         application.add_handler(CallbackQueryHandler(self.taps.on_tap))
         application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrated))
         application.add_handler(MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND,
@@ -267,7 +270,7 @@ class Handlers:
             t(lang, "help.text") + "\n\n" + newgame_help(lang, variant=variant) + "\n\n"
             + t(lang, "telegram.help.extra") + "\n\n" + t(lang, "telegram.help.solo")
             + "\n\n" + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"
-            + t(lang, "season.help") + "\n\n"
+            + t(lang, "season.help") + "\n\n" + t(lang, "tournament.help") + "\n\n"
             + t(lang, "privacy.help") + "\n\n" + card_legend(style, lang, buttons=True)))
 
     async def _group_only(self, update: Update) -> Found | None:

@@ -1,0 +1,224 @@
+"""/tournament on Telegram: the sign-up message with its buttons, the standings, cancelling, and
+what the group is told as rounds complete (how a tournament is played: `sessions.tournament_play`).
+
+The buttons carry `trn|<action>|<tournament id>`; a tap is taken only from a message that shows
+that button (a forged one is refused) and for the tournament open in that chat now."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram.error import TelegramError
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from ...engine.rules import Variant
+from ...i18n import t
+from ...sessions import ChatRef, Sessions
+from ...sessions.tournament_play import LOOK_EVERY, TournamentNews, TournamentRefused
+from ...sessions.tournaments import Format, Status, TournamentView
+from .askers import is_admin
+from .callbacks import shows_button
+from .content import Content
+from .identity import PLATFORM, chat_ref, is_group, topic_of, user_ref
+from .keyboards import Button, Keyboard
+from .markup import escape
+from .present import Presenter
+
+log = logging.getLogger(__name__)
+
+PREFIX = "trn"
+ACTIONS = ("join", "leave", "start", "cancel")
+CANCEL_WORDS = frozenset({"cancel", "annulla", "cancelar", "stop"})
+Context = ContextTypes.DEFAULT_TYPE
+
+
+def tournament_text(view: TournamentView, lang: str) -> str:
+    """The tournament in words: its title and players in sign-up, then each round's tables and
+    the standings; the champion once won."""
+    fmt = (t(lang, "tournament.format.swiss", rounds=view.rounds) if view.format is Format.SWISS
+           else t(lang, "tournament.format.knockout"))
+    lines = [t(lang, "tournament.title", variant=view.variant, format=fmt)]
+    if view.target:
+        lines.append(t(lang, "tournament.target", target=view.target))
+    if view.status is Status.SIGNUP:
+        names = ", ".join(p.name for p in view.players)
+        lines += [t(lang, "tournament.players", count=len(view.players), names=names),
+                  t(lang, "tournament.signup_hint")]
+        return "\n".join(lines)
+    for round_ in view.played:
+        lines += ["", t(lang, "tournament.round", number=round_.number)]
+        for p in round_.pairings:
+            if p.second is None:
+                lines.append(t(lang, "tournament.bye", name=view.name_of(p.first)))
+                continue
+            pair = {"first": view.name_of(p.first), "second": view.name_of(p.second)}
+            if p.winner is None:
+                lines.append(t(lang, "tournament.pairing", **pair))
+            elif p.forfeit:
+                lines.append(t(lang, "tournament.pairing_forfeit", winner=view.name_of(p.winner), **pair))
+            else:
+                score = f"{p.score[0]}–{p.score[1]}" if p.score else ""
+                lines.append(t(lang, "tournament.pairing_won", winner=view.name_of(p.winner),
+                               score=score, **pair))
+    lines += ["", t(lang, "tournament.standings")]
+    for row in view.standings:
+        if row.out:
+            lines.append(t(lang, "tournament.row_out", place=row.place, name=row.name))
+        else:
+            lines.append(t(lang, "tournament.row", place=row.place, name=row.name, points=row.points,
+                           wins=row.wins, losses=row.losses))
+    if view.champion:
+        lines += ["", t(lang, "tournament.champion", name=view.name_of(view.champion))]
+    return "\n".join(lines)
+
+
+def signup_keyboard(view: TournamentView, lang: str) -> Keyboard:
+    def button(action: str) -> Button:
+        return Button(t(lang, f"tournament.button.{action}"), data=f"{PREFIX}|{action}|{view.id}")
+
+    return ((button("join"), button("leave")), (button("start"), button("cancel")))
+
+
+def _markup(keyboard: Keyboard) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data) for b in row]
+                                 for row in keyboard])
+
+
+class TournamentFront:
+    """The command, the sign-up buttons, the group told of each round, and the look every
+    `LOOK_EVERY` seconds for what a stopped process owed a tournament."""
+
+    def __init__(self, sessions: Sessions, presenter: Presenter) -> None:
+        self.sessions, self.presenter, self.outbox = sessions, presenter, presenter.outbox
+        self._looking: asyncio.Task[None] | None = None
+        sessions.tournaments.subscribe(self.told)
+
+    def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        """Before the game's own buttons' handler, which takes every other tap."""
+        application.add_handler(CommandHandler("tournament", self.cmd_tournament))
+        application.add_handler(CallbackQueryHandler(self.on_tap, pattern=rf"^{PREFIX}\|"))
+
+    async def cmd_tournament(self, update: Update, context: Context) -> None:
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None or user.is_bot:
+            return
+        uref = user_ref(user)
+        cref = chat_ref(message.chat, topic_of(message))
+        row = await self.sessions.chat(cref, uref.language)
+        lang = row.language
+        topic = topic_of(message)
+        if not is_group(message.chat):
+            await self._say(message.chat.id, escape(t(lang, "tournament.refused.group_only")), topic)
+            return
+        words = [w for w in (context.args or ()) if w]
+        try:
+            if words and words[0].lower() in CANCEL_WORDS:
+                admin = await is_admin(message.get_bot(), message.chat.id, user.id)
+                await self.sessions.tournaments.cancel(cref, uref, is_admin=admin)
+                await self._say(message.chat.id, escape(t(lang, "tournament.cancelled")), topic)
+                return
+            current = await self.sessions.tournaments.current(cref)
+            if current is not None and not words:
+                await self._show(message.chat.id, current, lang, topic)
+                return
+            view = await self.sessions.tournaments.open(cref, uref, words, variant_words())
+        except TournamentRefused as refused:
+            await self._say(message.chat.id, escape(refusal(refused, lang)), topic)
+            return
+        await self._show(message.chat.id, view, lang, topic)
+
+    async def _show(self, chat_id: int, view: TournamentView, lang: str, topic: int | None) -> None:
+        keyboard = signup_keyboard(view, lang) if view.status is Status.SIGNUP else ()
+        await self._say(chat_id, escape(tournament_text(view, lang)), topic, keyboard)
+
+    async def _say(self, chat_id: int, html: str, topic: int | None, keyboard: Keyboard = ()) -> None:
+        await self.outbox.post(chat_id, Content(html, keyboard), thread=topic)
+
+    async def on_tap(self, update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None or query.message is None or query.from_user.is_bot:
+            return
+        message = query.message
+        parts = str(query.data or "").split("|")
+        uref = user_ref(query.from_user)
+        cref = chat_ref(message.chat, topic_of(message))
+        lang = (await self.sessions.chat(cref, uref.language)).language
+        forged = (len(parts) != 3 or parts[1] not in ACTIONS or not parts[2].isdigit()
+                  or not isinstance(message, Message) or not shows_button(message, query.data))
+        if forged:
+            await _answer(query, t(lang, "tournament.refused.stale"))
+            return
+        action, wanted = parts[1], parts[2]
+        tournaments = self.sessions.tournaments
+        try:
+            current = await tournaments.current(cref)
+            if current is None or current.id != wanted:
+                raise TournamentRefused("stale")
+            if action == "join":
+                view = await tournaments.join(cref, uref)
+            elif action == "leave":
+                view = await tournaments.leave(cref, uref)
+            else:
+                admin = (uref.key != current.creator
+                         and await is_admin(message.get_bot(), message.chat.id, query.from_user.id))
+                view = await (tournaments.start(cref, uref, is_admin=admin) if action == "start"
+                              else tournaments.cancel(cref, uref, is_admin=admin))
+        except TournamentRefused as refused:
+            await _answer(query, refusal(refused, lang))
+            return
+        await _answer(query, None)
+        text = escape(tournament_text(view, lang) if view.status is not Status.CANCELLED
+                      else t(lang, "tournament.cancelled"))
+        markup = _markup(signup_keyboard(view, lang)) if view.status is Status.SIGNUP else None
+        try:
+            await query.edit_message_text(text, parse_mode="HTML", reply_markup=markup)
+        except TelegramError as exc:
+            log.info("could not edit a tournament's sign-up: %s", exc.message)
+
+    async def told(self, news: TournamentNews) -> None:
+        """A round complete or the tournament won: the standings (and the champion) posted."""
+        view = news.view
+        if not view.chat.lstrip("-").isdigit():
+            return
+        chat_id = int(view.chat)
+        lang = (await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)), None)).language
+        topic = int(view.place) if view.place.isdigit() else None
+        lines = [t(lang, "tournament.round_done", number=news.round_done)] if news.round_done else []
+        lines.append(tournament_text(view, lang))
+        await self._say(chat_id, escape("\n".join(lines)), topic)
+
+    def start(self) -> None:
+        self._looking = asyncio.create_task(self._look(), name="telegram-tournaments")
+
+    async def _look(self) -> None:
+        while True:
+            try:
+                await self.sessions.tournaments.resume()
+            except Exception:
+                log.exception("looking at the tournaments failed; trying again")
+            await asyncio.sleep(LOOK_EVERY)
+
+    async def stop(self) -> None:
+        if self._looking is not None:
+            self._looking.cancel()
+            await asyncio.gather(self._looking, return_exceptions=True)
+            self._looking = None
+
+
+def refusal(refused: TournamentRefused, lang: str) -> str:
+    return t(lang, f"tournament.refused.{refused.code}", detail=refused.detail)
+
+
+async def _answer(query: CallbackQuery, text: str | None) -> None:
+    try:
+        await query.answer(text)
+    except TelegramError as exc:
+        log.info("could not answer a tournament tap: %s", exc.message)
+
+
+
+def variant_words() -> tuple[str, ...]:
+    return tuple(v.value for v in Variant)
