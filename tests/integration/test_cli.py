@@ -287,13 +287,17 @@ def test_the_test_script_installs_the_test_tools_once_and_fails_when_tests_fail(
     checkout = Checkout(tmp_path)
     code, ran, said = checkout.launch("test", "-q")
     assert code == 0 and ran[0] == "python3 -m venv .venv" and ran[1].endswith("-e .[dev]")
-    assert ran[-3:] == ["ruff check bot tests benchmarks", "mypy ", "python -m pytest --durations=15 -q"]
+    assert ran[-3:] == ["ruff check bot tests benchmarks", "mypy ",
+                        "python -m pytest -n 2 --dist loadfile --durations=15 -q"]
     assert "installing" in said
+    code, ran, _ = checkout.launch("test", "-q", SCOPA_TEST_PROCESSES="1")
+    assert code == 0 and ran[-1] == "python -m pytest --durations=15 -q", "one process on request"
 
     for pytest_exit in ("1", "5"):
         code, ran, _ = checkout.launch("test", FAKE_PYTEST_EXIT=pytest_exit)
         assert code == int(pytest_exit)
-        assert ran == ["ruff check bot tests benchmarks", "mypy ", "python -m pytest --durations=15"]
+        assert ran == ["ruff check bot tests benchmarks", "mypy ",
+                       "python -m pytest -n 2 --dist loadfile --durations=15"]
 
     code, ran, _ = checkout.launch("test", FAKE_MYPY_EXIT="1")
     assert code == 1 and ran == ["ruff check bot tests benchmarks", "mypy "], "a type error stops the tests"
