@@ -359,7 +359,9 @@ class Reports(Protocol):
         `reviewed`, how many."""
         ...
 
-    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]: ...
+    async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]:
+        """The chat's latest finished matches, latest first (of two finished at once, the later made)."""
+        ...
 
     async def played_matches(self, player_id: int) -> list[PlayedMatch]:
         """Every finished match `player_id` sat in, with their seat, how it counts (practice and

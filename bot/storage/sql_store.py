@@ -308,7 +308,7 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]:
         games = await self._report(
             "SELECT id, variant, finished_at FROM games WHERE chat_id=? AND status='finished' "
-            "ORDER BY finished_at DESC LIMIT ?", (chat_id, limit))
+            "ORDER BY finished_at DESC, id DESC LIMIT ?", (chat_id, limit))
         if not games:
             return []
         ids = [int(g["id"]) for g in games]

@@ -590,7 +590,8 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
 
     async def recent_matches(self, chat_id: int, limit: int = 5) -> list[RecentMatch]:
         self._open()
-        games = sorted(self._finished(chat_id), key=lambda g: g.row.finished_at or 0.0, reverse=True)
+        games = sorted(self._finished(chat_id), key=lambda g: (g.row.finished_at or 0.0, g.row.id),
+                       reverse=True)
         out = []
         for game in games[:limit]:
             players = tuple((self._players[r.player_id].display_name if r.player_id else "CPU",
