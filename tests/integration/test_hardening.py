@@ -11,7 +11,7 @@ from bot.app import FRONT_ENDS, Settings, serve
 from bot.failures import FatalError
 from bot.render import failure_text, refusal_text
 from bot.render_round import breakdown_text
-from bot.sessions import LobbyUpdated, MatchEnded, Reason, Refused, RoundEnded, Sessions
+from bot.sessions import AchievementsEarned, LobbyUpdated, MatchEnded, Reason, Refused, RoundEnded, Sessions
 from bot.sessions.lobby import WAITING_SEAT
 from bot.sessions.ports import StorageFailed
 
@@ -103,9 +103,12 @@ async def test_a_round_end_and_a_match_end_are_owed_until_a_front_end_posts_them
 
     restarted = await open_sessions(tmp_path / "s.db")
     owed = await restarted.owed_notices(CHAT.platform)
-    assert [type(e) for e in owed] == [RoundEnded] * (len(owed) - 1) + [MatchEnded]
-    assert [e.result.number for e in owed if isinstance(e, RoundEnded)] == list(range(1, len(owed)))
-    end = owed[-1]
+    feats = [e for e in owed if isinstance(e, AchievementsEarned)]
+    assert len(feats) <= 1 and owed[len(owed) - len(feats):] == feats, "a match's achievements, once, last"
+    told = owed[:len(owed) - len(feats)]
+    assert [type(e) for e in told] == [RoundEnded] * (len(told) - 1) + [MatchEnded]
+    assert [e.result.number for e in told if isinstance(e, RoundEnded)] == list(range(1, len(told)))
+    end = told[-1]
     assert isinstance(end, MatchEnded) and end.game_id == game_id and end.winner in (0, 1)
     assert "Alice" in " ".join(end.side_names)
     assert "End of round 1" in breakdown_text(owed[0], "en")  # type: ignore[arg-type]
