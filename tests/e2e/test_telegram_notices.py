@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
-from bot.sessions import ChatRef, Event, MatchEnded, RoundEnded
+from bot.sessions import AchievementsEarned, ChatRef, Event, MatchEnded, RoundEnded
 
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import (
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecatio
 async def _played_to_the_end_then_stopped(tg: FakeTelegramServer, db: Path, group: FakeChat,
                                          alice: FakeUser, bob: FakeUser) -> tuple[FakeMessage, int]:
     """A match to one point played by Alice and Bob; the bot stops after the last move is
-    stored and before the rounds' breakdowns and the end of the match are posted. The lobby
+    stored and before the rounds' breakdowns, the end of the match and its achievements are posted. The lobby
     message (then the table) is given back, with how many announcements are owed: a round
     that ends level goes on to another, so there may be more than one breakdown."""
     bot = await start_bot(tg, db)
@@ -38,7 +38,7 @@ async def _played_to_the_end_then_stopped(tg: FakeTelegramServer, db: Path, grou
     drawn = bot.front.presenter.on_event
 
     async def stopped_before_posting(event: Event) -> None:
-        if not isinstance(event, RoundEnded | MatchEnded):
+        if not isinstance(event, RoundEnded | MatchEnded | AchievementsEarned):
             await drawn(event)
 
     bot.front.presenter.on_event = stopped_before_posting  # type: ignore[method-assign]
