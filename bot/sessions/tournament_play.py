@@ -17,6 +17,7 @@ seed. Absent players' turns are played by the computer meanwhile, as in every ma
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -56,6 +57,9 @@ from .tournaments import (
 log = logging.getLogger(__name__)
 
 LOOK_EVERY = 60.0
+NEXT_MATCH_PAUSE = 3.0
+"""Seconds between a match's end and the tournament's next step: the players read the result
+(and the front-end has shown it) before their next match deals them a hand."""
 
 
 class TournamentRefused(Exception):
@@ -122,12 +126,14 @@ def view_of(row: TournamentRow) -> TournamentView:
 
 class Tournaments:
     def __init__(self, store: GameStore, directory: Directory, lobby: Lobby,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], pause: float = NEXT_MATCH_PAUSE) -> None:
+        self.pause = pause
         self.store = store
         self.directory = directory
         self.lobby = lobby
         self.clock = clock
         self._listeners: list[Listener] = []
+        self._pending: set[asyncio.Task[None]] = set()
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -264,13 +270,29 @@ class Tournaments:
     # ---- advancing -----------------------------------------------------------
 
     async def on_event(self, event: ev.Event) -> None:
-        """A match ended: advance its chat's tournament, if it was one of its matches."""
+        """A match ended: its chat's tournament is advanced once every listener has had the
+        match's end (the front-end shows it before the next match of the same players starts);
+        a process stopped before then leaves the step to `resume`."""
         if not isinstance(event, ev.MatchEnded):
             return
-        chat = await self.directory.chat(ChatRef(event.platform, event.chat_key))
-        row = await self.store.chat_tournament(chat.id)
-        if row is not None and row.status == Status.RUNNING:
-            await self.advance(row.id)
+        task = asyncio.create_task(self._ended(event), name=f"tournament-after-{event.game_id}")
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def settled(self) -> None:
+        """Returns when the steps started by matches' ends are done."""
+        while self._pending:
+            await asyncio.gather(*self._pending, return_exceptions=True)
+
+    async def _ended(self, event: ev.MatchEnded) -> None:
+        await asyncio.sleep(self.pause)
+        try:
+            chat = await self.directory.chat(ChatRef(event.platform, event.chat_key))
+            row = await self.store.chat_tournament(chat.id)
+            if row is not None and row.status == Status.RUNNING:
+                await self.advance(row.id)
+        except Exception:
+            log.exception("advancing after match %s failed; the next look does it", event.game_id)
 
     async def resume(self) -> None:
         """Do every step the running tournaments are owed (after a restart, or a lost race)."""

@@ -33,7 +33,9 @@ async def _play_out(sessions: Sessions, users: list[UserRef], limit: int = 20) -
             return
         playing = next(p for p in view.played[-1].pairings if not p.decided)
         assert playing.match is not None, "the bot started the table's match"
+        sessions.tournaments.pause = 0.0
         await play_to_end(sessions, int(playing.match), users)
+        await sessions.tournaments.settled()
     raise AssertionError("tournament did not finish")
 
 
