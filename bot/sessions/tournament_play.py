@@ -57,6 +57,7 @@ from .tournaments import (
 log = logging.getLogger(__name__)
 
 LOOK_EVERY = 60.0
+OWED_LEASE = 120.0
 NEXT_MATCH_PAUSE = 3.0
 """Seconds between a match's end and the tournament's next step: the players read the result
 (and the front-end has shown it) before their next match deals them a hand."""
@@ -118,7 +119,8 @@ def view_of(row: TournamentRow) -> TournamentView:
         knockout_rounds(len(players)) if row.status != Status.SIGNUP else 0)
     return TournamentView(
         id=str(row.id), chat=state["chat_key"], place=state["place"], variant=state["variant"],
-        format=fmt, rounds=planned, status=Status(row.status), creator=state["creator"],
+        format=fmt, rounds=planned,
+        status=Status.FINISHED if state.get("champion") else Status(row.status), creator=state["creator"],
         target=state.get("target"), duplicate=bool(state.get("duplicate")), players=players,
         played=tuple(played), standings=rows, champion=state.get("champion"),
     )
@@ -128,6 +130,8 @@ class Tournaments:
     def __init__(self, store: GameStore, directory: Directory, lobby: Lobby,
                  clock: Callable[[], float], pause: float = NEXT_MATCH_PAUSE) -> None:
         self.pause = pause
+        self.owner = secrets.token_hex(6)
+        """This process, as it holds an announcement owed while posting it."""
         self.store = store
         self.directory = directory
         self.lobby = lobby
@@ -138,12 +142,15 @@ class Tournaments:
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
-    async def _tell(self, news: TournamentNews) -> None:
+    async def _tell(self, news: TournamentNews) -> bool:
+        told = True
         for listener in self._listeners:
             try:
                 await listener(news)
             except Exception:
                 log.exception("tournament listener failed")
+                told = False
+        return told
 
     # ---- sign-up -------------------------------------------------------------
 
@@ -304,26 +311,63 @@ class Tournaments:
 
     async def advance(self, tournament_id: int) -> None:
         """Record ended matches, seat the next round when one is complete, start the next match;
-        each step written over the version read, so done once of all processes."""
+        each step written over the version read, so done once of all processes. Then tell the
+        chat what it is owed."""
         for _ in range(64):
             row = await self.store.tournament(tournament_id)
             if row is None or row.status != Status.RUNNING:
                 return
             step = await self._step(row)
             if step is None:
-                return
-            status, state, news = step
-            if not await self.store.save_tournament(row.id, row.version, status.value,
-                                                    json.dumps(state), self.clock()):
-                continue
-            if news is not None:
-                saved = await self.store.tournament(row.id)
-                assert saved is not None
-                await self._tell(replace(news, view=view_of(saved)))
+                break
+            status, state = step
+            await self.store.save_tournament(row.id, row.version, status.value, json.dumps(state),
+                                             self.clock())
+        await self._deliver(tournament_id)
 
-    async def _step(self, row: TournamentRow
-                    ) -> tuple[Status, dict[str, Any], TournamentNews | None] | None:
+    async def _deliver(self, tournament_id: int) -> None:
+        """Post each owed announcement (a round complete, the champion): held for this process
+        `OWED_LEASE` seconds in the stored state before it is posted, dropped once posted; one a
+        stopped process held is posted by another after its lease. The tournament is finished
+        once its champion is told."""
+        for _ in range(16):
+            row = await self.store.tournament(tournament_id)
+            if row is None or row.status != Status.RUNNING:
+                return
+            state = _load(row)
+            now = self.clock()
+            item = next((o for o in state.get("owed", []) if o["until"] <= now), None)
+            if item is None:
+                return
+            item.update(owner=self.owner, until=now + OWED_LEASE)
+            if not await self.store.save_tournament(row.id, row.version, row.status, json.dumps(state), now):
+                continue
+            held = await self.store.tournament(tournament_id)
+            assert held is not None
+            news = TournamentNews(view_of(held), round_done=item["round"],
+                                  champion=state["champion"] if item["champion"] else None)
+            if await self._tell(news):
+                await self._told(tournament_id, item)
+
+    async def _told(self, tournament_id: int, item: dict[str, Any]) -> None:
+        for _ in range(16):
+            row = await self.store.tournament(tournament_id)
+            if row is None:
+                return
+            state = _load(row)
+            owed = state.get("owed", [])
+            if not any(o["round"] == item["round"] and o["owner"] == self.owner for o in owed):
+                return
+            state["owed"] = [o for o in owed if o["round"] != item["round"]]
+            status = Status.FINISHED if item["champion"] else Status(row.status)
+            if await self.store.save_tournament(row.id, row.version, status.value, json.dumps(state),
+                                                self.clock()):
+                return
+
+    async def _step(self, row: TournamentRow) -> tuple[Status, dict[str, Any]] | None:
         state = _load(row)
+        if state.get("champion"):
+            return None
         played = _rounds(state)
         current = played[-1]
         playing = self._playing(played)
@@ -332,7 +376,7 @@ class Tournaments:
             if decided is not None:
                 played[-1] = _with(current, decided)
                 state["rounds"][-1] = _round_json(played[-1])
-                return Status.RUNNING, state, None
+                return Status.RUNNING, state
             if playing.match is not None:
                 return None
             game = await self._start_match(state, playing)
@@ -340,22 +384,21 @@ class Tournaments:
                 return None
             played[-1] = _with(current, replace(playing, match=str(game)))
             state["rounds"][-1] = _round_json(played[-1])
-            return Status.RUNNING, state, None
+            return Status.RUNNING, state
         players = _players(state)
         fmt = Format(state["format"])
-        view = view_of(row)
         done = current.number
         last = (len(current.pairings) == 1 if fmt is Format.KNOCKOUT
                 else current.number >= int(state["swiss_rounds"]))
+        state.setdefault("owed", []).append({"round": done, "champion": last, "owner": None, "until": 0.0})
         if last:
             rows = standings(players, played, knockout=fmt is Format.KNOCKOUT)
             state["champion"] = champion_of(fmt, rows, played)
-            return Status.FINISHED, state, TournamentNews(view, round_done=done,
-                                                          champion=state["champion"])
+            return Status.RUNNING, state
         following = (knockout_next_round(current) if fmt is Format.KNOCKOUT
                      else swiss_round(players, played))
         state["rounds"].append(_round_json(Round(done + 1, following, self.clock())))
-        return Status.RUNNING, state, TournamentNews(view, round_done=done)
+        return Status.RUNNING, state
 
     @staticmethod
     def _playing(played: Sequence[Round]) -> Pairing | None:

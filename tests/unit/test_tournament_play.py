@@ -173,3 +173,38 @@ async def test_a_match_past_the_deadline_goes_to_the_player_who_played() -> None
     pairing = done.played[0].pairings[0]
     assert done.status is Status.FINISHED
     assert pairing.forfeit and pairing.winner != absent.key
+
+
+async def test_the_champion_is_owed_until_told_and_told_once_of_two_processes() -> None:
+    clock = FakeClock()
+    store = MemoryStore(clock)
+    first = Sessions(store, clock=clock, computer_pace=0.0, chooser=first_legal)
+    first.tournaments.pause = 0.0
+    failing: list[TournamentNews] = []
+
+    async def down(item: TournamentNews) -> None:
+        failing.append(item)
+        raise RuntimeError("the chat could not be reached")
+
+    first.tournaments.subscribe(down)
+    await _signed_up(first, ["target=1"], [ALICE, BOB])
+    view = await first.tournaments.start(CHAT, ALICE)
+    await play_to_end(first, int(view.played[0].pairings[0].match or 0), [ALICE, BOB])
+    await first.tournaments.settled()
+    assert failing and failing[-1].champion is not None
+    assert await first.tournaments.current(CHAT) is not None, "still owed: not finished"
+    told: list[str] = []
+    seconds = [Sessions(store, clock=clock, computer_pace=0.0, chooser=first_legal) for _ in range(2)]
+    for other in seconds:
+
+        async def heard(item: TournamentNews) -> None:
+            told.append(item.champion or "")
+
+        other.tournaments.subscribe(heard)
+    await seconds[0].tournaments.resume()
+    assert told == [], "held by the process that failed to post it, for its lease"
+    clock.advance(121.0)
+    await seconds[0].tournaments.resume()
+    await seconds[1].tournaments.resume()
+    assert told == [failing[-1].champion]
+    assert await seconds[1].tournaments.current(CHAT) is None, "finished once told"

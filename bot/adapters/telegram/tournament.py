@@ -179,7 +179,8 @@ class TournamentFront:
             log.info("could not edit a tournament's sign-up: %s", exc.message)
 
     async def told(self, news: TournamentNews) -> None:
-        """A round complete or the tournament won: the standings (and the champion) posted."""
+        """A round complete or the tournament won: the standings (and the champion) posted; a post
+        that fails leaves it owed (`TournamentUntold`), a group that refuses the bot for good not."""
         view = news.view
         if not view.chat.lstrip("-").isdigit():
             return
@@ -188,7 +189,9 @@ class TournamentFront:
         topic = int(view.place) if view.place.isdigit() else None
         lines = [t(lang, "tournament.round_done", number=news.round_done)] if news.round_done else []
         lines.append(tournament_text(view, lang))
-        await self._say(chat_id, escape("\n".join(lines)), topic)
+        posted = await self.outbox.post(chat_id, Content(escape("\n".join(lines))), thread=topic)
+        if posted is None and chat_id not in self.outbox.refusing:
+            raise TournamentUntold(chat_id)
 
     def start(self) -> None:
         self._looking = asyncio.create_task(self._look(), name="telegram-tournaments")
@@ -206,6 +209,10 @@ class TournamentFront:
             self._looking.cancel()
             await asyncio.gather(self._looking, return_exceptions=True)
             self._looking = None
+
+
+class TournamentUntold(Exception):
+    """The standings or the champion could not be posted yet: still owed, posted again later."""
 
 
 def refusal(refused: TournamentRefused, lang: str) -> str:
