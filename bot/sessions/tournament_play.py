@@ -25,13 +25,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from ..engine import InvalidInputError
 from . import events as ev
 from .directory import Directory
 from .lobby import Lobby
+from .options import variant_named
 from .ports import GameStore, TournamentRow
 from .ratings import ladder_for
 from .records import GameRow, GameStatus
 from .refs import ChatRef, UserRef
+from .seats import seating
 from .tournaments import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -161,7 +164,11 @@ class Tournaments:
         except OptionError as exc:
             raise TournamentRefused("bad_option", exc.word) from None
         chat = await self.directory.chat(chat_ref, user.language)
-        variant = options.variant or str(chat.defaults.get("variant") or "scopa")
+        variant = variant_named(options.variant or chat.defaults.get("variant") or "scopa")
+        try:
+            seating(variant, 2, 0)
+        except InvalidInputError:
+            raise TournamentRefused("one_to_one", variant) from None
         state = {
             "platform": chat.platform, "chat_key": chat.chat_key, "place": chat_ref.place,
             "title": chat_ref.title, "creator": user.key, "variant": variant,

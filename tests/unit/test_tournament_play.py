@@ -96,6 +96,9 @@ async def test_refusals_change_nothing() -> None:
         await sessions.tournaments.open(CHAT, ALICE, ["fast"], VARIANTS)
     assert (bad.value.code, bad.value.detail) == ("bad_option", "fast")
     assert await sessions.tournaments.current(CHAT) is None
+    with pytest.raises(TournamentRefused) as teams:
+        await sessions.tournaments.open(CHAT, ALICE, ["scopone"], VARIANTS)
+    assert (teams.value.code, teams.value.detail) == ("one_to_one", "scopone")
     await sessions.tournaments.open(CHAT, ALICE, [], VARIANTS)
     for call, code in (
         (sessions.tournaments.open(CHAT, BOB, [], VARIANTS), "already_open"),
