@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sessions import Sessions, UserRef
+from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.tournament_play import TournamentNews, TournamentRefused, Tournaments
 from bot.sessions.tournaments import Status
 from tests.fakes.memory_store import MemoryStore
@@ -211,3 +211,15 @@ async def test_the_champion_is_owed_until_told_and_told_once_of_two_processes() 
     await seconds[1].tournaments.resume()
     assert told == [failing[-1].champion]
     assert await seconds[1].tournaments.current(CHAT) is None, "finished once told"
+
+
+async def test_the_matches_are_played_in_the_topic_the_tournament_was_opened_in() -> None:
+    sessions = await open_memory_sessions()
+    topic = ChatRef(CHAT.platform, CHAT.key, CHAT.title, thread="77")
+    await sessions.tournaments.open(topic, ALICE, ["target=1"], VARIANTS)
+    await sessions.tournaments.join(topic, BOB)
+    assert await sessions.tournaments.current(topic) is not None
+    view = await sessions.tournaments.start(topic, ALICE)
+    assert view.place == "77"
+    stored = await sessions._store.get_game(int(view.played[0].pairings[0].match or 0))
+    assert stored is not None and stored.thread == "77"
