@@ -75,6 +75,13 @@ def tournament_text(view: TournamentView, lang: str) -> str:
     return "\n".join(lines)
 
 
+def tournament_content(view: TournamentView, lang: str, head: str = "") -> Content:
+    """What the group is shown of a running or finished tournament (`head` above it): the one
+    place a picture of the bracket or standings joins the words, which stay its fallback."""
+    text = tournament_text(view, lang)
+    return Content(escape(f"{head}\n{text}" if head else text))
+
+
 def signup_keyboard(view: TournamentView, lang: str) -> Keyboard:
     def button(action: str) -> Button:
         return Button(t(lang, f"tournament.button.{action}"), data=f"{PREFIX}|{action}|{view.id}")
@@ -131,8 +138,10 @@ class TournamentFront:
         await self._show(message.chat.id, view, lang, topic)
 
     async def _show(self, chat_id: int, view: TournamentView, lang: str, topic: int | None) -> None:
-        keyboard = signup_keyboard(view, lang) if view.status is Status.SIGNUP else ()
-        await self._say(chat_id, escape(tournament_text(view, lang)), topic, keyboard)
+        if view.status is Status.SIGNUP:
+            await self._say(chat_id, escape(tournament_text(view, lang)), topic, signup_keyboard(view, lang))
+            return
+        await self.outbox.post(chat_id, tournament_content(view, lang), thread=topic)
 
     async def _say(self, chat_id: int, html: str, topic: int | None, keyboard: Keyboard = ()) -> None:
         await self.outbox.post(chat_id, Content(html, keyboard), thread=topic)
@@ -187,9 +196,8 @@ class TournamentFront:
         chat_id = int(view.chat)
         lang = (await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)), None)).language
         topic = int(view.place) if view.place.isdigit() else None
-        lines = [t(lang, "tournament.round_done", number=news.round_done)] if news.round_done else []
-        lines.append(tournament_text(view, lang))
-        posted = await self.outbox.post(chat_id, Content(escape("\n".join(lines))), thread=topic)
+        head = t(lang, "tournament.round_done", number=news.round_done) if news.round_done else ""
+        posted = await self.outbox.post(chat_id, tournament_content(view, lang, head), thread=topic)
         if posted is None and chat_id not in self.outbox.refusing:
             raise TournamentUntold(chat_id)
 
