@@ -34,6 +34,7 @@ from .ports import GameStore, TournamentRow
 from .ratings import ladder_for
 from .records import GameRow, GameStatus
 from .refs import ChatRef, UserRef
+from .refusals import Refused
 from .seats import seating
 from .tournaments import (
     MAX_PLAYERS,
@@ -460,26 +461,33 @@ class Tournaments:
                        thread=state["place"] or None)
 
     async def _start_match(self, state: dict[str, Any], pairing: Pairing) -> int | None:
-        """Open and start the pairing's match in the tournament's thread; the match already open
-        there for this pairing (started by a process that stopped before recording it) is
-        adopted; another game open there is waited for."""
+        """Open and start the pairing's match in the tournament's thread. The match already
+        running there for this pairing (started by a process that stopped before recording it)
+        is adopted; a lobby of the pairing left half made is closed and made again; another
+        game open there is waited for (its end advances the tournament too), as is another
+        process starting the match at the same moment (None)."""
         chat_ref = self._chat_ref(state)
         chat = await self.directory.chat(chat_ref)
         open_row = await self.store.open_game(chat.id, chat_ref.place)
         wanted = {pairing.first, pairing.second}
         if open_row is not None:
-            if set((await self._keys(open_row)).values()) == wanted and open_row.status.open:
-                if open_row.status == GameStatus.LOBBY:
-                    await self.lobby.start(chat_ref, self._user(state, pairing.first), is_admin=True)
+            keys = set((await self._keys(open_row)).values())
+            if open_row.status == GameStatus.RUNNING and keys == wanted:
                 return open_row.id
-            return None
+            if open_row.status != GameStatus.LOBBY or not keys <= wanted:
+                return None
+            await self.lobby.abandon(chat_ref)
         first, second = self._user(state, pairing.first), self._user(state, str(pairing.second))
         options: dict[str, Any] = {"players": 2}
         if state.get("target"):
             options["target"] = state["target"]
-        lobby = await self.lobby.new_game(chat_ref, first, state["variant"], options)
-        await self.lobby.join(chat_ref, second, ready=True)
-        await self.lobby.start(chat_ref, first, is_admin=True)
+        try:
+            lobby = await self.lobby.new_game(chat_ref, first, state["variant"], options)
+            await self.lobby.join(chat_ref, second, ready=True)
+            await self.lobby.start(chat_ref, first, is_admin=True)
+        except Refused as refused:
+            log.info("tournament match in %s not started now: %s", chat.chat_key, refused.reason)
+            return None
         return int(lobby.game_id)
 
     @staticmethod

@@ -223,3 +223,43 @@ async def test_the_matches_are_played_in_the_topic_the_tournament_was_opened_in(
     assert view.place == "77"
     stored = await sessions._store.get_game(int(view.played[0].pairings[0].match or 0))
     assert stored is not None and stored.thread == "77"
+
+
+async def test_a_lobby_left_half_made_is_made_again_and_another_game_is_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = FakeClock()
+    store = MemoryStore(clock)
+    sessions = Sessions(store, clock=clock, computer_pace=0.0, chooser=first_legal)
+    sessions.tournaments.pause = 0.0
+    await _signed_up(sessions, ["target=1"], [ALICE, BOB])
+    with monkeypatch.context() as stopped:
+
+        async def stops(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("stopped after opening the lobby")
+
+        stopped.setattr(type(sessions.tournaments.lobby), "join", stops)
+        with pytest.raises(RuntimeError):
+            await sessions.tournaments.start(CHAT, ALICE)
+    again = Sessions(store, clock=clock, computer_pace=0.0, chooser=first_legal)
+    await again.tournaments.resume()
+    view = await again.tournaments.current(CHAT)
+    assert view is not None
+    match = view.played[0].pairings[0].match
+    assert match is not None and match != "1", "the half-made lobby closed, the match made again"
+    await play_to_end(again, int(match), [ALICE, BOB])
+    await again.tournaments.settled()
+    assert await again.tournaments.current(CHAT) is None
+
+
+async def test_a_game_open_in_the_thread_is_waited_for() -> None:
+    sessions = await open_memory_sessions()
+    sessions.tournaments.pause = 0.0
+    await sessions.new_game(CHAT, CARLA)
+    await _signed_up(sessions, ["target=1"], [ALICE, BOB])
+    view = await sessions.tournaments.start(CHAT, ALICE)
+    assert view.played[0].pairings[0].match is None, "the chat's own game comes first"
+    await sessions.cancel(CHAT, CARLA)
+    await sessions.tournaments.resume()
+    view = await sessions.tournaments.current(CHAT)
+    assert view is not None and view.played[0].pairings[0].match is not None
