@@ -12,20 +12,24 @@ from PIL import Image, ImageDraw
 
 from ..engine import Card
 from ..i18n import t
-from .cards import card_height, card_image
+from .cards import card_height
 from .fan import lay, row
-from .felt import GOLD, LIGHT, MUTED, felt, write
+from .felt import GOLD, felt, write
+from .position import (
+    GAP,
+    HAND_CARD,
+    LINE,
+    PAD,
+    TABLE_TOP,
+    WIDTH,
+    empty_table,
+    section_label,
+    table_height,
+    table_lines,
+)
 from .scenes import style_of
 from .styles import Style
 from .text import printable
-
-WIDTH = 640
-PAD = 24
-LINE = 34
-TABLE_CARD = 92
-HAND_CARD = 108
-GAP = 10
-PER_ROW = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,35 +49,19 @@ def puzzle_scene(deck_style: str, name: str, round_index: int, table: tuple[Card
     return PuzzleScene(style_of(deck_style), name, round_index + 1, tuple(table), tuple(hand))
 
 
-def _table_rows(scene: PuzzleScene) -> int:
-    return max(1, -(-len(scene.table) // PER_ROW))
-
-
 def puzzle_picture(scene: PuzzleScene, lang: str = "it") -> Image.Image:
-    rows = _table_rows(scene)
-    table_h = rows * card_height(TABLE_CARD) + (rows - 1) * GAP
-    top_table = 56 + LINE
-    top_hand = top_table + table_h + 18
+    top_table = TABLE_TOP
+    top_hand = top_table + table_height(len(scene.table)) + 18
     image = felt(WIDTH, top_hand + LINE + card_height(HAND_CARD) + PAD)
     draw = ImageDraw.Draw(image)
     write(draw, (WIDTH / 2, 32), t(lang, "pictures.puzzle.title", round=scene.round), 26, GOLD, "mm",
           bold=True)
-    _label(draw, top_table - LINE / 2 - 2, t(lang, "pictures.review.table"))
+    section_label(draw, top_table - LINE / 2 - 2, t(lang, "pictures.review.table"))
     if not scene.table:
-        write(draw, (WIDTH / 2, top_table + card_height(TABLE_CARD) / 2), t(lang, "pictures.review.empty"),
-              22, MUTED, "mm")
-    for number in range(rows if scene.table else 0):
-        cards = scene.table[number * PER_ROW:(number + 1) * PER_ROW]
-        laid = row(len(cards), TABLE_CARD, GAP, PAD, WIDTH - 2 * PAD)
-        y = top_table + number * (card_height(TABLE_CARD) + GAP)
-        for x, card in zip(laid.xs(len(cards)), cards, strict=True):
-            face = card_image(card, scene.style, TABLE_CARD)
-            image.paste(face, (round(x), y), face)
-    _label(draw, top_hand + LINE / 2 - 4, t(lang, "pictures.puzzle.hand", name=printable(scene.name)))
+        empty_table(draw, top_table, t(lang, "pictures.review.empty"))
+    for cards, laid, y in table_lines(scene.table, top_table):
+        lay(image, cards, scene.style, laid, y)
+    section_label(draw, top_hand + LINE / 2 - 4, t(lang, "pictures.puzzle.hand", name=printable(scene.name)))
     lay(image, scene.hand, scene.style, row(len(scene.hand), HAND_CARD, GAP, PAD, WIDTH - 2 * PAD),
         top_hand + LINE)
     return image
-
-
-def _label(draw: ImageDraw.ImageDraw, middle: float, text: str) -> None:
-    write(draw, (PAD + 4, middle), text, 22, LIGHT, "lm", bold=True)

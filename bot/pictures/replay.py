@@ -16,25 +16,30 @@ from ..engine import Card, Move
 from ..i18n import t, t_ordinal
 from .cards import card_height, card_image
 from .fan import Row, lay, row
-from .felt import GOLD, LIGHT, MUTED, PANEL, felt, glow, write
+from .felt import GOLD, MUTED, PANEL, felt, glow, write
+from .position import (
+    GAP,
+    HAND_CARD,
+    LINE,
+    MOVE_CARD,
+    PAD,
+    PLAYED,
+    TABLE_CARD,
+    TABLE_TOP,
+    WIDTH,
+    empty_table,
+    section_label,
+    table_height,
+    table_lines,
+)
 from .scenes import style_of
 from .styles import Style
 from .table import arrow
 from .text import fit, font, printable
 
-WIDTH = 640
-PAD = 24
-LINE = 34
-TABLE_CARD = 92
-HAND_CARD = 108
-MOVE_CARD = 76
-GAP = 10
-PER_ROW = 6
 RING = 5
 RAISE = 14
 """How far a marked card of the hand stands out above the others."""
-PLAYED = "#e07a5f"
-"""The colour of the play made: a warm red that reads on the felt."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,23 +75,20 @@ def replay_title(lang: str, round_number: int, name: str, nth: int, step: int, s
     return t(lang, "replay.title", round=round_number, play=play, step=step, steps=steps)
 
 
-def _rows(cards: int) -> int:
-    return max(1, -(-cards // PER_ROW))
-
-
 def replay_picture(scene: ReplayScene, lang: str = "it") -> Image.Image:
-    table_h = _rows(len(scene.table)) * (card_height(TABLE_CARD) + GAP) - GAP
+    table_h = table_height(len(scene.table))
     move_h = LINE + card_height(MOVE_CARD) + 14
-    top_table = 56 + LINE
+    top_table = TABLE_TOP
     top_hand = top_table + table_h + 18
     top_moves = top_hand + LINE + RAISE + card_height(HAND_CARD) + 18
     moves = 1 if scene.better is None else 2
     image = felt(WIDTH, top_moves + moves * (move_h + 12) + PAD)
     draw = ImageDraw.Draw(image)
     write(draw, (WIDTH / 2, 32), _title(scene, lang), 24, GOLD, "mm", bold=True)
-    _label(draw, top_table - LINE / 2 - 2, t(lang, "replay.table"))
+    section_label(draw, top_table - LINE / 2 - 2, t(lang, "replay.table"))
     _table(image, draw, scene, top_table, lang)
-    _label(draw, top_hand + LINE / 2 - 4, _named(lang, "replay.hand", scene.name, 22, WIDTH - 2 * PAD - 8))
+    hand = _named(lang, "replay.hand", scene.name, 22, WIDTH - 2 * PAD - 8)
+    section_label(draw, top_hand + LINE / 2 - 4, hand)
     _hand(image, scene, top_hand + LINE)
     played = _named(lang, "replay.played", scene.name, 21, WIDTH - 2 * PAD - 28)
     _move(image, draw, scene, scene.played, top_moves, move_h, played, PLAYED, lang)
@@ -113,10 +115,6 @@ def _named(lang: str, key: str, name: str, size: int, width: int) -> str:
     return t(lang, key, name=fit(name, size, _room(t(lang, key, name=""), size, width), bold=True))
 
 
-def _label(draw: ImageDraw.ImageDraw, middle: float, text: str) -> None:
-    write(draw, (PAD + 4, middle), fit(text, 22, WIDTH - 2 * PAD - 8, bold=True), 22, LIGHT, "lm", bold=True)
-
-
 def _ringed(image: Image.Image, card: Card, style: Style, width: int, x: float, y: int,
             colours: list[str]) -> None:
     """A card with one ring per colour around it, the first outermost."""
@@ -137,14 +135,11 @@ def _table(image: Image.Image, draw: ImageDraw.ImageDraw, scene: ReplayScene, to
     """The table's cards, those the play takes ringed in its colour, those the better play
     takes in gold."""
     if not scene.table:
-        write(draw, (WIDTH / 2, top + card_height(TABLE_CARD) / 2), t(lang, "replay.empty"), 22, MUTED, "mm")
+        empty_table(draw, top, t(lang, "replay.empty"))
         return
     played = set(scene.played.captures)
     better = set(scene.better.captures) if scene.better is not None else set()
-    for number in range(_rows(len(scene.table))):
-        cards = scene.table[number * PER_ROW:(number + 1) * PER_ROW]
-        laid = row(len(cards), TABLE_CARD, GAP + 2, PAD, WIDTH - 2 * PAD)
-        y = top + number * (card_height(TABLE_CARD) + GAP)
+    for cards, laid, y in table_lines(scene.table, top, GAP + 2):
         for x, card in zip(laid.xs(len(cards)), cards, strict=True):
             _ringed(image, card, scene.style, TABLE_CARD, x, y, _marks(card, played, better))
 

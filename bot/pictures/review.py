@@ -24,26 +24,31 @@ from ..i18n import t
 from ..render_review import play_number, play_words
 from .cards import card_height, card_image
 from .fan import Row, lay, row
-from .felt import GOLD, LIGHT, MUTED, PANEL, felt, glow, write
+from .felt import GOLD, MUTED, PANEL, felt, glow, write
+from .position import (
+    GAP,
+    HAND_CARD,
+    LINE,
+    MOVE_CARD,
+    PAD,
+    PLAYED,
+    TABLE_TOP,
+    WIDTH,
+    empty_table,
+    section_label,
+    table_height,
+    table_lines,
+)
 from .scenes import style_of
 from .styles import Style
 from .table import arrow
 from .text import fit, font, printable
 
-WIDTH = 640
-PAD = 24
-LINE = 34
-TABLE_CARD = 92
-HAND_CARD = 108
-MOVE_CARD = 76
-GAP = 10
-PER_ROW = 6
 TAG = 22
 """The labels' text size: 11 pixels at 320 wide."""
 TAG_HEIGHT = 30
 RING = 6
 """The outline's width around a marked card of the hand."""
-PLAYED = "#e07a5f"
 """The play that cost points: a warm red that reads on the felt."""
 BETTER = "#8fe388"
 """The better play: a light green, far from the felt's dark one."""
@@ -100,9 +105,8 @@ def hand_marks(scene: ReviewScene) -> tuple[Mark, ...]:
 
 
 def layout(scene: ReviewScene) -> Layout:
-    rows = _table_rows(scene)
-    table = 56 + LINE
-    hand = table + rows * card_height(TABLE_CARD) + (rows - 1) * GAP + 18
+    table = TABLE_TOP
+    hand = table + table_height(len(scene.table)) + 18
     tags = hand + LINE + card_height(HAND_CARD) + RING + 6
     moves = tags + TAG_HEIGHT + 16
     move_height = LINE + card_height(MOVE_CARD) + 14
@@ -114,18 +118,14 @@ def hand_row(scene: ReviewScene) -> Row:
     return row(len(scene.hand), HAND_CARD, GAP, PAD, WIDTH - 2 * PAD)
 
 
-def _table_rows(scene: ReviewScene) -> int:
-    return max(1, -(-len(scene.table) // PER_ROW))
-
-
 def review_picture(scene: ReviewScene, lang: str = "it") -> Image.Image:
     place = layout(scene)
     image = felt(WIDTH, place.height)
     draw = ImageDraw.Draw(image)
     write(draw, (WIDTH / 2, 32), _title(scene, lang), 26, GOLD, "mm", bold=True)
-    _label(draw, place.table - LINE / 2 - 2, t(lang, "pictures.review.table"))
+    section_label(draw, place.table - LINE / 2 - 2, t(lang, "pictures.review.table"))
     _table(image, draw, scene, place.table, lang)
-    _label(draw, place.hand + LINE / 2 - 4, t(lang, "pictures.hand.title"))
+    section_label(draw, place.hand + LINE / 2 - 4, t(lang, "pictures.hand.title"))
     _hand(image, draw, scene, place.hand + LINE, place.tags, lang)
     played = t(lang, "pictures.review.played") if scene.name is None else \
         fit(t(lang, "pictures.review.played_by", name=scene.name), 21, WIDTH - 2 * PAD - 28, bold=True)
@@ -147,20 +147,13 @@ def _title(scene: ReviewScene, lang: str) -> str:
     return fit(words(fit(scene.name, 26, max(int(left), 80), bold=True)), 26, room, bold=True)
 
 
-def _label(draw: ImageDraw.ImageDraw, middle: float, text: str) -> None:
-    write(draw, (PAD + 4, middle), text, 22, LIGHT, "lm", bold=True)
-
-
 def _table(image: Image.Image, draw: ImageDraw.ImageDraw, scene: ReviewScene, top: int, lang: str) -> None:
     """The table's cards as they lay, none greyed (the moves below say what each takes)."""
     if not scene.table:
-        write(draw, (WIDTH / 2, top + card_height(TABLE_CARD) / 2), t(lang, "pictures.review.empty"), 22,
-              MUTED, "mm")
+        empty_table(draw, top, t(lang, "pictures.review.empty"))
         return
-    for number in range(_table_rows(scene)):
-        cards = scene.table[number * PER_ROW:(number + 1) * PER_ROW]
-        laid = row(len(cards), TABLE_CARD, GAP, PAD, WIDTH - 2 * PAD)
-        lay(image, cards, scene.style, laid, top + number * (card_height(TABLE_CARD) + GAP))
+    for cards, laid, y in table_lines(scene.table, top):
+        lay(image, cards, scene.style, laid, y)
 
 
 def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: ReviewScene, top: int, tags_top: int,
