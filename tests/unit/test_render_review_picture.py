@@ -12,15 +12,9 @@ from bot.engine import Card, Move
 from bot.pictures import review_picture, review_scene
 from bot.pictures.cards import card_height, card_image
 from bot.pictures.fan import row
+from bot.pictures.position import GAP, HAND_CARD, LINE, PAD, PLAYED, TABLE_CARD, WIDTH
 from bot.pictures.review import (
     BETTER,
-    GAP,
-    HAND_CARD,
-    LINE,
-    PAD,
-    PLAYED,
-    TABLE_CARD,
-    WIDTH,
     Mark,
     ReviewScene,
     hand_marks,

@@ -7,7 +7,8 @@ from PIL import Image, ImageColor
 from bot.engine import Card, Move
 from bot.pictures import ReplayScene, replay_picture, replay_scene
 from bot.pictures.felt import GOLD
-from bot.pictures.replay import PLAYED, WIDTH, _title
+from bot.pictures.position import PLAYED, WIDTH
+from bot.pictures.replay import _title
 
 
 def cards(text: str) -> tuple[Card, ...]:
