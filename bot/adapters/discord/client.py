@@ -111,6 +111,16 @@ def _count_messages(http: Any) -> None:
     http.request = counted
 
 
+class _CountedTree(app_commands.CommandTree["ScopaClient"]):
+    """The command tree, each command's outcome counted from a mark of its own: the mark is
+    set in the task that runs the command, which its completion event inherits, so no command
+    reads a mark another interaction left in a shared context."""
+
+    async def interaction_check(self, interaction: discord.Interaction[ScopaClient], /) -> bool:
+        metrics.command_began()
+        return True
+
+
 class ScopaClient(discord.AutoShardedClient):
     def __init__(self, *, shard_count: int | None = None, guild_ready_timeout: float = 2.0,
                  shard_ids: list[int] | None = None) -> None:
@@ -124,7 +134,7 @@ class ScopaClient(discord.AutoShardedClient):
                          guild_ready_timeout=guild_ready_timeout,
                          allowed_mentions=discord.AllowedMentions.none(), max_messages=None,
                          chunk_guilds_at_startup=False, member_cache_flags=discord.MemberCacheFlags.none())
-        self.tree: app_commands.CommandTree[ScopaClient] = app_commands.CommandTree(self)
+        self.tree: app_commands.CommandTree[ScopaClient] = _CountedTree(self)
         self.tree.error(self._on_command_error)
         if metrics.enabled():
             _count_messages(self.http)
