@@ -58,6 +58,10 @@ from .tournaments import (
     swiss_round,
 )
 
+
+async def _no() -> bool:
+    return False
+
 log = logging.getLogger(__name__)
 
 LOOK_EVERY = 60.0
@@ -105,7 +109,7 @@ def _pairing(p: dict[str, Any]) -> Pairing:
     score = p.get("score")
     return Pairing(
         p["table"], p["first"], p.get("second"), p.get("match"), p.get("winner"),
-        tuple(score) if score else None, bool(p.get("forfeit")), p.get("luck"),
+        tuple(score) if score else None, bool(p.get("forfeit")),
     )
 
 
@@ -232,10 +236,13 @@ class Tournaments:
         assert saved is not None
         return view_of(saved)
 
-    async def start(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> TournamentView:
+    async def start(self, chat_ref: ChatRef, user: UserRef,
+                    admin: Callable[[], Awaitable[bool]] = _no) -> TournamentView:
+        """Start the sign-up as its first round, for its creator or one of the chat's admins
+        (`admin` is asked, of anyone else, whether they are one)."""
         row = await self._open_row(chat_ref)
         state = _load(row)
-        if not is_admin and user.key != state["creator"]:
+        if user.key != state["creator"] and not await admin():
             raise TournamentRefused("not_allowed")
         if row.status != Status.SIGNUP:
             raise TournamentRefused("started")
@@ -264,10 +271,12 @@ class Tournaments:
             out.append(Entrant(e["user"], e["name"], rating=rating.mu if rating else 0.0))
         return out
 
-    async def cancel(self, chat_ref: ChatRef, user: UserRef, is_admin: bool = False) -> TournamentView:
+    async def cancel(self, chat_ref: ChatRef, user: UserRef,
+                     admin: Callable[[], Awaitable[bool]] = _no) -> TournamentView:
+        """Stop the tournament, for its creator or one of the chat's admins (as `start`)."""
         row = await self._open_row(chat_ref)
         state = _load(row)
-        if not is_admin and user.key != state["creator"]:
+        if user.key != state["creator"] and not await admin():
             raise TournamentRefused("not_allowed")
         view = await self._save(row, Status.CANCELLED, state)
         match = self._playing(_rounds(state))

@@ -63,9 +63,6 @@ class Pairing:
     winner: str | None = None
     score: tuple[int, int] | None = None
     forfeit: bool = False
-    luck: int | None = None
-    """In duplicate play: how many of the winner's points margin the cards gave (the rest was
-    the play); None otherwise."""
 
     @property
     def is_bye(self) -> bool:

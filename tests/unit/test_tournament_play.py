@@ -115,7 +115,7 @@ async def test_refusals_change_nothing() -> None:
     assert stranger.value.code == "not_allowed"
     view = await sessions.tournaments.current(CHAT)
     assert view is not None and view.status is Status.SIGNUP and len(view.players) == 2
-    assert (await sessions.tournaments.start(CHAT, CARLA, is_admin=True)).status is Status.RUNNING
+    assert (await sessions.tournaments.start(CHAT, CARLA, admin=_yes)).status is Status.RUNNING
     with pytest.raises(TournamentRefused):
         await sessions.tournaments.join(CHAT, DINO)
     cancelled = await sessions.tournaments.cancel(CHAT, ALICE)
@@ -263,3 +263,7 @@ async def test_a_game_open_in_the_thread_is_waited_for() -> None:
     await sessions.tournaments.resume()
     view = await sessions.tournaments.current(CHAT)
     assert view is not None and view.played[0].pairings[0].match is not None
+
+
+async def _yes() -> bool:
+    return True

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from ...engine.rules import Variant
+from ...engine import Variant
 from ...i18n import t
 from ...sessions import ChatRef, Sessions
 from ...sessions.tournament_play import LOOK_EVERY, TournamentNews, TournamentRefused
@@ -123,8 +124,8 @@ class TournamentFront:
         words = [w for w in (context.args or ()) if w]
         try:
             if words and words[0].lower() in CANCEL_WORDS:
-                admin = await is_admin(message.get_bot(), message.chat.id, user.id)
-                await self.sessions.tournaments.cancel(cref, uref, is_admin=admin)
+                await self.sessions.tournaments.cancel(
+                    cref, uref, admin=lambda: is_admin(message.get_bot(), message.chat.id, user.id))
                 await self._say(message.chat.id, escape(t(lang, "tournament.cancelled")), topic)
                 return
             current = await self.sessions.tournaments.current(cref)
@@ -171,10 +172,10 @@ class TournamentFront:
             elif action == "leave":
                 view = await tournaments.leave(cref, uref)
             else:
-                admin = (uref.key != current.creator
-                         and await is_admin(message.get_bot(), message.chat.id, query.from_user.id))
-                view = await (tournaments.start(cref, uref, is_admin=admin) if action == "start"
-                              else tournaments.cancel(cref, uref, is_admin=admin))
+                def admin() -> Awaitable[bool]:
+                    return is_admin(message.get_bot(), message.chat.id, query.from_user.id)
+                view = await (tournaments.start(cref, uref, admin) if action == "start"
+                              else tournaments.cancel(cref, uref, admin))
         except TournamentRefused as refused:
             await _answer(query, refusal(refused, lang))
             return
