@@ -38,6 +38,17 @@ channels of their own without a home (Discord's), those that bear their name or 
 DIRECT_MESSAGES = "discord"
 
 
+def without_player(state: str, player_id: int, marks: Sequence[str], names: Sequence[str]) -> str:
+    """A tournament's state (a JSON text) with each string that was one of the player's ids as
+    their erased key and each that was their name as `ERASED_NAME`: their place in its rounds
+    and standings stays, under no name."""
+    for mark in marks:
+        for ascii_only in (False, True):
+            state = state.replace(json.dumps(mark, ensure_ascii=ascii_only),
+                                  json.dumps(f"{ERASED_KEY}{player_id}", ensure_ascii=ascii_only))
+    return scrubbed(state, marks, names)
+
+
 def names_in(text: str, marks: Sequence[str]) -> bool:
     """Whether `text`, split at colons and spaces, holds one of `marks` whole."""
     return any(token in marks for token in _TOKENS.split(text))
@@ -70,6 +81,8 @@ class Seen:
     """(game_id, message) of those games."""
     sends: Sequence[str]
     """Every chat name `chat_sends` counts under."""
+    tournaments: Sequence[Row]
+    """(id, version, state) of the tournaments whose state holds one of the player's ids."""
 
 
 def erase_reads(erasure: Erasure) -> tuple[tuple[str, tuple[Any, ...]], ...]:
@@ -85,12 +98,16 @@ def erase_reads(erasure: Erasure) -> tuple[tuple[str, tuple[Any, ...]], ...]:
         (f"SELECT id FROM games WHERE chat_id IN ({in_chats})", tuple(erasure.chats)),
         (f"SELECT game_id, message FROM message_holds WHERE game_id IN ({games})", params),
         ("SELECT DISTINCT chat FROM chat_sends", ()),
+        ("SELECT id, version, state FROM tournaments WHERE "
+         + (" OR ".join("state LIKE ?" for _ in erasure.marks) or "FALSE") + " ORDER BY id",
+         tuple(f"%{json.dumps(mark)}%" for mark in erasure.marks)),
     )
 
 
 def seen(rows: Sequence[Sequence[Row]]) -> Seen:
-    notes, private, holds, sends = rows
-    return Seen(notes, frozenset(int(r["id"]) for r in private), holds, [str(r["chat"]) for r in sends])
+    notes, private, holds, sends, tournaments = rows
+    return Seen(notes, frozenset(int(r["id"]) for r in private), holds, [str(r["chat"]) for r in sends],
+                tournaments)
 
 
 def erase_plan(erasure: Erasure, read: Seen) -> Plan:
@@ -122,6 +139,14 @@ def erase_plan(erasure: Erasure, read: Seen) -> Plan:
     for chat in read.sends:
         if names_in(chat, marks):
             yield Step("DELETE FROM chat_sends WHERE chat=?", (chat,))
+    for tournament in read.tournaments:
+        state = str(tournament["state"])
+        clean = without_player(state, pid, marks, names)
+        if clean != state:
+            changed = yield Step("UPDATE tournaments SET state=?, version=version+1 WHERE id=? AND version=?",
+                                 (clean, int(tournament["id"]), int(tournament["version"])))
+            if changed != 1:
+                raise StaleVersion(f"tournament {tournament['id']} changed while {pid} was erased")
     if erasure.asked is not None:
         yield Step("DELETE FROM erasures WHERE platform=? AND user_key=?", erasure.asked)
     if erasure.told:

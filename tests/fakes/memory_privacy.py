@@ -6,9 +6,9 @@ import copy
 import dataclasses
 from typing import Any
 
-from bot.sessions.ports import ERASED_KEY, ERASED_NAME, ERASED_NOTE, Erasure, StaleVersion
+from bot.sessions.ports import ERASED_KEY, ERASED_NAME, ERASED_NOTE, Erasure, StaleVersion, TournamentRow
 from bot.sessions.records import AchievementRow, ChatRow, GameStatus, PlayerRow, RatingRow, ReviewSeatRow
-from bot.storage.erasure import DIRECT_MESSAGES, names_in, scrubbed
+from bot.storage.erasure import DIRECT_MESSAGES, names_in, scrubbed, without_player
 
 
 class MemoryPrivacy:
@@ -24,6 +24,7 @@ class MemoryPrivacy:
     _achievements: dict[tuple[int, str], AchievementRow]
     _sends: dict[str, list[float]]
     _holds: dict[tuple[int, str], tuple[str, float, bool]]
+    _tournament_rows: dict[int, TournamentRow]
     clock: Any
 
     def _open(self) -> None: ...
@@ -100,12 +101,12 @@ class MemoryPrivacy:
         """All of it or nothing: the store as it was is put back when a check fails."""
         self._open()
         kept = copy.deepcopy((self._games, self._chats, self._records, self._daily, self._players,
-                              self._sends, self._holds))
+                              self._sends, self._holds, self._tournaments()))
         try:
             self._erase(erasure)
         except BaseException:
             (self._games, self._chats, self._records, self._daily, self._players,
-             self._sends, self._holds) = kept
+             self._sends, self._holds, self._tournament_rows) = kept
             raise
 
     def _erase(self, erasure: Erasure) -> None:
@@ -144,6 +145,11 @@ class MemoryPrivacy:
                 del self._holds[held]
         for chat in [c for c in self._sends if names_in(c, erasure.marks)]:
             del self._sends[chat]
+        for tournament_id, row in list(self._tournaments().items()):
+            clean = without_player(row.state, pid, erasure.marks, erasure.names)
+            if clean != row.state:
+                self._tournaments()[tournament_id] = dataclasses.replace(row, state=clean,
+                                                                         version=row.version + 1)
         if erasure.asked is not None:
             self._asked().pop(erasure.asked, None)
         for game_id, key, value in erasure.told:

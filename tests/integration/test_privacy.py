@@ -26,6 +26,7 @@ CARLA = UserRef("test", "7393848", "Carla", "it")
 GROUP = ChatRef("test", "-500", "Friends")
 OTHER = ChatRef("test", "-600", "Cousins")
 ALICE_HOME = ChatRef("test", "7193846", "Alicia Zorglub")
+CLUB = ChatRef("test", "-700", "Club")
 
 
 @pytest.fixture(scope="session")
@@ -53,8 +54,8 @@ async def _sessions(database: str, clock: FakeClock) -> Sessions:
 
 
 async def _world(sessions: Sessions) -> dict[str, Any]:
-    """Alice's finished match with Bob (reviewed), a match in play with Bob, a lobby with Carla
-    and a match against the computer in her private chat."""
+    """Alice's finished match with Bob (reviewed), a match in play with Bob, a lobby with Carla,
+    a match against the computer in her private chat and a tournament she opened, Carla in it."""
     finished = await start_duel(sessions, GROUP, ALICE, BOB, {"target": 1})
     await play_to_end(sessions, finished, [ALICE, BOB])
     await sessions.review(finished, ALICE)
@@ -68,6 +69,8 @@ async def _world(sessions: Sessions) -> dict[str, Any]:
     await sessions.new_game(ALICE_HOME, ALICE, "scopa")
     await sessions.add_computer(ALICE_HOME, ALICE, "easy")
     alone = (await sessions.start(ALICE_HOME, ALICE)).game_id
+    await sessions.tournaments.open(CLUB, ALICE, [], ["scopa"])
+    await sessions.tournaments.join(CLUB, CARLA)
     return {"finished": finished, "playing": playing, "alone": alone}
 
 
@@ -102,6 +105,9 @@ async def test_my_data_and_forget_me_in_the_middle_of_a_match(database: str) -> 
         assert told[games["playing"]].name == "Alicia Zorglub" and told[games["playing"]].computer
         assert games["alone"] not in told, "nobody else sees her private chat"
         assert naming(await texts(database), "Zorglub", "7193846") == []
+        club = await sessions.tournaments.current(CLUB)
+        assert club is not None and [e.name for e in club.players] == [ERASED_NAME, "Carla"], \
+            "her place in the tournament kept, under no name"
         assert await sessions.privacy.my_data(ALICE) is None
         assert await sessions.privacy.forget("test", "7193846") is None, "erasing again changes nothing"
 
