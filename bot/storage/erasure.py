@@ -192,6 +192,9 @@ DATA_QUERIES: tuple[tuple[str, str], ...] = (
     ("daily", "SELECT day, game_id AS game FROM daily_plays WHERE player_id=? ORDER BY day"),
     ("achievements", "SELECT code, game_id AS game, earned_at FROM achievements WHERE player_id=? "
                      "ORDER BY earned_at, code"),
+    ("tournaments", "SELECT t.id AS tournament, c.title AS chat, t.status, t.state FROM tournaments t "
+                    "JOIN chats c ON c.id=t.chat_id JOIN players p ON p.id=? AND p.platform=c.platform "
+                    "WHERE t.state LIKE '%\"' || p.user_key || '\"%' ORDER BY t.id"),
 )
 """What `player_data` gives, each part one query on the player's id."""
 

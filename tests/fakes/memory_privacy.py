@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 from typing import Any
 
 from bot.sessions.ports import ERASED_KEY, ERASED_NAME, ERASED_NOTE, Erasure, StaleVersion, TournamentRow
@@ -77,6 +78,12 @@ class MemoryPrivacy:
             "achievements": [{"code": a.code, "game": a.game_id, "earned_at": a.earned_at}
                              for a in sorted(self._achievements.values(), key=lambda a: (a.earned_at, a.code))
                              if a.player_id == player_id],
+            "tournaments": [] if player is None else [
+                {"tournament": t.id, "chat": self._chats[t.chat_id].title, "status": t.status,
+                 "state": t.state}
+                for _, t in sorted(self._tournaments().items())
+                if self._chats[t.chat_id].platform == player.platform
+                and json.dumps(player.user_key) in t.state],
         }
 
     def _asked(self) -> dict[tuple[str, str], float]:

@@ -87,6 +87,7 @@ async def test_my_data_and_forget_me_in_the_middle_of_a_match(database: str) -> 
         assert {g["game"] for g in data["games"]} >= set(games.values())
         assert data["moves"] and all(m["game"] in games.values() for m in data["moves"])
         assert data["ratings"] and data["reviews"]
+        assert [(t["chat"], t["status"]) for t in data["tournaments"]] == [("Club", "signup")]
         assert [c["chat_id"] for c in data["private_chats"]] == ["7193846"]
         bob_id = (await sessions.find_player("test", "7293847"))
         carla_id = (await sessions.find_player("test", "7393848"))
