@@ -95,7 +95,7 @@ def bracket_layout(field: int) -> tuple[int, int]:
 
 def _box_top(column: int, index: int) -> float:
     """Each later round's table centred between the two it follows."""
-    span = (2 * LINE + BOX_GAP) * 2**column
+    span = (2 * LINE + BOX_GAP) * (1 << column)
     return TOP + index * span + (span - 2 * LINE - BOX_GAP) / 2
 
 
@@ -126,7 +126,7 @@ def bracket_picture(scene: BracketScene, lang: str = "it") -> Image.Image:
         label = t(lang, "pictures.tournament.round", number=column + 1)
         write(draw, (left + COLUMN / 2, TOP - 18), fit(label, 18, COLUMN), 18, MUTED, "mm")
         played = scene.rounds[column] if column < len(scene.rounds) else ()
-        for index in range(bracket_size(scene.field) // 2**(column + 1)):
+        for index in range(bracket_size(scene.field) >> (column + 1)):
             top = _box_top(column, index)
             table = played[index] if index < len(played) else None
             _slot(draw, table.top if table else None, left, top, lang)
