@@ -1,0 +1,65 @@
+from bot.pictures.tournament import (
+    BracketScene,
+    Slot,
+    StandingLine,
+    StandingsScene,
+    Table,
+    bracket_layout,
+    bracket_picture,
+    bracket_size,
+    columns,
+    standings_picture,
+)
+from bot.render_tournament import bracket_scene, standings_scene, tournament_picture
+from bot.sessions.tournaments import Entrant, Format, Pairing, Round, StandingRow, Status, TournamentView
+
+LONG = "Bartolomeo Giovannangeli di Castellammare"
+
+
+def test_the_bracket_fills_the_field_up_to_a_power_of_two_with_a_column_a_round() -> None:
+    assert [bracket_size(n) for n in (2, 3, 4, 5, 8, 9, 16, 17, 32)] == [2, 4, 4, 8, 8, 16, 16, 32, 32]
+    assert [columns(n) for n in (2, 4, 5, 16, 32)] == [1, 2, 3, 4, 5]
+
+
+def test_every_field_from_2_to_32_gets_a_picture_of_its_planned_size() -> None:
+    for field in (2, 3, 5, 8, 13, 32):
+        scene = BracketScene(LONG, field, ((Table(Slot(LONG, 11, True), Slot(None)),),))
+        assert bracket_picture(scene, "en").size == bracket_layout(field)
+    assert bracket_layout(8)[0] > bracket_layout(4)[0]
+    assert bracket_layout(8)[1] > bracket_layout(4)[1]
+
+
+def test_the_standings_grow_a_row_a_player_and_one_for_the_champion() -> None:
+    lines = tuple(StandingLine(i + 1, LONG, 3, 1, 0, 0, 2) for i in range(5))
+    plain = standings_picture(StandingsScene("Swiss", 1, 3, lines), "it")
+    crowned = standings_picture(StandingsScene("Swiss", 3, 3, lines, LONG), "it")
+    shorter = standings_picture(StandingsScene("Swiss", 1, 3, lines[:4]), "it")
+    assert plain.height - shorter.height == crowned.height - plain.height > 0
+
+
+def _view(fmt: Format, status: Status, played: tuple[Round, ...],
+          champion: str | None = None) -> TournamentView:
+    players = tuple(Entrant(f"u{i}", f"{LONG} {i}", seed=i + 1) for i in range(5))
+    standings = tuple(StandingRow(i + 1, p.user, p.name, 3 - i // 2, 1, 0, 0, 4)
+                      for i, p in enumerate(players))
+    return TournamentView("t1", "c", "", "scopa", fmt, 3, status, "u0", None, False, players,
+                          played, standings, champion)
+
+
+def test_a_knockout_view_becomes_its_bracket_with_byes_winners_and_champion() -> None:
+    first = Round(1, (Pairing(1, "u0", None, winner="u0"), Pairing(2, "u3", "u4", "m", "u4", (5, 11))))
+    view = _view(Format.KNOCKOUT, Status.FINISHED, (first,), "u4")
+    scene = bracket_scene(view, "en")
+    assert scene.field == 5 and scene.champion == f"{LONG} 4"
+    bye, played = scene.rounds[0]
+    assert bye.bottom.name is None and bye.top.won
+    assert (played.top.score, played.bottom.score, played.bottom.won, played.top.won) == (5, 11, True, False)
+    picture = tournament_picture(view, "en")
+    assert picture is not None and picture.size == bracket_layout(5)
+
+
+def test_a_swiss_view_becomes_its_standings_and_a_signup_has_no_picture() -> None:
+    done = Round(1, (Pairing(1, "u0", "u1", "m", "u0", (11, 3)),))
+    scene = standings_scene(_view(Format.SWISS, Status.RUNNING, (done,)), "es")
+    assert (scene.round, scene.rounds, len(scene.lines)) == (1, 3, 5)
+    assert tournament_picture(_view(Format.SWISS, Status.SIGNUP, ()), "es") is None
