@@ -48,11 +48,21 @@ def standings_scene(view: TournamentView, lang: str) -> StandingsScene:
     return StandingsScene(_title(view, lang), played, max(view.rounds, played), lines, champion)
 
 
-def tournament_picture(view: TournamentView, lang: str) -> Image.Image | None:
-    """The bracket of a knockout, the standings of a Swiss; None in sign-up or once cancelled,
-    when the words say all there is."""
+def tournament_scene(view: TournamentView, lang: str) -> BracketScene | StandingsScene | None:
+    """The scene of the bracket of a knockout, of the standings of a Swiss; None in sign-up or
+    once cancelled, when the words say all there is."""
     if view.status in (Status.SIGNUP, Status.CANCELLED) or not view.played:
         return None
     if view.format is Format.KNOCKOUT:
-        return bracket_picture(bracket_scene(view, lang), lang)
-    return standings_picture(standings_scene(view, lang), lang)
+        return bracket_scene(view, lang)
+    return standings_scene(view, lang)
+
+
+def tournament_picture(view: TournamentView, lang: str) -> Image.Image | None:
+    """`tournament_scene` drawn."""
+    scene = tournament_scene(view, lang)
+    if scene is None:
+        return None
+    if isinstance(scene, BracketScene):
+        return bracket_picture(scene, lang)
+    return standings_picture(scene, lang)

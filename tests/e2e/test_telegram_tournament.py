@@ -105,6 +105,7 @@ async def test_a_knockout_of_four_is_played_to_its_champion_through_a_kill(tmp_p
         assert len(_champion(tg, group)) == 1, "the champion announced once"
         text = shown(_champion(tg, group)[0])
         assert "Round 2" in text and "Standings" in text
+        assert _champion(tg, group)[0].photo is not None, "the bracket as a picture under the words"
         with sqlite3.connect(db) as conn:
             assert conn.execute("SELECT status FROM tournaments").fetchall() == [("finished",)]
 
@@ -124,3 +125,4 @@ async def test_a_swiss_of_three_rounds_with_five_players(tmp_path: Path) -> None
         assert _finished_matches(db) == 6, "two tables a round, one player resting"
         text = shown(_champion(tg, group)[0])
         assert text.count("bye (a win)") == 3 and "Round 3" in text
+        assert _champion(tg, group)[0].photo is not None, "the standings as a picture under the words"

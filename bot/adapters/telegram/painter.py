@@ -34,6 +34,7 @@ from ...pictures import (
 )
 from ...pictures.puzzle import PuzzleScene, puzzle_picture
 from ...pictures.season import SeasonScene, season_picture
+from ...pictures.tournament import BracketScene, StandingsScene, bracket_picture, standings_picture
 from .content import Picture
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,10 @@ def draw(scene: Hashable, lang: str) -> bytes:
         image = season_picture(scene, lang)
     elif isinstance(scene, ReplayScene):
         image = replay_picture(scene, lang)
+    elif isinstance(scene, BracketScene):
+        image = bracket_picture(scene, lang)
+    elif isinstance(scene, StandingsScene):
+        image = standings_picture(scene, lang)
     else:
         raise TypeError(f"no picture for {type(scene).__name__}")
     return photo_bytes(image)

@@ -17,15 +17,16 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from ...engine import Variant
 from ...i18n import t
+from ...render_tournament import tournament_scene
 from ...sessions import ChatRef, Sessions
 from ...sessions.tournament_play import LOOK_EVERY, TournamentNews, TournamentRefused
 from ...sessions.tournaments import Format, Status, TournamentView
 from .askers import is_admin
 from .callbacks import shows_button
-from .content import Content
+from .content import Content, Picture
 from .identity import PLATFORM, chat_ref, is_group, topic_of, user_ref
 from .keyboards import Button, Keyboard
-from .markup import escape
+from .markup import caption, escape
 from .present import Presenter
 
 log = logging.getLogger(__name__)
@@ -76,11 +77,15 @@ def tournament_text(view: TournamentView, lang: str) -> str:
     return "\n".join(lines)
 
 
-def tournament_content(view: TournamentView, lang: str, head: str = "") -> Content:
-    """What the group is shown of a running or finished tournament (`head` above it): the one
-    place a picture of the bracket or standings joins the words, which stay its fallback."""
-    text = tournament_text(view, lang)
-    return Content(escape(f"{head}\n{text}" if head else text))
+def tournament_content(view: TournamentView, lang: str, pictures: bool, head: str = "") -> Content:
+    """What the group is shown of a running or finished tournament (`head` above it): with
+    `pictures`, the bracket or the standings as a photo under the words (cut to a caption's
+    length), the words alone otherwise and wherever a photo cannot go."""
+    text = escape(f"{head}\n{tournament_text(view, lang)}" if head else tournament_text(view, lang))
+    scene = tournament_scene(view, lang) if pictures else None
+    if scene is None:
+        return Content(text)
+    return Content(text, picture=Picture(scene, lang, caption(text)))
 
 
 def signup_keyboard(view: TournamentView, lang: str) -> Keyboard:
@@ -142,7 +147,8 @@ class TournamentFront:
         if view.status is Status.SIGNUP:
             await self._say(chat_id, escape(tournament_text(view, lang)), topic, signup_keyboard(view, lang))
             return
-        await self.outbox.post(chat_id, tournament_content(view, lang), thread=topic)
+        pictures = await self.presenter.draws_pictures(chat_id)
+        await self.outbox.post(chat_id, tournament_content(view, lang, pictures), thread=topic)
 
     async def _say(self, chat_id: int, html: str, topic: int | None, keyboard: Keyboard = ()) -> None:
         await self.outbox.post(chat_id, Content(html, keyboard), thread=topic)
@@ -198,7 +204,8 @@ class TournamentFront:
         lang = (await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)), None)).language
         topic = int(view.place) if view.place.isdigit() else None
         head = t(lang, "tournament.round_done", number=news.round_done) if news.round_done else ""
-        posted = await self.outbox.post(chat_id, tournament_content(view, lang, head), thread=topic)
+        pictures = await self.presenter.draws_pictures(chat_id)
+        posted = await self.outbox.post(chat_id, tournament_content(view, lang, pictures, head), thread=topic)
         if posted is None and chat_id not in self.outbox.refusing:
             raise TournamentUntold(chat_id)
 
