@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -138,8 +139,9 @@ class Tournaments:
     def __init__(self, store: GameStore, directory: Directory, lobby: Lobby,
                  clock: Callable[[], float], pause: float = NEXT_MATCH_PAUSE) -> None:
         self.pause = pause
-        self.owner = secrets.token_hex(6)
-        """This process, as it holds an announcement owed while posting it."""
+        self.owner = os.urandom(6).hex()
+        """This process, as it holds an announcement owed while posting it (drawn apart from
+        `secrets.token_hex`, which makes the games' seeds)."""
         self.store = store
         self.directory = directory
         self.lobby = lobby

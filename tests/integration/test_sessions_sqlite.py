@@ -121,6 +121,7 @@ async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_pat
         database.execute("DROP TABLE erasures")
         database.execute("DROP TABLE achievements")
         database.execute("DROP TABLE season_closes")
+        database.execute("DROP TABLE tournaments")
         database.execute("DROP INDEX games_finished")
         database.execute("DROP INDEX games_chat_finished")
         for table in ("notice_deliveries", "owner_notices", "heartbeats", "blocked_users"):
