@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from PIL import Image
 
 from ...pictures import (
     HandScene,
@@ -44,33 +47,21 @@ def style_of_scene(scene: Hashable) -> Style | None:
     return getattr(scene, "style", None)
 
 
+DRAWN: dict[type, Callable[[Any, str], Image.Image]] = {
+    TableScene: table_picture, HandScene: hand_picture, RoundScene: round_picture,
+    SeatScene: seat_picture, LobbyScene: lobby_picture, ReviewScene: review_picture,
+    PuzzleScene: puzzle_picture, SeasonScene: season_picture, ReplayScene: replay_picture,
+    BracketScene: bracket_picture, StandingsScene: standings_picture,
+}
+"""Each kind of scene and the function that draws it."""
+
+
 def draw(scene: Hashable, lang: str) -> bytes:
     """The scene as a photo (JPEG bytes)."""
-    if isinstance(scene, TableScene):
-        image = table_picture(scene, lang)
-    elif isinstance(scene, HandScene):
-        image = hand_picture(scene, lang)
-    elif isinstance(scene, RoundScene):
-        image = round_picture(scene, lang)
-    elif isinstance(scene, SeatScene):
-        image = seat_picture(scene, lang)
-    elif isinstance(scene, LobbyScene):
-        image = lobby_picture(scene, lang)
-    elif isinstance(scene, ReviewScene):
-        image = review_picture(scene, lang)
-    elif isinstance(scene, PuzzleScene):
-        image = puzzle_picture(scene, lang)
-    elif isinstance(scene, SeasonScene):
-        image = season_picture(scene, lang)
-    elif isinstance(scene, ReplayScene):
-        image = replay_picture(scene, lang)
-    elif isinstance(scene, BracketScene):
-        image = bracket_picture(scene, lang)
-    elif isinstance(scene, StandingsScene):
-        image = standings_picture(scene, lang)
-    else:
+    drawn = DRAWN.get(type(scene))
+    if drawn is None:
         raise TypeError(f"no picture for {type(scene).__name__}")
-    return photo_bytes(image)
+    return photo_bytes(drawn(scene, lang))
 
 
 class Painter:
