@@ -1,5 +1,5 @@
-"""A tournament's view as the scenes of its pictures, for every front-end: the bracket while a
-knockout runs or once won, the standings of a Swiss tournament after each round."""
+"""A tournament's view in words and as the scenes of its pictures, for every front-end: the
+bracket while a knockout runs or once won, the standings of a Swiss tournament after each round."""
 
 from __future__ import annotations
 
@@ -31,6 +31,44 @@ def _table(view: TournamentView, pairing: Pairing) -> Table:
         return Table(Slot(top.name, None, True), Slot(None))
     bottom = Slot(view.name_of(pairing.second), second, pairing.winner == pairing.second)
     return Table(top, bottom)
+
+
+def tournament_text(view: TournamentView, lang: str) -> str:
+    """The tournament in words: its title and players in sign-up, then each round's tables and
+    the standings; the champion once won."""
+    lines = [_title(view, lang)]
+    if view.target:
+        lines.append(t(lang, "tournament.target", target=view.target))
+    if view.status is Status.SIGNUP:
+        names = ", ".join(p.name for p in view.players)
+        lines += [t(lang, "tournament.players", count=len(view.players), names=names),
+                  t(lang, "tournament.signup_hint")]
+        return "\n".join(lines)
+    for round_ in view.played:
+        lines += ["", t(lang, "tournament.round", number=round_.number)]
+        for p in round_.pairings:
+            if p.second is None:
+                lines.append(t(lang, "tournament.bye", name=view.name_of(p.first)))
+                continue
+            pair = {"first": view.name_of(p.first), "second": view.name_of(p.second)}
+            if p.winner is None:
+                lines.append(t(lang, "tournament.pairing", **pair))
+            elif p.forfeit:
+                lines.append(t(lang, "tournament.pairing_forfeit", winner=view.name_of(p.winner), **pair))
+            else:
+                score = f"{p.score[0]}–{p.score[1]}" if p.score else ""
+                lines.append(t(lang, "tournament.pairing_won", winner=view.name_of(p.winner),
+                               score=score, **pair))
+    lines += ["", t(lang, "tournament.standings")]
+    for row in view.standings:
+        if row.out:
+            lines.append(t(lang, "tournament.row_out", place=row.place, name=row.name))
+        else:
+            lines.append(t(lang, "tournament.row", place=row.place, name=row.name, points=row.points,
+                           wins=row.wins, losses=row.losses))
+    if view.champion:
+        lines += ["", t(lang, "tournament.champion", name=view.name_of(view.champion))]
+    return "\n".join(lines)
 
 
 def bracket_scene(view: TournamentView, lang: str) -> BracketScene:

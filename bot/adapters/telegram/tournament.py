@@ -17,10 +17,10 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from ...engine import Variant
 from ...i18n import t
-from ...render_tournament import tournament_scene
+from ...render_tournament import tournament_scene, tournament_text
 from ...sessions import ChatRef, Sessions
 from ...sessions.tournament_play import LOOK_EVERY, TournamentNews, TournamentRefused
-from ...sessions.tournaments import Format, Status, TournamentView
+from ...sessions.tournaments import Status, TournamentView
 from .askers import is_admin
 from .callbacks import shows_button
 from .content import Content, Picture
@@ -35,46 +35,6 @@ PREFIX = "trn"
 ACTIONS = ("join", "leave", "start", "cancel")
 CANCEL_WORDS = frozenset({"cancel", "annulla", "cancelar", "stop"})
 Context = ContextTypes.DEFAULT_TYPE
-
-
-def tournament_text(view: TournamentView, lang: str) -> str:
-    """The tournament in words: its title and players in sign-up, then each round's tables and
-    the standings; the champion once won."""
-    fmt = (t(lang, "tournament.format.swiss", rounds=view.rounds) if view.format is Format.SWISS
-           else t(lang, "tournament.format.knockout"))
-    lines = [t(lang, "tournament.title", variant=view.variant, format=fmt)]
-    if view.target:
-        lines.append(t(lang, "tournament.target", target=view.target))
-    if view.status is Status.SIGNUP:
-        names = ", ".join(p.name for p in view.players)
-        lines += [t(lang, "tournament.players", count=len(view.players), names=names),
-                  t(lang, "tournament.signup_hint")]
-        return "\n".join(lines)
-    for round_ in view.played:
-        lines += ["", t(lang, "tournament.round", number=round_.number)]
-        for p in round_.pairings:
-            if p.second is None:
-                lines.append(t(lang, "tournament.bye", name=view.name_of(p.first)))
-                continue
-            pair = {"first": view.name_of(p.first), "second": view.name_of(p.second)}
-            if p.winner is None:
-                lines.append(t(lang, "tournament.pairing", **pair))
-            elif p.forfeit:
-                lines.append(t(lang, "tournament.pairing_forfeit", winner=view.name_of(p.winner), **pair))
-            else:
-                score = f"{p.score[0]}–{p.score[1]}" if p.score else ""
-                lines.append(t(lang, "tournament.pairing_won", winner=view.name_of(p.winner),
-                               score=score, **pair))
-    lines += ["", t(lang, "tournament.standings")]
-    for row in view.standings:
-        if row.out:
-            lines.append(t(lang, "tournament.row_out", place=row.place, name=row.name))
-        else:
-            lines.append(t(lang, "tournament.row", place=row.place, name=row.name, points=row.points,
-                           wins=row.wins, losses=row.losses))
-    if view.champion:
-        lines += ["", t(lang, "tournament.champion", name=view.name_of(view.champion))]
-    return "\n".join(lines)
 
 
 def tournament_content(view: TournamentView, lang: str, pictures: bool, head: str = "") -> Content:
