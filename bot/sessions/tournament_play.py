@@ -132,6 +132,7 @@ def view_of(row: TournamentRow) -> TournamentView:
         status=Status.FINISHED if state.get("champion") else Status(row.status), creator=state["creator"],
         target=state.get("target"), duplicate=bool(state.get("duplicate")), players=players,
         played=tuple(played), standings=rows, champion=state.get("champion"),
+        platform=state["platform"],
     )
 
 

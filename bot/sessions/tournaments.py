@@ -122,6 +122,8 @@ class TournamentView:
     played: tuple[Round, ...] = ()
     standings: tuple[StandingRow, ...] = ()
     champion: str | None = None
+    platform: str = ""
+    """Whose chat it is: a front-end tells only its own platform's chats of their tournament."""
 
     def name_of(self, user: str) -> str:
         for entrant in self.players:

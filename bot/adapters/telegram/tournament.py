@@ -158,7 +158,7 @@ class TournamentFront:
         """A round complete or the tournament won: the standings (and the champion) posted; a post
         that fails leaves it owed (`TournamentUntold`), a group that refuses the bot for good not."""
         view = news.view
-        if not view.chat.lstrip("-").isdigit():
+        if view.platform != PLATFORM or not view.chat.lstrip("-").isdigit():
             return
         chat_id = int(view.chat)
         lang = (await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)), None)).language
