@@ -58,7 +58,8 @@ def _typed(custom_id: str) -> bool:
     return any(CODEC.pattern(action).fullmatch(custom_id) for action in Action)
 
 
-def _shows(message: discord.Message | None, custom_id: str) -> bool:
+def shows(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether `message` offers a component of `custom_id` (a press naming none is forged)."""
     if message is None:
         return False
     pending: list[Any] = list(message.components)
@@ -170,7 +171,7 @@ class ScopaClient(discord.AutoShardedClient):
         if interaction.type is not discord.InteractionType.component or self._stray is None:
             return
         custom_id = dict(interaction.data or {}).get("custom_id")
-        if isinstance(custom_id, str) and not (_typed(custom_id) and _shows(interaction.message, custom_id)):
+        if isinstance(custom_id, str) and not (_typed(custom_id) and shows(interaction.message, custom_id)):
             await self._stray(interaction, CODEC.decode(custom_id), custom_id)
 
     async def setup_hook(self) -> None:

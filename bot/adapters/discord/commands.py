@@ -1,4 +1,5 @@
-"""Slash commands: /newgame, /leaderboard, /stats, /review, /daily, /puzzle, /rules, /settings, /help.
+"""Slash commands: /newgame, /leaderboard, /stats, /review, /daily, /puzzle, /season, /tournament,
+/rules, /settings, /help.
 
 Names, descriptions, options and choices are English by default and
 localised by `translator.CatalogueTranslator` when the tree is synced. The
@@ -120,4 +121,10 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, 
                      player: discord.User | None = None) -> None:
         await handlers.season(interaction, last, everyone, player)
 
-    return [newgame, leaderboard, stats, review, rules, settings, help_, daily, puzzle, season]
+    @app_commands.command(name="tournament", description=english("discord.command.tournament.description"))
+    @app_commands.describe(**_described("setup"))
+    @app_commands.guild_only()
+    async def tournament(interaction: discord.Interaction, setup: str | None = None) -> None:
+        await handlers.tournament(interaction, setup)
+
+    return [newgame, leaderboard, stats, review, rules, settings, help_, daily, puzzle, season, tournament]

@@ -27,6 +27,7 @@ from .presenter import Presenter
 from .presses import PressHandlers
 from .privacy import PrivacyCommands
 from .seasons import SeasonAnnouncer
+from .tournament import TournamentFront
 
 log = logging.getLogger(__name__)
 
@@ -70,12 +71,14 @@ class DiscordFrontEnd:
         self.painter = Painter(sessions, picture_workers)
         self.hands = HandTracker(sessions, self.lanes, ttl=hand_ttl, painter=self.painter)
         self.presenter = Presenter(sessions, self.client, self.lanes, self.hands, self.painter)
-        self.commands = CommandHandlers(sessions, self.presenter, ack_after=ack_after)
+        self.tournaments = TournamentFront(sessions, self.presenter, self.client, ack_after=ack_after)
+        self.commands = CommandHandlers(sessions, self.presenter, ack_after=ack_after,
+                                        tournaments=self.tournaments)
         self.presses = PressHandlers(sessions, self.hands, self.presenter, ack_after=ack_after)
         self.privacy = PrivacyCommands(sessions, self.client)
         for command in [*build_commands(self.commands), *self.privacy.commands()]:
             self.client.tree.add_command(command)
-        self.client.take_presses(self.privacy.presses(self.presses.on_press))
+        self.client.take_presses(self.privacy.presses(self.tournaments.presses(self.presses.on_press)))
         self.owner_messages = OwnerMessages(sessions, self.presenter, self.client)
         self.client.take_direct_messages(self.owner_messages.on_direct_message)
         self.seasons = SeasonAnnouncer(sessions, self.presenter, self.painter, self.client)
@@ -130,6 +133,7 @@ class DiscordFrontEnd:
                                              name="discord-owed")
         self.owner_messages.start()
         self.seasons.start()
+        self.tournaments.start()
         self.privacy.start()
         self._connection = asyncio.create_task(self._connect(), name="discord-gateway")
         log.info("Discord bot %s is connecting", self.client.user)
@@ -166,6 +170,7 @@ class DiscordFrontEnd:
             self._sweeping = None
         await self.owner_messages.stop()
         await self.seasons.stop()
+        await self.tournaments.stop()
         await self.privacy.stop()
         if self._connection is not None:
             self._connection.cancel()

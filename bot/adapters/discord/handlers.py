@@ -44,15 +44,18 @@ from .puzzle import puzzle_reply
 from .replies import Reply, answer
 from .reviews import review_reply
 from .seasons import season_reply
+from .tournament import TournamentFront
 
 log = logging.getLogger(__name__)
 
 
 class CommandHandlers:
-    def __init__(self, sessions: Sessions, presenter: Presenter, *, ack_after: float) -> None:
+    def __init__(self, sessions: Sessions, presenter: Presenter, *, ack_after: float,
+                 tournaments: TournamentFront) -> None:
         self.sessions = sessions
         self.presenter = presenter
         self.ack_after = ack_after
+        self.tournaments = tournaments
 
     async def _run(self, interaction: discord.Interaction, work: Awaitable[Reply], *,
                    ephemeral: bool = True) -> None:
@@ -212,6 +215,22 @@ class CommandHandlers:
         return await season_reply(self.sessions, self.presenter.painter, chat, lang, last=last,
                                   everyone=everyone or chat is None, asker=user, player=player)
 
+    # ---- /tournament --------------------------------------------------------------------
+
+    async def tournament(self, interaction: discord.Interaction, setup: str | None) -> None:
+        await self._run(interaction, self._tournament(interaction, setup), ephemeral=False)
+
+    async def _tournament(self, interaction: discord.Interaction, setup: str | None) -> Reply:
+        """The channel's (or thread's) tournament: opened with `setup`'s words, shown, or
+        cancelled (`tournament.TournamentFront.command`)."""
+        user, chat = user_ref(interaction), chat_ref(interaction)
+        lang = await self._language(user)
+        stopped = await self._opens_here(interaction, chat, lang)
+        if stopped is not None:
+            return stopped
+        assert chat is not None
+        return await self.tournaments.command(chat, user, (setup or "").split(), lang, is_admin(interaction))
+
     # ---- /daily ------------------------------------------------------------------------
 
     async def daily(self, interaction: discord.Interaction, board: bool, everyone: bool) -> None:
@@ -265,6 +284,7 @@ class CommandHandlers:
                                               + accuracy_help(lang) + "\n\n"
                                               + t(lang, "daily.help") + "\n\n"
                                               + t(lang, "season.help") + "\n\n"
+                                              + t(lang, "discord.tournament.help") + "\n\n"
                                               + t(lang, "privacy.help") + "\n\n" + legend))
 
     # ---- /settings ----------------------------------------------------------------------

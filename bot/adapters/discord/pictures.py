@@ -37,7 +37,9 @@ from ...pictures import (
 )
 from ...pictures.puzzle import PuzzleScene, puzzle_picture
 from ...pictures.season import SeasonScene, season_picture
+from ...render_tournament import tournament_picture, tournament_scene
 from ...sessions import ChatRef, HandView, Sessions, TableView
+from ...sessions.tournaments import TournamentView
 from .identity import PLATFORM
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,7 @@ ROUND_FILE = "round.jpg"
 REVIEW_FILE = "review-{number}.jpg"
 PUZZLE_FILE = "puzzle.jpg"
 SEASON_FILE = "season.jpg"
+TOURNAMENT_FILE = "tournament.jpg"
 REFUSED_FOR = 10 * 60.0
 """How long a channel that refused a file gets text before pictures are tried again."""
 
@@ -143,6 +146,18 @@ class Painter:
     async def season(self, scene: SeasonScene, lang: str) -> Picture | None:
         """A season's standings."""
         return await self._draw(SEASON_FILE, lambda: season_picture(scene, lang))
+
+    async def tournament(self, view: TournamentView, lang: str) -> Picture | None:
+        """A tournament's bracket (knockout) or standings (Swiss); None in sign-up."""
+        if tournament_scene(view, lang) is None:
+            return None
+
+        def draw() -> Image.Image:
+            picture = tournament_picture(view, lang)
+            assert picture is not None
+            return picture
+
+        return await self._draw(TOURNAMENT_FILE, draw)
 
     async def deck(self, style: str, lang: str) -> Picture | None:
         """A lobby's picture: a few cards of the deck chosen, under its name."""
