@@ -5,9 +5,14 @@ pressed by someone who did not open it, refused to that person alone, changing n
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
+
+import pytest
 
 from bot.adapters.discord.identity import PLATFORM
+from bot.adapters.discord.tournament import TournamentUntold
 from bot.sessions import ChatRef
+from bot.sessions.tournament_play import TournamentNews, view_of
 from bot.sessions.tournaments import Status
 
 from ..discord_helpers import World, play_to_end
@@ -17,11 +22,15 @@ CHAMPION = "vince il torneo"
 
 
 async def _signup(w: World, where: Channel, setup: str | None = None) -> Message:
-    options = {} if setup is None else {"setup": setup}
-    opened = await w.fake.slash(w.alice, where, "tournament", **options)
+    opened = await (w.fake.slash(w.alice, where, "tournament") if setup is None
+                    else w.fake.slash(w.alice, where, "tournament", setup=setup))
     signup = opened.reply
     assert not signup.ephemeral and "Torneo" in signup.text, signup.text
     return signup
+
+
+def _names(message: Message, name: str) -> bool:
+    return name in message.text
 
 
 def _button(signup: Message, action: str) -> str:
@@ -50,8 +59,8 @@ async def test_a_knockout_of_four_in_a_thread_is_played_there_to_its_champion(wo
     assert (await w.sessions.tournaments.current(ChatRef(PLATFORM, str(thread.id)))).status is Status.SIGNUP  # type: ignore[union-attr]
     for user in (w.bob, w.carla, w.dino):
         joined = await w.fake.press(user, signup, custom_id=_button(signup, "join"))
-        assert joined.reply is signup or not joined.reply.ephemeral
-        await w.fake.wait_for(lambda u=user: u.name in signup.text, what=f"{user.name} signed up")
+        assert joined.reply is signup, "the sign-up itself shows who joined"
+        await w.fake.wait_for(partial(_names, signup, user.name), what=f"{user.name} signed up")
     again = await w.fake.press(w.dino, signup, custom_id=_button(signup, "join"))
     assert again.reply.ephemeral and "already in the tournament" in again.reply.text
     await w.fake.press(w.alice, signup, custom_id=_button(signup, "start"))
@@ -124,3 +133,37 @@ async def test_tournament_is_offered_with_its_setup_and_told_in_help(world: Worl
     assert [o["name"] for o in command.get("options", [])] == ["setup"]
     helped = await w.fake.slash(w.bob, w.channel, "help")
     assert "/tournament" in helped.reply.text
+
+
+async def test_a_server_manager_starts_it_and_a_channel_of_text_is_told_in_words(world: World) -> None:
+    w = world
+    w.sessions.tournaments.pause = 0.0
+    erin = w.fake.add_user("Erin", "it", admin=True)
+    await w.fake.slash(erin, w.channel, "settings", pictures=False)
+    signup = await _signup(w, w.channel, "target=1")
+    tournament = await _tournament_of(w, w.channel)
+    await w.fake.press(w.bob, signup, custom_id=_button(signup, "join"))
+    await w.fake.wait_for(lambda: "Bob" in signup.text, what="Bob signed up")
+    started = await w.fake.press(erin, signup, custom_id=_button(signup, "start"))
+    assert started.reply is signup and not signup.buttons(), "a server manager may start it"
+
+    await w.sessions.tournaments.settled()
+    game_id = await _next_match(w, w.channel, [])
+    assert game_id is not None
+    await play_to_end(w, game_id, [w.alice, w.bob])
+    await w.sessions.tournaments.settled()
+    [told] = await w.fake.wait_for(lambda: _champions(w, w.channel), what="the champion")
+    assert "Turno 1 concluso" in told.text and "Classifica" in told.text
+    assert told.picture() is None and not told.attachments, "words alone where pictures are off"
+
+    row = await w.sessions.tournaments.store.tournament(int(tournament))
+    assert row is not None and row.status == Status.FINISHED
+    news = TournamentNews(view_of(row), round_done=1, champion=view_of(row).champion)
+    route = rf"channels/{w.channel.id}/messages"
+    await w.front.lanes.idle()
+    w.fake.fail_next("POST", route, 400, 50035, "Invalid Form Body")
+    with pytest.raises(TournamentUntold):
+        await w.front.tournaments.told(news)
+    w.fake.fail_next("POST", route, 403, 50013, "Missing Permissions")
+    await w.front.tournaments.told(news)
+    assert len(_champions(w, w.channel)) == 1, "a failed post is owed again, a refused one dropped"
