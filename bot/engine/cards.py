@@ -87,10 +87,6 @@ class Card:
             )
         return card
 
-    @property
-    def is_denari(self) -> bool:
-        return self.suit is Suit.DENARI
-
     def name(self, lang: str = "en") -> str:
         names = RANK_NAMES.get(lang, RANK_NAMES["en"])
         suits = SUIT_NAMES.get(lang, SUIT_NAMES["en"])

@@ -60,10 +60,6 @@ class Move(tuple[Card, tuple[Card, ...]]):
         return cls(card, captures)
 
     @property
-    def is_capture(self) -> bool:
-        return bool(self[1])
-
-    @property
     def code(self) -> str:
         card, captures = self
         if not captures:

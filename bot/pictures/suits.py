@@ -30,13 +30,6 @@ def draw_sign(pen: Pen, suit: Suit, style: Style, curve: float = 0.0, slim: floa
         _baton(pen, style, curve, slim)
 
 
-def sign_width(suit: Suit, style: Style) -> float:
-    """How wide a sign is, for a sign one unit tall."""
-    if style is Style.FRENCH:
-        return 0.9
-    return {Suit.DENARI: 1.0, Suit.COPPE: 0.72, Suit.SPADE: 0.34, Suit.BASTONI: 0.3}[suit]
-
-
 # ---- coins -----------------------------------------------------------------
 
 

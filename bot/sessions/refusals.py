@@ -27,7 +27,6 @@ class Reason(StrEnum):
     ILLEGAL_MOVE = "illegal_move"
     BAD_INPUT = "bad_input"
     BAD_OPTION = "bad_option"
-    IN_OTHER_GAME = "in_other_game"
     NO_FUORI = "no_fuori"
     MATCH_STARTED = "match_started"
     MUST_CAPTURE = "must_capture"
