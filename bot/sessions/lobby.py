@@ -42,7 +42,7 @@ from .seats import (
     team_count,
     teams_of,
 )
-from .views import PICTURES, LobbyView, TableView, lobby_view, seat_name, table_view
+from .views import CANCELLED_BY, PICTURES, LobbyView, TableView, lobby_view, seat_name, table_view
 
 """The lobby's `teams` option by number of teams, as buttons and menus send it."""
 LOBBY_IDLE = 30 * 60
@@ -417,7 +417,7 @@ class Lobby:
         async with self.games.lock(row.id):
             if not manages(row, player, is_admin):
                 raise Refused(Reason.NOT_ALLOWED)
-            if not await self._cancel(await self.games.row(row.id)):
+            if not await self._cancel(await self.games.row(row.id), by=player.id):
                 raise Refused(Reason.NO_GAME)
         await self.bus.publish([ev.GameCancelled(**base(row, chat), by=player.display_name)])
 
@@ -439,9 +439,10 @@ class Lobby:
         await self.bus.publish([ev.GameCancelled(**base(row, chat), by="")])
         return row.id
 
-    async def _cancel(self, row: GameRow) -> bool:
+    async def _cancel(self, row: GameRow, by: int | None = None) -> bool:
         """Cancel the game as `row` shows it, with the record of a match under way; False when
-        it is not open. A match is cancelled at the version its record was made at."""
+        it is not open. A match is cancelled at the version its record was made at; who
+        cancelled it (`by`, a player's id) is kept with its options (`views.CANCELLED_BY`)."""
         if not row.status.open:
             return False
         line = None
@@ -451,6 +452,7 @@ class Lobby:
                 row, game = await self.games.stored_now(row)
             if game is not None:
                 line = record_line(game)
-        await self._write(GameCancel(row.id, row.status, row.version, line))
+        options = None if by is None else {**row.options, CANCELLED_BY: by}
+        await self._write(GameCancel(row.id, row.status, row.version, line, options))
         self.games.forget(row.id)
         return True

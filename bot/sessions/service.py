@@ -109,7 +109,7 @@ class Sessions:
         self.clock = clock
         self._bus = EventBus()
         self._directory = Directory(store)
-        self._games = Games(store, self._directory)
+        self._games = Games(store, self._directory, max_timeouts)
         self._alarm = Alarm(warn_before)
         self._play = Play(store, self._directory, self._games, self._bus, self._alarm, clock,
                           computer_pace=computer_pace, max_timeouts=max_timeouts)

@@ -167,3 +167,17 @@ async def test_a_server_manager_starts_it_and_a_channel_of_text_is_told_in_words
     w.fake.fail_next("POST", route, 403, 50013, "Missing Permissions")
     await w.front.tournaments.told(news)
     assert len(_champions(w, w.channel)) == 1, "a failed post is owed again, a refused one dropped"
+
+
+async def test_the_sign_up_buttons_work_after_a_restart(world: World) -> None:
+    w = world
+    signup = await _signup(w, w.channel, "swiss=2")
+    await w.restart()
+    joined = await w.fake.press(w.carla, signup, custom_id=_button(signup, "join"))
+    assert joined.reply is signup
+    await w.fake.wait_for(partial(_names, signup, "Carla"), what="Carla signed up after the restart")
+    left = await w.fake.press(w.carla, signup, custom_id=_button(signup, "leave"))
+    assert left.reply is signup
+    await w.fake.wait_for(lambda: "Carla" not in signup.text, what="Carla gone from the sign-up")
+    twice = await w.fake.press(w.carla, signup, custom_id=_button(signup, "leave"))
+    assert twice.reply.ephemeral and "Non sei nel torneo" in twice.reply.text, twice.reply.text
