@@ -18,7 +18,18 @@ from .ports import GameStore
 from .records import ChatRow, GameRow, GameStatus, PlayerRow, SeatRow
 from .refs import ChatRef
 from .refusals import Reason, Refused
-from .views import GameSummary, SeatInfo, TableView, game_summary, seat_info, side_names, table_view
+from .views import (
+    MAX_TIMEOUTS,
+    GameSummary,
+    SeatInfo,
+    TableView,
+    cancelled_by,
+    game_summary,
+    rule_options,
+    seat_info,
+    side_names,
+    table_view,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +58,11 @@ class EventBus:
 
 
 class Games:
-    def __init__(self, store: GameStore, directory: Directory) -> None:
+    def __init__(self, store: GameStore, directory: Directory, max_timeouts: int = MAX_TIMEOUTS) -> None:
         self.store = store
         self.directory = directory
+        self.max_timeouts = max_timeouts
+        """Turns in a row the timer plays for a player before their seat is the computer's."""
         self.shared = bool(getattr(store, "shared", False))
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, tuple[GameRow, Game]] = {}
@@ -172,7 +185,7 @@ class Games:
         known = self._seat_infos.get(row.id)
         if known is not None and known[0] is row.seats:
             return known[1], known[2]
-        infos = tuple(seat_info(s, row.seats) for s in row.seats)
+        infos = tuple(seat_info(s, row.seats, self.max_timeouts) for s in row.seats)
         names = side_names(game, infos)
         if row.status == GameStatus.RUNNING:
             self._seat_infos[row.id] = (row.seats, infos, names)
@@ -194,7 +207,10 @@ class Games:
         known = self._summaries.get(row.id)
         if known is not None and known[0] is row:
             return known[1]
-        summary = game_summary(row, await self.directory.chat_row(row.chat_id))
+        by = cancelled_by(row)
+        canceller = None if by is None else await self.store.get_player(by)
+        summary = game_summary(row, await self.directory.chat_row(row.chat_id),
+                               None if canceller is None else canceller.display_name)
         if row.status == GameStatus.RUNNING and row.id in self._cache:
             self._summaries[row.id] = (row, summary)
         return summary
@@ -231,7 +247,7 @@ def base(row: GameRow, chat: ChatRow) -> dict[str, Any]:
 
 
 def rules_of(row: GameRow) -> Rules:
-    return Rules.from_options(row.variant, row.options)
+    return Rules.from_options(row.variant, rule_options(row))
 
 
 def manages(row: GameRow, player: PlayerRow, is_admin: bool) -> bool:

@@ -138,6 +138,8 @@ class Play:
                 autoplay = autoplay or timeouts >= self.max_timeouts
             elif not by_computer:
                 timeouts, autoplay = 0, False
+            elif autoplay and timeouts and not seat.is_computer:
+                timeouts += 1  # past max_timeouts: the seat's plays are the computer's (`played_for`)
             seats = row.seats
             if timeouts != seat.timeouts or autoplay != seat.autoplay:
                 seats = tuple(dataclasses.replace(s, timeouts=timeouts, autoplay=autoplay)

@@ -322,12 +322,14 @@ class GameStart:
 @dataclass(frozen=True, slots=True)
 class GameCancel:
     """Stop an open game, only while it is `expected_status` (and, when given, at
-    `expected_version`); a running game keeps its `record_line`."""
+    `expected_version`); a running game keeps its `record_line`; `options`, when given, replace
+    the game's (they say who cancelled it)."""
 
     game_id: int
     expected_status: GameStatus
     expected_version: int | None = None
     record_line: str | None = None
+    options: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 from ..engine import Card, Game, Move, RoundResult, Rules
@@ -21,6 +22,21 @@ SEAT_NAMES = ("Aldo", "Bruna", "Ciro", "Dora", "Ezio", "Fulvia")
 """The first names of computers that share a table with other computers, by seat (the second
 seat is always Bruna, the third Ciro, …): short, told apart at a glance, the same on every
 front-end."""
+
+MAX_TIMEOUTS = 3
+"""Turns in a row the timer plays for a player before their seat is handed to the computer."""
+CANCELLED_BY = "cancelled_by"
+"""The key, in a cancelled game's stored options, of the id of the player who cancelled it
+(`GameSummary.cancelled_by`): kept with the game, so every process and a restart tell it."""
+
+
+class PlayedFor(StrEnum):
+    """Why the computer played a person's last card for them (`SeatInfo.played_for`)."""
+
+    TIMEOUT = "timeout"
+    """Their time ran out (the play that handed their seat to the computer included)."""
+    AUTOPLAY = "autoplay"
+    """Their seat was handed to the computer after their time ran out too often."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +109,8 @@ class GameSummary:
     started: bool
     """It was dealt (a cancelled game may have been cancelled in its lobby)."""
     seats: tuple[GameSeat, ...]
+    cancelled_by: str | None = None
+    """Who cancelled the game (`CANCELLED_BY`); None when nobody did (it closed on its own)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +122,8 @@ class SeatInfo:
     level: str | None
     ready: bool
     autoplay: bool
+    played_for: PlayedFor | None = None
+    """The computer played this person's last card for them, and why; None when they played it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +205,13 @@ class TableView:
     def finished(self) -> bool:
         return self.status != GameStatus.RUNNING
 
+    @property
+    def timed_out(self) -> bool:
+        """The table's last play was made by the turn timer, for a player whose time ran out."""
+        last = next((play for play in reversed(self.last_plays) if not play.leftover), None)
+        seat = next((s for s in self.seats if last is not None and s.seat == last.seat), None)
+        return seat is not None and seat.played_for is PlayedFor.TIMEOUT
+
 
 @dataclass(frozen=True, slots=True)
 class CardChoice:
@@ -220,6 +247,8 @@ class HandView:
     partner's among them. Every front-end's hand shows these (`shown_plays`)."""
     cancelled: bool = False
     """The match was cancelled (`finished` too): its hand says so rather than "over"."""
+    played_for: PlayedFor | None = None
+    """The computer played the player's last card for them, and why (`SeatInfo.played_for`)."""
 
     def shown_plays(self, last: PlayLine | None) -> tuple[PlayLine, ...]:
         """The plays a hand shows: those since the player's last play, or, right after it (none
@@ -268,9 +297,20 @@ def seat_name(seat: SeatRow | None, seats: Sequence[SeatRow] = ()) -> str:
     return name
 
 
-def seat_info(seat: SeatRow, seats: Sequence[SeatRow] = ()) -> SeatInfo:
+def played_for(seat: SeatRow, max_timeouts: int = MAX_TIMEOUTS) -> PlayedFor | None:
+    """Why the computer played the person of `seat`'s last card, read from the seat as stored:
+    `timeouts` counts the plays made for them since they last played, the timer's and then, once
+    `max_timeouts` of them handed the seat to the computer, the computer's (`Play.commit`)."""
+    if seat.is_computer or seat.timeouts <= 0:
+        return None
+    if seat.autoplay and seat.timeouts > max_timeouts:
+        return PlayedFor.AUTOPLAY
+    return PlayedFor.TIMEOUT
+
+
+def seat_info(seat: SeatRow, seats: Sequence[SeatRow] = (), max_timeouts: int = MAX_TIMEOUTS) -> SeatInfo:
     return SeatInfo(seat.seat, seat_name(seat, seats), seat.player_id, seat.is_computer,
-                    seat.computer_level, seat.ready, seat.autoplay)
+                    seat.computer_level, seat.ready, seat.autoplay, played_for(seat, max_timeouts))
 
 
 def side_names(game: Game, seats: tuple[SeatInfo, ...]) -> tuple[str, ...]:
@@ -356,7 +396,7 @@ def since_turn(row: GameRow, game: Game, seat: int) -> tuple[PlayLine, ...]:
                  for p in plays[last + 1:])
 
 
-def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
+def hand_view(row: GameRow, game: Game, seat: int, max_timeouts: int = MAX_TIMEOUTS) -> HandView:
     hand = tuple(sorted(game.hands[seat], key=table_order))
     grouped: dict[Card, list[Move]] = {}
     for move in game.legal_moves(seat):
@@ -370,14 +410,17 @@ def hand_view(row: GameRow, game: Game, seat: int) -> HandView:
     waiting = running and game.winner is None and not my_turn and playing is not None
     waiting_for = seat_name(playing, row.seats) if waiting else None
     recent = since_turn(row, game, seat) if running else ()
+    mine = next((s for s in row.seats if s.seat == seat), None)
+    for_them = played_for(mine, max_timeouts) if mine is not None else None
     if not game.hand_visible(seat):
         return HandView(row.id, game.version, seat, row.deck_style, (), tuple(game.table), False, (),
                         not running, False, face_down=len(hand), first_hand=first, waiting_for=waiting_for,
-                        since_turn=recent, cancelled=row.status == GameStatus.CANCELLED)
+                        since_turn=recent, cancelled=row.status == GameStatus.CANCELLED,
+                        played_for=for_them)
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
                     my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first,
                     waiting_for=waiting_for, practice=game.rules.practice, since_turn=recent,
-                    cancelled=row.status == GameStatus.CANCELLED)
+                    cancelled=row.status == GameStatus.CANCELLED, played_for=for_them)
 
 
 def player_profile(row: PlayerRow) -> PlayerProfile:
@@ -394,10 +437,23 @@ def chat_settings(row: ChatRow) -> ChatSettings:
     return ChatSettings(chat_ref(row), row.language, row.turn_limit, dict(row.defaults))
 
 
-def game_summary(row: GameRow, chat: ChatRow) -> GameSummary:
+def game_summary(row: GameRow, chat: ChatRow, cancelled_by: str | None = None) -> GameSummary:
+    """The summary of `row`; `cancelled_by`: the name of who cancelled it (`CANCELLED_BY`)."""
     seats = tuple(GameSeat(s.seat, None if s.is_computer or s.player is None else player_profile(s.player),
                            s.computer_level, s.ready, s.autoplay) for s in row.seats)
     return GameSummary(row.id, replace(chat_ref(chat), thread=row.thread or None),
-                       GameStatus(row.status), row.variant, dict(row.options),
-                       row.deck_style, row.version, row.creator_id, row.state is not None, seats)
+                       GameStatus(row.status), row.variant, rule_options(row),
+                       row.deck_style, row.version, row.creator_id, row.state is not None, seats,
+                       cancelled_by)
+
+
+def rule_options(row: GameRow) -> dict[str, Any]:
+    """The game's options without who cancelled it (`CANCELLED_BY`): the rules it was played by."""
+    return {key: value for key, value in row.options.items() if key != CANCELLED_BY}
+
+
+def cancelled_by(row: GameRow) -> int | None:
+    """The id of the player who cancelled the game, if anyone did (`CANCELLED_BY`)."""
+    value = row.options.get(CANCELLED_BY) if row.status == GameStatus.CANCELLED else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 

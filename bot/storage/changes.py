@@ -161,9 +161,10 @@ def game_start(start: GameStart, now: float) -> Plan:
 def game_cancel(cancel: GameCancel, now: float) -> Plan:
     version = "" if cancel.expected_version is None else " AND version=?"
     changed = yield Step(
-        "UPDATE games SET status='cancelled', deadline=NULL, finished_at=?, updated_at=? "
-        f"WHERE id=? AND status=?{version}",
-        (now, now, cancel.game_id, cancel.expected_status.value,
+        "UPDATE games SET status='cancelled', deadline=NULL, finished_at=?, updated_at=?, "
+        f"options=COALESCE(?, options) WHERE id=? AND status=?{version}",
+        (now, now, None if cancel.options is None else dumps(cancel.options), cancel.game_id,
+         cancel.expected_status.value,
          *(() if cancel.expected_version is None else (cancel.expected_version,))))
     if changed != 1:
         raise _moved_on(cancel.game_id, f"{cancel.expected_status.value} ({cancel.expected_version})")

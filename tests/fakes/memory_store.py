@@ -264,6 +264,8 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
                          updated_at=now)
         elif isinstance(change, GameCancel):
             self._change(game, status=GameStatus.CANCELLED, deadline=None, finished_at=now, updated_at=now)
+            if change.options is not None:
+                self._change(game, options=_copy(change.options))
             if change.record_line is not None:
                 self._records[change.game_id] = change.record_line
         else:

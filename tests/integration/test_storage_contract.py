@@ -547,6 +547,20 @@ async def test_a_lobby_change_made_on_a_version_the_lobby_has_left_writes_nothin
     assert carla not in [s.player_id for s in started.seats]
 
 
+async def test_a_cancel_keeps_the_options_it_is_given(store: Any) -> None:
+    """Who cancelled a game is kept with its options (`GameCancel.options`); a cancel given
+    none leaves them as they were."""
+    game = await _lobby(store)
+    other = await _lobby(store, "g2", names=("Carla", "Dino"))
+    async with store.unit() as uow:
+        uow.add(GameCancel(game.id, GameStatus.LOBBY, game.version, None,
+                           {**game.options, "cancelled_by": 7}))
+        uow.add(GameCancel(other.id, GameStatus.LOBBY, other.version))
+    cancelled = await store.get_game(game.id)
+    assert (cancelled.status, cancelled.options) == ("cancelled", {**game.options, "cancelled_by": 7})
+    assert (await store.get_game(other.id)).options == other.options
+
+
 async def test_a_unit_of_work_writes_all_its_changes_or_none(store: Any) -> None:
     game = await _lobby(store)
     other = await _lobby(store, "g2", names=("Carla", "Dino"))
