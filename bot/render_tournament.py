@@ -3,9 +3,10 @@ bracket while a knockout runs or once won, the standings of a Swiss tournament a
 
 from __future__ import annotations
 
+from babel.numbers import format_decimal
 from PIL import Image
 
-from .i18n import t
+from .i18n import t, tn
 from .pictures.tournament import (
     BracketScene,
     Slot,
@@ -19,9 +20,26 @@ from .sessions.tournaments import Format, Pairing, Status, TournamentView
 
 
 def _title(view: TournamentView, lang: str) -> str:
-    fmt = (t(lang, "tournament.format.swiss", rounds=view.rounds) if view.format is Format.SWISS
-           else t(lang, "tournament.format.knockout"))
+    if view.format is Format.DUPLICATE:
+        fmt = tn(lang, "tournament.format.duplicate", view.rounds)
+    elif view.format is Format.SWISS:
+        fmt = t(lang, "tournament.format.swiss", rounds=view.rounds)
+    else:
+        fmt = t(lang, "tournament.format.knockout")
     return t(lang, "tournament.title", variant=view.variant, format=fmt)
+
+
+def duplicate_text(view: TournamentView, lang: str) -> list[str]:
+    """Each player's points on the duplicate boards split into the cards' part and the
+    play's part, best play first; nothing before a board is compared."""
+    if not view.duplicate_lines:
+        return []
+    lines = [t(lang, "tournament.duplicate_head")]
+    for place, line in enumerate(view.duplicate_lines, 1):
+        lines.append(t(lang, "tournament.duplicate_row", place=place, name=view.name_of(line.user),
+                       score=line.score, cards=format_decimal(line.cards, "0.#", locale=lang),
+                       play=format_decimal(line.play, "+0.#;−0.#", locale=lang)))
+    return lines
 
 
 def _table(view: TournamentView, pairing: Pairing) -> Table:
@@ -39,6 +57,8 @@ def tournament_text(view: TournamentView, lang: str) -> str:
     lines = [_title(view, lang)]
     if view.target:
         lines.append(t(lang, "tournament.target", target=view.target))
+    if view.duplicate:
+        lines.append(tn(lang, "tournament.duplicate_deals", view.deals))
     if view.status is Status.SIGNUP:
         names = ", ".join(p.name for p in view.players)
         lines += [t(lang, "tournament.players", count=len(view.players), names=names),
@@ -66,6 +86,8 @@ def tournament_text(view: TournamentView, lang: str) -> str:
         else:
             lines.append(t(lang, "tournament.row", place=row.place, name=row.name, points=row.points,
                            wins=row.wins, losses=row.losses))
+    if view.duplicate_lines:
+        lines += ["", *duplicate_text(view, lang)]
     if view.champion:
         lines += ["", t(lang, "tournament.champion", name=view.name_of(view.champion))]
     return "\n".join(lines)

@@ -67,8 +67,10 @@ class Lobby:
         self.clock = clock
 
     async def new_game(self, chat_ref: ChatRef, user: UserRef, variant: str | None = None,
-                       options: dict[str, Any] | None = None, *, ready: bool = True) -> LobbyView:
-        """Open a lobby with its creator in seat 1; `ready=False` as for `join`.
+                       options: dict[str, Any] | None = None, *, ready: bool = True,
+                       seed: str | None = None) -> LobbyView:
+        """Open a lobby with its creator in seat 1; `ready=False` as for `join`; `seed` deals
+        a chosen board (a duplicate tournament's) instead of a fresh one.
 
         `options` may hold rule options and the table's layout (`players`,
         `teams`, `deck_style`); they override the chat's defaults.
@@ -101,7 +103,8 @@ class Lobby:
             raise Refused(Reason.BAD_OPTION, detail=str(exc), asked=options_text(options or {})) from None
         stored_options = changed_options(chosen, rules)
         new = NewGame(chat.id, player.id, chosen.value, stored_options, players, teams, deck_style,
-                      secrets.token_hex(8), chat_ref.place, (SeatRow(0, player.id, None, ready, 0, False),))
+                      seed or secrets.token_hex(8), chat_ref.place,
+                      (SeatRow(0, player.id, None, ready, 0, False),))
         try:
             row = await self._create(new)
         except OpenGameExists as exc:

@@ -163,6 +163,7 @@ class Sessions:
         """Stop the reviews being made (what was asked for stays owed, and is made after the
         next start) and close the store; closing again does nothing."""
         await self._reviews.stop()
+        await self.tournaments.stop()
         await self._store.close()
 
     @property

@@ -29,6 +29,8 @@ from typing import Any
 from ..engine import InvalidInputError
 from . import events as ev
 from .directory import Directory
+from .duplicate import TARGET as DUPLICATE_TARGET
+from .duplicate import board_seed, turned
 from .lobby import Lobby
 from .options import variant_named
 from .ports import GameStore, TournamentRow
@@ -49,7 +51,9 @@ from .tournaments import (
     Round,
     Status,
     TournamentView,
+    by_play,
     champion_of,
+    duplicate_lines,
     knockout_first_round,
     knockout_next_round,
     knockout_rounds,
@@ -106,11 +110,14 @@ def _rounds(state: dict[str, Any]) -> list[Round]:
     ]
 
 
+def _pair(value: Any) -> tuple[int, int] | None:
+    return (int(value[0]), int(value[1])) if value else None
+
+
 def _pairing(p: dict[str, Any]) -> Pairing:
-    score = p.get("score")
     return Pairing(
         p["table"], p["first"], p.get("second"), p.get("match"), p.get("winner"),
-        tuple(score) if score else None, bool(p.get("forfeit")),
+        _pair(p.get("score")), bool(p.get("forfeit")), _pair(p.get("hands")), _pair(p.get("board")),
     )
 
 
@@ -124,7 +131,10 @@ def view_of(row: TournamentRow) -> TournamentView:
     played = _rounds(state)
     fmt = Format(state["format"])
     rows = standings(players, played, knockout=fmt is Format.KNOCKOUT) if players else ()
-    planned = state["swiss_rounds"] if fmt is Format.SWISS else (
+    lines = duplicate_lines(played) if state.get("duplicate") else ()
+    if fmt is Format.DUPLICATE:
+        rows = by_play(rows, lines)
+    planned = state["swiss_rounds"] if fmt is not Format.KNOCKOUT else (
         knockout_rounds(len(players)) if row.status != Status.SIGNUP else 0)
     return TournamentView(
         id=str(row.id), chat=state["chat_key"], place=state["place"], variant=state["variant"],
@@ -132,6 +142,7 @@ def view_of(row: TournamentRow) -> TournamentView:
         status=Status.FINISHED if state.get("champion") else Status(row.status), creator=state["creator"],
         target=state.get("target"), duplicate=bool(state.get("duplicate")), players=players,
         played=tuple(played), standings=rows, champion=state.get("champion"),
+        deals=int(state.get("deals", 0)), duplicate_lines=lines,
         platform=state["platform"],
     )
 
@@ -166,11 +177,12 @@ class Tournaments:
     # ---- sign-up -------------------------------------------------------------
 
     async def open(self, chat_ref: ChatRef, user: UserRef, words: Sequence[str],
-                   variants: Sequence[str]) -> TournamentView:
+                   variants: Sequence[str], event: bool = False) -> TournamentView:
+        """Open the sign-up of a tournament, or of a duplicate event (`event`)."""
         try:
-            options = parse_options(words, variants)
+            options = parse_options(words, variants, event)
         except OptionError as exc:
-            raise TournamentRefused("bad_option", exc.word) from None
+            raise TournamentRefused("bad_event_option" if event else "bad_option", exc.word) from None
         chat = await self.directory.chat(chat_ref, user.language)
         variant = variant_named(options.variant or chat.defaults.get("variant") or "scopa")
         try:
@@ -181,7 +193,7 @@ class Tournaments:
             "platform": chat.platform, "chat_key": chat.chat_key, "place": chat_ref.place,
             "title": chat_ref.title, "creator": user.key, "variant": variant,
             "format": options.format.value, "swiss_rounds": options.swiss_rounds,
-            "target": options.target, "duplicate": options.duplicate,
+            "target": options.target, "duplicate": options.duplicate, "deals": options.deals,
             "seed": secrets.randbits(32), "players": [_entrant(user)], "rounds": [],
             "champion": None,
         }
@@ -256,6 +268,8 @@ class Tournaments:
         entrants = _players(state)
         first = (knockout_first_round(entrants) if state["format"] == Format.KNOCKOUT.value
                  else swiss_round(entrants, []))
+        if state.get("duplicate"):
+            first = tuple(_held(p) for p in first)
         state["rounds"] = [_round_json(Round(1, first, self.clock()))]
         view = await self._save(row, Status.RUNNING, state)
         await self.advance(int(view.id))
@@ -306,6 +320,13 @@ class Tournaments:
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
+    async def stop(self) -> None:
+        """Drop the steps started by matches' ends and not yet done: `resume` does them at the
+        next start (or another process's next look)."""
+        for task in list(self._pending):
+            task.cancel()
+        await asyncio.gather(*self._pending, return_exceptions=True)
+
     async def settled(self) -> None:
         """Returns when the steps started by matches' ends are done."""
         while self._pending:
@@ -321,9 +342,13 @@ class Tournaments:
         except Exception:
             log.exception("advancing after match %s failed; the next look does it", event.game_id)
 
-    async def resume(self) -> None:
-        """Do every step the running tournaments are owed (after a restart, or a lost race)."""
+    async def resume(self, platform: str | None = None) -> None:
+        """Do every step the running tournaments are owed (after a restart, or a lost race); of
+        `platform`'s chats alone when given: a process whose front-ends cannot show a chat
+        neither starts its matches nor takes the announcements owed to it."""
         for row in await self.store.running_tournaments():
+            if platform is not None and _load(row).get("platform") != platform:
+                continue
             try:
                 await self.advance(row.id)
             except Exception:
@@ -399,7 +424,7 @@ class Tournaments:
                 return Status.RUNNING, state
             if playing.match is not None:
                 return None
-            game = await self._start_match(state, playing)
+            game = await self._start_match(state, playing, current.number)
             if game is None:
                 return None
             played[-1] = _with(current, replace(playing, match=str(game)))
@@ -417,6 +442,8 @@ class Tournaments:
             return Status.RUNNING, state
         following = (knockout_next_round(current) if fmt is Format.KNOCKOUT
                      else swiss_round(players, played))
+        if state.get("duplicate"):
+            following = tuple(_held(p) for p in following)
         state["rounds"].append(_round_json(Round(done + 1, following, self.clock())))
         return Status.RUNNING, state
 
@@ -444,12 +471,26 @@ class Tournaments:
             second_seat = next(s for s, k in keys.items() if k != pairing.first)
             score = (by_seat[first_seat].points if first_seat in by_seat else 0,
                      by_seat[second_seat].points if second_seat in by_seat else 0)
-            return replace(pairing, winner=keys[won.seat], score=score)
+            decided = replace(pairing, winner=keys[won.seat], score=score)
+            if state.get("duplicate"):
+                board = await self._board(game.id, int(state.get("deals") or 1))
+                if board is not None:
+                    decided = replace(decided, hands=(first_seat, second_seat),
+                                      board=(board[first_seat], board[second_seat]))
+            return decided
         if game.status.open and self.clock() - game.created_at < ROUND_DEADLINE:
             return None
         if game.status.open:
             await self.lobby.abandon(self._chat_ref(state))
         return replace(pairing, winner=await self._present(game, pairing), forfeit=True)
+
+    async def _board(self, game_id: int, deals: int) -> tuple[int, ...] | None:
+        """Each seat's points over a duplicate match's first `deals` deals (the ones every
+        table played), from the match's record."""
+        _, game = await self.lobby.games.load(game_id)
+        if game is None or not game.results:
+            return None
+        return tuple(game.results[min(deals, len(game.results)) - 1].totals)
 
     async def _present(self, game: GameRow, pairing: Pairing) -> str:
         keys = await self._keys(game)
@@ -472,7 +513,8 @@ class Tournaments:
         return ChatRef(state["platform"], state["chat_key"], state.get("title"),
                        thread=state["place"] or None)
 
-    async def _start_match(self, state: dict[str, Any], pairing: Pairing) -> int | None:
+    async def _start_match(self, state: dict[str, Any], pairing: Pairing, round_number: int
+                           ) -> int | None:
         """Open and start the pairing's match in the tournament's thread. The match already
         running there for this pairing (started by a process that stopped before recording it)
         is adopted; a lobby of the pairing left half made is closed and made again; another
@@ -491,10 +533,16 @@ class Tournaments:
             await self.lobby.abandon(chat_ref)
         first, second = self._user(state, pairing.first), self._user(state, str(pairing.second))
         options: dict[str, Any] = {"players": 2}
-        if state.get("target"):
+        seed = None
+        if state.get("duplicate"):
+            options.update(target=DUPLICATE_TARGET, round_limit=int(state.get("deals") or 1))
+            seed = board_seed(state["seed"], round_number)
+            if pairing.hands is not None and pairing.hands[0] == 1:
+                first, second = second, first
+        elif state.get("target"):
             options["target"] = state["target"]
         try:
-            lobby = await self.lobby.new_game(chat_ref, first, state["variant"], options)
+            lobby = await self.lobby.new_game(chat_ref, first, state["variant"], options, seed=seed)
             await self.lobby.join(chat_ref, second, ready=True)
             await self.lobby.start(chat_ref, first, is_admin=True)
         except Refused as refused:
@@ -510,6 +558,13 @@ class Tournaments:
 
 def _entrant(user: UserRef) -> dict[str, Any]:
     return asdict(Entrant(user.key, user.name))
+
+
+def _held(pairing: Pairing) -> Pairing:
+    """A duplicate pairing with the hands it is to hold: turned at every other table."""
+    if pairing.second is None:
+        return pairing
+    return replace(pairing, hands=(1, 0) if turned(pairing.table) else (0, 1))
 
 
 def _with(current: Round, pairing: Pairing) -> Round:

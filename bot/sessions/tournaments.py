@@ -13,6 +13,11 @@ the chat. Two formats:
 
 Standings rank by points (a win is one point), then by the opponents' points (Buchholz),
 then by seed.
+
+With the `duplicate` option every table of a round is dealt the same cards (`duplicate`), and
+the results add what each player made of their cards beyond the others who held them. A
+duplicate *event* (`Format.DUPLICATE`, `/duplicate`) is seated as a Swiss and ranked by that
+alone: the play's part, so the luck of the deal is out of its ranking.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from .duplicate import DEALS, MAX_DEALS, DuplicateLine, Holding, compare
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 32
@@ -32,6 +39,7 @@ ROUND_DEADLINE = 24 * 3600.0
 class Format(StrEnum):
     KNOCKOUT = "knockout"
     SWISS = "swiss"
+    DUPLICATE = "duplicate"
 
 
 class Status(StrEnum):
@@ -54,7 +62,9 @@ class Entrant:
 @dataclass(frozen=True, slots=True)
 class Pairing:
     """One table of a round. `second` is None for a bye; `match` the game's id once started;
-    `winner` the user key once decided; `forfeit` when decided by a player's absence."""
+    `winner` the user key once decided; `forfeit` when decided by a player's absence. In a
+    duplicate round, `hands` are the seats (the hands) the first and second held and `board`
+    the points each made over the compared deals."""
 
     table: int
     first: str
@@ -63,6 +73,8 @@ class Pairing:
     winner: str | None = None
     score: tuple[int, int] | None = None
     forfeit: bool = False
+    hands: tuple[int, int] | None = None
+    board: tuple[int, int] | None = None
 
     @property
     def is_bye(self) -> bool:
@@ -122,6 +134,10 @@ class TournamentView:
     played: tuple[Round, ...] = ()
     standings: tuple[StandingRow, ...] = ()
     champion: str | None = None
+    deals: int = DEALS
+    """Duplicate: the deals of each match, compared between the tables."""
+    duplicate_lines: tuple[DuplicateLine, ...] = ()
+    """Duplicate: each player's score, the cards' part and the play's part, best play first."""
     platform: str = ""
     """Whose chat it is: a front-end tells only its own platform's chats of their tournament."""
 
@@ -143,6 +159,7 @@ class Options:
     target: int | None = None
     duplicate: bool = False
     variant: str | None = None
+    deals: int = DEALS
 
 
 @dataclass(slots=True)
@@ -285,7 +302,32 @@ def _pair(order: list[str], met: dict[str, set[str]]) -> list[tuple[str, str]] |
     return None
 
 
+def holdings(played: Sequence[Round]) -> list[Holding]:
+    """What each player made of each hand of each duplicate board played to its end."""
+    held = []
+    for round_ in played:
+        for p in round_.pairings:
+            if p.second is not None and p.hands is not None and p.board is not None:
+                held.append(Holding(p.first, round_.number, p.hands[0], p.board[0]))
+                held.append(Holding(p.second, round_.number, p.hands[1], p.board[1]))
+    return held
+
+
+def duplicate_lines(played: Sequence[Round]) -> tuple[DuplicateLine, ...]:
+    return compare(holdings(played))
+
+
+def by_play(rows: Sequence[StandingRow], lines: Sequence[DuplicateLine]) -> tuple[StandingRow, ...]:
+    """A duplicate event's standings: by the play's part, players without a compared board last."""
+    rank = {line.user: i for i, line in enumerate(lines)}
+    ordered = sorted(rows, key=lambda r: (rank.get(r.user, len(rank)), r.place))
+    return tuple(StandingRow(i + 1, r.user, r.name, r.points, r.wins, r.losses, r.byes, r.tiebreak)
+                 for i, r in enumerate(ordered))
+
+
 def champion_of(fmt: Format, rows: Sequence[StandingRow], played: Sequence[Round]) -> str:
+    if fmt is Format.DUPLICATE:
+        return by_play(rows, duplicate_lines(played))[0].user
     if fmt is Format.KNOCKOUT:
         final = played[-1].pairings[0]
         assert final.winner is not None
@@ -304,14 +346,24 @@ class OptionError(ValueError):
 MAX_TARGET = 101
 
 
-def parse_options(words: Sequence[str], variants: Sequence[str]) -> Options:
-    """`/tournament [variant] [knockout|swiss=N] [target=N] [duplicate]`."""
+def parse_options(words: Sequence[str], variants: Sequence[str], event: bool = False) -> Options:
+    """`/tournament [variant] [knockout|swiss=N] [target=N] [duplicate] [deals=N]`; a duplicate
+    event (`event`, `/duplicate [variant] [rounds=N] [deals=N]`) is one round unless told."""
     fmt, rounds, target, duplicate, variant = Format.KNOCKOUT, 0, None, False, None
+    deals = DEALS
+    if event:
+        fmt, rounds, duplicate = Format.DUPLICATE, 1, True
     for raw in words:
         word = raw.strip().lower()
         key, _, value = word.partition("=")
         if word in variants and variant is None:
             variant = word
+        elif key == "deals" and value.isdigit() and 1 <= int(value) <= MAX_DEALS:
+            deals = int(value)
+        elif event and key == "rounds" and value.isdigit() and 1 <= int(value) <= MAX_SWISS_ROUNDS:
+            rounds = int(value)
+        elif event:
+            raise OptionError(raw)
         elif word == "knockout":
             fmt = Format.KNOCKOUT
         elif key == "swiss" and value.isdigit() and 1 <= int(value) <= MAX_SWISS_ROUNDS:
@@ -322,4 +374,4 @@ def parse_options(words: Sequence[str], variants: Sequence[str]) -> Options:
             duplicate = True
         else:
             raise OptionError(raw)
-    return Options(fmt, rounds, target, duplicate, variant)
+    return Options(fmt, rounds, None if duplicate else target, duplicate, variant, deals)

@@ -35,8 +35,8 @@ from .webhook import WebhookServer
 log = logging.getLogger(__name__)
 
 MENU_COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "review", "rules",
-                 "settings", "help", "daily", "puzzle", "season", "tournament", "privacy", "mydata",
-                 "forgetme")
+                 "settings", "help", "daily", "puzzle", "season", "tournament", "duplicate", "privacy",
+                 "mydata", "forgetme")
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 DEFAULT_API = "https://api.telegram.org/bot"
 REFUSED = ("Telegram refused the token in TELEGRAM_TOKEN: copy it again from @BotFather "

@@ -270,7 +270,8 @@ class Handlers:
             t(lang, "help.text") + "\n\n" + newgame_help(lang, variant=variant) + "\n\n"
             + t(lang, "telegram.help.extra") + "\n\n" + t(lang, "telegram.help.solo")
             + "\n\n" + accuracy_help(lang) + "\n\n" + t(lang, "daily.help") + "\n\n"
-            + t(lang, "season.help") + "\n\n" + t(lang, "tournament.help") + "\n\n"
+            + t(lang, "season.help") + "\n\n" + t(lang, "tournament.help") + "\n"
+            + t(lang, "duplicate.help") + "\n\n"
             + t(lang, "privacy.help") + "\n\n" + card_legend(style, lang, buttons=True)))
 
     async def _group_only(self, update: Update) -> Found | None:

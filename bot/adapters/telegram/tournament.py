@@ -72,9 +72,17 @@ class TournamentFront:
     def install(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         """Before the game's own buttons' handler, which takes every other tap."""
         application.add_handler(CommandHandler("tournament", self.cmd_tournament))
+        application.add_handler(CommandHandler("duplicate", self.cmd_duplicate))
         application.add_handler(CallbackQueryHandler(self.on_tap, pattern=rf"^{PREFIX}\|"))
 
     async def cmd_tournament(self, update: Update, context: Context) -> None:
+        await self._command(update, context, event=False)
+
+    async def cmd_duplicate(self, update: Update, context: Context) -> None:
+        """A duplicate event: a tournament whose tables all play the same deals, ranked by play."""
+        await self._command(update, context, event=True)
+
+    async def _command(self, update: Update, context: Context, event: bool) -> None:
         message, user = update.effective_message, update.effective_user
         if message is None or user is None or user.is_bot:
             return
@@ -97,7 +105,7 @@ class TournamentFront:
             if current is not None and not words:
                 await self._show(message.chat.id, current, lang, topic)
                 return
-            view = await self.sessions.tournaments.open(cref, uref, words, variant_words())
+            view = await self.sessions.tournaments.open(cref, uref, words, variant_words(), event)
         except TournamentRefused as refused:
             await self._say(message.chat.id, escape(refusal(refused, lang)), topic)
             return
@@ -175,7 +183,7 @@ class TournamentFront:
     async def _look(self) -> None:
         while True:
             try:
-                await self.sessions.tournaments.resume()
+                await self.sessions.tournaments.resume(PLATFORM)
             except Exception:
                 log.exception("looking at the tournaments failed; trying again")
             await asyncio.sleep(LOOK_EVERY)
