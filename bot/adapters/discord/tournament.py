@@ -183,7 +183,7 @@ class TournamentFront:
     async def _look(self) -> None:
         while True:
             try:
-                await self.sessions.tournaments.resume()
+                await self.sessions.tournaments.resume(PLATFORM)
             except Exception:
                 log.exception("looking at the tournaments failed; trying again")
             await asyncio.sleep(LOOK_EVERY)
