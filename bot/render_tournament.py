@@ -79,18 +79,24 @@ def tournament_text(view: TournamentView, lang: str) -> str:
                 score = f"{p.score[0]}–{p.score[1]}" if p.score else ""
                 lines.append(t(lang, "tournament.pairing_won", winner=view.name_of(p.winner),
                                score=score, **pair))
-    lines += ["", t(lang, "tournament.standings")]
+    if view.format is not Format.DUPLICATE:
+        lines += ["", *_standings_text(view, lang)]
+    if view.duplicate_lines:
+        lines += ["", *duplicate_text(view, lang)]
+    if view.champion:
+        lines += ["", t(lang, "tournament.champion", name=view.name_of(view.champion))]
+    return "\n".join(lines)
+
+
+def _standings_text(view: TournamentView, lang: str) -> list[str]:
+    lines = [t(lang, "tournament.standings")]
     for row in view.standings:
         if row.out:
             lines.append(t(lang, "tournament.row_out", place=row.place, name=row.name))
         else:
             lines.append(t(lang, "tournament.row", place=row.place, name=row.name, points=row.points,
                            wins=row.wins, losses=row.losses))
-    if view.duplicate_lines:
-        lines += ["", *duplicate_text(view, lang)]
-    if view.champion:
-        lines += ["", t(lang, "tournament.champion", name=view.name_of(view.champion))]
-    return "\n".join(lines)
+    return lines
 
 
 def bracket_scene(view: TournamentView, lang: str) -> BracketScene:
