@@ -49,10 +49,11 @@ def lobby_html(view: LobbyView, lang: str) -> str:
     return titled(lobby_text(view, lang))
 
 
-def table_html(view: TableView, lang: str, now: float | None = None, timed_out: bool = False,
+def table_html(view: TableView, lang: str, now: float | None = None,
                unseen: Sequence[RecapLine] = ()) -> str:
-    """The table in words; `timed_out`: the last play was made by the timer; `unseen`: the plays
-    since the drawing the group saw last, those its latest plays leave out told above them."""
+    """The table in words, the last play marked when the timer made it (`TableView.timed_out`);
+    `unseen`: the plays since the drawing the group saw last, those its latest plays leave out
+    told above them."""
     lines = table_text(view, lang, now=now).split("\n")
     earlier = earlier_lines(unshown(unseen, view, len(view.last_plays)), view, lang)
     if earlier:
@@ -64,7 +65,7 @@ def table_html(view: TableView, lang: str, now: float | None = None, timed_out: 
     text = titled("\n".join(lines))
     notes = [t(lang, "telegram.table.autoplay", name=seat.name)
              for seat in view.seats if seat.autoplay and not seat.is_computer]
-    if timed_out and view.last_plays:
+    if view.timed_out:
         notes.insert(0, t(lang, "play.timed_out_note", name=view.last_plays[-1].name))
     if notes and not view.finished:
         text += "\n" + escape("\n".join(notes))
@@ -82,14 +83,14 @@ def lobby_caption(view: LobbyView, lang: str) -> str:
     return caption(lobby_html(view, lang))
 
 
-def table_caption(view: TableView, lang: str, now: float | None = None, timed_out: bool = False,
+def table_caption(view: TableView, lang: str, now: float | None = None,
                   unseen: Sequence[RecapLine] = ()) -> str:
     """Under the table's picture, what it cannot show well: the plays since the drawing the
     group saw last (`unseen`) before the last one, the last play in words (and that the timer
     made it), the score, and whose turn it is (with the seconds left)."""
     lines = earlier_lines(unshown(unseen, view, 1), view, lang)
     if view.last_plays:
-        lines.append(last_play_said(view, lang, timed_out))
+        lines.append(last_play_said(view, lang))
     lines.append(t(lang, "table.score", score=score_text(view), target=view.target))
     full = table_text(view, lang, now=now).split("\n")
     lines.append(full[-1])
@@ -129,17 +130,16 @@ def match_html(event: MatchEnded, lang: str) -> str:
     return titled(match_text(event, lang))
 
 
-def last_play_said(view: TableView, lang: str, timed_out: bool = False) -> str:
-    """The table's last play in words, and that the turn timer made it (`timed_out`)."""
+def last_play_said(view: TableView, lang: str) -> str:
+    """The table's last play in words, and that the turn timer made it (`TableView.timed_out`)."""
     last = view.last_plays[-1]
     said = play_line_of(last, lang, view.deck_style, view.variant)
-    if timed_out and not last.leftover:
+    if view.timed_out and not last.leftover:
         said += " " + t(lang, "play.timed_out_note", name=last.name)
     return said
 
 
-def seat_lines(table: TableView, lang: str, timed_out: bool = False,
-               plays: Sequence[PlayLine] | None = None) -> list[str]:
+def seat_lines(table: TableView, lang: str, plays: Sequence[PlayLine] | None = None) -> list[str]:
     """What a player needs of the table in their private chat, so that one chat is enough to
     play: the `plays` since their last turn (by default the last play; the timer's marked), the
     cards on the table, the score."""
@@ -151,7 +151,7 @@ def seat_lines(table: TableView, lang: str, timed_out: bool = False,
         lines.append(escape(t(lang, "hand.since_turn")))
     for index, play in enumerate(plays):
         said = play_line_of(play, lang, style, table.variant)
-        if timed_out and index == len(plays) - 1 and not play.leftover:
+        if table.timed_out and index == len(plays) - 1 and not play.leftover:
             said += " " + t(lang, "play.timed_out_note", name=play.name)
         lines.append(escape(f"• {said}" if len(plays) > 1 else said))
     lines.append(escape(t(lang, "hand.table", cards=cards_text(table.table, style) or "—")))
@@ -161,22 +161,21 @@ def seat_lines(table: TableView, lang: str, timed_out: bool = False,
 
 def hand_html(view: HandView, lang: str, variant: str, *, prompt: HandPrompt = PLAIN,
               autoplay: bool = False, fuori: Sequence[tuple[Move, FuoriOutcome]] = (),
-              fuori_wins: bool = False, legend: bool = False, table: TableView | None = None,
-              timed_out: bool = False, played_for_you: bool = False) -> str:
+              fuori_wins: bool = False, legend: bool = False, table: TableView | None = None) -> str:
     """The hand's text (or caption). While declaring fuori with one card, `fuori` says what each
     of its plays would mean now; `fuori_wins` adds the 🏁 hint; `legend` explains the labels.
     With the `table`, the message shows the game as well (`seat_lines`), the last play marked
-    when the timer made it (`timed_out`); `played_for_you`: the timer played the player's last
-    card."""
+    when the timer made it; it says when the computer played the player's last card for them
+    (`HandView.played_for`)."""
     style = view.deck_style
     title = t(lang, "hand.title", variant=t(lang, f"variant.{variant}"), game=view.game_id)
     lines = [f"<b>{escape(title)}</b>"]
     if table is not None and not view.finished:
         shown = view.shown_plays(table.last_plays[-1] if table.last_plays else None)
-        lines.extend(seat_lines(table, lang, timed_out, shown))
+        lines.extend(seat_lines(table, lang, shown))
     elif view.my_turn and not view.finished:
         lines.append(escape(t(lang, "hand.table", cards=cards_text(view.table, style) or "—")))
-    if played_for_you and not view.finished:
+    if view.played_for is not None and not view.finished:
         lines.append(escape(t(lang, "telegram.hand.played_for_you")))
     lines.append(escape(hand_cards_text(view, lang)))
     picked = next((c for c in view.choices if c.card.code == prompt.card), None)

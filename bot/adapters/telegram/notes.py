@@ -1,7 +1,8 @@
-"""What the Telegram front-end notes about a game, kept with the game's message references so
-that every process (and a restart) draws its messages alike: the choice a player's hand shows,
-the turn their phone last rang for, plays the turn timer made, the lobby's open menu and who
-cancelled the game."""
+"""What the Telegram front-end notes about its own messages of a game, kept with the game's
+message references so that every process (and a restart) draws them alike: the choice a
+player's hand shows, the turn their phone last rang for, the lobby's open menu and the plays the
+group's table last told. The game's facts (who cancelled it, whose cards the timer played) are
+the sessions' views', never noted here."""
 
 from __future__ import annotations
 
@@ -10,11 +11,8 @@ import asyncio
 from ...sessions.interaction import PLAIN, HandMode, HandPrompt
 from .refbook import RefBook
 
-TIMED_OUT_REF = "timed_out"
-"""The version after the game's last play when the turn timer made that play."""
 MENU_REF = "menu"
 """The lobby's open menu (none: the main one)."""
-CANCELLED_BY_REF = "cancelled_by"
 TABLE_SEEN_REF = "table_seen"
 """How far the table drawing the group saw last told the match's plays: `from to`, the plays
 after the first `from` and up to the `to`-th (`recap`)."""
@@ -28,11 +26,6 @@ def prompt_ref(user_key: str) -> str:
 def rung_ref(user_key: str) -> str:
     """The version at which the player's phone last rang for their turn."""
     return f"rung:{user_key}"
-
-
-def played_for_ref(user_key: str) -> str:
-    """Set while the player's last card was played for them by the turn timer."""
-    return f"played_for:{user_key}"
 
 
 def parse_prompt(value: str | None, version: int) -> HandPrompt:
@@ -126,27 +119,6 @@ class GameNotes:
         await self.refs.set(game_id, key, str(version))
         return True
 
-    async def timed_out(self, game_id: int, version: int) -> bool:
-        """Whether the play that made `version` was the turn timer's."""
-        return await self.refs.get(game_id, TIMED_OUT_REF) == str(version)
-
-    async def played_for(self, game_id: int, user_key: str) -> bool:
-        return await self.refs.get(game_id, played_for_ref(user_key)) is not None
-
-    async def note_play(self, game_id: int, version: int, user_key: str | None, timed_out: bool,
-                        by_computer: bool) -> None:
-        """Keep that the turn timer made this play (the table and the hand say so), or that
-        the player played for themselves again."""
-        if timed_out:
-            await self.refs.set(game_id, TIMED_OUT_REF, str(version))
-        if user_key is None:
-            return
-        key = played_for_ref(user_key)
-        if timed_out:
-            await self.refs.set(game_id, key, str(version))
-        elif not by_computer and await self.refs.get(game_id, key) is not None:
-            await self.refs.set(game_id, key, None)
-
     async def table_seen(self, game_id: int) -> tuple[int, int] | None:
         """The plays the table drawing the group saw last told (`TABLE_SEEN_REF`): after the
         first `from`, up to the `to`-th; None before the first drawing of the match (which tells
@@ -157,9 +129,3 @@ class GameNotes:
             return int(start), int(end)
         except ValueError:
             return None
-
-    async def cancelled_by(self, game_id: int) -> str | None:
-        return await self.refs.get(game_id, CANCELLED_BY_REF)
-
-    async def set_cancelled_by(self, game_id: int, by: str) -> None:
-        await self.refs.set(game_id, CANCELLED_BY_REF, by)

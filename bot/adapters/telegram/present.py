@@ -236,19 +236,18 @@ class Presenter(Audience):
             menu = await self.menus.shown(game_id)
             return Content(html, lobby_keyboard(view, lang, menu, link), picture)
         if row.status is GameStatus.CANCELLED:
-            return Content(cancelled_html(lang, await self.notes.cancelled_by(game_id), row.started))
+            return Content(cancelled_html(lang, row.cancelled_by, row.started))
         table, unseen, keeps = await self._table_since(game_id)
         now = self.sessions.clock()
-        timed_out = await self._timed_out(table)
-        picture = (Picture(table_scene(table, last=self._last_play(table, timed_out)), lang,
-                           table_caption(table, lang, now, timed_out, unseen))
+        picture = (Picture(table_scene(table, last=self._last_play(table)), lang,
+                           table_caption(table, lang, now, unseen))
                    if await self.draws_pictures(chat_id) else None)
         if table.finished:
-            return Content(table_html(table, lang, now, timed_out, unseen), (), picture, keeps=keeps)
+            return Content(table_html(table, lang, now, unseen), (), picture, keeps=keeps)
         humans = [(seat, player) for seat in row.seats if (player := human(seat)) is not None]
         show_hand = any(not self.reachable(player) for _, player in humans)
         take_back = any(seat.autoplay for seat, _ in humans)
-        return Content(table_html(table, lang, now, timed_out, unseen),
+        return Content(table_html(table, lang, now, unseen),
                        table_keyboard(game_id, lang, show_hand, take_back), picture, keeps=keeps)
 
     async def _table_since(self, game_id: int) -> tuple[TableView, tuple[RecapLine, ...],
@@ -264,14 +263,11 @@ class Presenter(Audience):
             lines = lines[max(0, len(lines) - (recap.made - start)):] if recap.made > start else ()
         return table, lines, ((TABLE_SEEN_REF, f"{start} {recap.made}"),)
 
-    async def _timed_out(self, view: TableView) -> bool:
-        """Whether the last play on the table was made by the turn timer."""
-        return bool(view.last_plays) and await self.notes.timed_out(view.game_id, view.version)
-
     @staticmethod
-    def _last_play(view: TableView, timed_out: bool) -> LastPlay | None:
+    def _last_play(view: TableView) -> LastPlay | None:
+        """The table's last play as pictures draw it, marked when the turn timer made it."""
         last = last_play_of(view.last_plays[-1] if view.last_plays else None)
-        return dataclasses.replace(last, timed_out=True) if last is not None and timed_out else last
+        return dataclasses.replace(last, timed_out=True) if last is not None and view.timed_out else last
 
     async def draw_hand(self, game_id: int, user_key: str) -> Content | None:
         row = await self.sessions.game_row(game_id)
@@ -294,16 +290,13 @@ class Presenter(Audience):
             fuori, fuori_wins = await self._fuori(view, user, prompt, seat.autoplay)
         except Refused:
             return None
-        timed_out = await self._timed_out(table)
-        played_for_you = await self.notes.played_for(game_id, user_key)
         html = hand_html(view, lang, row.variant, prompt=prompt, autoplay=seat.autoplay, fuori=fuori,
-                         fuori_wins=fuori_wins, legend=view.shows_legend, table=table,
-                         timed_out=timed_out, played_for_you=played_for_you)
+                         fuori_wins=fuori_wins, legend=view.shows_legend, table=table)
         where = await self._where(row, user, lang)
         if where:
             title, _, rest = html.partition("\n")
             html = f"{title}\n{where}\n{rest}"
-        picture = (Picture(seat_scene(table, view, self._last_play(table, timed_out)), lang, caption(html))
+        picture = (Picture(seat_scene(table, view, self._last_play(table)), lang, caption(html))
                    if await self.draws_pictures(int(row.chat.key)) else None)
         return Content(html, hand_keyboard(view, lang, prompt, seat.autoplay, fuori_wins), picture,
                        silent=player.quiet_turns or not view.my_turn)
@@ -355,10 +348,6 @@ class Presenter(Audience):
         """What `event` changes drawn; a round's breakdown or a match's end is owed to the group
         from the start (`Pacer.owe_post`), so that no table edit goes before it."""
         game_id = event.game_id
-        if isinstance(event, GameCancelled):
-            await self.notes.set_cancelled_by(game_id, event.by)
-        if isinstance(event, MovePlayed):
-            await self._note_timer(event)
         if isinstance(event, MovePlayed | SeatAutoplay | MatchEnded | GameCancelled):
             self._unwarn(game_id)
         delay = self.table_delay if isinstance(event, MovePlayed) else 0.0
@@ -397,13 +386,6 @@ class Presenter(Audience):
             await asyncio.gather(table, return_exceptions=True)
         line = achievements_line(event.earned, await self.chat_language(chat_id))
         self._after(event.game_id, self.announcements.announce(event, Content(escape(line), silent=True)))
-
-    async def _note_timer(self, event: MovePlayed) -> None:
-        row = await self.sessions.game_row(event.game_id)
-        seat = next((s for s in row.seats if s.seat == event.seat), None)
-        player = human(seat) if seat is not None else None
-        await self.notes.note_play(event.game_id, event.version, player.user_key if player else None,
-                                   event.timed_out, event.by_computer)
 
     async def saw_message(self, chat: ChatRef, message_id: int) -> None:
         """A message `message_id` was posted in the group (by anyone, the bot too). Message ids

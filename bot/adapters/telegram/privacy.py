@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 
 COMMANDS = ("privacy", "mydata", "forgetme")
-USER_NOTES = frozenset({"hand", "prompt", "rung", "played_for"})
+USER_NOTES = frozenset({"hand", "prompt", "rung"})
 """The game's notes kept per player, `<kind>:<user id>` (`notes`, `present.hand_target`)."""
 CONFIRM = "forget:"
 """The /forgetme button's data: this, then `privacy.confirm_token` (whose it is, since when)."""
