@@ -1,10 +1,18 @@
-"""A tournament as a picture: a knockout bracket (a column a round, the winner of each table in
-gold, a bye shown as such, the champion crowned on the right) or Swiss standings (rank, name,
-points, wins and losses, byes and the Buchholz tie-break, with the round).
+"""A tournament as a picture: a knockout bracket or Swiss standings, drawn to be read on a phone.
 
-The bracket's first column holds every table of a field filled up to a power of two, so 2 to 32
-players fit; rounds not played yet are empty boxes. Columns are wide enough for 16 characters of
-a name at 22 pixels; longer names are cut with an ellipsis, never by the frame."""
+A chat shows a photo about 320 pixels wide, so both pictures are `WIDTH` (640) pixels wide and
+no text is smaller than `SMALLEST` (22) pixels: 11 at 320.
+
+The bracket is drawn a round under the other, not a column a round (32 players in columns are
+six columns wide: names of 4 pixels on a phone). Each round's tables stand two abreast, the two
+tables of a row feeding the table of the next round in the same place, the winner of each in
+gold, a bye shown as such; rounds not seated yet are left out. Only the last `FULL_ROUNDS`
+rounds are drawn table by table: an earlier one is a single line (its players are the winners
+the next round shows), so 32 players stay a picture about twice as tall as wide. The champion
+is crowned below.
+
+The standings give each player a row: rank, name, points, and their wins, losses, byes and
+tie-break; past `ROOMY_LINES` players the row is a single line with wins and losses only."""
 
 from __future__ import annotations
 
@@ -12,20 +20,34 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from ..i18n import t
+from ..i18n import t, tn
 from .felt import GOLD, LIGHT, MUTED, PANEL, felt, write
 from .text import fit
 
+WIDTH = 640
+PHONE = 320
+"""How wide a chat shows a photo on a phone."""
 PAD = 24
+TITLE = 30
+HEAD = 24
+NAME = 24
+SMALLEST = 22
+"""The smallest text either picture has: 11 pixels high at `PHONE`."""
 TOP = 96
-COLUMN = 230
-GAP = 36
-LINE = 30
+LINE = 40
 BOX_GAP = 14
-NAME = 20
-WIDTH = 760
-ROW = 54
-DONE = "#6e8f78"
+COLUMN = (WIDTH - 2 * PAD - BOX_GAP) // 2
+SCORE = 44
+HEADING = 44
+COMPACT = 38
+CROWN = 96
+FULL_ROUNDS = 2
+WON = "#2d7a4c"
+
+ROW = 64
+SHORT_ROW = 46
+ROOMY_LINES = 12
+POINTS = 34
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +71,7 @@ class BracketScene:
     field: int
     """Players signed up; the bracket is the next power of two."""
     rounds: tuple[tuple[Table, ...], ...]
+    """The rounds seated so far, each its tables in order (a table not played has no scores)."""
     champion: str | None = None
 
 
@@ -81,101 +104,162 @@ def bracket_size(field: int) -> int:
 
 
 def columns(field: int) -> int:
-    """Rounds of the bracket, the champion's column not counted."""
+    """Rounds of the bracket."""
     return bracket_size(field).bit_length() - 1
 
 
-def bracket_layout(field: int) -> tuple[int, int]:
-    """Width and height of the bracket picture for `field` players."""
-    first = bracket_size(field) // 2
-    width = 2 * PAD + (columns(field) + 1) * COLUMN + columns(field) * GAP
-    height = TOP + first * (2 * LINE + BOX_GAP) + PAD
-    return width, height
+@dataclass(frozen=True, slots=True)
+class BracketPlan:
+    """What the bracket picture shows: the rounds (their index in the scene) drawn table by table
+    and those drawn as a line, the picture's size, and its smallest text."""
+
+    full: tuple[int, ...]
+    compact: tuple[int, ...]
+    width: int
+    height: int
+    smallest: int = SMALLEST
 
 
-def _box_top(column: int, index: int) -> float:
-    """Each later round's table centred between the two it follows."""
-    span = (2 * LINE + BOX_GAP) * (1 << column)
-    return TOP + index * span + (span - 2 * LINE - BOX_GAP) / 2
+def _rows(tables: int) -> int:
+    return (tables + 1) // 2
 
 
-def _slot(draw: ImageDraw.ImageDraw, slot: Slot | None, left: float, top: float, lang: str) -> None:
-    fill = "#2d7a4c" if slot is not None and slot.won else PANEL
-    draw.rectangle((left, top, left + COLUMN, top + LINE), fill=fill)
-    if slot is None:
-        return
+def bracket_plan(scene: BracketScene) -> BracketPlan:
+    seated = len(scene.rounds)
+    first_full = max(0, seated - FULL_ROUNDS)
+    full = tuple(range(first_full, seated))
+    compact = tuple(range(first_full))
+    height = TOP + len(compact) * COMPACT
+    height += sum(HEADING + _rows(len(scene.rounds[i])) * (2 * LINE + BOX_GAP) for i in full)
+    height += (CROWN if scene.champion else 0) + PAD
+    return BracketPlan(full, compact, WIDTH, height)
+
+
+def bracket_layout(field: int, rounds: int = 1, champion: bool = False) -> tuple[int, int]:
+    """Width and height of the bracket of `field` players once `rounds` rounds are seated (each
+    round of a knockout halving the tables)."""
+    tables = bracket_size(field) // 2
+    seated = tuple(tuple(Table(Slot(None), Slot(None)) for _ in range(max(1, tables >> i)))
+                   for i in range(rounds))
+    plan = bracket_plan(BracketScene("", field, seated, "♛" if champion else None))
+    return plan.width, plan.height
+
+
+def _slot(draw: ImageDraw.ImageDraw, slot: Slot, left: float, top: float, lang: str) -> None:
+    if slot.won:
+        draw.rectangle((left, top, left + COLUMN, top + LINE), fill=WON)
+    middle = top + LINE / 2
     if slot.name is None:
-        write(draw, (left + 8, top + LINE / 2), t(lang, "pictures.tournament.bye"), NAME - 2, MUTED, "lm")
+        write(draw, (left + 10, middle), t(lang, "pictures.tournament.bye"), SMALLEST, MUTED, "lm")
         return
-    room = COLUMN - 16 - (34 if slot.score is not None else 0)
-    color = GOLD if slot.won else (DONE if slot.score is not None else LIGHT)
-    write(draw, (left + 8, top + LINE / 2), fit(slot.name, NAME, room, slot.won), NAME, color, "lm",
-          bold=slot.won)
+    room = COLUMN - 20 - (SCORE if slot.score is not None else 0)
+    color = GOLD if slot.won else (MUTED if slot.score is not None else LIGHT)
+    write(draw, (left + 10, middle), fit(slot.name, NAME, room, True), NAME, color, "lm", bold=True)
     if slot.score is not None:
-        write(draw, (left + COLUMN - 8, top + LINE / 2), str(slot.score), NAME, color, "rm", bold=True)
+        write(draw, (left + COLUMN - 10, middle), str(slot.score), NAME, color, "rm", bold=True)
+
+
+def _table(draw: ImageDraw.ImageDraw, table: Table, left: float, top: float, lang: str) -> None:
+    draw.rounded_rectangle((left, top, left + COLUMN, top + 2 * LINE), radius=8, fill=PANEL)
+    _slot(draw, table.top, left, top, lang)
+    _slot(draw, table.bottom, left, top + LINE, lang)
+    draw.line((left + 6, top + LINE, left + COLUMN - 6, top + LINE), fill=MUTED, width=1)
+
+
+def _round_label(scene: BracketScene, index: int, lang: str) -> str:
+    return t(lang, "pictures.tournament.swiss_round", number=index + 1, rounds=columns(scene.field))
 
 
 def bracket_picture(scene: BracketScene, lang: str = "it") -> Image.Image:
-    width, height = bracket_layout(scene.field)
-    image = felt(width, height)
+    plan = bracket_plan(scene)
+    image = felt(plan.width, plan.height)
     draw = ImageDraw.Draw(image)
-    write(draw, (width / 2, 36), fit(scene.title, 30, width - 2 * PAD, True), 30, GOLD, "mm", bold=True)
-    count = columns(scene.field)
-    for column in range(count):
-        left = PAD + column * (COLUMN + GAP)
-        label = t(lang, "pictures.tournament.round", number=column + 1)
-        write(draw, (left + COLUMN / 2, TOP - 18), fit(label, 18, COLUMN), 18, MUTED, "mm")
-        played = scene.rounds[column] if column < len(scene.rounds) else ()
-        for index in range(bracket_size(scene.field) >> (column + 1)):
-            top = _box_top(column, index)
-            table = played[index] if index < len(played) else None
-            _slot(draw, table.top if table else None, left, top, lang)
-            _slot(draw, table.bottom if table else None, left, top + LINE, lang)
-            draw.line((left, top + LINE, left + COLUMN, top + LINE), fill=MUTED, width=1)
-            if column + 1 <= count:
-                middle = top + LINE
-                draw.line((left + COLUMN, middle, left + COLUMN + GAP / 2, middle), fill=MUTED, width=2)
-                if index % 2 == 0 and column + 1 < count:
-                    below = _box_top(column, index + 1) + LINE
-                    draw.line((left + COLUMN + GAP / 2, middle, left + COLUMN + GAP / 2, below),
-                              fill=MUTED, width=2)
-                    into = _box_top(column + 1, index // 2) + LINE
-                    draw.line((left + COLUMN + GAP / 2, into, left + COLUMN + GAP, into), fill=MUTED, width=2)
-    left = PAD + count * (COLUMN + GAP)
-    middle = _box_top(count - 1, 0) + LINE
-    write(draw, (left + COLUMN / 2, TOP - 18), t(lang, "pictures.tournament.champion"), 18, MUTED, "mm")
-    draw.rounded_rectangle((left, middle - LINE, left + COLUMN, middle + LINE), radius=10,
-                           fill=PANEL, outline=GOLD if scene.champion else MUTED, width=3)
+    write(draw, (WIDTH / 2, 40), fit(scene.title, TITLE, WIDTH - 2 * PAD, True), TITLE, GOLD, "mm", bold=True)
+    top = TOP - 20
+    for index in plan.compact:
+        count = len(scene.rounds[index])
+        line = t(lang, "pictures.tournament.compact", round=_round_label(scene, index, lang),
+                 tables=tn(lang, "count.tournament_tables", count))
+        write(draw, (PAD + 6, top + COMPACT / 2), fit(line, SMALLEST, WIDTH - 2 * PAD - 12), SMALLEST,
+              MUTED, "lm")
+        top += COMPACT
+    for index in plan.full:
+        label = _round_label(scene, index, lang)
+        write(draw, (PAD + 6, top + HEADING / 2), fit(label, HEAD, WIDTH - 2 * PAD - 12, True), HEAD,
+              LIGHT, "lm", bold=True)
+        top += HEADING
+        tables = scene.rounds[index]
+        for number, table in enumerate(tables):
+            row, side = divmod(number, 2)
+            alone = side == 0 and number == len(tables) - 1
+            left = (WIDTH - COLUMN) / 2 if alone else PAD + side * (COLUMN + BOX_GAP)
+            _table(draw, table, left, top + row * (2 * LINE + BOX_GAP), lang)
+        top += _rows(len(tables)) * (2 * LINE + BOX_GAP)
     if scene.champion:
-        write(draw, (left + COLUMN / 2, middle - 12), "♛", 22, GOLD, "mm", bold=True)
-        write(draw, (left + COLUMN / 2, middle + 14), fit(scene.champion, NAME + 2, COLUMN - 16, True),
-              NAME + 2, GOLD, "mm", bold=True)
+        middle = top + CROWN / 2
+        draw.rounded_rectangle((PAD, middle - 38, WIDTH - PAD, middle + 38), radius=12, fill=PANEL,
+                               outline=GOLD, width=3)
+        write(draw, (WIDTH / 2, middle - 16), t(lang, "pictures.tournament.champion"), SMALLEST, MUTED,
+              "mm")
+        name = fit(f"♛ {scene.champion}", TITLE, WIDTH - 2 * PAD - 24, True)
+        write(draw, (WIDTH / 2, middle + 14), name, TITLE, GOLD, "mm", bold=True)
     return image
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsPlan:
+    """How the standings are drawn: each player's row high enough for two lines (`roomy`) or one."""
+
+    roomy: bool
+    row: int
+    width: int
+    height: int
+    smallest: int = SMALLEST
+
+
+def standings_plan(scene: StandingsScene) -> StandingsPlan:
+    roomy = len(scene.lines) <= ROOMY_LINES
+    row = ROW if roomy else SHORT_ROW
+    height = TOP + max(1, len(scene.lines)) * row + PAD + (ROW if scene.champion else 0)
+    return StandingsPlan(roomy, row, WIDTH, height)
 
 
 def standings_picture(scene: StandingsScene, lang: str = "it") -> Image.Image:
-    height = TOP + max(1, len(scene.lines)) * ROW + PAD + (ROW if scene.champion else 0)
-    image = felt(WIDTH, height)
+    plan = standings_plan(scene)
+    image = felt(plan.width, plan.height)
     draw = ImageDraw.Draw(image)
-    write(draw, (WIDTH / 2, 36), fit(scene.title, 30, WIDTH - 2 * PAD, True), 30, GOLD, "mm", bold=True)
+    write(draw, (WIDTH / 2, 36), fit(scene.title, TITLE, WIDTH - 2 * PAD, True), TITLE, GOLD, "mm", bold=True)
     sub = t(lang, "pictures.tournament.swiss_round", number=scene.round, rounds=scene.rounds)
-    write(draw, (WIDTH / 2, 70), fit(sub, 20, WIDTH - 2 * PAD), 20, MUTED, "mm")
+    write(draw, (WIDTH / 2, 72), fit(sub, SMALLEST, WIDTH - 2 * PAD), SMALLEST, MUTED, "mm")
     top = TOP
     for line in scene.lines:
-        middle = top + ROW / 2
-        draw.rounded_rectangle((PAD, top + 4, WIDTH - PAD, top + ROW - 4), radius=10, fill=PANEL)
-        rank = GOLD if line.rank == 1 else LIGHT
-        write(draw, (PAD + 26, middle), str(line.rank), 24, rank, "mm", bold=True)
-        left, right = PAD + 56, WIDTH - PAD - 110
-        write(draw, (left, middle - 10), fit(line.name, 24, right - left - 8, True), 24,
-              MUTED if line.out else LIGHT, "lm", bold=True)
-        record = t(lang, "pictures.tournament.record", wins=line.wins, losses=line.losses,
-                   byes=line.byes, tiebreak=line.tiebreak)
-        write(draw, (left, middle + 14), fit(record, 18, right - left - 8), 18, MUTED, "lm")
-        write(draw, (WIDTH - PAD - 16, middle), str(line.points), 32, GOLD, "rm", bold=True)
-        top += ROW
+        _standing(draw, line, top, plan, lang)
+        top += plan.row
     if scene.champion:
-        text = t(lang, "pictures.tournament.crowned", name=scene.champion)
-        text = fit(text, 26, WIDTH - 2 * PAD, True)
+        text = fit(t(lang, "pictures.tournament.crowned", name=scene.champion), 26, WIDTH - 2 * PAD, True)
         write(draw, (WIDTH / 2, top + ROW / 2), text, 26, GOLD, "mm", bold=True)
     return image
+
+
+def _standing(draw: ImageDraw.ImageDraw, line: StandingLine, top: float, plan: StandingsPlan,
+              lang: str) -> None:
+    middle = top + plan.row / 2
+    draw.rounded_rectangle((PAD, top + 3, WIDTH - PAD, top + plan.row - 3), radius=10, fill=PANEL)
+    write(draw, (PAD + 24, middle), str(line.rank), NAME, GOLD if line.rank == 1 else LIGHT, "mm",
+          bold=True)
+    left, points = PAD + 52, WIDTH - PAD - 14
+    name_color = MUTED if line.out else LIGHT
+    if plan.roomy:
+        room = points - 70 - left
+        write(draw, (left, middle - 12), fit(line.name, 26, room, True), 26, name_color, "lm", bold=True)
+        record = t(lang, "pictures.tournament.record", wins=line.wins, losses=line.losses,
+                   byes=line.byes, tiebreak=line.tiebreak)
+        write(draw, (left, middle + 15), fit(record, SMALLEST, room), SMALLEST, MUTED, "lm")
+        write(draw, (points, middle), str(line.points), POINTS, GOLD, "rm", bold=True)
+        return
+    record = t(lang, "pictures.tournament.record_short", wins=line.wins, losses=line.losses)
+    record_left = points - 56 - 90
+    write(draw, (left, middle), fit(line.name, NAME, record_left - left - 10, True), NAME, name_color,
+          "lm", bold=True)
+    write(draw, (record_left, middle), fit(record, SMALLEST, 86), SMALLEST, MUTED, "lm")
+    write(draw, (points, middle), str(line.points), 28, GOLD, "rm", bold=True)

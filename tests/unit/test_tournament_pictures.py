@@ -1,4 +1,5 @@
 from bot.pictures.tournament import (
+    PHONE,
     BracketScene,
     Slot,
     StandingLine,
@@ -6,9 +7,11 @@ from bot.pictures.tournament import (
     Table,
     bracket_layout,
     bracket_picture,
+    bracket_plan,
     bracket_size,
     columns,
     standings_picture,
+    standings_plan,
 )
 from bot.render_tournament import bracket_scene, standings_scene, tournament_picture
 from bot.sessions.tournaments import Entrant, Format, Pairing, Round, StandingRow, Status, TournamentView
@@ -21,12 +24,50 @@ def test_the_bracket_fills_the_field_up_to_a_power_of_two_with_a_column_a_round(
     assert [columns(n) for n in (2, 4, 5, 16, 32)] == [1, 2, 3, 4, 5]
 
 
-def test_every_field_from_2_to_32_gets_a_picture_of_its_planned_size() -> None:
+def _seated(field: int, rounds: int, champion: str | None = None) -> BracketScene:
+    tables = bracket_size(field) // 2
+    played = tuple(tuple(Table(Slot(f"{LONG} {i}", 11, True), Slot(LONG, 4)) for i in range(tables >> r))
+                   for r in range(rounds))
+    return BracketScene(LONG, field, played, champion)
+
+
+def test_every_field_from_2_to_32_gets_a_picture_of_its_planned_size_as_wide_as_any() -> None:
     for field in (2, 3, 5, 8, 13, 32):
-        scene = BracketScene(LONG, field, ((Table(Slot(LONG, 11, True), Slot(None)),),))
-        assert bracket_picture(scene, "en").size == bracket_layout(field)
-    assert bracket_layout(8)[0] > bracket_layout(4)[0]
+        for rounds in range(1, columns(field) + 1):
+            champion = LONG if rounds == columns(field) else None
+            picture = bracket_picture(_seated(field, rounds, champion), "en")
+            assert picture.size == bracket_layout(field, rounds, champion is not None)
+            assert picture.width == 640
     assert bracket_layout(8)[1] > bracket_layout(4)[1]
+
+
+def test_on_a_phone_no_text_of_a_bracket_or_of_standings_is_under_11_pixels() -> None:
+    for field in (4, 16, 32):
+        plan = bracket_plan(_seated(field, 2))
+        assert plan.smallest * PHONE / plan.width >= 11
+    lines = tuple(StandingLine(i + 1, LONG, 3, 1, 0, 0, 2) for i in range(32))
+    for count in (5, 16, 32):
+        standings = standings_plan(StandingsScene("Swiss", 1, 3, lines[:count]))
+        assert standings.smallest * PHONE / standings.width >= 11
+
+
+def test_a_bracket_of_16_or_32_draws_its_last_two_rounds_table_by_table_and_earlier_ones_as_a_line() -> None:
+    assert bracket_plan(_seated(32, 1)).full == (0,)
+    assert (bracket_plan(_seated(32, 2)).full, bracket_plan(_seated(32, 2)).compact) == ((0, 1), ())
+    late = bracket_plan(_seated(32, 4))
+    assert (late.full, late.compact) == ((2, 3), (0, 1))
+    assert bracket_plan(_seated(16, 4, LONG)).full == (2, 3)
+
+
+def test_32_players_stay_a_picture_at_most_about_twice_as_tall_as_wide() -> None:
+    for field in (16, 32):
+        for rounds in range(1, columns(field) + 1):
+            width, height = bracket_layout(field, rounds, rounds == columns(field))
+            assert height <= 2.2 * width
+    lines = tuple(StandingLine(i + 1, LONG, 3, 1, 0, 0, 2) for i in range(32))
+    plan = standings_plan(StandingsScene("Swiss", 1, 3, lines))
+    assert not plan.roomy and plan.height <= 2.7 * plan.width
+    assert standings_plan(StandingsScene("Swiss", 1, 3, lines[:8])).roomy
 
 
 def test_the_standings_grow_a_row_a_player_and_one_for_the_champion() -> None:
@@ -55,7 +96,8 @@ def test_a_knockout_view_becomes_its_bracket_with_byes_winners_and_champion() ->
     assert bye.bottom.name is None and bye.top.won
     assert (played.top.score, played.bottom.score, played.bottom.won, played.top.won) == (5, 11, True, False)
     picture = tournament_picture(view, "en")
-    assert picture is not None and picture.size == bracket_layout(5)
+    plan = bracket_plan(scene)
+    assert picture is not None and picture.size == (plan.width, plan.height)
 
 
 def test_a_swiss_view_becomes_its_standings_and_a_signup_has_no_picture() -> None:
