@@ -460,10 +460,6 @@ class OwnerStore(Protocol):
         """False if the user was not blocked."""
         ...
 
-    async def blocked_users(self) -> frozenset[tuple[str, str]]:
-        """(platform, user key) of every blocked user."""
-        ...
-
     async def is_blocked(self, platform: str, user_key: str) -> bool:
         """Whether the user is blocked: one indexed lookup, asked before each command and tap."""
         ...

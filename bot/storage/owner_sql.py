@@ -39,10 +39,6 @@ class OwnerSql:
         return await self._change("DELETE FROM blocked_users WHERE platform=? AND user_key=?",
                                   (platform, user_key)) == 1
 
-    async def blocked_users(self) -> frozenset[tuple[str, str]]:
-        rows = await self._rows("SELECT platform, user_key FROM blocked_users")
-        return frozenset((str(r["platform"]), str(r["user_key"])) for r in rows)
-
     async def is_blocked(self, platform: str, user_key: str) -> bool:
         return await self._row("SELECT 1 FROM blocked_users WHERE platform=? AND user_key=?",
                                (platform, user_key)) is not None

@@ -50,9 +50,6 @@ class MemoryOwners:
     async def unblock_user(self, platform: str, user_key: str) -> bool:
         return self._own().blocked.pop((platform, user_key), None) is not None
 
-    async def blocked_users(self) -> frozenset[tuple[str, str]]:
-        return frozenset(self._own().blocked)
-
     async def is_blocked(self, platform: str, user_key: str) -> bool:
         return (platform, user_key) in self._own().blocked
 
