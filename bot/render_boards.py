@@ -82,13 +82,23 @@ def stats_text(name: str, stats: dict[str, Any], lang: str, variant: str | None 
 
 
 def achievements_text(stats: dict[str, Any], lang: str) -> list[str]:
-    """The line listing a player's achievements with the day (UTC) each was earned, or none."""
+    """The line listing a player's achievements with the day (UTC) each was earned, or none:
+    `stats["achievements"]` holds (code, when last earned, how many times) each."""
     earned = stats.get("achievements") or []
     if not earned:
         return []
     return [t(lang, "stats.achievements", achievements=", ".join(
-        t(lang, "stats.achievement", name=t(lang, f"feat.{code}"),
-          day=datetime.fromtimestamp(at, UTC).date().isoformat()) for code, at in earned))]
+        _achievement(code, at, times, lang) for code, at, times in earned))]
+
+
+def _achievement(code: str, at: float, times: int, lang: str) -> str:
+    """An achievement with the day it was (last) earned, and how many times when more than once
+    (tournaments won)."""
+    day = datetime.fromtimestamp(at, UTC).date().isoformat()
+    if times > 1:
+        return t(lang, "stats.achievement_times", name=t(lang, f"feat.{code}"),
+                 times=tn(lang, "count.feat_times", times), day=day)
+    return t(lang, "stats.achievement", name=t(lang, f"feat.{code}"), day=day)
 
 
 def achievements_line(earned: Sequence[tuple[str, str]], lang: str) -> str:

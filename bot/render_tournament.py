@@ -16,6 +16,8 @@ from .pictures.tournament import (
     bracket_picture,
     standings_picture,
 )
+from .render_boards import achievements_line
+from .sessions.tournament_play import TournamentNews
 from .sessions.tournaments import Format, Pairing, Status, TournamentView
 
 
@@ -97,6 +99,15 @@ def _standings_text(view: TournamentView, lang: str) -> list[str]:
             lines.append(t(lang, "tournament.row", place=row.place, name=row.name, points=row.points,
                            wins=row.wins, losses=row.losses))
     return lines
+
+
+def news_head(news: TournamentNews, lang: str) -> str:
+    """The lines above a tournament's news: the round just complete, and the achievement the
+    champion earned (told once, with the champion)."""
+    lines = [t(lang, "tournament.round_done", number=news.round_done)] if news.round_done else []
+    if news.earned:
+        lines.append(achievements_line(news.earned, lang))
+    return "\n".join(lines)
 
 
 def bracket_scene(view: TournamentView, lang: str) -> BracketScene:

@@ -33,6 +33,8 @@ class Feat(StrEnum):
     """A napola scored, in a variant that scores it."""
     COMEBACK = "comeback"
     """A match won after trailing by `COMEBACK_GAP` points or more at the end of a round."""
+    TOURNAMENT_WON = "tournament_won"
+    """A chat's tournament won, once per tournament (`tournament_code`)."""
 
 
 SETTEBELLO_TIMES = 10
@@ -168,7 +170,29 @@ def earned(facts: SeatFacts, had: Iterable[str], settebello_before: int | None) 
     return [feat for feat in new if feat.value not in owned]
 
 
+def tournament_code(tournament_id: str) -> str:
+    """How a tournament won is stored: the feat and the tournament, so that each tournament won
+    is kept once, and another tournament won kept again."""
+    return f"{Feat.TOURNAMENT_WON.value}:{tournament_id}"
+
+
+def feat_of(code: str) -> str:
+    """The feat a stored code is (a tournament won is stored with its tournament)."""
+    return code.split(":", 1)[0]
+
+
 def listed(rows: Sequence[AchievementRow]) -> list[AchievementRow]:
     """A player's achievements in the order of `Feat` (an unknown code last)."""
     order = {feat.value: i for i, feat in enumerate(Feat)}
-    return sorted(rows, key=lambda row: (order.get(row.code, len(order)), row.earned_at))
+    return sorted(rows, key=lambda row: (order.get(feat_of(row.code), len(order)), row.earned_at))
+
+
+def counted(rows: Sequence[AchievementRow]) -> list[tuple[str, float, int]]:
+    """A player's achievements as /stats lists them, in the order of `listed`: each feat once, with
+    when it was last earned and how many times (more than once only for tournaments won)."""
+    out: dict[str, tuple[float, int]] = {}
+    for row in listed(rows):
+        code = feat_of(row.code)
+        _, times = out.get(code, (0.0, 0))
+        out[code] = (row.earned_at, times + 1)
+    return [(code, at, times) for code, (at, times) in out.items()]

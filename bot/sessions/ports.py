@@ -564,6 +564,11 @@ class TournamentStore(Protocol):
         """Write the tournament as version `version + 1`, if it is still at `version`."""
         ...
 
+    async def grant_achievement(self, player_id: int, code: str, game_id: int, now: float) -> bool:
+        """Keep achievement `code` for the player, earned in game `game_id`, unless they have it
+        already (of two processes granting it, one stores it); True when this call stored it."""
+        ...
+
 
 class PlayerData(Protocol):
     """What is kept about one player, to show them and to erase."""

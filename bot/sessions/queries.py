@@ -8,7 +8,7 @@ from typing import Any
 from ..engine import EngineError
 from ..engine.rules import Variant, parse_variant
 from .directory import Directory
-from .feats import listed, tally
+from .feats import counted, tally
 from .games import Games
 from .ports import GameStore
 from .recap import Recap, recap
@@ -98,16 +98,16 @@ class Queries:
         """The store's figures (`Reports.player_stats`) and those read from the player's records
         (`feats.tally`): the most scope in a match, settebello and primiera, the best winning
         streak, wins and losses by variant, practice and deals of the day won; and the
-        achievements, as (code, when earned)."""
+        achievements, as (code, when last earned, how many times: `feats.counted`)."""
         player = await self.directory.player(user)
         stats = await self.store.player_stats(player.id)
         figures = tally(await self.store.played_matches(player.id))
-        earned = listed(await self.store.achievements([player.id]))
+        earned = counted(await self.store.achievements([player.id]))
         stats.update(
             scope_record=figures.scope_record, settebello=figures.settebello, primiera=figures.primiera,
             best_streak=figures.best_streak, by_variant=dict(figures.by_variant),
             practice_won=figures.practice[1], dailies_won=figures.dailies[1],
-            achievements=[(row.code, row.earned_at) for row in earned])
+            achievements=earned)
         return stats
 
     async def chat_game(self, chat_ref: ChatRef | None) -> str:

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..engine import InvalidInputError
 from . import events as ev
+from .crowns import crowned
 from .directory import Directory
 from .duplicate import TARGET as DUPLICATE_TARGET
 from .duplicate import board_seed, turned
@@ -93,6 +94,8 @@ class TournamentNews:
     view: TournamentView
     round_done: int | None = None
     champion: str | None = None
+    earned: tuple[tuple[str, str], ...] = ()
+    """The achievements the champion's news announces: (name, feat code), as `AchievementsEarned`."""
 
 
 Listener = Callable[[TournamentNews], Awaitable[None]]
@@ -389,8 +392,10 @@ class Tournaments:
                 continue
             held = await self.store.tournament(tournament_id)
             assert held is not None
-            news = TournamentNews(view_of(held), round_done=item["round"],
-                                  champion=state["champion"] if item["champion"] else None)
+            view = view_of(held)
+            earned = await crowned(self.store, self.directory, view, now) if item["champion"] else ()
+            news = TournamentNews(view, round_done=item["round"],
+                                  champion=state["champion"] if item["champion"] else None, earned=earned)
             if await self._tell(news):
                 await self._told(tournament_id, item)
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bot.sessions.ports import TournamentRow
-from bot.sessions.records import ChatRow
+from bot.sessions.records import AchievementRow, ChatRow
 
 _OPEN = ("signup", "running")
 
@@ -14,6 +15,9 @@ class MemoryTournaments:
     """Mixed into `MemoryStore`, whose chats it checks."""
 
     _chats: dict[int, ChatRow]
+    _games: dict[int, Any]
+    _players: dict[int, Any]
+    _achievements: dict[tuple[int, str], AchievementRow]
 
     def _tournaments(self) -> dict[int, TournamentRow]:
         if not hasattr(self, "_tournament_rows"):
@@ -47,4 +51,12 @@ class MemoryTournaments:
         if row is None or row.version != version:
             return False
         rows[tournament_id] = replace(row, status=status, state=state, version=version + 1)
+        return True
+
+    async def grant_achievement(self, player_id: int, code: str, game_id: int, now: float) -> bool:
+        if player_id not in self._players or game_id not in self._games:
+            raise AssertionError(f"no player {player_id} or no game {game_id}")
+        if (player_id, code) in self._achievements:
+            return False
+        self._achievements[(player_id, code)] = AchievementRow(player_id, code, game_id, now)
         return True

@@ -1412,3 +1412,16 @@ async def test_a_chat_has_one_open_tournament_written_over_its_version(store: An
     assert (await store.tournament(first)).status == "finished"
     assert await store.open_tournament(chat.id, "{}", backend.clock.now) is not None, "finished: a new one"
     assert await backend.rows("tournaments") == 2
+
+
+async def test_a_tournament_won_is_granted_once_of_two_processes(store: Any, backend: Backend) -> None:
+    final = await _finished(store, "g-final")
+    alice = final.seats[0].player_id
+    other = await backend.open()
+    assert await store.grant_achievement(alice, "tournament_won:7", final.id, backend.clock.now)
+    assert not await other.grant_achievement(alice, "tournament_won:7", final.id, backend.clock.now), \
+        "the same tournament's is kept once"
+    assert await other.grant_achievement(alice, "tournament_won:8", final.id, backend.clock.now)
+    kept = await store.achievements([alice])
+    assert [(a.code, a.game_id) for a in kept] == [("tournament_won:7", final.id),
+                                                   ("tournament_won:8", final.id)]

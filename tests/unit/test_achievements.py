@@ -133,7 +133,7 @@ def test_the_achievements_line_and_the_stats_lines_in_each_language() -> None:
     assert achievements_line((("Alice", "shutout"),), "it") == "🏅 Alice: 🥚 Cappotto"
     stats = {"games": 3, "wins": 2, "scope": 4, "points": 30, "ratings": {}, "scope_record": 1,
              "settebello": 2, "primiera": 1, "best_streak": 2, "by_variant": {"scopa": (2, 1)},
-             "achievements": [("first_scopa", 86_400.0 * 365)], "practice": 2, "practice_won": 1}
+             "achievements": [("first_scopa", 86_400.0 * 365, 1)], "practice": 2, "practice_won": 1}
     said = stats_text("Alice", stats, "en")
     assert ("Most in one match: 1 scopa · settebello: 2 times · primiera: 1 round · "
             "best streak: 2 wins in a row") in said
@@ -143,6 +143,11 @@ def test_the_achievements_line_and_the_stats_lines_in_each_language() -> None:
     assert "settebello: 2 volte · primiera: 1 smazzata · serie migliore: 2 vittorie di fila" in stats_text(
         "Alice", stats, "it")
     assert "Logros: 🧹 Primera scopa (1971-01-01)" in stats_text("Alice", stats, "es")
+    stats["achievements"].append(("tournament_won", 86_400.0 * 366, 2))
+    assert "🧹 First scopa (1971-01-01), 🏆 Tournament won 2 times (the last 1971-01-02)" in stats_text(
+        "Alice", stats, "en")
+    assert "🏆 Torneo vinto 2 volte (l’ultima il 1971-01-02)" in stats_text("Alice", stats, "it")
+    assert "🏆 Torneo ganado 2 veces (la última el 1971-01-02)" in stats_text("Alice", stats, "es")
 
 
 # ---- through the sessions ----------------------------------------------------------
@@ -173,7 +178,7 @@ async def test_a_rated_match_earns_what_its_record_shows_told_once_and_listed_in
     assert len(posts) == 1 and not [e for e in await sessions.parts.notices.owed("test")
                                     if isinstance(e, AchievementsEarned)]
     stats = await sessions.stats(ALICE)
-    assert [code for code, _ in stats["achievements"]] == sorted(
+    assert [code for code, *_ in stats["achievements"]] == sorted(
         (code for name, code in expected if name == "Alice"), key=[f.value for f in Feat].index)
 
 

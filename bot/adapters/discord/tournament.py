@@ -18,7 +18,7 @@ from discord import ui
 
 from ...i18n import t
 from ...render import refusal_text
-from ...render_tournament import tournament_text
+from ...render_tournament import news_head, tournament_text
 from ...sessions import ChatRef, Refused, Sessions, UserRef
 from ...sessions.options import VARIANTS
 from ...sessions.tap import Tap
@@ -152,7 +152,7 @@ class TournamentFront:
         if view.platform != PLATFORM or not view.chat.isdigit():
             return
         lang = await self.presenter.chat_language(view.chat)
-        head = t(lang, "tournament.round_done", number=news.round_done) if news.round_done else ""
+        head = news_head(news, lang)
         text = tournament_text(view, lang)
         embed = text_embed(f"{head}\n{text}" if head else text, ROUND)
         channel = self.client.get_partial_messageable(int(view.chat))

@@ -17,7 +17,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from ...engine import Variant
 from ...i18n import t
-from ...render_tournament import tournament_scene, tournament_text
+from ...render_tournament import news_head, tournament_scene, tournament_text
 from ...sessions import ChatRef, Sessions
 from ...sessions.tournament_play import LOOK_EVERY, TournamentNews, TournamentRefused
 from ...sessions.tournaments import Status, TournamentView
@@ -171,7 +171,7 @@ class TournamentFront:
         chat_id = int(view.chat)
         lang = (await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)), None)).language
         topic = int(view.place) if view.place.isdigit() else None
-        head = t(lang, "tournament.round_done", number=news.round_done) if news.round_done else ""
+        head = news_head(news, lang)
         pictures = await self.presenter.draws_pictures(chat_id)
         posted = await self.outbox.post(chat_id, tournament_content(view, lang, pictures, head), thread=topic)
         if posted is None and chat_id not in self.outbox.refusing:
