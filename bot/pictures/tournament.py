@@ -9,7 +9,7 @@ tables of a row feeding the table of the next round in the same place, the winne
 gold, a bye shown as such; rounds not seated yet are left out. Only the last `FULL_ROUNDS`
 rounds are drawn table by table: an earlier one is a single line (its players are the winners
 the next round shows), so 32 players stay a picture about twice as tall as wide. The champion
-is crowned below.
+is crowned below. A round of one or two tables is drawn a table a row, as wide as the picture.
 
 The standings give each player a row: rank, name, points, and their wins, losses, byes and
 tie-break; past `ROOMY_LINES` players the row is a single line with wins and losses only."""
@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from ..i18n import t, tn
 from .felt import GOLD, LIGHT, MUTED, PANEL, felt, write
-from .text import fit
+from .text import fit, printable
 
 WIDTH = 640
 PHONE = 320
@@ -120,8 +120,22 @@ class BracketPlan:
     smallest: int = SMALLEST
 
 
+WIDE_TABLES = 2
+"""A round of this many tables or fewer (the semi-finals, the final) is drawn a table a row, the
+width of the picture, so that its names are cut later."""
+
+
 def _rows(tables: int) -> int:
-    return (tables + 1) // 2
+    return tables if tables <= WIDE_TABLES else (tables + 1) // 2
+
+
+def _title_size(text: str) -> int:
+    """The largest size from `TITLE` down to `HEAD` at which the title fits, so that it is cut
+    only when even that is too wide."""
+    for size in range(TITLE, HEAD, -2):
+        if fit(text, size, WIDTH - 2 * PAD, True) == printable(text):
+            return size
+    return HEAD
 
 
 def bracket_plan(scene: BracketScene) -> BracketPlan:
@@ -145,25 +159,26 @@ def bracket_layout(field: int, rounds: int = 1, champion: bool = False) -> tuple
     return plan.width, plan.height
 
 
-def _slot(draw: ImageDraw.ImageDraw, slot: Slot, left: float, top: float, lang: str) -> None:
+def _slot(draw: ImageDraw.ImageDraw, slot: Slot, left: float, top: float, width: float, lang: str) -> None:
     if slot.won:
-        draw.rectangle((left, top, left + COLUMN, top + LINE), fill=WON)
+        draw.rectangle((left, top, left + width, top + LINE), fill=WON)
     middle = top + LINE / 2
     if slot.name is None:
         write(draw, (left + 10, middle), t(lang, "pictures.tournament.bye"), SMALLEST, MUTED, "lm")
         return
-    room = COLUMN - 20 - (SCORE if slot.score is not None else 0)
+    room = width - 20 - (SCORE if slot.score is not None else 0)
     color = GOLD if slot.won else (MUTED if slot.score is not None else LIGHT)
     write(draw, (left + 10, middle), fit(slot.name, NAME, room, True), NAME, color, "lm", bold=True)
     if slot.score is not None:
-        write(draw, (left + COLUMN - 10, middle), str(slot.score), NAME, color, "rm", bold=True)
+        write(draw, (left + width - 10, middle), str(slot.score), NAME, color, "rm", bold=True)
 
 
-def _table(draw: ImageDraw.ImageDraw, table: Table, left: float, top: float, lang: str) -> None:
-    draw.rounded_rectangle((left, top, left + COLUMN, top + 2 * LINE), radius=8, fill=PANEL)
-    _slot(draw, table.top, left, top, lang)
-    _slot(draw, table.bottom, left, top + LINE, lang)
-    draw.line((left + 6, top + LINE, left + COLUMN - 6, top + LINE), fill=MUTED, width=1)
+def _table(draw: ImageDraw.ImageDraw, table: Table, left: float, top: float, width: float,
+           lang: str) -> None:
+    draw.rounded_rectangle((left, top, left + width, top + 2 * LINE), radius=8, fill=PANEL)
+    _slot(draw, table.top, left, top, width, lang)
+    _slot(draw, table.bottom, left, top + LINE, width, lang)
+    draw.line((left + 6, top + LINE, left + width - 6, top + LINE), fill=MUTED, width=1)
 
 
 def _round_label(scene: BracketScene, index: int, lang: str) -> str:
@@ -174,7 +189,8 @@ def bracket_picture(scene: BracketScene, lang: str = "it") -> Image.Image:
     plan = bracket_plan(scene)
     image = felt(plan.width, plan.height)
     draw = ImageDraw.Draw(image)
-    write(draw, (WIDTH / 2, 40), fit(scene.title, TITLE, WIDTH - 2 * PAD, True), TITLE, GOLD, "mm", bold=True)
+    size = _title_size(scene.title)
+    write(draw, (WIDTH / 2, 40), fit(scene.title, size, WIDTH - 2 * PAD, True), size, GOLD, "mm", bold=True)
     top = TOP - 20
     for index in plan.compact:
         count = len(scene.rounds[index])
@@ -189,11 +205,12 @@ def bracket_picture(scene: BracketScene, lang: str = "it") -> Image.Image:
               LIGHT, "lm", bold=True)
         top += HEADING
         tables = scene.rounds[index]
+        wide = len(tables) <= WIDE_TABLES
         for number, table in enumerate(tables):
-            row, side = divmod(number, 2)
-            alone = side == 0 and number == len(tables) - 1
-            left = (WIDTH - COLUMN) / 2 if alone else PAD + side * (COLUMN + BOX_GAP)
-            _table(draw, table, left, top + row * (2 * LINE + BOX_GAP), lang)
+            row, side = (number, 0) if wide else divmod(number, 2)
+            left = PAD + side * (COLUMN + BOX_GAP)
+            width = WIDTH - 2 * PAD if wide else COLUMN
+            _table(draw, table, left, top + row * (2 * LINE + BOX_GAP), width, lang)
         top += _rows(len(tables)) * (2 * LINE + BOX_GAP)
     if scene.champion:
         middle = top + CROWN / 2
@@ -228,7 +245,8 @@ def standings_picture(scene: StandingsScene, lang: str = "it") -> Image.Image:
     plan = standings_plan(scene)
     image = felt(plan.width, plan.height)
     draw = ImageDraw.Draw(image)
-    write(draw, (WIDTH / 2, 36), fit(scene.title, TITLE, WIDTH - 2 * PAD, True), TITLE, GOLD, "mm", bold=True)
+    size = _title_size(scene.title)
+    write(draw, (WIDTH / 2, 36), fit(scene.title, size, WIDTH - 2 * PAD, True), size, GOLD, "mm", bold=True)
     sub = t(lang, "pictures.tournament.swiss_round", number=scene.round, rounds=scene.rounds)
     write(draw, (WIDTH / 2, 72), fit(sub, SMALLEST, WIDTH - 2 * PAD), SMALLEST, MUTED, "mm")
     top = TOP

@@ -38,7 +38,8 @@ def test_every_field_from_2_to_32_gets_a_picture_of_its_planned_size_as_wide_as_
             picture = bracket_picture(_seated(field, rounds, champion), "en")
             assert picture.size == bracket_layout(field, rounds, champion is not None)
             assert picture.width == 640
-    assert bracket_layout(8)[1] > bracket_layout(4)[1]
+    assert bracket_layout(16)[1] > bracket_layout(8)[1]
+    assert bracket_layout(4)[1] == bracket_layout(8)[1], "2 tables a row each (wide), 4 two abreast"
 
 
 def test_on_a_phone_no_text_of_a_bracket_or_of_standings_is_under_11_pixels() -> None:
