@@ -13,8 +13,8 @@ SQLite, PostgreSQL; the in-memory one of the tests) implements them all as `Game
   move and everything it changes at once, or raises `StaleVersion` and changes nothing;
   `set_deadline` changes nothing and gives False when the game is not running at the
   version given; `running_deadlines` is soonest first; `moves` in order; a `DailyDeal`
-  (or `claim_daily`) gives each player one deal of the day, `kept_secret` keeps a secret
-  made once for every process, `store_review` keeps a match's first review.
+  gives each player one deal of the day, `kept_secret` keeps a secret made once for every
+  process, `store_review` keeps a match's first review.
 - `ChatDirectory`: chats and players, made when first seen.
 - `Reports`: what was played, read only.
 - `PlayerData`: what is kept about one player, read whole and erased at once.
@@ -285,8 +285,6 @@ class GameRepository(Protocol):
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]: ...
 
-    async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]: ...
-
     async def round_records(self, game_id: int) -> list[dict[str, Any]]: ...
 
     async def ratings(self, player_ids: Iterable[int], ladder: str) -> dict[int, RatingRow]: ...
@@ -294,11 +292,6 @@ class GameRepository(Protocol):
     async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
         """Store the match's review and each seat's accuracy in it, in one transaction;
         False (and nothing changes) when the match has a review already."""
-        ...
-
-    async def claim_daily(self, day: str, player_id: int, chat_id: int, game_id: int) -> bool:
-        """Note that `player_id` plays the deal of `day` (YYYY-MM-DD) as game `game_id`, asked
-        in chat `chat_id`; False (and nothing changes) when they have claimed that day already."""
         ...
 
     async def is_daily(self, game_id: int) -> bool:

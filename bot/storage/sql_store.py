@@ -182,10 +182,6 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
                                 "WHERE game_id=? AND number>? ORDER BY number", (game_id, after))
         return [move_row(r) for r in rows]
 
-    async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]:
-        rows = await self._rows("SELECT breakdown FROM rounds WHERE game_id=? ORDER BY number", (game_id,))
-        return [json.loads(r["breakdown"]) for r in rows]
-
     async def round_records(self, game_id: int) -> list[dict[str, Any]]:
         """The finished rounds of a game, as its scopa-record/1 round objects."""
         rows = await self._rows("SELECT record FROM rounds WHERE game_id=? ORDER BY number", (game_id,))
@@ -367,11 +363,6 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
     async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
         rows = [(game_id, s.seat, s.player_id, float(s.accuracy)) for s in seats]
         return bool((await self._transact([_review(game_id, review, rows)]))[0])
-
-    async def claim_daily(self, day: str, player_id: int, chat_id: int, game_id: int) -> bool:
-        return await self._change("INSERT INTO daily_plays (day, player_id, chat_id, game_id) "
-                                  "VALUES (?, ?, ?, ?) ON CONFLICT (day, player_id) DO NOTHING",
-                                  (day, player_id, chat_id, game_id)) == 1
 
     async def is_daily(self, game_id: int) -> bool:
         return await self._row("SELECT 1 FROM daily_plays WHERE game_id=?", (game_id,)) is not None

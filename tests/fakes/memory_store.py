@@ -474,11 +474,6 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
         game = self._games.get(game_id)
         return [m for m in game.moves if m.number > after] if game else []
 
-    async def round_breakdowns(self, game_id: int) -> list[dict[str, Any]]:
-        self._open()
-        game = self._games.get(game_id)
-        return [_copy(game.rounds[n][0]) for n in sorted(game.rounds)] if game else []
-
     async def round_records(self, game_id: int) -> list[dict[str, Any]]:
         self._open()
         game = self._games.get(game_id)
@@ -651,16 +646,6 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
         if game_id in self._reviews:
             return False
         self._reviews[game_id] = (review, stored)
-        return True
-
-    async def claim_daily(self, day: str, player_id: int, chat_id: int, game_id: int) -> bool:
-        """Strict as the databases: the player, the chat and the game must exist."""
-        self._open()
-        if player_id not in self._players or chat_id not in self._chats or game_id not in self._games:
-            raise StaleVersion("a deal of the day of an unknown player, chat or game")
-        if (day, player_id) in self._daily:
-            return False
-        self._daily[(day, player_id)] = (chat_id, game_id)
         return True
 
     async def kept_secret(self, name: str, made: str) -> str:

@@ -128,7 +128,8 @@ async def test_a_stuck_daily_and_lobbies_nobody_can_play_are_repaired_at_start(
     stuck = await _lobby(store, ALICE.platform, ALICE.key, alice, seed=date_alone(DAY),
                          seats=(SeatRow(0, alice.id, None, True, 0, False),
                                 SeatRow(1, computer.id, "hard", True, 0, False)))
-    assert await store.claim_daily(DAY.isoformat(), alice.id, group.id, stuck)
+    assert await store._change("INSERT INTO daily_plays (day, player_id, chat_id, game_id) "
+                               "VALUES (?, ?, ?, ?)", (DAY.isoformat(), alice.id, group.id, stuck)) == 1
     # As Rematch under a finished deal of the day wrote it: a lobby in a Telegram private chat,
     # and one in a player's deal-of-the-day place of a Discord channel.
     bruno = await store.ensure_player("telegram", "42", "Bruno")

@@ -24,6 +24,7 @@ from bot.sessions.ports import SENDS_KEPT, DailyClaimed, Served, StorageFailed
 from bot.sessions.records import DailyDeal, Deadline, DeadlineKind, GameNotes, GameStatus, MatchKind
 from bot.storage import (
     ChatChange,
+    ChatRow,
     GameCancel,
     GameRow,
     GameStart,
@@ -717,7 +718,7 @@ async def test_of_two_moves_at_one_version_one_is_stored(backend: Backend, last:
     game = await _running(first)
     finish = _finish(game) if last else None
     outcomes = await asyncio.gather(
-        *(store.commit_move(_move(game, move=f"{n + 1}C", rounds=((1, {"n": n}, {}),) if last else (),
+        *(store.commit_move(_move(game, move=f"{n + 1}C", rounds=((1, {"n": n}, {"n": n}),) if last else (),
                                   finish=finish))
           for n, store in enumerate((first, second, first, second))), return_exceptions=True)
     assert sum(o is None for o in outcomes) == 1, outcomes
@@ -727,7 +728,7 @@ async def test_of_two_moves_at_one_version_one_is_stored(backend: Backend, last:
     assert len(moves) == 1
     if last:
         winner = int(moves[0].move[0]) - 1
-        assert await second.round_breakdowns(game.id) == [{"n": winner}]
+        assert await second.round_records(game.id) == [{"n": winner}]
         assert len(await second.results(game.id)) == 2 and len(await second.records()) == 1
 
 
@@ -741,10 +742,9 @@ async def test_a_move_sets_seat_flags_and_stores_finished_rounds(store: Any) -> 
     assert (seats[1].timeouts, seats[1].autoplay) == (2, False), "a flag not given is kept"
     await store.commit_move(_move(game, 2, rounds=((2, {"totals": [3, 1]}, {"n": 2}),
                                                    (1, {"totals": [1, 0]}, {"n": 1}))))
-    assert await store.round_breakdowns(game.id) == [{"totals": [1, 0]}, {"totals": [3, 1]}]
     assert await store.round_records(game.id) == [{"n": 1}, {"n": 2}]
     await store.commit_move(_move(game, 3, rounds=((2, {"totals": [4, 1]}, {"n": 22}),)))
-    assert await store.round_breakdowns(game.id) == [{"totals": [1, 0]}, {"totals": [4, 1]}]
+    assert await store.round_records(game.id) == [{"n": 1}, {"n": 22}]
 
 
 async def test_the_last_move_finishes_the_match_with_results_ratings_and_record(
@@ -1145,17 +1145,32 @@ async def test_reviewed_matches_of_a_chat_or_a_player_latest_first_never_a_deal_
     assert unreviewed.id not in await store.reviewed_matches(None, None, 10)
 
 
+def _daily_deal(chat: ChatRow, ids: list[int], day: str, thread: str = "") -> DailyDeal:
+    """The deal of `day` of the first of `ids` against the second, asked for in `chat`."""
+    seats = tuple(SeatRow(seat, pid, None, True, 0, False) for seat, pid in enumerate(ids))
+    return DailyDeal(NewGame(chat.id, ids[0], "scopa", {"target": 11}, 2, 0, "napoletane", "seed-1", thread,
+                             seats), {"round": 1, "hands": [[1, 2], [3, 4]]}, 2_000_000.0, DeadlineKind.TURN,
+                     day, chat.id)
+
+
+async def _daily_dealt(store: Any, chat_key: str, name: str, day: str) -> GameRow:
+    """`name`'s deal of `day` in `chat_key` against a second seat, dealt and claimed in one write."""
+    chat = await store.ensure_chat("t", chat_key, "Friends")
+    async with store.unit() as uow:
+        uow.add(_daily_deal(chat, await _players(store, name, f"Rival of {name}"), day))
+    return await store.get_game(uow.created)
+
+
 async def _daily_played(store: Any, chat_key: str, name: str, points: tuple[int, int], moves: int,
                         day: str = "2026-11-25") -> GameRow:
     """`name` plays the deal of `day` in `chat_key` against a second seat, making `moves` plays
     before the second seat's play ends the match."""
-    game = await _running(store, chat_key, names=(name, f"Rival of {name}"))
+    game = await _daily_dealt(store, chat_key, name, day)
     for _ in range(moves):
         game = await store.get_game(game.id)
         await store.commit_move(_move(game, seat=0))
     game = await store.get_game(game.id)
     await store.commit_move(_move(game, seat=1, state={"over": True}, finish=_finish(game, points=points)))
-    assert await store.claim_daily(day, game.seats[0].player_id, game.chat_id, game.id)
     return game
 
 
@@ -1167,11 +1182,12 @@ async def test_the_deal_of_the_day_is_claimed_once_and_ranked_by_margin_then_few
     await _daily_played(store, "p-carla", "Carla", (11, 9), moves=3)
     await _daily_played(store, "p-dino", "Dino", (5, 11), moves=2)
     await _finished(store, "g1", ("Carla", "Bob"))
-    running = await _running(store, "p-ezio", names=("Ezio", "Rival of Ezio"))
-    ezio = running.seats[0].player_id
-    assert await store.claim_daily(day, ezio, running.chat_id, running.id)
+    await _daily_dealt(store, "p-ezio", "Ezio", day)
     anna_id = anna.seats[0].player_id
-    assert not await store.claim_daily(day, anna_id, running.chat_id, running.id), "one deal a day"
+    with pytest.raises(DailyClaimed):
+        async with store.unit() as uow:
+            uow.add(_daily_deal(await store.ensure_chat("t", "p-anna", "Anna"),
+                                await _players(store, "Anna", "Rival of Anna"), day))
     assert await store.daily_game(day, anna_id) == anna.id
     assert await store.daily_game("2026-11-26", anna_id) is None
     everyone = await store.daily_board(day, None)
@@ -1269,7 +1285,7 @@ async def test_a_match_played_through_sessions_is_stored_whole(backend: Backend)
     row = await reopened.get_game(game_id)
     assert row.status == "finished" and len(await reopened.moves(game_id)) == row.version
     assert [json.loads(line) for line in await reopened.records()] == [to_record(game)]
-    assert await reopened.round_breakdowns(game_id) == [result.to_dict() for result in game.results]
+    assert await reopened.round_records(game_id) == to_record(game)["rounds"]
     assert {r.display_name for r in await reopened.leaderboard(row.chat_id)} == {"Alice", "Bob"}
 
 

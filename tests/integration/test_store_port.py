@@ -130,7 +130,7 @@ async def test_the_same_match_leaves_the_same_rows_in_both_stores(
             [await store.get_game(game_id) for game_id in (1, 2, 3)],
             [await store.moves(game_id) for game_id in (1, 2)],
             [await store.results(game_id) for game_id in (1, 2)],
-            [await store.round_breakdowns(game_id) for game_id in (1, 2)],
+            [await store.round_records(game_id) for game_id in (1, 2)],
             await store.records(),
             await store.ratings([1, 2], "duel"),
             await store.leaderboard(None), await store.leaderboard(1, "duel"),
