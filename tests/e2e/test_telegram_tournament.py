@@ -106,8 +106,12 @@ async def test_a_knockout_of_four_is_played_to_its_champion_through_a_kill(tmp_p
         text = shown(_champion(tg, group)[0])
         assert "Round 2" in text and "Standings" in text
         assert _champion(tg, group)[0].photo is not None, "the bracket as a picture under the words"
+        assert text.count("🏆 Tournament won") == 1, "the champion's achievement told with the champion"
         with sqlite3.connect(db) as conn:
             assert conn.execute("SELECT status FROM tournaments").fetchall() == [("finished",)]
+            won = conn.execute("SELECT p.display_name FROM achievements a JOIN players p "
+                               "ON p.id = a.player_id WHERE a.code LIKE 'tournament_won:%'").fetchall()
+        assert len(won) == 1 and f"{won[0][0]}: 🏆 Tournament won" in text, "kept once, the champion's"
 
 
 async def test_a_swiss_of_three_rounds_with_five_players(tmp_path: Path) -> None:
