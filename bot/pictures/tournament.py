@@ -271,7 +271,7 @@ def _standing(draw: ImageDraw.ImageDraw, line: StandingLine, top: float, plan: S
         room = points - 70 - left
         write(draw, (left, middle - 12), fit(line.name, 26, room, True), 26, name_color, "lm", bold=True)
         record = t(lang, "pictures.tournament.record", wins=line.wins, losses=line.losses,
-                   byes=line.byes, tiebreak=line.tiebreak)
+                   byes=tn(lang, "count.tournament_byes", line.byes), tiebreak=line.tiebreak)
         write(draw, (left, middle + 15), fit(record, SMALLEST, room), SMALLEST, MUTED, "lm")
         write(draw, (points, middle), str(line.points), POINTS, GOLD, "rm", bold=True)
         return
