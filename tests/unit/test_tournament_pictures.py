@@ -1,3 +1,6 @@
+from typing import Any
+
+from bot.pictures import tournament
 from bot.pictures.tournament import (
     PHONE,
     BracketScene,
@@ -50,6 +53,28 @@ def test_on_a_phone_no_text_of_a_bracket_or_of_standings_is_under_11_pixels() ->
     for count in (5, 16, 32):
         standings = standings_plan(StandingsScene("Swiss", 1, 3, lines[:count]))
         assert standings.smallest * PHONE / standings.width >= 11
+
+
+def test_every_text_drawn_is_at_least_11_pixels_at_320_in_each_language(monkeypatch: Any) -> None:
+    sizes: list[int] = []
+    real = tournament.write
+
+    def write(draw: Any, xy: Any, text: str, size: int, *args: Any, **kwargs: Any) -> None:
+        sizes.append(size)
+        real(draw, xy, text, size, *args, **kwargs)
+
+    monkeypatch.setattr(tournament, "write", write)
+    lines = tuple(StandingLine(i + 1, LONG, 3, 1, 0, i % 2, 2) for i in range(32))
+    for lang in ("it", "en", "es"):
+        for field in (4, 5, 16, 32):
+            for rounds in range(1, columns(field) + 1):
+                champion = LONG if rounds == columns(field) else None
+                picture = bracket_picture(_seated(field, rounds, champion), lang)
+                assert min(sizes) * PHONE / picture.width >= 11
+        for count in (5, 32):
+            picture = standings_picture(StandingsScene(LONG, 1, 3, lines[:count], LONG), lang)
+            assert min(sizes) * PHONE / picture.width >= 11
+    assert sizes
 
 
 def test_a_bracket_of_16_or_32_draws_its_last_two_rounds_table_by_table_and_earlier_ones_as_a_line() -> None:
