@@ -18,7 +18,7 @@ from .pictures.tournament import (
 )
 from .render_boards import achievements_line
 from .sessions.tournament_play import TournamentNews
-from .sessions.tournaments import Format, Pairing, Status, TournamentView
+from .sessions.tournaments import Format, Pairing, StandingRow, Status, TournamentView
 
 
 def _title(view: TournamentView, lang: str) -> str:
@@ -39,8 +39,8 @@ def duplicate_text(view: TournamentView, lang: str) -> list[str]:
     lines = [t(lang, "tournament.duplicate_head")]
     for place, line in enumerate(view.duplicate_lines, 1):
         lines.append(t(lang, "tournament.duplicate_row", place=place, name=view.name_of(line.user),
-                       score=line.score, cards=format_decimal(line.cards, "0.#", locale=lang),
-                       play=format_decimal(line.play, "+0.#;−0.#", locale=lang)))
+                       score=line.score, cards=_number(line.cards, lang),
+                       play=_number(line.play, lang, signed=True)))
     return lines
 
 
@@ -117,9 +117,29 @@ def bracket_scene(view: TournamentView, lang: str) -> BracketScene:
     return BracketScene(_title(view, lang), max(2, len(view.players)), rounds, champion)
 
 
+def _number(value: float, lang: str, signed: bool = False) -> str:
+    return format_decimal(value, "+0.#;−0.#" if signed else "0.#", locale=lang)
+
+
+def _duplicate_line(view: TournamentView, row: StandingRow, lang: str) -> StandingLine:
+    """A duplicate event's row: the play's part as its number, the score and the cards' part
+    under the name."""
+    line = next((d for d in view.duplicate_lines if d.user == row.user), None)
+    if line is None:
+        return StandingLine(row.place, row.name, row.points, row.wins, row.losses, row.byes, row.tiebreak)
+    return StandingLine(
+        row.place, row.name, row.points, row.wins, row.losses, row.byes, row.tiebreak,
+        figure=_number(line.play, lang, signed=True),
+        detail=t(lang, "pictures.tournament.duplicate", score=line.score, cards=_number(line.cards, lang)),
+        short=t(lang, "pictures.tournament.duplicate_short", score=line.score))
+
+
 def standings_scene(view: TournamentView, lang: str) -> StandingsScene:
-    lines = tuple(StandingLine(r.place, r.name, r.points, r.wins, r.losses, r.byes, r.tiebreak, r.out)
-                  for r in view.standings)
+    if view.format is Format.DUPLICATE:
+        lines = tuple(_duplicate_line(view, r, lang) for r in view.standings)
+    else:
+        lines = tuple(StandingLine(r.place, r.name, r.points, r.wins, r.losses, r.byes, r.tiebreak, r.out)
+                      for r in view.standings)
     champion = view.name_of(view.champion) if view.champion else None
     played = sum(1 for r in view.played if r.complete)
     return StandingsScene(_title(view, lang), played, max(view.rounds, played), lines, champion)

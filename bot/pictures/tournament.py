@@ -85,6 +85,12 @@ class StandingLine:
     byes: int
     tiebreak: int
     out: bool = False
+    figure: str = ""
+    """What the line's big number says instead of its points (a duplicate event: the play's part)."""
+    detail: str = ""
+    """What its small line says instead of the record of wins, losses and byes."""
+    short: str = ""
+    """The same, where a row has room for one short word only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,14 +276,14 @@ def _standing(draw: ImageDraw.ImageDraw, line: StandingLine, top: float, plan: S
     if plan.roomy:
         room = points - 70 - left
         write(draw, (left, middle - 12), fit(line.name, 26, room, True), 26, name_color, "lm", bold=True)
-        record = t(lang, "pictures.tournament.record", wins=line.wins, losses=line.losses,
-                   byes=tn(lang, "count.tournament_byes", line.byes), tiebreak=line.tiebreak)
+        record = line.detail or t(lang, "pictures.tournament.record", wins=line.wins, losses=line.losses,
+                                  byes=tn(lang, "count.tournament_byes", line.byes), tiebreak=line.tiebreak)
         write(draw, (left, middle + 15), fit(record, SMALLEST, room), SMALLEST, MUTED, "lm")
-        write(draw, (points, middle), str(line.points), POINTS, GOLD, "rm", bold=True)
+        write(draw, (points, middle), line.figure or str(line.points), POINTS, GOLD, "rm", bold=True)
         return
-    record = t(lang, "pictures.tournament.record_short", wins=line.wins, losses=line.losses)
+    record = line.short or t(lang, "pictures.tournament.record_short", wins=line.wins, losses=line.losses)
     record_left = points - 56 - 90
     write(draw, (left, middle), fit(line.name, NAME, record_left - left - 10, True), NAME, name_color,
           "lm", bold=True)
     write(draw, (record_left, middle), fit(record, SMALLEST, 86), SMALLEST, MUTED, "lm")
-    write(draw, (points, middle), str(line.points), 28, GOLD, "rm", bold=True)
+    write(draw, (points, middle), line.figure or str(line.points), 28, GOLD, "rm", bold=True)

@@ -44,7 +44,7 @@ async def test_a_duplicate_event_deals_both_tables_the_same_cards(tmp_path: Path
             refused = await tg.wait_for_message(group, contains="rounds=one", timeout=20)
             assert "rounds=N" in shown(refused), "the word it does not know, and what it takes"
             tg.user_sends(group, users[0], "/duplicate deals=1")
-            signup = await tg.wait_for_message(group, contains="duplicate event, 1 round", timeout=20)
+            signup = await tg.wait_for_message(group, contains="duplicate, 1 round", timeout=20)
             assert "1 deal a match" in shown(signup)
             for user in users[1:]:
                 assert not (await answered(tg, tg.tap(group, signup, user, "Join"))).show_alert

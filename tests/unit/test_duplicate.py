@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from babel.numbers import format_decimal
 
 from bot.engine.record import parse_records
-from bot.render_tournament import tournament_text
+from bot.pictures.tournament import StandingsScene
+from bot.render_tournament import tournament_picture, tournament_scene, tournament_text
 from bot.sessions import Sessions
 from bot.sessions.duplicate import Holding, board_seed, compare, turned
 from bot.sessions.tournament_play import TournamentRefused, view_of
@@ -128,3 +130,23 @@ async def test_an_unknown_word_for_a_duplicate_event_is_refused_and_opens_nothin
     await _signed_up(sessions, ["duplicate"], [ALICE, BOB])
     current = await sessions.tournaments.current(CHAT)
     assert current is not None and current.duplicate and current.format is Format.KNOCKOUT
+
+
+async def test_a_duplicate_events_picture_ranks_by_the_play_and_shows_the_cards_under_each_name() -> None:
+    sessions = await open_memory_sessions()
+    users = [ALICE, BOB, CARLA, DINO]
+    await sessions.tournaments.open(CHAT, ALICE, ["deals=1"], VARIANTS, event=True)
+    for user in users[1:]:
+        await sessions.tournaments.join(CHAT, user)
+    await sessions.tournaments.start(CHAT, ALICE)
+    await _play_out(sessions, users)
+    (view,) = await _finished(sessions)
+    scene = tournament_scene(view, "it")
+    assert isinstance(scene, StandingsScene)
+    by_name = {line.name: line for line in scene.lines}
+    for line in view.duplicate_lines:
+        drawn = by_name[view.name_of(line.user)]
+        assert drawn.figure == format_decimal(line.play, "+0.#;−0.#", locale="it"), "the play's part"
+        assert drawn.detail.startswith(f"{line.score} pt · carte ")
+    assert [line.name for line in scene.lines] == [view.name_of(d.user) for d in view.duplicate_lines]
+    assert tournament_picture(view, "it") is not None
