@@ -15,7 +15,7 @@ from bot.sessions import ChatRef, GameSummary, UserRef
 
 from ..crash_daily import killed_asking_for_the_daily
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from ..sessions_helpers import FakeClock
+from ..sessions_helpers import FakeClock, RunningClock
 from ..telegram_helpers import (
     MATCH_OVER,
     Bot,
@@ -227,7 +227,7 @@ async def _killed_at_then_played(db: Path, step: int) -> str:
         alice = tg.add_user("Alice", language_code="en")
         group = friends_group(tg, alice)
         said = killed_asking_for_the_daily(f"sqlite:///{db}", step, PLATFORM, str(alice.id), str(group.id))
-        async with running_bot(tg, db, clock=FakeClock(NOON)):
+        async with running_bot(tg, db, clock=RunningClock(NOON)):
             if said == "dealt":
                 tg.user_sends(alice, alice, "/daily")
                 await tg.wait_for_message(alice, contains="is under way")
