@@ -21,7 +21,7 @@ from .log import Deal, RoundLog
 from .moves import LAYDOWN_BY_INDEX, SINGLE_TAKES, Move, Play, why_illegal
 from .observe import counts_shown, hand_visible, seat_view
 from .outcome import LAID, TOOK, Outcome
-from .position import Position, Restore
+from .position import Position, Snapshot
 from .rules import Rules, Seating, Variant, parse_variant
 from .scoring import RoundResult, match_winner, score_masks, secured_scores
 from .shared import capture_move, outcome_of
@@ -281,17 +281,17 @@ class Game(Position):
             outcome = _LAID[to_play][card.index]
             play = outcome[0]
         self.plays.append(play)
+        undoable = self._undoable
+        if undoable:
+            self._undos.push(move, place=at, seat=to_play, table_key=key, last_capturer=last, legal=legal,
+                             effects=effects, where=where, bits=bits, scopa=scopa)
         if in_hands:
             after = self._after[to_play]
             self.to_play = after if self.hands[after] else self._next_with_cards(to_play)
-            if self._undoable:
-                self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
-                                      None))
             return outcome
         if self.stock:
-            if self._undoable:
-                self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
-                                      self.hands))
+            if undoable:
+                self._undos.followed_by(self.hands)
             self._deal_hands()
             self.to_play = self._next_with_cards(to_play)
             return outcome_of(to_play, card, taken, bits, scopa, swept_by_ace, True)
@@ -299,52 +299,55 @@ class Game(Position):
             leftover = tuple(table)
             leftover_seat = self.last_capturer
             taken_back = self._take_leftover()
-            if self._undoable:
-                self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
-                                      taken_back))
+            if undoable:
+                self._undos.followed_by(taken_back)
             return Outcome(play, swept_by_ace, None, leftover, leftover_seat)
-        if self._undoable:
-            self._history.append((move, at, to_play, key, last, legal, effects, where, bits, scopa,
-                                  self._saved(False)))
+        if undoable:
+            self._undos.followed_by(Snapshot(self))
         return self._end_of_round(play, swept_by_ace)
 
     def undo(self) -> Move | None:
         """Take back the last move applied (or the last `deal`), restoring the game exactly as
         it was before it; gives the move taken back (None for a deal). Raises EngineError when
         there is nothing to take back."""
-        history = self._history
-        if not history:
+        undos = self._undos
+        snapshots = undos.snapshots
+        count = undos.count
+        if snapshots and snapshots[-1].moves == count:
+            snapshot = snapshots.pop()
+            snapshot.restore(self)
+            self._legal = None
+            if not snapshot.then_move:
+                return None
+        elif not count:
             if not self._undoable:
                 raise EngineError("this game keeps no undo records (made with undo=False)")
             raise EngineError("there is no move to take back")
-        entry = history.pop()
-        if isinstance(entry, Restore):
-            self._put_back(entry)
-            self._legal = None
-            if not entry.then_move:
-                return None
-            entry = history.pop()
-            assert not isinstance(entry, Restore)
-        move, at, seat, key, last, legal, effects, where, bits, scopa, saved = entry
-        if isinstance(saved, Restore):
-            self._put_back(saved)
-        elif isinstance(saved, tuple):
-            if saved:
-                self._give_back_leftover(saved)
-        elif saved is not None:
-            self._undeal(saved)
+        last = undos.count = count - 1
+        after = undos.after[last]
+        if isinstance(after, Snapshot):
+            after.restore(self)
+        elif isinstance(after, tuple):
+            if after:
+                self._give_back_leftover(after)
+        elif after is not None:
+            self._undeal(after)
         play = self.plays.pop()
+        seat = undos.seats[last]
+        move = undos.moves[last]
         self.to_play = seat
         self.version -= 1
         self._in_hands += 1
-        self.hands[seat].insert(at, move[0])
+        self.hands[seat].insert(undos.places[last], move[0])
         table = self.table
+        bits = undos.bits[last]
+        where = undos.wheres[last]
         if bits:
             taken = play[2]
             del self.captured[seat][-1 - len(taken):]
             side = self.side_of[seat]
             self.side_taken[side] ^= bits
-            if scopa:
+            if undos.scope[last]:
                 self.scope[seat] -= 1
                 self.side_scope[side] -= 1
             if isinstance(where, tuple):
@@ -353,10 +356,10 @@ class Game(Position):
                     table.insert(where[last_at - index], taken[index])
         elif isinstance(where, int):
             table.pop(where)
-        self._table_key = key
-        self.last_capturer = last
-        self._legal = legal
-        self._effects = effects
+        self._table_key = undos.table_keys[last]
+        self.last_capturer = undos.last_capturers[last]
+        self._legal = undos.legal[last]
+        self._effects = undos.effects[last]
         return move
 
     def _apply_checked(self, move: Move, seat: int | None) -> Outcome:
@@ -389,7 +392,7 @@ class Game(Position):
             raise IllegalMoveError(refused)
         outcome = self.apply(move, to_play)
         if self._undoable:
-            self._history.append(self._saved(True))
+            self._undos.snapshots.append(Snapshot(self, self._undos.count, True))
         return outcome._replace(round_result=self._settle_fuori(to_play))
 
     def _settle_fuori(self, seat: int) -> RoundResult:

@@ -1,4 +1,4 @@
-"""The state of a match apart from the moves: its fields, dealing, and what `undo` restores.
+"""The state of a match apart from the moves: its fields, dealing, and the records `undo` restores.
 
 `Position` holds everything `Game` keeps up to date in place and deals the rounds (an
 explicit step of the state, drawn from the seed alone); `Game` adds the moves on top.
@@ -21,48 +21,139 @@ _DEAL: Final = Deal
 """`Deal` as a C static when compiled (a module global would be looked up in a dict each time)."""
 
 
-class Restore:
-    """The state as it was before a deal or the end of a round, for `undo`: the lists that
-    the step replaced are kept as they were, those it changes in place are copies."""
+class Snapshot:
+    """The whole state as it was before a deal, the end of a round or a declared fuori, which
+    `restore` puts back for `undo`: the lists that the step replaces are kept as they were,
+    those it changes in place are copies."""
 
-    def __init__(self, hands: list[list[Card]], table: list[Card], stock: list[Card],
-                 captured: list[list[Card]], scope: list[int], side_taken: list[int],
-                 side_scope: list[int], last_capturer: int | None, plays: list[Play], deals: list[Deal],
-                 deal_count: int, to_play: int, dealer: int, round_number: int, totals: list[int],
-                 winner: int | None, results: int, rounds: int, table_key: int, in_hands: int,
-                 awaiting_deal: bool, then_move: bool) -> None:
-        self.hands = hands
-        self.table = table
-        self.stock = stock
-        self.captured = captured
-        self.scope = scope
-        self.side_taken = side_taken
-        self.side_scope = side_scope
-        self.last_capturer = last_capturer
-        self.plays = plays
-        self.deals = deals
-        self.deal_count = deal_count
-        self.to_play = to_play
-        self.dealer = dealer
-        self.round_number = round_number
-        self.totals = totals
-        self.winner = winner
-        self.results = results
-        self.rounds = rounds
-        self.table_key = table_key
-        self.in_hands = in_hands
-        self.awaiting_deal = awaiting_deal
+    def __init__(self, position: Position, moves: int = 0, then_move: bool = False) -> None:
+        """For a snapshot of a deal or a declared fuori, which `undo` takes back on its own:
+        `moves`, how many moves `undo` could take back when it was taken; `then_move`, whether
+        the last of them goes with it (a declared fuori goes with the play that declared it)."""
+        self.hands = position.hands
+        self.table = position.table
+        self.stock = list(position.stock)
+        self.captured = [list(pile) for pile in position.captured]
+        self.scope = list(position.scope)
+        self.side_taken = list(position.side_taken)
+        self.side_scope = list(position.side_scope)
+        self.last_capturer = position.last_capturer
+        self.plays = position.plays
+        self.deals = position._deals
+        self.deal_count = len(position._deals)
+        self.to_play = position.to_play
+        self.dealer = position.dealer
+        self.round_number = position.round_number
+        self.totals = list(position.totals)
+        self.winner = position.winner
+        self.result_count = len(position.results)
+        self.round_count = len(position._rounds)
+        self.table_key = position._table_key
+        self.in_hands = position._in_hands
+        self.awaiting_deal = position.awaiting_deal
         self.then_move = then_move
+        self.moves = moves
+
+    def restore(self, position: Position) -> None:
+        position.hands = self.hands
+        position.table = self.table
+        position.stock = self.stock
+        position.captured = self.captured
+        position.scope = self.scope
+        position.side_taken = self.side_taken
+        position.side_scope = self.side_scope
+        position.last_capturer = self.last_capturer
+        position.plays = self.plays
+        del self.deals[self.deal_count:]
+        position._deals = self.deals
+        position.to_play = self.to_play
+        position.dealer = self.dealer
+        position.round_number = self.round_number
+        position.totals = self.totals
+        position.winner = self.winner
+        del position.results[self.result_count:]
+        del position._rounds[self.round_count:]
+        position._table_key = self.table_key
+        position._in_hands = self.in_hands
+        position.awaiting_deal = self.awaiting_deal
 
 
-Undo = tuple[Move, int, int, int, int | None, list[Move] | None, list[Effect], int | tuple[int, ...],
-             int, bool, Restore | list[list[Card]] | tuple[Card, ...] | None]
-"""What `undo` needs of one move: the move, its card's place in the hand, the seat, the table
-key, the last capturer and the legal moves (with their effects) before it, where the card
-went on the table or what it took from there, the cards it took as bits, whether it was a
-scopa, and how to take back what followed the move: the hands it emptied when new ones were
-dealt from the stock, the state before the end of the round, or (in a game that leaves its
-rounds unscored) the cards the last capturer took from the table at the end."""
+class UndoRecords:
+    """What `undo` needs: of each move applied, a list per field, the last move last; and the
+    snapshots of the deals and declared fuori.
+
+    A list per field rather than a record per move: a record is one more object a move for the
+    garbage collector to count and walk, which slowed random play with undo records by about
+    15%. The lists only grow (`count` says how many moves they hold), so that a search going up
+    and down the same depths writes over the same room instead of freeing and taking it again.
+    """
+
+    def __init__(self) -> None:
+        self.snapshots: list[Snapshot] = []
+        """The state before each deal and declared fuori, which `undo` takes back on their own."""
+        self.count = 0
+        """How many moves `undo` can take back: the first `count` items of each list below."""
+        self.moves: list[Move] = []
+        self.places: list[int] = []
+        """Where each move's card was in its seat's hand."""
+        self.seats: list[int] = []
+        self.table_keys: list[int] = []
+        """The table's key before each move."""
+        self.last_capturers: list[int | None] = []
+        """The last capturer before each move."""
+        self.legal: list[list[Move]] = []
+        """The legal moves before each move."""
+        self.effects: list[list[Effect]] = []
+        """What each capture among those legal moves does to the table."""
+        self.wheres: list[int | tuple[int, ...]] = []
+        """Where each card laid down went on the table, or the places of the cards a capture took."""
+        self.bits: list[int] = []
+        """The cards each move took, as `Card.bit`s (0 for a card laid down)."""
+        self.scope: list[bool] = []
+        """Whether each move was a scopa."""
+        self.after: list[Snapshot | list[list[Card]] | tuple[Card, ...] | None] = []
+        """What followed each move and goes back with it: the state before the end of the round
+        the move finished, the hands it emptied when new ones were dealt from the stock, or (in a
+        round left unscored) the cards the last capturer took from the table at the end."""
+
+    def push(self, move: Move, place: int, seat: int, table_key: int, last_capturer: int | None,
+             legal: list[Move], effects: list[Effect], where: int | tuple[int, ...], bits: int,
+             scopa: bool) -> None:
+        """Add a move's fields, with nothing after it yet (`followed_by`)."""
+        count = self.count
+        self.count = count + 1
+        if count == len(self.moves):
+            self.moves.append(move)
+            self.places.append(place)
+            self.seats.append(seat)
+            self.table_keys.append(table_key)
+            self.last_capturers.append(last_capturer)
+            self.legal.append(legal)
+            self.effects.append(effects)
+            self.wheres.append(where)
+            self.bits.append(bits)
+            self.scope.append(scopa)
+            self.after.append(None)
+            return
+        self.moves[count] = move
+        self.places[count] = place
+        self.seats[count] = seat
+        self.table_keys[count] = table_key
+        self.last_capturers[count] = last_capturer
+        self.legal[count] = legal
+        self.effects[count] = effects
+        self.wheres[count] = where
+        self.bits[count] = bits
+        self.scope[count] = scopa
+        self.after[count] = None
+
+    def followed_by(self, after: Snapshot | list[list[Card]] | tuple[Card, ...]) -> None:
+        """What followed the last move added (see `after`)."""
+        self.after[self.count - 1] = after
+
+
+_KEEPS_NONE: Final = UndoRecords()
+"""The records of every game that keeps none (`undo=False`): nothing is ever added to them."""
 
 
 def _order(card: Card) -> int:
@@ -115,7 +206,7 @@ class Position:
         self.awaiting_deal = False
         self._deals: list[Deal] = []
         self._rounds: list[RoundLog] = []
-        self._history: list[Undo | Restore] = []
+        self._undos = UndoRecords() if undo else _KEEPS_NONE
         self._undoable = undo
         self._seats = seating.seats
         self._legal: list[Move] | None = None
@@ -242,7 +333,7 @@ class Position:
         if not self.awaiting_deal:
             raise EngineError("no round is waiting to be dealt")
         if self._undoable:
-            self._history.append(self._saved(False))
+            self._undos.snapshots.append(Snapshot(self, self._undos.count))
         return self._next_round()
 
     def _next_round(self) -> tuple[Play, ...]:
@@ -338,15 +429,7 @@ class Position:
     @property
     def history(self) -> int:
         """How many steps `undo` can take back."""
-        return len(self._history)
-
-    def _saved(self, then_move: bool) -> Restore:
-        return Restore(self.hands, self.table, list(self.stock), [list(pile) for pile in self.captured],
-                        list(self.scope), list(self.side_taken), list(self.side_scope),
-                        self.last_capturer, self.plays, self._deals, len(self._deals), self.to_play,
-                        self.dealer, self.round_number, list(self.totals), self.winner,
-                        len(self.results), len(self._rounds), self._table_key, self._in_hands,
-                        self.awaiting_deal, then_move)
+        return self._undos.count + len(self._undos.snapshots)
 
     def _undeal(self, hands: list[list[Card]]) -> None:
         """Put the hands dealt from the stock back on it (as `_deal_hands` took them)."""
@@ -354,29 +437,6 @@ class Position:
         self.stock += deal.cards[::-1]
         self.hands = hands
         self._in_hands = 0
-
-    def _put_back(self, saved: Restore) -> None:
-        self.hands = saved.hands
-        self.table = saved.table
-        self.stock = saved.stock
-        self.captured = saved.captured
-        self.scope = saved.scope
-        self.side_taken = saved.side_taken
-        self.side_scope = saved.side_scope
-        self.last_capturer = saved.last_capturer
-        self.plays = saved.plays
-        del saved.deals[saved.deal_count:]
-        self._deals = saved.deals
-        self.to_play = saved.to_play
-        self.dealer = saved.dealer
-        self.round_number = saved.round_number
-        self.totals = saved.totals
-        self.winner = saved.winner
-        del self.results[saved.results:]
-        del self._rounds[saved.rounds:]
-        self._table_key = saved.table_key
-        self._in_hands = saved.in_hands
-        self.awaiting_deal = saved.awaiting_deal
 
     def _next_with_cards(self, seat: int) -> int:
         seats = self._seats

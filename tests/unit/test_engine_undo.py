@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import EngineError, Game, IllegalMoveError, dump_game, record_line
+from bot.engine import EngineError, Game, IllegalMoveError, Move, dump_game, record_line
 from bot.engine.record import record_text, to_record
 
 LAYOUTS = [
@@ -103,6 +103,31 @@ def test_a_round_left_unscored_ends_as_a_scored_one_and_is_taken_back_exactly(
         assert unscored.results == [] and not unscored.awaiting_deal and unscored.legal_moves() == []
         assert unscored.undo() == move
         assert snapshot(unscored) == before
+
+
+@pytest.mark.parametrize("variant", ["scopa", "escoba"])
+def test_a_search_down_one_branch_after_another_leaves_every_position_as_it_was(variant: str) -> None:
+    """A search writes each branch's undo records over those of the branch before: every
+    position it reaches is the one a fresh replay of the same moves reaches, and taking the
+    branches back leaves the position as it was."""
+    game = Game.new(variant, 2, seed=f"branches/{variant}")
+    rng = random.Random(variant)
+    played: list[Move] = []
+    while not game.finished:
+        before = snapshot(game)
+        for first in game.legal_moves():
+            game.apply(first)
+            for second in game.legal_moves():
+                game.apply(second)
+                replayed = Game.replay(variant, 2, [*played, first, second], seed=f"branches/{variant}")
+                assert snapshot(game) == snapshot(replayed)
+                assert game.undo() == second
+            assert game.undo() == first
+            assert snapshot(game) == before
+        move = rng.choice(game.legal_moves())
+        game.apply(move)
+        played.append(move)
+    assert game.history == len(played)
 
 
 def test_a_declaration_of_fuori_is_taken_back_with_its_move() -> None:
