@@ -40,10 +40,10 @@ from .models import (
     dumps,
 )
 from .pg_retry import Connections
-from .postgres_migrations import MIGRATIONS
 from .postgres_sql import CLAIM_DUE, GAMES_WITH_SEATS, PLAIN_MOVE
 from .repairs import repairs
 from .rows import deadline_of, game_row, seat_row
+from .schema import POSTGRES_MIGRATIONS as MIGRATIONS
 from .sql_store import SqlStore
 from .store import STALE_SENDS_PRUNED
 

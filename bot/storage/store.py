@@ -41,7 +41,6 @@ from .changes import (
 )
 from .chat_moves import sqlite_move_chat
 from .files import OpenFiles
-from .migrations import MIGRATIONS
 from .models import (
     Change,
     ChatRow,
@@ -57,6 +56,7 @@ from .models import (
 )
 from .repairs import repairs
 from .rows import Row, deadline_of, game_row, seat_row
+from .schema import SQLITE_MIGRATIONS as MIGRATIONS
 from .sql_store import GAME_COLUMNS, PLAYER_COLUMNS, SqlStore
 
 log = logging.getLogger(__name__)

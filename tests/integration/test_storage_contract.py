@@ -39,12 +39,11 @@ from bot.storage import (
     SeatHandover,
     SeatRow,
     StaleVersion,
-    postgres_migrations,
 )
-from bot.storage import migrations as sqlite_migrations
 from bot.storage.backends import Backend as Kind
 from bot.storage.backends import UnsupportedDatabase, describe_database, open_store, parse_database
 from bot.storage.postgres import DatabaseUnavailable
+from bot.storage.schema import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS
 
 from .. import pg
 from ..sessions_helpers import FakeClock, first_legal, play_to_end
@@ -300,9 +299,9 @@ def test_a_closed_store_can_be_closed_again_from_another_event_loop(backend: Bac
 
 
 _BEFORE_THREADS = {
-    "sqlite": (sqlite_migrations.MIGRATIONS[:5], "PRAGMA user_version=5;"),
+    "sqlite": (SQLITE_MIGRATIONS[:5], "PRAGMA user_version=5;"),
     "postgresql": (("CREATE TABLE schema_version (version INTEGER NOT NULL);",
-                    *postgres_migrations.MIGRATIONS[:3]), "INSERT INTO schema_version VALUES (3);"),
+                    *POSTGRES_MIGRATIONS[:3]), "INSERT INTO schema_version VALUES (3);"),
 }
 """Each backend's schema as the last bot without threads (forum topics) left it."""
 
