@@ -11,7 +11,8 @@ To change the schema, append a `Step` at the end of `STEPS` with a script for ea
 dialect (PostgreSQL's in its own types: booleans, double-precision times, identity keys)
 and a `why` that starts with its number in each ("SQLite 18, PostgreSQL 16: ").
 Never edit, reorder or drop a step once released: databases already deployed have run it
-and count it in their version.
+and count it in their version (tests/unit/test_schema_history.py keeps a digest of each
+dialect's scripts; a new step records the new ones there).
 """
 
 from __future__ import annotations
