@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -26,17 +25,6 @@ class FakeClock:
     def advance(self, seconds: float) -> None:
         self.now += seconds
 
-
-class RunningClock(FakeClock):
-    """A clock that starts at `start` and then runs with real time (and `advance` on top): for a
-    bot started again after a kill, whose dead process's leases run out as they would."""
-
-    def __init__(self, start: float = 1_000_000.0) -> None:
-        super().__init__(start)
-        self._started = time.monotonic()
-
-    def __call__(self) -> float:
-        return self.now + (time.monotonic() - self._started)
 
 
 def first_legal(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:

@@ -105,6 +105,16 @@ async def duel(db: Path, tg: FakeTelegramServer | None = None, **options: Any) -
         yield Duel(tg, bot, group, alice, bob, began)
 
 
+TURN_TAPS = ("p|", "h|")
+"""A hand's buttons at its player's turn: a card played at once, or one whose captures are chosen
+next (a deal may leave no card of the first kind)."""
+
+
+def at_turn(message: FakeMessage) -> bool:
+    """Whether `message` is a hand its player can play from now."""
+    return any(data.startswith(TURN_TAPS) for data in message.callback_data)
+
+
 def bot_messages(tg: FakeTelegramServer, chat: FakeChat | FakeUser) -> list[FakeMessage]:
     return tg.messages(chat, from_bot=True)
 

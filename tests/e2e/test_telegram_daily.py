@@ -15,12 +15,13 @@ from bot.sessions import ChatRef, GameSummary, UserRef
 
 from ..crash_daily import killed_asking_for_the_daily
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from ..sessions_helpers import FakeClock, RunningClock
+from ..sessions_helpers import FakeClock
 from ..telegram_helpers import (
     MATCH_OVER,
     Bot,
     Taps,
     answered,
+    at_turn,
     bot_messages,
     friends_group,
     live_button,
@@ -68,8 +69,8 @@ async def test_a_player_plays_the_deal_of_the_day_privately_and_the_board_shows_
                 tg.message(group, offer.message_id)), what="the group's line: who plays")
             assert not tg.message(group, offer.message_id).callback_data, "the offer's buttons go"
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25: a match to 11")
-            await tg.wait_for(lambda: any(d.startswith("p") for m in bot_messages(tg, alice)
-                                          for d in m.callback_data), what="the hand, in private")
+            await tg.wait_for(lambda: any(at_turn(m) for m in bot_messages(tg, alice)),
+                              what="the hand, in private")
             assert not any(m.callback_data for m in bot_messages(tg, group)), "nothing to play in the group"
             await play_until_over(tg, alice, [alice], timeout=30)
             over = match_over(tg, alice)
@@ -107,8 +108,8 @@ async def test_a_player_the_bot_cannot_write_to_yet_starts_the_deal_from_the_pri
             assert not await _games(bot, bruno)
             assert not (await answered(tg, tg.tap(bruno, offer, bruno, "Deal"))).show_alert
             await tg.wait_for_message(bruno, contains="Deal of the day 2026-11-25: a match to 11")
-            await tg.wait_for(lambda: any(d.startswith("p") for m in bot_messages(tg, bruno)
-                                          for d in m.callback_data), what="the hand, in private")
+            await tg.wait_for(lambda: any(at_turn(m) for m in bot_messages(tg, bruno)),
+                              what="the hand, in private")
 
 
 DAY = 24 * 3600
@@ -124,7 +125,7 @@ def _deal_data(user: FakeUser, day: str = "20261125") -> str:
 
 
 def _hands(tg: FakeTelegramServer, user: FakeUser) -> list[FakeMessage]:
-    return [m for m in bot_messages(tg, user) if any(d.startswith("p") for d in m.callback_data)]
+    return [m for m in bot_messages(tg, user) if at_turn(m)]
 
 
 def _ends(tg: FakeTelegramServer, user: FakeUser) -> int:
@@ -227,7 +228,7 @@ async def _killed_at_then_played(db: Path, step: int) -> str:
         alice = tg.add_user("Alice", language_code="en")
         group = friends_group(tg, alice)
         said = killed_asking_for_the_daily(f"sqlite:///{db}", step, PLATFORM, str(alice.id), str(group.id))
-        async with running_bot(tg, db, clock=RunningClock(NOON)):
+        async with running_bot(tg, db, clock=FakeClock(NOON)):
             if said == "dealt":
                 tg.user_sends(alice, alice, "/daily")
                 await tg.wait_for_message(alice, contains="is under way")

@@ -23,6 +23,7 @@ from ..telegram_helpers import (
     Bot,
     Taps,
     answered,
+    at_turn,
     bot_messages,
     friends_group,
     match_over,
@@ -42,7 +43,7 @@ CLOCK_WORDS = ("time ran out", "still have", "seconds left", "Time's up", "playe
 
 
 def _hands(tg: FakeTelegramServer, user: FakeUser) -> list[FakeMessage]:
-    return [m for m in bot_messages(tg, user) if any(d.startswith("p") for d in m.callback_data)]
+    return [m for m in bot_messages(tg, user) if at_turn(m)]
 
 
 def _card(tg: FakeTelegramServer, user: FakeUser, after: int) -> tuple[FakeMessage, str] | None:

@@ -14,6 +14,7 @@ from bot.sessions import ChatRef
 from ..fakes.telegram_server import FakeMessage, FakeTelegramServer, FakeUser
 from ..telegram_helpers import (
     answered,
+    at_turn,
     bot_messages,
     friends_group,
     hand_message,
@@ -63,8 +64,8 @@ async def test_newgame_in_the_private_chat_is_played_to_the_end_against_the_comp
                                       what="the rematch's lobby, here")
             await tg.wait_for(lambda: "(computer, easy)" in shown(again), what="the computer seated again")
             assert not (await answered(tg, tg.tap(alice, again, alice, "Start"))).show_alert
-            await tg.wait_for(lambda: any(d.startswith("p") for m in bot_messages(tg, alice)
-                                          if m.message_id > again.message_id for d in m.callback_data),
+            await tg.wait_for(lambda: any(at_turn(m) for m in bot_messages(tg, alice)
+                                          if m.message_id > again.message_id),
                               what="the rematch's hand")
             game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id)))
             assert game_id is not None
