@@ -26,7 +26,6 @@ class FakeClock:
         self.now += seconds
 
 
-
 def first_legal(level: str, view: SeatView, seed: str, budget: float | None = None) -> Move:
     """A quick, deterministic computer: a random legal move seeded by the call."""
     moves = list(view.legal_moves)
