@@ -13,6 +13,7 @@ from .engine import Move
 from .i18n import t, t_ordinal
 from .render import card_label, is_escoba, move_label
 from .render_boards import accuracy_shown
+from .sessions import ReviewAsked
 
 _FACT_FAULTS = {Fault.PRIMIERA, Fault.SAFE_LAY, Fault.PARTNER_SWEEP, Fault.PARTNER_SETTEBELLO,
                 Fault.LAST_CAPTURE, Fault.OUTLOOK, Fault.OUTLOOK_AGAINST}
@@ -180,3 +181,10 @@ def review_text(review: Review, names: Sequence[str], lang: str, style: str = "n
         lines.append(t(lang, "review.costliest", name=names[seat]))
         lines += [f"  {costly_line(review, play, lang, style, names[seat])}" for play in costly]
     return "\n".join(lines)
+
+
+def asked_key(asked: ReviewAsked) -> str:
+    """The catalogue key of what the asker of a review is told: sent, already sent, or on its way."""
+    if asked.already:
+        return "review.already_sent"
+    return "review.sent" if asked.ready else "review.on_its_way"

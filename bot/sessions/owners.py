@@ -30,6 +30,7 @@ from .log_context import about
 from .ports import Heartbeat, NoticeDelivery, OwnerStore, Served, StoreStatus
 from .refs import UserRef
 from .refusals import Reason, Refused
+from .replies import Refusal
 from .tap import Asker, Reply, Say, Tap
 from .taps import Taps
 
@@ -291,7 +292,7 @@ class GatedTaps(Taps):
             try:
                 await self.owners.admit(asker.user)
             except Refused as refused:
-                return Reply.refusal(refused)
+                return Refusal(refused)
             return await super().tap(asker, tap)
 
 

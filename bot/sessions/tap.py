@@ -2,29 +2,20 @@
 
 A front-end decodes what the user sent into a `Tap` (buttons carry them, see
 `bot/adapters/common/codec.py`), tells who is asking in an `Asker`, hands both to
-`Taps` (`bot/sessions/taps.py`) and draws the `Reply` it gets back: the same
-three steps on every platform, so that two platforms cannot follow two rules.
+`Taps` (`bot/sessions/taps.py`) and draws the `Reply` it gets back (one kind of answer
+of those in `bot/sessions/replies.py`): the same three steps on every platform, so that two
+platforms cannot follow two rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from enum import Flag, StrEnum, auto
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from enum import StrEnum
 
 from ..engine.moves import CARD_PATTERN, MOVE_PATTERN
-from .interaction import HandPrompt
 from .refs import ChatRef, UserRef
-from .refusals import Refused
-from .views import HandView
-
-if TYPE_CHECKING:
-    from .daily import DailyOffer, DailyStart
-    from .hints import PracticeHint
-    from .puzzles import Puzzle, PuzzleAnswer
-    from .replay import ReplayStep
-    from .reviews import MatchReview, ReviewAsked
+from .replies import Redraw, Reply, Say
 
 __all__ = ["CARD_PATTERN", "MOVE_PATTERN", "Action", "Asker", "Redraw", "Reply", "Say", "Setting", "Tap"]
 """The patterns are how a tap names a card and a move (the engine's notation), for the codec."""
@@ -170,66 +161,3 @@ class Asker:
     home: ChatRef | None = None
     """Their private chat with the bot, when they ask from there (`chat` is then None): where
     they play alone against the computer, its lobby and its match theirs alone."""
-
-
-@dataclass(frozen=True, slots=True)
-class Say:
-    """Words for the asker: a catalogue key and its arguments."""
-
-    key: str
-    params: dict[str, object] = field(default_factory=dict)
-
-
-class Redraw(Flag):
-    """What the front-end draws again after the tap (beyond what the game's events redraw)."""
-
-    NONE = 0
-    GAME = auto()
-    """The chat's open game, its table and every hand: the chat's language or pictures changed."""
-    MY_HANDS = auto()
-    """The asker's hands in every game: their language changed."""
-    MY_HAND = auto()
-    """The asker's private hand message in the tapped game (they left its lobby)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """What a tap's answer shows; how is the front-end's business."""
-
-    say: Say | None = None
-    alert: bool = False
-    """The words explain why nothing happened (a refusal, a card that cannot be played)."""
-    refused: Refused | None = None
-    hand: HandPrompt | None = None
-    """The asker's hand in the tapped game, to show as this prompt (None: the tap did not touch it)."""
-    moved: bool = False
-    """The game moved: every hand is drawn again through the game's events."""
-    shown: HandView | None = None
-    """The asker asked to see their hand."""
-    menu: str | None = None
-    """The lobby menu to show the players who may change the options."""
-    redraw: Redraw = Redraw.NONE
-    open_private: int | None = None
-    """The bot cannot write to the asker: show the way to their private chat (for this game)."""
-    open_private_daily: bool = False
-    """The bot cannot write to the asker: show the way to their private chat, where the deal of
-    the day is played."""
-    confirm: Action | None = None
-    """Ask the asker to confirm with a button of this action."""
-    settings: bool = False
-    """Show the settings again, in `language`."""
-    language: str | None = None
-    """The language the answer is in, when the tap changed it."""
-    changed: tuple[tuple[Setting, str], ...] = ()
-    """The settings saved, for the front-end's own copies of them."""
-    game_id: int | None = None
-    """The game the command acted on, where the tap did not name it."""
-    result: (PracticeHint | MatchReview | ReviewAsked | DailyOffer | DailyStart | Puzzle | PuzzleAnswer
-             | ReplayStep | None) = None
-    """A value to show: the computer's advice on a practice hand, a player's review of a match,
-    the deal of the day offered (to confirm with `DAILY_DEAL`) or begun, a puzzle or the answer
-    to one (for the tapper alone), a step of a match's replay."""
-
-    @classmethod
-    def refusal(cls, refused: Refused) -> Reply:
-        return cls(refused=refused, alert=True)

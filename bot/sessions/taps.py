@@ -21,6 +21,22 @@ from .options import HOUSE_OPTIONS, NO_CLOCK, TURN_LIMIT, VARIANTS, variant_name
 from .records import GameStatus
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
+from .replies import (
+    ConfirmCancel,
+    DailyDropped,
+    Done,
+    HandPrompted,
+    HandRedrawn,
+    HandShown,
+    MenuShown,
+    Note,
+    OpenPrivate,
+    OpenPrivateForDaily,
+    Played,
+    Refusal,
+    SeatReady,
+    SettingsShown,
+)
 from .tap import Action, Asker, Redraw, Reply, Say, Setting, Tap
 
 if TYPE_CHECKING:
@@ -73,7 +89,7 @@ class Taps:
         try:
             return await self._tap(asker, tap)
         except Refused as refused:
-            return Reply.refusal(refused)
+            return Refusal(refused)
 
     async def _tap(self, asker: Asker, tap: Tap) -> Reply:
         action, game_id, user = tap.action, tap.game_id, asker.user
@@ -82,35 +98,35 @@ class Taps:
         if action is Action.WAIT:
             hand = await self.sessions.hand(game_id, user)
             if not hand.my_turn:
-                return Reply.refusal(Refused(Reason.NOT_YOUR_TURN))
-            return Reply(say=Say(f"{user.platform}.card_not_playable"), alert=True)
+                return Refusal(Refused(Reason.NOT_YOUR_TURN))
+            return Note(Say(f"{user.platform}.card_not_playable"), alert=True)
         if action is Action.SHOW_HAND:
-            return Reply(shown=await self.sessions.hand(game_id, user))
+            return HandShown(await self.sessions.hand(game_id, user))
         if action is Action.TAKE_BACK:
             await self.sessions.set_autoplay(game_id, user, False)
             player = await self.sessions.player(user)
-            return Reply(say=Say("play.autoplay_off", {"name": player.display_name}), hand=PLAIN, moved=True)
+            return Played(Say("play.autoplay_off", {"name": player.display_name}))
         if action is Action.REMATCH:
             await self.sessions.rematch(game_id, user)
             if asker.chat is None:
                 chat = (await self.sessions.game_row(game_id)).chat
                 if not _is_home(asker, chat):
-                    return Reply(say=Say("rematch.opened_in", {"chat": chat.title or "—"}))
-            return Reply()
+                    return Note(Say("rematch.opened_in", {"chat": chat.title or "—"}))
+            return Done()
         if action is Action.REVIEW:
             if asker.mailed:
-                return Reply(result=await self.sessions.ask_review(game_id, user, asker.reachable))
-            return Reply(result=await self.sessions.review(game_id, user))
+                return await self.sessions.ask_review(game_id, user, asker.reachable)
+            return await self.sessions.review(game_id, user)
         if action in (Action.REPLAY, Action.REPLAY_STEP):
-            return Reply(result=await self.sessions.replay_step(game_id, user, tap.step))
+            return await self.sessions.replay_step(game_id, user, tap.step)
         if action is Action.HINT:
             version = _version(tap)
-            return Reply(result=await interaction.hint(self.sessions, game_id, user, version), alert=True)
+            return await interaction.hint(self.sessions, game_id, user, version)
         if action is Action.SETTING:
             return await self._setting(asker, tap)
         if action is Action.PUZZLE:
-            return Reply(result=await self.sessions.puzzles.answer(user, asker.chat, game_id, tap.arg,
-                                                                   -1 if tap.index is None else tap.index))
+            return await self.sessions.puzzles.answer(user, asker.chat, game_id, tap.arg,
+                                                      -1 if tap.index is None else tap.index)
         if action is Action.PUZZLE_NEXT:
             return await self.puzzle(asker, tap.index or 0)
         handler = self._lobby.get(action)
@@ -130,17 +146,17 @@ class Taps:
         action = tap.action
         if action in _PLAYS:
             await interaction.play(sessions, game_id, user, version, tap.arg, declaring=_PLAYS[action])
-            return Reply(hand=PLAIN, moved=True)
+            return Played()
         if action in _CAPTURES:
             await interaction.play_capture(sessions, game_id, user, version, tap.arg, tap.index,
                                            declaring=_CAPTURES[action])
-            return Reply(hand=PLAIN, moved=True)
+            return Played()
         if action is Action.BACK:
-            return Reply(hand=await interaction.back(sessions, game_id, user, version))
+            return HandPrompted(await interaction.back(sessions, game_id, user, version))
         if action is Action.FUORI:
-            return Reply(hand=await interaction.open_fuori(sessions, game_id, user, version))
+            return HandPrompted(await interaction.open_fuori(sessions, game_id, user, version))
         prompt = await interaction.tap_card(sessions, game_id, user, version, tap.arg, _CARDS[action])
-        return Reply(hand=PLAIN, moved=True) if prompt is None else Reply(hand=prompt)
+        return Played() if prompt is None else HandPrompted(prompt)
 
     # ---- who may manage ------------------------------------------------------------------
 
@@ -163,44 +179,44 @@ class Taps:
     async def _add_computer(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         await self._managed(asker, lambda admin: self.sessions.add_computer(
             chat, asker.user, tap.arg, is_admin=admin))
-        return Reply()
+        return Done()
 
     async def _remove_computers(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         await self._managed(asker, lambda admin: self.sessions.remove_computers(
             chat, asker.user, is_admin=admin))
-        return Reply()
+        return Done()
 
     async def _sit(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         """Sit with a partner in a team lobby: a seated player moves themselves alone."""
         if tap.index is None:
             raise Refused(Reason.BAD_INPUT)
         await self.sessions.sit_with(chat, asker.user, tap.index, _version(tap), tap.game_id)
-        return Reply()
+        return Done()
 
     async def _hand_over(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         """With no clock, the game's creator or a chat admin hands the seat to move to the computer."""
         await self._may_manage(asker, tap.game_id)
         await self.sessions.hand_over(tap.game_id, _version(tap))
-        return Reply(say=Say("clock.handed_over"), moved=True)
+        return Note(Say("clock.handed_over"))
 
     async def _start(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         await self._managed(asker, lambda admin: self.sessions.start(chat, asker.user, is_admin=admin))
-        return Reply()
+        return Done()
 
     async def _cancel_tap(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         """A lobby is cancelled at once; a match in play only once confirmed (it will not count)."""
         if (await self.sessions.game_row(tap.game_id)).status is GameStatus.LOBBY:
             return await self.cancel(asker)
         await self._may_manage(asker, tap.game_id)
-        return Reply(say=Say("cancel.confirm"), confirm=Action.CONFIRM_CANCEL, game_id=tap.game_id)
+        return ConfirmCancel(tap.game_id)
 
     async def _confirmed_cancel(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         await self.cancel(asker)
-        return Reply(say=Say("cancel.done"))
+        return Note(Say("cancel.done"))
 
     async def _menu(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         await self._may_manage(asker, tap.game_id)
-        return Reply(menu=tap.arg)
+        return MenuShown(tap.arg)
 
     async def _option(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         key, value = tap.option
@@ -210,7 +226,7 @@ class Taps:
         else:
             await self._managed(asker, lambda admin: self.sessions.set_option(
                 chat, asker.user, key, value, is_admin=admin))
-        return Reply(menu="house" if key in HOUSE_OPTIONS else "options")
+        return MenuShown("house" if key in HOUSE_OPTIONS else "options")
 
     # ---- commands -----------------------------------------------------------------------
 
@@ -245,7 +261,7 @@ class Taps:
         if level is not None:
             for _ in range(sum(seat is None for seat in lobby.seats)):
                 await self.sessions.add_computer(chat, asker.user, level)
-            return Reply(game_id=lobby.game_id)
+            return Done(lobby.game_id)
         return await self._reach(asker, lobby.game_id)
 
     async def join(self, asker: Asker, game_id: int | None = None) -> Reply:
@@ -269,19 +285,19 @@ class Taps:
         """A seat is ready once the bot can write to its player: sent their hand privately, it
         is; otherwise the reply shows the way to the private chat."""
         if asker.reachable:
-            return Reply(game_id=game_id)
+            return Done(game_id)
         if await asker.reach(game_id):
             try:
                 await self.sessions.join(_chat_of(asker), asker.user, ready=True, game_id=game_id)
             except Refused as refused:
                 if refused.reason is not Reason.ALREADY_JOINED:
                     raise
-            return Reply(game_id=game_id)
-        return Reply(say=Say("dm.start_first"), open_private=game_id, game_id=game_id)
+            return Done(game_id)
+        return OpenPrivate(game_id)
 
     async def seat_confirmed(self, user: UserRef, game_id: int) -> Reply:
         """`user` opened the private chat from lobby `game_id`'s link: the seat they took in the
-        chat is ready, and their hand is shown (`Redraw.MY_HAND`) also when it was ready or the
+        chat is ready, and their hand is shown (`SeatReady`) also when it was ready or the
         match has begun. The link seats no one, and a refusal names no chat: game numbers are
         sequential, so anyone can make such a link."""
         try:
@@ -291,10 +307,10 @@ class Taps:
                 try:
                     await self.sessions.hand(game_id, user)
                 except Refused as no_hand:
-                    return Reply.refusal(no_hand)
+                    return Refusal(no_hand)
             elif refused.reason is not Reason.ALREADY_JOINED:
-                return Reply(say=Say("dm.join_in_group"))
-        return Reply(redraw=Redraw.MY_HAND, game_id=game_id)
+                return Note(Say("dm.join_in_group"))
+        return SeatReady(game_id)
 
     async def leave(self, asker: Asker, *, from_lobby: bool = False) -> Reply:
         """Leave the chat's open game (`from_lobby`: only a lobby, never a match)."""
@@ -302,8 +318,8 @@ class Taps:
         game_id = await self.sessions.open_game_id(chat)
         view = await self.sessions.leave(chat, asker.user, from_lobby=from_lobby)
         if game_id is not None and view.status is not GameStatus.RUNNING and asker.reachable:
-            return Reply(redraw=Redraw.MY_HAND, game_id=game_id)
-        return Reply(game_id=game_id)
+            return HandRedrawn(game_id)
+        return Done(game_id)
 
     async def daily_board(self, asker: Asker, everyone: bool = False) -> DailyBoard:
         """/daily board: today's board of the chat it was asked in, or everyone's (`everyone`,
@@ -316,8 +332,8 @@ class Taps:
         under way given back (`DailyStart.resumed`). Asked in a chat by someone the bot cannot
         write to, the way to their private chat first."""
         if asker.chat is not None and not asker.reachable:
-            return Reply(say=Say("dm.start_first"), open_private_daily=True)
-        return Reply(result=await self.sessions.daily_offer(asker.user))
+            return OpenPrivateForDaily()
+        return await self.sessions.daily_offer(asker.user)
 
     async def daily_deal(self, asker: Asker, tap: Tap, plays_in: ChatRef) -> Reply:
         """A button under the offer of /daily: `DAILY_DEAL` deals the asker's deal of the day in
@@ -336,25 +352,24 @@ class Taps:
             if day != self.sessions.daily_today():
                 raise Refused(Reason.DAILY_OLD_OFFER, day=day)
             if asker.chat is not None and not asker.reachable:
-                return Reply(say=Say("dm.start_first"), open_private_daily=True)
+                return OpenPrivateForDaily()
             if tap.action is Action.DAILY_DROP:
                 offered = await self.sessions.daily_offer(asker.user)
-                return Reply(result=offered) if not isinstance(offered, DailyOffer) else \
-                    Reply(say=Say("daily.dropped"))
-            return Reply(result=await self.sessions.daily(asker.chat or plays_in, plays_in, asker.user))
+                return DailyDropped() if isinstance(offered, DailyOffer) else offered
+            return await self.sessions.daily(asker.chat or plays_in, plays_in, asker.user)
         except Refused as refused:
-            return Reply.refusal(refused)
+            return Refusal(refused)
 
     async def puzzle(self, asker: Asker, rank: int = 0) -> Reply:
         """/puzzle: the chat's puzzle at `rank` (privately, from the asker's own matches)."""
         try:
-            return Reply(result=await self.sessions.puzzles.puzzle(asker.user, asker.chat, rank))
+            return await self.sessions.puzzles.puzzle(asker.user, asker.chat, rank)
         except Refused as refused:
-            return Reply.refusal(refused)
+            return Refusal(refused)
 
     async def cancel_command(self, asker: Asker) -> Reply:
         """/cancel: as the lobby's Cancel button, a lobby at once, a match in play only once its
-        creator or an admin confirms (`Reply.confirm`)."""
+        creator or an admin confirms (`ConfirmCancel`)."""
         chat = _chat_of(asker)
         game_id = await self.sessions.open_game_id(chat)
         if game_id is None:
@@ -365,7 +380,7 @@ class Taps:
         """Cancel the chat's open game: its creator, or one of the chat's admins."""
         chat = _chat_of(asker)
         await self._managed(asker, lambda admin: self.sessions.cancel(chat, asker.user, is_admin=admin))
-        return Reply()
+        return Done()
 
     # ---- settings ---------------------------------------------------------------------------
 
@@ -390,9 +405,9 @@ class Taps:
                 raise Refused(Reason.BAD_OPTION, detail=value[:40])
         for_chat = [(setting, value) for setting, value in changes if setting.for_chat]
         if for_chat and chat is None:
-            return Reply(say=Say(f"{user.platform}.guild_only"), alert=True)
+            return Note(Say(f"{user.platform}.guild_only"), alert=True)
         if for_chat and not await asker.admin():
-            return Reply(say=Say(f"{user.platform}.settings.admins"), alert=True)
+            return Note(Say(f"{user.platform}.settings.admins"), alert=True)
         redraw = Redraw.NONE
         for setting, value in changes:
             redraw |= await self._save(asker, setting, value)
@@ -400,8 +415,7 @@ class Taps:
             language = (await self.sessions.chat(chat)).language
         else:
             language = self.sessions.player_language(await self.sessions.player(user))
-        return Reply(say=Say("settings.saved") if changes else None, settings=True, language=language,
-                     changed=changes, redraw=redraw)
+        return SettingsShown(language, saved=bool(changes), redraw=redraw)
 
     async def _save(self, asker: Asker, setting: Setting, value: str) -> Redraw:
         sessions, chat, user = self.sessions, asker.chat, asker.user

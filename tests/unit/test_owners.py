@@ -10,6 +10,7 @@ from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.owners import BotStatus, parse_owners
 from bot.sessions.ports import NoticeDelivery
 from bot.sessions.refusals import Reason, Refused
+from bot.sessions.replies import Refusal
 from bot.sessions.tap import Action, Asker, Say, Tap
 
 from ..fakes.memory_store import MemoryStore
@@ -146,7 +147,7 @@ async def test_a_blocked_user_is_refused_everywhere_and_in_every_process_until_u
     await bot.admit(OTHER)
     await bot.admit(UserRef("discord", "2", "Piero"))
     tap = await bot.taps.tap(Asker(PLAYER, ChatRef("telegram", "g1")), Tap(Action.JOIN, game_id))
-    assert tap.refused is not None and tap.refused.reason is Reason.BLOCKED
+    assert isinstance(tap, Refusal) and tap.refused.reason is Reason.BLOCKED
     with pytest.raises(Refused):
         await other.admit(PLAYER)
     restarted = _sessions(store, clock)

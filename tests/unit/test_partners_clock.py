@@ -8,6 +8,7 @@ import asyncio
 
 from bot.sessions import GameStatus, Reason, Sessions, TurnReminder, UserRef
 from bot.sessions.options import NO_CLOCK, REMIND_AFTER
+from bot.sessions.replies import ConfirmCancel, Done, Note, Refusal
 from bot.sessions.tap import Action, Asker, Tap
 
 from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, DINO, FakeClock, recorded
@@ -38,7 +39,7 @@ async def test_a_player_sits_with_the_partner_they_choose_and_the_match_keeps_th
     lobby = await sessions.lobby(CHAT)
     assert seated(lobby.seats) == ["Alice", "Bob", "Carla", "Dino"]
     reply = await sessions.taps.tap(asker(BOB), Tap(Action.SIT, game_id, lobby.version, index=0))
-    assert reply.refused is None
+    assert not isinstance(reply, Refusal)
     lobby = await sessions.lobby(CHAT)
     assert seated(lobby.seats) == ["Alice", "Carla", "Bob", "Dino"]
     await sessions.start(CHAT, ALICE)
@@ -55,10 +56,10 @@ async def test_a_tap_on_a_lobby_drawn_before_a_change_is_refused_and_moves_nobod
     now = await sessions.lobby(CHAT)
     assert seated(now.seats) == ["Alice", "Bob", "Dino", "Carla"]
     stale = await sessions.taps.tap(asker(BOB), Tap(Action.SIT, game_id, old, index=0))
-    assert stale.refused is not None and stale.refused.reason is Reason.STALE
+    assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
     assert seated((await sessions.lobby(CHAT)).seats) == ["Alice", "Bob", "Dino", "Carla"]
     same = await sessions.taps.tap(asker(CARLA), Tap(Action.SIT, game_id, now.version, index=1))
-    assert same.refused is not None and same.refused.reason is Reason.SAME_TEAM
+    assert isinstance(same, Refusal) and same.refused.reason is Reason.SAME_TEAM
     assert same.refused.params["name"] == "Bob"
 
 
@@ -68,9 +69,9 @@ async def test_only_a_seated_player_moves_seats(memory_sessions: Sessions) -> No
     await sessions.join(CHAT, BOB)
     version = (await sessions.lobby(CHAT)).version
     outsider = await sessions.taps.tap(asker(CARLA, admin=True), Tap(Action.SIT, game_id, version, index=0))
-    assert outsider.refused is not None and outsider.refused.reason is Reason.NOT_JOINED
+    assert isinstance(outsider, Refusal) and outsider.refused.reason is Reason.NOT_JOINED
     moved = await sessions.taps.tap(asker(ALICE), Tap(Action.SIT, game_id, version, index=1))
-    assert moved.refused is None
+    assert not isinstance(moved, Refusal)
     assert seated((await sessions.lobby(CHAT)).seats) == ["", "Bob", "", "Alice"]
 
 
@@ -113,12 +114,12 @@ async def test_the_creator_or_an_admin_hands_the_waiting_seat_to_the_computer_an
     mover = ALICE if to_move is not None and to_move.user_key == ALICE.key else BOB
     other = BOB if mover is ALICE else ALICE
     stranger = await sessions.taps.tap(asker(CARLA), Tap(Action.HAND_OVER, game_id, table.version))
-    assert stranger.refused is not None and stranger.refused.reason is Reason.NOT_ALLOWED
+    assert isinstance(stranger, Refusal) and stranger.refused.reason is Reason.NOT_ALLOWED
     if other is not ALICE:
         player = await sessions.taps.tap(asker(other), Tap(Action.HAND_OVER, game_id, table.version))
-        assert player.refused is not None and player.refused.reason is Reason.NOT_ALLOWED
+        assert isinstance(player, Refusal) and player.refused.reason is Reason.NOT_ALLOWED
     admin = await sessions.taps.tap(asker(CARLA, admin=True), Tap(Action.HAND_OVER, game_id, table.version))
-    assert admin.refused is None
+    assert not isinstance(admin, Refusal)
     assert await sessions.run_due() >= 1
     assert (await sessions.table(game_id)).version > table.version
     seat = next(s for s in (await sessions.game_row(game_id)).seats if s.seat == table.to_play)
@@ -132,7 +133,7 @@ async def test_a_seat_is_handed_over_this_way_only_with_no_clock(memory_sessions
     await sessions.start(CHAT, ALICE)
     version = (await sessions.table(game_id)).version
     refused = await sessions.taps.tap(asker(ALICE), Tap(Action.HAND_OVER, game_id, version))
-    assert refused.refused is not None and refused.refused.reason is Reason.NO_CLOCK_ONLY
+    assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NO_CLOCK_ONLY
 
 
 async def test_cancel_of_a_match_in_play_asks_to_confirm_and_of_a_lobby_does_not(
@@ -142,17 +143,17 @@ async def test_cancel_of_a_match_in_play_asks_to_confirm_and_of_a_lobby_does_not
     await sessions.join(CHAT, BOB)
     await sessions.start(CHAT, ALICE)
     asked = await sessions.taps.cancel_command(asker(ALICE))
-    assert asked.confirm is Action.CONFIRM_CANCEL and asked.game_id == game_id
+    assert asked == ConfirmCancel(game_id)
     assert (await sessions.game_row(game_id)).status is GameStatus.RUNNING
     refused = await sessions.taps.tap(asker(BOB), Tap(Action.CONFIRM_CANCEL, game_id))
-    assert refused.refused is not None and refused.refused.reason is Reason.NOT_ALLOWED
+    assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NOT_ALLOWED
     assert (await sessions.game_row(game_id)).status is GameStatus.RUNNING
     done = await sessions.taps.tap(asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id))
-    assert done.refused is None
+    assert isinstance(done, Note) and done.say.key == "cancel.done"
     assert (await sessions.game_row(game_id)).status is GameStatus.CANCELLED
     lobby = (await sessions.new_game(CHAT, ALICE, "scopa")).game_id
     at_once = await sessions.taps.cancel_command(asker(ALICE))
-    assert at_once.confirm is None
+    assert at_once == Done()
     assert (await sessions.game_row(lobby)).status is GameStatus.CANCELLED
 
 
@@ -163,6 +164,6 @@ async def test_two_players_choosing_at_once_move_one_at_a_time(memory_sessions: 
     replies = await asyncio.gather(
         sessions.taps.tap(asker(BOB), Tap(Action.SIT, game_id, version, index=0)),
         sessions.taps.tap(asker(DINO), Tap(Action.SIT, game_id, version, index=0)))
-    assert sorted(r.refused is None for r in replies) == [False, True]
+    assert sorted(not isinstance(r, Refusal) for r in replies) == [False, True]
     names = seated((await sessions.lobby(CHAT)).seats)
     assert sorted(names) == ["Alice", "Bob", "Carla", "Dino"] and names[0] == "Alice"

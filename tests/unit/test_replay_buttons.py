@@ -7,6 +7,8 @@ import pytest
 from bot.adapters.discord import custom_ids
 from bot.adapters.telegram import callbacks
 from bot.sessions import Reason
+from bot.sessions.replay import ReplayStep
+from bot.sessions.replies import Refusal
 from bot.sessions.tap import Action, Asker, Tap
 
 from ..sessions_helpers import ALICE, BOB, CARLA, open_memory_sessions, play_to_end, start_duel
@@ -46,12 +48,11 @@ async def test_a_tap_on_a_step_shows_it_to_a_player_and_refuses_anyone_else() ->
     game_id = await start_duel(sessions, options={"target": 1})
     await play_to_end(sessions, game_id, [ALICE, BOB])
     opened = await sessions.taps.tap(Asker(ALICE), Tap(Action.REPLAY, game_id))
-    assert opened.result is not None and getattr(opened.result, "step", None) == 0
+    assert isinstance(opened, ReplayStep) and opened.step == 0
     later = await sessions.taps.tap(Asker(ALICE), Tap(Action.REPLAY_STEP, game_id, arg="5"))
-    assert getattr(later.result, "step", None) == 5
+    assert isinstance(later, ReplayStep) and later.step == 5
     stranger = await sessions.taps.tap(Asker(CARLA), Tap(Action.REPLAY_STEP, game_id, arg="5"))
-    assert stranger.refused is not None and stranger.refused.reason is Reason.NOT_YOUR_REVIEW
-    assert stranger.result is None
+    assert isinstance(stranger, Refusal) and stranger.refused.reason is Reason.NOT_YOUR_REVIEW
     stale = await sessions.taps.tap(Asker(ALICE), Tap(Action.REPLAY_STEP, game_id, arg="9999"))
-    assert stale.refused is not None and stale.refused.reason is Reason.STALE
+    assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
 

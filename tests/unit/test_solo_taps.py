@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.sessions import ChatRef, Reason, Refused, Sessions, UserRef
+from bot.sessions.replies import Done, Refusal
 from bot.sessions.tap import Action, Asker, Tap
 
 from ..sessions_helpers import ALICE, BOB, play_to_end
@@ -19,7 +20,7 @@ def alone(user: UserRef = ALICE, home: ChatRef = HOME) -> Asker:
 
 async def test_newgame_at_home_seats_the_computer_at_the_level_asked(memory_sessions: Sessions) -> None:
     reply = await memory_sessions.taps.new_game(alone(), line="scopone level=difficile")
-    assert reply.game_id is not None
+    assert isinstance(reply, Done) and reply.game_id is not None
     lobby = await memory_sessions.lobby(HOME)
     assert lobby.full and not lobby.waiting
     assert lobby.turn_limit == 0, "no move clock: nobody waits for the player, nobody plays for them"
@@ -35,14 +36,16 @@ async def test_a_level_not_offered_is_refused_and_opens_nothing(memory_sessions:
 
 
 async def test_only_the_owner_starts_it_and_the_rematch_opens_at_home(memory_sessions: Sessions) -> None:
-    game_id = (await memory_sessions.taps.new_game(alone(), line="scopa target=11 level=easy")).game_id
+    opened = await memory_sessions.taps.new_game(alone(), line="scopa target=11 level=easy")
+    assert isinstance(opened, Done) and opened.game_id is not None
+    game_id = opened.game_id
     assert game_id is not None
     bob_home = ChatRef(BOB.platform, "dm-bob", BOB.name)
     other = await memory_sessions.taps.tap(alone(BOB, bob_home), Tap(Action.START, game_id))
-    assert other.refused is not None, "a button of someone else's private lobby does nothing"
-    assert (await memory_sessions.taps.tap(alone(), Tap(Action.START, game_id))).refused is None
+    assert isinstance(other, Refusal), "a button of someone else's private lobby does nothing"
+    assert not isinstance(await memory_sessions.taps.tap(alone(), Tap(Action.START, game_id)), Refusal)
     await play_to_end(memory_sessions, game_id, [ALICE])
     rematch = await memory_sessions.taps.tap(alone(), Tap(Action.REMATCH, game_id))
-    assert rematch.refused is None and rematch.say is None, "no word of a group: the lobby is here"
+    assert rematch == Done(), "no word of a group: the lobby is here"
     again = await memory_sessions.open_game_id(HOME)
     assert again is not None and again != game_id

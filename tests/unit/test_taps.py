@@ -8,7 +8,22 @@ import pytest
 
 from bot.sessions import ChatRef, DailyOffer, DailyStart, GameStatus, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import daily_request
-from bot.sessions.interaction import PLAIN, HandMode
+from bot.sessions.interaction import HandMode
+from bot.sessions.replies import (
+    ConfirmCancel,
+    DailyDropped,
+    Done,
+    HandPrompted,
+    HandShown,
+    MenuShown,
+    Note,
+    OpenPrivate,
+    OpenPrivateForDaily,
+    Played,
+    Refusal,
+    SeatReady,
+    SettingsShown,
+)
 from bot.sessions.tap import Action, Asker, Redraw, Setting, Tap
 
 from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, open_memory_sessions, start_duel
@@ -50,15 +65,15 @@ async def test_the_creator_manages_others_only_as_admins_and_the_admin_question_
     creator, stranger, admin = Front(), Front(), Front(admin=True)
     await sessions.join(CHAT, BOB)
     menu = await sessions.taps.tap(creator.asker(ALICE), Tap(Action.MENU, game_id, arg="options"))
-    assert menu.menu == "options" and creator.asked == []
+    assert menu == MenuShown("options") and creator.asked == []
     refused = await sessions.taps.tap(stranger.asker(BOB), Tap(Action.OPTION, game_id, arg="target=21"))
-    assert refused.refused is not None and refused.refused.reason is Reason.NOT_ALLOWED and refused.alert
+    assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NOT_ALLOWED
     assert stranger.asked == ["admin"]
     assert (await sessions.lobby(CHAT)).rules.target != 21
     changed = await sessions.taps.tap(admin.asker(CARLA), Tap(Action.OPTION, game_id, arg="target=21"))
-    assert changed.refused is None and changed.menu == "options"
+    assert changed == MenuShown("options")
     assert (await sessions.lobby(CHAT)).rules.target == 21
-    assert (await sessions.taps.tap(stranger.asker(BOB), Tap(Action.START, game_id))).refused is not None
+    assert isinstance(await sessions.taps.tap(stranger.asker(BOB), Tap(Action.START, game_id)), Refusal)
     assert (await sessions.game_row(game_id)).status is GameStatus.LOBBY
 
 
@@ -67,12 +82,12 @@ async def test_a_running_match_is_cancelled_only_once_confirmed_and_a_stale_butt
     game_id = await start_duel(sessions)
     front = Front()
     asked = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CANCEL, game_id))
-    assert asked.confirm is Action.CONFIRM_CANCEL and asked.say is not None
+    assert asked == ConfirmCancel(game_id)
     assert (await sessions.game_row(game_id)).status is GameStatus.RUNNING
     stale = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id + 1))
-    assert stale.refused is not None and stale.refused.reason is Reason.STALE
+    assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
     done = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id))
-    assert done.refused is None and done.say is not None and done.say.key == "cancel.done"
+    assert isinstance(done, Note) and done.say.key == "cancel.done"
     assert (await sessions.game_row(game_id)).status is GameStatus.CANCELLED
 
 
@@ -80,15 +95,15 @@ async def test_joining_waits_for_the_private_chat_and_takes_the_seat_once_the_ha
     sessions, game_id = await lobby_of_alice()
     away = Front(reachable=False, arrives=False)
     waiting = await sessions.taps.join(away.asker(BOB), game_id)
-    assert waiting.open_private == game_id and waiting.say is not None and waiting.say.key == "dm.start_first"
+    assert waiting == OpenPrivate(game_id)
     assert [seat.name for seat in (await sessions.lobby(CHAT)).waiting] == ["Bob"]
     back = Front(reachable=False, arrives=True)
     ready = await sessions.taps.join(back.asker(BOB), game_id)
-    assert ready.open_private is None and back.asked == ["outsider", f"reach {game_id}"]
+    assert ready == Done(game_id) and back.asked == ["outsider", f"reach {game_id}"]
     assert (await sessions.lobby(CHAT)).waiting == ()
     outsider = Front(outsider=True)
     refused = await sessions.taps.tap(outsider.asker(CARLA), Tap(Action.JOIN, game_id))
-    assert refused.refused is not None and refused.refused.reason is Reason.NOT_MEMBER
+    assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NOT_MEMBER
 
 
 async def test_settings_are_for_the_chat_admins_checked_before_saving_and_say_what_to_draw_again() -> None:
@@ -96,18 +111,17 @@ async def test_settings_are_for_the_chat_admins_checked_before_saving_and_say_wh
     await sessions.chat(CHAT, "it")
     member, admin = Front(), Front(admin=True)
     refused = await sessions.taps.change_settings(member.asker(BOB), [(Setting.CHAT_LANGUAGE, "en")])
-    assert refused.say is not None and refused.say.key == "test.settings.admins" and not refused.changed
+    assert isinstance(refused, Note) and refused.say.key == "test.settings.admins" and refused.alert
     assert (await sessions.chat(CHAT)).language == "it"
     bad = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="ct=7"))
-    assert bad.refused is not None and bad.refused.reason is Reason.BAD_OPTION
+    assert isinstance(bad, Refusal) and bad.refused.reason is Reason.BAD_OPTION
     saved = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="cl=en"))
-    assert saved.settings and saved.language == "en" and saved.redraw is Redraw.GAME
-    assert saved.changed == ((Setting.CHAT_LANGUAGE, "en"),)
+    assert saved == SettingsShown("en", saved=True, redraw=Redraw.GAME)
     assert (await sessions.chat(CHAT)).language == "en"
     mine = await sessions.taps.tap(Asker(BOB), Tap(Action.SETTING, arg="ul=es"))
-    assert mine.redraw is Redraw.MY_HANDS and mine.language == "es"
+    assert mine == SettingsShown("es", saved=True, redraw=Redraw.MY_HANDS)
     in_group = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="ul=es"))
-    assert in_group.refused is not None and in_group.refused.reason is Reason.BAD_INPUT
+    assert isinstance(in_group, Refusal) and in_group.refused.reason is Reason.BAD_INPUT
 
 
 async def test_a_tap_on_a_hand_says_what_the_hand_shows_next() -> None:
@@ -119,24 +133,24 @@ async def test_a_tap_on_a_hand_says_what_the_hand_shows_next() -> None:
     choice = hand.choices[0]
     reply = await sessions.taps.tap(Asker(user), Tap(Action.CHOOSE, game_id, hand.version, choice.card.code))
     if len(choice.moves) == 1:
-        assert reply.hand == PLAIN and reply.moved
+        assert reply == Played()
         assert (await sessions.table(game_id)).version == hand.version + 1
     else:
-        assert reply.hand is not None and reply.hand.mode is HandMode.CHOOSING and not reply.moved
+        assert isinstance(reply, HandPrompted) and reply.prompt.mode is HandMode.CHOOSING
     stale = await sessions.taps.tap(Asker(user), Tap(Action.BACK, game_id, hand.version - 1))
-    assert stale.refused is not None and stale.refused.reason is Reason.STALE
+    assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
     shown = await sessions.taps.tap(Asker(user), Tap(Action.SHOW_HAND, game_id))
-    assert shown.shown is not None and shown.shown.game_id == game_id
+    assert isinstance(shown, HandShown) and shown.hand.game_id == game_id
 
 
 async def test_the_private_chat_link_readies_only_a_seat_taken_in_the_chat() -> None:
     sessions, game_id = await lobby_of_alice()
     await sessions.taps.join(Front(reachable=False, arrives=False).asker(BOB), game_id)
     confirmed = await sessions.taps.seat_confirmed(BOB, game_id)
-    assert confirmed.redraw is Redraw.MY_HAND and confirmed.game_id == game_id
+    assert confirmed == SeatReady(game_id)
     assert (await sessions.lobby(CHAT)).waiting == ()
     stranger = await sessions.taps.seat_confirmed(CARLA, game_id)
-    assert stranger.say is not None and stranger.say.key == "dm.join_in_group"
+    assert isinstance(stranger, Note) and stranger.say.key == "dm.join_in_group"
     assert [seat.name for seat in (await sessions.lobby(CHAT)).seats if seat is not None] == ["Alice", "Bob"]
 
 
@@ -145,34 +159,34 @@ async def test_the_deal_of_the_day_is_offered_then_dealt_by_its_players_tap_alon
     home = UserRef(ALICE.platform, ALICE.key, ALICE.name)
     private = ChatRef(ALICE.platform, ALICE.key, ALICE.name)
     unreached = await sessions.taps.daily(Front(reachable=False).asker(home))
-    assert unreached.open_private_daily and unreached.say is not None and unreached.result is None
+    assert unreached == OpenPrivateForDaily()
     offered = await sessions.taps.daily(Front().asker(home))
-    assert isinstance(offered.result, DailyOffer) and offered.result.name == "Alice"
+    assert isinstance(offered, DailyOffer) and offered.name == "Alice"
     assert await sessions.open_game_id(private) is None, "an offer deals nothing"
 
-    deal = Tap.daily_offer(Action.DAILY_DEAL, offered.result.day, ALICE.key)
+    deal = Tap.daily_offer(Action.DAILY_DEAL, offered.day, ALICE.key)
     bob_private = ChatRef(BOB.platform, BOB.key, BOB.name)
     by_bob = await sessions.taps.daily_deal(Front().asker(BOB), deal, bob_private)
-    assert by_bob.refused is not None and by_bob.refused.reason is Reason.DAILY_NOT_YOURS
+    assert isinstance(by_bob, Refusal) and by_bob.refused.reason is Reason.DAILY_NOT_YOURS
     old = Tap.daily_offer(Action.DAILY_DEAL, "2026-01-01", ALICE.key)
     stale = await sessions.taps.daily_deal(Front().asker(home), old, private)
-    assert stale.refused is not None and stale.refused.reason is Reason.DAILY_OLD_OFFER
+    assert isinstance(stale, Refusal) and stale.refused.reason is Reason.DAILY_OLD_OFFER
     forged = await sessions.taps.daily_deal(Front().asker(home), Tap(Action.DAILY_DEAL, arg="x"), private)
-    assert forged.refused is not None and forged.refused.reason is Reason.BAD_INPUT
+    assert isinstance(forged, Refusal) and forged.refused.reason is Reason.BAD_INPUT
     assert await sessions.open_game_id(private) is None and await sessions.open_game_id(bob_private) is None
 
     dropped = await sessions.taps.daily_deal(
-        Front().asker(home), Tap.daily_offer(Action.DAILY_DROP, offered.result.day, ALICE.key), private)
-    assert dropped.say is not None and dropped.say.key == "daily.dropped"
+        Front().asker(home), Tap.daily_offer(Action.DAILY_DROP, offered.day, ALICE.key), private)
+    assert dropped == DailyDropped()
     assert await sessions.open_game_id(private) is None
 
     started = await sessions.taps.daily_deal(Front().asker(home), deal, private)
-    assert isinstance(started.result, DailyStart) and not started.result.resumed
+    assert isinstance(started, DailyStart) and not started.resumed
     again = await sessions.taps.daily_deal(Front().asker(home), deal, private)
-    assert isinstance(again.result, DailyStart) and again.result.resumed, "tapped again: the same deal"
-    assert again.result.table.game_id == started.result.table.game_id
+    assert isinstance(again, DailyStart) and again.resumed, "tapped again: the same deal"
+    assert again.table.game_id == started.table.game_id
     asked = await sessions.taps.daily(Front().asker(home))
-    assert isinstance(asked.result, DailyStart) and asked.result.resumed, "under way: nothing to confirm"
+    assert isinstance(asked, DailyStart) and asked.resumed, "under way: nothing to confirm"
 
 
 async def test_the_daily_board_is_the_chats_in_a_group_and_everyones_in_private() -> None:

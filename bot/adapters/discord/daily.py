@@ -6,12 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 from ...i18n import t
-from ...render import refusal_text
-from ...render_daily import daily_offer_text, daily_started_text
-from ...sessions import ChatRef, DailyOffer, DailyStart, Reason, Refused, Sessions, UserRef
-from ...sessions.tap import Action, Asker, Tap
+from ...render_daily import daily_offer_text
+from ...sessions import ChatRef, DailyOffer, UserRef
+from ...sessions.tap import Action, Tap
 from .components import Style, button, layout
-from .presenter import Presenter
 from .replies import Reply
 
 DAILY_ACTIONS = frozenset({Action.DAILY_DEAL, Action.DAILY_DROP})
@@ -32,21 +30,3 @@ def offer_reply(offer: DailyOffer, user: UserRef, lang: str) -> Reply:
     view = layout([button(t(lang, "daily.offer.button"), deal, Style.primary),
                    button(t(lang, "daily.offer.drop"), drop)])
     return Reply.note(daily_offer_text(offer, lang), view)
-
-
-async def pressed(sessions: Sessions, presenter: Presenter, who: Asker, press: Tap, lang: str) -> Reply:
-    """Deal or Not now under the offer: the deal dealt in its place of the channel (or given
-    back, pressed again), the offer then saying it began; Not now, that nothing was dealt."""
-    if who.chat is None:
-        return Reply.note(refusal_text(Refused(Reason.BAD_INPUT), lang))
-    reply = await sessions.taps.daily_deal(who, press, daily_place(who.chat, who.user))
-    if reply.refused is not None:
-        return Reply.note(refusal_text(reply.refused, lang))
-    if reply.say is not None:
-        return Reply.update(content=t(lang, reply.say.key))
-    start = reply.result
-    assert isinstance(start, DailyStart)
-    if start.resumed:
-        row = await sessions.game_row(start.table.game_id)
-        presenter.redraw(row.id, row.chat.key)
-    return Reply.update(content=daily_started_text(start, lang))

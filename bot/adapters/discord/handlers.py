@@ -15,15 +15,13 @@ from typing import Any
 import discord
 
 from ...i18n import t
-from ...render import card_legend, failure_text, newgame_help, refusal_text, rules_text, turn_limit_text
+from ...render import card_legend, failure_text, newgame_help, refusal_text, rules_text
 from ...render_boards import leaderboard_text, stats_text
-from ...render_daily import daily_board_text, daily_started_text
+from ...render_daily import daily_board_text
 from ...render_review import accuracy_help
 from ...sessions import (
     ChatRef,
     ChatSettings,
-    DailyOffer,
-    DailyStart,
     Reason,
     Refused,
     Sessions,
@@ -31,16 +29,13 @@ from ...sessions import (
     language_of,
 )
 from ...sessions.interaction import deck_to_show, rules_to_show, variant_to_show
-from ...sessions.puzzles import Puzzle
-from ...sessions.tap import Asker, Redraw, Setting
-from ...sessions.tap import Reply as TapReply
+from ...sessions.tap import Asker, Setting
 from ..common.failures import log_failure
 from .components import link
-from .daily import offer_reply
+from .drawing import Asked, ReplyDrawer
 from .embeds import text_embed
 from .identity import asker, chat_ref, is_admin, language_hint, message_link, missing_permissions, user_ref
 from .presenter import Presenter
-from .puzzle import puzzle_reply
 from .replies import Reply, answer
 from .reviews import review_reply
 from .seasons import season_reply
@@ -55,6 +50,7 @@ class CommandHandlers:
         self.sessions = sessions
         self.presenter = presenter
         self.ack_after = ack_after
+        self.drawer = ReplyDrawer(sessions, presenter)
         self.tournaments = tournaments
 
     async def _run(self, interaction: discord.Interaction, work: Awaitable[Reply], *,
@@ -189,15 +185,12 @@ class CommandHandlers:
     async def _puzzle(self, interaction: discord.Interaction) -> Reply:
         """A position from the channel's finished matches for everyone there (in a DM, from the
         asker's own); a refusal (no puzzle yet) for the asker alone."""
-        user, chat = user_ref(interaction), chat_ref(interaction)
-        lang = (await self._chat(interaction, chat)).language if chat is not None else \
-            await self._language(user)
-        reply = await self.sessions.taps.puzzle(asker(interaction))
-        if reply.refused is not None:
-            return Reply.note(refusal_text(reply.refused, await self._language(user)))
-        assert isinstance(reply.result, Puzzle)
-        key = None if chat is None else chat.key
-        return await puzzle_reply(self.presenter.painter, reply.result, lang, key)
+        chat = chat_ref(interaction)
+        if chat is not None:
+            await self._chat(interaction, chat)
+        lang = await self._language(user_ref(interaction))
+        who = asker(interaction)
+        return await self.drawer.draw(await self.sessions.taps.puzzle(who), Asked(interaction, who, lang))
 
     # ---- /season -----------------------------------------------------------------------
 
@@ -251,15 +244,8 @@ class CommandHandlers:
         if stopped is not None:
             return stopped
         assert chat is not None
-        reply = await self.sessions.taps.daily(asker(interaction))
-        if isinstance(reply.result, DailyOffer):
-            return offer_reply(reply.result, user, lang)
-        start = reply.result
-        assert isinstance(start, DailyStart)
-        if start.resumed:
-            row = await self.sessions.game_row(start.table.game_id)
-            self.presenter.redraw(row.id, row.chat.key)
-        return Reply.note(daily_started_text(start, lang))
+        who = asker(interaction)
+        return await self.drawer.draw(await self.sessions.taps.daily(who), Asked(interaction, who, lang))
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         await self._run(interaction, self._rules(interaction, variant))
@@ -296,50 +282,18 @@ class CommandHandlers:
                         turn_limit: int | None, default_game: str | None, my_language: str | None,
                         dm_pings: bool | None, pictures: bool | None) -> Reply:
         """Asked of `sessions.taps` (who may change what, the values allowed, all checked before
-        anything is saved); the settings shown as they are now."""
-        user, chat = user_ref(interaction), chat_ref(interaction)
+        anything is saved); the settings shown as they are now (`drawing`)."""
+        chat = chat_ref(interaction)
         asked = {Setting.CHAT_LANGUAGE: channel_language, Setting.CHAT_VARIANT: default_game,
                  Setting.CHAT_TURN_LIMIT: None if turn_limit is None else str(turn_limit),
                  Setting.CHAT_PICTURES: _on_off(pictures), Setting.MY_LANGUAGE: my_language,
                  Setting.MY_PINGS: _on_off(dm_pings)}
         if chat is not None:
             await self._chat(interaction, chat)
+        who = asker(interaction)
         reply = await self.sessions.taps.change_settings(
-            asker(interaction), [(setting, value) for setting, value in asked.items() if value is not None])
-        if reply.say is not None and not reply.settings:
-            return Reply.note(t(await self._language(user), reply.say.key, **reply.say.params))
-        if chat is not None:
-            await self._keep(chat, reply)
-        changed = bool(reply.changed)
-        lang = await self._language(user)
-        lines = [t(lang, "settings.title")]
-        if chat is not None:
-            row = await self.sessions.chat(chat)
-            variant = str(row.defaults.get("variant", "scopa"))
-            lines += [t(lang, "settings.language", language=t(lang, f"discord.language.{row.language}")),
-                      turn_limit_text("settings", row.turn_limit, lang),
-                      t(lang, "discord.settings.variant", variant=t(lang, f"variant.{variant}")),
-                      t(lang, f"discord.settings.pictures_{'on' if row.pictures else 'off'}")]
-        player = await self.sessions.player(user)
-        lines.append(t(lang, "discord.settings.my_language", language=t(lang, f"discord.language.{lang}")))
-        lines.append(t(lang, "settings.pings_on" if player.dm_pings else "settings.pings_off"))
-        if chat is not None and not is_admin(interaction):
-            lines.append(t(lang, "discord.settings.admins"))
-        if changed:
-            lines.append(t(lang, "settings.saved"))
-        return Reply.message(embed=text_embed("\n".join(lines)))
-
-    async def _keep(self, chat: ChatRef, reply: TapReply) -> None:
-        """The front-end's own copies of the channel's settings, and its game drawn again."""
-        for setting, value in reply.changed:
-            if setting is Setting.CHAT_LANGUAGE:
-                self.presenter.set_chat_language(chat.key, value)
-            elif setting is Setting.CHAT_PICTURES:
-                self.presenter.painter.set_wanted(chat.key, value == "on")
-        if reply.redraw & Redraw.GAME:
-            game_id = await self.sessions.open_game_id(chat)
-            if game_id is not None:
-                self.presenter.redraw(game_id, chat.key)
+            who, [(setting, value) for setting, value in asked.items() if value is not None])
+        return await self.drawer.draw(reply, Asked(interaction, who, await self._language(who.user)))
 
 
 def _on_off(value: object) -> str | None:

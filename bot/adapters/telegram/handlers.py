@@ -27,7 +27,7 @@ from ... import metrics
 from ...i18n import language_of, t
 from ...render import card_legend, newgame_help, refusal_text, rules_text
 from ...render_boards import leaderboard_text, stats_text
-from ...render_daily import daily_board_text, daily_playing_text, daily_started_text
+from ...render_daily import daily_board_text
 from ...render_review import accuracy_help
 from ...render_season import history_text, season_text, unknown_player_text
 from ...sessions import (
@@ -39,31 +39,27 @@ from ...sessions import (
     UserRef,
     interaction,
 )
-from ...sessions.daily import DailyOffer, DailyStart, daily_request
-from ...sessions.puzzles import Puzzle
+from ...sessions.daily import daily_request
 from ...sessions.queries import asks_for_everyone
 from ...sessions.seasons import season_request
-from ...sessions.tap import Asker, Redraw, Reply
+from ...sessions.tap import Asker, Reply
 from ...sessions.throttle import CommandReply, CommandThrottle
 from .askers import asker
-from .daily import offer_content
+from .drawing import DAILY_PAYLOAD, Asked
 from .identity import (
     chat_ref,
     is_group,
     message_link,
     parse_join_payload,
-    private_link,
     topic_id,
     topic_of,
     user_ref,
 )
-from .keyboards import Keyboard, confirm_keyboard, link_keyboard
+from .keyboards import Keyboard, link_keyboard
 from .markup import escape
 from .outbox import Content
 from .present import Presenter, table_target
 from .privacy import PrivacyHandlers
-from .puzzle import puzzle_content
-from .reviews import asked_key
 from .seasons import season_content, season_subject
 from .settings_view import settings_answer
 from .taps import TapHandlers
@@ -76,8 +72,6 @@ Context = ContextTypes.DEFAULT_TYPE
 Say = Callable[[str], "str | tuple[str, Keyboard]"]
 """An answer in a given language: its HTML, or its HTML and buttons."""
 
-DAILY_PAYLOAD = "daily"
-"""The /start payload of the link that opens the private chat to play the deal of the day."""
 COMMANDS = ("newgame", "join", "leave", "cancel", "leaderboard", "stats", "review", "rules", "settings",
             "help", "start", "daily", "puzzle", "season")
 
@@ -218,10 +212,22 @@ class Handlers:
             lang = self.presenter.language(player)
         return cref, uref, player, lang
 
-    async def _start_first(self, message: Message, lang: str, game_id: int) -> None:
-        link = private_link(message.get_bot().username, game_id)
-        await self._reply(message, lang, lambda lang: (
-            escape(t(lang, "dm.start_first")), link_keyboard("🔒 " + t(lang, "button.open_private"), link)))
+    async def _drawn(self, message: Message, who: Asker, lang: str, reply: Reply) -> None:
+        """A command's reply drawn (`drawing`) and given as the command's answer: its message,
+        or its words (with the button to the private chat where they link there)."""
+        drawn = await self.taps.drawer.draw(reply, Asked(who, lang, message.get_bot().username))
+        if drawn.outcome == "refused":
+            metrics.refused()
+        words, link, own = drawn.words, drawn.link, drawn.message
+        if own is not None:
+            await self._reply(message, lang, own)
+        elif words is not None and link is not None:
+            await self._reply(message, lang, lambda lang: (
+                escape(words(lang)), link_keyboard("🔒 " + t(lang, "button.open_private"), link)))
+        elif words is not None:
+            await self._reply(message, lang, lambda lang: escape(words(lang)))
+        if drawn.then is not None:
+            await drawn.then()
 
     # ---- commands ------------------------------------------------------------------
 
@@ -230,14 +236,14 @@ class Handlers:
         message = update.effective_message
         if found is None or message is None:
             return
-        _, uref, _, lang = found
+        _, uref, player, lang = found
         if is_group(message.chat):
             await self.cmd_help(update, context)
             return
         await self.presenter.set_reachable(uref, True)
         game_id = parse_join_payload(context.args[0]) if context.args else None
         if game_id is not None:
-            await self._deep_join(message, uref, lang, game_id)
+            await self._deep_join(message, uref, player, lang, game_id)
             return
         if context.args and context.args[0] == DAILY_PAYLOAD:
             await self._daily(message, found[0], uref, found[2], lang)
@@ -246,17 +252,13 @@ class Handlers:
         for row in await self.sessions.games_of(uref):
             self.presenter.repost_hand(row.id, uref.key)
 
-    async def _deep_join(self, message: Message, uref: UserRef, lang: str, game_id: int) -> None:
+    async def _deep_join(self, message: Message, uref: UserRef, player: PlayerProfile, lang: str,
+                         game_id: int) -> None:
         """The private chat opened from a lobby's link (`Taps.seat_confirmed`): the hand posted
         anew, or why not."""
-        reply = await self.sessions.taps.seat_confirmed(uref, game_id)
-        if reply.refused is not None:
-            await self._refuse(message, lang, reply.refused)
-        elif reply.say is not None:
-            key = reply.say.key
-            await self._reply(message, lang, lambda lang: escape(t(lang, key)))
-        else:
-            self.presenter.repost_hand(game_id, uref.key)
+        assert message.from_user is not None
+        who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, None)
+        await self._drawn(message, who, lang, await self.sessions.taps.seat_confirmed(uref, game_id))
 
     async def cmd_help(self, update: Update, context: Context) -> None:
         found = await self._context(update)
@@ -309,14 +311,7 @@ class Handlers:
             else:
                 await self._refuse(message, lang, refused)
             return
-        if reply.open_private is not None:
-            await self._start_first(message, lang, reply.open_private)
-        if reply.confirm is not None and reply.game_id is not None:
-            action, game_id = reply.confirm, reply.game_id
-            await self._reply(message, lang, lambda lang: (escape(t(lang, "cancel.confirm")),
-                                                           confirm_keyboard(action, game_id, lang)))
-        if reply.redraw & Redraw.MY_HAND and reply.game_id is not None:
-            self.presenter.refresh_hand(reply.game_id, uref.key)
+        await self._drawn(message, who, lang, reply)
 
     async def cmd_newgame(self, update: Update, context: Context) -> None:
         found = await self._here(update)
@@ -413,13 +408,10 @@ class Handlers:
         except Refused as refused:
             await self._refuse(message, lang, refused)
             return
-        if not asked.privately:
-            url = f"https://t.me/{message.get_bot().username}?start=review"
-            await self._reply(message, lang, lambda lang: (
-                escape(t(lang, "dm.start_first")),
-                link_keyboard("🔒 " + t(lang, "button.open_private"), url)))
-            return
-        await self._reply(message, lang, lambda lang: escape(t(lang, asked_key(asked))))
+        assert message.from_user is not None
+        group = cref if is_group(message.chat) else None
+        who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
+        await self._drawn(message, who, lang, asked)
 
     async def cmd_daily(self, update: Update, context: Context) -> None:
         """/daily: the deal of the day, played in the asker's private chat; `/daily board
@@ -452,28 +444,7 @@ class Handlers:
         except Refused as refused:
             await self._refuse(message, lang, refused)
             return
-        if reply.open_private_daily:
-            url = f"https://t.me/{message.get_bot().username}?start={DAILY_PAYLOAD}"
-            await self._reply(message, lang, lambda lang: (
-                escape(t(lang, "dm.start_first")),
-                link_keyboard("🔒 " + t(lang, "button.open_private"), url)))
-            return
-        if isinstance(reply.result, DailyOffer):
-            offer = reply.result
-            await self._reply(message, lang, lambda lang: _offered(offer_content(offer, uref.key, lang)))
-            return
-        assert isinstance(reply.result, DailyStart)
-        start = reply.result
-        if group is not None:
-            name = (await self.sessions.player(uref)).display_name
-            await self._reply(message, lang, lambda lang: escape(daily_playing_text(name, start.day, lang)))
-            own = self.presenter.language(await self.sessions.player(uref))
-            self.outbox.post(int(uref.key), Content(escape(daily_started_text(start, own))))
-        else:
-            await self._reply(message, lang, lambda lang: escape(daily_started_text(start, lang)))
-        game_id = start.table.game_id
-        self.presenter.refresh_table(game_id, int(uref.key))
-        self.presenter.repost_hand(game_id, uref.key)
+        await self._drawn(message, who, lang, reply)
 
     async def cmd_puzzle(self, update: Update, context: Context) -> None:
         """A position from the group's finished matches (in a private chat: the asker's own)."""
@@ -484,13 +455,7 @@ class Handlers:
         cref, uref, player, lang = found
         group = cref if is_group(message.chat) else None
         who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
-        reply = await self.sessions.taps.puzzle(who)
-        if reply.refused is not None:
-            await self._refuse(message, lang, reply.refused)
-            return
-        assert isinstance(reply.result, Puzzle)
-        content = puzzle_content(reply.result, lang, await self.presenter.draws_pictures(message.chat.id))
-        self.outbox.post(message.chat.id, content, thread=topic_id(cref.thread))
+        await self._drawn(message, who, lang, await self.sessions.taps.puzzle(who))
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)
@@ -525,10 +490,6 @@ class Handlers:
             await self.presenter.user_forbidden(change.chat.id)
         elif change.new_chat_member.status == ChatMember.MEMBER:
             await self.presenter.set_reachable(user_ref(change.from_user), True)
-
-
-def _offered(content: Content) -> tuple[str, Keyboard]:
-    return content.text, content.keyboard
 
 
 def _said(said: str | tuple[str, Keyboard]) -> tuple[str, Keyboard]:

@@ -17,7 +17,7 @@ import logging
 from ...i18n import t
 from ...pictures import review_scene
 from ...render_review import accuracy_line, costly_line, personal_review_text
-from ...sessions import MatchReview, ReviewAsked, ReviewOwed, Sessions
+from ...sessions import MatchReview, ReviewOwed, Sessions
 from .audience import Audience
 from .identity import PLATFORM, topic_id
 from .markup import escape
@@ -44,13 +44,6 @@ def private_review_html(found: MatchReview, seat: int, lang: str) -> str:
     chat = found.game.chat.title or "—"
     return (f"<b>{escape(t(lang, 'review.for', chat=chat))}</b>\n"
             + escape(personal_review_text(found.review, found.names, seat, lang, found.game.deck_style)))
-
-
-def asked_key(asked: ReviewAsked) -> str:
-    """The catalogue key of what the asker is told: sent, already sent, or on its way."""
-    if asked.already:
-        return "review.already_sent"
-    return "review.sent" if asked.ready else "review.on_its_way"
 
 
 class ReviewPoster:

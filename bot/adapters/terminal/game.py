@@ -13,7 +13,7 @@ import getpass
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, TextIO, assert_never
 
 from ...engine import Move, Variant
 from ...i18n import LANGUAGES, t, tn
@@ -47,9 +47,30 @@ from ...sessions import (
     UserRef,
     interaction,
 )
+from ...sessions.daily import DailyOffer, DailyStart
+from ...sessions.hints import PracticeHint
 from ...sessions.interaction import blocked_cards, fuori_outcome
+from ...sessions.puzzles import Puzzle, PuzzleAnswer
 from ...sessions.refusals import Reason
-from ...sessions.tap import Action, Asker, Reply, Tap
+from ...sessions.replay import ReplayStep
+from ...sessions.replies import (
+    ConfirmCancel,
+    DailyDropped,
+    Done,
+    HandPrompted,
+    HandRedrawn,
+    HandShown,
+    MenuShown,
+    Note,
+    OpenPrivate,
+    OpenPrivateForDaily,
+    Played,
+    Refusal,
+    SeatReady,
+    SettingsShown,
+)
+from ...sessions.reviews import MatchReview, ReviewAsked
+from ...sessions.tap import Action, Asker, Reply, Say, Tap
 from .lines import CallableLines, LineSource, stdin_lines
 from .replay import offer_replay
 
@@ -369,11 +390,22 @@ class TerminalGame:
         return self._draw_reply(await self.sessions.taps.tap(Asker(self.user, self.chat), tap))
 
     def _draw_reply(self, reply: Reply) -> str | None:
-        if reply.refused is not None:
-            if reply.refused.reason in _MOVED_ON:
+        """The line a play's reply adds: why it was refused, or what the sessions say of it (the
+        table, drawn again after every line, shows the rest)."""
+        match reply:
+            case Refusal(refused) if refused.reason in _MOVED_ON:
                 return self._say("moved_on")
-            return refusal_text(reply.refused, self.lang)
-        return t(self.lang, reply.say.key, **reply.say.params) if reply.say is not None else None
+            case Refusal(refused):
+                return refusal_text(refused, self.lang)
+            case Note(say) | Played(say=Say() as say):
+                return t(self.lang, say.key, **say.params)
+            case (Played() | Done() | HandPrompted() | HandShown() | HandRedrawn() | SeatReady() | MenuShown()
+                  | OpenPrivate() | OpenPrivateForDaily() | ConfirmCancel() | DailyDropped() | SettingsShown()
+                  | PracticeHint() | MatchReview() | ReviewAsked() | DailyOffer() | DailyStart() | Puzzle()
+                  | PuzzleAnswer() | ReplayStep()):
+                return None
+            case _:
+                assert_never(reply)
 
     async def _confirm_fuori(self, game_id: int, version: int, move: Move, style: str) -> bool:
         """Say what declaring fuori with `move` would mean now, and ask to confirm."""
