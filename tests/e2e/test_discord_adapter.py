@@ -418,6 +418,24 @@ async def test_cancel_in_the_lobby_and_in_a_match(world: World) -> None:
     assert "annullata" in table.text and await w.sessions.open_game_id(_chat(w)) is None
 
 
+async def test_who_cancelled_a_match_is_still_said_after_a_restart(world: World) -> None:
+    """The closed table is drawn again by a new process (a redraw of its message) with the same
+    words: who cancelled the match is the game's, not the process's."""
+    w, fake = world, world.fake
+    game_id = await started_duel(w)
+    table = await table_message(w, game_id)
+    asked = await fake.press(w.alice, table, prefix=f"scopa:k:{game_id}")
+    await fake.press(w.alice, asked.reply, "Sì, annulla la partita")
+    await fake.wait_for(lambda: not table.components, what="the closed table")
+    said = table.text
+    assert "Alice" in said
+
+    await w.restart()
+    w.front.presenter.redraw(game_id, str(w.channel.id))
+    await w.front.lanes.idle()
+    assert table.text == said
+
+
 async def test_lobby_menus_and_computers(world: World) -> None:
     w, fake = world, world.fake
     await fake.slash(w.alice, w.channel, "newgame", variant="scopa", target=21, rounds=5)

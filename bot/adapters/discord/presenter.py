@@ -86,7 +86,6 @@ class Presenter:
         self.painter = painter
         self.running = False
         self._languages: dict[str, str] = {}
-        self._cancelled_by: dict[int, str] = {}
         self._drawn: dict[int, Any] = {}
         self._pictured: dict[int, tuple[Hashable, ...] | None] = {}
         """What the picture on each game's message shows, to keep it when a redraw changes only text."""
@@ -129,8 +128,6 @@ class Presenter:
         if isinstance(event, AchievementsEarned):
             self.lanes.submit(channel, lambda: self._post_achievements(event))
             return
-        if isinstance(event, GameCancelled):
-            self._cancelled_by[game_id] = event.by
         self.redraw(game_id, channel)
         if not isinstance(event, LobbyUpdated):
             self.hands.refresh(game_id)
@@ -227,7 +224,6 @@ class Presenter:
         if closed:
             self._pictured.pop(game_id, None)
             self._drawn.pop(game_id, None)
-            self._cancelled_by.pop(game_id, None)
             self._pinged.pop(game_id, None)
         else:
             self._drawn[game_id] = signature
@@ -240,7 +236,7 @@ class Presenter:
             lobby = await self.sessions.lobby_of(game_id)
             return (lobby_embed(lobby, lang), lobby_components(lobby, lang)), False, lobby.deck_style
         if row.status is GameStatus.CANCELLED:
-            return (closed_embed(lang, self._cancelled_by.get(game_id), row.started), None), True, None
+            return (closed_embed(lang, row.cancelled_by, row.started), None), True, None
         table = await self.sessions.table(game_id)
         now = self.sessions.clock()
         if table.finished:
