@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 REFUSED = ("Discord refused the token in DISCORD_TOKEN: copy it again from the Bot page of "
            "your application in the Discord developer portal")
 AUTHENTICATION_FAILED = 4004
+CANCEL_AGAIN = 0.5
 
 
 class DiscordFrontEnd:
@@ -173,12 +174,22 @@ class DiscordFrontEnd:
         await self.tournaments.stop()
         await self.privacy.stop()
         if self._connection is not None:
-            self._connection.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._connection
+            await _cancelled(self._connection)
             self._connection = None
         await self.client.close()
         self.painter.close()
 
     async def _on_event(self, event: Event) -> None:
         await self.presenter.on_event(event)
+
+
+async def _cancelled(task: asyncio.Task[None]) -> None:
+    """Cancel `task` and wait for its end, cancelling it again while it goes on: a cancel that
+    lands as a shard's connection completes is lost in `asyncio.wait_for` before Python 3.12
+    (discord.py waits for each shard's connection so), and the gateway would then wait for its
+    next event for ever."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=CANCEL_AGAIN)
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
