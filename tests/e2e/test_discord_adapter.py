@@ -319,7 +319,7 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
 
     by_name = {c["name"]: c for c in world.fake.commands}
     assert set(by_name) == {"newgame", "leaderboard", "stats", "review", "rules", "settings", "help", "daily",
-                            "puzzle", "season", "privacy", "mydata", "forgetme"}
+                            "puzzle", "season", "tournament", "duplicate", "privacy", "mydata", "forgetme"}
     for name, command in by_name.items():
         assert en[f"discord.command.{name}.name"] == name
         assert command["name_localizations"] == local(f"discord.command.{name}.name")
@@ -329,7 +329,8 @@ async def test_commands_are_registered_in_english_italian_and_spanish(world: Wor
             key = "everyone" if option["name"] == "global" else option["name"]
             assert en[f"discord.option.{key}.name"] == option["name"]
             assert option["name_localizations"] == local(f"discord.option.{key}.name")
-            assert option["description_localizations"] == local(f"discord.option.{key}.description")
+            described = "duplicate_setup" if (name, key) == ("duplicate", "setup") else key
+            assert option["description_localizations"] == local(f"discord.option.{described}.description")
             for choice in option.get("choices", []):
                 assert choice["name"][0].isdigit() or "it" in choice.get("name_localizations", {})
     assert by_name["newgame"]["contexts"] == [0, 1], "/newgame in DMs too: a match against the computer"

@@ -126,13 +126,17 @@ async def test_forged_and_stale_tournament_buttons_are_answered_as_out_of_date(w
     assert "Bob" not in fresh.text and "Carla" not in fresh.text
 
 
-async def test_tournament_is_offered_with_its_setup_and_told_in_help(world: World) -> None:
+async def test_tournament_and_duplicate_are_offered_with_their_setup_and_told_in_help(world: World) -> None:
     w = world
     command = next(c for c in w.fake.commands if c["name"] == "tournament")
     assert command["name_localizations"]["it"] == "torneo"
     assert [o["name"] for o in command.get("options", [])] == ["setup"]
+    duplicate = next(c for c in w.fake.commands if c["name"] == "duplicate")
+    assert duplicate["name_localizations"]["it"] == "duplicato"
+    [setup] = duplicate["options"]
+    assert "deals=3" in setup["description_localizations"]["it"], "its own words, not /tournament's"
     helped = await w.fake.slash(w.bob, w.channel, "help")
-    assert "/tournament" in helped.reply.text
+    assert "/tournament" in helped.reply.text and "/duplicate" in helped.reply.text
 
 
 async def test_a_server_manager_starts_it_and_a_channel_of_text_is_told_in_words(world: World) -> None:
@@ -181,3 +185,30 @@ async def test_the_sign_up_buttons_work_after_a_restart(world: World) -> None:
     await w.fake.wait_for(lambda: "Carla" not in signup.text, what="Carla gone from the sign-up")
     twice = await w.fake.press(w.carla, signup, custom_id=_button(signup, "leave"))
     assert twice.reply.ephemeral and "Non sei nel torneo" in twice.reply.text, twice.reply.text
+
+
+async def test_a_duplicate_event_in_a_thread_ranks_its_players_by_their_play(world: World) -> None:
+    w = world
+    w.sessions.tournaments.pause = 0.0
+    thread = w.fake.add_thread(w.channel, "duplicato", w.alice)
+    in_thread = replace(w, channel=thread)
+    opened = await w.fake.slash(w.alice, thread, "duplicate", setup="deals=1")
+    signup = opened.reply
+    assert "stesse carte" in signup.text and not signup.ephemeral, signup.text
+    for user in (w.bob, w.carla, w.dino):
+        await w.fake.press(user, signup, custom_id=_button(signup, "join"))
+    await w.fake.press(w.alice, signup, custom_id=_button(signup, "start"))
+    users = {u.id: u for u in (w.alice, w.bob, w.carla, w.dino)}
+    played: list[int] = []
+    while (game_id := await _settled_match(w, thread, played)) is not None:
+        played.append(game_id)
+        row = await w.sessions.game_row(game_id)
+        await play_to_end(in_thread, game_id, [users[int(s.player.user_key)] for s in row.seats if s.player])
+    [told] = await w.fake.wait_for(lambda: _champions(w, thread), what="the event's winner")
+    assert len(played) == 2, "two tables, one round"
+    assert "Duplicato — quanto hanno dato le carte" in told.text and told.picture() is not None
+
+
+async def _settled_match(w: World, where: Channel, played: list[int]) -> int | None:
+    await w.sessions.tournaments.settled()
+    return await _next_match(w, where, played)

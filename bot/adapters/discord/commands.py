@@ -1,5 +1,5 @@
 """Slash commands: /newgame, /leaderboard, /stats, /review, /daily, /puzzle, /season, /tournament,
-/rules, /settings, /help.
+/duplicate, /rules, /settings, /help.
 
 Names, descriptions, options and choices are English by default and
 localised by `translator.CatalogueTranslator` when the tree is synced. The
@@ -46,6 +46,10 @@ DECK_CHOICES = [_choice(f"deck.{v}", v) for v in DECK_STYLE.values]
 LANGUAGE_CHOICES = [_choice(f"discord.language.{v}", v) for v in LANGUAGES]
 TURN_CHOICES = [Choice(name=locale_str(english("option.no_clock"), key="option.no_clock"), value=n)
                 if n == NO_CLOCK else Choice(name=f"{n} s", value=n) for n in TURN_LIMITS]
+
+
+DUPLICATE_SETUP = "discord.option.duplicate_setup.description"
+"""/duplicate's `setup` takes other words than /tournament's: its description has a key of its own."""
 
 
 def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, ..., None]]:
@@ -127,4 +131,11 @@ def build_commands(handlers: CommandHandlers) -> list[app_commands.Command[Any, 
     async def tournament(interaction: discord.Interaction, setup: str | None = None) -> None:
         await handlers.tournament(interaction, setup)
 
-    return [newgame, leaderboard, stats, review, rules, settings, help_, daily, puzzle, season, tournament]
+    @app_commands.command(name="duplicate", description=english("discord.command.duplicate.description"))
+    @app_commands.describe(setup=locale_str(english(DUPLICATE_SETUP), key=DUPLICATE_SETUP))
+    @app_commands.guild_only()
+    async def duplicate(interaction: discord.Interaction, setup: str | None = None) -> None:
+        await handlers.tournament(interaction, setup, event=True)
+
+    return [newgame, leaderboard, stats, review, rules, settings, help_, daily, puzzle, season, tournament,
+            duplicate]

@@ -210,19 +210,21 @@ class CommandHandlers:
 
     # ---- /tournament --------------------------------------------------------------------
 
-    async def tournament(self, interaction: discord.Interaction, setup: str | None) -> None:
-        await self._run(interaction, self._tournament(interaction, setup), ephemeral=False)
+    async def tournament(self, interaction: discord.Interaction, setup: str | None,
+                         event: bool = False) -> None:
+        await self._run(interaction, self._tournament(interaction, setup, event), ephemeral=False)
 
-    async def _tournament(self, interaction: discord.Interaction, setup: str | None) -> Reply:
-        """The channel's (or thread's) tournament: opened with `setup`'s words, shown, or
-        cancelled (`tournament.TournamentFront.command`)."""
+    async def _tournament(self, interaction: discord.Interaction, setup: str | None, event: bool) -> Reply:
+        """The channel's (or thread's) tournament, or duplicate `event`: opened with `setup`'s
+        words, shown, or cancelled (`tournament.TournamentFront.command`)."""
         user, chat = user_ref(interaction), chat_ref(interaction)
         lang = await self._language(user)
         stopped = await self._opens_here(interaction, chat, lang)
         if stopped is not None:
             return stopped
         assert chat is not None
-        return await self.tournaments.command(chat, user, (setup or "").split(), lang, is_admin(interaction))
+        return await self.tournaments.command(chat, user, (setup or "").split(), lang, is_admin(interaction),
+                                              event)
 
     # ---- /daily ------------------------------------------------------------------------
 
@@ -271,6 +273,7 @@ class CommandHandlers:
                                               + t(lang, "daily.help") + "\n\n"
                                               + t(lang, "season.help") + "\n\n"
                                               + t(lang, "discord.tournament.help") + "\n\n"
+                                              + t(lang, "discord.duplicate.help") + "\n\n"
                                               + t(lang, "privacy.help") + "\n\n" + legend))
 
     # ---- /settings ----------------------------------------------------------------------

@@ -70,10 +70,10 @@ class TournamentFront:
     # ---- /tournament ---------------------------------------------------------
 
     async def command(self, chat: ChatRef, user: UserRef, words: list[str], lang: str,
-                      admin: bool) -> Reply:
-        """/tournament in `chat` with `words` (a variant, knockout, swiss=N, target=N; `cancel`
-        stops it): the sign-up opened, or the tournament shown as it is; a refusal for the asker
-        alone, in their `lang`."""
+                      admin: bool, event: bool = False) -> Reply:
+        """/tournament in `chat` with `words` (a variant, knockout, swiss=N, target=N, duplicate;
+        `cancel` stops it), or /duplicate for a duplicate `event`: the sign-up opened, or the
+        channel's tournament shown as it is; a refusal for the asker alone, in their `lang`."""
         shown = (await self.sessions.chat(chat)).language
         tournaments = self.sessions.tournaments
         try:
@@ -82,7 +82,7 @@ class TournamentFront:
                 return Reply.message(embed=text_embed(t(shown, "tournament.cancelled")), ephemeral=False)
             current = await tournaments.current(chat)
             if current is None or words:
-                current = await tournaments.open(chat, user, words, VARIANTS)
+                current = await tournaments.open(chat, user, words, VARIANTS, event)
         except TournamentRefused as refused:
             return Reply.note(refusal(refused, lang))
         if current.status is Status.SIGNUP:
