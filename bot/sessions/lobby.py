@@ -43,6 +43,7 @@ from .seats import (
     teams_of,
 )
 from .views import CANCELLED_BY, PICTURES, LobbyView, TableView, lobby_view, seat_name, table_view
+from .views import rule_options as rules_kept
 
 """The lobby's `teams` option by number of teams, as buttons and menus send it."""
 LOBBY_IDLE = 30 * 60
@@ -403,7 +404,7 @@ class Lobby:
         seats = [dataclasses.replace(s, seat=(s.seat + 1) % old.players, timeouts=0, autoplay=False)
                  for s in old.seats]
         try:
-            row = await self._create(NewGame(chat.id, player.id, old.variant, old.options, old.players,
+            row = await self._create(NewGame(chat.id, player.id, old.variant, rules_kept(old), old.players,
                                              old.teams, old.deck_style, secrets.token_hex(8), old.thread,
                                              tuple(sorted(seats, key=lambda s: s.seat))))
         except OpenGameExists as exc:

@@ -99,3 +99,12 @@ async def test_the_seat_handed_to_the_computer_is_told_apart_from_the_timer(tmp_
         assert not table.timed_out
     assert seat_of(table, handed.seat) is PlayedFor.AUTOPLAY
     await restarted.close()
+
+
+async def test_a_rematch_of_a_cancelled_match_carries_its_rules_not_who_cancelled(tmp_path: Path) -> None:
+    sessions, game_id = await started(tmp_path / "s.db")
+    await sessions.cancel(CHAT, ALICE)
+    lobby = await sessions.rematch(game_id, BOB)
+    assert "cancelled_by" not in lobby.options
+    assert (await sessions.game_row(lobby.game_id)).cancelled_by is None
+    await sessions.close()
