@@ -16,7 +16,7 @@ from bot.sessions.tournament_play import TournamentNews, view_of
 from bot.sessions.tournaments import Status
 
 from ..discord_helpers import World, play_to_end
-from ..fakes.discord_fakes import Channel, Message
+from ..fakes.discord_fakes import ATTACH_FILES, Channel, Message
 
 CHAMPION = "vince il torneo"
 
@@ -212,3 +212,19 @@ async def test_a_duplicate_event_in_a_thread_ranks_its_players_by_their_play(wor
 async def _settled_match(w: World, where: Channel, played: list[int]) -> int | None:
     await w.sessions.tournaments.settled()
     return await _next_match(w, where, played)
+
+
+async def test_a_thread_that_takes_no_files_is_told_its_champion_in_words(world: World) -> None:
+    w = world
+    w.sessions.tournaments.pause = 0.0
+    thread = w.fake.add_thread(w.channel, "senza-file", w.alice)
+    thread.bot_permissions &= ~ATTACH_FILES
+    signup = await _signup(w, thread, "target=1")
+    await w.fake.press(w.bob, signup, custom_id=_button(signup, "join"))
+    await w.fake.press(w.alice, signup, custom_id=_button(signup, "start"))
+    game_id = await _settled_match(w, thread, [])
+    assert game_id is not None
+    await play_to_end(replace(w, channel=thread), game_id, [w.alice, w.bob])
+    await w.sessions.tournaments.settled()
+    [told] = await w.fake.wait_for(lambda: _champions(w, thread), what="the champion")
+    assert not told.attachments and "Classifica" in told.text
