@@ -12,6 +12,7 @@ import pytest
 from bot.adapters.discord.identity import PLATFORM
 from bot.adapters.discord.tournament import TournamentUntold
 from bot.sessions import ChatRef
+from bot.sessions.ports import StorageFailed
 from bot.sessions.tournament_play import TournamentNews, view_of
 from bot.sessions.tournaments import Status
 
@@ -228,3 +229,17 @@ async def test_a_thread_that_takes_no_files_is_told_its_champion_in_words(world:
     await w.sessions.tournaments.settled()
     [told] = await w.fake.wait_for(lambda: _champions(w, thread), what="the champion")
     assert not told.attachments and "Classifica" in told.text
+
+
+async def test_a_press_the_database_fails_is_answered_to_its_presser(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = world
+    signup = await _signup(w, w.channel)
+
+    async def failing(*args: object) -> None:
+        raise StorageFailed("disk full")
+
+    monkeypatch.setattr(w.sessions.tournaments, "join", failing)
+    pressed = await w.fake.press(w.bob, signup, custom_id=_button(signup, "join"))
+    assert pressed.reply.ephemeral and "trouble with its database" in pressed.reply.text
+    assert "Bob" not in signup.text

@@ -17,13 +17,14 @@ import discord
 from discord import ui
 
 from ...i18n import t
-from ...render import refusal_text
+from ...render import failure_text, refusal_text
 from ...render_tournament import news_head, tournament_text
-from ...sessions import ChatRef, Refused, Sessions, UserRef
+from ...sessions import ChatRef, Refused, Sessions, UserRef, language_of
 from ...sessions.options import VARIANTS
 from ...sessions.tap import Tap
 from ...sessions.tournament_play import LOOK_EVERY, TournamentNews, TournamentRefused
 from ...sessions.tournaments import Status, TournamentView
+from ..common.failures import log_failure
 from .client import PressHandler, shows
 from .components import LABEL_MAX, layout
 from .embeds import LOBBY, ROUND, text_embed
@@ -109,12 +110,23 @@ class TournamentFront:
         return handler
 
     async def _pressed(self, interaction: discord.Interaction, custom_id: str) -> Reply:
-        user, chat = user_ref(interaction), chat_ref(interaction)
-        lang = self.sessions.player_language(await self.sessions.player(user))
+        """The press answered: the sign-up edited, or why not to the presser alone (a failure
+        too, said in one log line)."""
+        user = user_ref(interaction)
+        lang = language_of(user.language)
         try:
+            lang = self.sessions.player_language(await self.sessions.player(user))
             await self.sessions.admit(user)
+            return await self._signup_press(interaction, user, custom_id, lang)
         except Refused as refused:
             return Reply.note(refusal_text(refused, lang))
+        except Exception as exc:
+            log_failure(log, f"press {custom_id!r}", exc)
+            return Reply.note(failure_text(exc, lang))
+
+    async def _signup_press(self, interaction: discord.Interaction, user: UserRef, custom_id: str,
+                            lang: str) -> Reply:
+        chat = chat_ref(interaction)
         press = decode(custom_id)
         if press is None or chat is None or not shows(interaction.message, custom_id):
             return Reply.note(refusal(TournamentRefused("stale"), lang))
