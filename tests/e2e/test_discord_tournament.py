@@ -86,6 +86,8 @@ async def test_a_knockout_of_four_in_a_thread_is_played_there_to_its_champion(wo
     champions = _champions(w, thread)
     assert len(champions) == 1, "the champion announced once"
     assert "Turno 2" in champions[0].text and "Classifica" in champions[0].text
+    won = sum(m.text.count("Torneo vinto") for m in w.fake.messages(thread))
+    assert won == 1, "the achievement told once, with the champion"
     assert champions[0].picture() is not None, "the bracket as a picture under the words"
     rounds_told = [m for m in w.fake.messages(thread) if "Turno 1 concluso" in m.text]
     assert len(rounds_told) == 1 and rounds_told[0].picture() is not None
