@@ -75,7 +75,7 @@ class DiscordFrontEnd:
         self.tournaments = TournamentFront(sessions, self.presenter, self.client, ack_after=ack_after)
         self.commands = CommandHandlers(sessions, self.presenter, ack_after=ack_after,
                                         tournaments=self.tournaments)
-        self.presses = PressHandlers(sessions, self.hands, self.presenter, ack_after=ack_after)
+        self.presses = PressHandlers(sessions, self.presenter, ack_after=ack_after)
         self.privacy = PrivacyCommands(sessions, self.client)
         for command in [*build_commands(self.commands), *self.privacy.commands()]:
             self.client.tree.add_command(command)

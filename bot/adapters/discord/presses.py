@@ -23,7 +23,6 @@ from ..common.failures import log_failure
 from .custom_ids import Action, Menu, drawn_before, option_choice
 from .daily import DAILY_ACTIONS, daily_place
 from .drawing import Asked, ReplyDrawer
-from .hands import HandTracker
 from .identity import PLATFORM, asker, user_ref
 from .presenter import Presenter
 from .replies import Reply, answer
@@ -32,10 +31,8 @@ log = logging.getLogger(__name__)
 
 
 class PressHandlers:
-    def __init__(self, sessions: Sessions, hands: HandTracker, presenter: Presenter, *,
-                 ack_after: float) -> None:
+    def __init__(self, sessions: Sessions, presenter: Presenter, *, ack_after: float) -> None:
         self.sessions = sessions
-        self.hands = hands
         self.presenter = presenter
         self.ack_after = ack_after
         self.drawer = ReplyDrawer(sessions, presenter)

@@ -101,6 +101,7 @@ class Asked:
 
 
 def said(key: str, **params: object) -> Words:
+    """A catalogue entry's words, in the language they are asked in."""
     return lambda lang: t(lang, key, **params)
 
 
