@@ -20,7 +20,7 @@ from bot.app import open_sessions
 from bot.sessions import ChatRef
 
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from ..telegram_helpers import answered, bot_messages, newest_hand, shown
+from ..telegram_helpers import TURN_TAPS, answered, bot_messages, newest_hand, shown
 from .test_telegram_restart import _launch, _polling
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -38,9 +38,12 @@ def _offers(tg: FakeTelegramServer, group: FakeChat, user: FakeUser) -> list[Fak
 
 
 def _card(tg: FakeTelegramServer, user: FakeUser) -> tuple[FakeMessage, str] | None:
+    """A card of `user`'s newest hand they may tap at their turn (played, or its captures shown)."""
     hand = newest_hand(tg, user)
-    data = next((d for d in hand.callback_data if d.startswith("p|")), None) if hand is not None else None
-    return None if hand is None or data is None else (hand, data)
+    if hand is None:
+        return None
+    data = next((d for d in hand.callback_data if d.startswith(TURN_TAPS)), None)
+    return None if data is None else (hand, data)
 
 
 async def _offer(tg: FakeTelegramServer, group: FakeChat, user: FakeUser) -> FakeMessage:
