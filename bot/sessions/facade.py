@@ -9,14 +9,21 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from .commands import Command
 from .owners import GatedTaps, Owners
 from .refs import UserRef
 from .seasons import Seasons
 from .service import Sessions as Service
+from .tap import Asker, Reply
 from .taps import Taps
 
 
 class Sessions(Service):
+    async def handle(self, asker: Asker, command: Command) -> Reply:
+        """The one door of every front-end: what `command` (`sessions.commands`: a tap, a
+        typed command) does for `asker`, and what they see back; a refusal changed nothing."""
+        return await self.taps.handle(asker, command)
+
     @cached_property
     def taps(self) -> Taps:
         """What every tap and command means: front-ends decode, call it, draw the reply. A

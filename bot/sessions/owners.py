@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from .. import metrics
+from .commands import Command
 from .log_context import about
 from .ports import Heartbeat, NoticeDelivery, OwnerStore, Served, StoreStatus
 from .refs import UserRef
@@ -285,15 +286,18 @@ class GatedTaps(Taps):
         super().__init__(sessions)
         self.owners = owners
 
-    async def tap(self, asker: Asker, tap: Tap) -> Reply:
+    async def handle(self, asker: Asker, command: Command) -> Reply:
         where = asker.chat or asker.home
-        with about(game=tap.game_id, chat=where and f"{where.platform}:{where.key}",
-                   event=f"tap.{tap.action.name.lower()}"):
+        if isinstance(command, Tap):
+            game, event = command.game_id, f"tap.{command.action.name.lower()}"
+        else:
+            game, event = None, f"command.{type(command).__name__.lower()}"
+        with about(game=game, chat=where and f"{where.platform}:{where.key}", event=event):
             try:
                 await self.owners.admit(asker.user)
             except Refused as refused:
                 return Refusal(refused)
-            return await super().tap(asker, tap)
+            return await super().handle(asker, command)
 
 
 _MENTION = re.compile(r"^<@!?(\d+)>$")

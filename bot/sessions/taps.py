@@ -10,10 +10,22 @@ player privately), the hand's prompts: all of it is here, so the platforms agree
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, assert_never
 
 from ..i18n import LANGUAGES
 from . import interaction
+from .commands import (
+    AnswerDaily,
+    AskDaily,
+    CancelGame,
+    ChangeSettings,
+    Command,
+    ConfirmSeat,
+    JoinGame,
+    LeaveGame,
+    NewGame,
+    ShowPuzzle,
+)
 from .daily import DailyOffer
 from .interaction import PLAIN, HandMode, HandPrompt
 from .newgame_line import checked_options, read_newgame_line, solo_level
@@ -84,12 +96,39 @@ class Taps:
             Action.HAND_OVER: self._hand_over,
         }
 
-    async def tap(self, asker: Asker, tap: Tap) -> Reply:
-        """What `tap` does for `asker`; a refusal is a reply too (nothing changed)."""
+    async def handle(self, asker: Asker, command: Command) -> Reply:
+        """The one door: what `command` does for `asker`, each kind by its handler; a refusal is
+        a reply too (nothing changed)."""
         try:
-            return await self._tap(asker, tap)
+            match command:
+                case Tap():
+                    return await self._tap(asker, command)
+                case NewGame(variant, options, line):
+                    return await self.new_game(asker, variant, options, line)
+                case JoinGame(game_id):
+                    return await self.join(asker, game_id)
+                case LeaveGame():
+                    return await self.leave(asker)
+                case CancelGame():
+                    return await self.cancel_command(asker)
+                case ConfirmSeat(game_id):
+                    return await self.seat_confirmed(asker.user, game_id)
+                case AskDaily():
+                    return await self.daily(asker)
+                case AnswerDaily(tap, plays_in):
+                    return await self.daily_deal(asker, tap, plays_in)
+                case ShowPuzzle(rank):
+                    return await self.puzzle(asker, rank)
+                case ChangeSettings(changes):
+                    return await self.change_settings(asker, changes)
+                case _:
+                    assert_never(command)
         except Refused as refused:
             return Refusal(refused)
+
+    async def tap(self, asker: Asker, tap: Tap) -> Reply:
+        """What `tap` does for `asker` (`handle`)."""
+        return await self.handle(asker, tap)
 
     async def _tap(self, asker: Asker, tap: Tap) -> Reply:
         action, game_id, user = tap.action, tap.game_id, asker.user

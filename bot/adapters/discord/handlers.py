@@ -28,7 +28,9 @@ from ...sessions import (
     UserRef,
     language_of,
 )
+from ...sessions.commands import AskDaily, ChangeSettings, NewGame, ShowPuzzle
 from ...sessions.interaction import deck_to_show, rules_to_show, variant_to_show
+from ...sessions.replies import Refusal
 from ...sessions.tap import Asker, Setting
 from ..common.failures import log_failure
 from .components import link
@@ -114,23 +116,21 @@ class CommandHandlers:
         if stopped is not None:
             return stopped
         assert chat is not None
-        try:
-            await self.sessions.taps.new_game(who, variant, options, line)
-        except Refused as refused:
-            if refused.reason is not Reason.GAME_OPEN:
-                raise
-            return await self._point_to_game(interaction, chat, lang, int(refused.params["game_id"]))
+        reply = await self.sessions.handle(who, NewGame(variant, options, line))
+        if isinstance(reply, Refusal):
+            if reply.refused.reason is not Reason.GAME_OPEN:
+                raise reply.refused
+            return await self._point_to_game(interaction, chat, lang, int(reply.refused.params["game_id"]))
         return Reply.note(t(lang, "discord.newgame.opened"))
 
     async def _solo(self, interaction: discord.Interaction, who: Asker, variant: str | None,
                     options: dict[str, Any], line: str | None, lang: str) -> Reply:
         """/newgame in a direct message: a match against the computer there, begun with Start."""
-        try:
-            await self.sessions.taps.new_game(who, variant, options, line)
-        except Refused as refused:
-            if refused.reason is not Reason.GAME_OPEN:
-                raise
-            return Reply.note(refusal_text(refused, lang))
+        reply = await self.sessions.handle(who, NewGame(variant, options, line))
+        if isinstance(reply, Refusal):
+            if reply.refused.reason is not Reason.GAME_OPEN:
+                raise reply.refused
+            return Reply.note(refusal_text(reply.refused, lang))
         return Reply.note(t(lang, "discord.newgame.solo"))
 
     async def _point_to_game(self, interaction: discord.Interaction, chat: ChatRef, lang: str,
@@ -190,7 +190,8 @@ class CommandHandlers:
             await self._chat(interaction, chat)
         lang = await self._language(user_ref(interaction))
         who = asker(interaction)
-        return await self.drawer.draw(await self.sessions.taps.puzzle(who), Asked(interaction, who, lang))
+        reply = await self.sessions.handle(who, ShowPuzzle())
+        return await self.drawer.draw(reply, Asked(interaction, who, lang))
 
     # ---- /season -----------------------------------------------------------------------
 
@@ -240,14 +241,15 @@ class CommandHandlers:
         if board:
             if chat is not None:
                 lang = (await self._chat(interaction, chat)).language
-            shown = await self.sessions.taps.daily_board(asker(interaction), everyone)
+            shown = await self.sessions.daily_board(None if everyone else chat)
             return Reply.message(embed=text_embed(daily_board_text(shown, lang)), ephemeral=False)
         stopped = await self._opens_here(interaction, chat, lang)
         if stopped is not None:
             return stopped
         assert chat is not None
         who = asker(interaction)
-        return await self.drawer.draw(await self.sessions.taps.daily(who), Asked(interaction, who, lang))
+        reply = await self.sessions.handle(who, AskDaily())
+        return await self.drawer.draw(reply, Asked(interaction, who, lang))
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         await self._run(interaction, self._rules(interaction, variant))
@@ -294,8 +296,8 @@ class CommandHandlers:
         if chat is not None:
             await self._chat(interaction, chat)
         who = asker(interaction)
-        reply = await self.sessions.taps.change_settings(
-            who, [(setting, value) for setting, value in asked.items() if value is not None])
+        reply = await self.sessions.handle(who, ChangeSettings(
+            tuple((setting, value) for setting, value in asked.items() if value is not None)))
         return await self.drawer.draw(reply, Asked(interaction, who, await self._language(who.user)))
 
 

@@ -17,6 +17,7 @@ from ... import metrics
 from ...i18n import t
 from ...render import failure_text, refusal_text
 from ...sessions import Reason, Refused, Sessions, language_of
+from ...sessions.commands import AnswerDaily
 from ...sessions.replies import Refusal
 from ...sessions.tap import Asker, Tap
 from ..common.failures import log_failure
@@ -60,7 +61,7 @@ class PressHandlers:
             who = asker(interaction)
             if press.action in DAILY_ACTIONS:
                 return await self._daily(interaction, who, press, lang)
-            reply = await self.sessions.taps.tap(who, press)
+            reply = await self.sessions.handle(who, press)
             if isinstance(reply, Refusal):
                 metrics.refused()
             return await self.drawer.draw(reply, Asked(interaction, who, lang, press))
@@ -74,7 +75,7 @@ class PressHandlers:
         (`daily_place`), the offer then saying it began; Not now, that nothing was dealt."""
         if who.chat is None:
             return Reply.note(refusal_text(Refused(Reason.BAD_INPUT), lang))
-        reply = await self.sessions.taps.daily_deal(who, press, daily_place(who.chat, who.user))
+        reply = await self.sessions.handle(who, AnswerDaily(press, daily_place(who.chat, who.user)))
         return await self.drawer.draw(reply, Asked(interaction, who, lang, press))
 
 

@@ -39,8 +39,19 @@ from ...sessions import (
     UserRef,
     interaction,
 )
+from ...sessions.commands import (
+    AskDaily,
+    CancelGame,
+    Command,
+    ConfirmSeat,
+    JoinGame,
+    LeaveGame,
+    NewGame,
+    ShowPuzzle,
+)
 from ...sessions.daily import daily_request
 from ...sessions.queries import asks_for_everyone
+from ...sessions.replies import Refusal
 from ...sessions.seasons import season_request
 from ...sessions.tap import Asker, Reply
 from ...sessions.throttle import CommandReply, CommandThrottle
@@ -258,7 +269,7 @@ class Handlers:
         anew, or why not."""
         assert message.from_user is not None
         who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, None)
-        await self._drawn(message, who, lang, await self.sessions.taps.seat_confirmed(uref, game_id))
+        await self._drawn(message, who, lang, await self.sessions.handle(who, ConfirmSeat(game_id)))
 
     async def cmd_help(self, update: Update, context: Context) -> None:
         found = await self._context(update)
@@ -297,15 +308,15 @@ class Handlers:
             await self.presenter.set_reachable(found[1], True)
         return (message, *found)
 
-    async def _command(self, found: Found, call: Callable[[Asker], Awaitable[Reply]]) -> None:
-        """A command that changes the chat's game: asked of `sessions.taps`, its reply drawn."""
+    async def _command(self, found: Found, command: Command) -> None:
+        """A command that changes the chat's game: handled by the sessions, its reply drawn."""
         message, cref, uref, player, lang = found
         assert message.from_user is not None
         group = cref if is_group(message.chat) else None
         who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
-        try:
-            reply = await call(who)
-        except Refused as refused:
+        reply = await self.sessions.handle(who, command)
+        if isinstance(reply, Refusal):
+            refused = reply.refused
             if refused.reason is Reason.GAME_OPEN and "game_id" in refused.params:
                 await self._point_to_game(message, lang, int(refused.params["game_id"]))
             else:
@@ -317,7 +328,7 @@ class Handlers:
         found = await self._here(update)
         if found is not None:
             line = " ".join(context.args or ())
-            await self._command(found, lambda who: self.sessions.taps.new_game(who, line=line))
+            await self._command(found, NewGame(line=line))
 
     async def _point_to_game(self, message: Message, lang: str, game_id: int) -> None:
         shown_in = await self.outbox.message_of(table_target(game_id, message.chat.id))
@@ -332,17 +343,17 @@ class Handlers:
     async def cmd_join(self, update: Update, context: Context) -> None:
         found = await self._group_only(update)
         if found is not None:
-            await self._command(found, self.sessions.taps.join)
+            await self._command(found, JoinGame())
 
     async def cmd_leave(self, update: Update, context: Context) -> None:
         found = await self._group_only(update)
         if found is not None:
-            await self._command(found, self.sessions.taps.leave)
+            await self._command(found, LeaveGame())
 
     async def cmd_cancel(self, update: Update, context: Context) -> None:
         found = await self._here(update)
         if found is not None:
-            await self._command(found, self.sessions.taps.cancel_command)
+            await self._command(found, CancelGame())
 
     async def cmd_leaderboard(self, update: Update, context: Context) -> None:
         found = await self._context(update)
@@ -436,13 +447,12 @@ class Handlers:
         group = cref if is_group(message.chat) else None
         who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
         if board:
-            shown = await self.sessions.taps.daily_board(who, everyone)
+            shown = await self.sessions.daily_board(None if everyone else who.chat)
             await self._reply(message, lang, lambda lang: escape(daily_board_text(shown, lang)))
             return
-        try:
-            reply = await self.sessions.taps.daily(who)
-        except Refused as refused:
-            await self._refuse(message, lang, refused)
+        reply = await self.sessions.handle(who, AskDaily())
+        if isinstance(reply, Refusal):
+            await self._refuse(message, lang, reply.refused)
             return
         await self._drawn(message, who, lang, reply)
 
@@ -455,7 +465,7 @@ class Handlers:
         cref, uref, player, lang = found
         group = cref if is_group(message.chat) else None
         who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
-        await self._drawn(message, who, lang, await self.sessions.taps.puzzle(who))
+        await self._drawn(message, who, lang, await self.sessions.handle(who, ShowPuzzle()))
 
     async def cmd_rules(self, update: Update, context: Context) -> None:
         found = await self._context(update)

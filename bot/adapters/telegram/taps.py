@@ -22,6 +22,7 @@ from ... import metrics
 from ...i18n import t
 from ...render import failure_text
 from ...sessions import ChatRef, Sessions, language_of
+from ...sessions.commands import AnswerDaily
 from ...sessions.tap import Action, Tap
 from ...sessions.taps import HAND_ACTIONS
 from ..common.failures import log_failure
@@ -94,9 +95,9 @@ class TapHandlers:
                                                 bool(message.photo))
             if tapped.action in DAILY_ACTIONS:
                 private = ChatRef(PLATFORM, uref.key, uref.name)
-                reply = await self.sessions.taps.daily_deal(who, tapped, private)
+                reply = await self.sessions.handle(who, AnswerDaily(tapped, private))
             else:
-                reply = await self.sessions.taps.tap(who, tapped)
+                reply = await self.sessions.handle(who, tapped)
             at = Asked(who, lang, query.get_bot().username, tapped, query)
             return await self._delivered(await self.drawer.draw(reply, at), at)
         except Exception as exc:

@@ -387,7 +387,7 @@ class TerminalGame:
         declaring = tap.action is Action.DECLARE
         if declaring and not await self._confirm_fuori(game_id, screen.version, move, style):
             return self._say("fuori_kept")
-        return self._draw_reply(await self.sessions.taps.tap(Asker(self.user, self.chat), tap))
+        return self._draw_reply(await self.sessions.handle(Asker(self.user, self.chat), tap))
 
     def _draw_reply(self, reply: Reply) -> str | None:
         """The line a play's reply adds: why it was refused, or what the sessions say of it (the
