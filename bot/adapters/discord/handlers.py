@@ -286,7 +286,7 @@ class CommandHandlers:
     async def _settings(self, interaction: discord.Interaction, *, channel_language: str | None,
                         turn_limit: int | None, default_game: str | None, my_language: str | None,
                         dm_pings: bool | None, pictures: bool | None) -> Reply:
-        """Asked of `sessions.taps` (who may change what, the values allowed, all checked before
+        """Asked of `Sessions.handle` (who may change what, the values allowed, all checked before
         anything is saved); the settings shown as they are now (`drawing`)."""
         chat = chat_ref(interaction)
         asked = {Setting.CHAT_LANGUAGE: channel_language, Setting.CHAT_VARIANT: default_game,

@@ -63,7 +63,7 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
 
 def asker(interaction: discord.Interaction) -> Asker:
     """Who pressed or asked, where, and whether they manage the server (Discord says so in the
-    interaction itself): what `sessions.taps` needs to decide."""
+    interaction itself): what `Sessions.handle` needs to decide."""
     admin = is_admin(interaction)
 
     async def manages() -> bool:

@@ -1,4 +1,4 @@
-"""Button presses and menu choices: a typed tap, `sessions.taps`, and its reply drawn (`drawing`).
+"""Button presses and menu choices: a typed tap, `Sessions.handle`, and its reply drawn (`drawing`).
 
 Who is pressing comes from Discord's interaction, never from the custom id;
 what they ask for comes from a custom id a typed item parsed (`client.press_items`);

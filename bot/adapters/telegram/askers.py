@@ -1,4 +1,4 @@
-"""Who is tapping, as Telegram reports them: the facts `sessions.taps` asks for, and no decision.
+"""Who is tapping, as Telegram reports them: the facts `Sessions.handle` asks for, and no decision.
 
 Whether the user is one of the group's admins, or outside it, costs a request
 to Telegram: each is asked only when the sessions need it.

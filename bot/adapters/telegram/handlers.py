@@ -1,7 +1,7 @@
 """Commands, translated into sessions calls (button taps: `taps.py`).
 
 Who is asking always comes from Telegram's update; the sessions decide whether
-it is allowed (`sessions.taps` for what changes a chat's game).
+it is allowed (`Sessions.handle` for what changes a chat's game).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Button taps: decode the callback data, ask `sessions.taps`, draw its reply (`drawing`).
+"""Button taps: decode the callback data, ask `Sessions.handle`, draw its reply (`drawing`).
 
 Who is tapping always comes from Telegram's update (never from the button),
 what they ask for from callback data that `callbacks.decode` checked; the
