@@ -77,6 +77,11 @@ NEXT_MATCH_PAUSE = 3.0
 (and the front-end has shown it) before their next match deals them a hand."""
 
 
+class TournamentUntold(Exception):
+    """A front-end could not post a round's standings or the champion yet: still owed, posted
+    again at a later look."""
+
+
 class TournamentRefused(Exception):
     """A tournament request refused, changing nothing; `code` names why for the catalogue
     (`tournament.refused.<code>`), `detail` what the user typed where it helps."""
@@ -344,6 +349,16 @@ class Tournaments:
                 await self.advance(row.id)
         except Exception:
             log.exception("advancing after match %s failed; the next look does it", event.game_id)
+
+    async def look_forever(self, platform: str) -> None:
+        """`resume` `platform`'s tournaments every `LOOK_EVERY` seconds, until cancelled: what
+        each front-end runs beside its chats."""
+        while True:
+            try:
+                await self.resume(platform)
+            except Exception:
+                log.exception("looking at the %s tournaments failed; trying again", platform)
+            await asyncio.sleep(LOOK_EVERY)
 
     async def resume(self, platform: str | None = None) -> None:
         """Do every step the running tournaments are owed (after a restart, or a lost race); of

@@ -10,10 +10,9 @@ from functools import partial
 import pytest
 
 from bot.adapters.discord.identity import PLATFORM
-from bot.adapters.discord.tournament import TournamentUntold
 from bot.sessions import ChatRef
 from bot.sessions.ports import StorageFailed
-from bot.sessions.tournament_play import TournamentNews, view_of
+from bot.sessions.tournament_play import TournamentNews, TournamentUntold, view_of
 from bot.sessions.tournaments import Status
 
 from ..discord_helpers import World, play_to_end

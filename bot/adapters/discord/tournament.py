@@ -22,7 +22,7 @@ from ...render_tournament import news_head, tournament_text
 from ...sessions import ChatRef, Refused, Sessions, UserRef, language_of
 from ...sessions.options import VARIANTS
 from ...sessions.tap import Tap
-from ...sessions.tournament_play import LOOK_EVERY, TournamentNews, TournamentRefused
+from ...sessions.tournament_play import TournamentNews, TournamentRefused, TournamentUntold
 from ...sessions.tournaments import Status, TournamentView
 from ..common.failures import log_failure
 from .client import PressHandler, shows
@@ -190,25 +190,14 @@ class TournamentFront:
     # ---- the look for owed steps ------------------------------------------------
 
     def start(self) -> None:
-        self._looking = asyncio.create_task(self._look(), name="discord-tournaments")
-
-    async def _look(self) -> None:
-        while True:
-            try:
-                await self.sessions.tournaments.resume(PLATFORM)
-            except Exception:
-                log.exception("looking at the tournaments failed; trying again")
-            await asyncio.sleep(LOOK_EVERY)
+        self._looking = asyncio.create_task(self.sessions.tournaments.look_forever(PLATFORM),
+                                            name="discord-tournaments")
 
     async def stop(self) -> None:
         if self._looking is not None:
             self._looking.cancel()
             await asyncio.gather(self._looking, return_exceptions=True)
             self._looking = None
-
-
-class TournamentUntold(Exception):
-    """The standings or the champion could not be posted yet: still owed, posted again later."""
 
 
 def _answer(admin: bool) -> Callable[[], Awaitable[bool]]:

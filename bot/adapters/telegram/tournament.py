@@ -19,7 +19,7 @@ from ...engine import Variant
 from ...i18n import t
 from ...render_tournament import news_head, tournament_scene, tournament_text
 from ...sessions import ChatRef, Sessions
-from ...sessions.tournament_play import LOOK_EVERY, TournamentNews, TournamentRefused
+from ...sessions.tournament_play import TournamentNews, TournamentRefused, TournamentUntold
 from ...sessions.tournaments import Status, TournamentView
 from .askers import is_admin
 from .callbacks import shows_button
@@ -178,25 +178,14 @@ class TournamentFront:
             raise TournamentUntold(chat_id)
 
     def start(self) -> None:
-        self._looking = asyncio.create_task(self._look(), name="telegram-tournaments")
-
-    async def _look(self) -> None:
-        while True:
-            try:
-                await self.sessions.tournaments.resume(PLATFORM)
-            except Exception:
-                log.exception("looking at the tournaments failed; trying again")
-            await asyncio.sleep(LOOK_EVERY)
+        self._looking = asyncio.create_task(self.sessions.tournaments.look_forever(PLATFORM),
+                                            name="telegram-tournaments")
 
     async def stop(self) -> None:
         if self._looking is not None:
             self._looking.cancel()
             await asyncio.gather(self._looking, return_exceptions=True)
             self._looking = None
-
-
-class TournamentUntold(Exception):
-    """The standings or the champion could not be posted yet: still owed, posted again later."""
 
 
 def refusal(refused: TournamentRefused, lang: str) -> str:
