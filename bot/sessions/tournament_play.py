@@ -296,6 +296,24 @@ class Tournaments:
             out.append(Entrant(e["user"], e["name"], rating=rating.mu if rating else 0.0))
         return out
 
+    async def press(self, chat_ref: ChatRef, user: UserRef, tournament_id: str, action: str,
+                    admin: Callable[[], Awaitable[bool]] = _no) -> TournamentView:
+        """A button under the sign-up of tournament `tournament_id`: `join`, `leave`, `start` or
+        `cancel` (those two for its creator or an admin, as `start`); refused as `stale` for a
+        tournament that is no longer the chat's, or an action no button carries."""
+        current = await self.current(chat_ref)
+        if current is None or current.id != tournament_id:
+            raise TournamentRefused("stale")
+        if action == "join":
+            return await self.join(chat_ref, user)
+        if action == "leave":
+            return await self.leave(chat_ref, user)
+        if action == "start":
+            return await self.start(chat_ref, user, admin)
+        if action == "cancel":
+            return await self.cancel(chat_ref, user, admin)
+        raise TournamentRefused("stale")
+
     async def cancel(self, chat_ref: ChatRef, user: UserRef,
                      admin: Callable[[], Awaitable[bool]] = _no) -> TournamentView:
         """Stop the tournament, for its creator or one of the chat's admins (as `start`)."""
