@@ -41,7 +41,7 @@ from .records import ChatRow, DailyDeal, DailyRow, GameCancel, GameStatus, NewGa
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .seats import changed_options
-from .views import TableView, table_view
+from .views import TableView
 
 DAILY_VARIANT = Variant.SCOPA
 DAILY_TARGET = 11
@@ -195,10 +195,11 @@ class Daily:
             self.games.forget(dead.id)
             await self.bus.publish([ev.GameCancelled(**base(dead, home), by="")])
         row = await self.games.row(uow.created)
+        self.games.note_daily(row.id)
         self.games.keep(row, game)
         self.alarm.set(row.deadline, row.deadline_kind, row.warned)
         await self.bus.publish([ev.GameStarted(**base(row, home)), self.play.turn_event(home, row, game)])
-        return DailyStart(day.isoformat(), table_view(row, game), await self._yesterday(day))
+        return DailyStart(day.isoformat(), self.games.table(row, game), await self._yesterday(day))
 
     async def _deal(self, day: date, home: ChatRow, player: PlayerRow, thread: str,
                     asked_in: int) -> tuple[DailyDeal, Game]:

@@ -24,6 +24,7 @@ from .views import (
     SeatInfo,
     TableView,
     cancelled_by,
+    daily_of,
     game_summary,
     rule_options,
     seat_info,
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 
 _SKEWED_READS = 3
 """Times a game is read again when another process moved it on between two reads."""
+_DAILIES_KEPT = 4096
+"""Games whose being a deal of the day or not is kept in memory (the oldest forgotten first)."""
 
 Listener = Callable[[ev.Event], Awaitable[None]]
 
@@ -71,6 +74,7 @@ class Games:
                                           tuple[str, ...]]] = {}
         self._summaries: dict[int, tuple[GameRow, GameSummary]] = {}
         self._changing: dict[int, asyncio.Event] = {}
+        self._dailies: dict[int, bool] = {}
 
     def lock(self, key: int) -> asyncio.Lock:
         """The game's lock, alive while anyone holds or awaits it (then dropped, not kept per game)."""
@@ -117,6 +121,7 @@ class Games:
         while pending is not None:
             await pending.wait()
             pending = self._changing.get(game_id)
+        await self.is_daily(game_id)
         cached = self._cache.get(game_id)
         if cached is not None and not self.shared:
             return cached
@@ -132,6 +137,24 @@ class Games:
         if game is not None and row.status == GameStatus.RUNNING:
             self._cache[game_id] = (row, game)
         return row, game
+
+    async def is_daily(self, game_id: int) -> bool:
+        """Whether game `game_id` is a deal of the day (the store's claim): asked of the store
+        once per game, as it never changes, and kept for the views (`daily_known`)."""
+        known = self._dailies.get(game_id)
+        if known is None:
+            known = self._dailies[game_id] = await self.store.is_daily(game_id)
+            if len(self._dailies) > _DAILIES_KEPT:
+                del self._dailies[next(iter(self._dailies))]
+        return known
+
+    def daily_known(self, row: GameRow) -> str | None:
+        """The day whose deal of the day `row` is, as `is_daily` found it (None if not asked)."""
+        return daily_of(row, self._dailies.get(row.id, False))
+
+    def note_daily(self, game_id: int) -> None:
+        """Game `game_id` was just dealt as a deal of the day."""
+        self._dailies[game_id] = True
 
     def cached(self, game_id: int) -> Game | None:
         cached = self._cache.get(game_id)
@@ -197,7 +220,7 @@ class Games:
         if known is not None and known[0] is row and known[1] is game:
             return known[2]
         seats, names = self.seats_of(row, game)
-        view = table_view(row, game, seats=seats, names=names)
+        view = table_view(row, game, seats=seats, names=names, daily=self.daily_known(row))
         if row.status == GameStatus.RUNNING:
             self._tables[row.id] = (row, game, view)
         return view
@@ -210,7 +233,8 @@ class Games:
         by = cancelled_by(row)
         canceller = None if by is None else await self.store.get_player(by)
         summary = game_summary(row, await self.directory.chat_row(row.chat_id),
-                               None if canceller is None else canceller.display_name)
+                               None if canceller is None else canceller.display_name,
+                               await self.is_daily(row.id))
         if row.status == GameStatus.RUNNING and row.id in self._cache:
             self._summaries[row.id] = (row, summary)
         return summary

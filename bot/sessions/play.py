@@ -49,16 +49,12 @@ class Play:
         self.clock = clock
         self.computer_pace = computer_pace
         self.max_timeouts = max_timeouts
-        self._day_over: dict[int, float | None] = {}
         """Per game seen, when its day ends if it is a deal of the day (None: it is not)."""
 
     async def day_over(self, row: GameRow) -> float | None:
         """When game `row`'s day ends if it is a deal of the day, played with no clock until then
-        (None for any other game); asked of the store once per game, as that never changes."""
-        if row.id not in self._day_over:
-            daily = await self.store.is_daily(row.id)
-            self._day_over[row.id] = day_ends(utc_day(row.created_at)) if daily else None
-        return self._day_over[row.id]
+        (None for any other game; `Games.is_daily`)."""
+        return day_ends(utc_day(row.created_at)) if await self.games.is_daily(row.id) else None
 
     async def close_day(self, row: GameRow, game: Game) -> list[ev.Event]:
         """Close a deal of the day whose day ended before it did: cancelled as it stands, its
@@ -71,7 +67,6 @@ class Play:
             self.games.forget(row.id)
             return []
         self.games.forget(row.id)
-        self._day_over.pop(row.id, None)
         chat = await self.directory.chat_row(row.chat_id)
         return [ev.GameCancelled(**base(row, chat), by="", day_over=_day_of(row))]
 
@@ -201,7 +196,6 @@ class Play:
                      seats, state)
         if finished:
             self.games.forget(row.id)
-            self._day_over.pop(row.id, None)
         else:
             self.games.keep(row, game)
         play = outcome.play

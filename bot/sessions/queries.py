@@ -60,7 +60,7 @@ class Queries:
             raise Refused(Reason.NOT_IN_GAME)
         if game is None:
             raise Refused(Reason.NOT_IN_LOBBY)
-        return hand_view(row, game, seat.seat, self.games.max_timeouts)
+        return hand_view(row, game, seat.seat, self.games.max_timeouts, self.games.daily_known(row))
 
     async def game(self, game_id: int) -> GameSummary:
         row, _ = await self.games.load(game_id)

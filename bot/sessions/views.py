@@ -14,6 +14,7 @@ from typing import Any
 from ..engine import Card, Game, Move, RoundResult, Rules
 from ..engine.federal import draw_teams
 from ..engine.moves import table_order
+from .day import utc_day
 from .records import ChatRow, DeadlineKind, GameRow, GameStatus, PlayerRow, SeatRow
 from .refs import ChatRef
 
@@ -111,6 +112,10 @@ class GameSummary:
     seats: tuple[GameSeat, ...]
     cancelled_by: str | None = None
     """Who cancelled the game (`CANCELLED_BY`); None when nobody did (it closed on its own)."""
+    practice: bool = False
+    """A practice match (the lobby's option): it counts for no rating or board."""
+    daily: str | None = None
+    """The day (YYYY-MM-DD) whose deal of the day this game is; None for any other game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +205,8 @@ class TableView:
     """Under `federal` rules, the card each seat drew to form the teams (004 art. 3): (seat, card)."""
     practice: bool = False
     """A practice match: it counts for no rating or board, and the table says so."""
+    daily: str | None = None
+    """The day (YYYY-MM-DD) whose deal of the day this match is; None for any other match."""
 
     @property
     def finished(self) -> bool:
@@ -249,6 +256,8 @@ class HandView:
     """The match was cancelled (`finished` too): its hand says so rather than "over"."""
     played_for: PlayedFor | None = None
     """The computer played the player's last card for them, and why (`SeatInfo.played_for`)."""
+    daily: str | None = None
+    """The day (YYYY-MM-DD) whose deal of the day this match is; None for any other match."""
 
     def shown_plays(self, last: PlayLine | None) -> tuple[PlayLine, ...]:
         """The plays a hand shows: those since the player's last play, or, right after it (none
@@ -327,8 +336,9 @@ def lobby_view(row: GameRow, rules: Rules, turn_limit: int) -> LobbyView:
 
 def table_view(row: GameRow, game: Game, plays_shown: int = 4,
                seats: tuple[SeatInfo, ...] | None = None,
-               names: tuple[str, ...] | None = None) -> TableView:
-    """The public table; `seats` and `names` may be passed when already built for `row`."""
+               names: tuple[str, ...] | None = None, daily: str | None = None) -> TableView:
+    """The public table; `seats` and `names` may be passed when already built for `row`;
+    `daily`: the day whose deal of the day it is (`daily_of`)."""
     if seats is None:
         seats = tuple(seat_info(s, row.seats) for s in row.seats)
     if names is None:
@@ -347,7 +357,7 @@ def table_view(row: GameRow, game: Game, plays_shown: int = 4,
         tuple(game.table), len(game.stock), tuple([len(h) for h in game.hands]),
         tuple([len(c) for c in game.captured]) if shown else (), tuple(game.scope), tuple(game.totals),
         lines, game.results[-1] if game.results else None, game.winner, _clock_of(row), shown,
-        team_draw(row, game), game.rules.practice)
+        team_draw(row, game), game.rules.practice, daily)
 
 
 def _clock_of(row: GameRow) -> float | None:
@@ -396,7 +406,9 @@ def since_turn(row: GameRow, game: Game, seat: int) -> tuple[PlayLine, ...]:
                  for p in plays[last + 1:])
 
 
-def hand_view(row: GameRow, game: Game, seat: int, max_timeouts: int = MAX_TIMEOUTS) -> HandView:
+def hand_view(row: GameRow, game: Game, seat: int, max_timeouts: int = MAX_TIMEOUTS,
+              daily: str | None = None) -> HandView:
+    """`seat`'s hand; `daily`: the day whose deal of the day it is (`daily_of`)."""
     hand = tuple(sorted(game.hands[seat], key=table_order))
     grouped: dict[Card, list[Move]] = {}
     for move in game.legal_moves(seat):
@@ -415,12 +427,12 @@ def hand_view(row: GameRow, game: Game, seat: int, max_timeouts: int = MAX_TIMEO
     if not game.hand_visible(seat):
         return HandView(row.id, game.version, seat, row.deck_style, (), tuple(game.table), False, (),
                         not running, False, face_down=len(hand), first_hand=first, waiting_for=waiting_for,
-                        since_turn=recent, cancelled=row.status == GameStatus.CANCELLED,
-                        played_for=for_them)
+                        practice=game.rules.practice, since_turn=recent,
+                        cancelled=row.status == GameStatus.CANCELLED, played_for=for_them, daily=daily)
     return HandView(row.id, game.version, seat, row.deck_style, hand, tuple(game.table),
                     my_turn, choices, not running, my_turn and game.may_declare(seat), first_hand=first,
                     waiting_for=waiting_for, practice=game.rules.practice, since_turn=recent,
-                    cancelled=row.status == GameStatus.CANCELLED, played_for=for_them)
+                    cancelled=row.status == GameStatus.CANCELLED, played_for=for_them, daily=daily)
 
 
 def player_profile(row: PlayerRow) -> PlayerProfile:
@@ -437,14 +449,27 @@ def chat_settings(row: ChatRow) -> ChatSettings:
     return ChatSettings(chat_ref(row), row.language, row.turn_limit, dict(row.defaults))
 
 
-def game_summary(row: GameRow, chat: ChatRow, cancelled_by: str | None = None) -> GameSummary:
-    """The summary of `row`; `cancelled_by`: the name of who cancelled it (`CANCELLED_BY`)."""
+def game_summary(row: GameRow, chat: ChatRow, cancelled_by: str | None = None,
+                 daily: bool = False) -> GameSummary:
+    """The summary of `row`; `cancelled_by`: the name of who cancelled it (`CANCELLED_BY`);
+    `daily`: whether it is a deal of the day (the store's claim)."""
     seats = tuple(GameSeat(s.seat, None if s.is_computer or s.player is None else player_profile(s.player),
                            s.computer_level, s.ready, s.autoplay) for s in row.seats)
     return GameSummary(row.id, replace(chat_ref(chat), thread=row.thread or None),
                        GameStatus(row.status), row.variant, rule_options(row),
                        row.deck_style, row.version, row.creator_id, row.state is not None, seats,
-                       cancelled_by)
+                       cancelled_by, is_practice(row), daily_of(row, daily))
+
+
+def is_practice(row: GameRow) -> bool:
+    """Whether `row` is a practice match, as its options say (`options.PRACTICE`)."""
+    return "practice" in row.options and Rules.from_options(row.variant, rule_options(row)).practice
+
+
+def daily_of(row: GameRow, daily: bool) -> str | None:
+    """The day (UTC, YYYY-MM-DD) whose deal of the day `row` is, when it is one (`daily`, as the
+    store's claim says): the day it was dealt on."""
+    return utc_day(row.created_at).isoformat() if daily else None
 
 
 def rule_options(row: GameRow) -> dict[str, Any]:
