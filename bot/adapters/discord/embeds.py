@@ -48,7 +48,11 @@ def lobby_embed(view: LobbyView, lang: str) -> discord.Embed:
 
 
 def table_embed(view: TableView, lang: str, now: float, autoplay: tuple[str, ...] = ()) -> discord.Embed:
+    """The table in words, saying when the turn timer made the last play (`TableView.timed_out`)."""
     text = table_text(view, lang, now)
+    if view.timed_out and not view.finished:
+        last = next(play for play in reversed(view.last_plays) if not play.leftover)
+        text += "\n" + t(lang, "play.timed_out_note", name=last.name)
     for name in autoplay:
         text += "\n" + t(lang, "discord.table.autoplay", name=name)
     return text_embed(text, OVER if view.finished else TABLE)
@@ -67,13 +71,16 @@ def hand_embed(view: HandView, lang: str, variant: str, prompt: HandPrompt = PLA
                legend: str | None = None) -> discord.Embed:
     """The hand's text; the cards a compulsory capture bars; while declaring fuori with a card,
     what each of its plays would mean now; the card legend in the footer when given. Under the
-    title, the plays made since the player's last turn (`HandView.since_turn`)."""
+    title, the plays made since the player's last turn (`HandView.since_turn`), and whether the
+    computer played the player's last card for them (`HandView.played_for`)."""
     text = hand_text(view, lang, variant)
-    if view.since_turn and not view.finished:
+    told = [t(lang, "hand.since_turn"), *("• " + play_line_of(play, lang, view.deck_style, variant)
+                                           for play in view.since_turn)] if view.since_turn else []
+    if view.played_for is not None:
+        told.append(t(lang, "discord.hand.played_for_you"))
+    if told and not view.finished:
         title, _, rest = text.partition("\n")
-        plays = [t(lang, "hand.since_turn"), *("• " + play_line_of(play, lang, view.deck_style, variant)
-                                                for play in view.since_turn)]
-        text = "\n".join([title, *plays, rest])
+        text = "\n".join([title, *told, rest])
     if autoplay and not view.finished:
         text += "\n" + t(lang, "discord.hand.autoplay")
     else:
