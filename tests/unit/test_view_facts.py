@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 from bot.sessions import ChatRef, Sessions, UserRef
 
-from ..sessions_helpers import ALICE, BOB, CHAT, FakeClock, open_memory_sessions, start_duel
+from ..sessions_helpers import ALICE, BOB, CHAT, FakeClock, open_memory_sessions, open_sessions, start_duel
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC).timestamp()
 
@@ -46,3 +47,18 @@ async def test_a_deal_of_the_day_names_its_day_in_every_view_from_the_start() ->
     assert await facts(sessions, start.table.game_id, ALICE) == {(False, "2026-11-25")}
     again = await sessions.daily(CHAT, private(ALICE), ALICE)
     assert again.resumed and again.table.daily == "2026-11-25"
+
+
+async def test_after_a_restart_the_deal_of_the_day_still_names_its_day_and_a_practice_match_says_so(
+        tmp_path: Path) -> None:
+    clock = FakeClock(NOON)
+    sessions = await open_sessions(tmp_path / "facts.db", clock)
+    daily = (await sessions.daily(CHAT, private(ALICE), ALICE)).table.game_id
+    practice = await start_duel(sessions, options={"practice": "on"})
+    await sessions.close()
+    again = await open_sessions(tmp_path / "facts.db", clock)
+    try:
+        assert await facts(again, daily, ALICE) == {(False, "2026-11-25")}
+        assert await facts(again, practice, BOB) == {(True, None)}
+    finally:
+        await again.close()
