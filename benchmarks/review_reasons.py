@@ -41,7 +41,7 @@ from bot.ai.review import (
 )
 from bot.ai.review.facts import reason
 from bot.ai.review.replay import turns
-from bot.render_review import reason_text
+from bot.render.review import reason_text
 from bot.simulate import simulate
 
 COSTLY = 0.3

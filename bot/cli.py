@@ -52,7 +52,7 @@ def _play(args: argparse.Namespace) -> int:
     from .adapters.terminal import TerminalGame
     from .app import open_sessions
     from .i18n import t
-    from .render import refusal_text
+    from .render.words import refusal_text
     from .sessions import Refused
 
     rules = parse_rule_pairs(args.rule)
@@ -385,7 +385,7 @@ def _review(args: argparse.Namespace) -> int:
 
     from .ai.review import RecordError, read_records, review_match
     from .i18n import t
-    from .render_review import review_text
+    from .render.review import review_text
 
     try:
         with open(args.record, encoding="utf-8") as file:

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from ..ai.review import GradedPlay, Review
 from ..engine import Card, Move
 from ..i18n import t
-from ..render_review import play_number, play_words
+from ..render.review import play_number, play_words
 from .cards import card_height, card_image
 from .fan import Row, lay, row
 from .felt import GOLD, MUTED, PANEL, felt, glow, write

@@ -40,7 +40,7 @@ class SeasonLine:
 
 @dataclass(frozen=True, slots=True)
 class SeasonScene:
-    """What the picture shows of a season's standings (`render_season.season_scene`), its names as
+    """What the picture shows of a season's standings (`render.season.season_scene`), its names as
     players read them: plain and hashable, so an unchanged board is drawn once."""
 
     month: date

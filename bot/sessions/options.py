@@ -81,7 +81,7 @@ terminal game, where only one person plays against the computers."""
 DECK_STYLES: tuple[str, ...] = ("napoletane", "piacentine", "siciliane", "trevisane", "bergamasche",
                                 "french", "spanish")
 """The decks a lobby offers, in the order menus list them: each is drawn by `bot.pictures` and
-written with its own suit signs by `bot.render`."""
+written with its own suit signs by `bot.render.words`."""
 
 ON_OFF = ("on", "off")
 

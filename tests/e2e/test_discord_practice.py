@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bot.adapters.discord.identity import PLATFORM
-from bot.render import refusal_text
-from bot.render_review import move_phrase
+from bot.render.review import move_phrase
+from bot.render.words import refusal_text
 from bot.sessions import Reason, Refused, UserRef
 
 from ..discord_helpers import World, lobby_message, mover, open_game, play_until, started_duel, table_message

@@ -11,7 +11,7 @@ import pytest
 
 from bot.adapters.discord.identity import PLATFORM
 from bot.ai.review import Review
-from bot.render import move_label
+from bot.render.words import move_label
 from bot.sessions import ChatRef, UserRef
 
 from ..discord_helpers import World, play_to_end, started_duel

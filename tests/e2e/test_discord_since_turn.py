@@ -3,7 +3,7 @@ player's last one, the partner's among them."""
 
 from __future__ import annotations
 
-from bot.render import play_line_of
+from bot.render.words import play_line_of
 
 from ..discord_helpers import HAND, World, lobby_message, open_game, ready_to_play, table_message
 

@@ -3,7 +3,7 @@ that says why in the words Telegram uses too."""
 
 from __future__ import annotations
 
-from bot.render import blocked_text, card_legend, refusal_text
+from bot.render.words import blocked_text, card_legend, refusal_text
 from bot.sessions import UserRef
 from bot.sessions.interaction import blocked_cards
 

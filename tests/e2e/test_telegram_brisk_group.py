@@ -13,7 +13,7 @@ import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
 from bot.adapters.telegram.recap import compact
-from bot.render import play_line_of
+from bot.render.words import play_line_of
 from bot.sessions import ChatRef, RecapLine, Sessions, TableView
 from bot.sessions.recap import match_plays
 from bot.sessions.views import PlayLine, seat_name

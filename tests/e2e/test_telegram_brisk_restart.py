@@ -14,7 +14,7 @@ import pytest
 from bot.adapters.telegram.identity import PLATFORM
 from bot.adapters.telegram.recap import compact
 from bot.app import open_sessions
-from bot.render import play_line_of
+from bot.render.words import play_line_of
 from bot.sessions import ChatRef
 
 from ..fakes.telegram_server import FakeTelegramServer

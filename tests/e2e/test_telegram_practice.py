@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
-from bot.render_review import move_phrase
+from bot.render.review import move_phrase
 from bot.sessions import ChatRef, UserRef
 
 from ..fakes.telegram_server import FakeChat, FakeMessage, FakeTelegramServer, FakeUser

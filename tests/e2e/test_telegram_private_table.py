@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
-from bot.render import play_line_of
+from bot.render.words import play_line_of
 from bot.sessions import ChatRef
 
 from ..fakes.telegram_server import FakeTelegramServer, FakeUser

@@ -12,7 +12,7 @@ import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
 from bot.ai.review import Review
-from bot.render import move_label
+from bot.render.words import move_label
 from bot.sessions import ChatRef, UserRef
 
 from ..fakes.telegram_server import FakeMessage

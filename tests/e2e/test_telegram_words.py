@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
-from bot.render import blocked_text, refusal_text
+from bot.render.words import blocked_text, refusal_text
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.interaction import blocked_cards
 

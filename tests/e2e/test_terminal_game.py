@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.adapters.terminal import TerminalGame
 from bot.engine import DECK, Card, Move, RoundResult, SideScore, SideTally
-from bot.render_counts import round_counts_text
+from bot.render.counts import round_counts_text
 from bot.sessions import CardChoice, HandView, MovePlayed, RoundEnded, Sessions
 
 from ..sessions_helpers import FakeClock, open_sessions

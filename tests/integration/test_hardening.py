@@ -9,8 +9,8 @@ import pytest
 
 from bot.app import FRONT_ENDS, Settings, serve
 from bot.failures import FatalError
-from bot.render import failure_text, refusal_text
-from bot.render_round import breakdown_text
+from bot.render.round import breakdown_text
+from bot.render.words import failure_text, refusal_text
 from bot.sessions import AchievementsEarned, LobbyUpdated, MatchEnded, Reason, Refused, RoundEnded, Sessions
 from bot.sessions.lobby import WAITING_SEAT
 from bot.sessions.ports import StorageFailed

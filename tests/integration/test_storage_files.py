@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import failure_text
+from bot.render.words import failure_text
 from bot.sessions import ChatRef, Sessions
 from bot.sessions.ports import StorageFailed
 

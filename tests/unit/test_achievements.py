@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.render_boards import achievements_line, stats_text
+from bot.render.boards import achievements_line, stats_text
 from bot.sessions import AchievementsEarned, ChatRef
 from bot.sessions.feats import Feat, Tally, earned, seat_facts, tally
 from bot.sessions.records import MatchKind, PlayedMatch

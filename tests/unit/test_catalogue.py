@@ -15,9 +15,9 @@ from bot.engine import RoundResult, Rules, SideScore, SideTally
 from bot.engine.rules import HOUSE_RULES, Variant
 from bot.i18n import LANGUAGES, catalogue, fill, forms, placeholders, plural_category, t
 from bot.i18n.euphony import euphonic
-from bot.render import newgame_help, rules_text
-from bot.render_boards import leaderboard_text
-from bot.render_round import match_text, round_caption
+from bot.render.boards import leaderboard_text
+from bot.render.round import match_text, round_caption
+from bot.render.words import newgame_help, rules_text
 from bot.sessions import MatchEnded, RoundEnded
 
 NAMES = ("Anna", "Andrea", "Alessia", "Elena", "Emma", "Ètore", "Marco", "Ugo", "Ottavio", "Ines",

@@ -11,7 +11,7 @@ from babel.numbers import format_decimal
 
 from bot.engine.record import parse_records
 from bot.pictures.tournament import StandingsScene
-from bot.render_tournament import tournament_picture, tournament_scene, tournament_text
+from bot.render.tournament import tournament_picture, tournament_scene, tournament_text
 from bot.sessions import Sessions
 from bot.sessions.duplicate import Holding, board_seed, compare, turned
 from bot.sessions.tournament_play import TournamentRefused, view_of

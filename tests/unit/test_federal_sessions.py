@@ -5,8 +5,8 @@ teams drawn at the start, and the kind of win of a match to 8."""
 from __future__ import annotations
 
 from bot.engine.federal import draw_teams
-from bot.render import hand_text, lobby_text, rules_text, table_text
-from bot.render_round import match_text
+from bot.render.round import match_text
+from bot.render.words import hand_text, lobby_text, rules_text, table_text
 from bot.sessions import MatchEnded, Sessions
 
 from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, DINO, open_memory_sessions, play_to_end, recorded

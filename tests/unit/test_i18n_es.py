@@ -10,8 +10,8 @@ import pytest
 
 from bot.engine import Game, Rules
 from bot.i18n import LANGUAGES, catalogue, forms, language_of, placeholders, t
-from bot.render import refusal_text, rules_text, table_text
-from bot.render_round import breakdown_text
+from bot.render.round import breakdown_text
+from bot.render.words import refusal_text, rules_text, table_text
 from bot.sessions import Reason, Refused, RoundEnded
 from bot.sessions.views import table_view
 from bot.storage import GameRow, SeatRow

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from bot.engine import Game
 from bot.i18n import catalogue, placeholders, t
-from bot.render import display_width, lobby_text, move_label, table_text
-from bot.render_round import breakdown_text
+from bot.render.round import breakdown_text
+from bot.render.words import display_width, lobby_text, move_label, table_text
 from bot.sessions import RoundEnded
 from bot.sessions.views import LobbyView, SeatInfo, table_view
 from bot.storage import GameRow, SeatRow
@@ -33,7 +33,7 @@ def test_every_catalogue_key_used_in_code_exists() -> None:
 
 def test_every_house_rule_and_round_limit_has_a_label() -> None:
     from bot.engine.rules import HOUSE_RULES, ROUND_LIMITS_OFFERED
-    from bot.render import house_rule_label, round_limit_label
+    from bot.render.words import house_rule_label, round_limit_label
 
     names = {name for names in HOUSE_RULES.values() for name in names}
     for lang in ("it", "en"):
@@ -45,7 +45,7 @@ def test_every_house_rule_and_round_limit_has_a_label() -> None:
 
 def test_rules_explain_the_house_rules_in_effect_and_only_those() -> None:
     from bot.engine import Rules
-    from bot.render import rules_text
+    from bot.render.words import rules_text
 
     scopone = Rules.from_options("scopone", {"fuori": "on", "round_limit": "3", "must_capture": "off"})
     text = rules_text("scopone", scopone, "en")

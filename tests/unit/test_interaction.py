@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render import refusal_text
+from bot.render.words import refusal_text
 from bot.sessions import ChatRef, Reason, Refused
 from bot.sessions import interaction as taps
 from bot.sessions.interaction import HandMode, HandPrompt, blocked_cards

@@ -10,7 +10,7 @@ import regex
 
 from bot.pictures import table_picture, table_scene
 from bot.pictures.text import printable
-from bot.render import score_text
+from bot.render.words import score_text
 from bot.sessions import ChatRef, UserRef
 from bot.sessions.names import FSI, NAME_MOST, PDI, clipped, shown_name
 

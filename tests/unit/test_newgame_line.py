@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import LANGUAGES
-from bot.render import newgame_help, refusal_text
+from bot.render.words import newgame_help, refusal_text
 from bot.sessions import ChatRef, Reason, Refused, UserRef
 from bot.sessions.newgame_line import checked_options, line_keys, read_newgame_line
 from bot.sessions.options import TARGET, options_for

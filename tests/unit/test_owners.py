@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render_owners import notice_text, owner_text
+from bot.render.owners import notice_text, owner_text
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.owners import BotStatus, parse_owners
 from bot.sessions.ports import NoticeDelivery

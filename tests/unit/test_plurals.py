@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import LANGUAGES, PLURAL_CATEGORIES, catalogue, forms, plural_category, t, tn
-from bot.render_boards import leaderboard_text, stats_text
+from bot.render.boards import leaderboard_text, stats_text
 from bot.sessions import LeaderboardLine
 
 PLURALS = sorted({key for lang in LANGUAGES for key, entry in catalogue(lang).items()

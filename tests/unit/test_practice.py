@@ -11,7 +11,7 @@ from bot.adapters.discord.custom_ids import CODEC as DISCORD
 from bot.adapters.telegram.callbacks import CODEC as TELEGRAM
 from bot.adapters.telegram.keyboards import hand_keyboard, lobby_keyboard
 from bot.ai.review import Fault, hint
-from bot.render_review import hint_text
+from bot.render.review import hint_text
 from bot.sessions import ChatRef, Reason, Refused, Sessions
 from bot.sessions import interaction as taps
 from bot.sessions.options import VARIANTS, options_for, parse

@@ -3,8 +3,8 @@ long, what an erasure does to each kind of open game, and that erasing twice cha
 
 from __future__ import annotations
 
-from bot.render_boards import leaderboard_text
-from bot.render_daily import yesterday_text
+from bot.render.boards import leaderboard_text
+from bot.render.daily import yesterday_text
 from bot.sessions import ChatRef, LeaderboardLine, UserRef
 from bot.sessions.daily import DailyLine
 from bot.sessions.ports import ERASED_NAME

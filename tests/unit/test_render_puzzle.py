@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from bot.ai.review import Fault, GradedPlay, Reason
 from bot.engine import Card, Move
-from bot.render_puzzle import answer_text, position_text, puzzle_text
-from bot.render_review import move_phrase, reason_text
+from bot.render.puzzle import answer_text, position_text, puzzle_text
+from bot.render.review import move_phrase, reason_text
 from bot.sessions.puzzles import Puzzle, PuzzleAnswer
 
 TAKE = Move(Card.parse("7D"), (Card.parse("7C"),))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine import Card, Move
-from bot.render_replay import step_buttons, step_caption, step_text
+from bot.render.replay import step_buttons, step_caption, step_text
 from bot.sessions import ReplayStep
 
 

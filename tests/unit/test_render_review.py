@@ -9,7 +9,7 @@ import pytest
 from bot.ai.review import Fault, GradedPlay, Reason, Review
 from bot.engine import Card, Move
 from bot.i18n import LANGUAGES, catalogue, forms
-from bot.render_review import (
+from bot.render.review import (
     accuracy_help,
     costly_line,
     loss_text,

@@ -26,9 +26,9 @@ from bot.ai.review import Reason as Fact
 from bot.ai.review.hint import Hint
 from bot.engine import Card, Move
 from bot.i18n import t
-from bot.render import refusal_text
-from bot.render_daily import daily_started_text
-from bot.render_review import hint_text
+from bot.render.daily import daily_started_text
+from bot.render.review import hint_text
+from bot.render.words import refusal_text
 from bot.sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import DailyOffer, DailyStart
 from bot.sessions.hints import PracticeHint

@@ -215,7 +215,7 @@ def test_a_record_without_a_seed_is_replayed_from_its_deals() -> None:
 
 
 def test_the_reasons_read_in_each_language() -> None:
-    from bot.render_review import accuracy_help, accuracy_line, reason_text
+    from bot.render.review import accuracy_help, accuracy_line, reason_text
 
     missed = review_match_of(position("5D 2B 9B", "1S 8C 10D", "2S 3C", fill=24), move("2B:2S")).plays[0]
     left = review_match_of(position("1B 8S", "3C 9D", "2B"), move("1B")).plays[0]

@@ -12,7 +12,7 @@ import pytest
 from bot.ai.review import Fault, GradedPlay, Reason, Review
 from bot.ai.review.facts import reason
 from bot.engine import DECK, Card, Game, Move, Play, Rules, Seating, SeatView, Variant
-from bot.render_review import reason_text
+from bot.render.review import reason_text
 
 from .test_review import move
 from .test_review_hints import scopone

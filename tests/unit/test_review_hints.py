@@ -10,7 +10,7 @@ from bot.ai.review import Fault, hint
 from bot.ai.review.facts import reason
 from bot.engine import DECK, Card, Game, Play, Rules, Seating, SeatView, Variant
 from bot.i18n import t
-from bot.render_review import hint_text
+from bot.render.review import hint_text
 from bot.sessions import Reason, Refused, Sessions
 from bot.sessions import interaction as taps
 

@@ -9,7 +9,7 @@ from bot.ai.review.facts import reason
 from bot.ai.review.grade import NOISE, Grade
 from bot.ai.review.replay import Turn
 from bot.engine import Card
-from bot.render_review import reason_text
+from bot.render.review import reason_text
 
 from .test_review import cards, move, position, records
 
@@ -114,7 +114,7 @@ def test_a_card_laid_where_the_next_player_takes_it_is_named_with_the_rank_that_
 
 def test_a_hint_between_two_moves_worth_the_same_says_either_will_do() -> None:
     from bot.ai.review import hint
-    from bot.render_review import hint_text
+    from bot.render.review import hint_text
 
     view = position("8C 8S", "1S 9C 10D", "1B 5D", fill=20)
     given = hint((view, "same", 24))

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from bot.pictures.season import WIDTH, season_picture
-from bot.render_season import closed_text, history_text, season_scene, season_text, unknown_player_text
+from bot.render.season import closed_text, history_text, season_scene, season_text, unknown_player_text
 from bot.sessions.ports import ERASED_NAME
 from bot.sessions.refs import ChatRef
 from bot.sessions.seasons import (

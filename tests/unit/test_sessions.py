@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from bot.render import lobby_text, refusal_text, table_text
-from bot.render_round import breakdown_text
+from bot.render.round import breakdown_text
+from bot.render.words import lobby_text, refusal_text, table_text
 from bot.sessions import (
     ChatRef,
     GameCancelled,

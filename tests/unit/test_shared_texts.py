@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from bot.engine import Card, Game, Move
 from bot.pictures import last_play_of, table_scene
-from bot.render import (
+from bot.render.boards import leaderboard_text, stats_text
+from bot.render.round import breakdown_text, match_text, monospace_table
+from bot.render.words import (
     card_legend,
     display_width,
     hand_text,
@@ -17,8 +19,6 @@ from bot.render import (
     sweep_count,
     table_text,
 )
-from bot.render_boards import leaderboard_text, stats_text
-from bot.render_round import breakdown_text, match_text, monospace_table
 from bot.sessions import LeaderboardLine, MatchEnded, MovePlayed, Reason, Refused, RoundEnded
 
 from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, DINO, open_memory_sessions, play_to_end, recorded
@@ -199,7 +199,7 @@ async def test_the_last_table_of_a_match_says_who_took_the_cards_left() -> None:
 
 def test_every_deck_offered_is_drawn_and_written_with_its_own_signs() -> None:
     from bot.pictures import Style
-    from bot.render import SUIT_SIGNS, card_label, refusal_text
+    from bot.render.words import SUIT_SIGNS, card_label, refusal_text
     from bot.sessions.options import DECK_STYLES
 
     assert set(DECK_STYLES) == set(SUIT_SIGNS) == {style.value for style in Style}

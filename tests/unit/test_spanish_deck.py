@@ -11,7 +11,7 @@ from bot.adapters.discord.components import lobby_components
 from bot.engine import DECK, Card
 from bot.pictures import Style
 from bot.pictures.cards import card_image, rank_label
-from bot.render import card_legend, cards_text
+from bot.render.words import card_legend, cards_text
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.options import DECK_STYLES, PLAYER_RANGE, VARIANTS, options_for
 

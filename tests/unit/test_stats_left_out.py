@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.render_boards import stats_text
+from bot.render.boards import stats_text
 
 NOTHING_COUNTED = {"games": 0, "wins": 0, "scope": 0, "points": 0, "ratings": {}}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.adapters.telegram.markup import table_caption, table_html
 from bot.adapters.telegram.recap import earlier_lines
-from bot.render import play_line_of
+from bot.render.words import play_line_of
 from bot.sessions import Sessions, UserRef
 
 from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, DINO, open_memory_sessions

@@ -16,7 +16,7 @@ from bot.pictures.tournament import (
     standings_picture,
     standings_plan,
 )
-from bot.render_tournament import bracket_scene, standings_scene, tournament_picture
+from bot.render.tournament import bracket_scene, standings_scene, tournament_picture
 from bot.sessions.tournaments import Entrant, Format, Pairing, Round, StandingRow, Status, TournamentView
 
 LONG = "Bartolomeo Giovannangeli di Castellammare"

@@ -4,7 +4,7 @@ stored and told once of two processes."""
 
 from __future__ import annotations
 
-from bot.render_tournament import news_head
+from bot.render.tournament import news_head
 from bot.sessions import Sessions, UserRef
 from bot.sessions.feats import Feat
 from bot.sessions.tournament_play import TournamentNews

@@ -14,7 +14,7 @@ import discord
 from discord import ui
 
 from ...i18n import t
-from ...render import (
+from ...render.words import (
     card_label,
     house_rule_label,
     may_choose_partners,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...i18n import t
-from ...render_daily import daily_offer_text
+from ...render.daily import daily_offer_text
 from ...sessions import ChatRef, DailyOffer, UserRef
 from ...sessions.tap import Action, Tap
 from .components import Style, button, layout

@@ -13,9 +13,9 @@ from typing import assert_never
 import discord
 
 from ...i18n import t
-from ...render import refusal_text, turn_limit_text
-from ...render_daily import daily_started_text
-from ...render_review import asked_key, hint_text
+from ...render.daily import daily_started_text
+from ...render.review import asked_key, hint_text
+from ...render.words import refusal_text, turn_limit_text
 from ...sessions import ChatRef, MatchReview, Reason, Refused, ReplayStep, Sessions
 from ...sessions.daily import DailyOffer, DailyStart
 from ...sessions.hints import PracticeHint

@@ -10,7 +10,9 @@ import discord
 
 from ...engine import Move
 from ...i18n import t, tn
-from ...render import (
+from ...render.counts import round_counts_text
+from ...render.round import breakdown_rows, breakdown_table, fuori_line, match_text, round_caption
+from ...render.words import (
     blocked_text,
     card_label,
     hand_text,
@@ -19,8 +21,6 @@ from ...render import (
     play_line_of,
     table_text,
 )
-from ...render_counts import round_counts_text
-from ...render_round import breakdown_rows, breakdown_table, fuori_line, match_text, round_caption
 from ...sessions import HandView, LobbyView, MatchEnded, RoundEnded, TableView
 from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 

@@ -15,10 +15,10 @@ from typing import Any
 import discord
 
 from ...i18n import t
-from ...render import card_legend, failure_text, newgame_help, refusal_text, rules_text
-from ...render_boards import leaderboard_text, stats_text
-from ...render_daily import daily_board_text
-from ...render_review import accuracy_help
+from ...render.boards import leaderboard_text, stats_text
+from ...render.daily import daily_board_text
+from ...render.review import accuracy_help
+from ...render.words import card_legend, failure_text, newgame_help, refusal_text, rules_text
 from ...sessions import (
     ChatRef,
     ChatSettings,

@@ -17,7 +17,7 @@ from functools import partial
 import discord
 from discord import ui
 
-from ...render import card_legend
+from ...render.words import card_legend
 from ...sessions import HandView, Refused, Sessions, UserRef
 from ...sessions.interaction import NO_FUORI, PLAIN, HandPrompt, fuori_preview
 from .components import hand_components

@@ -9,7 +9,7 @@ import logging
 
 import discord
 
-from ...render_owners import notice_text, owner_text
+from ...render.owners import notice_text, owner_text
 from ...sessions import Sessions, UserRef
 from ...sessions.ports import NoticeDelivery
 from .identity import PLATFORM

@@ -37,7 +37,7 @@ from ...pictures import (
 )
 from ...pictures.puzzle import PuzzleScene, puzzle_picture
 from ...pictures.season import SeasonScene, season_picture
-from ...render_tournament import tournament_picture, tournament_scene
+from ...render.tournament import tournament_picture, tournament_scene
 from ...sessions import ChatRef, HandView, Sessions, TableView
 from ...sessions.tournaments import TournamentView
 from .identity import PLATFORM

@@ -26,9 +26,9 @@ from ... import metrics
 from ...engine import Rules
 from ...i18n import t, tn
 from ...pictures import round_scene_of, table_scene
-from ...render_boards import achievements_line
-from ...render_daily import daily_unfinished_text
-from ...render_review import accuracy_line
+from ...render.boards import achievements_line
+from ...render.daily import daily_unfinished_text
+from ...render.review import accuracy_line
 from ...sessions import (
     AchievementsEarned,
     ChatRef,

@@ -15,7 +15,7 @@ import discord
 
 from ... import metrics
 from ...i18n import t
-from ...render import failure_text, refusal_text
+from ...render.words import failure_text, refusal_text
 from ...sessions import Reason, Refused, Sessions, language_of
 from ...sessions.commands import AnswerDaily
 from ...sessions.replies import Refusal

@@ -13,7 +13,7 @@ from discord import ui
 
 from ...i18n import t
 from ...pictures.puzzle import puzzle_scene
-from ...render_puzzle import answer_label, answer_text, position_text, puzzle_text
+from ...render.puzzle import answer_label, answer_text, position_text, puzzle_text
 from ...sessions.puzzles import Puzzle, PuzzleAnswer
 from .components import PER_ROW, ROWS, button, layout
 from .custom_ids import Action, Press

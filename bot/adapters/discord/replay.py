@@ -13,7 +13,7 @@ from discord import ButtonStyle, ui
 
 from ...i18n import t
 from ...pictures import photo_bytes, replay_picture
-from ...render_replay import step_buttons, step_caption, step_scene
+from ...render.replay import step_buttons, step_caption, step_scene
 from ...sessions import ReplayStep
 from .components import button, layout
 from .custom_ids import Action, Press

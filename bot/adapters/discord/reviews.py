@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...i18n import t
 from ...pictures import review_scene
-from ...render_review import costly_line, personal_review_text
+from ...render.review import costly_line, personal_review_text
 from ...sessions import MatchReview
 from .components import layout
 from .embeds import text_embed

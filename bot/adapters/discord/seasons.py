@@ -8,7 +8,7 @@ import logging
 
 import discord
 
-from ...render_season import (
+from ...render.season import (
     closed_text,
     history_text,
     season_caption,

@@ -17,8 +17,8 @@ import discord
 from discord import ui
 
 from ...i18n import t
-from ...render import failure_text, refusal_text
-from ...render_tournament import news_head, tournament_text
+from ...render.tournament import news_head, tournament_text
+from ...render.words import failure_text, refusal_text
 from ...sessions import ChatRef, Refused, Sessions, UserRef, language_of
 from ...sessions.options import VARIANTS
 from ...sessions.tap import Tap

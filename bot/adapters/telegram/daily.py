@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from ...i18n import t
-from ...render_daily import daily_done_text, daily_offer_text, daily_unfinished_text
+from ...render.daily import daily_done_text, daily_offer_text, daily_unfinished_text
 from ...sessions import DailyOffer, GameCancelled, MatchEnded
 from ...sessions.tap import Action, Tap
 from .keyboards import Keyboard, tap

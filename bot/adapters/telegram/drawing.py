@@ -16,9 +16,9 @@ from typing import assert_never
 from telegram import CallbackQuery, Message
 
 from ...i18n import t
-from ...render import refusal_text
-from ...render_daily import daily_playing_text, daily_started_text
-from ...render_review import asked_key, hint_text
+from ...render.daily import daily_playing_text, daily_started_text
+from ...render.review import asked_key, hint_text
+from ...render.words import refusal_text
 from ...sessions import ChatRef, DailyStart, MatchReview, ReplayStep, ReviewAsked, Sessions
 from ...sessions.daily import DailyOffer
 from ...sessions.hints import PracticeHint

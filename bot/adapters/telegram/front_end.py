@@ -17,7 +17,7 @@ from telegram.ext import Application, BaseRateLimiter, ContextTypes
 from ...failures import RETRY_FIRST, Failing, FatalError, next_delay
 from ...i18n import LANGUAGES, language_of, t
 from ...redact import mask_secret
-from ...render import failure_text
+from ...render.words import failure_text
 from ...sessions import Event, Sessions
 from ..common.failures import log_failure
 from .handlers import Handlers

@@ -25,11 +25,11 @@ from telegram.ext import (
 
 from ... import metrics
 from ...i18n import language_of, t
-from ...render import card_legend, newgame_help, refusal_text, rules_text
-from ...render_boards import leaderboard_text, stats_text
-from ...render_daily import daily_board_text
-from ...render_review import accuracy_help
-from ...render_season import history_text, season_text, unknown_player_text
+from ...render.boards import leaderboard_text, stats_text
+from ...render.daily import daily_board_text
+from ...render.review import accuracy_help
+from ...render.season import history_text, season_text, unknown_player_text
+from ...render.words import card_legend, newgame_help, refusal_text, rules_text
 from ...sessions import (
     ChatRef,
     PlayerProfile,

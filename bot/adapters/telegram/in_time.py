@@ -42,5 +42,5 @@ def slow_text(language_code: str | None) -> str:
     """The answer to a tap given up on, in the language of the user's app: the work took too
     long, so whether it was done is for them to look at (a move is stored whole or not at
     all). Only an error from the database itself says the database is away
-    (`render.failure_text`)."""
+    (`render.words.failure_text`)."""
     return t(language_of(language_code), "error.slow")

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...engine import Move
 from ...i18n import t
-from ...render import (
+from ...render.words import (
     card_label,
     house_rule_label,
     may_choose_partners,

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from ...engine import Move
 from ...i18n import t, tn
 from ...pictures import LobbyScene, lobby_scene
-from ...render import (
+from ...render.counts import round_counts_text
+from ...render.round import breakdown_rows, breakdown_table, fuori_line, match_text, round_caption
+from ...render.words import (
     blocked_text,
     card_label,
     card_legend,
@@ -25,8 +27,6 @@ from ...render import (
     score_text,
     table_text,
 )
-from ...render_counts import round_counts_text
-from ...render_round import breakdown_rows, breakdown_table, fuori_line, match_text, round_caption
 from ...sessions import HandView, LobbyView, MatchEnded, PlayLine, RecapLine, RoundEnded, TableView
 from ...sessions.interaction import PLAIN, FuoriOutcome, HandMode, HandPrompt
 from .outbox import CAPTION_LIMIT

@@ -13,7 +13,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CommandHandler, ContextTypes
 
 from ...i18n import t
-from ...render_owners import notice_text, owner_text
+from ...render.owners import notice_text, owner_text
 from ...sessions import ChatRef, Sessions
 from ...sessions.owners import OWNER_COMMANDS
 from ...sessions.ports import NoticeDelivery

@@ -18,7 +18,7 @@ from functools import partial
 from ...engine import Move, Rules
 from ...i18n import t, tn
 from ...pictures import LastPlay, last_play_of, round_scene_of, seat_scene, table_scene
-from ...render_boards import achievements_line
+from ...render.boards import achievements_line
 from ...sessions import (
     AchievementsEarned,
     ChatRef,

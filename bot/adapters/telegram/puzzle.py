@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...i18n import t
 from ...pictures.puzzle import puzzle_scene
-from ...render_puzzle import answer_label, answer_text, position_text, puzzle_text
+from ...render.puzzle import answer_label, answer_text, position_text, puzzle_text
 from ...sessions.puzzles import Puzzle, PuzzleAnswer
 from ...sessions.tap import Action
 from .content import Content, Picture

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from itertools import groupby
 
 from ...i18n import t, tn
-from ...render import card_label, cards_text, sweep_text
+from ...render.words import card_label, cards_text, sweep_text
 from ...sessions import RecapLine, TableView
 
 ROOM = 700

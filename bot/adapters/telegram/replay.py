@@ -19,7 +19,7 @@ from collections.abc import Callable
 from telegram import CallbackQuery, Message
 
 from ...i18n import t
-from ...render_replay import step_buttons, step_caption, step_scene
+from ...render.replay import step_buttons, step_caption, step_scene
 from ...sessions import ReplayStep
 from ...sessions.tap import Action
 from .callbacks import shows_button

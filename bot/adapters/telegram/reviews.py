@@ -16,7 +16,7 @@ import logging
 
 from ...i18n import t
 from ...pictures import review_scene
-from ...render_review import accuracy_line, costly_line, personal_review_text
+from ...render.review import accuracy_line, costly_line, personal_review_text
 from ...sessions import MatchReview, ReviewOwed, Sessions
 from .audience import Audience
 from .identity import PLATFORM, topic_id

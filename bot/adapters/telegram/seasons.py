@@ -8,7 +8,7 @@ import logging
 
 from telegram import Message, MessageEntity
 
-from ...render_season import closed_text, season_caption, season_scene, season_text
+from ...render.season import closed_text, season_caption, season_scene, season_text
 from ...sessions import Sessions, UserRef
 from ...sessions.seasons import SeasonAsk, SeasonBoard, SeasonClose
 from .content import Content, Picture

@@ -7,7 +7,7 @@ values (`sessions.taps.SETTING_VALUES`); what a tap on it does is decided by the
 from __future__ import annotations
 
 from ...i18n import t
-from ...render import turn_limit_text
+from ...render.words import turn_limit_text
 from ...sessions import ChatSettings
 from ...sessions.tap import Setting
 from .keyboards import Keyboard, settings_keyboard

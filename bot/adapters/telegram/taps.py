@@ -20,7 +20,7 @@ from telegram.ext import ContextTypes
 
 from ... import metrics
 from ...i18n import t
-from ...render import failure_text
+from ...render.words import failure_text
 from ...sessions import ChatRef, Sessions, language_of
 from ...sessions.commands import AnswerDaily
 from ...sessions.tap import Action, Tap

@@ -17,7 +17,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from ...engine import Variant
 from ...i18n import t
-from ...render_tournament import news_head, tournament_scene, tournament_text
+from ...render.tournament import news_head, tournament_scene, tournament_text
 from ...sessions import ChatRef, Sessions
 from ...sessions.tournament_play import TournamentNews, TournamentRefused, TournamentUntold
 from ...sessions.tournaments import Status, TournamentView

@@ -17,7 +17,9 @@ from typing import Any, TextIO, assert_never
 
 from ...engine import Move, Variant
 from ...i18n import LANGUAGES, t, tn
-from ...render import (
+from ...render.boards import achievements_line
+from ...render.round import breakdown_text, match_text
+from ...render.words import (
     card_label,
     card_legend,
     cards_text,
@@ -28,8 +30,6 @@ from ...render import (
     rules_text,
     table_text,
 )
-from ...render_boards import achievements_line
-from ...render_round import breakdown_text, match_text
 from ...sessions import (
     AchievementsEarned,
     ChatRef,

@@ -8,8 +8,8 @@ import contextlib
 from collections.abc import Awaitable, Callable
 
 from ...i18n import t
-from ...render import refusal_text
-from ...render_replay import step_text
+from ...render.replay import step_text
+from ...render.words import refusal_text
 from ...sessions import Refused, Sessions, UserRef
 
 Ask = Callable[[str], Awaitable[str | None]]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .i18n import t
-from .pictures import ReplayScene, replay_scene
-from .pictures.replay import replay_title
-from .render import cards_text
-from .render_review import loss_text, move_phrase
-from .sessions import ReplayStep
+from ..i18n import t
+from ..pictures import ReplayScene, replay_scene
+from ..pictures.replay import replay_title
+from ..sessions import ReplayStep
+from .review import loss_text, move_phrase
+from .words import cards_text
 
 
 def step_scene(step: ReplayStep) -> ReplayScene:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .i18n import t
-from .sessions.owners import BotStatus, OwnerAnswer
+from ..i18n import t
+from ..sessions.owners import BotStatus, OwnerAnswer
 
 
 def owner_text(answer: OwnerAnswer, lang: str) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .i18n import t
-from .sessions import RoundEnded
+from ..i18n import t
+from ..sessions import RoundEnded
 
 _DASH = "–"
 

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 
 from babel.numbers import format_decimal, format_percent
 
-from .ai.review import ACCURACY_SCALE, Fault, GradedPlay, Hint, Reason, Review
-from .engine import Move
-from .i18n import t, t_ordinal
-from .render import card_label, is_escoba, move_label
-from .render_boards import accuracy_shown
-from .sessions import ReviewAsked
+from ..ai.review import ACCURACY_SCALE, Fault, GradedPlay, Hint, Reason, Review
+from ..engine import Move
+from ..i18n import t, t_ordinal
+from ..sessions import ReviewAsked
+from .boards import accuracy_shown
+from .words import card_label, is_escoba, move_label
 
 _FACT_FAULTS = {Fault.PRIMIERA, Fault.SAFE_LAY, Fault.PARTNER_SWEEP, Fault.PARTNER_SETTEBELLO,
                 Fault.LAST_CAPTURE, Fault.OUTLOOK, Fault.OUTLOOK_AGAINST}

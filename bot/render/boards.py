@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .i18n import t, tn
-from .render import rating_shown, sweep_count
-from .sessions import LeaderboardLine
-from .sessions.ports import ERASED_NAME
+from ..i18n import t, tn
+from ..sessions import LeaderboardLine
+from ..sessions.ports import ERASED_NAME
+from .words import rating_shown, sweep_count
 
 
 def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool,

@@ -3,10 +3,10 @@ its boards and yesterday's winner."""
 
 from __future__ import annotations
 
-from .i18n import t, tn
-from .render_boards import board_name
-from .sessions import DailyBoard, DailyLine, DailyOffer, DailyStart, MatchEnded
-from .sessions.daily import DAILY_TARGET
+from ..i18n import t, tn
+from ..sessions import DailyBoard, DailyLine, DailyOffer, DailyStart, MatchEnded
+from ..sessions.daily import DAILY_TARGET
+from .boards import board_name
 
 
 def margin_shown(margin: int) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from babel.numbers import format_decimal
 from PIL import Image
 
-from .i18n import t, tn
-from .pictures.tournament import (
+from ..i18n import t, tn
+from ..pictures.tournament import (
     BracketScene,
     Slot,
     StandingLine,
@@ -16,9 +16,9 @@ from .pictures.tournament import (
     bracket_picture,
     standings_picture,
 )
-from .render_boards import achievements_line
-from .sessions.tournament_play import TournamentNews
-from .sessions.tournaments import Format, Pairing, StandingRow, Status, TournamentView
+from ..sessions.tournament_play import TournamentNews
+from ..sessions.tournaments import Format, Pairing, StandingRow, Status, TournamentView
+from .boards import achievements_line
 
 
 def _title(view: TournamentView, lang: str) -> str:

@@ -7,10 +7,10 @@ from datetime import UTC, date, datetime
 
 from babel.dates import format_date, format_skeleton
 
-from .i18n import t, tn
-from .pictures.season import SeasonLine, SeasonScene
-from .render_boards import board_name
-from .sessions.seasons import PastSeason, SeasonBoard, SeasonClose, SeasonHistory, Standing
+from ..i18n import t, tn
+from ..pictures.season import SeasonLine, SeasonScene
+from ..sessions.seasons import PastSeason, SeasonBoard, SeasonClose, SeasonHistory, Standing
+from .boards import board_name
 
 CLOSED_NEXT = 2
 """Players named after the champion in the announcement."""

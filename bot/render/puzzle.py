@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 
 from babel.dates import format_date
 
-from .engine import Card, Move
-from .i18n import t
-from .render import card_label, move_label
-from .render_review import move_phrase, reason_text
-from .sessions.puzzles import Puzzle, PuzzleAnswer
+from ..engine import Card, Move
+from ..i18n import t
+from ..sessions.puzzles import Puzzle, PuzzleAnswer
+from .review import move_phrase, reason_text
+from .words import card_label, move_label
 
 
 def puzzle_date(puzzle: Puzzle, lang: str) -> str:

@@ -3,10 +3,10 @@ caption of a round's picture, fuori, the match's totals and ratings. Shared by e
 
 from __future__ import annotations
 
-from .i18n import subject_count, t
-from .render import display_width, is_escoba, padded, rating_shown, short_name
-from .render_counts import round_counts_text
-from .sessions import MatchEnded, RoundEnded
+from ..i18n import subject_count, t
+from ..sessions import MatchEnded, RoundEnded
+from .counts import round_counts_text
+from .words import display_width, is_escoba, padded, rating_shown, short_name
 
 BREAKDOWN_COLUMNS = 32
 """A round's breakdown is read down, a column per side, in at most this many monospaced

@@ -11,10 +11,10 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from .engine import DECK, Card, Move, Rules, Suit
-from .engine.rules import HOUSE_RULES, Primiera, Variant, parse_variant
-from .i18n import t, tn
-from .sessions import (
+from ..engine import DECK, Card, Move, Rules, Suit
+from ..engine.rules import HOUSE_RULES, Primiera, Variant, parse_variant
+from ..i18n import t, tn
+from ..sessions import (
     GameStatus,
     HandView,
     LobbyView,
@@ -23,11 +23,11 @@ from .sessions import (
     Refused,
     TableView,
 )
-from .sessions.interaction import blocked_cards
-from .sessions.newgame_line import line_keys
-from .sessions.options import options_for
-from .sessions.ports import StorageAway, StorageFailed
-from .sessions.service import LOBBY_IDLE
+from ..sessions.interaction import blocked_cards
+from ..sessions.newgame_line import line_keys
+from ..sessions.options import options_for
+from ..sessions.ports import StorageAway, StorageFailed
+from ..sessions.service import LOBBY_IDLE
 
 _ITALIAN = {Suit.DENARI: "🪙", Suit.COPPE: "🏆", Suit.SPADE: "🗡️", Suit.BASTONI: "🪵"}
 SUIT_SIGNS: dict[str, dict[Suit, str]] = {
