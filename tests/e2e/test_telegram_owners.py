@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.identity import PLATFORM
+from bot.sessions import ChatRef
 
 from ..fakes.telegram_server import FakeChat, FakeTelegramServer, FakeUser
-from ..telegram_helpers import answered, bot_messages, duel, newest_hand, running_bot
+from ..telegram_helpers import answered, bot_messages, duel, friends_group, newest_hand, running_bot
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -83,3 +84,24 @@ async def test_an_owner_sees_the_bot_tells_the_chats_in_play_and_blocks_a_user(t
             tg.user_sends(d.bob, d.bob, "/stats")
             await tg.wait_for_message(d.bob, contains="📈 Bob")
             assert sum("📢" in (m.text or "") for m in bot_messages(tg, d.group)) == 1
+
+
+async def test_a_blocked_user_can_neither_open_nor_join_a_tournament(tmp_path: Path) -> None:
+    async with FakeTelegramServer() as tg:
+        owner = tg.add_user("Olga", language_code="en")
+        alice, bob = tg.add_user("Alice", language_code="en"), tg.add_user("Bob", language_code="en")
+        group = friends_group(tg, alice, bob, owner)
+        async with running_bot(tg, tmp_path / "bot.db") as bot:
+            bot.sessions.owners.name({(PLATFORM, str(owner.id))})
+            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            tg.user_sends(owner, owner, f"/block {bob.id}")
+            await tg.wait_for_message(owner, contains=f"telegram:{bob.id} is blocked")
+            tg.user_sends(group, bob, "/tournament")
+            await tg.wait_for_message(group, contains=BLOCKED)
+            assert await bot.sessions.tournaments.current(ChatRef(PLATFORM, str(group.id))) is None
+            tg.user_sends(group, alice, "/tournament")
+            signup = await tg.wait_for_message(group, contains="(1/32)")
+            tapped = await answered(tg, tg.tap(group, signup, bob, "Join"))
+            assert tapped.answer_text == BLOCKED
+            view = await bot.sessions.tournaments.current(ChatRef(PLATFORM, str(group.id)))
+            assert view is not None and [p.name for p in view.players] == ["Alice"]

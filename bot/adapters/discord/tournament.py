@@ -130,19 +130,9 @@ class TournamentFront:
         press = decode(custom_id)
         if press is None or chat is None or not shows(interaction.message, custom_id):
             return Reply.note(refusal(TournamentRefused("stale"), lang))
-        tournaments = self.sessions.tournaments
         try:
-            current = await tournaments.current(chat)
-            if current is None or current.id != press.tournament:
-                raise TournamentRefused("stale")
-            if press.action is SignUp.JOIN:
-                view = await tournaments.join(chat, user)
-            elif press.action is SignUp.LEAVE:
-                view = await tournaments.leave(chat, user)
-            elif press.action is SignUp.START:
-                view = await tournaments.start(chat, user, _answer(is_admin(interaction)))
-            else:
-                view = await tournaments.cancel(chat, user, _answer(is_admin(interaction)))
+            view = await self.sessions.tournaments.press(chat, user, press.tournament, press.action.value,
+                                                         _answer(is_admin(interaction)))
         except TournamentRefused as refused:
             return Reply.note(refusal(refused, lang))
         shown = await self.presenter.chat_language(chat.key)

@@ -18,7 +18,8 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 from ...engine import Variant
 from ...i18n import t
 from ...render.tournament import news_head, tournament_scene, tournament_text
-from ...sessions import ChatRef, Sessions
+from ...render.words import refusal_text
+from ...sessions import ChatRef, Refused, Sessions
 from ...sessions.tournament_play import TournamentNews, TournamentRefused, TournamentUntold
 from ...sessions.tournaments import Status, TournamentView
 from .askers import is_admin
@@ -96,6 +97,11 @@ class TournamentFront:
             return
         words = [w for w in (context.args or ()) if w]
         try:
+            await self.sessions.admit(uref)
+        except Refused as refused:
+            await self._say(message.chat.id, escape(refusal_text(refused, lang)), topic)
+            return
+        try:
             if words and words[0].lower() in CANCEL_WORDS:
                 await self.sessions.tournaments.cancel(
                     cref, uref, admin=lambda: is_admin(message.get_bot(), message.chat.id, user.id))
@@ -135,23 +141,17 @@ class TournamentFront:
         if forged:
             await _answer(query, t(lang, "tournament.refused.stale"))
             return
-        action, wanted = parts[1], parts[2]
-        tournaments = self.sessions.tournaments
+        def admin() -> Awaitable[bool]:
+            return is_admin(message.get_bot(), message.chat.id, query.from_user.id)
+
         try:
-            current = await tournaments.current(cref)
-            if current is None or current.id != wanted:
-                raise TournamentRefused("stale")
-            if action == "join":
-                view = await tournaments.join(cref, uref)
-            elif action == "leave":
-                view = await tournaments.leave(cref, uref)
-            else:
-                def admin() -> Awaitable[bool]:
-                    return is_admin(message.get_bot(), message.chat.id, query.from_user.id)
-                view = await (tournaments.start(cref, uref, admin) if action == "start"
-                              else tournaments.cancel(cref, uref, admin))
+            await self.sessions.admit(uref)
+            view = await self.sessions.tournaments.press(cref, uref, parts[2], parts[1], admin)
         except TournamentRefused as refused:
             await _answer(query, refusal(refused, lang))
+            return
+        except Refused as refused:
+            await _answer(query, refusal_text(refused, lang))
             return
         await _answer(query, None)
         text = escape(tournament_text(view, lang) if view.status is not Status.CANCELLED
