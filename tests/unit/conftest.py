@@ -1,4 +1,6 @@
-"""The engine, the computer players, the codecs and the sessions layer on the in-memory store."""
+"""The engine, the computer players, the codecs and the sessions layer on the in-memory store.
+
+Every test deals the same cards at every run (`seeded_deals`): a failure seen once is seen again."""
 
 from __future__ import annotations
 
@@ -6,7 +8,15 @@ import pytest
 
 from bot.sessions import Sessions
 
+from ..discord_helpers import seeded_deals
 from ..sessions_helpers import FakeClock, open_memory_sessions
+
+__all__ = ["seeded_deals"]
+
+
+@pytest.fixture(autouse=True)
+def _same_deals_every_run(seeded_deals: None) -> None:
+    return None
 
 
 @pytest.fixture
