@@ -60,13 +60,13 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(tmp_path: Path) 
             assert refused.show_alert and "creato" in (refused.answer_text or "")
             assert await answered(tg, tg.tap(group, lobby, alice, "Start"))
 
-            bob_hand = await tg.wait_for(lambda: hand_message(tg, bob, 1))
+            bob_hand = await tg.wait_for(lambda: hand_message(tg, bob, 1), 30, what="Bob's hand")
             assert "Le tue carte" in (bob_hand.text or ""), "Bob's hand is in his language"
             taps = await play_until_over(tg, group, [alice, bob])
 
             await bot.front.outbox.drain(5)
             final = table_message(tg, group)
-            await tg.wait_for(lambda: "Match over." in (final.text or ""), what="the final table")
+            await tg.wait_for(lambda: "Match over." in (final.text or ""), 30, what="the final table")
             assert final.edit_count > 3 and final.reply_markup is None, "edited in place within a round"
             assert "(within 90 s)" in table_history(tg, group)
             posts = bot_messages(tg, group)
