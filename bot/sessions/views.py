@@ -275,7 +275,7 @@ class HandView:
 
     @property
     def shows_legend(self) -> bool:
-        """Whether this hand explains the cards' letters and suit signs (`render.card_legend`):
+        """Whether this hand explains the cards' letters and suit signs (`render.words.card_legend`):
         only the first hand of the match, on every front-end; later, /help shows it on request."""
         return self.first_hand and not self.finished
 
