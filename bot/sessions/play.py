@@ -49,7 +49,6 @@ class Play:
         self.clock = clock
         self.computer_pace = computer_pace
         self.max_timeouts = max_timeouts
-        """Per game seen, when its day ends if it is a deal of the day (None: it is not)."""
 
     async def day_over(self, row: GameRow) -> float | None:
         """When game `row`'s day ends if it is a deal of the day, played with no clock until then
