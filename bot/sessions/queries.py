@@ -21,7 +21,6 @@ from .views import (
     PlayerProfile,
     TableView,
     hand_view,
-    player_profile,
 )
 
 EVERYONE_WORDS = frozenset({"global", "globale", "all", "tutti", "todos"})
@@ -81,12 +80,11 @@ class Queries:
         return [await self.game(entry.game_id) for entry in await self.store.running_deadlines()]
 
     async def find_player(self, platform: str, key: str) -> PlayerProfile | None:
-        row = await self.directory.known_player(platform, key)
-        return player_profile(row) if row else None
+        return await self.directory.known_player(platform, key)
 
     async def seat_players(self, game_id: int) -> list[tuple[int, PlayerProfile | None]]:
         row, _ = await self.games.load(game_id)
-        return [(s.seat, player_profile(s.player) if s.player and not s.is_computer else None)
+        return [(s.seat, s.player if s.player and not s.is_computer else None)
                 for s in row.seats]
 
     async def leaderboard(self, chat_ref: ChatRef | None, ladder: str | None = None,

@@ -55,7 +55,6 @@ from .views import (
     PlayerProfile,
     TableView,
     chat_settings,
-    player_profile,
 )
 
 __all__ = [
@@ -262,7 +261,7 @@ class Sessions:
         return chat_settings(await self._directory.chat(ref, language_hint))
 
     async def player(self, ref: UserRef) -> PlayerProfile:
-        return player_profile(await self._directory.player(ref))
+        return await self._directory.player(ref)
 
     def player_language(self, player: PlayerProfile | None, fallback: str = "it") -> str:
         if player is None:

@@ -40,22 +40,10 @@ class PlayedFor(StrEnum):
     """Their seat was handed to the computer after their time ran out too often."""
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerProfile:
-    """A person (or a computer level) as the bot knows them; `language` is the one they
-    chose, `platform_language` the one their app reports."""
-
-    id: int
-    platform: str
-    user_key: str
-    display_name: str
-    language: str | None
-    platform_language: str | None
-    can_dm: bool
-    dm_pings: bool
-    is_computer: bool
-    quiet_turns: bool = False
-    """Their turns do not ring (Telegram's hand at their turn is sent silently)."""
+PlayerProfile = PlayerRow
+"""A person (or a computer level) as the bot knows them, as front-ends read it: the stored row
+itself (immutable), not a copy of its fields; `language` is the one they chose,
+`platform_language` the one their app reports."""
 
 
 PICTURES = "pictures"
@@ -435,12 +423,6 @@ def hand_view(row: GameRow, game: Game, seat: int, max_timeouts: int = MAX_TIMEO
                     cancelled=row.status == GameStatus.CANCELLED, played_for=for_them, daily=daily)
 
 
-def player_profile(row: PlayerRow) -> PlayerProfile:
-    return PlayerProfile(row.id, row.platform, row.user_key, row.display_name, row.language,
-                         row.platform_language, row.can_dm, row.dm_pings, row.is_computer,
-                         row.quiet_turns)
-
-
 def chat_ref(row: ChatRow) -> ChatRef:
     return ChatRef(row.platform, row.chat_key, row.title, row.home)
 
@@ -453,7 +435,7 @@ def game_summary(row: GameRow, chat: ChatRow, cancelled_by: str | None = None,
                  daily: bool = False) -> GameSummary:
     """The summary of `row`; `cancelled_by`: the name of who cancelled it (`CANCELLED_BY`);
     `daily`: whether it is a deal of the day (the store's claim)."""
-    seats = tuple(GameSeat(s.seat, None if s.is_computer or s.player is None else player_profile(s.player),
+    seats = tuple(GameSeat(s.seat, None if s.is_computer or s.player is None else s.player,
                            s.computer_level, s.ready, s.autoplay) for s in row.seats)
     return GameSummary(row.id, replace(chat_ref(chat), thread=row.thread or None),
                        GameStatus(row.status), row.variant, rule_options(row),
