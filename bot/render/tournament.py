@@ -25,7 +25,7 @@ def _title(view: TournamentView, lang: str) -> str:
     if view.format is Format.DUPLICATE:
         fmt = tn(lang, "tournament.format.duplicate", view.rounds)
     elif view.format is Format.SWISS:
-        fmt = t(lang, "tournament.format.swiss", rounds=view.rounds)
+        fmt = tn(lang, "tournament.format.swiss", view.rounds)
     else:
         fmt = t(lang, "tournament.format.knockout")
     return t(lang, "tournament.title", variant=view.variant, format=fmt)
@@ -58,7 +58,7 @@ def tournament_text(view: TournamentView, lang: str) -> str:
     the standings; the champion once won."""
     lines = [_title(view, lang)]
     if view.target:
-        lines.append(t(lang, "tournament.target", target=view.target))
+        lines.append(tn(lang, "tournament.target", view.target))
     if view.duplicate:
         lines.append(tn(lang, "tournament.duplicate_deals", view.deals))
     if view.status is Status.SIGNUP:
