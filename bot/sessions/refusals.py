@@ -9,6 +9,8 @@ from typing import Any
 class Reason(StrEnum):
     NO_GAME = "no_game"
     GAME_OPEN = "game_open"
+    TOURNAMENT_PLAYING = "tournament_playing"
+    """A tournament plays its matches where a game was asked for: the next starts by itself."""
     NOT_IN_LOBBY = "not_in_lobby"
     GAME_FULL = "game_full"
     ALREADY_JOINED = "already_joined"

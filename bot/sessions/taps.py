@@ -146,6 +146,7 @@ class Taps:
             player = await self.sessions.player(user)
             return Played(Say("play.autoplay_off", {"name": player.display_name}))
         if action is Action.REMATCH:
+            await self._no_tournament_in((await self.sessions.game_row(game_id)).chat)
             await self.sessions.rematch(game_id, user)
             if asker.chat is None:
                 chat = (await self.sessions.game_row(game_id)).chat
@@ -283,6 +284,8 @@ class Taps:
         match."""
         chat = _chat_of(asker)
         solo = asker.chat is None
+        if not solo:
+            await self._no_tournament_in(chat)
         typed = read_newgame_line(line)
         name = variant_named(variant) if variant else typed.variant
         asked = {key: value for key, value in (options or {}).items() if value is not None}
@@ -302,6 +305,12 @@ class Taps:
                 await self.sessions.add_computer(chat, asker.user, level)
             return Done(lobby.game_id)
         return await self._reach(asker, lobby.game_id)
+
+    async def _no_tournament_in(self, chat: ChatRef) -> None:
+        """Refuse a game of the users' own where a tournament plays its matches: opened between
+        two of them, it would hold up the next."""
+        if await self.sessions.tournaments.playing_in(chat):
+            raise Refused(Reason.TOURNAMENT_PLAYING)
 
     async def join(self, asker: Asker, game_id: int | None = None) -> Reply:
         """Take a seat in the chat's lobby (/join, or Join on lobby `game_id`), or re-check a seat

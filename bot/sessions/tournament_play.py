@@ -212,6 +212,13 @@ class Tournaments:
         assert row is not None
         return view_of(row)
 
+    async def playing_in(self, chat_ref: ChatRef) -> bool:
+        """Whether a tournament of the chat is under way in `chat_ref`'s thread (its place)."""
+        chat = await self.directory.chat(chat_ref)
+        row = await self.store.chat_tournament(chat.id)
+        return (row is not None and row.status == Status.RUNNING
+                and _load(row)["place"] == chat_ref.place)
+
     async def current(self, chat_ref: ChatRef) -> TournamentView | None:
         chat = await self.directory.chat(chat_ref)
         row = await self.store.chat_tournament(chat.id)

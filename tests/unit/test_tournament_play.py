@@ -3,9 +3,14 @@ refusals, each round's matches started by the bot, advancing, byes, a restart, a
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from bot.sessions import ChatRef, Sessions, UserRef
+from bot.sessions import ChatRef, Reason, Sessions, UserRef
+from bot.sessions.commands import NewGame
+from bot.sessions.replies import Done, Refusal
+from bot.sessions.tap import Action, Tap
 from bot.sessions.tournament_play import TournamentNews, TournamentRefused, Tournaments
 from bot.sessions.tournaments import Status
 from tests.fakes.memory_store import MemoryStore
@@ -21,6 +26,7 @@ from ..sessions_helpers import (
     open_memory_sessions,
     play_to_end,
 )
+from .test_taps import Front
 
 ELIO = UserRef("test", "u5", "Elio", "it")
 VARIANTS = ("scopa", "scopone")
@@ -267,3 +273,31 @@ async def test_a_game_open_in_the_thread_is_waited_for() -> None:
 
 async def _yes() -> bool:
     return True
+
+
+async def test_between_two_matches_nobody_opens_a_game_of_their_own_where_the_tournament_plays() -> None:
+    sessions = await open_memory_sessions()
+    users = [ALICE, BOB, CARLA, DINO]
+    topic = ChatRef(CHAT.platform, CHAT.key, CHAT.title, thread="77")
+    await sessions.tournaments.open(topic, ALICE, ["target=1"], VARIANTS)
+    for user in users[1:]:
+        await sessions.tournaments.join(topic, user)
+    view = await sessions.tournaments.start(topic, ALICE)
+    sessions.tournaments.pause = 3600.0
+    first = int(view.played[0].pairings[0].match or 0)
+    await play_to_end(sessions, first, users)
+    assert await sessions.open_game_id(topic) is None, "the gap before the next match"
+    front = Front()
+    asked = await sessions.handle(dataclasses.replace(front.asker(CARLA), chat=topic), NewGame())
+    assert isinstance(asked, Refusal) and asked.refused.reason is Reason.TOURNAMENT_PLAYING
+    again = await sessions.handle(dataclasses.replace(front.asker(ALICE), chat=topic),
+                                  Tap(Action.REMATCH, first))
+    assert isinstance(again, Refusal) and again.refused.reason is Reason.TOURNAMENT_PLAYING
+    assert await sessions.open_game_id(topic) is None, "nothing opened"
+    elsewhere = await sessions.handle(front.asker(CARLA), NewGame())
+    assert isinstance(elsewhere, Done), "another topic of the chat plays as it likes"
+    await sessions.tournaments.stop()
+    current = await sessions.tournaments.current(topic)
+    assert current is not None
+    await sessions.tournaments.advance(int(current.id))
+    assert await sessions.open_game_id(topic) is not None, "the tournament's next match starts"
