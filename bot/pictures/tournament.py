@@ -191,6 +191,12 @@ def _round_label(scene: BracketScene, index: int, lang: str) -> str:
     return t(lang, "pictures.tournament.swiss_round", number=index + 1, rounds=columns(scene.field))
 
 
+def _played_and_byes(tables: tuple[Table, ...]) -> tuple[int, int]:
+    """How many of a round's tables were matches, and how many byes (a table of one player)."""
+    byes = sum(1 for table in tables if table.bottom.name is None)
+    return len(tables) - byes, byes
+
+
 def bracket_picture(scene: BracketScene, lang: str = "it") -> Image.Image:
     plan = bracket_plan(scene)
     image = felt(plan.width, plan.height)
@@ -199,9 +205,10 @@ def bracket_picture(scene: BracketScene, lang: str = "it") -> Image.Image:
     write(draw, (WIDTH / 2, 40), fit(scene.title, size, WIDTH - 2 * PAD, True), size, GOLD, "mm", bold=True)
     top = TOP - 20
     for index in plan.compact:
-        count = len(scene.rounds[index])
-        line = t(lang, "pictures.tournament.compact", round=_round_label(scene, index, lang),
-                 tables=tn(lang, "count.tournament_tables", count))
+        played, byes = _played_and_byes(scene.rounds[index])
+        line = t(lang, "pictures.tournament.compact" if not byes else "pictures.tournament.compact_byes",
+                 round=_round_label(scene, index, lang), tables=tn(lang, "count.tournament_tables", played),
+                 byes=tn(lang, "count.tournament_byes", byes))
         write(draw, (PAD + 6, top + COMPACT / 2), fit(line, SMALLEST, WIDTH - 2 * PAD - 12), SMALLEST,
               MUTED, "lm")
         top += COMPACT

@@ -131,3 +131,23 @@ def test_a_swiss_view_becomes_its_standings_and_a_signup_has_no_picture() -> Non
     scene = standings_scene(_view(Format.SWISS, Status.RUNNING, (done,)), "es")
     assert (scene.round, scene.rounds, len(scene.lines)) == (1, 3, 5)
     assert tournament_picture(_view(Format.SWISS, Status.SIGNUP, ()), "es") is None
+
+
+def test_a_round_drawn_as_a_line_counts_its_matches_and_its_byes_apart(monkeypatch: Any) -> None:
+    said: list[str] = []
+    real = tournament.write
+
+    def write(draw: Any, xy: Any, text: str, size: int, *args: Any, **kwargs: Any) -> None:
+        said.append(text)
+        real(draw, xy, text, size, *args, **kwargs)
+
+    monkeypatch.setattr(tournament, "write", write)
+    first = (Table(Slot("A", 11, True), Slot(None)), Table(Slot("B", 11, True), Slot(None)),
+             Table(Slot("C", 11, True), Slot(None)), Table(Slot("D", 11, True), Slot("E", 4)))
+    second = (Table(Slot("A", 11, True), Slot("D", 3)), Table(Slot("B", 11, True), Slot("C", 9)))
+    final = (Table(Slot("A", 11, True), Slot("B", 7)),)
+    bracket_picture(BracketScene("Torneo", 5, (first, second, final), "A"), "en")
+    assert "Round 1 of 3: 1 table played, 3 byes" in said
+    said.clear()
+    bracket_picture(BracketScene("Torneo", 8, (second + second, second, final), "A"), "it")
+    assert "Turno 1 di 3: 4 tavoli giocati" in said
