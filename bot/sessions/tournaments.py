@@ -344,6 +344,12 @@ class OptionError(ValueError):
 
 
 MAX_TARGET = 101
+CANCEL_WORDS = frozenset({"cancel", "annulla", "cancelar", "stop"})
+"""A first word of /tournament or /duplicate that stops the chat's tournament, in any language."""
+
+
+def asks_cancel(words: Sequence[str]) -> bool:
+    return bool(words) and words[0].strip().lower() in CANCEL_WORDS
 
 
 def parse_options(words: Sequence[str], variants: Sequence[str], event: bool = False) -> Options:

@@ -23,7 +23,7 @@ from ...sessions import ChatRef, Refused, Sessions, UserRef, language_of
 from ...sessions.options import VARIANTS
 from ...sessions.tap import Tap
 from ...sessions.tournament_play import TournamentNews, TournamentRefused, TournamentUntold
-from ...sessions.tournaments import Status, TournamentView
+from ...sessions.tournaments import Status, TournamentView, asks_cancel
 from ..common.failures import log_failure
 from .client import PressHandler, shows
 from .components import LABEL_MAX, layout
@@ -36,7 +36,6 @@ from .tournament_ids import PREFIX, SignUp, SignUpPress, decode, encode
 
 log = logging.getLogger(__name__)
 
-CANCEL_WORDS = frozenset({"cancel", "annulla", "cancelar", "stop"})
 STYLES = {SignUp.JOIN: discord.ButtonStyle.success, SignUp.LEAVE: discord.ButtonStyle.secondary,
           SignUp.START: discord.ButtonStyle.primary, SignUp.CANCEL: discord.ButtonStyle.danger}
 
@@ -78,7 +77,7 @@ class TournamentFront:
         shown = (await self.sessions.chat(chat)).language
         tournaments = self.sessions.tournaments
         try:
-            if words and words[0].lower() in CANCEL_WORDS:
+            if asks_cancel(words):
                 await tournaments.cancel(chat, user, admin=_answer(admin))
                 return Reply.message(embed=text_embed(t(shown, "tournament.cancelled")), ephemeral=False)
             current = await tournaments.current(chat)

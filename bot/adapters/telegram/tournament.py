@@ -21,7 +21,7 @@ from ...render.tournament import news_head, tournament_scene, tournament_text
 from ...render.words import refusal_text
 from ...sessions import ChatRef, Refused, Sessions
 from ...sessions.tournament_play import TournamentNews, TournamentRefused, TournamentUntold
-from ...sessions.tournaments import Status, TournamentView
+from ...sessions.tournaments import Status, TournamentView, asks_cancel
 from .askers import is_admin
 from .callbacks import shows_button
 from .content import Content, Picture
@@ -34,7 +34,6 @@ log = logging.getLogger(__name__)
 
 PREFIX = "trn"
 ACTIONS = ("join", "leave", "start", "cancel")
-CANCEL_WORDS = frozenset({"cancel", "annulla", "cancelar", "stop"})
 Context = ContextTypes.DEFAULT_TYPE
 
 
@@ -102,7 +101,7 @@ class TournamentFront:
             await self._say(message.chat.id, escape(refusal_text(refused, lang)), topic)
             return
         try:
-            if words and words[0].lower() in CANCEL_WORDS:
+            if asks_cancel(words):
                 await self.sessions.tournaments.cancel(
                     cref, uref, admin=lambda: is_admin(message.get_bot(), message.chat.id, user.id))
                 await self._say(message.chat.id, escape(t(lang, "tournament.cancelled")), topic)
