@@ -1,11 +1,14 @@
 """`scopa-bot telegram`: a group's duplicate event from /duplicate to its result, four players
 tapping their private hands at two tables: both tables dealt the same cards (read back from the
 match records), the seats turned at the second, and the result naming what the cards gave and
-what the play made of them."""
+what the play made of them; the bot killed (SIGKILL) after the first table's match and started
+again, losing nothing of the board."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import signal
 import sqlite3
 from pathlib import Path
 
@@ -14,7 +17,7 @@ import pytest
 from ..fakes.telegram_server import FakeTelegramServer
 from ..telegram_helpers import answered, shown
 from .test_telegram_restart import _launch, _polling
-from .test_telegram_tournament import _champion, _group, _play, _stop
+from .test_telegram_tournament import _champion, _finished_matches, _group, _play, _stop
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -50,10 +53,19 @@ async def test_a_duplicate_event_deals_both_tables_the_same_cards(tmp_path: Path
                 assert not (await answered(tg, tg.tap(group, signup, user, "Join"))).show_alert
             await tg.wait_for(lambda: "(4/32)" in shown(signup), 20, what="everyone signed up")
             assert not (await answered(tg, tg.tap(group, signup, users[0], "Start"))).show_alert
-            await _play(tg, group, users, set())
+            pressed: set[str] = set()
+            await _play(tg, group, users, pressed, until=1, db=db)
+            bot.kill()
+            await asyncio.to_thread(bot.wait)
+            assert bot.returncode == -signal.SIGKILL
+            polls = tg.request_counts["getUpdates"]
+            bot = _launch(tg, db, log)
+            await _polling(tg, polls)
+            await _play(tg, group, users, pressed)
             await tg.wait_for(lambda: _champion(tg, group), 60, what="the result")
         finally:
             await _stop(bot)
+        assert _finished_matches(db) == 2, "two tables, none played twice through the kill"
         one, two = _records(db)
         assert one["seed"] == two["seed"], "one board for the round"
         first_deals = [r["deals"] for r in (one["rounds"][0], two["rounds"][0])]  # type: ignore[index]
