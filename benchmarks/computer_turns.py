@@ -37,15 +37,15 @@ async def run(games: int, seconds: float, database: Path, pool: ComputerPool | N
         if isinstance(event, MovePlayed) and event.by_computer and event.game_id in due:
             waits.append(time.perf_counter() - due.pop(event.game_id))
 
-    sessions.subscribe(listen)
+    sessions.bus.subscribe(listen)
     people = []
     for number in range(games):
         chat = ChatRef("bench", f"chat-{number}")
         person = UserRef("bench", f"p{number}", f"P{number}")
-        await sessions.new_game(chat, person, "scopa")
-        await sessions.add_computer(chat, person, "hard")
-        people.append((chat, person, (await sessions.start(chat, person)).game_id))
-    timers = asyncio.create_task(sessions.run_forever())
+        await sessions.lobby.new_game(chat, person, "scopa")
+        await sessions.lobby.add_computer(chat, person, "hard")
+        people.append((chat, person, (await sessions.lobby.start(chat, person)).game_id))
+    timers = asyncio.create_task(sessions.scheduler.run_forever())
     began = time.perf_counter()
     end = began + seconds
     lags: list[float] = []
@@ -58,15 +58,15 @@ async def run(games: int, seconds: float, database: Path, pool: ComputerPool | N
 
     async def person_plays(chat: ChatRef, person: UserRef, game_id: int) -> None:
         while time.perf_counter() < end:
-            table = await sessions.table(game_id)
+            table = await sessions.queries.table(game_id)
             if table.finished:
-                await sessions.new_game(chat, person, "scopa")
-                await sessions.add_computer(chat, person, "hard")
-                game_id = (await sessions.start(chat, person)).game_id
+                await sessions.lobby.new_game(chat, person, "scopa")
+                await sessions.lobby.add_computer(chat, person, "hard")
+                game_id = (await sessions.lobby.start(chat, person)).game_id
                 continue
             if table.to_play == 0:
-                hand = await sessions.hand(game_id, person)
-                await sessions.play(game_id, person, hand.version, hand.choices[0].moves[0].code)
+                hand = await sessions.queries.hand(game_id, person)
+                await sessions.play.play(game_id, person, hand.version, hand.choices[0].moves[0].code)
                 due.setdefault(game_id, time.perf_counter())
             else:
                 await asyncio.sleep(0.005)

@@ -56,7 +56,7 @@ class Players:
         await self.fake.wait_for(lambda: self.users[1].name in lobby.text)
         await self.fake.press(self.users[0], lobby, prefix="scopa:s:")
         while not until.is_set():
-            game_id = await self.sessions.open_game_id(ChatRef("discord", str(self.channel.id)))
+            game_id = await self.sessions.queries.open_game_id(ChatRef("discord", str(self.channel.id)))
             if game_id is None:
                 over = await self._message(lambda m: "scopa:r:" in str(m.components) and
                                            not m.deleted and m.edits == 0)
@@ -68,7 +68,7 @@ class Players:
             await self._turn(game_id)
 
     async def _turn(self, game_id: int) -> None:
-        table = await self.sessions.table(game_id)
+        table = await self.sessions.queries.table(game_id)
         if table.finished:
             await asyncio.sleep(0)
             return
@@ -106,7 +106,7 @@ async def run(channels: int, presses: int, pictures: bool) -> None:
         tables = [Players(fake, sessions, fake.add_channel(guild, f"table-{n}"),
                           (fake.add_user(f"A{n}"), fake.add_user(f"B{n}"))) for n in range(channels)]
         for players in tables:
-            await sessions.set_pictures(ChatRef("discord", str(players.channel.id)), pictures)
+            await sessions.settings.set_pictures(ChatRef("discord", str(players.channel.id)), pictures)
         done = asyncio.Event()
         started = time.monotonic()
         workers = [asyncio.create_task(t.play(done)) for t in tables]

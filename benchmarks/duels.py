@@ -23,26 +23,26 @@ async def open_duel(sessions: Sessions, number: int) -> Duel:
     """Duel `number`, started, with a turn limit no benchmark reaches."""
     chat = ChatRef("bench", f"chat-{number}")
     a, b = UserRef("bench", f"a{number}", f"A{number}"), UserRef("bench", f"b{number}", f"B{number}")
-    await sessions.set_turn_limit(chat, 3600)
-    await sessions.new_game(chat, a, "scopa")
-    await sessions.join(chat, b)
-    return chat, (await sessions.start(chat, a)).game_id, a, b
+    await sessions.settings.set_turn_limit(chat, 3600)
+    await sessions.lobby.new_game(chat, a, "scopa")
+    await sessions.lobby.join(chat, b)
+    return chat, (await sessions.lobby.start(chat, a)).game_id, a, b
 
 
 async def move_or_rematch(sessions: Sessions, chat: ChatRef, game_id: int, a: UserRef,
                           b: UserRef) -> tuple[int, float | None]:
     """One move (and the seconds its `Sessions.play` took), or once the match is over a new
     match in the chat (None); with the game now played."""
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     if table.finished:
-        await sessions.new_game(chat, a, "scopa")
-        await sessions.join(chat, b)
-        return (await sessions.start(chat, a)).game_id, None
+        await sessions.lobby.new_game(chat, a, "scopa")
+        await sessions.lobby.join(chat, b)
+        return (await sessions.lobby.start(chat, a)).game_id, None
     user = a if table.to_play == 0 else b
-    hand = await sessions.hand(game_id, user)
+    hand = await sessions.queries.hand(game_id, user)
     move = hand.choices[0].moves[0].code
     begin = time.perf_counter()
-    await sessions.play(game_id, user, hand.version, move)
+    await sessions.play.play(game_id, user, hand.version, move)
     return game_id, time.perf_counter() - begin
 
 

@@ -39,7 +39,7 @@ async def measure(label: str, database: str, games: int, rounds: int) -> None:
             await nothing(True)
             straight.append(time.perf_counter() - begin)
             begin = time.perf_counter()
-            await sessions.draw_message(game_id, "table", nothing)
+            await sessions.delivery.draw_message(game_id, "table", nothing)
             held.append(time.perf_counter() - begin)
             game_id, took = await move_or_rematch(sessions, chat, game_id, a, b)
             duels[n] = (chat, game_id, a, b)

@@ -35,7 +35,7 @@ async def measure(label: str, database: str, games: int, rounds: int) -> None:
     for _ in range(rounds):
         for chat, game_id, a, b in duels:
             event = MatchEnded(game_id, chat.platform, chat.key, 0, (11, 4), (a.name, b.name))
-            await sessions.message_refs.set_ref(game_id, notice_key(event), dump_notice(event))
+            await sessions.delivery.refs.set_ref(game_id, notice_key(event), dump_notice(event))
             answered = 0.0
 
             async def post() -> bool:
@@ -43,11 +43,11 @@ async def measure(label: str, database: str, games: int, rounds: int) -> None:
                 answered = time.perf_counter()
                 return True
 
-            assert await sessions.announce(event, post)
+            assert await sessions.delivery.announce(event, post)
             announced.append(time.perf_counter() - answered)
-            await sessions.message_refs.set_ref(game_id, notice_key(event), dump_notice(event))
+            await sessions.delivery.refs.set_ref(game_id, notice_key(event), dump_notice(event))
             begin = time.perf_counter()
-            await sessions.notice_delivered(event)
+            await sessions.delivery.notice_delivered(event)
             windows.append(time.perf_counter() - begin)
     await sessions.close()
     print(f"{label}: posted -> owed no more {milliseconds(windows, worst=True)}; "

@@ -103,7 +103,7 @@ def percentiles(seconds: Iterable[float]) -> str:
 async def _to_the_last_play(sessions: Sessions, game_id: int, people: tuple[UserRef, UserRef]
                             ) -> tuple[UserRef, int, str]:
     """Play match `game_id` (each person's first legal move) up to its last play, made not."""
-    game = await sessions.stored_game(game_id)
+    game = await sessions.queries.stored_game(game_id)
     assert game is not None
     while True:
         move = game.view(game.to_play).legal_moves[0]
@@ -112,7 +112,7 @@ async def _to_the_last_play(sessions: Sessions, game_id: int, people: tuple[User
         user = people[game.to_play]
         if probe.finished:
             return user, game.version, move.code
-        await sessions.play(game_id, user, game.version, move.code)
+        await sessions.play.play(game_id, user, game.version, move.code)
         game.apply(move)
 
 
@@ -140,9 +140,9 @@ async def ended_together(count: int, searches: int, pool: ComputerPool) -> None:
             for n in range(count):
                 chat = ChatRef("bench", f"group-{n}", f"Group {n}")
                 pair = UserRef("bench", f"a{n}", "Anna"), UserRef("bench", f"b{n}", "Bruno")
-                await sessions.new_game(chat, pair[0], "scopa", {"target": 11})
-                await sessions.join(chat, pair[1])
-                game_id = (await sessions.start(chat, pair[0])).game_id
+                await sessions.lobby.new_game(chat, pair[0], "scopa", {"target": 11})
+                await sessions.lobby.join(chat, pair[1])
+                game_id = (await sessions.lobby.start(chat, pair[0])).game_id
                 people[game_id] = pair
                 last[game_id] = await _to_the_last_play(sessions, game_id, pair)
             print(f"{count} matches of 2-player scopa to 11 played to their last play; "
@@ -151,14 +151,14 @@ async def ended_together(count: int, searches: int, pool: ComputerPool) -> None:
 
             async def end(game_id: int) -> None:
                 user, version, code = last[game_id]
-                await sessions.play(game_id, user, version, code)
+                await sessions.play.play(game_id, user, version, code)
                 ended[game_id] = time.perf_counter()
 
             async def asked_late(game_id: int) -> float:
                 """A player of the match queued last taps Review half a second after the end."""
                 await asyncio.sleep(0.5)
                 start = time.perf_counter()
-                await sessions.review(game_id, people[game_id][0])
+                await sessions.reviews.review(game_id, people[game_id][0])
                 return time.perf_counter() - start
 
             prober = Prober()
@@ -179,7 +179,7 @@ async def ended_together(count: int, searches: int, pool: ComputerPool) -> None:
             taps = []
             for game_id, pair in people.items():
                 start = time.perf_counter()
-                found = await sessions.review(game_id, pair[0])
+                found = await sessions.reviews.review(game_id, pair[0])
                 taps.append(time.perf_counter() - start)
                 assert not found.fresh
             print(f"a Review tap then reads it back: {milliseconds(taps, digits=2, worst=True)}")

@@ -35,7 +35,7 @@ async def play(database: str, first: int, games: int, seconds: float,
     gives the moves played, matches ended and each `Sessions.play` time."""
     sessions = await open_sessions(database, computer_pace=3600.0)
     pairs = [await open_duel(sessions, number) for number in range(first, first + games)]
-    timers = asyncio.create_task(sessions.run_forever())
+    timers = asyncio.create_task(sessions.scheduler.run_forever())
     settle_heap()
     await asyncio.sleep(max(0.0, start_at - time.time()))
     deadline = time.perf_counter() + seconds

@@ -34,7 +34,7 @@ async def run(games: int, seconds: float, database: Path, rate: float | None = N
     same mean), like people who do not play in step."""
     sessions = await open_sessions(str(database), computer_pace=3600.0)
     pairs = [await open_duel(sessions, number) for number in range(games)]
-    timers = asyncio.create_task(sessions.run_forever())
+    timers = asyncio.create_task(sessions.scheduler.run_forever())
     settle_heap()
     latencies: list[float] = []
     late: list[float] = []

@@ -88,7 +88,7 @@ async def serve_bot(api_base: str, token: str, db: str, limits: str, pictures: s
         if address:
             await stack.enter_async_context(observing(parse_address(address), store, sessions, ["telegram"],
                                                       {"telegram": front.reachable}))
-        timers = asyncio.create_task(sessions.run_forever())
+        timers = asyncio.create_task(sessions.scheduler.run_forever())
         await front.start()
         done = asyncio.Event()
         loop = asyncio.get_running_loop()

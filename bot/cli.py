@@ -132,7 +132,7 @@ def _erase(args: argparse.Namespace) -> int:
     async def main() -> int:
         sessions = await open_sessions(args.db)
         try:
-            if await sessions.find_player(args.platform, args.user) is None:
+            if await sessions.queries.find_player(args.platform, args.user) is None:
                 print(f"{args.platform} user {args.user}: nothing is kept about them")
                 return 0
             await sessions.privacy.ask(args.platform, args.user)

@@ -44,7 +44,7 @@ async def observing(address: tuple[str, int], store: SqlStore, sessions: Session
         if isinstance(event, MovePlayed):
             metrics.move(event.platform, event.variant, event.by_computer)
 
-    sessions.subscribe(moved)
+    sessions.bus.subscribe(moved)
     counting = asyncio.create_task(_count_games(store), name="count-games")
     try:
         async with contextlib.AsyncExitStack() as stack:

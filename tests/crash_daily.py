@@ -61,7 +61,7 @@ async def main(url: str, stop_before: int, alice: UserRef = ALICE, group: ChatRe
     store._transact = counted(store._transact)  # type: ignore[attr-defined]
     store._change = counted(store._change)  # type: ignore[attr-defined]
     sessions = Sessions(store, clock=clock, computer_pace=0.0, chooser=first_legal)
-    await sessions.daily(group, ChatRef(alice.platform, alice.key, alice.name), alice)
+    await sessions.daily.start(group, ChatRef(alice.platform, alice.key, alice.name), alice)
     await wait_for_the_kill("dealt")
 
 

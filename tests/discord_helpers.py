@@ -80,7 +80,7 @@ async def world(tmp_path: Path, seeded_deals: None) -> AsyncIterator[World]:
 # ---- reading the channel -------------------------------------------------------------------------
 
 async def open_game(w: World) -> int:
-    game_id = await w.sessions.open_game_id(_chat(w))
+    game_id = await w.sessions.queries.open_game_id(_chat(w))
     assert game_id is not None
     return game_id
 
@@ -115,13 +115,14 @@ async def table_message(w: World, game_id: int) -> Message:
 async def play_turn(w: World, game_id: int, users: dict[str, User], hands: dict[int, Message],
                     *, fresh_hand: bool = False) -> bool:
     """The player to move plays their first playable card; False once the match is over."""
-    table = await w.sessions.table(game_id)
+    table = await w.sessions.queries.table(game_id)
     if table.finished:
         return False
     seat = table.seats[table.to_play]
-    row = await w.sessions.game_row(game_id)
+    row = await w.sessions.queries.game(game_id)
     if seat.is_computer or any(s.seat == seat.seat and s.autoplay for s in row.seats):
-        assert await w.sessions.run_due() >= 1, "the computer's turn (other games' may fall due with it)"
+        assert await w.sessions.scheduler.run_due(
+                ) >= 1, "the computer's turn (other games' may fall due with it)"
         return True
     player = next(s.player for s in row.seats if s.seat == seat.seat)
     assert player is not None
@@ -134,7 +135,7 @@ async def play_turn(w: World, game_id: int, users: dict[str, User], hands: dict[
         await w.fake.wait_for(lambda: table.version in versions(hand), what=f"{user.name}'s hand to update")
     hand, move = await ready_to_play(w, user, hand, game_id, table.version)
     await w.fake.press(user, hand, custom_id=move)
-    assert (await w.sessions.table(game_id)).version > table.version
+    assert (await w.sessions.queries.table(game_id)).version > table.version
     return True
 
 
@@ -182,7 +183,7 @@ async def started_duel(w: World) -> int:
 
 async def mover(w: World, game_id: int) -> tuple[User, User, int]:
     """Who is to play, the other player, and the game's version."""
-    table = await w.sessions.table(game_id)
+    table = await w.sessions.queries.table(game_id)
     first = table.seats[table.to_play].name == "Alice"
     return (w.alice, w.bob, table.version) if first else (w.bob, w.alice, table.version)
 
@@ -195,7 +196,7 @@ async def play_until(w: World, game_id: int, find: Callable[[HandView], _T | Non
     hands: dict[int, Message] = {}
     while True:
         to_move, _, version = await mover(w, game_id)
-        found = find(await w.sessions.hand(game_id, UserRef(PLATFORM, str(to_move.id), to_move.name)))
+        found = find(await w.sessions.queries.hand(game_id, UserRef(PLATFORM, str(to_move.id), to_move.name)))
         if found:
             return to_move, version, found
         assert await play_turn(w, game_id, users, hands), f"no {what}"

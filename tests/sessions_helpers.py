@@ -65,7 +65,7 @@ def recorded(sessions: Sessions) -> list[object]:
     async def listen(event: object) -> None:
         seen.append(event)
 
-    sessions.subscribe(listen)
+    sessions.bus.subscribe(listen)
     return seen
 
 
@@ -73,40 +73,40 @@ async def play_to_end(sessions: Sessions, game_id: int, users: list[UserRef],
                       max_moves: int = 2000) -> None:
     """Every human plays a legal move on their turn; computers are run when due."""
     by_seat = {}
-    for seat, player in await sessions.seat_players(game_id):
+    for seat, player in await sessions.queries.seat_players(game_id):
         if player is not None:
             by_seat[seat] = next(u for u in users if u.key == player.user_key)
     for _ in range(max_moves):
-        table = await sessions.table(game_id)
+        table = await sessions.queries.table(game_id)
         if table.finished:
             return
         user = by_seat.get(table.to_play)
-        row = await sessions.game_row(game_id)
+        row = await sessions.queries.game(game_id)
         seat_row = next(s for s in row.seats if s.seat == table.to_play)
         if user is None or seat_row.autoplay:
-            await sessions.run_due()
+            await sessions.scheduler.run_due()
             continue
-        hand = await sessions.hand(game_id, user)
+        hand = await sessions.queries.hand(game_id, user)
         move = hand.choices[0].moves[-1]
-        await sessions.play(game_id, user, hand.version, move.code)
+        await sessions.play.play(game_id, user, hand.version, move.code)
     raise AssertionError("match did not finish")
 
 
 async def start_duel(sessions: Sessions, chat: ChatRef = CHAT, first: UserRef = ALICE,
                      second: UserRef = BOB, options: dict[str, object] | None = None) -> int:
     """A 2-player scopa opened by `first`, joined by `second` and started; gives its id."""
-    await sessions.new_game(chat, first, "scopa", options)
-    await sessions.join(chat, second)
-    return (await sessions.start(chat, first)).game_id
+    await sessions.lobby.new_game(chat, first, "scopa", options)
+    await sessions.lobby.join(chat, second)
+    return (await sessions.lobby.start(chat, first)).game_id
 
 
 async def play_one(sessions: Sessions, game_id: int, first: UserRef = ALICE,
                    second: UserRef = BOB, choice: int = 0) -> int:
     """The player to move plays the first move of their `choice`-th card; gives the new version."""
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     user = first if table.to_play == 0 else second
-    hand = await sessions.hand(game_id, user)
-    await sessions.play(game_id, user, hand.version, hand.choices[choice].moves[0].code)
+    hand = await sessions.queries.hand(game_id, user)
+    await sessions.play.play(game_id, user, hand.version, hand.choices[choice].moves[0].code)
     return hand.version + 1
 
 
@@ -127,18 +127,18 @@ async def _unrated_match_changes_nothing(sessions: Sessions,
 
     async def boards() -> list[dict[str, tuple[int, int, float]]]:
         return [{row.display_name: (row.games, row.wins, row.rating)
-                 for row in await sessions.leaderboard(chat)} for chat in (CHAT, None)]
+                 for row in await sessions.queries.leaderboard(chat)} for chat in (CHAT, None)]
 
     before = await boards()
-    stats = {user.key: await sessions.stats(user) for user in (ALICE, BOB)}
+    stats = {user.key: await sessions.queries.stats(user) for user in (ALICE, BOB)}
     seen = recorded(sessions)
     unrated = await play_unrated()
-    assert (await sessions.table(unrated)).finished
+    assert (await sessions.queries.table(unrated)).finished
     ended = [e for e in seen if type(e).__name__ == "MatchEnded"]
     assert len(ended) == 1 and ended[0].rating_changes == (), "no rating change announced"
     assert await boards() == before
     for user in (ALICE, BOB):
-        now, then = await sessions.stats(user), stats[user.key]
+        now, then = await sessions.queries.stats(user), stats[user.key]
         counted = ("games", "wins", "ratings")
         assert [now[k] for k in counted] == [then[k] for k in counted], user.name
 
@@ -154,9 +154,9 @@ async def practice_changes_no_rating(sessions: Sessions) -> None:
 
     await _unrated_match_changes_nothing(sessions, practice)
     for user in (ALICE, BOB):
-        stats = await sessions.stats(user)
+        stats = await sessions.queries.stats(user)
         assert (stats["practice"], stats["dailies"]) == (1, 0), "/stats says what it left out"
-    records = [json.loads(line) for line in await sessions._store.records()]
+    records = [json.loads(line) for line in await sessions.store.records()]
     assert [r["rules"]["practice"] for r in records] == [False, True]
 
 
@@ -165,28 +165,28 @@ async def daily_changes_no_rating(sessions: Sessions) -> None:
     the day's board alone, for no rating, leaderboard line or /stats figure."""
 
     async def daily() -> int:
-        game_id = (await sessions.daily(CHAT, ChatRef(ALICE.platform, ALICE.key, ALICE.name), ALICE)
+        game_id = (await sessions.daily.start(CHAT, ChatRef(ALICE.platform, ALICE.key, ALICE.name), ALICE)
                    ).table.game_id
         await play_to_end(sessions, game_id, [ALICE])
         return game_id
 
     await _unrated_match_changes_nothing(sessions, daily)
-    stats = await sessions.stats(ALICE)
+    stats = await sessions.queries.stats(ALICE)
     assert (stats["practice"], stats["dailies"]) == (0, 1), "/stats says what it left out"
-    board = await sessions.daily_board(CHAT)
+    board = await sessions.queries.daily_board(CHAT)
     assert [line.name for line in board.lines] == [ALICE.name], "the day's board counts it"
 
 
 async def fuori_match_at_alices_turn(sessions: Sessions) -> HandView:
     """A scopone to 8 with fuori, Alice against three easy computers, played by the computers
     up to Alice's first turn: her hand then (fuori may be declared from the first play)."""
-    await sessions.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
+    await sessions.lobby.new_game(CHAT, ALICE, "scopone", {"fuori": "on", "target": "8"})
     for level in ("easy", "easy", "easy"):
-        await sessions.add_computer(CHAT, ALICE, level)
-    game_id = (await sessions.start(CHAT, ALICE)).game_id
+        await sessions.lobby.add_computer(CHAT, ALICE, level)
+    game_id = (await sessions.lobby.start(CHAT, ALICE)).game_id
     for _ in range(8):
-        hand = await sessions.hand(game_id, ALICE)
+        hand = await sessions.queries.hand(game_id, ALICE)
         if hand.my_turn:
             return hand
-        await sessions.run_due()
+        await sessions.scheduler.run_due()
     raise AssertionError("Alice never had her turn")

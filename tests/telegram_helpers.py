@@ -53,7 +53,7 @@ async def start_bot(tg: FakeTelegramServer, db: Path, *, clock: FakeClock | None
     settings.update(options)
     front = TelegramFrontEnd(sessions, tg.token, **settings)
     await front.start()
-    timers = asyncio.create_task(sessions.run_forever(), name="timers")
+    timers = asyncio.create_task(sessions.scheduler.run_forever(), name="timers")
     return Bot(tg, sessions, front, clock, timers)
 
 
@@ -96,7 +96,7 @@ async def duel(db: Path, tg: FakeTelegramServer | None = None, **options: Any) -
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = friends_group(tg, alice, bob)
         bot = await stack.enter_async_context(running_bot(tg, db, **options))
-        await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+        await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
         lobby = await joined_lobby(tg, group, alice, bob)
         await tg.wait_for(lambda: all(len(bot_messages(tg, user)) == 2 for user in (alice, bob)),
                           what="the welcome and the note of the seat taken, in each private chat")

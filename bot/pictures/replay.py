@@ -38,6 +38,8 @@ from .table import arrow
 from .text import fit, font, printable
 
 RING = 5
+MARK = "M"
+"""Where a name goes, while the words around it are measured."""
 RAISE = 14
 """How far a marked card of the hand stands out above the others."""
 
@@ -100,19 +102,21 @@ def replay_picture(scene: ReplayScene, lang: str = "it") -> Image.Image:
 
 def _title(scene: ReplayScene, lang: str) -> str:
     """The title, a long name cut short rather than the count of plays."""
-    bare = replay_title(lang, scene.round, "", scene.nth, scene.step, scene.steps)
+    bare = replay_title(lang, scene.round, MARK, scene.nth, scene.step, scene.steps)
     name = fit(scene.name, 24, _room(bare, 24, WIDTH - 2 * PAD - 16), bold=True)
     return replay_title(lang, scene.round, name, scene.nth, scene.step, scene.steps)
 
 
 def _room(bare: str, size: int, width: int) -> int:
-    """What is left of `width` for a name, beside the words `bare` around it."""
-    return max(width - round(font(size, True).getlength(printable(bare))), 60)
+    """What is left of `width` for a name, beside the words `bare` around it (the name's place
+    held by `MARK`, so that the spaces either side of it count)."""
+    face = font(size, True)
+    return max(width - round(face.getlength(printable(bare)) - face.getlength(MARK)), 60)
 
 
 def _named(lang: str, key: str, name: str, size: int, width: int) -> str:
     """Words with a name in them, the name cut short to fit `width`."""
-    return t(lang, key, name=fit(name, size, _room(t(lang, key, name=""), size, width), bold=True))
+    return t(lang, key, name=fit(name, size, _room(t(lang, key, name=MARK), size, width), bold=True))
 
 
 def _ringed(image: Image.Image, card: Card, style: Style, width: int, x: float, y: int,

@@ -30,13 +30,13 @@ from ..engine import Game, Rules, dump_game
 from ..engine.rules import Variant
 from . import events as ev
 from .alarm import Alarm
+from .boards import EVERYONE_WORDS
 from .day import day_ends, utc_day
 from .directory import Directory
 from .games import EventBus, Games, base
 from .names import shown_name
 from .play import Play
 from .ports import DailyClaimed, GameStore, OpenGameExists, StaleVersion
-from .queries import EVERYONE_WORDS
 from .records import ChatRow, DailyDeal, DailyRow, GameCancel, GameStatus, NewGame, PlayerRow, SeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused

@@ -122,7 +122,7 @@ async def tap_card(sessions: Sessions, game_id: int, user: UserRef, version: int
                    prompt: HandPrompt = PLAIN) -> HandPrompt | None:
     """A tap on `card` of the hand seen at `version`: None when it was played; otherwise what
     the hand must show now (the captures to choose from, or the plays to declare fuori with)."""
-    view = await sessions.hand(game_id, user)
+    view = await sessions.queries.hand(game_id, user)
     _current(view, version)
     if not view.my_turn:
         raise Refused(Reason.NOT_YOUR_TURN)
@@ -136,14 +136,14 @@ async def tap_card(sessions: Sessions, game_id: int, user: UserRef, version: int
             raise blocked.refusal()
         raise Refused(Reason.ILLEGAL_MOVE)
     if len(choice.moves) == 1 and not declaring:
-        await sessions.play(game_id, user, version, choice.moves[0])
+        await sessions.play.play(game_id, user, version, choice.moves[0])
         return None
     return HandPrompt(HandMode.DECLARING if declaring else HandMode.CHOOSING, card)
 
 
 async def open_fuori(sessions: Sessions, game_id: int, user: UserRef, version: int) -> HandPrompt:
     """The hand redrawn so that each card declares fuori with its play."""
-    view = await sessions.hand(game_id, user)
+    view = await sessions.queries.hand(game_id, user)
     _current(view, version)
     if not view.my_turn:
         raise Refused(Reason.NOT_YOUR_TURN)
@@ -154,21 +154,21 @@ async def open_fuori(sessions: Sessions, game_id: int, user: UserRef, version: i
 
 async def back(sessions: Sessions, game_id: int, user: UserRef, version: int) -> HandPrompt:
     """Leave a choice of captures (or of fuori plays): the plain hand."""
-    _current(await sessions.hand(game_id, user), version)
+    _current(await sessions.queries.hand(game_id, user), version)
     return PLAIN
 
 
 async def play(sessions: Sessions, game_id: int, user: UserRef, version: int, move: str,
                *, declaring: bool = False) -> None:
     """A tap on one capture (or one fuori play) of a prompt."""
-    await sessions.play(game_id, user, version, move, fuori=declaring)
+    await sessions.play.play(game_id, user, version, move, fuori=declaring)
 
 
 async def hint(sessions: Sessions, game_id: int, user: UserRef, version: int) -> PracticeHint:
     """A tap on 💡: the move the computer would play now, and why. Refused outside a practice
     match, for someone not seated, out of turn, on a hand drawn before the last move, and on a
     hand with one legal move (it offers no 💡: a tap there was forged)."""
-    view = await sessions.hand(game_id, user)
+    view = await sessions.queries.hand(game_id, user)
     if view.finished:
         raise Refused(Reason.GAME_OVER)
     if not view.practice:
@@ -178,7 +178,7 @@ async def hint(sessions: Sessions, game_id: int, user: UserRef, version: int) ->
         raise Refused(Reason.NOT_YOUR_TURN)
     if not view.offers_hint:
         raise Refused(Reason.NO_CHOICE)
-    return await sessions.hint(game_id, user, version)
+    return await sessions.hints.hint(game_id, user, version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,11 +195,11 @@ async def fuori_outcome(sessions: Sessions, game_id: int, user: UserRef, version
                         move: str | Move) -> FuoriOutcome:
     """Tried before the player confirms (a declaration cannot be taken back), on the game
     rebuilt from the store for this question alone."""
-    view = await sessions.hand(game_id, user)
+    view = await sessions.queries.hand(game_id, user)
     _current(view, version)
     if not view.may_declare:
         raise Refused(Reason.NO_FUORI)
-    game = await sessions.stored_game(game_id)
+    game = await sessions.queries.stored_game(game_id)
     if game is None or game.version != version:
         raise Refused(Reason.STALE)
     try:
@@ -243,7 +243,7 @@ async def fuori_preview(sessions: Sessions, view: HandView, user: UserRef, promp
 
 async def require_open_game(sessions: Sessions, chat: ChatRef, game_id: int) -> None:
     """A button of a chat's game still means something only while it is the chat's open game."""
-    current = await sessions.open_game_id(chat)
+    current = await sessions.queries.open_game_id(chat)
     if current is None:
         raise Refused(Reason.NO_GAME)
     if current != game_id:
@@ -253,12 +253,12 @@ async def require_open_game(sessions: Sessions, chat: ChatRef, game_id: int) -> 
 async def play_capture(sessions: Sessions, game_id: int, user: UserRef, version: int, card: str,
                        index: int | None, *, declaring: bool = False) -> None:
     """A tap on a capture sent by its place among `card`'s captures (one too long to name)."""
-    view = await sessions.hand(game_id, user)
+    view = await sessions.queries.hand(game_id, user)
     _current(view, version)
     moves = next((c.moves for c in view.choices if c.card.code == card), ())
     if index is None or not 0 <= index < len(moves):
         raise Refused(Reason.ILLEGAL_MOVE, detail=card)
-    await sessions.play(game_id, user, version, moves[index], fuori=declaring)
+    await sessions.play.play(game_id, user, version, moves[index], fuori=declaring)
 
 
 async def rules_to_show(sessions: Sessions, chat: ChatRef | None, variant: str | None) -> tuple[str, Rules]:
@@ -268,10 +268,10 @@ async def rules_to_show(sessions: Sessions, chat: ChatRef | None, variant: str |
         if variant is not None:
             name = variant_named(variant)
             return name, Rules.default(name)
-        if chat is not None and await sessions.open_game_id(chat) is not None:
-            lobby = await sessions.lobby(chat)
+        if chat is not None and await sessions.queries.open_game_id(chat) is not None:
+            lobby = await sessions.queries.lobby(chat)
             return lobby.variant, lobby.rules
-        defaults = (await sessions.chat(chat)).defaults if chat is not None else {}
+        defaults = (await sessions.queries.chat(chat)).defaults if chat is not None else {}
         name = parse_variant(str(defaults.get("variant", "scopa"))).value
         return name, Rules.default(name)
     except EngineError as exc:
@@ -284,9 +284,9 @@ async def deck_to_show(sessions: Sessions, chat: ChatRef | None) -> str:
     Spanish chat: the Spanish deck)."""
     if chat is None:
         return default_deck("scopa", None)
-    if await sessions.open_game_id(chat) is not None:
-        return (await sessions.lobby(chat)).deck_style
-    settings = await sessions.chat(chat)
+    if await sessions.queries.open_game_id(chat) is not None:
+        return (await sessions.queries.lobby(chat)).deck_style
+    settings = await sessions.queries.chat(chat)
     chosen = str(settings.defaults.get("deck_style", ""))
     if chosen in DECK_STYLES:
         return chosen

@@ -26,14 +26,11 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from .. import metrics
-from .commands import Command
 from .log_context import about
 from .ports import Heartbeat, NoticeDelivery, OwnerStore, Served, StoreStatus
 from .refs import UserRef
 from .refusals import Reason, Refused
-from .replies import Refusal
-from .tap import Asker, Reply, Say, Tap
-from .taps import Taps
+from .tap import Say
 
 if TYPE_CHECKING:
     from .service import Sessions
@@ -189,7 +186,7 @@ class Owners:
         beats = await self.store.heartbeats()
         owed = 0
         for platform in PLATFORMS:
-            owed += len(await self.sessions.parts.notices.owed(platform))
+            owed += len(await self.sessions.notices.owed(platform))
         return BotStatus(store, tuple(_process(beat, now) for beat in beats), database_ms, owed)
 
     async def _notice(self, by: str, text: str) -> Say:
@@ -271,33 +268,12 @@ class Owners:
         through this process, until cancelled."""
         while True:
             try:
-                await self.deliver_notices(platform, self.sessions.parts.scheduler.served, post)
+                await self.deliver_notices(platform, self.sessions.scheduler.served, post)
             except Exception:
                 log.warning("could not look for the notices owed to %s", platform, exc_info=True)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._notice_added.wait(), NOTICES_EVERY)
             self._notice_added.clear()
-
-
-class GatedTaps(Taps):
-    """`Taps` that first turn a blocked user away (`Owners.admit`)."""
-
-    def __init__(self, sessions: Sessions, owners: Owners) -> None:
-        super().__init__(sessions)
-        self.owners = owners
-
-    async def handle(self, asker: Asker, command: Command) -> Reply:
-        where = asker.chat or asker.home
-        if isinstance(command, Tap):
-            game, event = command.game_id, f"tap.{command.action.name.lower()}"
-        else:
-            game, event = None, f"command.{type(command).__name__.lower()}"
-        with about(game=game, chat=where and f"{where.platform}:{where.key}", event=event):
-            try:
-                await self.owners.admit(asker.user)
-            except Refused as refused:
-                return Refusal(refused)
-            return await super().handle(asker, command)
 
 
 _MENTION = re.compile(r"^<@!?(\d+)>$")

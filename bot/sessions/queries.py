@@ -1,43 +1,96 @@
-"""What front-ends look up: tables, hands, games, players, leaderboards, stats."""
+"""What front-ends look up, and the only way they read: chats' settings, lobbies, tables, hands,
+games, players, leaderboards, stats, reviews, replays and the deal of the day's board. Nothing
+here writes (`Sessions.handle` is the way in for that)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from ..engine import EngineError
+from ..engine import EngineError, Game
 from ..engine.rules import Variant, parse_variant
+from .daily import Daily, DailyBoard
 from .directory import Directory
 from .feats import counted, tally
 from .games import Games
+from .lobby import Lobby
 from .ports import GameStore
 from .recap import Recap, recap
 from .records import LeaderboardLine, RecentMatch
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
+from .replay import Replays, ReplayStep
+from .reviews import MatchReview, Reviews
 from .views import (
+    ChatSettings,
     GameSummary,
     HandView,
+    LobbyView,
     PlayerProfile,
     TableView,
+    chat_settings,
     hand_view,
 )
 
-EVERYONE_WORDS = frozenset({"global", "globale", "all", "tutti", "todos"})
-"""What after /leaderboard (or /daily board) asks for everyone's board instead of the chat's,
-in any of the catalogue's languages."""
-
-
-def asks_for_everyone(words: Sequence[str]) -> bool:
-    """Whether a board command's first word asks for everyone's board."""
-    return bool(words) and words[0].lower() in EVERYONE_WORDS
-
 
 class Queries:
-    def __init__(self, store: GameStore, directory: Directory, games: Games) -> None:
+    def __init__(self, store: GameStore, directory: Directory, games: Games, lobby: Lobby,
+                 reviews: Reviews, daily: Daily, replays: Replays) -> None:
         self.store = store
         self.directory = directory
         self.games = games
+        self._lobby = lobby
+        self._reviews = reviews
+        self._daily = daily
+        self._replays = replays
+
+    async def chat(self, ref: ChatRef, language_hint: str | None = None) -> ChatSettings:
+        """The chat's settings, as they are now (it is made when first seen)."""
+        return chat_settings(await self.directory.chat(ref, language_hint))
+
+    async def player(self, ref: UserRef) -> PlayerProfile:
+        """The player as they are now (made when first seen)."""
+        return await self.directory.player(ref)
+
+    async def stored_game(self, game_id: int) -> Game | None:
+        """The game rebuilt from the database alone (not from memory); None before it starts."""
+        return (await self.games.stored_now(await self.games.row(game_id)))[1]
+
+    async def lobby(self, chat_ref: ChatRef) -> LobbyView:
+        return await self._lobby.lobby(chat_ref)
+
+    async def lobby_of(self, game_id: int) -> LobbyView:
+        return await self._lobby.lobby_of(game_id)
+
+    async def may_manage(self, game_id: int, user: UserRef, is_admin: bool = False) -> bool:
+        """Whether `user` may start, cancel or change game `game_id` (its creator, or an admin)."""
+        return await self._lobby.may_manage(game_id, user, is_admin)
+
+    async def stored_review(self, game_id: int, seat: int) -> MatchReview | None:
+        """Match `game_id`'s review as the player of `seat` sees it, once made (else None)."""
+        return await self._reviews.stored(game_id, seat)
+
+    async def last_finished(self, chat_ref: ChatRef) -> int:
+        """The id of the chat's latest finished match (for /review); refused if none."""
+        return await self._reviews.last_finished(chat_ref)
+
+    async def last_played(self, user: UserRef) -> int:
+        """The id of `user`'s latest finished match wherever it was played (for /review in their
+        private chat); refused if none."""
+        return await self._reviews.last_played(user)
+
+    async def replay_step(self, game_id: int, user: UserRef, step: int) -> ReplayStep:
+        """Step `step` (from 0) of finished match `game_id` for `user`, one of its players
+        (`replay.Replays.step`)."""
+        return await self._replays.step(game_id, user, step)
+
+    def daily_today(self) -> str:
+        """Today (UTC) as YYYY-MM-DD: the day whose deal /daily offers now."""
+        return self._daily.today().isoformat()
+
+    async def daily_board(self, chat_ref: ChatRef | None) -> DailyBoard:
+        """Today's deal of the day board of `chat_ref`'s players (None: everyone's), ranked by
+        points margin then fewer moves, with yesterday's winner."""
+        return await self._daily.board(chat_ref)
 
     async def table(self, game_id: int) -> TableView:
         row, game = await self.games.load(game_id)

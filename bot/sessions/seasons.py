@@ -26,10 +26,10 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
+from .boards import EVERYONE_WORDS
 from .directory import Directory
 from .log_context import about
 from .ports import GameStore, SeasonResult, Served
-from .queries import EVERYONE_WORDS
 from .refs import ChatRef, UserRef
 
 log = logging.getLogger(__name__)

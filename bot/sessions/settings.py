@@ -8,6 +8,7 @@ from typing import Any
 from ..engine import EngineError, Rules
 from ..i18n import LANGUAGES
 from .directory import Directory
+from .games import Games
 from .options import NO_CLOCK, TURN_LIMIT_BOUNDS
 from .ports import GameStore
 from .records import ChatChange
@@ -17,9 +18,10 @@ from .views import PICTURES, ChatSettings, chat_settings
 
 
 class Settings:
-    def __init__(self, store: GameStore, directory: Directory) -> None:
+    def __init__(self, store: GameStore, directory: Directory, games: Games) -> None:
         self.store = store
         self.directory = directory
+        self.games = games
 
     async def set_chat_language(self, chat_ref: ChatRef, language: str) -> ChatSettings:
         if language not in LANGUAGES:
@@ -59,15 +61,19 @@ class Settings:
         chat = await self.directory.chat(chat_ref)
         return await self._update_chat(chat.id, defaults_patch={PICTURES: "on" if on else "off"})
 
-    async def move_chat(self, chat_ref: ChatRef, new_key: str) -> tuple[ChatSettings, int, int] | None:
-        """The chat is now `new_key` (`GameStore.move_chat`): its settings, the id its row had
-        and the id it has (another when merged); None when there was nothing to move."""
+    async def move_chat(self, chat_ref: ChatRef, new_key: str) -> ChatSettings | None:
+        """The chat is now known as `new_key` (a Telegram group upgraded to a supergroup gets a
+        new id): its games, the one in play too, its settings and its leaderboard go with it
+        (`GameStore.move_chat`). None when there was nothing to move: moved already (told
+        twice, or by another process), or never seen."""
         moved = await self.store.move_chat(chat_ref.platform, chat_ref.key, new_key)
         if moved is None:
             return None
         row, old_id = moved
         self.directory.chat_moved(old_id, row)
-        return chat_settings(row), old_id, row.id
+        for chat_id in {old_id, row.id}:
+            self.games.forget_chat(chat_id)
+        return chat_settings(row)
 
     async def _update_chat(self, chat_id: int, **changes: Any) -> ChatSettings:
         async with self.store.unit() as uow:

@@ -50,6 +50,7 @@ from .replies import (
     SettingsShown,
 )
 from .tap import Action, Asker, Redraw, Reply, Say, Setting, Tap
+from .views import player_language
 
 if TYPE_CHECKING:
     from .daily import DailyBoard
@@ -135,30 +136,30 @@ class Taps:
         if action in HAND_ACTIONS:
             return await self._on_hand(asker, tap)
         if action is Action.WAIT:
-            hand = await self.sessions.hand(game_id, user)
+            hand = await self.sessions.queries.hand(game_id, user)
             if not hand.my_turn:
                 return Refusal(Refused(Reason.NOT_YOUR_TURN))
             return Note(Say(f"{user.platform}.card_not_playable"), alert=True)
         if action is Action.SHOW_HAND:
-            return HandShown(await self.sessions.hand(game_id, user))
+            return HandShown(await self.sessions.queries.hand(game_id, user))
         if action is Action.TAKE_BACK:
-            await self.sessions.set_autoplay(game_id, user, False)
-            player = await self.sessions.player(user)
+            await self.sessions.play.set_autoplay(game_id, user, False)
+            player = await self.sessions.queries.player(user)
             return Played(Say("play.autoplay_off", {"name": player.display_name}))
         if action is Action.REMATCH:
-            await self._no_tournament_in((await self.sessions.game_row(game_id)).chat)
-            await self.sessions.rematch(game_id, user)
+            await self._no_tournament_in((await self.sessions.queries.game(game_id)).chat)
+            await self.sessions.lobby.rematch(game_id, user)
             if asker.chat is None:
-                chat = (await self.sessions.game_row(game_id)).chat
+                chat = (await self.sessions.queries.game(game_id)).chat
                 if not _is_home(asker, chat):
                     return Note(Say("rematch.opened_in", {"chat": chat.title or "—"}))
             return Done()
         if action is Action.REVIEW:
             if asker.mailed:
-                return await self.sessions.ask_review(game_id, user, asker.reachable)
-            return await self.sessions.review(game_id, user)
+                return await self.sessions.reviews.ask(game_id, user, asker.reachable)
+            return await self.sessions.reviews.review(game_id, user)
         if action in (Action.REPLAY, Action.REPLAY_STEP):
-            return await self.sessions.replay_step(game_id, user, tap.step)
+            return await self.sessions.queries.replay_step(game_id, user, tap.step)
         if action is Action.HINT:
             version = _version(tap)
             return await interaction.hint(self.sessions, game_id, user, version)
@@ -211,18 +212,18 @@ class Taps:
         return await call(True)
 
     async def _may_manage(self, asker: Asker, game_id: int) -> None:
-        if not await self.sessions.may_manage(game_id, asker.user) and not await asker.admin():
+        if not await self.sessions.queries.may_manage(game_id, asker.user) and not await asker.admin():
             raise Refused(Reason.NOT_ALLOWED)
 
     # ---- the lobby ----------------------------------------------------------------------
 
     async def _add_computer(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
-        await self._managed(asker, lambda admin: self.sessions.add_computer(
+        await self._managed(asker, lambda admin: self.sessions.lobby.add_computer(
             chat, asker.user, tap.arg, is_admin=admin))
         return Done()
 
     async def _remove_computers(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
-        await self._managed(asker, lambda admin: self.sessions.remove_computers(
+        await self._managed(asker, lambda admin: self.sessions.lobby.remove_computers(
             chat, asker.user, is_admin=admin))
         return Done()
 
@@ -230,22 +231,22 @@ class Taps:
         """Sit with a partner in a team lobby: a seated player moves themselves alone."""
         if tap.index is None:
             raise Refused(Reason.BAD_INPUT)
-        await self.sessions.sit_with(chat, asker.user, tap.index, _version(tap), tap.game_id)
+        await self.sessions.lobby.sit_with(chat, asker.user, tap.index, _version(tap), tap.game_id)
         return Done()
 
     async def _hand_over(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         """With no clock, the game's creator or a chat admin hands the seat to move to the computer."""
         await self._may_manage(asker, tap.game_id)
-        await self.sessions.hand_over(tap.game_id, _version(tap))
+        await self.sessions.play.hand_over(tap.game_id, _version(tap))
         return Note(Say("clock.handed_over"))
 
     async def _start(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
-        await self._managed(asker, lambda admin: self.sessions.start(chat, asker.user, is_admin=admin))
+        await self._managed(asker, lambda admin: self.sessions.lobby.start(chat, asker.user, is_admin=admin))
         return Done()
 
     async def _cancel_tap(self, asker: Asker, chat: ChatRef, tap: Tap) -> Reply:
         """A lobby is cancelled at once; a match in play only once confirmed (it will not count)."""
-        if (await self.sessions.game_row(tap.game_id)).status is GameStatus.LOBBY:
+        if (await self.sessions.queries.game(tap.game_id)).status is GameStatus.LOBBY:
             return await self.cancel(asker)
         await self._may_manage(asker, tap.game_id)
         return ConfirmCancel(tap.game_id)
@@ -262,9 +263,9 @@ class Taps:
         key, value = tap.option
         if key == TURN_LIMIT.key:
             await self._may_manage(asker, tap.game_id)
-            await self.sessions.set_turn_limit(chat, value)
+            await self.sessions.settings.set_turn_limit(chat, value)
         else:
-            await self._managed(asker, lambda admin: self.sessions.set_option(
+            await self._managed(asker, lambda admin: self.sessions.lobby.set_option(
                 chat, asker.user, key, value, is_admin=admin))
         return MenuShown("house" if key in HOUSE_OPTIONS else "options")
 
@@ -292,17 +293,18 @@ class Taps:
         asked.update(typed.options)
         level = solo_level(asked) if solo else None
         if solo:
-            player = await self.sessions.player(asker.user)
-            await self.sessions.chat(chat, self.sessions.player_language(player))
-            await self.sessions.set_turn_limit(chat, NO_CLOCK)
+            player = await self.sessions.queries.player(asker.user)
+            await self.sessions.queries.chat(chat, player_language(player))
+            await self.sessions.settings.set_turn_limit(chat, NO_CLOCK)
         chosen: dict[str, Any] | None = None
         if asked:
-            game = name or str((await self.sessions.chat(chat)).defaults.get("variant") or "scopa")
+            game = name or str((await self.sessions.queries.chat(chat)).defaults.get("variant") or "scopa")
             chosen = checked_options(variant_named(game), asked)
-        lobby = await self.sessions.new_game(chat, asker.user, name, chosen, ready=asker.reachable or solo)
+        lobby = await self.sessions.lobby.new_game(
+                chat, asker.user, name, chosen, ready=asker.reachable or solo)
         if level is not None:
             for _ in range(sum(seat is None for seat in lobby.seats)):
-                await self.sessions.add_computer(chat, asker.user, level)
+                await self.sessions.lobby.add_computer(chat, asker.user, level)
             return Done(lobby.game_id)
         return await self._reach(asker, lobby.game_id)
 
@@ -319,12 +321,12 @@ class Taps:
         if await asker.outsider():
             raise Refused(Reason.NOT_MEMBER)
         try:
-            lobby = await self.sessions.join(chat, user, ready=asker.reachable, game_id=game_id or None)
+            lobby = await self.sessions.lobby.join(chat, user, ready=asker.reachable, game_id=game_id or None)
         except Refused as refused:
             if refused.reason is not Reason.ALREADY_JOINED:
                 raise
-            lobby = await self.sessions.lobby(chat)
-            player = await self.sessions.player(user)
+            lobby = await self.sessions.queries.lobby(chat)
+            player = await self.sessions.queries.player(user)
             if not any(seat.player_id == player.id for seat in lobby.waiting):
                 raise
         return await self._reach(asker, lobby.game_id)
@@ -336,7 +338,7 @@ class Taps:
             return Done(game_id)
         if await asker.reach(game_id):
             try:
-                await self.sessions.join(_chat_of(asker), asker.user, ready=True, game_id=game_id)
+                await self.sessions.lobby.join(_chat_of(asker), asker.user, ready=True, game_id=game_id)
             except Refused as refused:
                 if refused.reason is not Reason.ALREADY_JOINED:
                     raise
@@ -349,11 +351,11 @@ class Taps:
         match has begun. The link seats no one, and a refusal names no chat: game numbers are
         sequential, so anyone can make such a link."""
         try:
-            await self.sessions.confirm_seat(game_id, user)
+            await self.sessions.lobby.confirm_seat(game_id, user)
         except Refused as refused:
             if refused.reason is Reason.NOT_IN_LOBBY:
                 try:
-                    await self.sessions.hand(game_id, user)
+                    await self.sessions.queries.hand(game_id, user)
                 except Refused as no_hand:
                     return Refusal(no_hand)
             elif refused.reason is not Reason.ALREADY_JOINED:
@@ -363,8 +365,8 @@ class Taps:
     async def leave(self, asker: Asker, *, from_lobby: bool = False) -> Reply:
         """Leave the chat's open game (`from_lobby`: only a lobby, never a match)."""
         chat = _chat_of(asker)
-        game_id = await self.sessions.open_game_id(chat)
-        view = await self.sessions.leave(chat, asker.user, from_lobby=from_lobby)
+        game_id = await self.sessions.queries.open_game_id(chat)
+        view = await self.sessions.lobby.leave(chat, asker.user, from_lobby=from_lobby)
         if game_id is not None and view.status is not GameStatus.RUNNING and asker.reachable:
             return HandRedrawn(game_id)
         return Done(game_id)
@@ -372,7 +374,7 @@ class Taps:
     async def daily_board(self, asker: Asker, everyone: bool = False) -> DailyBoard:
         """/daily board: today's board of the chat it was asked in, or everyone's (`everyone`,
         or asked privately)."""
-        return await self.sessions.daily_board(None if everyone or asker.chat is None else asker.chat)
+        return await self.sessions.queries.daily_board(None if everyone or asker.chat is None else asker.chat)
 
     async def daily(self, asker: Asker) -> Reply:
         """/daily: the asker's deal of the day offered (`DailyOffer`: the front-end asks them to
@@ -381,7 +383,7 @@ class Taps:
         write to, the way to their private chat first."""
         if asker.chat is not None and not asker.reachable:
             return OpenPrivateForDaily()
-        return await self.sessions.daily_offer(asker.user)
+        return await self.sessions.daily.offer(asker.user)
 
     async def daily_deal(self, asker: Asker, tap: Tap, plays_in: ChatRef) -> Reply:
         """A button under the offer of /daily: `DAILY_DEAL` deals the asker's deal of the day in
@@ -397,14 +399,14 @@ class Taps:
                 raise Refused(Reason.BAD_INPUT)
             if key != asker.user.key:
                 raise Refused(Reason.DAILY_NOT_YOURS)
-            if day != self.sessions.daily_today():
+            if day != self.sessions.queries.daily_today():
                 raise Refused(Reason.DAILY_OLD_OFFER, day=day)
             if asker.chat is not None and not asker.reachable:
                 return OpenPrivateForDaily()
             if tap.action is Action.DAILY_DROP:
-                offered = await self.sessions.daily_offer(asker.user)
+                offered = await self.sessions.daily.offer(asker.user)
                 return DailyDropped() if isinstance(offered, DailyOffer) else offered
-            return await self.sessions.daily(asker.chat or plays_in, plays_in, asker.user)
+            return await self.sessions.daily.start(asker.chat or plays_in, plays_in, asker.user)
         except Refused as refused:
             return Refusal(refused)
 
@@ -419,7 +421,7 @@ class Taps:
         """/cancel: as the lobby's Cancel button, a lobby at once, a match in play only once its
         creator or an admin confirms (`ConfirmCancel`)."""
         chat = _chat_of(asker)
-        game_id = await self.sessions.open_game_id(chat)
+        game_id = await self.sessions.queries.open_game_id(chat)
         if game_id is None:
             raise Refused(Reason.NO_GAME)
         return await self._cancel_tap(asker, chat, Tap(Action.CANCEL, game_id))
@@ -427,7 +429,7 @@ class Taps:
     async def cancel(self, asker: Asker) -> Reply:
         """Cancel the chat's open game: its creator, or one of the chat's admins."""
         chat = _chat_of(asker)
-        await self._managed(asker, lambda admin: self.sessions.cancel(chat, asker.user, is_admin=admin))
+        await self._managed(asker, lambda admin: self.sessions.lobby.cancel(chat, asker.user, is_admin=admin))
         return Done()
 
     # ---- settings ---------------------------------------------------------------------------
@@ -460,31 +462,31 @@ class Taps:
         for setting, value in changes:
             redraw |= await self._save(asker, setting, value)
         if chat is not None and for_chat:
-            language = (await self.sessions.chat(chat)).language
+            language = (await self.sessions.queries.chat(chat)).language
         else:
-            language = self.sessions.player_language(await self.sessions.player(user))
+            language = player_language(await self.sessions.queries.player(user))
         return SettingsShown(language, saved=bool(changes), redraw=redraw)
 
     async def _save(self, asker: Asker, setting: Setting, value: str) -> Redraw:
         sessions, chat, user = self.sessions, asker.chat, asker.user
         if setting is Setting.MY_LANGUAGE:
-            await sessions.set_player_language(user, value)
+            await sessions.settings.set_player_language(user, value)
             return Redraw.MY_HANDS
         if setting is Setting.MY_PINGS:
-            await sessions.set_dm_pings(user, value == "on")
+            await sessions.settings.set_dm_pings(user, value == "on")
             return Redraw.NONE
         if setting is Setting.MY_RING:
-            await sessions.set_turn_rings(user, value == "on")
+            await sessions.settings.set_turn_rings(user, value == "on")
             return Redraw.NONE
         assert chat is not None
         if setting is Setting.CHAT_LANGUAGE:
-            await sessions.set_chat_language(chat, value)
+            await sessions.settings.set_chat_language(chat, value)
         elif setting is Setting.CHAT_TURN_LIMIT:
-            await sessions.set_turn_limit(chat, value)
+            await sessions.settings.set_turn_limit(chat, value)
         elif setting is Setting.CHAT_PICTURES:
-            await sessions.set_pictures(chat, value == "on")
+            await sessions.settings.set_pictures(chat, value == "on")
         else:
-            await sessions.change_chat_defaults(chat, {"variant": value})
+            await sessions.settings.change_chat_defaults(chat, {"variant": value})
             return Redraw.NONE
         return Redraw.GAME
 

@@ -16,7 +16,7 @@ from ..engine.federal import draw_teams
 from ..engine.moves import table_order
 from .day import utc_day
 from .records import ChatRow, DeadlineKind, GameRow, GameStatus, PlayerRow, SeatRow
-from .refs import ChatRef
+from .refs import ChatRef, language_of
 
 COMPUTER_SIGNS = {"easy": "🙂", "medium": "🤔", "hard": "😈"}
 SEAT_NAMES = ("Aldo", "Bruna", "Ciro", "Dora", "Ezio", "Fulvia")
@@ -44,6 +44,13 @@ PlayerProfile = PlayerRow
 """A person (or a computer level) as the bot knows them, as front-ends read it: the stored row
 itself (immutable), not a copy of its fields; `language` is the one they chose,
 `platform_language` the one their app reports."""
+
+
+def player_language(player: PlayerProfile | None, fallback: str = "it") -> str:
+    """The language to speak to `player` in: the one they chose, else their app's, else `fallback`."""
+    if player is None:
+        return fallback
+    return player.language or language_of(player.platform_language, fallback)
 
 
 PICTURES = "pictures"

@@ -16,7 +16,7 @@ def _lines(w: World) -> list[str]:
 
 async def test_a_matchs_achievements_are_posted_once_even_across_a_stop(world: World) -> None:
     w = world
-    await w.sessions.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
+    await w.sessions.settings.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
     drawn = w.front.presenter.on_event
     told: list[AchievementsEarned] = []
 
@@ -42,4 +42,4 @@ async def test_a_matchs_achievements_are_posted_once_even_across_a_stop(world: W
     await w.front.lanes.idle()
     lines = _lines(w)
     assert len(lines) == 1 and "Prima scopa" in lines[0], lines
-    assert await w.sessions.owed_notices("discord") == []
+    assert await w.sessions.delivery.owed_notices("discord") == []

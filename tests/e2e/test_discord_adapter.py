@@ -72,7 +72,7 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(world: World) ->
     await fake.wait_for(lambda: fake.pings(w.alice) or fake.pings(w.bob), what="the first ping")
 
     moves = await play_to_end(w, game_id, [w.alice, w.bob])
-    final = await w.sessions.table(game_id)
+    final = await w.sessions.queries.table(game_id)
     assert final.finished and moves > 30
     await w.front.lanes.idle()
     shown = fake.messages(w.channel)
@@ -120,7 +120,7 @@ async def test_four_player_team_match_with_a_computer(world: World) -> None:
     game_id = await open_game(w)
 
     await play_to_end(w, game_id, [w.alice, w.bob, w.carla], fresh_hand=True)
-    final = await w.sessions.table(game_id)
+    final = await w.sessions.queries.table(game_id)
     assert final.finished and final.side_names == ("Alice & Carla", "Bob & Dora")
     await w.front.lanes.idle()
     breakdown = next(m for m in fake.messages(w.channel)
@@ -155,13 +155,13 @@ async def test_presses_keep_working_after_a_restart(world: World) -> None:
     hand, move = await ready_to_play(w, to_move, hand, game_id, version)
     pressed = await fake.press(to_move, hand, custom_id=move)
     assert pressed.response_type == 7
-    assert (await w.sessions.table(game_id)).version > version
+    assert (await w.sessions.queries.table(game_id)).version > version
     await fake.wait_for(lambda: table.edits > edits, what="the same table message, edited")
     assert await w.front.presenter.table_message(game_id) == table.id
     opened = await fake.press(other, table, prefix=f"{HAND}{game_id}")
     assert opened.reply.ephemeral and opened.reply.visible_to is other
     await play_to_end(w, game_id, [w.alice, w.bob])
-    assert (await w.sessions.table(game_id)).finished
+    assert (await w.sessions.queries.table(game_id)).finished
 
 
 async def test_a_capture_being_chosen_survives_a_restart(world: World) -> None:
@@ -182,7 +182,7 @@ async def test_a_capture_being_chosen_survives_a_restart(world: World) -> None:
     await w.restart()
     pressed = await fake.press(to_move, hand, custom_id=captures[-1])
     assert pressed.response_type == 7 and not hand.content
-    after = await w.sessions.table(game_id)
+    after = await w.sessions.queries.table(game_id)
     assert after.version > version
     assert after.last_plays[-1].card == several.card
     assert {c.code for c in after.last_plays[-1].captured} == set(captures[-1].rpartition(":")[2].split("+"))
@@ -196,7 +196,7 @@ async def test_stale_foreign_out_of_turn_and_malformed_presses_change_nothing(wo
     older = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
     newer = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
     await play_turn(w, game_id, {str(to_move.id): to_move}, {to_move.id: newer})
-    moved = (await w.sessions.table(game_id)).version
+    moved = (await w.sessions.queries.table(game_id)).version
     assert moved > version
 
     playable = next(c["custom_id"] for c in older.components_flat() if PLAYABLE.match(c.get("custom_id", "")))
@@ -226,7 +226,7 @@ async def test_stale_foreign_out_of_turn_and_malformed_presses_change_nothing(wo
     menu = await fake.press(other, table, custom_id=f"scopa:e:{game_id}:table", values=["players=99"],
                             forge=True)
     assert menu.reply.ephemeral and re.search("did not understand|Non ho capito", menu.reply.text)
-    assert (await w.sessions.table(game_id)).version == moved
+    assert (await w.sessions.queries.table(game_id)).version == moved
     assert all(len(i.responses) == 1 for i in fake.interactions.values())
 
 
@@ -244,16 +244,16 @@ async def test_a_capture_sent_by_its_place_among_the_cards_captures_is_played(wo
     game_id = await started_duel(w)
     table = await table_message(w, game_id)
     to_move, _, version = await mover(w, game_id)
-    hand = await w.sessions.hand(game_id, UserRef("discord", str(to_move.id), to_move.name))
+    hand = await w.sessions.queries.hand(game_id, UserRef("discord", str(to_move.id), to_move.name))
     card = hand.choices[0].card.code
     opened = (await fake.press(to_move, table, prefix=f"{HAND}{game_id}")).reply
     by_place = f"scopa:C:{game_id}:{version}:{card}"
     beyond = await fake.press(to_move, opened, custom_id=f"{by_place}:999", forge=True)
     assert re.search("cannot be played|non si può", beyond.reply.text), beyond.reply.text
-    assert (await w.sessions.table(game_id)).version == version
+    assert (await w.sessions.queries.table(game_id)).version == version
     await fake.press(to_move, opened, custom_id=f"{by_place}:0", forge=True)
-    assert (await w.sessions.table(game_id)).version > version
-    after = await w.sessions.hand(game_id, UserRef("discord", str(to_move.id), to_move.name))
+    assert (await w.sessions.queries.table(game_id)).version > version
+    after = await w.sessions.queries.hand(game_id, UserRef("discord", str(to_move.id), to_move.name))
     assert card not in [c.code for c in after.hand]
 
 
@@ -271,35 +271,35 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
                         what="the hand")
     hand = opened.reply
     disk = asyncio.Event()
-    commit = w.sessions._store.commit_move
+    commit = w.sessions.store.commit_move
 
     async def slow_commit(*args: object) -> None:
         await disk.wait()
         await commit(*args)
 
-    monkeypatch.setattr(w.sessions._store, "commit_move", slow_commit)
+    monkeypatch.setattr(w.sessions.store, "commit_move", slow_commit)
     hand, move = await ready_to_play(w, to_move, hand, game_id, version)
     pressed = await fake.press(to_move, hand, custom_id=move, wait=False)
     await fake.acknowledged(pressed)
     assert pressed.log == ["callback 6"], "deferred while the move waits for the disk"
-    reading = asyncio.ensure_future(w.sessions.table(game_id))
+    reading = asyncio.ensure_future(w.sessions.queries.table(game_id))
     for _ in range(10):
         await asyncio.sleep(0)
     assert not reading.done(), "the table is read once the move is stored, not halfway"
     disk.set()
     await fake.wait_for(lambda: "edit @original" in pressed.log, what="the hand, after the move")
     assert (await reading).version > version
-    assert (await w.sessions.table(game_id)).version > version
+    assert (await w.sessions.queries.table(game_id)).version > version
     assert version + 1 not in versions(hand) and not hand.content
 
-    board = w.sessions._store.leaderboard
+    board = w.sessions.store.leaderboard
     ranking = asyncio.Event()
 
     async def slow_board(*args: object, **kwargs: object) -> object:
         await ranking.wait()
         return await board(*args, **kwargs)
 
-    monkeypatch.setattr(w.sessions._store, "leaderboard", slow_board)
+    monkeypatch.setattr(w.sessions.store, "leaderboard", slow_board)
     asked = await fake.slash(w.dino, w.channel, "leaderboard", wait=False)
     await fake.acknowledged(asked)
     assert asked.log == ["callback 5"] and not asked.reply.ephemeral
@@ -360,9 +360,9 @@ async def test_settings_and_pings_by_direct_message(world: World) -> None:
     assert mine.reply.ephemeral and "ping you privately" in mine.reply.text
     denied = await fake.slash(w.bob, w.channel, "settings", channel_language="en", dm_pings=False)
     assert "Only server managers" in denied.reply.text
-    bob = await w.sessions._store.find_player("discord", str(w.bob.id))
+    bob = await w.sessions.store.find_player("discord", str(w.bob.id))
     assert bob is not None and bob.dm_pings, "a refused /settings changes nothing"
-    assert (await w.sessions.chat(_chat(w))).language == "it"
+    assert (await w.sessions.queries.chat(_chat(w))).language == "it"
 
     game_id = await started_duel(w)
     users = {str(u.id): u for u in (w.alice, w.bob)}
@@ -416,7 +416,7 @@ async def test_cancel_in_the_lobby_and_in_a_match(world: World) -> None:
     confirmed = await fake.press(w.alice, asked.reply, "Sì, annulla la partita")
     assert confirmed.response_type == 7 and not asked.reply.components
     await fake.wait_for(lambda: not table.components, what="the closed table")
-    assert "annullata" in table.text and await w.sessions.open_game_id(_chat(w)) is None
+    assert "annullata" in table.text and await w.sessions.queries.open_game_id(_chat(w)) is None
 
 
 async def test_who_cancelled_a_match_is_still_said_after_a_restart(world: World) -> None:
@@ -470,14 +470,14 @@ async def test_a_button_drawn_before_the_shared_codec_is_answered_as_out_of_date
     await fake.slash(w.alice, w.channel, "newgame", variant="scopa")
     lobby = await lobby_message(w)
     game_id = await open_game(w)
-    before = await w.sessions.lobby(_chat(w))
+    before = await w.sessions.queries.lobby(_chat(w))
     for old in (f"scopa:join:{game_id}", f"scopa:cpu:{game_id}:hard", f"scopa:start:{game_id}"):
         pressed = await fake.press(w.bob, lobby, custom_id=old, forge=True)
         assert pressed.reply.ephemeral and "out of date" in pressed.reply.text, pressed.reply.text
     menu = await fake.press(w.alice, lobby, custom_id=f"scopa:opt:{game_id}:target", values=["target=31"],
                             forge=True)
     assert "vecchio" in menu.reply.text or "out of date" in menu.reply.text, menu.reply.text
-    assert await w.sessions.lobby(_chat(w)) == before
+    assert await w.sessions.queries.lobby(_chat(w)) == before
 
 
 async def test_house_rules_and_a_round_limit_are_set_from_the_lobby_menus(world: World) -> None:
@@ -503,7 +503,7 @@ async def test_house_rules_and_a_round_limit_are_set_from_the_lobby_menus(world:
     await fake.wait_for(lambda: "più sette" in lobby.text, what="the sevens primiera")
     await fake.press(w.alice, lobby, custom_id=f"scopa:e:{game_id}:target", values=["round_limit=3"])
     await fake.wait_for(lambda: "Smazzate al massimo: 3" in lobby.text, what="three rounds")
-    rules = (await w.sessions.lobby_of(game_id)).rules
+    rules = (await w.sessions.queries.lobby_of(game_id)).rules
     assert rules.ace_takes_all and rules.primiera.value == "sevens" and not rules.re_bello
     assert rules.round_limit == 3
 
@@ -512,7 +512,7 @@ async def test_house_rules_and_a_round_limit_are_set_from_the_lobby_menus(world:
     offered = [o["value"].partition("=")[0] for o in lobby.find(custom_id=table_menu)["options"]]
     assert offered[-2:] == ["primiera", "must_capture"] and "napola" not in offered
     forged = await fake.press(w.alice, lobby, custom_id=table_menu, values=["napola=on"], forge=True)
-    assert forged.reply.ephemeral and not (await w.sessions.lobby_of(game_id)).rules.napola
+    assert forged.reply.ephemeral and not (await w.sessions.queries.lobby_of(game_id)).rules.napola
 
 
 async def test_an_idle_lobby_makes_way_for_a_new_game(world: World) -> None:
@@ -534,7 +534,7 @@ async def test_the_computer_plays_for_an_absent_player_until_they_are_back(world
     w, fake = world, world.fake
     game_id = await started_duel(w)
     to_move, _, _ = await mover(w, game_id)
-    await w.sessions.set_autoplay(game_id, UserRef("discord", str(to_move.id), to_move.name), True)
+    await w.sessions.play.set_autoplay(game_id, UserRef("discord", str(to_move.id), to_move.name), True)
     table = await table_message(w, game_id)
     await fake.wait_for(lambda: "👋 Sono tornato" in table.labels(), what="the I'm back button")
     assert "Il computer gioca per" in table.text
@@ -552,12 +552,12 @@ async def test_a_discord_error_never_loses_a_move(world: World) -> None:
     await w.front.lanes.idle()
     table = await table_message(w, game_id)
     fake.fail_next("PATCH", rf"channels/{w.channel.id}/messages/{table.id}", 403, 50001, "Missing Access")
-    version = (await w.sessions.table(game_id)).version
+    version = (await w.sessions.queries.table(game_id)).version
     await play_turn(w, game_id, users, hands)
-    assert (await w.sessions.table(game_id)).version > version
+    assert (await w.sessions.queries.table(game_id)).version > version
     await play_turn(w, game_id, users, hands)
     await w.front.lanes.idle()
-    drawn = await w.sessions.table(game_id)
+    drawn = await w.sessions.queries.table(game_id)
     assert f"Mazzo: {drawn.stock_count} carte" in table.text, "the next move's edit catches up"
 
     to_move, _, version = await mover(w, game_id)
@@ -568,7 +568,7 @@ async def test_a_discord_error_never_loses_a_move(world: World) -> None:
     callback = ("POST", f"interactions/{pressed.id}/{pressed.token}/callback")
     await fake.wait_for(lambda: callback in fake.requests, what="the failed response")
     await w.front.lanes.idle()
-    assert (await w.sessions.table(game_id)).version > version, "stored before Discord was asked"
+    assert (await w.sessions.queries.table(game_id)).version > version, "stored before Discord was asked"
     await play_to_end(w, game_id, [w.alice, w.bob], fresh_hand=True)
 
 
@@ -580,7 +580,7 @@ async def test_newgame_checks_the_bots_permissions_and_points_to_an_open_game(wo
     quiet.bot_permissions = VIEW_CHANNEL
     refused = await fake.slash(w.alice, quiet, "newgame")
     assert "Send Messages" in refused.reply.text and "Embed Links" in refused.reply.text
-    assert await w.sessions.open_game_id(_chat(w, quiet)) is None
+    assert await w.sessions.queries.open_game_id(_chat(w, quiet)) is None
     await fake.slash(w.alice, w.channel, "newgame")
     lobby = await lobby_message(w)
     again = await fake.slash(w.bob, w.channel, "newgame", variant="escoba")
@@ -638,21 +638,21 @@ async def test_new_game_takes_the_table_layout_from_options(tmp_path: Path) -> N
     from ..sessions_helpers import ALICE, BOB, CHAT
 
     sessions = await open_sessions(tmp_path / "s.db")
-    lobby = await sessions.new_game(CHAT, ALICE, "escoba", {"players": 3, "deck_style": "french",
+    lobby = await sessions.lobby.new_game(CHAT, ALICE, "escoba", {"players": 3, "deck_style": "french",
                                                              "target": 15})
     assert (lobby.players, lobby.teams, lobby.deck_style, lobby.rules.target) == (3, 0, "french", 15)
-    assert not await sessions.may_manage(lobby.game_id, BOB)
-    assert await sessions.may_manage(lobby.game_id, BOB, is_admin=True)
-    assert await sessions.may_manage(lobby.game_id, ALICE)
-    await sessions.cancel(CHAT, ALICE)
-    lobby = await sessions.new_game(CHAT, ALICE, "scopa", {"players": 4, "teams": True})
+    assert not await sessions.queries.may_manage(lobby.game_id, BOB)
+    assert await sessions.queries.may_manage(lobby.game_id, BOB, is_admin=True)
+    assert await sessions.queries.may_manage(lobby.game_id, ALICE)
+    await sessions.lobby.cancel(CHAT, ALICE)
+    lobby = await sessions.lobby.new_game(CHAT, ALICE, "scopa", {"players": 4, "teams": True})
     assert (lobby.players, lobby.teams) == (4, 2)
-    await sessions.cancel(CHAT, ALICE)
+    await sessions.lobby.cancel(CHAT, ALICE)
     for bad in ({"players": "many"}, {"deck_style": "tarot"}, {"players": 3, "teams": True}):
         with pytest.raises(Refused) as refused:
-            await sessions.new_game(CHAT, ALICE, "scopa", bad)
+            await sessions.lobby.new_game(CHAT, ALICE, "scopa", bad)
         assert refused.value.reason is Reason.BAD_OPTION
-    assert await sessions.open_game_id(CHAT) is None
+    assert await sessions.queries.open_game_id(CHAT) is None
     await sessions.close()
 
 

@@ -27,14 +27,15 @@ async def _dealt(w: World, user: User) -> Interaction:
     offer = asked.reply
     assert offer.ephemeral and offer.visible_to is user
     place = ChatRef(PLATFORM, str(w.channel.id), thread=f"daily-{user.id}")
-    assert await w.sessions.open_game_id(place) is None, "nothing dealt before the press"
+    assert await w.sessions.queries.open_game_id(place) is None, "nothing dealt before the press"
     deal = next(c["custom_id"] for c in offer.components_flat()
                 if c.get("custom_id", "").startswith("scopa:y:"))
     return await w.fake.press(user, offer, custom_id=deal)
 
 
 async def _daily_game(w: World, user: User) -> int:
-    game_id = await w.sessions.open_game_id(ChatRef(PLATFORM, str(w.channel.id), thread=f"daily-{user.id}"))
+    game_id = await w.sessions.queries.open_game_id(
+            ChatRef(PLATFORM, str(w.channel.id), thread=f"daily-{user.id}"))
     assert game_id is not None
     return game_id
 
@@ -49,15 +50,15 @@ async def test_two_players_play_the_deal_of_the_day_in_the_channel_beside_its_ga
     alice_game, bob_game = await _daily_game(w, w.alice), await _daily_game(w, w.bob)
     assert len({duel, alice_game, bob_game}) == 3
     await table_message(w, alice_game)
-    alice_hand = (await w.sessions.hand(alice_game, _user_ref(w.alice))).hand
-    bob_hand = (await w.sessions.hand(bob_game, _user_ref(w.bob))).hand
+    alice_hand = (await w.sessions.queries.hand(alice_game, _user_ref(w.alice))).hand
+    bob_hand = (await w.sessions.queries.hand(bob_game, _user_ref(w.bob))).hand
     assert alice_hand == bob_hand, "the same deal for everyone"
     await play_to_end(w, alice_game, [w.alice])
     again = await w.fake.slash(w.alice, w.channel, "daily")
     assert "un tentativo al giorno" in _said(again)
     board = await w.fake.slash(w.carla, w.channel, "daily", board=True)
     assert "1. Alice" in _said(board) and "Bob" not in _said(board), "Bob's deal is not over yet"
-    assert (await w.sessions.table(duel)).status.value == "running", "the channel's game goes on"
+    assert (await w.sessions.queries.table(duel)).status.value == "running", "the channel's game goes on"
 
 
 
@@ -88,7 +89,7 @@ async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and
     forged = await w.fake.press(w.alice, end, custom_id=f"scopa:r:{game_id}", forge=True)
     assert "non ha rivincita" in _said(forged)
     place = ChatRef(PLATFORM, str(w.channel.id), thread=f"daily-{w.alice.id}")
-    assert await w.sessions.open_game_id(place) is None, "a refused rematch opens nothing"
+    assert await w.sessions.queries.open_game_id(place) is None, "a refused rematch opens nothing"
 
     w.clock.advance(DAY)
     again = await _dealt(w, w.alice)
@@ -96,7 +97,7 @@ async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and
     tomorrow = await _daily_game(w, w.alice)
     assert tomorrow != game_id
     await play_to_end(w, tomorrow, [w.alice])
-    assert [line.name for line in (await w.sessions.daily_board(None)).lines] == ["Alice"]
+    assert [line.name for line in (await w.sessions.queries.daily_board(None)).lines] == ["Alice"]
 
 
 async def test_the_daily_waits_for_its_player_and_closes_unfinished_at_midnight(world: World) -> None:
@@ -110,23 +111,23 @@ async def test_the_daily_waits_for_its_player_and_closes_unfinished_at_midnight(
     assert "offered to someone else" in _said(forged)
     for user in (w.alice, w.bob):
         place = ChatRef(PLATFORM, str(w.channel.id), thread=f"daily-{user.id}")
-        assert await w.sessions.open_game_id(place) is None, "a press by another deals nothing"
+        assert await w.sessions.queries.open_game_id(place) is None, "a press by another deals nothing"
     await w.fake.press(w.alice, asked.reply, custom_id=deal)
     game_id = await _daily_game(w, w.alice)
     for _ in range(3):
-        if (await w.sessions.table(game_id)).to_play == 0:
+        if (await w.sessions.queries.table(game_id)).to_play == 0:
             break
-        await w.sessions.run_due()
-    table = await w.sessions.table(game_id)
+        await w.sessions.scheduler.run_due()
+    table = await w.sessions.queries.table(game_id)
     assert table.to_play == 0 and table.deadline is None, "her turn shows no clock"
     before = len(w.fake.messages(w.channel))
     w.clock.advance(2 * 3600)
-    await w.sessions.run_due()
-    assert (await w.sessions.table(game_id)).version == table.version, "nobody played for her"
+    await w.sessions.scheduler.run_due()
+    assert (await w.sessions.queries.table(game_id)).version == table.version, "nobody played for her"
     assert len(w.fake.messages(w.channel)) == before, "no warning, no reminder"
-    day = (await w.sessions.daily_board(None)).day
+    day = (await w.sessions.queries.daily_board(None)).day
     w.clock.advance(DAY)
-    await w.sessions.run_due()
-    assert (await w.sessions.table(game_id)).status.value == "cancelled"
+    await w.sessions.scheduler.run_due()
+    assert (await w.sessions.queries.table(game_id)).status.value == "cancelled"
     await w.fake.wait_for(lambda: any("Alice" in m.text and day in m.text and "UTC" in m.text
                                       for m in w.fake.messages(w.channel)), what="the channel told")

@@ -22,13 +22,13 @@ async def test_the_options_field_sets_the_lobby_and_a_wrong_one_opens_nothing(wo
     assert "Questo gioco non ha l'opzione «colour»" in unknown.reply.text
     forged = await fake.slash(w.alice, w.channel, "newgame", forge=True, target=1000)
     assert "può essere 8, 11, 15, 16, 21, 31" in forged.reply.text, "a field's value is checked the same"
-    assert await w.sessions.open_game_id(_chat(w)) is None
+    assert await w.sessions.queries.open_game_id(_chat(w)) is None
 
     await fake.slash(w.alice, w.channel, "newgame", variant="scopone", target=16,
                      options="target=21 carte=piacentine napola=sì")
     lobby = await lobby_message(w)
     assert "Si gioca a 21" in lobby.text and "Piacentine" in lobby.text and "Napola" in lobby.text
-    view = await w.sessions.lobby_of(await open_game(w))
+    view = await w.sessions.queries.lobby_of(await open_game(w))
     assert (view.variant, view.rules.target, view.deck_style, view.rules.napola) == (
         "scopone", 21, "piacentine", True)
 

@@ -22,7 +22,7 @@ def _match_ends(w: World) -> int:
 async def _played_to_the_end_then_stopped(w: World) -> None:
     """A match to one point; the bot stops after the last move is stored and before the
     round's breakdown and the end of the match are posted."""
-    await w.sessions.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
+    await w.sessions.settings.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
     drawn = w.front.presenter.on_event
 
     async def stopped_before_posting(event: Event) -> None:
@@ -54,7 +54,7 @@ async def test_announcements_lost_to_a_stop_are_posted_after_the_restart_once(wo
     await w.restart()
     await w.front.lanes.idle()
     assert _posted(w, "Fine della smazzata") == 1 and _match_ends(w) == 1, "posted once"
-    assert await w.sessions.owed_notices("discord") == []
+    assert await w.sessions.delivery.owed_notices("discord") == []
 
 
 async def test_announcements_owed_to_a_channel_closed_to_the_bot_are_dropped_not_retried(
@@ -66,4 +66,4 @@ async def test_announcements_owed_to_a_channel_closed_to_the_bot_are_dropped_not
     await w.restart()
     await w.front.lanes.idle()
     assert _posted(w, "Fine della smazzata") == 0 and _match_ends(w) == 0
-    assert await w.sessions.owed_notices("discord") == [], "owed no more: the channel refuses"
+    assert await w.sessions.delivery.owed_notices("discord") == [], "owed no more: the channel refuses"

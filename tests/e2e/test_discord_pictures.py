@@ -115,7 +115,7 @@ async def test_a_refused_picture_falls_back_to_text_with_one_log_line(
     assert opened.reply.ephemeral and not opened.reply.attachments and opened.reply.buttons()
     assert "Le tue carte" in opened.reply.text or "Your cards" in opened.reply.text
     assert len([r for r in caplog.records if "picture" in r.getMessage()]) == 1
-    assert (await w.sessions.table(game_id)).version == version, "nothing else changes"
+    assert (await w.sessions.queries.table(game_id)).version == version, "nothing else changes"
 
 
 async def test_the_fake_refuses_attachments_as_discord_does(world: World) -> None:
@@ -152,7 +152,7 @@ def _round_ends(w: World) -> list[Message]:
 
 async def test_a_round_ends_with_its_picture_and_the_numbers_once(world: World) -> None:
     w = world
-    await w.sessions.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
+    await w.sessions.settings.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
     game_id = await started_duel(w)
     await play_to_end(w, game_id, [w.alice, w.bob])
     await w.front.lanes.idle()
@@ -170,7 +170,7 @@ async def test_a_round_ends_with_its_picture_and_the_numbers_once(world: World) 
 async def test_a_round_end_in_a_channel_of_text_reads_on_a_phone(world: World) -> None:
     w = world
     channel = ChatRef("discord", str(w.channel.id))
-    await w.sessions.set_chat_defaults(channel, {"target": 1, "pictures": "off"})
+    await w.sessions.settings.set_chat_defaults(channel, {"target": 1, "pictures": "off"})
     w.front.painter.set_wanted(str(w.channel.id), False)
     game_id = await started_duel(w)
     await play_to_end(w, game_id, [w.alice, w.bob])
@@ -186,7 +186,7 @@ async def test_a_round_end_in_a_channel_of_text_reads_on_a_phone(world: World) -
 
 async def test_a_round_end_a_channel_refuses_as_a_file_is_posted_as_text(world: World) -> None:
     w = world
-    await w.sessions.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
+    await w.sessions.settings.set_chat_defaults(ChatRef("discord", str(w.channel.id)), {"target": 1})
     game_id = await started_duel(w)
     await w.front.lanes.idle()
     w.channel.bot_permissions &= ~ATTACH_FILES

@@ -35,7 +35,7 @@ async def test_a_barred_card_is_marked_and_says_why_when_pressed(world: World) -
     assert pressed.response_type == 7
     assert hand.content.startswith(("Devi prendere:", "You must capture:")), hand.content
     assert "→" in hand.content, "with a capture that can be made instead"
-    assert (await w.sessions.table(game_id)).version == version, "nothing is played"
+    assert (await w.sessions.queries.table(game_id)).version == version, "nothing is played"
     assert hand.buttons(), "the hand stays, with the reason above it"
 
 
@@ -72,29 +72,29 @@ async def test_fuori_is_offered_only_when_it_wins_and_asks_first(world: World) -
     await fake.wait_for(lambda: "🤝 Con Alice" in lobby.labels(), what="a full table, partners to choose")
     await fake.press(w.alice, lobby, "▶️ Inizia")
     alice = ref(w.alice)
-    while (await w.sessions.table(game_id)).to_play != 0:
-        assert await w.sessions.run_due() == 1
+    while (await w.sessions.queries.table(game_id)).to_play != 0:
+        assert await w.sessions.scheduler.run_due() == 1
     table = await table_message(w, game_id)
     hand = (await fake.press(w.alice, table, prefix=f"{HAND}{game_id}")).reply
     assert "🏁 Dichiaro fuori…" not in hand.labels(), "nothing is sure yet: declaring would lose"
 
     while True:
-        state = await w.sessions.table(game_id)
+        state = await w.sessions.queries.table(game_id)
         assert not state.finished, "the match ended before fuori could win"
         if state.to_play != 0:
-            assert await w.sessions.run_due() == 1
+            assert await w.sessions.scheduler.run_due() == 1
             continue
-        view = await w.sessions.hand(game_id, alice)
+        view = await w.sessions.queries.hand(game_id, alice)
         moves = [m for c in view.choices for m in c.moves]
         if not view.may_declare:
-            await w.sessions.play(game_id, alice, view.version, moves[0])
+            await w.sessions.play.play(game_id, alice, view.version, moves[0])
             continue
         outcomes = [(await fuori_outcome(w.sessions, game_id, alice, view.version, m), m) for m in moves]
         wins = [m for outcome, m in outcomes if outcome.wins]
         if wins:
             break
         best = max(outcomes, key=lambda found: found[0].points)[1]
-        await w.sessions.play(game_id, alice, view.version, best)
+        await w.sessions.play.play(game_id, alice, view.version, best)
     version = view.version
     hand = (await fake.press(w.alice, table, prefix=f"{HAND}{game_id}")).reply
     await fake.press(w.alice, hand, "🏁 Dichiaro fuori…")
@@ -102,9 +102,9 @@ async def test_fuori_is_offered_only_when_it_wins_and_asks_first(world: World) -
     await fake.press(w.alice, hand, custom_id=f"scopa:P:{game_id}:{version}:{wins[0].card.code}")
     await fake.wait_for(lambda: "VINCERESTI" in hand.text, what="what declaring would mean")
     assert "non si può ritirare" in hand.text and "↩️ Indietro" in hand.labels()
-    assert (await w.sessions.table(game_id)).version == version, "asking declares nothing"
+    assert (await w.sessions.queries.table(game_id)).version == version, "asking declares nothing"
     await fake.press(w.alice, hand, custom_id=f"scopa:F:{game_id}:{version}:{wins[0].code}")
-    final = await w.sessions.table(game_id)
+    final = await w.sessions.queries.table(game_id)
     assert final.finished and final.winner == 0, "Alice's side wins by declaring"
     breakdown = await fake.wait_for(
         lambda: next((m for m in fake.messages(w.channel)

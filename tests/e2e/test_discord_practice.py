@@ -47,11 +47,11 @@ async def test_the_hint_button_of_a_practice_match_shows_a_legal_move_and_why(wo
     pressed = await w.fake.press(to_move, hand, custom_id=hint["custom_id"])
     answer = pressed.reply
     assert answer.ephemeral and answer.visible_to is to_move and answer is not hand
-    view = await w.sessions.hand(game_id, UserRef(PLATFORM, str(to_move.id), to_move.name))
+    view = await w.sessions.queries.hand(game_id, UserRef(PLATFORM, str(to_move.id), to_move.name))
     legal = [move_phrase(m, _lang(w, to_move)) for c in view.choices for m in c.moves]
     assert any(answer.text.startswith(f"💡 {phrase}: ") for phrase in legal), (answer.text, legal)
     assert len(answer.text.split(": ", 1)[1]) > 5, "a reason follows the move"
-    assert (await w.sessions.table(game_id)).version == version, "a hint plays nothing"
+    assert (await w.sessions.queries.table(game_id)).version == version, "a hint plays nothing"
 
     waiting = await w.fake.press(other, hand, custom_id=hint["custom_id"], forge=True)
     assert waiting.reply.ephemeral

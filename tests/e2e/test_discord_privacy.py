@@ -47,7 +47,7 @@ async def test_mydata_and_forgetme_in_the_middle_of_a_match(world: World) -> Non
     assert {r["game"] for r in data["results"]} == {earlier}
     assert data["moves"]
 
-    alice_row = await w.sessions.find_player("discord", str(alice.id))
+    alice_row = await w.sessions.queries.find_player("discord", str(alice.id))
     assert alice_row is not None
     path = w.path
     alice_before = await rows_of(path, alice_row.id)
@@ -55,7 +55,7 @@ async def test_mydata_and_forgetme_in_the_middle_of_a_match(world: World) -> Non
     [button] = [c["custom_id"] for c in ask.components_flat() if c.get("custom_id", "").startswith(CONFIRM)]
     forged = await w.fake.press(alice, ask, custom_id=button, forge=True)
     assert "not yours" in forged.reply.text or "non è tuo" in forged.reply.text
-    assert await w.sessions.find_player("discord", str(bob.id)) is not None, "nothing erased yet"
+    assert await w.sessions.queries.find_player("discord", str(bob.id)) is not None, "nothing erased yet"
 
     await w.fake.press(bob, ask, custom_id=button)
     await w.fake.wait_for(lambda: ask.text.startswith("🗑 Done") and not ask.components,
@@ -64,7 +64,7 @@ async def test_mydata_and_forgetme_in_the_middle_of_a_match(world: World) -> Non
                                                if "👋 Bob" in m.text), None), what="the channel told")
     assert "computer" in told.text
     await play_to_end(w, game_id, [alice])
-    assert (await w.sessions.table(game_id)).finished, "Alice's match went on to its end"
+    assert (await w.sessions.queries.table(game_id)).finished, "Alice's match went on to its end"
     board = await w.fake.slash(alice, w.channel, "leaderboard", **{"global": True})
     assert "ex giocatore" in board.reply.text and "Bob" not in board.reply.text
 
@@ -89,5 +89,5 @@ async def test_scopa_bot_erase_beside_the_running_bot(world: World) -> None:
                                                if "👋 Bob" in m.text), None), what="the channel told")
     assert "computer" in told.text
     await play_to_end(w, game_id, [alice])
-    assert (await w.sessions.table(game_id)).finished
+    assert (await w.sessions.queries.table(game_id)).finished
     assert naming(await texts(w.path), "Bob", str(bob.id)) == []

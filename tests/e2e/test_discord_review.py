@@ -83,7 +83,7 @@ async def test_each_costly_move_follows_the_review_as_a_picture_seen_only_by_its
     w = world
     over = await _finished(w)
     pressed = await w.fake.press(w.bob, over, REVIEW)
-    found = await w.sessions.review(1, UserRef(PLATFORM, str(w.bob.id), "Bob"))
+    found = await w.sessions.reviews.review(1, UserRef(PLATFORM, str(w.bob.id), "Bob"))
     costly = found.review.costliest(1)
     assert costly, "these deals cost Bob points"
     await w.fake.wait_for(lambda: len(_answers(pressed)) == 1 + len(costly), what="the pictures")
@@ -125,7 +125,7 @@ async def test_a_stranger_pressing_review_is_refused_and_nothing_changes(world: 
     assert refused.reply.ephemeral and "Solo chi ha giocato quella partita" in refused.reply.text
     await w.front.lanes.idle()
     assert len(w.fake.messages(w.channel)) == shown
-    stats = await w.sessions.stats(UserRef(PLATFORM, str(w.alice.id), "Alice"))
+    stats = await w.sessions.queries.stats(UserRef(PLATFORM, str(w.alice.id), "Alice"))
     assert stats["reviewed"] == 0
 
 
@@ -138,7 +138,7 @@ async def test_a_match_reviewed_as_it_ends_answers_review_at_once_and_review_in_
     w.front = await start_front(w.sessions)
     over = await _finished(w)
     for _ in range(600):
-        if await w.sessions.stored_review(1, 0) is not None:
+        if await w.sessions.queries.stored_review(1, 0) is not None:
             break
         await asyncio.sleep(0.05)
     else:

@@ -20,8 +20,8 @@ async def test_each_turn_of_a_scopone_the_hand_shows_the_three_plays_since_the_l
     game_id = await open_game(w)
     checked = 0
     while checked < 8:
-        table = await w.sessions.table(game_id)
-        row = await w.sessions.game_row(game_id)
+        table = await w.sessions.queries.table(game_id)
+        row = await w.sessions.queries.game(game_id)
         player = next(s.player for s in row.seats if s.seat == table.to_play)
         assert player is not None
         user = users[player.user_key]

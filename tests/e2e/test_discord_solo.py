@@ -25,7 +25,7 @@ async def test_a_solo_match_in_a_direct_message_is_played_to_the_end_then_rematc
     dm = world.fake.open_dm(world.alice)
     w = dataclasses.replace(world, channel=dm)
     await w.fake.slash(w.alice, dm, "newgame", options="target=11 level=easy")
-    game_id = await w.sessions.open_game_id(ChatRef("discord", str(dm.id)))
+    game_id = await w.sessions.queries.open_game_id(ChatRef("discord", str(dm.id)))
     assert game_id is not None
     lobby = await w.fake.wait_for(lambda: _with(w, f"scopa:s:{game_id}"), what="the lobby in the DM")
     await w.fake.wait_for(lambda: "computer" in lobby.text, what="the computer seated")
@@ -34,7 +34,7 @@ async def test_a_solo_match_in_a_direct_message_is_played_to_the_end_then_rematc
     assert moves > 0
     over = await w.fake.wait_for(lambda: _with(w, f"scopa:r:{game_id}"), what="the match's end, with Rematch")
     await w.fake.press(w.alice, over, custom_id=f"scopa:r:{game_id}")
-    again = await w.sessions.open_game_id(ChatRef("discord", str(dm.id)))
+    again = await w.sessions.queries.open_game_id(ChatRef("discord", str(dm.id)))
     assert again is not None and again != game_id
     await w.fake.wait_for(lambda: _with(w, f"scopa:s:{again}"), what="the rematch's lobby in the DM")
 
@@ -52,14 +52,14 @@ async def test_a_practice_match_in_a_direct_message_offers_hints_and_says_it_is_
     dm = world.fake.open_dm(world.bob)
     w = dataclasses.replace(world, channel=dm)
     await w.fake.slash(w.bob, dm, "newgame", options="practice=on level=easy")
-    game_id = await w.sessions.open_game_id(ChatRef("discord", str(dm.id)))
+    game_id = await w.sessions.queries.open_game_id(ChatRef("discord", str(dm.id)))
     assert game_id is not None
     lobby = await w.fake.wait_for(lambda: _with(w, f"scopa:s:{game_id}"), what="the lobby in the DM")
     await w.fake.wait_for(lambda: "computer" in lobby.text, what="the computer seated")
     await w.fake.press(w.bob, lobby, "▶️ Start")
     # A forced move offers no 💡: the turns are played until Bob's hand has a choice.
     await play_until(w, game_id, lambda view: view.offers_hint, "a hand of Bob's with a choice")
-    table = await w.sessions.table(game_id)
+    table = await w.sessions.queries.table(game_id)
     shown = await w.fake.wait_for(lambda: _with(w, f"{HAND}{game_id}"), what="the table")
     await w.fake.wait_for(lambda: "💡 Practice: not counted" in shown.text, what="the table saying practice")
     hand = (await w.fake.press(w.bob, shown, prefix=f"{HAND}{game_id}")).reply

@@ -19,7 +19,7 @@ async def test_a_match_in_a_thread_is_played_there_while_its_channel_plays_anoth
     await w.fake.slash(w.carla, w.channel, "newgame")
     in_channel = await open_game(w)
     assert in_channel != game_id, "the thread's game and its channel's are two"
-    row = await w.sessions.game_row(game_id)
+    row = await w.sessions.queries.game(game_id)
     assert (row.chat.key, row.chat.home) == (str(thread.id), str(thread.guild.id))  # type: ignore[union-attr]
 
     await play_to_end(in_thread, game_id, [w.alice, w.bob])
@@ -31,8 +31,8 @@ async def test_a_match_in_a_thread_is_played_there_while_its_channel_plays_anoth
     channel_said = " ".join(m.text for m in w.fake.messages(w.channel))
     assert "Bob" not in channel_said and "🏆" not in channel_said, "nothing of the thread's match outside it"
     assert "Carla" in (await lobby_message(w)).text
-    assert await w.sessions.open_game_id(ChatRef(PLATFORM, str(thread.id))) is None
-    assert await w.sessions.open_game_id(ChatRef(PLATFORM, str(w.channel.id))) == in_channel
+    assert await w.sessions.queries.open_game_id(ChatRef(PLATFORM, str(thread.id))) is None
+    assert await w.sessions.queries.open_game_id(ChatRef(PLATFORM, str(w.channel.id))) == in_channel
 
 
 async def test_a_thread_where_the_bot_may_not_post_is_refused_before_a_game_opens(world: World) -> None:
@@ -41,5 +41,5 @@ async def test_a_thread_where_the_bot_may_not_post_is_refused_before_a_game_open
     thread.bot_permissions &= ~SEND_MESSAGES_IN_THREADS
     refused = await w.fake.slash(w.alice, thread, "newgame")
     assert refused.reply.ephemeral and "send messages in threads" in refused.reply.text.lower()
-    assert await w.sessions.open_game_id(ChatRef(PLATFORM, str(thread.id))) is None
+    assert await w.sessions.queries.open_game_id(ChatRef(PLATFORM, str(thread.id))) is None
     assert w.fake.messages(thread) == []

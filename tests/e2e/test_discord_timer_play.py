@@ -13,11 +13,11 @@ async def test_a_timed_out_turn_shows_the_timers_play_on_the_table_and_in_the_la
     w, fake = world, world.fake
     game_id = await started_duel(w)
     late, other, version = await mover(w, game_id)
-    deadline = (await w.sessions.table(game_id)).deadline
+    deadline = (await w.sessions.queries.table(game_id)).deadline
     assert deadline is not None
     w.clock.advance(deadline - w.clock() + 1)
-    assert await w.sessions.run_due() >= 1
-    assert (await w.sessions.table(game_id)).version == version + 1
+    assert await w.sessions.scheduler.run_due() >= 1
+    assert (await w.sessions.queries.table(game_id)).version == version + 1
     note = t("it", "play.timed_out_note", name=late.name)
     table = await table_message(w, game_id)
     await fake.wait_for(lambda: note in table.text, what="the table telling the timer's play")

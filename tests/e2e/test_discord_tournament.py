@@ -75,7 +75,7 @@ async def test_a_knockout_of_four_in_a_thread_is_played_there_to_its_champion(wo
         if game_id is None:
             break
         played.append(game_id)
-        row = await w.sessions.game_row(game_id)
+        row = await w.sessions.queries.game(game_id)
         assert row.chat.key == str(thread.id), "the tournament's matches are played in its thread"
         seated = [users[int(s.player.user_key)] for s in row.seats if s.player is not None]
         await play_to_end(in_thread, game_id, seated)
@@ -96,10 +96,10 @@ async def test_a_knockout_of_four_in_a_thread_is_played_there_to_its_champion(wo
 
 
 async def _next_match(w: World, where: Channel, played: list[int]) -> int | None:
-    game_id = await w.sessions.open_game_id(ChatRef(PLATFORM, str(where.id)))
+    game_id = await w.sessions.queries.open_game_id(ChatRef(PLATFORM, str(where.id)))
     if game_id is None or game_id in played:
         return None
-    row = await w.sessions.game_row(game_id)
+    row = await w.sessions.queries.game(game_id)
     return game_id if row.status.value == "running" else None
 
 
@@ -204,7 +204,7 @@ async def test_a_duplicate_event_in_a_thread_ranks_its_players_by_their_play(wor
     played: list[int] = []
     while (game_id := await _settled_match(w, thread, played)) is not None:
         played.append(game_id)
-        row = await w.sessions.game_row(game_id)
+        row = await w.sessions.queries.game(game_id)
         await play_to_end(in_thread, game_id, [users[int(s.player.user_key)] for s in row.seats if s.player])
     [told] = await w.fake.wait_for(lambda: _champions(w, thread), what="the event's winner")
     assert len(played) == 2, "two tables, one round"

@@ -26,7 +26,7 @@ async def test_each_turn_mentions_its_player_once(world: World) -> None:
         if isinstance(event, TurnStarted) and event.player_id is not None:
             turns[event.name] += 1
 
-    w.sessions.subscribe(count)
+    w.sessions.bus.subscribe(count)
     game_id = await started_duel(w)
     users = {str(u.id): u for u in (w.alice, w.bob)}
     for _ in range(12):

@@ -20,7 +20,7 @@ async def test_newgame_of_an_unknown_game_lists_the_games_one_can_start(world: W
     text = asked.reply.text
     assert "There is no game called “poker” here" in text, text
     assert "You can play: Scopa, Scopone, Scopone scientifico, Escoba." in text
-    assert await w.sessions.open_game_id(_chat(w)) is None
+    assert await w.sessions.queries.open_game_id(_chat(w)) is None
 
 
 async def test_the_legend_is_shown_once_in_the_first_hand(world: World) -> None:
@@ -37,11 +37,11 @@ async def test_a_barred_card_says_why_in_the_shared_words(world: World) -> None:
     game_id = await started_duel(w)
     to_move, version, barred = await play_until(w, game_id, blocked_cards, "card barred by a capture")
     hand = (await fake.press(to_move, await table_message(w, game_id), prefix=f"{HAND}{game_id}")).reply
-    view = await w.sessions.hand(game_id, ref(to_move))
+    view = await w.sessions.queries.hand(game_id, ref(to_move))
     lang = "it" if to_move is w.alice else "en"
     assert blocked_text(view, lang) in hand.text, "the hand names the barred cards"
     button = hand.find(custom_id=f"scopa:i:{game_id}:{version}:{barred[0].card.code}")
     assert button["emoji"]["name"] == "🚫" and not button.get("disabled"), "a live button"
     await fake.press(to_move, hand, custom_id=button["custom_id"])
     assert hand.content == refusal_text(barred[0].refusal(), lang), "Telegram's alert says the same"
-    assert (await w.sessions.table(game_id)).version == version
+    assert (await w.sessions.queries.table(game_id)).version == version

@@ -76,7 +76,7 @@ async def test_two_processes_each_run_their_own_shard_and_answer_their_guilds(
             opened = await fake.slash(alice, channel, "newgame")
             assert opened.reply.ephemeral
             await fake.wait_for(lambda c=channel: fake.messages(c), what="a lobby on each shard")
-            assert [await s.open_game_id(_chat(channel)) is not None for s in sessions] == \
+            assert [await s.queries.open_game_id(_chat(channel)) is not None for s in sessions] == \
                 [m == n for m in (0, 1)], "the process running the guild's shard took the command"
     finally:
         for front in fronts:
@@ -110,7 +110,7 @@ async def _restarted_on(w: World, shard: int) -> None:
     await w.front.stop()
     await w.sessions.close()
     w.sessions = await open_sessions(w.path, w.clock)
-    w.sessions.serve(Served(frozenset({"discord"}), 2, frozenset({shard})))
+    w.sessions.delivery.serve(Served(frozenset({"discord"}), 2, frozenset({shard})))
     w.front = await start_front(w.sessions)
     await w.front.lanes.idle()
 
@@ -131,9 +131,9 @@ async def test_a_channel_stored_before_its_server_was_kept_is_placed_at_start(
     edits = table.edits
 
     await _restarted_on(w, shard if own_shard else 1 - shard)
-    chat = (await w.sessions.game_row(game_id)).chat
+    chat = (await w.sessions.queries.game(game_id)).chat
     assert chat.home == str(guild.id), "the server is kept"
-    assert w.sessions.serves(chat) is own_shard
+    assert w.sessions.delivery.serves(chat) is own_shard
     assert (table.edits > edits) is own_shard, "only the server's process redraws its table"
 
 
@@ -145,8 +145,8 @@ async def test_a_channel_the_bot_cannot_see_any_more_is_left_as_it_was(world: Wo
     w.channel.bot_permissions &= ~VIEW_CHANNEL
 
     await _restarted_on(w, 0)
-    chat = (await w.sessions.game_row(game_id)).chat
-    assert chat.home is None and w.sessions.serves(chat), "any process may still run it"
+    chat = (await w.sessions.queries.game(game_id)).chat
+    assert chat.home is None and w.sessions.delivery.serves(chat), "any process may still run it"
 
 
 def test_a_shard_list_without_a_count_stops_before_connecting() -> None:

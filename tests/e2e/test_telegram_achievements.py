@@ -40,21 +40,21 @@ async def _match_about_to_end(db: Path, chat: ChatRef, users: tuple[UserRef, Use
     (a first scopa for someone); the seat that plays it."""
     sessions = await open_sessions(str(db))
     try:
-        await sessions.set_chat_language(chat, "en")
+        await sessions.settings.set_chat_language(chat, "en")
         for user in users:
-            await sessions.set_can_dm(user, True)
+            await sessions.settings.set_can_dm(user, True)
         for _ in range(40):
             game_id = await start_duel(sessions, chat, *users, options={"round_limit": "1"})
             while True:
-                table = await sessions.table(game_id)
+                table = await sessions.queries.table(game_id)
                 if table.stock_count == 0 and sum(table.hand_counts) == 1:
                     break
                 await play_one(sessions, game_id, *users)
-            _, game = await sessions._games.load(game_id)
+            _, game = await sessions.games.load(game_id)
             assert game is not None
             if all(_ends_with_a_scopa(game, move) for move in game.legal_moves()):
                 return game_id, table.to_play
-            await sessions.cancel(chat, users[0])
+            await sessions.lobby.cancel(chat, users[0])
         raise AssertionError("no deal ended with a scopa")
     finally:
         await sessions.close()
@@ -115,10 +115,10 @@ async def test_a_matchs_achievements_are_told_once_even_killed_right_after_its_l
             sessions = await open_sessions(str(db))
             try:
                 for _ in range(60):
-                    if not await sessions.owed_notices(PLATFORM):
+                    if not await sessions.delivery.owed_notices(PLATFORM):
                         break
                     await asyncio.sleep(1)
-                assert not await sessions.owed_notices(PLATFORM), "every line posted"
+                assert not await sessions.delivery.owed_notices(PLATFORM), "every line posted"
             finally:
                 await sessions.close()
             alice, group, _ = played[0]

@@ -94,7 +94,7 @@ async def test_two_player_match_from_newgame_to_the_leaderboard(tmp_path: Path) 
             text = board.text or ""
             assert "Alice" in text and "Bob" in text
             assert "1 game, 1 win (100%)" in text and "1 game, 0 wins (0%)" in text
-            assert len(await bot.sessions._store.records()) == 1
+            assert len(await bot.sessions.store.records()) == 1
             tg.user_sends(group, bob, "/leaderboard global")
             everyone = await tg.wait_for_message(group, contains="everyone", after=board)
             assert "Alice" in (everyone.text or "")
@@ -171,7 +171,7 @@ async def test_double_taps_stale_keyboards_and_strangers_change_nothing(tmp_path
         group = friends_group(tg, alice, bob, eve)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             await _lobby_started(tg, group, alice, [bob])
-            game = await bot.sessions.table(1)
+            game = await bot.sessions.queries.table(1)
             player = (alice, bob)[game.to_play]
 
             def live_hand() -> FakeMessage | None:
@@ -190,12 +190,12 @@ async def test_double_taps_stale_keyboards_and_strangers_change_nothing(tmp_path
             first, second = (tg.press_button(player, hand, player, data) for _ in range(2))
             results = [await answered(tg, first), await answered(tg, second)]
             assert sorted(r.show_alert for r in results) == [False, True]
-            assert (await bot.sessions.table(1)).version == 1, "exactly one move applied"
-            assert len(await bot.sessions._store.moves(1)) == 1
+            assert (await bot.sessions.queries.table(1)).version == 1, "exactly one move applied"
+            assert len(await bot.sessions.store.moves(1)) == 1
 
             stale = await answered(tg, tg.forge_callback(player, hand, player, data))
             assert stale.show_alert and "out of date" in (stale.answer_text or "")
-            card = (await bot.sessions.hand(1, _ref(player))).hand[0].code
+            card = (await bot.sessions.queries.hand(1, _ref(player))).hand[0].code
             wrong = await answered(tg, tg.forge_callback(player, hand, player, f"p|1|1|{card}"))
             assert wrong.show_alert and "not your turn" in (wrong.answer_text or "")
             stranger = await answered(tg, tg.forge_callback(eve, 1, eve, f"p|1|1|{card}"))
@@ -205,9 +205,9 @@ async def test_double_taps_stale_keyboards_and_strangers_change_nothing(tmp_path
                 assert bad.show_alert and "not valid" in (bad.answer_text or "")
             intruder = await answered(tg, tg.forge_callback(group, 1, eve, "k|1"))
             assert intruder.show_alert and "admin" in (intruder.answer_text or "")
-            assert (await bot.sessions.table(1)).version == 1, "nothing changed"
+            assert (await bot.sessions.queries.table(1)).version == 1, "nothing changed"
 
-            blocked = (alice, bob)[(await bot.sessions.table(1)).to_play]
+            blocked = (alice, bob)[(await bot.sessions.queries.table(1)).to_play]
             tg.user_blocks_bot(blocked)
             table = table_message(tg, group)
             await tg.wait_for(lambda: "🃏 Show my hand" in table.button_texts, what="Show my hand")
@@ -216,10 +216,10 @@ async def test_double_taps_stale_keyboards_and_strangers_change_nothing(tmp_path
             outsider = await answered(tg, tg.tap(group, table, eve, "Show my hand"))
             assert outsider.show_alert and "not playing" in (outsider.answer_text or "")
             bot.clock.advance(95)
-            assert await bot.sessions.run_due() == 1, "the blocked player's timer still runs"
+            assert await bot.sessions.scheduler.run_due() == 1, "the blocked player's timer still runs"
             await tg.wait_for(lambda: f"{blocked.first_name} plays" in (table.text or ""),
                               what="the timed-out move on the table")
-            assert (await bot.sessions.table(1)).version == 2
+            assert (await bot.sessions.queries.table(1)).version == 2
 
 
 async def test_429_storm_the_match_still_finishes(tmp_path: Path) -> None:
@@ -229,16 +229,16 @@ async def test_429_storm_the_match_still_finishes(tmp_path: Path) -> None:
         async with running_bot(tg, tmp_path / "bot.db", rate_limiter="default",
                                group_rate=(20.0, 60.0)) as bot:
             chat = ChatRef(PLATFORM, str(group.id))
-            await bot.sessions.set_chat_language(chat, "en")
-            await bot.sessions.set_chat_defaults(chat, {"target": 1})
+            await bot.sessions.settings.set_chat_language(chat, "en")
+            await bot.sessions.settings.set_chat_defaults(chat, {"target": 1})
             await _lobby_started(tg, group, alice, [bob])
             taps = await play_until_over(tg, group, [alice, bob], stop_after=6)
             tg.storm_429(40, retry_after=0.2)
             taps = await play_until_over(tg, group, [alice, bob], taps, timeout=60)
             assert sum(tg.rate_limited_counts.values()) == 40, "only the storm: flood limits were kept"
-            assert (await bot.sessions.table(1)).finished
+            assert (await bot.sessions.queries.table(1)).finished
             played = [r for r in taps.records if r.data.startswith("p|")]
-            assert len(await bot.sessions._store.moves(1)) == len(played), "every tap's move is stored"
+            assert len(await bot.sessions.store.moves(1)) == len(played), "every tap's move is stored"
             await tg.wait_for(lambda: "Match over." in (table_message(tg, group).text or ""), 30)
             assert all(record.answered for record in taps.records)
 
@@ -257,7 +257,7 @@ async def test_leaving_coming_back_turn_warnings_and_rematch(tmp_path: Path) -> 
             await tg.wait_for(lambda: "👋 I'm back" in hand.button_texts, what="Bob's way back")
             taps = None
             for _ in range(6):
-                if any(move.by_computer for move in await bot.sessions._store.moves(1)):
+                if any(move.by_computer for move in await bot.sessions.store.moves(1)):
                     break
                 taps = await play_until_over(tg, group, [alice], taps, stop_after=1)
             else:
@@ -266,10 +266,10 @@ async def test_leaving_coming_back_turn_warnings_and_rematch(tmp_path: Path) -> 
             assert not back.show_alert and "Bob is back" in (back.answer_text or "")
             await tg.wait_for(lambda: "computer plays" not in (table.text or ""), what="Bob back")
 
-            view = await bot.sessions.table(1)
+            view = await bot.sessions.queries.table(1)
             waiting = (alice, bob)[view.to_play]
             bot.clock.advance(75)
-            assert await bot.sessions.run_due() == 1
+            assert await bot.sessions.scheduler.run_due() == 1
             await tg.wait_for_message(waiting, contains="s left for your move")
             await tg.wait_for(lambda: "within 15 s" in (table.text or ""), what="the countdown")
 

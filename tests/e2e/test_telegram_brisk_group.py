@@ -48,12 +48,12 @@ def folded(said: str) -> int:
 
 
 async def every_play(sessions: Sessions, game_id: int) -> tuple[TableView, list[RecapLine]]:
-    row, game = await sessions._games.load(game_id)
+    row, game = await sessions.games.load(game_id)
     assert game is not None
     names = {seat.seat: seat_name(seat, row.seats) for seat in row.seats}
     lines = [RecapLine(number, PlayLine(play.seat, names[play.seat], play.card, tuple(play.captured),
                                         play.scopa)) for number, play in match_plays(game)]
-    return await sessions.table(game_id), lines
+    return await sessions.queries.table(game_id), lines
 
 
 async def brisk_scopone(tmp_path: Path, *, pictures: bool) -> None:
@@ -65,7 +65,7 @@ async def brisk_scopone(tmp_path: Path, *, pictures: bool) -> None:
         options = {"group_rate": (float(LIMIT), PERIOD), "table_delay": 0.05, "pictures": pictures}
         async with running_bot(tg, tmp_path / "bot.db", **options) as bot:
             chat = ChatRef(PLATFORM, str(group.id))
-            await bot.sessions.set_chat_language(chat, "en")
+            await bot.sessions.settings.set_chat_language(chat, "en")
             tg.user_sends(group, alice, "/newgame scopone")
             lobby = await tg.wait_for_message(group, contains="New game")
             assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert

@@ -34,7 +34,7 @@ async def test_a_brisk_scopone_killed_mid_match_loses_no_play_and_keeps_the_grou
         group = tg.add_group("Friends", members=[alice, bob])
         sessions = await open_sessions(str(db))
         chat = ChatRef(PLATFORM, str(group.id), "Friends")
-        await sessions.set_chat_language(chat, "en")
+        await sessions.settings.set_chat_language(chat, "en")
         await sessions.close()
         for user in (alice, bob):
             tg.user_starts_bot(user)

@@ -95,7 +95,7 @@ async def test_commands_options_settings_and_who_may_do_what(tmp_path: Path) -> 
             mine = await tg.wait_for_message(bob, contains="Settings")
             await answered(tg, tg.tap(bob, mine, bob, "Italiano"))
             await tg.wait_for(lambda: "Impostazioni" in (mine.text or ""), what="Bob's language")
-            chat = await bot.sessions.chat(ChatRef(PLATFORM, str(group.id)))
+            chat = await bot.sessions.queries.chat(ChatRef(PLATFORM, str(group.id)))
             assert chat.language == "it" and chat.turn_limit == 60
 
 
@@ -125,9 +125,9 @@ async def test_house_rules_and_a_round_limit_are_set_from_the_lobby(tmp_path: Pa
             await tg.wait_for(lambda: "✅ No round limit" in lobby.button_texts, what="the round limits")
             await answered(tg, tg.tap(group, lobby, alice, "Round limit: 3"))
             await tg.wait_for(lambda: "Round limit: 3" in (lobby.text or ""), what="three rounds")
-            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))
+            game_id = await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(group.id)))
             assert game_id is not None
-            rules = (await bot.sessions.lobby_of(game_id)).rules
+            rules = (await bot.sessions.queries.lobby_of(game_id)).rules
             assert rules.ace_takes_all and not rules.re_bello and rules.primiera.value == "sevens"
             assert rules.round_limit == 3
 
@@ -155,7 +155,7 @@ async def test_a_player_declares_fuori_from_their_hand(tmp_path: Path) -> None:
                 lambda: next((m for m in bot_messages(tg, alice) if declare in m.button_texts), None),
                 what="Alice's turn, with the fuori button")
             assert "🏁 " + declare not in hand.button_texts, "no 🏁 hint: declaring now would lose"
-            before = (await bot.sessions.table(1)).version
+            before = (await bot.sessions.queries.table(1)).version
             assert "would win" not in (hand.text or "")
             assert not (await answered(tg, tg.tap(alice, hand, alice, declare))).show_alert
             await tg.wait_for(lambda: "Choose the play you declare fuori with" in (hand.text or ""),
@@ -165,7 +165,7 @@ async def test_a_player_declares_fuori_from_their_hand(tmp_path: Path) -> None:
             assert not (await answered(tg, tg.tap(alice, hand, alice, cards[0]))).show_alert
             await tg.wait_for(lambda: "cannot be taken back" in (hand.text or ""), what="the confirmation")
             assert "you lose the match, only" in (hand.text or ""), "what declaring would mean now"
-            assert (await bot.sessions.table(1)).version == before, "nothing declared yet"
+            assert (await bot.sessions.queries.table(1)).version == before, "nothing declared yet"
             confirm = next(label for label in hand.button_texts if label.startswith("✅ Fuori with "))
             assert not (await answered(tg, tg.tap(alice, hand, alice, confirm))).show_alert
             breakdown = await tg.wait_for_message(group, contains="declared fuori, but")
@@ -173,7 +173,7 @@ async def test_a_player_declares_fuori_from_their_hand(tmp_path: Path) -> None:
             await tg.wait_for(lambda: "Match over" in (table_message(tg, group).text or "")
                               or any("Match over" in (m.text or "") for m in bot_messages(tg, group)),
                               what="the end of the match")
-            game = await bot.sessions.stored_game(1)
+            game = await bot.sessions.queries.stored_game(1)
             assert game is not None and game.winner == 1 and game.results[-1].fuori == 0
 
 

@@ -36,12 +36,12 @@ async def _round_about_to_end(db: Path, chat: ChatRef, users: tuple[UserRef, Use
     card of its first round; the seat that plays it."""
     sessions = await open_sessions(str(db))
     try:
-        await sessions.set_chat_language(chat, "en")
+        await sessions.settings.set_chat_language(chat, "en")
         for user in users:
-            await sessions.set_can_dm(user, True)
+            await sessions.settings.set_can_dm(user, True)
         game_id = await start_duel(sessions, chat, *users)
         while True:
-            table = await sessions.table(game_id)
+            table = await sessions.queries.table(game_id)
             if table.stock_count == 0 and sum(table.hand_counts) == 1:
                 return game_id, table.to_play
             await play_one(sessions, game_id, *users)
@@ -100,10 +100,10 @@ async def test_the_private_copies_of_a_round_end_killed_at_any_moment_are_sent_o
             try:
                 await tg.wait_for(lambda: True, 1)
                 for _ in range(60):
-                    if not await sessions.owed_notices(PLATFORM):
+                    if not await sessions.delivery.owed_notices(PLATFORM):
                         break
                     await asyncio.sleep(1)
-                assert not await sessions.owed_notices(PLATFORM), "every breakdown posted"
+                assert not await sessions.delivery.owed_notices(PLATFORM), "every breakdown posted"
             finally:
                 await sessions.close()
         finally:

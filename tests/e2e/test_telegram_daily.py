@@ -55,7 +55,7 @@ async def test_a_player_plays_the_deal_of_the_day_privately_and_the_board_shows_
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db", clock=FakeClock(NOON)) as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             tg.user_sends(group, alice, "/daily")
             offer = await tg.wait_for_message(group, contains=OFFER)
             assert shown(offer).startswith("Alice, the deal of the day 2026-11-25")
@@ -97,12 +97,12 @@ async def test_a_player_the_bot_cannot_write_to_yet_starts_the_deal_from_the_pri
         bruno = tg.add_user("Bruno")
         group = tg.add_group("Friends", members=[bruno])
         async with running_bot(tg, tmp_path / "bot.db", clock=FakeClock(NOON)) as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             tg.user_sends(group, bruno, "/daily")
             prompt = await tg.wait_for_message(group, contains="private")
             _, payload = tg.start_payload(prompt.buttons[0]["url"]) or ("", "")
             assert payload == "daily"
-            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(bruno.id))) is None
+            assert await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(bruno.id))) is None
             tg.user_starts_bot(bruno, payload)
             offer = await tg.wait_for_message(bruno, contains=OFFER)
             assert not await _games(bot, bruno)
@@ -117,7 +117,7 @@ DAY = 24 * 3600
 
 async def _games(bot: Bot, user: FakeUser) -> list[GameSummary]:
     """The games `user` sits in now (asked without touching any chat of theirs)."""
-    return await bot.sessions.games_of(UserRef(PLATFORM, str(user.id), user.first_name))
+    return await bot.sessions.queries.games_of(UserRef(PLATFORM, str(user.id), user.first_name))
 
 
 def _deal_data(user: FakeUser, day: str = "20261125") -> str:
@@ -165,7 +165,8 @@ async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and
                 "no Rematch under the deal of the day, anywhere in the private chat"
             forged = await answered(tg, tg.forge_callback(alice, over, alice, "r" + review[1:]))
             assert forged.show_alert and "no rematch" in (forged.answer_text or "")
-            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None, "nothing opened"
+            assert await bot.sessions.queries.open_game_id(
+                    ChatRef(PLATFORM, str(alice.id))) is None, "nothing opened"
 
             clock.advance(DAY)
             before = len(_hands(tg, alice))
@@ -173,7 +174,7 @@ async def test_a_finished_daily_offers_no_rematch_a_forged_one_opens_nothing_and
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-26")
             await tg.wait_for(lambda: len(_hands(tg, alice)) > before, what="tomorrow's hand")
             await _play_another_to_its_end(tg, alice)
-            board = await bot.sessions.daily_board(None)
+            board = await bot.sessions.queries.daily_board(None)
             assert board.day == "2026-11-26" and [line.name for line in board.lines] == ["Alice"]
 
 
@@ -183,7 +184,7 @@ async def test_daily_asked_again_while_under_way_gives_the_deal_back_with_a_fres
         alice = tg.add_user("Alice", language_code="en")
         group = friends_group(tg, alice)
         async with running_bot(tg, tmp_path / "bot.db", clock=FakeClock(NOON)) as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             offer = await dealt(tg, group, alice)
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-25")
             await tg.wait_for(lambda: _hands(tg, alice), 20, what="the hand")
@@ -208,14 +209,14 @@ async def test_daily_with_a_word_it_does_not_know_says_what_it_takes_and_starts_
         alice = tg.add_user("Alice", language_code="en")
         group = friends_group(tg, alice)
         async with running_bot(tg, tmp_path / "bot.db", clock=FakeClock(NOON)) as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "it")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "it")
             tg.user_sends(group, alice, "/daily bord")
             said = await tg.wait_for_message(group, contains="«bord»")
             assert "/daily board global" in shown(said) and "non ho iniziato nulla" in shown(said)
             tg.user_sends(alice, alice, "/daily 2026-01-01")
             said = await tg.wait_for_message(alice, contains="“2026-01-01”")
             assert "board global" in shown(said) and "nothing was started" in shown(said)
-            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None
+            assert await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None
             tg.user_sends(alice, alice, "/daily")
             await tg.wait_for_message(alice, contains=OFFER), "the day's attempt kept"
 

@@ -98,7 +98,7 @@ async def test_the_deal_of_the_day_killed_at_each_step_is_dealt_once(tmp_path: P
         players = [tg.add_user(f"Player{n}") for n in range(len(KILLS))]
         group = tg.add_group("Friends", members=players)
         sessions = await open_sessions(str(db))
-        await sessions.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
+        await sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
         await sessions.close()
         for player in players:
             tg.user_starts_bot(player)

@@ -72,7 +72,7 @@ async def _turns(tg: FakeTelegramServer, user: FakeUser, taps: Taps, count: int,
 
 
 async def _version(bot: Bot, game_id: int) -> int:
-    return (await bot.sessions.table(game_id)).version
+    return (await bot.sessions.queries.table(game_id)).version
 
 
 async def test_a_player_walks_away_for_an_hour_the_bot_restarts_and_they_finish_the_deal(
@@ -83,12 +83,12 @@ async def test_a_player_walks_away_for_an_hour_the_bot_restarts_and_they_finish_
         group = friends_group(tg, alice)
         bot = await start_bot(tg, db, clock=clock, ring_rate=1000)
         try:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             await tg.wait_for_message(alice, contains="Add me to a group")
             since = time.time()
             offer = await dealt(tg, group, alice)
             await tg.wait_for(lambda: _hands(tg, alice), what="the hand, in private")
-            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id)))
+            game_id = await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(alice.id)))
             assert game_id is not None
             taps = Taps()
             played = await _turns(tg, alice, taps, 6)
@@ -96,14 +96,14 @@ async def test_a_player_walks_away_for_an_hour_the_bot_restarts_and_they_finish_
             left_at = await _version(bot, game_id)
 
             clock.advance(HOUR)
-            assert await bot.sessions.run_due() == 0, "an hour on her turn: nothing is due"
+            assert await bot.sessions.scheduler.run_due() == 0, "an hour on her turn: nothing is due"
             assert await _version(bot, game_id) == left_at, "nobody played for her"
         finally:
             await bot.stop()
         clock.advance(HOUR / 2)
         bot = await start_bot(tg, db, clock=clock, ring_rate=1000)
         try:
-            assert await bot.sessions.run_due() == 0
+            assert await bot.sessions.scheduler.run_due() == 0
             assert await _version(bot, game_id) == left_at, "after the restart too, the turn waits"
             await play_until_over(tg, alice, [alice], taps, timeout=30)
             over = match_over(tg, alice)
@@ -135,10 +135,10 @@ async def test_a_deal_unfinished_at_midnight_is_closed_and_the_player_and_group_
         group = friends_group(tg, alice)
         bot = await start_bot(tg, tmp_path / "bot.db", clock=clock)
         try:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             offer = await dealt(tg, group, alice)
             await tg.wait_for(lambda: _hands(tg, alice), what="the hand, in private")
-            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id)))
+            game_id = await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(alice.id)))
             assert game_id is not None
             taps = Taps()
             played = await _turns(tg, alice, taps, 1)
@@ -148,8 +148,8 @@ async def test_a_deal_unfinished_at_midnight_is_closed_and_the_player_and_group_
             assert "not on the board" in shown(told) and "/daily" in shown(told)
             await tg.wait_for(lambda: "Alice did not finish the deal of the day 2026-11-25" in shown(
                 tg.message(group, offer.message_id)), what="the group's line: not finished")
-            assert (await bot.sessions.table(game_id)).status is GameStatus.CANCELLED
-            assert not (await bot.sessions.daily_board(None)).lines
+            assert (await bot.sessions.queries.table(game_id)).status is GameStatus.CANCELLED
+            assert not (await bot.sessions.queries.daily_board(None)).lines
             await dealt(tg, alice, alice, "2026-11-26")
             await tg.wait_for_message(alice, contains="Deal of the day 2026-11-26")
         finally:

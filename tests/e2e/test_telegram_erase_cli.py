@@ -67,7 +67,7 @@ async def test_erase_from_the_command_line_while_the_bot_plays(database: str, tm
         alice, bob = tg.add_user("Alicezorg"), tg.add_user("Bob")
         group = tg.add_group("Friends", members=[alice, bob])
         sessions = await open_sessions(database)
-        await sessions.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
+        await sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
         await sessions.close()
         for user in (alice, bob):
             tg.user_starts_bot(user)
@@ -78,7 +78,7 @@ async def test_erase_from_the_command_line_while_the_bot_plays(database: str, tm
             tg.tap(group, lobby, alice, "Start")
             await play_until_over(tg, group, [alice, bob], stop_after=3, timeout=30)
             sessions = await open_sessions(database)
-            bob_row = await sessions.find_player(PLATFORM, str(bob.id))
+            bob_row = await sessions.queries.find_player(PLATFORM, str(bob.id))
             await sessions.close()
             assert bob_row is not None
             bob_before = await rows_of(database, bob_row.id)

@@ -58,7 +58,7 @@ async def test_a_spanish_group_plays_escoba_with_the_spanish_deck_and_words(tmp_
             assert "la sota (la 10) vale 8" in rules and "los sietes (la setenta" in rules
 
             chat, creator = ChatRef(PLATFORM, str(group.id)), UserRef(PLATFORM, str(ana.id), "Ana")
-            await bot.sessions.set_option(chat, creator, "round_limit", "1")
+            await bot.sessions.lobby.set_option(chat, creator, "round_limit", "1")
             assert not (await answered(tg, tg.tap(group, lobby, luis, "Unirme"))).show_alert
             await tg.wait_for(lambda: "2. Luis" in shown(lobby), what="Luis in the lobby")
             assert not (await answered(tg, tg.tap(group, lobby, ana, "Empezar"))).show_alert
@@ -66,7 +66,7 @@ async def test_a_spanish_group_plays_escoba_with_the_spanish_deck_and_words(tmp_
             assert hand.photo is not None and "S = sota" in shown(hand), "the first hand explains the cards"
             labels = {sign for text in hand.button_texts for _, sign in SPANISH_CARD.findall(text)}
             assert labels and labels <= {"🪙", "🍷", "🗡️", "🪵"}, hand.button_texts
-            assert (await bot.sessions.table(1)).deck_style == "spanish"
+            assert (await bot.sessions.queries.table(1)).deck_style == "spanish"
 
             await play_until_over(tg, group, [ana, luis], timeout=30.0)
             ended = await tg.wait_for(

@@ -34,14 +34,14 @@ async def test_a_cancelled_match_and_a_timed_out_turn_are_told_alike_after_a_res
         chat = ChatRef(PLATFORM, str(group.id))
         bot = await start_bot(tg, db, clock=clock)
         try:
-            await bot.sessions.set_chat_language(chat, "en")
+            await bot.sessions.settings.set_chat_language(chat, "en")
             lobby = await joined_lobby(tg, group, alice, bob)
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
-            game_id = await bot.sessions.open_game_id(chat)
+            game_id = await bot.sessions.queries.open_game_id(chat)
             assert game_id is not None
-            idle = (alice, bob)[(await bot.sessions.table(game_id)).to_play]
+            idle = (alice, bob)[(await bot.sessions.queries.table(game_id)).to_play]
             clock.advance(200)
-            assert await bot.sessions.run_due() == 1
+            assert await bot.sessions.scheduler.run_due() == 1
             said = f"played for {idle.first_name}: time ran out"
             await tg.wait_for(lambda: said in shown(table_message(tg, group)), what="the timer's play told")
             await tg.wait_for(lambda: (h := hand_message(tg, idle, game_id)) is not None

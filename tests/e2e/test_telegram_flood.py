@@ -47,7 +47,7 @@ async def test_a_busy_group_stays_within_its_minute_across_a_restart(tmp_path: P
         bot = await start_bot(tg, db, **options)
         try:
             chat = ChatRef(PLATFORM, str(group.id))
-            await bot.sessions.set_chat_language(chat, "en")
+            await bot.sessions.settings.set_chat_language(chat, "en")
             await _started(tg, group, alice, bob)
             taps = await play_until_over(tg, group, [alice, bob], stop_after=60)
         finally:
@@ -74,7 +74,7 @@ async def test_a_429_storm_and_double_taps_keep_the_group_within_its_minute(tmp_
         group = friends_group(tg, alice, bob)
         options = {"group_rate": (float(LIMIT), PERIOD), "table_delay": 0.0}
         async with running_bot(tg, tmp_path / "bot.db", **options) as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             await _started(tg, group, alice, bob)
             tg.storm_429(12, retry_after=1)
             pressed: set[str] = set()
@@ -89,7 +89,7 @@ async def test_a_429_storm_and_double_taps_keep_the_group_within_its_minute(tmp_
                 await redrawn_after(tg, user, message, data, 30)
             await bot.front.outbox.drain(2 * PERIOD)
             played = [data for data in pressed if data.startswith("p|")]
-            assert len(await bot.sessions._store.moves(1)) == len(played), "each double tap played once"
+            assert len(await bot.sessions.store.moves(1)) == len(played), "each double tap played once"
             assert first.answered and again.answered
         assert len(tg.group_sends[group.id]) > LIMIT // 2, "the group was busy"
         assert tg.busiest_minute(group, PERIOD) <= LIMIT

@@ -62,7 +62,7 @@ async def _match(db: Path, tg: FakeTelegramServer, user: FakeUser, bob: FakeUser
     users = UserRef(PLATFORM, str(user.id), user.first_name), UserRef(PLATFORM, str(bob.id), "Bob")
     sessions = await open_sessions(str(db))
     try:
-        await sessions.set_chat_language(chat, "en")
+        await sessions.settings.set_chat_language(chat, "en")
         game_id = await start_duel(sessions, chat, *users)
         await play_one(sessions, game_id, *users)
     finally:

@@ -33,9 +33,9 @@ async def test_a_match_in_a_basic_group_upgraded_midway_finishes_in_the_supergro
             tg.user_starts_bot(user)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             chat = ChatRef(PLATFORM, str(group.id), "Friends")
-            await bot.sessions.set_chat_language(chat, "en")
-            await bot.sessions.set_turn_limit(chat, 300)
-            await bot.sessions.set_chat_defaults(chat, {"target": 1})
+            await bot.sessions.settings.set_chat_language(chat, "en")
+            await bot.sessions.settings.set_turn_limit(chat, 300)
+            await bot.sessions.settings.set_chat_defaults(chat, {"target": 1})
 
             tg.user_sends(group, alice, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game")

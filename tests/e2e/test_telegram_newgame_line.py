@@ -33,7 +33,7 @@ async def test_newgame_with_options_opens_that_lobby_and_a_wrong_one_opens_nothi
         italians = friends_group(tg, lucia)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             chat = ChatRef(PLATFORM, str(group.id))
-            await bot.sessions.set_chat_language(chat, "en")
+            await bot.sessions.settings.set_chat_language(chat, "en")
             tg.user_sends(group, alice, "/newgame scopa target=1000")
             refused = shown(await tg.wait_for_message(group, contains="target=1000"))
             assert "target takes 8, 11, 15, 16, 21, 31" in refused and "Nothing was opened" in refused
@@ -43,18 +43,18 @@ async def test_newgame_with_options_opens_that_lobby_and_a_wrong_one_opens_nothi
             assert "no option “colour”" in unknown and "target" in unknown
             tg.user_sends(group, alice, "/newgame scopa target 21")
             await tg.wait_for_message(group, contains="write each option as name=value")
-            assert await bot.sessions.open_game_id(chat) is None, "no lobby from a wrong line"
+            assert await bot.sessions.queries.open_game_id(chat) is None, "no lobby from a wrong line"
             assert not any("New game" in shown(m) for m in bot_messages(tg, group))
 
             tg.user_sends(group, alice, "/newgame scopa target=21 deck=piacentine practice=on")
             lobby = await tg.wait_for_message(group, contains="New game of Scopa")
             await tg.wait_for(lambda: "Target 21" in shown(lobby), what="the target in the lobby")
-            assert "Piacentine" in shown(lobby) and (await bot.sessions.lobby(chat)).rules.practice
+            assert "Piacentine" in shown(lobby) and (await bot.sessions.queries.lobby(chat)).rules.practice
 
             tg.user_sends(italians, lucia, "/newgame scopa punti=1000")
             said = shown(await tg.wait_for_message(italians, contains="target=1000"))
             assert "può essere 8, 11, 15, 16, 21, 31" in said and "Non ho aperto nessuna partita" in said
-            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(italians.id))) is None
+            assert await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(italians.id))) is None
 
             tg.user_sends(group, bob, "/help")
             helped = shown(await tg.wait_for_message(group, contains="/newgame [variant] [name=value"))
@@ -67,8 +67,8 @@ async def test_a_scoreline_keeps_each_score_after_its_own_name(tmp_path: Path) -
         group = friends_group(tg, eve, adi)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             chat = ChatRef(PLATFORM, str(group.id))
-            await bot.sessions.set_chat_language(chat, "en")
-            await bot.sessions.set_pictures(chat, False)
+            await bot.sessions.settings.set_chat_language(chat, "en")
+            await bot.sessions.settings.set_pictures(chat, False)
             tg.user_sends(group, eve, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game")
             assert not (await answered(tg, tg.tap(group, lobby, adi, "Join"))).show_alert

@@ -33,8 +33,8 @@ async def _played_to_the_end_then_stopped(tg: FakeTelegramServer, db: Path, grou
     message (then the table) is given back, with how many announcements are owed: a round
     that ends level goes on to another, so there may be more than one breakdown."""
     bot = await start_bot(tg, db)
-    await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
-    await bot.sessions.set_chat_defaults(ChatRef(PLATFORM, str(group.id), "Friends"), {"target": 1})
+    await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
+    await bot.sessions.settings.set_chat_defaults(ChatRef(PLATFORM, str(group.id), "Friends"), {"target": 1})
     drawn = bot.front.presenter.on_event
 
     async def stopped_before_posting(event: Event) -> None:
@@ -45,12 +45,12 @@ async def _played_to_the_end_then_stopped(tg: FakeTelegramServer, db: Path, grou
     lobby = await joined_lobby(tg, group, alice, bob)
     assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
     pressed: set[str] = set()
-    while not (await bot.sessions.table(1)).finished:
+    while not (await bot.sessions.queries.table(1)).finished:
         user, message, data = await tg.wait_for(lambda: live_button(tg, [alice, bob], pressed),
                                                 what="a card to play")
         pressed.add(data)
         await answered(tg, tg.press_button(user, message, user, data))
-    owed = len(await bot.sessions.owed_notices(PLATFORM))
+    owed = len(await bot.sessions.delivery.owed_notices(PLATFORM))
     await bot.stop()
     assert not any("End of round" in (m.text or "") for m in bot_messages(tg, group))
     return lobby, owed
@@ -102,10 +102,10 @@ async def test_announcements_owed_to_a_group_that_removed_the_bot_are_dropped_no
         restarted = await start_bot(tg, db)
         await tg.wait_for(lambda: refused_posts() == owed, what="the breakdowns and the match end refused")
         for _ in range(100):
-            if not await restarted.sessions.owed_notices(PLATFORM):
+            if not await restarted.sessions.delivery.owed_notices(PLATFORM):
                 break
             await asyncio.sleep(0.05)
-        assert await restarted.sessions.owed_notices(PLATFORM) == [], "owed no more"
+        assert await restarted.sessions.delivery.owed_notices(PLATFORM) == [], "owed no more"
         await restarted.stop()
 
         again = await start_bot(tg, db)

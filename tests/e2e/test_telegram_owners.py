@@ -93,7 +93,7 @@ async def test_a_blocked_user_can_neither_open_nor_join_a_tournament(tmp_path: P
         group = friends_group(tg, alice, bob, owner)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             bot.sessions.owners.name({(PLATFORM, str(owner.id))})
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             tg.user_sends(owner, owner, f"/block {bob.id}")
             await tg.wait_for_message(owner, contains=f"telegram:{bob.id} is blocked")
             tg.user_sends(group, bob, "/tournament")

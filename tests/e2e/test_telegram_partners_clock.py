@@ -38,7 +38,7 @@ async def test_partners_chosen_in_a_scopone_lobby_are_the_teams_of_the_match(tmp
         alice, bob, carla, dino = users
         group = friends_group(tg, *users)
         async with running_bot(tg, tmp_path / "scopa.db") as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             tg.user_sends(group, alice, "/newgame scopone")
             lobby = await tg.wait_for_message(group, contains="New game")
             for user in (bob, carla, dino):
@@ -92,21 +92,21 @@ async def test_with_no_clock_nobody_is_played_for_and_the_reminder_comes_after_t
         group = friends_group(tg, alice, bob)
         bot = await start_bot(tg, db, clock=clock)
         try:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             await no_clock_lobby(tg, group, alice, bob)
             mover, _, _ = await card_to_play(tg, [alice, bob], Taps())
-            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))
+            game_id = await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(group.id)))
             assert game_id is not None
-            table = await bot.sessions.table(game_id)
+            table = await bot.sessions.queries.table(game_id)
             version, to_play = table.version, table.to_play
             clock.advance(REMIND_AFTER / 2)
-            assert await bot.sessions.run_due() == 0
+            assert await bot.sessions.scheduler.run_due() == 0
         finally:
             await bot.stop()
         bot = await start_bot(tg, db, clock=clock)
         try:
             clock.advance(REMIND_AFTER / 2 - 1)
-            assert await bot.sessions.run_due() == 0
+            assert await bot.sessions.scheduler.run_due() == 0
             assert not said_to(tg, mover, "waiting for 1 hour")
             clock.advance(1)
             await tg.wait_for(lambda: said_to(tg, mover, "your turn in Friends has been waiting for 1 hour"),
@@ -117,18 +117,18 @@ async def test_with_no_clock_nobody_is_played_for_and_the_reminder_comes_after_t
             assert not said_to(tg, mover, "left for your move")
             for _ in range(3):
                 clock.advance(REMIND_AFTER)
-                assert await bot.sessions.run_due() == 0
+                assert await bot.sessions.scheduler.run_due() == 0
             assert len(said_to(tg, mover, "has been waiting")) == 1
-            assert (await bot.sessions.table(game_id)).version == version
+            assert (await bot.sessions.queries.table(game_id)).version == version
             refused = await answered(tg, tg.tap(group, waiting, bob, "Computer plays for"))
             assert refused.show_alert
             assert "Only the player who created the game" in (refused.answer_text or "")
-            assert (await bot.sessions.table(game_id)).version == version
+            assert (await bot.sessions.queries.table(game_id)).version == version
             handed = await answered(tg, tg.tap(group, waiting, alice, "Computer plays for"))
             assert not handed.show_alert, handed.answer_text
             await tg.wait_for(lambda: bool(re.search(r"\bplay", shown(table_message(tg, group)))),
                               what="the table after the handed-over seat")
-            row = await bot.sessions.game_row(game_id)
+            row = await bot.sessions.queries.game(game_id)
             assert next(s for s in row.seats if s.seat == to_play).autoplay
         finally:
             await bot.stop()
@@ -139,11 +139,11 @@ async def test_cancel_of_a_match_in_play_needs_the_creators_confirmation(tmp_pat
         tg, group, alice, bob = game.tg, game.group, game.alice, game.bob
         tg.user_sends(group, alice, "/cancel")
         asked = await tg.wait_for_message(group, contains="Cancel this match for everyone?")
-        game_id = await game.bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))
+        game_id = await game.bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(group.id)))
         assert game_id is not None
         refused = await answered(tg, tg.tap(group, asked, bob, "Yes, cancel the match"))
         assert refused.show_alert
-        assert (await game.bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))) == game_id
+        assert (await game.bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(group.id)))) == game_id
         assert not (await answered(tg, tg.tap(group, asked, alice, "Yes, cancel the match"))).show_alert
         await tg.wait_for(lambda: "cancelled" in shown(table_message(tg, group)), what="the match cancelled")
 
@@ -167,7 +167,7 @@ async def test_a_player_who_turns_the_ring_off_gets_their_turns_without_a_ring(t
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "scopa.db") as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             tg.user_sends(bob, bob, "/settings")
             settings = await tg.wait_for_message(bob, contains="Settings")
             assert "Your turn rings your phone" in shown(settings)
@@ -193,18 +193,18 @@ async def test_a_warning_sent_before_a_restart_is_deleted_once_the_player_has_pl
         group = friends_group(tg, alice, bob)
         bot = await start_bot(tg, db, clock=clock)
         try:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             lobby = await joined_lobby(tg, group, alice, bob)
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
             mover, _, _ = await card_to_play(tg, [alice, bob], Taps())
             clock.advance(90 - 19)
             warning = await tg.wait_for(lambda: next(iter(said_to(tg, mover, "left for your move")), None),
                                         what="the time warning")
-            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))
+            game_id = await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(group.id)))
             assert game_id is not None
             kept = f"{mover.id} {warning.message_id}"
             for _ in range(500):
-                if (await bot.sessions.message_refs.get_refs(game_id)).get("warning") == kept:
+                if (await bot.sessions.delivery.refs.get_refs(game_id)).get("warning") == kept:
                     break
                 await asyncio.sleep(0.01)
             else:

@@ -55,8 +55,8 @@ def _ok_calls(tg: FakeTelegramServer, method: str, chat: FakeChat) -> int:
 
 async def _english(bot_sessions: object, group: FakeChat) -> None:
     chat = ChatRef(PLATFORM, str(group.id))
-    await bot_sessions.set_chat_language(chat, "en")  # type: ignore[attr-defined]
-    await bot_sessions.set_chat_defaults(chat, {"target": 1})  # type: ignore[attr-defined]
+    await bot_sessions.settings.set_chat_language(chat, "en")  # type: ignore[attr-defined]
+    await bot_sessions.settings.set_chat_defaults(chat, {"target": 1})  # type: ignore[attr-defined]
 
 
 async def test_the_table_is_a_photo_edited_in_place_and_hands_are_photos_with_buttons(tmp_path: Path) -> None:
@@ -99,7 +99,7 @@ async def test_a_chat_that_turns_pictures_off_gets_text(tmp_path: Path) -> None:
             assert refused.show_alert, "only admins change the chat's settings"
             assert not (await answered(tg, tg.tap(group, settings, alice, "Text"))).show_alert
             await tg.wait_for(lambda: "Table and hands: 🔤 Text" in shown(settings), what="the setting saved")
-            assert not (await bot.sessions.chat(ChatRef(PLATFORM, str(group.id)))).pictures
+            assert not (await bot.sessions.queries.chat(ChatRef(PLATFORM, str(group.id)))).pictures
 
             table = await _start(tg, group, alice, bob)
             found = await tg.wait_for(lambda: live_button(tg, [alice, bob], set()), what="a live card")
@@ -131,7 +131,7 @@ async def test_a_group_that_forbids_photos_gets_its_table_as_text(tmp_path: Path
             hand = hand_message(tg, alice, 1)
             assert hand is not None and hand.photo is not None, "private hands are still pictures"
             played = [r for r in taps.records if r.data.startswith("p|")]
-            assert (await bot.sessions.table(1)).version == len(played) > 0, "the game went on"
+            assert (await bot.sessions.queries.table(1)).version == len(played) > 0, "the game went on"
 
 
 async def test_a_failed_upload_sends_that_message_as_text(tmp_path: Path) -> None:
@@ -150,7 +150,7 @@ async def test_a_failed_upload_sends_that_message_as_text(tmp_path: Path) -> Non
             hand = hand_message(tg, bob, 1)
             assert hand is not None and hand.photo is not None, "nothing else changes"
             played = [r for r in taps.records if r.data.startswith("p|")]
-            assert (await bot.sessions.table(1)).version == len(played) > 0
+            assert (await bot.sessions.queries.table(1)).version == len(played) > 0
 
 
 async def test_a_round_ends_with_its_picture_under_a_short_caption(tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ async def test_a_round_end_in_a_chat_of_text_reads_on_a_phone(tmp_path: Path) ->
         async with running_bot(tg, tmp_path / "bot.db", pictures=True) as bot:
             await _english(bot.sessions, group)
             chat = ChatRef(PLATFORM, str(group.id))
-            await bot.sessions.set_chat_defaults(chat, {"target": 1, "pictures": "off"})
+            await bot.sessions.settings.set_chat_defaults(chat, {"target": 1, "pictures": "off"})
             bot.front.presenter.set_chat_pictures(group.id, False)
             await _start(tg, group, alice, bob)
             await play_until_over(tg, group, [alice, bob])
@@ -230,4 +230,4 @@ async def test_a_lobby_offers_all_seven_decks_and_shows_the_one_chosen(tmp_path:
             await tg.wait_for(lambda: lobby.photo is not None and lobby.photo["data"] == trevisane,
                               what="the Trevisane deck in the lobby's picture")
             assert before != trevisane
-            assert (await bot.sessions.lobby_of(1)).deck_style == "trevisane"
+            assert (await bot.sessions.queries.lobby_of(1)).deck_style == "trevisane"

@@ -43,14 +43,14 @@ async def test_the_hint_button_of_a_practice_match_shows_a_legal_move_and_why(tm
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             await _practice_started(tg, group, alice, bob)
             user, hand = await play_until_hint(tg, [alice, bob])
             pressed = await answered(tg, tg.tap(user, hand, user, "💡"), timeout=20)
             text = pressed.answer_text or ""
             assert pressed.show_alert and text.startswith("💡 ") and len(text) <= 200
             game_id = int(next(d for d in hand.callback_data if d[0] == "I").split("|")[1])
-            view = await bot.sessions.hand(game_id, UserRef(PLATFORM, str(user.id), user.first_name))
+            view = await bot.sessions.queries.hand(game_id, UserRef(PLATFORM, str(user.id), user.first_name))
             legal = [move_phrase(m, "en") for c in view.choices for m in c.moves]
             assert any(text.startswith(f"💡 {phrase}: ") for phrase in legal), (text, legal)
             assert len(text.split(": ", 1)[1]) > 5, "a reason follows the move"
@@ -68,7 +68,7 @@ async def test_a_hand_with_one_legal_move_offers_no_hint(tmp_path: Path) -> None
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             await _practice_started(tg, group, alice, bob)
             pressed: set[str] = set()
             seen = {"forced": 0, "choice": 0}
@@ -77,7 +77,8 @@ async def test_a_hand_with_one_legal_move_offers_no_hint(tmp_path: Path) -> None
                                           what="the hand of the player to move")
                 user, hand, data = found
                 game_id = int(data.split("|")[1])
-                view = await bot.sessions.hand(game_id, UserRef(PLATFORM, str(user.id), user.first_name))
+                view = await bot.sessions.queries.hand(
+                        game_id, UserRef(PLATFORM, str(user.id), user.first_name))
                 moves = [m for c in view.choices for m in c.moves]
                 has_hint = any(d.startswith("I|") for d in hand.callback_data)
                 if len(moves) == 1:

@@ -61,7 +61,7 @@ async def _run(d: Duel, db: Path) -> None:
     assert {r["game"] for r in data["results"]} == {earlier}
     assert data["moves"] and data["ratings"]
 
-    bob_id = (await sessions.find_player(PLATFORM, str(bob.id)))
+    bob_id = (await sessions.queries.find_player(PLATFORM, str(bob.id)))
     assert bob_id is not None
     bob_before = await rows_of(db, bob_id.id)
     tg.user_sends(private, alice, "/forgetme")
@@ -75,7 +75,7 @@ async def _run(d: Duel, db: Path) -> None:
     stale = f"{CONFIRM}{key}.{int(issued) - int(CONFIRM_FOR) - 5}"
     old = await answered(tg, tg.forge_callback(private, ask, alice, stale))
     assert old.answer_text == "This button is too old: send /forgetme again."
-    assert await sessions.find_player(PLATFORM, str(alice.id)) is not None, "nothing erased yet"
+    assert await sessions.queries.find_player(PLATFORM, str(alice.id)) is not None, "nothing erased yet"
 
     done = await answered(tg, tg.press_button(private, ask, alice, data_of_button))
     assert done.answer_text is not None and done.answer_text.startswith("🗑 Done")

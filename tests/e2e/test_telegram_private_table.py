@@ -92,7 +92,7 @@ async def test_each_turn_of_a_scopone_shows_the_three_plays_since_the_players_la
         players = [tg.add_user(name) for name in ("Alice", "Bob", "Carla", "Dario")]
         group = friends_group(tg, *players)
         async with running_bot(tg, tmp_path / "bot.db", pictures=pictures) as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             tg.user_sends(group, players[0], "/newgame scopone")
             lobby = await tg.wait_for_message(group, contains="Scopone")
             for user in players[1:]:
@@ -101,7 +101,7 @@ async def test_each_turn_of_a_scopone_shows_the_three_plays_since_the_players_la
             taps, checked = Taps(), 0
             while checked < 12:
                 user, message, data = await card_to_play(tg, players, taps)
-                table = await bot.sessions.table(1)
+                table = await bot.sessions.queries.table(1)
                 lines = shown(message).split("\n")
                 listed = [line.removeprefix("• ") for line in lines if line.startswith("• ")]
                 if len(table.last_plays) >= 3:
@@ -144,14 +144,14 @@ async def test_private_copies_are_sent_once_though_the_groups_post_is_tried_agai
         group = friends_group(tg, alice, bob)
         bot = await start_bot(tg, db)
         cref = ChatRef(PLATFORM, str(group.id), "Friends")
-        await bot.sessions.set_chat_language(cref, "en")
-        await bot.sessions.set_chat_defaults(cref, {"target": 1})
+        await bot.sessions.settings.set_chat_language(cref, "en")
+        await bot.sessions.settings.set_chat_defaults(cref, {"target": 1})
         announcements = bot.front.presenter.announcements
         announcements.outbox = _GroupDown(announcements.outbox, group.id)  # type: ignore[assignment]
         lobby = await joined_lobby(tg, group, alice, bob)
         assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
         pressed: set[str] = set()
-        while not (await bot.sessions.table(1)).finished:
+        while not (await bot.sessions.queries.table(1)).finished:
             found = await tg.wait_for(lambda: live_button(tg, [alice, bob], pressed), what="a card")
             user, message, data = found
             pressed.add(data)
@@ -162,7 +162,7 @@ async def test_private_copies_are_sent_once_though_the_groups_post_is_tried_agai
 
         await tg.wait_for(lambda: all(any("🏆" in c for c in copies(u)) for u in (alice, bob)),
                           what="the private copies, the group's posts failing")
-        owed = len(await bot.sessions.owed_notices(PLATFORM))
+        owed = len(await bot.sessions.delivery.owed_notices(PLATFORM))
         assert owed >= 2, "the group's round end and match end still owed"
         sent = {u.id: copies(u) for u in (alice, bob)}
         await bot.stop()

@@ -44,7 +44,7 @@ async def test_a_choice_of_captures_is_still_shown_after_a_restart(tmp_path: Pat
         bot = await start_bot(tg, db)
         try:
             await _started(tg, group, alice, bob)
-            player = (alice, bob)[(await bot.sessions.table(1)).to_play]
+            player = (alice, bob)[(await bot.sessions.queries.table(1)).to_play]
             hand = await tg.wait_for(lambda: _with_choice(hand_message(tg, player, 1)),
                                      what="a hand with a card to choose captures for")
             choose = next(d for d in hand.callback_data if d.startswith("h|"))
@@ -62,9 +62,9 @@ async def test_a_choice_of_captures_is_still_shown_after_a_restart(tmp_path: Pat
             assert "choose one" in (reposted.text or reposted.caption or "")
             record = await answered(tg, tg.press_button(player, reposted, player, shown[-1]))
             assert not record.show_alert, record.answer_text
-            assert (await again.sessions.table(1)).version == 1, "the chosen capture was played"
+            assert (await again.sessions.queries.table(1)).version == 1, "the chosen capture was played"
             played = shown[-1].split("|")[-1]
-            assert [m.move for m in await again.sessions._store.moves(1)] == [played]
+            assert [m.move for m in await again.sessions.store.moves(1)] == [played]
 
 
 BLOCKING_SEED = "0000000000000001"
@@ -79,7 +79,7 @@ async def test_a_card_that_cannot_be_played_says_why_and_the_legend_explains_the
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             await _started(tg, group, alice, bob)
-            player = (alice, bob)[(await bot.sessions.table(1)).to_play]
+            player = (alice, bob)[(await bot.sessions.queries.table(1)).to_play]
             hand = await tg.wait_for(lambda: _with_choice(hand_message(tg, player, 1)),
                                      what="the first hand, the 9 with two captures")
             blocked = [b for b in hand.buttons if b["text"].startswith("🚫 ")]
@@ -87,7 +87,7 @@ async def test_a_card_that_cannot_be_played_says_why_and_the_legend_explains_the
             assert "A = asso" in (hand.text or "") and "🚫 marks a card" in (hand.text or ""), "the legend"
             record = await answered(tg, tg.press_button(player, hand, player, blocked[0]["callback_data"]))
             assert record.show_alert and (record.answer_text or "").startswith("You must capture: C🪙 → ")
-            assert (await bot.sessions.table(1)).version == 0, "nothing was played"
+            assert (await bot.sessions.queries.table(1)).version == 0, "nothing was played"
 
             tg.user_sends(group, alice, "/help")
             help_text = await tg.wait_for_message(group, contains="/newgame")
@@ -102,10 +102,10 @@ async def test_buttons_and_alerts_use_the_signs_of_the_deck_chosen(
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             chat = ChatRef(PLATFORM, str(group.id))
-            await bot.sessions.set_chat_language(chat, "en")
-            await bot.sessions.set_chat_defaults(chat, {"deck_style": "piacentine"})
+            await bot.sessions.settings.set_chat_language(chat, "en")
+            await bot.sessions.settings.set_chat_defaults(chat, {"deck_style": "piacentine"})
             await _started(tg, group, alice, bob)
-            player = (alice, bob)[(await bot.sessions.table(1)).to_play]
+            player = (alice, bob)[(await bot.sessions.queries.table(1)).to_play]
             hand = await tg.wait_for(lambda: _with_choice(hand_message(tg, player, 1)),
                                      what="the first hand, the 9 with two captures")
             assert any("C🟡" in text for text in hand.button_texts), hand.button_texts

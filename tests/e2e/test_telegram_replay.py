@@ -43,7 +43,7 @@ async def one_round(db: Path) -> AsyncIterator[Duel]:
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, db, pictures=True) as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             tg.user_sends(group, alice, "/newgame scopa round_limit=1")
             lobby = await tg.wait_for_message(group, contains="New game")
             assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
@@ -68,7 +68,8 @@ async def _replay_of(d: Duel) -> FakeMessage:
                                              and COUNT.search(shown(m))), None), what="the replay's photo")
     assert replay is not None
     for _ in range(600):
-        if not any(isinstance(event, ReviewOwed) for event in await d.bot.sessions.owed_notices(PLATFORM)):
+        if not any(isinstance(
+                event, ReviewOwed) for event in await d.bot.sessions.delivery.owed_notices(PLATFORM)):
             break
         await asyncio.sleep(0.05)
     await d.bot.front.outbox.drain(5)
@@ -99,7 +100,7 @@ async def test_a_player_steps_through_the_match_in_one_edited_photo(tmp_path: Pa
             graded.append("Better:" in shown(replay))
         assert seen == list(range(1, steps + 1)), "each play once, in order"
         alice = UserRef(PLATFORM, str(d.alice.id), "Alice")
-        assert graded == [(await d.bot.sessions.replay_step(1, alice, n)).better is not None
+        assert graded == [(await d.bot.sessions.queries.replay_step(1, alice, n)).better is not None
                           for n in range(steps)], "each play the review graded says the better move"
         assert any(graded), "random plays give up points somewhere"
         assert replay.button_texts == ["⏮", "◀"], "the last play has no ▶"

@@ -114,8 +114,8 @@ async def test_killed_mid_match_and_started_again(tmp_path: Path) -> None:
         group = tg.add_group("Friends", members=[alice, bob])
         sessions = await open_sessions(str(db))
         chat = ChatRef(PLATFORM, str(group.id), "Friends")
-        await sessions.set_chat_language(chat, "en")
-        await sessions.set_chat_defaults(chat, {"target": 1})
+        await sessions.settings.set_chat_language(chat, "en")
+        await sessions.settings.set_chat_defaults(chat, {"target": 1})
         await sessions.close()
         for user in (alice, bob):
             tg.user_starts_bot(user)

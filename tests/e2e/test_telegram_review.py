@@ -49,8 +49,8 @@ async def _all_delivered(d: Duel) -> None:
     """Until no review is owed any more (the last message out, and noted as delivered): once the
     review is made, for the owed notices leave out a review until it is."""
     for _ in range(600):
-        owed = await d.bot.sessions.owed_notices(PLATFORM)
-        made = await d.bot.sessions.stored_review(1, 0) is not None
+        owed = await d.bot.sessions.delivery.owed_notices(PLATFORM)
+        made = await d.bot.sessions.queries.stored_review(1, 0) is not None
         if made and not any(isinstance(event, ReviewOwed) for event in owed):
             return
         await asyncio.sleep(0.05)
@@ -146,7 +146,7 @@ async def test_a_stranger_pressing_review_is_refused_and_nothing_is_sent(tmp_pat
         tg.user_starts_bot(carla)
         over = await _played_to_the_end(d)
         for _ in range(200):
-            if not await d.bot.sessions.owed_notices(PLATFORM):
+            if not await d.bot.sessions.delivery.owed_notices(PLATFORM):
                 break
             await asyncio.sleep(0.05)
         await d.bot.front.outbox.drain(5)
@@ -156,7 +156,7 @@ async def test_a_stranger_pressing_review_is_refused_and_nothing_is_sent(tmp_pat
         await d.bot.front.outbox.drain(5)
         assert {who: len(bot_messages(tg, who)) for who in before} == before
         alice = UserRef(PLATFORM, str(d.alice.id), "Alice")
-        assert (await d.bot.sessions.stats(alice))["reviewed"] == 0, "no review was worked out"
+        assert (await d.bot.sessions.queries.stats(alice))["reviewed"] == 0, "no review was worked out"
 
 
 async def test_where_the_group_shows_pictures_each_costly_move_follows_as_a_photo(tmp_path: Path) -> None:
@@ -165,7 +165,7 @@ async def test_where_the_group_shows_pictures_each_costly_move_follows_as_a_phot
         over = await _played_to_the_end(d)
         for user in (d.alice, d.bob):
             assert not (await answered(tg, tg.tap(d.group, over, user, "Review"), timeout=30)).show_alert
-        found = await d.bot.sessions.review(1, UserRef(PLATFORM, str(d.alice.id), "Alice"))
+        found = await d.bot.sessions.reviews.review(1, UserRef(PLATFORM, str(d.alice.id), "Alice"))
         for user, seat in ((d.alice, 0), (d.bob, 1)):
             costly = found.review.costliest(seat)
             await tg.wait_for(lambda u=user: _reviews(tg, u), what=f"{user.first_name}'s review")
@@ -178,7 +178,7 @@ async def test_where_the_group_shows_pictures_each_costly_move_follows_as_a_phot
 
 async def _made(d: Duel, game_id: int = 1) -> None:
     for _ in range(600):
-        if await d.bot.sessions.stored_review(game_id, 0) is not None:
+        if await d.bot.sessions.queries.stored_review(game_id, 0) is not None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the review was not made as the match ended")

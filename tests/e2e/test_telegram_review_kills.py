@@ -49,9 +49,9 @@ async def _finished_match(db: Path, chat: ChatRef, alice: UserRef, bob: UserRef)
     try:
         game_id = await start_duel(sessions, chat, alice, bob, {"target": 1})
         await play_to_end(sessions, game_id, [alice, bob])
-        for event in await sessions.owed_notices(PLATFORM):
+        for event in await sessions.delivery.owed_notices(PLATFORM):
             if event.game_id == game_id:
-                await sessions.announce(event, _posted)
+                await sessions.delivery.announce(event, _posted)
     finally:
         await sessions.close()
     return game_id
@@ -61,7 +61,7 @@ async def _costly_moves(db: Path, games: list[int], user: UserRef) -> list[int]:
     """How many costly moves each match's review shows the player of seat 0."""
     sessions = await open_sessions(str(db))
     try:
-        return [len((await sessions.review(game_id, user)).review.costliest(0)) for game_id in games]
+        return [len((await sessions.reviews.review(game_id, user)).review.costliest(0)) for game_id in games]
     finally:
         await sessions.close()
 
@@ -71,7 +71,7 @@ async def _reviewed(db: Path, game_id: int) -> None:
     for _ in range(600):
         sessions = await open_sessions(str(db))
         try:
-            if await sessions.stored_review(game_id, 0) is not None:
+            if await sessions.queries.stored_review(game_id, 0) is not None:
                 return
         finally:
             await sessions.close()
@@ -91,7 +91,7 @@ async def test_a_review_killed_at_any_moment_is_delivered_once(tmp_path: Path) -
         chat = ChatRef(PLATFORM, str(group.id), "Friends")
         users = UserRef(PLATFORM, str(alice.id), "Alice"), UserRef(PLATFORM, str(bob.id), "Bob")
         sessions = await open_sessions(str(db))
-        await sessions.set_chat_language(chat, "en")
+        await sessions.settings.set_chat_language(chat, "en")
         await sessions.close()
         for user in (alice, bob):
             tg.user_starts_bot(user)
@@ -134,7 +134,8 @@ async def test_a_review_killed_at_any_moment_is_delivered_once(tmp_path: Path) -
 
         sessions = await open_sessions(str(db))
         try:
-            assert not [e for e in await sessions.owed_notices(PLATFORM) if isinstance(e, ReviewOwed)]
+            assert not [e for e in await sessions.delivery.owed_notices(
+                    PLATFORM) if isinstance(e, ReviewOwed)]
         finally:
             await sessions.close()
         assert len(_reviews(tg, alice)) == len(games), "each review once"

@@ -40,7 +40,7 @@ async def test_a_start_link_seats_nobody_who_did_not_join_in_the_group(tmp_path:
                 refusal = await tg.wait_for_message(mallory, contains="tap Join",
                                                     after=(bot_messages(tg, mallory) or [0])[-1])
                 assert "Secret Club" not in (refusal.text or "")
-            view = await bot.sessions.lobby_of(1)
+            view = await bot.sessions.queries.lobby_of(1)
             assert [s.name for s in view.seats if s is not None] == ["Alice", "Carla"]
             assert "Mallory" not in (lobby.text or "")
             assert all("Secret Club" not in (m.text or "") for m in bot_messages(tg, mallory))
@@ -107,7 +107,7 @@ async def test_a_stale_leave_button_after_the_start_hands_no_seat_over(tmp_path:
 
             stale = await answered(tg, tg.forge_callback(group, lobby, bob, leave))
             assert stale.show_alert and "/leave" in (stale.answer_text or "")
-            table = await bot.sessions.table(1)
+            table = await bot.sessions.queries.table(1)
             assert not any(seat.autoplay for seat in table.seats)
 
 
@@ -118,13 +118,13 @@ async def test_a_failed_database_is_said_plainly_to_the_user_who_asked(tmp_path:
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             tg.user_sends(group, alice, "/newgame")
             lobby = await tg.wait_for_message(group, contains="New game")
-            bot.sessions.parts.store._db.execute("PRAGMA query_only=1")
+            bot.sessions.store._db.execute("PRAGMA query_only=1")
             tapped = await answered(tg, tg.tap(group, lobby, bob, "Join"))
             assert tapped.show_alert and "Your game is safe" in (tapped.answer_text or "")
             tg.user_sends(group, alice, "/cancel")
             await tg.wait_for_message(group, contains="Your game is safe", after=lobby)
             assert bot.sessions._failed.is_set(), "the bot stops (its supervisor starts it again)"
-            bot.sessions.parts.store._db.execute("PRAGMA query_only=0")
+            bot.sessions.store._db.execute("PRAGMA query_only=0")
 
 
 async def test_only_the_groups_members_take_a_seat_in_a_public_group(tmp_path: Path) -> None:
@@ -154,7 +154,7 @@ async def test_only_the_groups_members_take_a_seat_in_a_public_group(tmp_path: P
                 assert refused.show_alert
                 assert refused.answer_text == "Only members of this group can join its games: " \
                                               "join the group first."
-            view = await bot.sessions.lobby_of(1)
+            view = await bot.sessions.queries.lobby_of(1)
             assert [s.name for s in view.seats if s is not None] == ["Alice"]
 
             tg.user_joins(group, rita)
@@ -181,9 +181,9 @@ async def test_a_cancel_tap_reaching_a_match_in_play_asks_to_confirm_and_only_it
         assert not asked.show_alert
         confirm = await tg.wait_for_message(group, contains="Cancel this match for everyone?")
         assert confirm.callback_data == ["K|1"]
-        assert (await d.bot.sessions.table(1)).status is GameStatus.RUNNING
+        assert (await d.bot.sessions.queries.table(1)).status is GameStatus.RUNNING
         refused = await answered(tg, tg.press_button(group, confirm, bob, "K|1"))
-        assert refused.show_alert and (await d.bot.sessions.table(1)).status is GameStatus.RUNNING
+        assert refused.show_alert and (await d.bot.sessions.queries.table(1)).status is GameStatus.RUNNING
         done = await answered(tg, tg.press_button(group, confirm, alice, "K|1"))
         assert not done.show_alert and "cancelled" in (done.answer_text or "")
-        assert (await d.bot.sessions.game_row(1)).status is GameStatus.CANCELLED
+        assert (await d.bot.sessions.queries.game(1)).status is GameStatus.CANCELLED

@@ -67,7 +67,7 @@ async def test_newgame_in_the_private_chat_is_played_to_the_end_against_the_comp
             await tg.wait_for(lambda: any(at_turn(m) for m in bot_messages(tg, alice)
                                           if m.message_id > again.message_id),
                               what="the rematch's hand")
-            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id)))
+            game_id = await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(alice.id)))
             assert game_id is not None
 
 
@@ -97,7 +97,7 @@ async def test_a_practice_match_in_the_private_chat_offers_hints_and_cancel_ends
                               what="the hand saying cancelled, not over")
             late = await answered(tg, tg.forge_callback(alice, hand, alice, card))
             assert late.show_alert and late.answer_text == "This match was cancelled."
-            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None
+            assert await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(alice.id))) is None
 
 
 async def test_a_practice_match_says_it_is_not_counted_on_the_table_at_its_end_and_in_stats(
@@ -130,11 +130,11 @@ async def test_a_hand_names_its_group_when_its_player_has_another_game_open(tmp_
         alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             await solo_lobby(tg, alice, "/newgame scopa")
             lobby = await joined_lobby(tg, group, alice, bob)
             assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
-            game_id = await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id)))
+            game_id = await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(group.id)))
             assert game_id is not None
             await tg.wait_for(lambda: "📍 Game in Friends" in shown(hand_message(tg, alice, game_id)),
                               what="Alice's hand naming the group")

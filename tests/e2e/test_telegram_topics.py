@@ -133,8 +133,9 @@ async def test_two_topics_play_two_matches_at_once_each_in_its_own_topic(tmp_pat
             assert not (await answered(tg, tg.tap(forum, end_a, alice, "Rematch"))).show_alert
             rematch = await _said_in(tg, forum, first, "New game", end_a.message_id)
             assert "Alice" in shown(rematch) and "Bob" in shown(rematch)
-            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(forum.id), thread=str(first))) == 3
-            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(forum.id))) is None
+            assert await bot.sessions.queries.open_game_id(
+                    ChatRef(PLATFORM, str(forum.id), thread=str(first))) == 3
+            assert await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(forum.id))) is None
             assert tg.topic_messages(forum, None) == []
 
 
@@ -177,7 +178,7 @@ async def _closing(tmp_path: Path, close: bool) -> None:
             await _start(tg, forum, await _lobby(tg, forum, first, alice, [bob]), alice)
             await _start(tg, forum, await _lobby(tg, forum, second, carla, [dino]), carla)
             await _play(tg, forum, first, [alice, bob], stop_after=3)
-            version = (await bot.sessions.table(1)).version
+            version = (await bot.sessions.queries.table(1)).version
             hand = hand_message(tg, alice, 1)
             if close:
                 tg.close_topic(forum, first, ada)
@@ -189,9 +190,9 @@ async def _closing(tmp_path: Path, close: bool) -> None:
             notice = await _said_in(tg, forum, None, f"its topic was {word}")
             assert "Game 1 of Scopa was stopped" in shown(notice)
             assert len(tg.topic_messages(forum, None)) == 1, "one notice, in General"
-            row = await bot.sessions.game_row(1)
+            row = await bot.sessions.queries.game(1)
             assert row.status.value == "cancelled" and row.version == version + 1, "the moves made are kept"
-            assert len(await bot.sessions._store.records()) == 1, "the stopped match's record is kept"
+            assert len(await bot.sessions.store.records()) == 1, "the stopped match's record is kept"
             await tg.wait_for(lambda: hand is not None and not hand.callback_data, what="Alice's hand closed")
             assert "The match was cancelled." in shown(hand), "a stopped match is cancelled, not over"
 
@@ -222,8 +223,8 @@ async def test_a_match_that_ended_as_its_topic_closed_has_its_result_in_general(
         forum = _forum(tg, alice, bob, admin=ada)
         topic = tg.create_topic(forum, alice, "Scopa")
         bot = await start_bot(tg, db)
-        await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(forum.id)), "en")
-        await bot.sessions.set_chat_defaults(ChatRef(PLATFORM, str(forum.id)), {"target": 1})
+        await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(forum.id)), "en")
+        await bot.sessions.settings.set_chat_defaults(ChatRef(PLATFORM, str(forum.id)), {"target": 1})
         drawn = bot.front.presenter.on_event
 
         async def stopped_before_posting(event: Event) -> None:
@@ -233,7 +234,7 @@ async def test_a_match_that_ended_as_its_topic_closed_has_its_result_in_general(
         bot.front.presenter.on_event = stopped_before_posting  # type: ignore[method-assign]
         await _start(tg, forum, await _lobby(tg, forum, topic, alice, [bob]), alice)
         pressed: set[str] = set()
-        while not (await bot.sessions.table(1)).finished:
+        while not (await bot.sessions.queries.table(1)).finished:
             user, message, data = await tg.wait_for(lambda: live_button(tg, [alice, bob], pressed),
                                                     what="a card to play")
             pressed.add(data)
@@ -247,11 +248,11 @@ async def test_a_match_that_ended_as_its_topic_closed_has_its_result_in_general(
             assert MATCH_OVER in shown(result) and " wins the match " in shown(result)
             assert result.buttons == []
             for _ in range(200):
-                if not await restarted.sessions.owed_notices(PLATFORM):
+                if not await restarted.sessions.delivery.owed_notices(PLATFORM):
                     break
                 await asyncio.sleep(0.02)
-            assert await restarted.sessions.owed_notices(PLATFORM) == [], "posted, so owed no more"
-            assert (await restarted.sessions.game_row(1)).status.value == "finished"
+            assert await restarted.sessions.delivery.owed_notices(PLATFORM) == [], "posted, so owed no more"
+            assert (await restarted.sessions.queries.game(1)).status.value == "finished"
             assert [m.message_id for m in tg.topic_messages(forum, None)] == [result.message_id]
         finally:
             await restarted.stop()

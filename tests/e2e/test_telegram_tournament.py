@@ -39,7 +39,7 @@ async def _group(tg: FakeTelegramServer, db: Path, names: list[str]) -> tuple[Fa
     group = tg.add_group("Friends", members=users)
     sessions = await open_sessions(str(db))
     try:
-        await sessions.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
+        await sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id), "Friends"), "en")
     finally:
         await sessions.close()
     for user in users:

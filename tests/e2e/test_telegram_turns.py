@@ -70,7 +70,7 @@ async def test_a_whole_match_is_played_from_the_private_chats_with_the_table_in_
         taps = Taps()
         while match_over(d.tg, d.group) is None:
             taps = await play_until_over(d.tg, d.group, [d.alice, d.bob], taps, stop_after=1, timeout=30)
-            if (await d.bot.sessions.table(1)).finished:
+            if (await d.bot.sessions.queries.table(1)).finished:
                 continue
             for user in (d.alice, d.bob):
                 hand = hand_message(d.tg, user, 1)
@@ -122,10 +122,10 @@ async def test_a_table_buried_under_chat_is_posted_again_at_the_bottom(tmp_path:
 
 async def test_a_play_made_by_the_timer_is_said_in_the_group_and_to_its_player(tmp_path: Path) -> None:
     async with duel(tmp_path / "bot.db") as d:
-        view = await d.bot.sessions.table(1)
+        view = await d.bot.sessions.queries.table(1)
         idle = (d.alice, d.bob)[view.to_play]
         d.bot.clock.advance(200)
-        assert await d.bot.sessions.run_due() == 1
+        assert await d.bot.sessions.scheduler.run_due() == 1
         table = await d.tg.wait_for(lambda: next((m for m in bot_messages(d.tg, d.group)
                                                   if "played for" in shown(m)), None),
                                     what="the group told the timer played")
@@ -144,7 +144,7 @@ async def test_a_throttled_settings_answer_still_reaches_the_admin_with_its_butt
         for user in (alice, bob):
             tg.user_starts_bot(user)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
-            await bot.sessions.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
+            await bot.sessions.settings.set_chat_language(ChatRef(PLATFORM, str(group.id)), "en")
             asked = ("/help", "/rules", "/stats", "/leaderboard", "/rules scopone", "/rules escoba")
             for number, command in enumerate(asked, 1):
                 tg.user_sends(group, bob, command)

@@ -33,7 +33,7 @@ async def _started(tg: FakeTelegramServer, group: FakeChat, creator: FakeUser, j
     lobby = await tg.wait_for_message(group)
     for key, value in (options or {}).items():
         assert sessions is not None
-        await sessions.set_option(ChatRef(PLATFORM, str(group.id)), _ref(creator), key, value)
+        await sessions.lobby.set_option(ChatRef(PLATFORM, str(group.id)), _ref(creator), key, value)
     assert not (await answered(tg, tg.tap(group, lobby, joiner, join))).show_alert
     await tg.wait_for(lambda: joiner.first_name in (lobby.text or lobby.caption or ""))
     assert not (await answered(tg, tg.tap(group, lobby, creator, start))).show_alert
@@ -73,9 +73,9 @@ async def test_the_legend_comes_once_and_a_barred_card_says_why(tmp_path: Path,
         group = friends_group(tg, alice, bob)
         async with running_bot(tg, tmp_path / "bot.db") as bot:
             await _started(tg, group, alice, bob)
-            player = (alice, bob)[(await bot.sessions.table(1)).to_play]
+            player = (alice, bob)[(await bot.sessions.queries.table(1)).to_play]
             hand = await tg.wait_for(lambda: _barred(hand_message(tg, player, 1)), what="a barred card")
-            view = await bot.sessions.hand(1, _ref(player))
+            view = await bot.sessions.queries.hand(1, _ref(player))
             barred = blocked_cards(view)
             assert shown(hand).count("A = asso") == 1, "the legend, once, with the first hand"
             assert blocked_text(view, "en") in shown(hand), "the hand names the barred cards"
@@ -83,7 +83,7 @@ async def test_the_legend_comes_once_and_a_barred_card_says_why(tmp_path: Path,
             record = await answered(tg, tg.press_button(player, hand, player, button["callback_data"]))
             why = refusal_text(barred[0].refusal(), "en")
             assert record.show_alert and record.answer_text == why and why.startswith("You must capture: ")
-            assert (await bot.sessions.table(1)).version == 0, "nothing was played"
+            assert (await bot.sessions.queries.table(1)).version == 0, "nothing was played"
 
             play = next(d for d in hand.callback_data if d.startswith(("p|", "h|")))
             assert not (await answered(tg, tg.press_button(player, hand, player, play))).show_alert
@@ -106,6 +106,6 @@ async def test_newgame_of_an_unknown_game_lists_the_games_one_can_start(tmp_path
             refused = shown(await tg.wait_for_message(group, contains="no game called “poker”"))
             assert "You can play: Scopa, Scopone, Scopone scientifico, Escoba." in refused
             assert "variant=" not in refused
-            assert await bot.sessions.open_game_id(ChatRef(PLATFORM, str(group.id))) is None
+            assert await bot.sessions.queries.open_game_id(ChatRef(PLATFORM, str(group.id))) is None
             tg.user_sends(group, alice, "/newgame scopone scientifico")
             await tg.wait_for_message(group, contains="New game of Scopone scientifico")

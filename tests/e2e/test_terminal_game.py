@@ -37,7 +37,7 @@ async def test_bad_input_then_quit_then_resume_to_the_end(tmp_path: Path) -> Non
     assert "Type the number of a move" in text
     assert "Match saved" in text
     assert "Your moves:" in text and "1. " in text
-    version = (await sessions.table(game_id)).version
+    version = (await sessions.queries.table(game_id)).version
     assert version >= 3
     await sessions.close()
 
@@ -46,11 +46,11 @@ async def test_bad_input_then_quit_then_resume_to_the_end(tmp_path: Path) -> Non
     endless = iter(["1"] * 5000)
     resumed = TerminalGame(again, lang="it", out=out, read_line=feeder(endless))  # type: ignore[arg-type]
     assert await resumed.setup("scopa", 2, "easy", False) == game_id
-    assert (await again.table(game_id)).version == version
+    assert (await again.queries.table(game_id)).version == version
     assert await resumed.run(game_id)
     text = out.getvalue()
     assert "Fine della smazzata" in text and "Partita finita" in text
-    table = await again.table(game_id)
+    table = await again.queries.table(game_id)
     assert table.finished and table.winner is not None
     await again.close()
 
@@ -73,10 +73,10 @@ async def test_a_four_player_game_with_rule_options_and_three_computers(tmp_path
     game = TerminalGame(sessions, lang="en", out=out, read_line=feeder(iter(["q"])))  # type: ignore[arg-type]
     game_id = await game.setup("scopone", None, "medium", False, {"round_limit": "1", "re_bello": "on"})
     await game.run(game_id)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     assert [seat.name for seat in table.seats][1:] == ["Bruna 🤔", "Ciro 🤔", "Dora 🤔"]
     assert "Scopone · round 1 of 1" in out.getvalue()
-    rules = (await sessions.lobby_of(game_id)).rules
+    rules = (await sessions.queries.lobby_of(game_id)).rules
     assert rules.round_limit == 1 and rules.re_bello
     await sessions.close()
 
@@ -197,7 +197,7 @@ async def test_asking_for_another_variant_offers_to_resume_or_start_it(tmp_path:
     assert "Type 1 or 2." in out.getvalue()
     await game.run(escoba)
     assert "Escoba · round 1" in out.getvalue()
-    assert (await sessions.table(scopa)).status == "running"
+    assert (await sessions.queries.table(scopa)).status == "running"
 
     for variant, expected in (("scopa", scopa), ("escoba", escoba), (None, scopa)):
         game, out = console_game(sessions, [])
@@ -212,9 +212,9 @@ async def test_a_turn_that_timed_out_while_away_is_shown_and_no_internal_text(tm
     game, _ = console_game(sessions, [])
     game_id = await game.setup("scopa", 2, "easy", False)
     assert game_id is not None
-    while not (await sessions.hand(game_id, game.user)).my_turn:
+    while not (await sessions.queries.hand(game_id, game.user)).my_turn:
         clock.advance(1)
-        await sessions.run_due()
+        await sessions.scheduler.run_due()
     clock.advance(3601)
 
     game, out = console_game(sessions, ["1", "1", "1", "q"])
@@ -230,7 +230,7 @@ async def test_a_match_shown_in_the_terminal_owes_nothing_afterwards(tmp_path: P
     game, _ = console_game(sessions, ["1"] * 400)
     game_id = await game.setup("scopa", 2, "easy", False, {"target": 1})
     assert game_id is not None and await game.run(game_id)
-    assert await sessions.owed_notices("terminal") == []
+    assert await sessions.delivery.owed_notices("terminal") == []
     await sessions.close()
 
 
@@ -281,7 +281,7 @@ async def test_a_spanish_escoba_is_played_to_its_end_with_the_spanish_deck(tmp_p
     sessions = await open_sessions(tmp_path / "terminal.db")
     game, out = console_game(sessions, ["ayuda", "reglas", *["1"] * 3000], lang="es")
     game_id = await game.setup("escoba", 2, "easy", False, {"round_limit": "1"})
-    assert (await sessions.game_row(game_id)).deck_style == "spanish"
+    assert (await sessions.queries.game(game_id)).deck_style == "spanish"
     assert await game.run(game_id)
     text = out.getvalue()
     assert "S = sota (la 10, vale 8)" in text and "🪙 oros, 🍷 copas, 🗡️ espadas, 🪵 bastos" in text

@@ -41,7 +41,7 @@ async def test_after_the_match_the_player_steps_from_the_first_play_to_the_last(
     assert shown == [(n, 36) for n in range(1, 37)] + [(35, 36)], "each play once, then back one"
     assert "That was the match's last play" in text and "Looking for the better moves" in text
     user = game.user
-    graded = [(await sessions.replay_step(game_id, user, n)).better is not None for n in range(36)]
+    graded = [(await sessions.queries.replay_step(game_id, user, n)).better is not None for n in range(36)]
     assert any(graded) and text.count("Better: ") == sum(graded) + graded[34], "each graded play says so"
     first = text[text.index(OFFER) + len(OFFER):].split(KEYS)[0]
     assert "Table: " in first and "'s hand: " in first and first.count("\n") >= 3

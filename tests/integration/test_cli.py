@@ -72,9 +72,9 @@ def test_export_prints_stored_records(tmp_path: Path, capsys: pytest.CaptureFixt
 
     async def play() -> None:
         sessions = await open_sessions(tmp_path / "e.db")
-        await sessions.new_game(CHAT, ALICE)
-        await sessions.join(CHAT, BOB)
-        table = await sessions.start(CHAT, ALICE)
+        await sessions.lobby.new_game(CHAT, ALICE)
+        await sessions.lobby.join(CHAT, BOB)
+        table = await sessions.lobby.start(CHAT, ALICE)
         await play_to_end(sessions, table.game_id, [ALICE, BOB])
         await sessions.close()
 

@@ -58,11 +58,11 @@ async def pool() -> AsyncIterator[ComputerPool]:
 
 async def test_a_match_against_a_computer_thinking_in_another_process(pool: ComputerPool) -> None:
     sessions = await open_memory_sessions(chooser=default_chooser, think=pool.think)
-    await sessions.new_game(CHAT, ALICE, "scopa", {"target": 1})
-    await sessions.add_computer(CHAT, ALICE, "medium")
-    game_id = (await sessions.start(CHAT, ALICE)).game_id
+    await sessions.lobby.new_game(CHAT, ALICE, "scopa", {"target": 1})
+    await sessions.lobby.add_computer(CHAT, ALICE, "medium")
+    game_id = (await sessions.lobby.start(CHAT, ALICE)).game_id
     await play_to_end(sessions, game_id, [ALICE])
-    moves = await sessions._store.moves(game_id)
+    moves = await sessions.store.moves(game_id)
     assert len(moves) >= 36 and any(move.by_computer for move in moves)
     assert all(move.by_computer == (move.seat == 1) for move in moves)
     await sessions.close()
@@ -110,12 +110,12 @@ async def test_computers_due_together_share_the_workers(pool: ComputerPool, tmp_
 
 
 async def _computer_to_play(sessions: Sessions, chat: ChatRef, person: UserRef) -> int:
-    await sessions.new_game(chat, person, "scopa")
-    await sessions.add_computer(chat, person, "easy")
-    game_id = (await sessions.start(chat, person)).game_id
-    if (await sessions.table(game_id)).to_play == 0:
-        hand = await sessions.hand(game_id, person)
-        await sessions.play(game_id, person, hand.version, hand.choices[0].moves[0].code)
+    await sessions.lobby.new_game(chat, person, "scopa")
+    await sessions.lobby.add_computer(chat, person, "easy")
+    game_id = (await sessions.lobby.start(chat, person)).game_id
+    if (await sessions.queries.table(game_id)).to_play == 0:
+        hand = await sessions.queries.hand(game_id, person)
+        await sessions.play.play(game_id, person, hand.version, hand.choices[0].moves[0].code)
     return game_id
 
 
@@ -131,20 +131,20 @@ async def test_a_computer_thinking_in_one_game_does_not_hold_up_another() -> Non
     sessions = await open_memory_sessions(think=think)
     slow = await _computer_to_play(sessions, CHAT, ALICE)
     quick = await _computer_to_play(sessions, ChatRef("test", "group-2", "Others"), BOB)
-    slow_row = await sessions._store.get_game(slow)
+    slow_row = await sessions.store.get_game(slow)
     assert slow_row is not None
     slow_seeds.add(slow_row.seed)
-    versions = {slow: slow_row.version, quick: (await sessions.game_row(quick)).version}
-    due = asyncio.create_task(sessions.run_due())
+    versions = {slow: slow_row.version, quick: (await sessions.queries.game(quick)).version}
+    due = asyncio.create_task(sessions.scheduler.run_due())
     for _ in range(1000):
-        if (await sessions.game_row(quick)).version > versions[quick]:
+        if (await sessions.queries.game(quick)).version > versions[quick]:
             break
         await asyncio.sleep(0)
-    assert (await sessions.game_row(quick)).version == versions[quick] + 1, "played meanwhile"
-    assert (await sessions.game_row(slow)).version == versions[slow], "still thinking"
+    assert (await sessions.queries.game(quick)).version == versions[quick] + 1, "played meanwhile"
+    assert (await sessions.queries.game(slow)).version == versions[slow], "still thinking"
     release.set()
     assert await due == 2
-    assert (await sessions.game_row(slow)).version == versions[slow] + 1
+    assert (await sessions.queries.game(slow)).version == versions[slow] + 1
     await sessions.close()
 
 
@@ -184,13 +184,13 @@ async def test_a_hint_in_the_workers_is_the_hint_worked_out_here(pool: ComputerP
     here = await open_memory_sessions()
     hints = []
     for sessions in (in_pool, here):
-        await sessions.new_game(CHAT, ALICE, "scopa", {"practice": "on"})
-        await sessions.add_computer(CHAT, ALICE, "medium")
-        game_id = (await sessions.start(CHAT, ALICE)).game_id
-        if (await sessions.table(game_id)).to_play != 0:
-            await sessions.run_due()
-        view = await sessions.hand(game_id, ALICE)
-        given = await sessions.hint(game_id, ALICE, view.version)
+        await sessions.lobby.new_game(CHAT, ALICE, "scopa", {"practice": "on"})
+        await sessions.lobby.add_computer(CHAT, ALICE, "medium")
+        game_id = (await sessions.lobby.start(CHAT, ALICE)).game_id
+        if (await sessions.queries.table(game_id)).to_play != 0:
+            await sessions.scheduler.run_due()
+        view = await sessions.queries.hand(game_id, ALICE)
+        given = await sessions.hints.hint(game_id, ALICE, view.version)
         assert any(given.hint.move in choice.moves for choice in view.choices)
         hints.append((view.hand, given.hint))
         await sessions.close()

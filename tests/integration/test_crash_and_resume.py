@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 async def test_kill_9_mid_match_then_resume(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
     sessions = await open_sessions(db)
-    await sessions.new_game(CHAT, ALICE, "scopa")
-    await sessions.join(CHAT, BOB)
-    game_id = (await sessions.start(CHAT, ALICE)).game_id
+    await sessions.lobby.new_game(CHAT, ALICE, "scopa")
+    await sessions.lobby.join(CHAT, BOB)
+    game_id = (await sessions.lobby.start(CHAT, ALICE)).game_id
     await sessions.close()
 
     child = subprocess.Popen([sys.executable, "-m", "tests.crash_player", str(db)], cwd=ROOT,

@@ -82,18 +82,18 @@ async def test_a_process_killed_at_any_step_of_daily_leaves_the_next_daily_the_d
         said = killed_asking_for_the_daily(url, step)
         sessions = await sessions_on(url, FakeClock(NOON))
         try:
-            start = await sessions.daily(CHAT, private(ALICE), ALICE)
+            start = await sessions.daily.start(CHAT, private(ALICE), ALICE)
             assert start.resumed == (said == "dealt"), f"step {step}: {said}"
             game_id = start.table.game_id
-            bob = await sessions.daily(CHAT, private(BOB), BOB)
-            assert cards(await sessions.hand(game_id, ALICE)) == cards(
-                await sessions.hand(bob.table.game_id, BOB)), "the day's deal"
+            bob = await sessions.daily.start(CHAT, private(BOB), BOB)
+            assert cards(await sessions.queries.hand(game_id, ALICE)) == cards(
+                await sessions.queries.hand(bob.table.game_id, BOB)), "the day's deal"
             await play_to_end(sessions, game_id, [ALICE])
-            assert [g.id for g in await sessions.games_of(ALICE)] == [], "no second deal left open"
+            assert [g.id for g in await sessions.queries.games_of(ALICE)] == [], "no second deal left open"
             with pytest.raises(Refused) as again:
-                await sessions.daily(CHAT, private(ALICE), ALICE)
+                await sessions.daily.start(CHAT, private(ALICE), ALICE)
             assert again.value.reason is Reason.DAILY_PLAYED, "played once, and only then"
-            board = await sessions.daily_board(None)
+            board = await sessions.queries.daily_board(None)
             assert [line.name for line in board.lines] == [ALICE.name]
         finally:
             await sessions.close()
@@ -151,10 +151,10 @@ async def test_a_stuck_daily_and_lobbies_nobody_can_play_are_repaired_at_start(
         started.append(again)
         assert [(await again.get_game(game_id)).status for game_id in kept] == [GameStatus.LOBBY] * 3
         sessions = Sessions(again, clock=clock, computer_pace=0.0, chooser=first_legal)
-        start = await sessions.daily(CHAT, private(ALICE), ALICE)
+        start = await sessions.daily.start(CHAT, private(ALICE), ALICE)
         assert not start.resumed and (await again.get_game(start.table.game_id)).status is GameStatus.RUNNING
         await play_to_end(sessions, start.table.game_id, [ALICE])
-        assert [line.name for line in (await sessions.daily_board(CHAT)).lines] == [ALICE.name]
+        assert [line.name for line in (await sessions.queries.daily_board(CHAT)).lines] == [ALICE.name]
     finally:
         for opened in started:
             await opened.close()
@@ -176,28 +176,29 @@ async def test_the_days_deal_and_the_computers_replies_come_from_the_databases_s
     clock = FakeClock(NOON)
     one, two = await sessions_on(url, clock, chooser), await sessions_on(url, clock, chooser)
     try:
-        alice, bob = await asyncio.gather(one.daily(CHAT, private(ALICE), ALICE),
-                                          two.daily(CHAT, private(BOB), BOB))
-        dealt = cards(await one.hand(alice.table.game_id, ALICE))
-        assert dealt == cards(await two.hand(bob.table.game_id, BOB)), "one deal for every process"
+        alice, bob = await asyncio.gather(one.daily.start(CHAT, private(ALICE), ALICE),
+                                          two.daily.start(CHAT, private(BOB), BOB))
+        dealt = cards(await one.queries.hand(alice.table.game_id, ALICE))
+        assert dealt == cards(await two.queries.hand(bob.table.game_id, BOB)), "one deal for every process"
         rules = Rules.from_options("scopa", {"target": DAILY_TARGET})
         by_date = Game.new("scopa", 2, rules=rules, seed=date_alone(DAY)).view(0)
         assert dealt != (tuple(map(str, by_date.hand)), tuple(map(str, by_date.table)))
-        seed = (await one._store.get_game(alice.table.game_id)).seed
+        seed = (await one.store.get_game(alice.table.game_id)).seed
         assert seed != date_alone(DAY)
-        assert seed == (await two._store.get_game(bob.table.game_id)).seed
+        assert seed == (await two.store.get_game(bob.table.game_id)).seed
         await two.close()
         await play_to_end(one, alice.table.game_id, [ALICE])
         assert seeds and all(s.startswith(f"{seed}/") for s in seeds), "the computer searches from it"
-        key = await one._store.kept_secret("daily", "another")
+        key = await one.store.kept_secret("daily", "another")
     finally:
         await one.close()
         await two.close()
     restarted = await sessions_on(url, clock)
     try:
-        carla = await restarted.daily(CHAT, private(CARLA), CARLA)
-        assert cards(await restarted.hand(carla.table.game_id, CARLA)) == dealt, "the same after a restart"
-        assert await restarted._store.kept_secret("daily", "another") == key
+        carla = await restarted.daily.start(CHAT, private(CARLA), CARLA)
+        assert cards(
+                await restarted.queries.hand(carla.table.game_id, CARLA)) == dealt, "the same after a restart"
+        assert await restarted.store.kept_secret("daily", "another") == key
     finally:
         await restarted.close()
     assert key not in caplog.text, "the secret is never logged"
@@ -209,11 +210,11 @@ async def test_daily_asked_in_two_processes_at_once_deals_one_game_and_gives_it_
     clock = FakeClock(NOON)
     one, two = await sessions_on(url, clock), await sessions_on(url, clock)
     try:
-        first, second = await asyncio.gather(one.daily(CHAT, private(ALICE), ALICE),
-                                             two.daily(CHAT, private(ALICE), ALICE))
+        first, second = await asyncio.gather(one.daily.start(CHAT, private(ALICE), ALICE),
+                                             two.daily.start(CHAT, private(ALICE), ALICE))
         assert first.table.game_id == second.table.game_id, "one deal"
         assert sorted([first.resumed, second.resumed]) == [False, True], "the other process gives it back"
-        assert [g.id for g in await one.games_of(ALICE)] == [first.table.game_id]
+        assert [g.id for g in await one.queries.games_of(ALICE)] == [first.table.game_id]
     finally:
         await one.close()
         await two.close()
@@ -225,7 +226,7 @@ async def test_a_daily_stored_but_answered_one_moment_is_given_back_when_asked_a
     while committing): the player is told "one moment", and their retry gets the deal."""
     url = await new_database()
     sessions = await sessions_on(url, FakeClock(NOON))
-    store: Any = sessions._store
+    store: Any = sessions.store
     stored = store._commit_changes
 
     async def answer_lost(changes: Any) -> Any:
@@ -235,11 +236,11 @@ async def test_a_daily_stored_but_answered_one_moment_is_given_back_when_asked_a
     try:
         store._commit_changes = answer_lost
         with pytest.raises(StorageAway):
-            await sessions.daily(CHAT, private(ALICE), ALICE)
+            await sessions.daily.start(CHAT, private(ALICE), ALICE)
         store._commit_changes = stored
-        retried = await sessions.daily(CHAT, private(ALICE), ALICE)
+        retried = await sessions.daily.start(CHAT, private(ALICE), ALICE)
         assert retried.resumed, "the deal that was stored, not 'already played'"
         await play_to_end(sessions, retried.table.game_id, [ALICE])
-        assert [line.name for line in (await sessions.daily_board(CHAT)).lines] == [ALICE.name]
+        assert [line.name for line in (await sessions.queries.daily_board(CHAT)).lines] == [ALICE.name]
     finally:
         await sessions.close()

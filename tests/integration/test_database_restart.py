@@ -52,7 +52,7 @@ async def sessions(cluster: pg.Cluster) -> AsyncIterator[Sessions]:
 
 
 async def _stored_moves(cluster: pg.Cluster, sessions: Sessions, game_id: int) -> list[int]:
-    url = cluster.url(sessions._store.address.rsplit("/", 1)[1])  # type: ignore[attr-defined]
+    url = cluster.url(sessions.store.address.rsplit("/", 1)[1])  # type: ignore[attr-defined]
     conn = await asyncpg.connect(url)
     try:
         return [int(r["number"]) for r in await conn.fetch(
@@ -84,32 +84,32 @@ async def test_a_move_while_the_server_is_stopped_is_refused_in_time_and_taken_o
         cluster: pg.Cluster, sessions: Sessions) -> None:
     game_id = await start_duel(sessions)
     version = await play_one(sessions, game_id)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     user = ALICE if table.to_play == 0 else BOB
-    hand = await sessions.hand(game_id, user)
+    hand = await sessions.queries.hand(game_id, user)
     card = hand.choices[0].moves[0].code
 
     cluster.halt()
     began = time.monotonic()
     with pytest.raises(StorageAway):
-        await sessions.play(game_id, user, version, card)
+        await sessions.play.play(game_id, user, version, card)
     assert time.monotonic() - began < RETRY_FOR + 2, "told in time for Telegram's 15 s"
     with pytest.raises(StorageAway):
-        await sessions.table(game_id)
+        await sessions.queries.table(game_id)
     assert not sessions._failed.is_set(), "the bot stays up"
 
     cluster.restart()
-    assert (await sessions.table(game_id)).version == version, "the refused move changed nothing"
-    await sessions.play(game_id, user, version, card)
+    assert (await sessions.queries.table(game_id)).version == version, "the refused move changed nothing"
+    await sessions.play.play(game_id, user, version, card)
     assert await _stored_moves(cluster, sessions, game_id) == list(range(1, version + 2))
-    assert (await sessions.stored_game(game_id)).version == version + 1  # type: ignore[union-attr]
+    assert (await sessions.queries.stored_game(game_id)).version == version + 1  # type: ignore[union-attr]
 
 
 async def test_a_request_made_while_the_server_starts_again_waits_for_it(
         cluster: pg.Cluster, sessions: Sessions) -> None:
     game_id = await start_duel(sessions)
     # a request tries for 6 s; an immediate stop's recovery may take longer on a busy machine
-    sessions._store._connections.retry_for = 60.0  # type: ignore[attr-defined]
+    sessions.store._connections.retry_for = 60.0  # type: ignore[attr-defined]
     cluster.halt()
 
     async def start_again() -> None:
@@ -125,11 +125,11 @@ async def test_a_request_made_while_the_server_starts_again_waits_for_it(
 async def test_a_server_away_for_longer_than_the_patience_stops_the_bot(
         cluster: pg.Cluster, sessions: Sessions) -> None:
     game_id = await start_duel(sessions)
-    set_patience(sessions._store, 2.0)  # type: ignore[attr-defined]
+    set_patience(sessions.store, 2.0)  # type: ignore[attr-defined]
     cluster.halt()
     began = time.monotonic()
     with pytest.raises(StorageFailed, match="could not be reached for 2 s"):
-        await sessions.table(game_id)
+        await sessions.queries.table(game_id)
     assert time.monotonic() - began < 4
     failure = await asyncio.wait_for(sessions.failure(), 1)
     assert "could not be reached" in str(failure)

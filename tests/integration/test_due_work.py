@@ -27,18 +27,18 @@ async def test_two_processes_run_every_computer_turn_once(postgres_url: str,
     clock = FakeClock()
     one, two = await _process(postgres_url, clock), await _process(postgres_url, clock)
     try:
-        await one.new_game(CHAT, ALICE, "scopa")
-        await one.add_computer(CHAT, ALICE, "easy")
-        game_id = (await one.start(CHAT, ALICE)).game_id
-        await one.set_autoplay(game_id, ALICE, True)
+        await one.lobby.new_game(CHAT, ALICE, "scopa")
+        await one.lobby.add_computer(CHAT, ALICE, "easy")
+        game_id = (await one.lobby.start(CHAT, ALICE)).game_id
+        await one.play.set_autoplay(game_id, ALICE, True)
         actions = 0
         for _ in range(2_000):  # a move a second; a match to 11 may last six rounds of 36 moves
-            if (await two.table(game_id)).finished:
+            if (await two.queries.table(game_id)).finished:
                 break
             clock.advance(1.0)
-            actions += sum(await asyncio.gather(one.run_due(), two.run_due()))
-        assert (await one.game_row(game_id)).status.value == "finished"
-        stored = await one._store.moves(game_id)
+            actions += sum(await asyncio.gather(one.scheduler.run_due(), two.scheduler.run_due()))
+        assert (await one.queries.game(game_id)).status.value == "finished"
+        stored = await one.store.moves(game_id)
         assert actions == len(stored), "every action stored one move, no move was tried twice"
         assert [m.number for m in stored] == list(range(1, len(stored) + 1))
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
@@ -58,7 +58,7 @@ async def test_a_turn_timer_fires_once_however_many_processes_watch_it(postgres_
         assert sum(await asyncio.gather(*(p.run_due() for p in processes))) == 0, "warned once"
         clock.advance(20.0)
         assert sum(await asyncio.gather(*(p.run_due() for p in processes))) == 1
-        assert [m.seat for m in await processes[1]._store.moves(game_id)] == [first], "one move"
+        assert [m.seat for m in await processes[1].store.moves(game_id)] == [first], "one move"
         assert (await processes[2].table(game_id)).to_play == 1 - first
     finally:
         for process in processes:
@@ -70,16 +70,16 @@ async def test_the_turn_a_dead_process_claimed_is_run_by_another_after_its_lease
     dead, alive = await _process(postgres_url, clock), await _process(postgres_url, clock)
     try:
         game_id = await start_duel(alive)
-        first = (await alive.table(game_id)).to_play
+        first = (await alive.queries.table(game_id)).to_play
         clock.advance(95.0)
         claimed = await dead._store.claim_due(clock(), 20.0, dead._scheduler.owner, CLAIM_LEASE)
         assert [entry.game_id for entry in claimed] == [game_id]
-        assert await alive.run_due() == 0, "the dying process holds the turn"
-        assert await alive.next_due() is not None
+        assert await alive.scheduler.run_due() == 0, "the dying process holds the turn"
+        assert await alive.scheduler.next_due() is not None
         clock.advance(CLAIM_LEASE)
-        assert await alive.run_due() == 1
-        assert (await alive.table(game_id)).to_play == 1 - first
-        assert len(await alive._store.moves(game_id)) == 1
+        assert await alive.scheduler.run_due() == 1
+        assert (await alive.queries.table(game_id)).to_play == 1 - first
+        assert len(await alive.store.moves(game_id)) == 1
     finally:
         await dead.close()
         await alive.close()
@@ -90,15 +90,15 @@ async def test_a_process_whose_game_moved_on_elsewhere_acts_on_the_stored_game(p
     one, two = await _process(postgres_url, clock), await _process(postgres_url, clock)
     try:
         game_id = await start_duel(one)
-        first = (await one.table(game_id)).to_play  # `one` keeps the game in memory
+        first = (await one.queries.table(game_id)).to_play  # `one` keeps the game in memory
         mover = (ALICE, BOB)[first]
-        hand = await two.hand(game_id, mover)
-        await two.play(game_id, mover, hand.version, hand.choices[0].moves[0].code)
+        hand = await two.queries.hand(game_id, mover)
+        await two.play.play(game_id, mover, hand.version, hand.choices[0].moves[0].code)
         clock.advance(95.0)
-        assert await one.run_due() == 1, "the next turn times out in the process with an old copy"
-        moves = await two._store.moves(game_id)
+        assert await one.scheduler.run_due() == 1, "the next turn times out in the process with an old copy"
+        moves = await two.store.moves(game_id)
         assert [(m.number, m.seat) for m in moves] == [(1, first), (2, 1 - first)]
-        assert (await one.table(game_id)).version == 2
+        assert (await one.queries.table(game_id)).version == 2
     finally:
         await one.close()
         await two.close()

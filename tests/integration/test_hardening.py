@@ -31,40 +31,40 @@ from ..sessions_helpers import (
 
 async def test_a_refused_computer_writes_nothing() -> None:
     sessions = await open_memory_sessions()
-    await sessions.new_game(CHAT, ALICE, "scopa")
-    await sessions.join(CHAT, BOB)
+    await sessions.lobby.new_game(CHAT, ALICE, "scopa")
+    await sessions.lobby.join(CHAT, BOB)
     with pytest.raises(Refused) as full:
-        await sessions.add_computer(CHAT, ALICE, "hard")
+        await sessions.lobby.add_computer(CHAT, ALICE, "hard")
     assert full.value.reason is Reason.GAME_FULL
-    assert await sessions.find_player("computer", "hard") is None
-    await sessions.start(CHAT, ALICE)
+    assert await sessions.queries.find_player("computer", "hard") is None
+    await sessions.lobby.start(CHAT, ALICE)
     with pytest.raises(Refused):
-        await sessions.add_computer(CHAT, ALICE, "easy")
-    assert await sessions.find_player("computer", "easy") is None
+        await sessions.lobby.add_computer(CHAT, ALICE, "easy")
+    assert await sessions.queries.find_player("computer", "easy") is None
 
 
 async def test_a_player_who_never_opens_the_private_chat_holds_a_seat_for_three_minutes() -> None:
     clock = FakeClock()
     sessions = await open_memory_sessions(clock)
     seen = recorded(sessions)
-    await sessions.new_game(CHAT, ALICE, "scopa")
-    await sessions.join(CHAT, BOB, ready=False)
+    await sessions.lobby.new_game(CHAT, ALICE, "scopa")
+    await sessions.lobby.join(CHAT, BOB, ready=False)
     with pytest.raises(Refused) as waiting:
-        await sessions.start(CHAT, ALICE)
+        await sessions.lobby.start(CHAT, ALICE)
     assert waiting.value.reason is Reason.SEAT_WAITING
     assert "held for 3 minutes" in refusal_text(waiting.value, "en")
     clock.advance(WAITING_SEAT - 1)
     with pytest.raises(Refused):
-        await sessions.join(CHAT, CARLA)
+        await sessions.lobby.join(CHAT, CARLA)
     clock.advance(1)
     seen.clear()
     with pytest.raises(Refused) as empty:
-        await sessions.start(CHAT, ALICE)
+        await sessions.lobby.start(CHAT, ALICE)
     assert empty.value.reason is Reason.SEATS_EMPTY
     assert any(isinstance(e, LobbyUpdated) for e in seen), "the lobby shows the freed seat"
-    assert [s.name for s in (await sessions.lobby(CHAT)).seats if s] == ["Alice"]
-    await sessions.join(CHAT, CARLA)
-    assert (await sessions.start(CHAT, ALICE)).status == "running"
+    assert [s.name for s in (await sessions.queries.lobby(CHAT)).seats if s] == ["Alice"]
+    await sessions.lobby.join(CHAT, CARLA)
+    assert (await sessions.lobby.start(CHAT, ALICE)).status == "running"
 
 
 async def test_a_waiting_seat_is_freed_on_time_by_another_process_after_later_lobby_changes(
@@ -73,14 +73,14 @@ async def test_a_waiting_seat_is_freed_on_time_by_another_process_after_later_lo
     one = await open_sessions(tmp_path / "s.db", clock)
     two = await open_sessions(tmp_path / "s.db", clock)
     try:
-        await one.new_game(CHAT, ALICE, "scopa")
-        await one.join(CHAT, BOB, ready=False)
+        await one.lobby.new_game(CHAT, ALICE, "scopa")
+        await one.lobby.join(CHAT, BOB, ready=False)
         clock.advance(WAITING_SEAT - 10)
-        await one.set_option(CHAT, ALICE, "target", 21)
+        await one.lobby.set_option(CHAT, ALICE, "target", 21)
         clock.advance(10)
-        await two.join(CHAT, CARLA)
-        assert [s.name for s in (await two.lobby(CHAT)).seats if s] == ["Alice", "Carla"]
-        assert (await one.start(CHAT, ALICE)).status == "running"
+        await two.lobby.join(CHAT, CARLA)
+        assert [s.name for s in (await two.queries.lobby(CHAT)).seats if s] == ["Alice", "Carla"]
+        assert (await one.lobby.start(CHAT, ALICE)).status == "running"
     finally:
         await one.close()
         await two.close()
@@ -89,10 +89,10 @@ async def test_a_waiting_seat_is_freed_on_time_by_another_process_after_later_lo
 async def test_the_creator_keeps_their_own_seat_while_waiting() -> None:
     clock = FakeClock()
     sessions = await open_memory_sessions(clock)
-    await sessions.new_game(CHAT, ALICE, "scopa", ready=False)
+    await sessions.lobby.new_game(CHAT, ALICE, "scopa", ready=False)
     clock.advance(2 * WAITING_SEAT)
-    await sessions.join(CHAT, BOB)
-    assert [s.name for s in (await sessions.lobby(CHAT)).seats if s] == ["Alice", "Bob"]
+    await sessions.lobby.join(CHAT, BOB)
+    assert [s.name for s in (await sessions.queries.lobby(CHAT)).seats if s] == ["Alice", "Bob"]
 
 
 async def test_a_round_end_and_a_match_end_are_owed_until_a_front_end_posts_them(tmp_path: Path) -> None:
@@ -102,7 +102,7 @@ async def test_a_round_end_and_a_match_end_are_owed_until_a_front_end_posts_them
     await sessions.close()
 
     restarted = await open_sessions(tmp_path / "s.db")
-    owed = await restarted.owed_notices(CHAT.platform)
+    owed = await restarted.delivery.owed_notices(CHAT.platform)
     feats = [e for e in owed if isinstance(e, AchievementsEarned)]
     assert len(feats) <= 1 and owed[len(owed) - len(feats):] == feats, "a match's achievements, once, last"
     told = owed[:len(owed) - len(feats)]
@@ -112,10 +112,10 @@ async def test_a_round_end_and_a_match_end_are_owed_until_a_front_end_posts_them
     assert isinstance(end, MatchEnded) and end.game_id == game_id and end.winner in (0, 1)
     assert "Alice" in " ".join(end.side_names)
     assert "End of round 1" in breakdown_text(owed[0], "en")  # type: ignore[arg-type]
-    assert await restarted.owed_notices("discord") == []
+    assert await restarted.delivery.owed_notices("discord") == []
     for event in owed:
-        await restarted.notice_delivered(event)
-    assert await restarted.owed_notices(CHAT.platform) == []
+        await restarted.delivery.notice_delivered(event)
+    assert await restarted.delivery.owed_notices(CHAT.platform) == []
 
 
 class _Member:
@@ -127,12 +127,12 @@ class _Member:
         self._asking: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.sessions._store._db.execute("PRAGMA query_only=1")  # type: ignore[attr-defined]
+        self.sessions.store._db.execute("PRAGMA query_only=1")  # type: ignore[attr-defined]
         self._asking = asyncio.create_task(self._ask())
 
     async def _ask(self) -> None:
         try:
-            await self.sessions.new_game(CHAT, ALICE, "scopa")
+            await self.sessions.lobby.new_game(CHAT, ALICE, "scopa")
         except StorageFailed as exc:
             self.refused.append(exc)
 

@@ -61,39 +61,40 @@ LOST: list[str] = []
 
 
 async def _ids(sessions: Sessions, *users: UserRef) -> dict[int, UserRef]:
-    return {(await sessions.player(user)).id: user for user in users}
+    return {(await sessions.queries.player(user)).id: user for user in users}
 
 
 async def _reset(one: Sessions, lobby_of: int) -> None:
     """Alice's lobby of three with Bob seated, and nobody else, as each round starts."""
-    seated = {seat.name for seat in (await one.lobby_of(lobby_of)).seats if seat is not None}
+    seated = {seat.name for seat in (await one.queries.lobby_of(lobby_of)).seats if seat is not None}
     for user in (CARLA, DINO):
         if user.name in seated:
-            await one.leave(CHAT, user, from_lobby=True)
+            await one.lobby.leave(CHAT, user, from_lobby=True)
     if BOB.name not in seated:
-        await one.join(CHAT, BOB)
-    if (await one.lobby_of(lobby_of)).players != PLAYERS:
-        await one.set_option(CHAT, ALICE, "players", PLAYERS)
+        await one.lobby.join(CHAT, BOB)
+    if (await one.queries.lobby_of(lobby_of)).players != PLAYERS:
+        await one.lobby.set_option(CHAT, ALICE, "players", PLAYERS)
 
 
 async def _race(one: Sessions, two: Sessions, game_id: int, round_number: int,
                 people: dict[int, UserRef]) -> None:
     """One round of presses at once on lobby `game_id`, and what must hold after it."""
     first, second = (one, two) if round_number % 2 else (two, one)
-    before = (await one.lobby_of(game_id)).rules.target
+    before = (await one.queries.lobby_of(game_id)).rules.target
     pressed = await _pressed({
-        "join carla": first.join(CHAT, CARLA),
-        "join dino": second.join(CHAT, DINO),
-        "leave bob": second.leave(CHAT, BOB, from_lobby=True),
-        "target 16": first.set_option(CHAT, ALICE, "target", 16),
-        "target 21": second.set_option(CHAT, ALICE, "target", 21),
-        "start": first.start(CHAT, ALICE),
-        "turns 60": first.set_turn_limit(CHAT, 60),
-        "turns 120": second.set_turn_limit(CHAT, 120),
-        "variant": first.change_chat_defaults(CHAT, {"variant": ("scopa", "escoba")[round_number % 2]}),
-        "pictures": second.set_pictures(CHAT, round_number % 3 == 0),
+        "join carla": first.lobby.join(CHAT, CARLA),
+        "join dino": second.lobby.join(CHAT, DINO),
+        "leave bob": second.lobby.leave(CHAT, BOB, from_lobby=True),
+        "target 16": first.lobby.set_option(CHAT, ALICE, "target", 16),
+        "target 21": second.lobby.set_option(CHAT, ALICE, "target", 21),
+        "start": first.lobby.start(CHAT, ALICE),
+        "turns 60": first.settings.set_turn_limit(CHAT, 60),
+        "turns 120": second.settings.set_turn_limit(CHAT, 120),
+        "variant": first.settings.change_chat_defaults(
+                CHAT, {"variant": ("scopa", "escoba")[round_number % 2]}),
+        "pictures": second.settings.set_pictures(CHAT, round_number % 3 == 0),
     })
-    row = await one.parts.store.get_game(game_id)
+    row = await one.store.get_game(game_id)
     seats = [seat.seat for seat in row.seats]
     seated = [people[seat.player_id].name for seat in row.seats]
     told = f"round {round_number}: {[(p.name, p.done) for p in pressed.values()]} -> {row.status} {seated}"
@@ -105,11 +106,11 @@ async def _race(one: Sessions, two: Sessions, game_id: int, round_number: int,
     assert ("Bob" in seated) != pressed["leave bob"].done, f"Bob's leave not as told: {told}"
     assert (row.status == "running") == pressed["start"].done, told
     if row.status == "running":
-        assert len(seats) == PLAYERS and (await one.table(game_id)).game_id == game_id, told
-        assert len((await two.table(game_id)).seats) == PLAYERS, told
+        assert len(seats) == PLAYERS and (await one.queries.table(game_id)).game_id == game_id, told
+        assert len((await two.queries.table(game_id)).seats) == PLAYERS, told
     targets = {value for value in (16, 21) if pressed[f"target {value}"].done} or {before}
     assert Rules.from_options(row.variant, row.options).target in targets, f"a setting not pressed: {told}"
-    chat = await two.chat(CHAT)
+    chat = await two.queries.chat(CHAT)
     assert chat.turn_limit in {60, 120} and pressed[f"turns {chat.turn_limit}"].done, told
     assert chat.defaults.get("variant") == ("scopa", "escoba")[round_number % 2], f"a default lost: {chat}"
     assert chat.defaults.get("pictures") == ("on" if round_number % 3 == 0 else "off"), f"lost: {chat}"
@@ -118,14 +119,14 @@ async def _race(one: Sessions, two: Sessions, game_id: int, round_number: int,
 async def _rematch(one: Sessions, two: Sessions, game_id: int) -> int:
     """End game `game_id` and press Rematch in both processes at once: one lobby, with every
     seat of the game (made and seated in one transaction); the other press is refused."""
-    if (await one.game_row(game_id)).status.open:
-        await two.cancel(CHAT, ALICE)
-    old = await one.parts.store.get_game(game_id)
-    pressed = await _pressed({"rematch one": one.rematch(game_id, ALICE),
-                              "rematch two": two.rematch(game_id, ALICE)})
+    if (await one.queries.game(game_id)).status.open:
+        await two.lobby.cancel(CHAT, ALICE)
+    old = await one.store.get_game(game_id)
+    pressed = await _pressed({"rematch one": one.lobby.rematch(game_id, ALICE),
+                              "rematch two": two.lobby.rematch(game_id, ALICE)})
     made = [p.outcome for p in pressed.values() if p.done]
     assert len(made) == 1, pressed
-    lobby = await one.parts.store.get_game(made[0].game_id)
+    lobby = await one.store.get_game(made[0].game_id)
     assert {s.player_id for s in lobby.seats} == {s.player_id for s in old.seats}, (old, lobby)
     return lobby.id
 
@@ -135,8 +136,8 @@ async def test_two_processes_pressing_at_once_leave_a_consistent_lobby(postgres_
     one, two = await _process(postgres_url, clock), await _process(postgres_url, clock)
     try:
         people = await _ids(one, ALICE, BOB, CARLA, DINO)
-        game_id = (await one.new_game(CHAT, ALICE, "scopa", {"players": PLAYERS})).game_id
-        await two.join(CHAT, BOB)
+        game_id = (await one.lobby.new_game(CHAT, ALICE, "scopa", {"players": PLAYERS})).game_id
+        await two.lobby.join(CHAT, BOB)
         for round_number in range(ROUNDS):
             await _reset(one, game_id)
             await _race(one, two, game_id, round_number, people)

@@ -86,7 +86,7 @@ async def processes(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Proce
     made = []
     for store in stores:
         sessions = Sessions(store)  # type: ignore[arg-type]
-        made.append(Process(Outbox(bot, RefBook(sessions.message_refs), group_rate=None,  # type: ignore[arg-type]
+        made.append(Process(Outbox(bot, RefBook(sessions.delivery.refs), group_rate=None,  # type: ignore[arg-type]
                                    hold=sessions.draw_message), store))
     yield made[0], made[1], bot
     for process in made:

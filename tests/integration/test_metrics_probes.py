@@ -28,7 +28,7 @@ async def _counted(database: str) -> None:
         assert await games_in_play(store) == {}
         await start_duel(sessions)
         await start_duel(sessions, ChatRef("other", "g2", "Other"))
-        await sessions.new_game(ChatRef("test", "g3", "Lobby"), CARLA, "escoba")
+        await sessions.lobby.new_game(ChatRef("test", "g3", "Lobby"), CARLA, "escoba")
         assert await games_in_play(store) == {("test", "scopa"): 1, ("other", "scopa"): 1}
     finally:
         await sessions.close()

@@ -104,11 +104,11 @@ async def test_notices_reach_each_group_once_and_a_block_holds_in_every_process(
         sessions = await open_sessions(postgres_url)
         for player, group in zip(players, groups, strict=True):
             chat = ChatRef(PLATFORM, str(group.id), group.title)
-            await sessions.set_chat_language(chat, "en")
-            await sessions.new_game(chat, UserRef(PLATFORM, str(player.id), player.first_name, "en"))
-            await sessions.join(chat, UserRef(PLATFORM, str(bob.id), bob.first_name, "en"))
-            await sessions.start(chat, UserRef(PLATFORM, str(player.id), player.first_name, "en"))
-        await sessions.chat(ChatRef(PLATFORM, str(idle.id), idle.title), "en")
+            await sessions.settings.set_chat_language(chat, "en")
+            await sessions.lobby.new_game(chat, UserRef(PLATFORM, str(player.id), player.first_name, "en"))
+            await sessions.lobby.join(chat, UserRef(PLATFORM, str(bob.id), bob.first_name, "en"))
+            await sessions.lobby.start(chat, UserRef(PLATFORM, str(player.id), player.first_name, "en"))
+        await sessions.queries.chat(ChatRef(PLATFORM, str(idle.id), idle.title), "en")
         await sessions.close()
 
         workers = Workers(tg, postgres_url, owner, tmp_path)

@@ -58,17 +58,17 @@ async def _world(sessions: Sessions) -> dict[str, Any]:
     a match against the computer in her private chat and a tournament she opened, Carla in it."""
     finished = await start_duel(sessions, GROUP, ALICE, BOB, {"target": 1})
     await play_to_end(sessions, finished, [ALICE, BOB])
-    await sessions.review(finished, ALICE)
+    await sessions.reviews.review(finished, ALICE)
     playing = await start_duel(sessions, GROUP, ALICE, BOB, {"target": 11})
-    table = await sessions.table(playing)
-    hand = await sessions.hand(playing, ALICE if table.to_play == 0 else BOB)
-    await sessions.play(playing, ALICE if table.to_play == 0 else BOB, hand.version,
+    table = await sessions.queries.table(playing)
+    hand = await sessions.queries.hand(playing, ALICE if table.to_play == 0 else BOB)
+    await sessions.play.play(playing, ALICE if table.to_play == 0 else BOB, hand.version,
                         hand.choices[0].moves[0].code)
-    await sessions.new_game(OTHER, CARLA, "scopa")
-    await sessions.join(OTHER, ALICE)
-    await sessions.new_game(ALICE_HOME, ALICE, "scopa")
-    await sessions.add_computer(ALICE_HOME, ALICE, "easy")
-    alone = (await sessions.start(ALICE_HOME, ALICE)).game_id
+    await sessions.lobby.new_game(OTHER, CARLA, "scopa")
+    await sessions.lobby.join(OTHER, ALICE)
+    await sessions.lobby.new_game(ALICE_HOME, ALICE, "scopa")
+    await sessions.lobby.add_computer(ALICE_HOME, ALICE, "easy")
+    alone = (await sessions.lobby.start(ALICE_HOME, ALICE)).game_id
     await sessions.tournaments.open(CLUB, ALICE, [], ["scopa"])
     await sessions.tournaments.join(CLUB, CARLA)
     return {"finished": finished, "playing": playing, "alone": alone}
@@ -89,11 +89,11 @@ async def test_my_data_and_forget_me_in_the_middle_of_a_match(database: str) -> 
         assert data["ratings"] and data["reviews"]
         assert [(t["chat"], t["status"]) for t in data["tournaments"]] == [("Club", "signup")]
         assert [c["chat_id"] for c in data["private_chats"]] == ["7193846"]
-        bob_id = (await sessions.find_player("test", "7293847"))
-        carla_id = (await sessions.find_player("test", "7393848"))
+        bob_id = (await sessions.queries.find_player("test", "7293847"))
+        carla_id = (await sessions.queries.find_player("test", "7393848"))
         assert bob_id is not None and carla_id is not None
         before = {p: await rows_of(database, p) for p in (bob_id.id, carla_id.id)}
-        board_before = await sessions.leaderboard(None)
+        board_before = await sessions.queries.leaderboard(None)
 
         forgotten = await sessions.privacy.forget("test", "7193846", ALICE_HOME)
 
@@ -112,15 +112,15 @@ async def test_my_data_and_forget_me_in_the_middle_of_a_match(database: str) -> 
         assert await sessions.privacy.my_data(ALICE) is None
         assert await sessions.privacy.forget("test", "7193846") is None, "erasing again changes nothing"
 
-        board = await sessions.leaderboard(None)
+        board = await sessions.queries.leaderboard(None)
         counts = [(line.games, line.wins) for line in board]
         assert counts == [(line.games, line.wins) for line in board_before]
         assert ERASED_NAME in [line.display_name for line in board]
         assert "Alicia Zorglub" not in [line.display_name for line in board]
-        lobby = await sessions.lobby(OTHER)
+        lobby = await sessions.queries.lobby(OTHER)
         assert [s.name for s in lobby.seats if s is not None] == ["Carla"]
         await play_to_end(sessions, games["playing"], [BOB])
-        assert (await sessions.table(games["playing"])).finished
+        assert (await sessions.queries.table(games["playing"])).finished
         after = {p: await rows_of(database, p) for p in (bob_id.id, carla_id.id)}
         assert after[carla_id.id] == before[carla_id.id]
         bob_before, bob_after = before[bob_id.id], after[bob_id.id]

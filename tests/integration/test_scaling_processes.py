@@ -294,8 +294,8 @@ async def test_games_end_and_announce_once_though_processes_are_killed_and_the_d
         sessions = await open_sessions(postgres_url)
         for group in groups:
             chat = ChatRef(PLATFORM, str(group.id), group.title)
-            await sessions.set_chat_language(chat, "en")
-            await sessions.set_chat_defaults(chat, {"target": 1})
+            await sessions.settings.set_chat_language(chat, "en")
+            await sessions.settings.set_chat_defaults(chat, {"target": 1})
         await sessions.close()
         for user in users:
             tg.user_starts_bot(user)

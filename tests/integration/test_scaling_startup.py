@@ -47,14 +47,14 @@ def test_the_settings_never_show_the_databases_password() -> None:
 async def test_scopa_db_naming_postgresql_plays_a_whole_match_there(postgres_url: str) -> None:
     sessions = await open_sessions(postgres_url)
     try:
-        assert isinstance(sessions.parts.store, PostgresStore)
+        assert isinstance(sessions.store, PostgresStore)
         game_id = await start_duel(sessions)
         await play_to_end(sessions, game_id, [ALICE, BOB])
     finally:
         await sessions.close()
     again = await open_sessions(postgres_url)
     try:
-        assert (await again.game_row(game_id)).status.value == "finished"
+        assert (await again.queries.game(game_id)).status.value == "finished"
     finally:
         await again.close()
 

@@ -53,7 +53,7 @@ async def _process(url: str, time: VirtualTime) -> Sessions:
 
 
 def _seasons(sessions: Sessions, time: VirtualTime, name: str) -> Seasons:
-    return Seasons(Held(sessions.parts.store, time), sessions.parts.directory, time.clock,  # type: ignore[arg-type]
+    return Seasons(Held(sessions.store, time), sessions.directory, time.clock,  # type: ignore[arg-type]
                    name, time.sleep)
 
 

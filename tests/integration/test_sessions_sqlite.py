@@ -45,24 +45,24 @@ async def test_turn_timer_warns_plays_for_the_absent_and_survives_restart(tmp_pa
     clock.advance(75)
     restarted = await open_sessions(tmp_path / "s.db", clock)
     seen = recorded(restarted)
-    assert await restarted.run_due() == 1
+    assert await restarted.scheduler.run_due() == 1
     assert any(isinstance(e, TurnWarning) for e in seen)
     clock.advance(20)
-    assert await restarted.run_due() == 1
+    assert await restarted.scheduler.run_due() == 1
     played = [e for e in seen if isinstance(e, MovePlayed)]
     assert played and played[0].timed_out
     # Both players are away: the seat that timed out first reaches 3 at the 5th expiry.
     for _ in range(4):
         assert not any(isinstance(e, SeatAutoplay) for e in seen)
         clock.advance(91)
-        await restarted.run_due()
+        await restarted.scheduler.run_due()
     autoplay = [e for e in seen if isinstance(e, SeatAutoplay)]
     assert autoplay and autoplay[0].on and autoplay[0].seat == played[0].seat
-    row = await restarted._store.get_game(game_id)
+    row = await restarted.store.get_game(game_id)
     assert row is not None and any(seat.autoplay for seat in row.seats)
     user = ALICE if autoplay[0].player_id == row.seats[0].player_id else BOB
-    await restarted.set_autoplay(game_id, user, False)
-    row = await restarted._store.get_game(game_id)
+    await restarted.play.set_autoplay(game_id, user, False)
+    row = await restarted.store.get_game(game_id)
     assert row is not None and not any(seat.autoplay for seat in row.seats)
     await restarted.close()
 
@@ -72,10 +72,10 @@ async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
     rounds and their breakdowns included (to 31 points, so two rounds never end the match)."""
     s = await open_sessions(tmp_path / "s.db")
     game_id = await start_duel(s, options={"target": 31})
-    assert (await s.stored_game(game_id)).rules.target == 31
+    assert (await s.queries.stored_game(game_id)).rules.target == 31
     for _ in range(80):
         await play_one(s, game_id, choice=-1)
-    live = s._games.cached(game_id)
+    live = s.games.cached(game_id)
     assert live is not None
     assert len(live.results) == 2, "two rounds of 2-player scopa are 72 plays"
     await s.close()
@@ -107,7 +107,7 @@ async def test_a_finished_match_stores_every_round_and_loads_without_replay(tmp_
 async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     s = await open_sessions(path)
-    lobby = await s.new_game(CHAT, ALICE, "scopa", {"players": 4, "teams": "on"})
+    lobby = await s.lobby.new_game(CHAT, ALICE, "scopa", {"players": 4, "teams": "on"})
     await s.close()
     with sqlite3.connect(path) as database:
         database.execute("UPDATE games SET teams = 1")
@@ -135,21 +135,21 @@ async def test_a_database_from_before_team_counts_reads_its_teams_as_two(tmp_pat
                          "WHERE status IN ('lobby', 'running')")
         database.execute("PRAGMA user_version = 2")
     s = await open_sessions(path)
-    assert (await s.lobby_of(lobby.game_id)).teams == 2
+    assert (await s.queries.lobby_of(lobby.game_id)).teams == 2
     await s.close()
 
 
 async def test_a_chat_chooses_pictures_or_text_and_new_games_still_open(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "s.db")
-    assert (await sessions.chat(CHAT)).pictures, "pictures by default"
-    await sessions.set_chat_defaults(CHAT, {"variant": "escoba"})
-    settings = await sessions.set_pictures(CHAT, False)
+    assert (await sessions.queries.chat(CHAT)).pictures, "pictures by default"
+    await sessions.settings.set_chat_defaults(CHAT, {"variant": "escoba"})
+    settings = await sessions.settings.set_pictures(CHAT, False)
     assert not settings.pictures and settings.defaults["variant"] == "escoba"
-    lobby = await sessions.new_game(CHAT, ALICE)
+    lobby = await sessions.lobby.new_game(CHAT, ALICE)
     assert lobby.variant == "escoba"
     with pytest.raises(Refused):
-        await sessions.set_pictures(CHAT, "off")  # type: ignore[arg-type]
-    assert not (await sessions.chat(CHAT)).pictures
+        await sessions.settings.set_pictures(CHAT, "off")  # type: ignore[arg-type]
+    assert not (await sessions.queries.chat(CHAT)).pictures
 
 
 async def _deadlines_on_disk(path: Path) -> list[tuple[int, float, str, bool, int]]:
@@ -167,22 +167,22 @@ async def test_timer_deadlines_kept_in_memory_match_the_database(tmp_path: Path)
     path = tmp_path / "s.db"
     sessions, first = await started(path, clock)
     s = sessions  # type: ignore[assignment]
-    assert await s._store.running_deadlines() == await _deadlines_on_disk(path)
+    assert await s.store.running_deadlines() == await _deadlines_on_disk(path)
     other_chat = ChatRef("test", "group-2", "Others")
     second = await start_duel(s, other_chat, CARLA, DINO)
     clock.advance(5)
     await play_one(s, first)
     clock.advance(75)
-    assert await s.run_due() == 2, "both games warn their player"
-    memory = await s._store.running_deadlines()
+    assert await s.scheduler.run_due() == 2, "both games warn their player"
+    memory = await s.store.running_deadlines()
     assert memory == await _deadlines_on_disk(path)
     assert [entry.game_id for entry in memory] == [second, first] and all(e.warned for e in memory)
     clock.advance(12)
-    assert await s.run_due() == 1, "the second game's turn expires first"
-    await s.set_autoplay(first, ALICE, True)
-    assert await s._store.running_deadlines() == await _deadlines_on_disk(path)
-    await s.cancel(other_chat, CARLA)
-    assert [e.game_id for e in await s._store.running_deadlines()] == [first]
+    assert await s.scheduler.run_due() == 1, "the second game's turn expires first"
+    await s.play.set_autoplay(first, ALICE, True)
+    assert await s.store.running_deadlines() == await _deadlines_on_disk(path)
+    await s.lobby.cancel(other_chat, CARLA)
+    assert [e.game_id for e in await s.store.running_deadlines()] == [first]
     await play_to_end(s, first, [ALICE, BOB])
-    assert await s._store.running_deadlines() == [] == await _deadlines_on_disk(path)
+    assert await s.store.running_deadlines() == [] == await _deadlines_on_disk(path)
     await s.close()

@@ -36,7 +36,7 @@ class NoBot:
 
 def process(store: Any) -> Presenter:
     sessions = Sessions(store)
-    outbox = Outbox(NoBot(), RefBook(sessions.message_refs), group_rate=None)  # type: ignore[arg-type]
+    outbox = Outbox(NoBot(), RefBook(sessions.delivery.refs), group_rate=None)  # type: ignore[arg-type]
     return Presenter(sessions, outbox, lambda: "ScopaTestBot")
 
 
@@ -62,41 +62,41 @@ async def two(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Presenter, 
 
 async def test_a_language_set_in_one_process_is_used_by_another(two: tuple[Presenter, Presenter]) -> None:
     one, other = two
-    lobby = await one.sessions.new_game(GROUP, ALICE)
+    lobby = await one.sessions.lobby.new_game(GROUP, ALICE)
     assert await other.chat_language(-100) == "en"
-    await one.sessions.set_chat_language(GROUP, "es")
-    one.set_chat_language(-100, "es")
+    await one.sessions.settings.set_chat_language(GROUP, "es")
+    one.settings.set_chat_language(-100, "es")
     assert await other.chat_language(-100) == "es", "the group's language, read again"
     drawn = await other.draw_table(lobby.game_id, -100)
     assert drawn is not None
-    assert drawn.text == lobby_html(await other.sessions.lobby_of(lobby.game_id), "es")
+    assert drawn.text == lobby_html(await other.sessions.queries.lobby_of(lobby.game_id), "es")
 
-    alice = await other.sessions.find_player(PLATFORM, "1")
+    alice = await other.sessions.queries.find_player(PLATFORM, "1")
     assert other.language(alice) == "en"
-    await one.sessions.set_player_language(ALICE, "es")
+    await one.sessions.settings.set_player_language(ALICE, "es")
     one.set_language("1", "es")
-    assert other.language(await other.sessions.find_player(PLATFORM, "1")) == "es"
+    assert other.language(await other.sessions.queries.find_player(PLATFORM, "1")) == "es"
 
 
 async def test_pictures_reachability_and_the_open_menu_hold_in_every_process(
         two: tuple[Presenter, Presenter]) -> None:
     one, other = two
-    lobby = await one.sessions.new_game(GROUP, ALICE)
+    lobby = await one.sessions.lobby.new_game(GROUP, ALICE)
     assert await other.chat_pictures(-100)
-    await one.sessions.set_pictures(GROUP, False)
+    await one.sessions.settings.set_pictures(GROUP, False)
     one.set_chat_pictures(-100, False)
     assert not await other.chat_pictures(-100), "text from now on, whichever process draws"
 
     await one.set_reachable(ALICE, True)
-    assert other.reachable(await other.sessions.find_player(PLATFORM, "1"))  # type: ignore[arg-type]
+    assert other.reachable(await other.sessions.queries.find_player(PLATFORM, "1"))  # type: ignore[arg-type]
     await other.set_reachable(ALICE, False)
     await one.set_reachable(ALICE, True)
-    assert other.reachable(await other.sessions.find_player(PLATFORM, "1")), (  # type: ignore[arg-type]
+    assert other.reachable(await other.sessions.queries.find_player(PLATFORM, "1")), (  # type: ignore[arg-type]
         "a player who opened the chat again is reachable, though this process saw them blocked")
 
     one.menus[lobby.game_id] = "options"
     assert await one.menus.shown(lobby.game_id) == "options", "at once in the process that set it"
     await one.menus.written(lobby.game_id)
     drawn = await other.draw_table(lobby.game_id, -100)
-    view = await other.sessions.lobby_of(lobby.game_id)
+    view = await other.sessions.queries.lobby_of(lobby.game_id)
     assert drawn is not None and drawn.keyboard == lobby_keyboard(view, "en", "options")

@@ -1274,11 +1274,11 @@ async def test_a_match_played_through_sessions_is_stored_whole(backend: Backend)
     sessions = Sessions(store, clock=backend.clock, computer_pace=0.0, chooser=first_legal)
     chat = ChatRef("test", "group-1", "Friends")
     alice, bob = UserRef("test", "u1", "Alice", "it"), UserRef("test", "u2", "Bob", "en")
-    await sessions.new_game(chat, alice, "scopa")
-    await sessions.join(chat, bob)
-    game_id = (await sessions.start(chat, alice)).game_id
+    await sessions.lobby.new_game(chat, alice, "scopa")
+    await sessions.lobby.join(chat, bob)
+    game_id = (await sessions.lobby.start(chat, alice)).game_id
     await play_to_end(sessions, game_id, [alice, bob])
-    game = await sessions.stored_game(game_id)
+    game = await sessions.queries.stored_game(game_id)
     assert game is not None and game.winner is not None
     reopened = await backend.open()
     row = await reopened.get_game(game_id)

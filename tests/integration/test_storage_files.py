@@ -42,7 +42,7 @@ async def test_a_deleted_database_file_refuses_the_next_move(tmp_path: Path) -> 
     refused = await _refused(sessions, game_id)
     assert str(refused) == f"the database file {path} was deleted while the bot was running"
     with pytest.raises(StorageFailed):
-        await sessions.new_game(ChatRef("test", "group-2", "Others"), CARLA, "scopa")
+        await sessions.lobby.new_game(ChatRef("test", "group-2", "Others"), CARLA, "scopa")
     await sessions.close()
 
 
@@ -54,7 +54,7 @@ async def test_a_database_file_replaced_by_a_copy_refuses_the_next_move(tmp_path
     os.replace(copy, path)
     refused = await _refused(sessions, game_id)
     assert "was replaced while the bot was running" in str(refused)
-    assert (await sessions.table(game_id)).version == version, "nothing was accepted"
+    assert (await sessions.queries.table(game_id)).version == version, "nothing was accepted"
     await sessions.close()
 
 
@@ -67,7 +67,7 @@ async def test_a_deleted_log_refuses_the_next_move_and_the_moves_before_it_are_k
     await sessions.close()
 
     restarted = await open_sessions(path)
-    table = await restarted.table(game_id)
+    table = await restarted.queries.table(game_id)
     assert table.version == version, "every move accepted before is there, the refused one is not"
     assert await play_one(restarted, game_id) == version + 1, "and the match goes on"
     await restarted.close()
@@ -80,7 +80,7 @@ async def test_a_log_started_afresh_by_the_bot_itself_is_no_fault(tmp_path: Path
         await sessions.close()
         sessions = await open_sessions(path)
         version = await play_one(sessions, game_id)
-    assert (await sessions.table(game_id)).version == version
+    assert (await sessions.queries.table(game_id)).version == version
     await sessions.close()
 
 

@@ -19,7 +19,7 @@ async def test_the_log_stays_short_while_games_run(tmp_path: Path) -> None:
     moves, longest = 0, 0
     game_id = -1
     while moves < 3000:
-        if game_id < 0 or (await sessions.table(game_id)).finished:
+        if game_id < 0 or (await sessions.queries.table(game_id)).finished:
             game_id = await start_duel(sessions)
         await play_one(sessions, game_id)
         moves += 1
@@ -41,12 +41,12 @@ def test_a_closed_store_can_be_closed_again_from_another_event_loop(tmp_path: Pa
         sessions = await open_sessions(tmp_path / "s.db")
         game_id = -1
         for _ in range(300):
-            if game_id < 0 or (await sessions.table(game_id)).finished:
+            if game_id < 0 or (await sessions.queries.table(game_id)).finished:
                 game_id = await start_duel(sessions)
             await play_one(sessions, game_id)
             await asyncio.sleep(0)
         await sessions.close()
-        return sessions._store
+        return sessions.store
 
     store = asyncio.run(play())
     asyncio.run(store.close())

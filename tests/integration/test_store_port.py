@@ -115,8 +115,8 @@ async def _match(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> Sessions:
     for _ in range(2):
         game_id = await start_duel(sessions)
         await play_to_end(sessions, game_id, [ALICE, BOB])
-    await sessions.new_game(CHAT, ALICE, "scopone")
-    await sessions.add_computer(CHAT, ALICE, "easy")
+    await sessions.lobby.new_game(CHAT, ALICE, "scopone")
+    await sessions.lobby.add_computer(CHAT, ALICE, "easy")
     return sessions
 
 
@@ -135,7 +135,7 @@ async def test_the_same_match_leaves_the_same_rows_in_both_stores(
             await store.ratings([1, 2], "duel"),
             await store.leaderboard(None), await store.leaderboard(1, "duel"),
             await store.player_stats(1), await store.recent_matches(1),
-            await sessions.games_of(ALICE),
+            await sessions.queries.games_of(ALICE),
         ))
         await sessions.close()
     sqlite, memory = seen

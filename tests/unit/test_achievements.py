@@ -159,14 +159,14 @@ async def test_a_rated_match_earns_what_its_record_shows_told_once_and_listed_in
     for _ in range(6):
         game_id = await start_duel(sessions)
         await play_to_end(sessions, game_id, [ALICE, BOB])
-        record = json.loads(await sessions._store.match_record(game_id))
+        record = json.loads(await sessions.store.match_record(game_id))
         if any(seat_facts(record, seat).scope for seat in (0, 1)):
             break
     told = [e for e in seen if isinstance(e, AchievementsEarned)]
     expected = {(name, feat.value) for seat, name in ((0, "Alice"), (1, "Bob"))
                 for feat in earned(seat_facts(record, seat), (), None)}
     assert expected and len(told) == 1 and set(told[0].earned) == expected
-    owed = [e for e in await sessions.parts.notices.owed("test") if isinstance(e, AchievementsEarned)]
+    owed = [e for e in await sessions.notices.owed("test") if isinstance(e, AchievementsEarned)]
     assert owed == told, "owed until posted"
     posts: list[str] = []
 
@@ -174,10 +174,11 @@ async def test_a_rated_match_earns_what_its_record_shows_told_once_and_listed_in
         posts.append(achievements_line(told[0].earned, "en"))
         return True
 
-    assert await sessions.announce(told[0], post) and not await sessions.announce(told[0], post)
-    assert len(posts) == 1 and not [e for e in await sessions.parts.notices.owed("test")
+    assert await sessions.delivery.announce(
+            told[0], post) and not await sessions.delivery.announce(told[0], post)
+    assert len(posts) == 1 and not [e for e in await sessions.notices.owed("test")
                                     if isinstance(e, AchievementsEarned)]
-    stats = await sessions.stats(ALICE)
+    stats = await sessions.queries.stats(ALICE)
     assert [code for code, *_ in stats["achievements"]] == sorted(
         (code for name, code in expected if name == "Alice"), key=[f.value for f in Feat].index)
 
@@ -189,18 +190,19 @@ async def test_practice_and_deals_of_the_day_earn_nothing_and_are_counted_apart(
     for _ in range(3):
         game_id = await start_duel(sessions, options={"practice": "on"})
         await play_to_end(sessions, game_id, [ALICE, BOB])
-        scope += seat_facts(json.loads(await sessions._store.match_record(game_id)), 0).scope
-    daily = (await sessions.daily(CHAT, ChatRef(ALICE.platform, ALICE.key, ALICE.name), ALICE)).table.game_id
+        scope += seat_facts(json.loads(await sessions.store.match_record(game_id)), 0).scope
+    daily = (await sessions.daily.start(
+            CHAT, ChatRef(ALICE.platform, ALICE.key, ALICE.name), ALICE)).table.game_id
     await play_to_end(sessions, daily, [ALICE])
-    scope += seat_facts(json.loads(await sessions._store.match_record(daily)), 0).scope
+    scope += seat_facts(json.loads(await sessions.store.match_record(daily)), 0).scope
     assert scope, "scope were made, which would earn a first scopa in a match that counts"
     assert not [e for e in seen if isinstance(e, AchievementsEarned)]
-    stats = await sessions.stats(ALICE)
+    stats = await sessions.queries.stats(ALICE)
     assert stats["achievements"] == [] and stats["games"] == 0 and stats["by_variant"] == {}
     assert (stats["practice"], stats["dailies"]) == (3, 1)
     practice_won = 0
     for game_id in (1, 2, 3):
-        practice_won += next(r.won for r in await sessions._store.results(game_id) if r.seat == 0)
+        practice_won += next(r.won for r in await sessions.store.results(game_id) if r.seat == 0)
     assert stats["practice_won"] == practice_won
     assert stats["scope_record"] == stats["settebello"] == stats["best_streak"] == 0
 
@@ -213,20 +215,20 @@ async def test_stats_figures_match_the_matches_played() -> None:
         game_id = await start_duel(sessions, first=first, second=second)
         await play_to_end(sessions, game_id, [ALICE, BOB])
         games.append(game_id)
-    alice = (await sessions._store.find_player(ALICE.platform, ALICE.key)).id
+    alice = (await sessions.store.find_player(ALICE.platform, ALICE.key)).id
     results = []
     settebello = primiera = 0
     for game_id in games:
-        mine = next(r for r in await sessions._store.results(game_id) if r.player_id == alice)
+        mine = next(r for r in await sessions.store.results(game_id) if r.player_id == alice)
         results.append(mine)
-        for stored in json.loads(await sessions._store.match_record(game_id))["rounds"]:
+        for stored in json.loads(await sessions.store.match_record(game_id))["rounds"]:
             settebello += stored["score"][mine.side]["settebello"]
             primiera += stored["score"][mine.side]["primiera"]
     streak = best = 0
     for mine in results:
         streak = streak + 1 if mine.won else 0
         best = max(best, streak)
-    stats = await sessions.stats(ALICE)
+    stats = await sessions.queries.stats(ALICE)
     wins = sum(r.won for r in results)
     assert stats["scope_record"] == max(r.scope for r in results)
     assert (stats["settebello"], stats["primiera"], stats["best_streak"]) == (settebello, primiera, best)

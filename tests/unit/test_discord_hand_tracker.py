@@ -66,12 +66,12 @@ async def _hand_before_a_choice(sessions: Sessions) -> tuple[int, UserRef, Drawn
     by the next move: the game, that player and their hand as drawn before that move."""
     game_id = await start_duel(sessions)
     while True:
-        table = await sessions.table(game_id)
+        table = await sessions.queries.table(game_id)
         assert not table.finished, "no choice of captures in this match"
         mover, waiting = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
         before = await draw_hand(sessions, game_id, waiting, "en")
-        hand = await sessions.hand(game_id, mover)
-        await sessions.play(game_id, mover, table.version, hand.choices[0].moves[0].code)
+        hand = await sessions.queries.hand(game_id, mover)
+        await sessions.play.play(game_id, mover, table.version, hand.choices[0].moves[0].code)
         if _chooses(await draw_hand(sessions, game_id, waiting, "en")):
             return game_id, waiting, before
 

@@ -46,13 +46,13 @@ async def test_a_lobby_is_opened_joined_left_and_cancelled_through_the_door() ->
     opened = await sessions.handle(front.asker(ALICE), NewGame(line="scopa target=11"))
     assert isinstance(opened, Done) and opened.game_id is not None
     assert isinstance(await sessions.handle(front.asker(BOB), JoinGame()), Done)
-    lobby = await sessions.lobby(CHAT)
+    lobby = await sessions.queries.lobby(CHAT)
     assert [seat.name for seat in lobby.seats if seat is not None] == ["Alice", "Bob"]
     left = await sessions.handle(front.asker(BOB), LeaveGame())
     assert isinstance(left, HandRedrawn), "Bob's private message drawn again without his seat"
-    assert [seat.name for seat in (await sessions.lobby(CHAT)).seats if seat is not None] == ["Alice"]
+    assert [seat.name for seat in (await sessions.queries.lobby(CHAT)).seats if seat is not None] == ["Alice"]
     assert isinstance(await sessions.handle(front.asker(ALICE), CancelGame()), Done)
-    assert await sessions.open_game_id(CHAT) is None
+    assert await sessions.queries.open_game_id(CHAT) is None
 
 
 @pytest.mark.parametrize("command", [JoinGame(), LeaveGame(), CancelGame()], ids=type)
@@ -60,7 +60,7 @@ async def test_a_command_refused_is_a_reply_and_changes_nothing(command: Command
     sessions = await open_memory_sessions()
     reply = await sessions.handle(Front().asker(ALICE), command)
     assert isinstance(reply, Refusal) and reply.refused.reason is Reason.NO_GAME
-    assert await sessions.open_game_id(CHAT) is None
+    assert await sessions.queries.open_game_id(CHAT) is None
 
 
 async def test_a_second_new_game_is_refused_with_the_game_open() -> None:
@@ -95,4 +95,4 @@ async def test_a_blocked_user_is_turned_away_by_every_command(command: Command) 
     asker = dataclasses.replace(Front().asker(BLOCKED), chat=GROUP)
     reply = await sessions.handle(asker, command)
     assert isinstance(reply, Refusal) and reply.refused.reason is Reason.BLOCKED
-    assert await sessions.open_game_id(GROUP) is None
+    assert await sessions.queries.open_game_id(GROUP) is None

@@ -64,7 +64,7 @@ def test_a_duplicate_event_takes_rounds_and_deals_and_nothing_else() -> None:
 
 async def _records(sessions: Sessions, game_id: str | None) -> dict[str, Any]:
     assert game_id is not None
-    line = await sessions._store.match_record(int(game_id))
+    line = await sessions.store.match_record(int(game_id))
     assert line is not None
     record: dict[str, Any] = parse_records(line)[0]
     return record
@@ -103,7 +103,7 @@ async def test_a_duplicate_event_deals_both_tables_the_same_cards_and_splits_car
 
 async def _finished(sessions: Sessions) -> list[TournamentView]:
     """Every tournament of the store, as the front-ends see them."""
-    store: Any = sessions._store
+    store: Any = sessions.store
     return [view_of(row) for row in store._tournaments().values()]
 
 

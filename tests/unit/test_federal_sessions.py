@@ -15,22 +15,22 @@ PLAYERS = [ALICE, BOB, CARLA, DINO]
 
 
 async def _federal(sessions: Sessions, options: dict[str, object] | None = None) -> int:
-    await sessions.new_game(CHAT, ALICE, "scopone", {"federal": "on", **(options or {})})
+    await sessions.lobby.new_game(CHAT, ALICE, "scopone", {"federal": "on", **(options or {})})
     for user in PLAYERS[1:]:
-        await sessions.join(CHAT, user)
-    return (await sessions.start(CHAT, ALICE)).game_id
+        await sessions.lobby.join(CHAT, user)
+    return (await sessions.lobby.start(CHAT, ALICE)).game_id
 
 
 async def test_the_teams_are_drawn_and_the_table_says_who_drew_which_card() -> None:
     sessions = await open_memory_sessions()
     game_id = await _federal(sessions)
-    row = await sessions._store.get_game(game_id)
+    row = await sessions.store.get_game(game_id)
     assert row is not None
     draw = draw_teams(row.seed)
     by_key = {s.player.user_key: s.seat for s in row.seats if s.player is not None}
     assert [by_key[user.key] for user in PLAYERS] == list(draw.seat_of), \
         "each player sits where the card drawn in joining order puts them"
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     assert len(table.team_draw) == 4
     text = table_text(table, "it", now=0)
     line = next(line for line in text.splitlines() if line.startswith("🎴 Sorteggio delle coppie"))
@@ -43,22 +43,22 @@ async def test_the_teams_are_drawn_and_the_table_says_who_drew_which_card() -> N
 async def test_a_hand_stays_face_down_until_the_players_first_turn() -> None:
     sessions = await open_memory_sessions()
     game_id = await _federal(sessions)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     seats = {seat: next(u for u in PLAYERS if player and u.key == player.user_key)
-             for seat, player in await sessions.seat_players(game_id)}
+             for seat, player in await sessions.queries.seat_players(game_id)}
     to_play = seats[table.to_play]
     waiting = seats[(table.to_play + 1) % 4]
-    mine = await sessions.hand(game_id, to_play)
+    mine = await sessions.queries.hand(game_id, to_play)
     assert len(mine.hand) == 9 and mine.my_turn and mine.face_down == 0
-    theirs = await sessions.hand(game_id, waiting)
+    theirs = await sessions.queries.hand(game_id, waiting)
     assert theirs.hand == () and theirs.choices == () and theirs.face_down == 9
     assert "Le tue 9 carte sono coperte" in hand_text(theirs, "it", "scopone")
     assert "Your 9 cards lie face down" in hand_text(theirs, "en", "scopone")
     assert "Tus 9 cartas están boca abajo" in hand_text(theirs, "es", "scopone")
-    await sessions.play(game_id, to_play, mine.version, mine.choices[0].moves[0].code)
-    theirs = await sessions.hand(game_id, waiting)
+    await sessions.play.play(game_id, to_play, mine.version, mine.choices[0].moves[0].code)
+    theirs = await sessions.queries.hand(game_id, waiting)
     assert len(theirs.hand) == 9 and theirs.my_turn, "the cards appear at the first turn"
-    still = await sessions.hand(game_id, to_play)
+    still = await sessions.queries.hand(game_id, to_play)
     assert len(still.hand) == 8 and still.face_down == 0, "once seen, a hand stays seen"
     await sessions.close()
 
@@ -66,7 +66,7 @@ async def test_a_hand_stays_face_down_until_the_players_first_turn() -> None:
 async def test_no_count_of_the_cards_taken_while_a_round_is_played() -> None:
     sessions = await open_memory_sessions()
     game_id = await _federal(sessions)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     assert not table.counts_shown and table.captured_counts == ()
     for lang, word in (("it", "prese"), ("en", "taken"), ("es", "recogidas")):
         text = table_text(table, lang, now=0)
@@ -84,7 +84,7 @@ async def test_a_match_to_8_ends_with_its_kind_of_win_in_the_event_and_the_text(
     assert ended.win_kind in ("semplice", "doppia", "tripla")
     words = {"semplice": "semplice", "doppia": "doppia", "tripla": "tripla"}
     assert f"Vittoria {words[ended.win_kind]}" in match_text(ended, "it")
-    final = await sessions.table(game_id)
+    final = await sessions.queries.table(game_id)
     assert final.counts_shown and len(final.captured_counts) == 4, "everything shows at the end"
     await sessions.close()
 
@@ -92,16 +92,16 @@ async def test_a_match_to_8_ends_with_its_kind_of_win_in_the_event_and_the_text(
 async def test_an_ordinary_scopone_is_untouched() -> None:
     sessions = await open_memory_sessions()
     seen = recorded(sessions)
-    await sessions.new_game(CHAT, ALICE, "scopone")
+    await sessions.lobby.new_game(CHAT, ALICE, "scopone")
     for user in PLAYERS[1:]:
-        await sessions.join(CHAT, user)
-    table = await sessions.start(CHAT, ALICE)
-    row = await sessions.game_row(table.game_id)
+        await sessions.lobby.join(CHAT, user)
+    table = await sessions.lobby.start(CHAT, ALICE)
+    row = await sessions.queries.game(table.game_id)
     assert [s.player.user_key for s in sorted(row.seats, key=lambda s: s.seat) if s.player] == \
         [u.key for u in PLAYERS]
     assert table.counts_shown and table.team_draw == ()
     for user in PLAYERS:
-        assert len((await sessions.hand(table.game_id, user)).hand) == 9
+        assert len((await sessions.queries.hand(table.game_id, user)).hand) == 9
     await play_to_end(sessions, table.game_id, PLAYERS)
     assert next(e for e in seen if isinstance(e, MatchEnded)).win_kind is None
     await sessions.close()
@@ -109,7 +109,7 @@ async def test_an_ordinary_scopone_is_untouched() -> None:
 
 async def test_the_lobby_and_rules_explain_federal() -> None:
     sessions = await open_memory_sessions()
-    lobby = await sessions.new_game(CHAT, ALICE, "scopone", {"federal": "on"})
+    lobby = await sessions.lobby.new_game(CHAT, ALICE, "scopone", {"federal": "on"})
     assert "Regolamento federale (004)" in lobby_text(lobby, "it")
     assert "first turn comes" in rules_text("scopone", lobby.rules, "en")
     await sessions.close()

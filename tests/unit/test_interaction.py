@@ -17,11 +17,11 @@ async def test_taps_play_single_plays_ask_for_captures_and_explain_blocked_cards
     game_id = await start_duel(sessions)
     seen = {"played": 0, "chose": 0, "blocked": 0}
     for _ in range(60):
-        table = await sessions.table(game_id)
+        table = await sessions.queries.table(game_id)
         if table.finished:
             break
         user, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
-        hand = await sessions.hand(game_id, user)
+        hand = await sessions.queries.hand(game_id, user)
         with pytest.raises(Refused) as wrong_player:
             await taps.tap_card(sessions, game_id, other, hand.version, hand.hand[0].code)
         assert wrong_player.value.reason in (Reason.NOT_YOUR_TURN, Reason.STALE)
@@ -45,16 +45,16 @@ async def test_taps_play_single_plays_ask_for_captures_and_explain_blocked_cards
             assert await taps.back(sessions, game_id, user, hand.version) == taps.PLAIN
             await taps.play(sessions, game_id, user, hand.version, choice.moves[-1].code)
             seen["chose"] += 1
-        assert (await sessions.table(game_id)).version == hand.version + 1
+        assert (await sessions.queries.table(game_id)).version == hand.version + 1
     assert seen["played"] and seen["blocked"], seen
 
 
 async def test_declaring_fuori_is_refused_where_it_is_not_offered() -> None:
     sessions = await open_memory_sessions()
     game_id = await start_duel(sessions)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     user = ALICE if table.to_play == 0 else BOB
-    hand = await sessions.hand(game_id, user)
+    hand = await sessions.queries.hand(game_id, user)
     with pytest.raises(Refused) as refused:
         await taps.open_fuori(sessions, game_id, user, hand.version)
     assert refused.value.reason is Reason.NO_FUORI
@@ -79,5 +79,5 @@ async def test_a_hand_previews_fuori_by_one_rule() -> None:
     assert all(not outcome.wins and outcome.target == 8 for _, outcome in declaring.outcomes)
     assert await taps.fuori_preview(sessions, hand, ALICE, with_card, autoplay=True) == taps.NO_FUORI
     duel = await start_duel(sessions, ChatRef("test", "group-2", "Two"))
-    other = await sessions.hand(duel, ALICE)
+    other = await sessions.queries.hand(duel, ALICE)
     assert await taps.fuori_preview(sessions, other, ALICE, taps.PLAIN) == taps.NO_FUORI

@@ -173,8 +173,8 @@ def test_front_ends_leave_who_may_manage_to_the_sessions() -> None:
 
 @pytest.mark.parametrize("source", [
     "if lobby.creator_id != player.id:\n    pass\n",
-    "async def f(s):\n    await s.may_manage(1, user)\n",
-    "async def f(s):\n    await s.sessions.start(chat, user, is_admin=True)\n",
+    "async def f(s):\n    await s.queries.may_manage(1, user)\n",
+    "async def f(s):\n    await s.sessions.lobby.start(chat, user, is_admin=True)\n",
 ])
 def test_a_front_end_deciding_who_may_manage_is_caught(source: str) -> None:
     assert len(deciders(source)) == 1

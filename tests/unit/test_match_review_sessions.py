@@ -52,11 +52,11 @@ def worked_out(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 async def test_a_player_gets_the_review_worked_out_once_and_stored(worked_out: list[int]) -> None:
     sessions = await open_memory_sessions()
     game_id = await _finished_duel(sessions)
-    first = await sessions.review(game_id, ALICE)
+    first = await sessions.reviews.review(game_id, ALICE)
     assert first.fresh and first.seat == 0 and first.names == ("Alice", "Bob")
     assert first.review.searches == REVIEW_SEARCHES and len(first.review.accuracy) == 2
     assert [seat for seat, _ in first.players] == [0, 1]
-    again = await sessions.review(game_id, BOB)
+    again = await sessions.reviews.review(game_id, BOB)
     assert not again.fresh and again.seat == 1 and again.review == first.review
     assert worked_out == [1]
 
@@ -74,24 +74,24 @@ async def test_asking_answers_at_once_and_hands_over_what_is_owed_once_made() ->
     sessions = await open_memory_sessions()
     game_id = await _finished_duel(sessions)
     seen = recorded(sessions)
-    asked = await sessions.ask_review(game_id, ALICE, privately=True)
+    asked = await sessions.reviews.ask(game_id, ALICE, privately=True)
     assert (asked.ready, asked.already, asked.privately) == (False, False, True)
     owed = await _owed(seen, 2)
     assert sorted((event.seat is None, event.player_key) for event in owed) == [
         (False, ALICE.key), (True, "")], "Alice's own review and the chat's line, nobody else's"
-    assert (await sessions.stored_review(game_id, 0)) is not None
+    assert (await sessions.queries.stored_review(game_id, 0)) is not None
     for event in owed:
-        assert await sessions.announce(event, _posted)
+        assert await sessions.delivery.announce(event, _posted)
     assert await _owed_now(sessions) == []
 
-    bob = await sessions.ask_review(game_id, BOB, privately=True)
+    bob = await sessions.reviews.ask(game_id, BOB, privately=True)
     assert bob.ready and not bob.already
     later = await _owed(seen, 3)
     assert later[-1].seat == 1 and later[-1].player_key == BOB.key, "no second line for the chat"
 
 
 async def _owed_now(sessions: Sessions) -> list[ReviewOwed]:
-    return [e for e in await sessions.owed_notices(ALICE.platform) if isinstance(e, ReviewOwed)]
+    return [e for e in await sessions.delivery.owed_notices(ALICE.platform) if isinstance(e, ReviewOwed)]
 
 
 async def _posted() -> bool:
@@ -102,36 +102,36 @@ async def test_a_review_goes_to_each_player_once_in_two_minutes() -> None:
     clock = FakeClock()
     sessions = await open_memory_sessions(clock)
     first_match, second_match = await _finished_duel(sessions), await _finished_duel(sessions)
-    await sessions.review(first_match, ALICE)
-    assert not (await sessions.ask_review(first_match, ALICE, privately=True)).already
-    double = await sessions.ask_review(first_match, ALICE, privately=True)
+    await sessions.reviews.review(first_match, ALICE)
+    assert not (await sessions.reviews.ask(first_match, ALICE, privately=True)).already
+    double = await sessions.reviews.ask(first_match, ALICE, privately=True)
     assert not double.ready and not double.already, "a double tap: on its way, owed once"
     assert len([e for e in await _owed_now(sessions) if e.seat == 0 and e.game_id == first_match]) == 1
-    assert not (await sessions.ask_review(first_match, BOB, privately=True)).already, "each player's own"
-    assert not (await sessions.ask_review(second_match, ALICE, privately=True)).already, "each match's own"
+    assert not (await sessions.reviews.ask(first_match, BOB, privately=True)).already, "each player's own"
+    assert not (await sessions.reviews.ask(second_match, ALICE, privately=True)).already, "each match's own"
     for event in await _owed_now(sessions):
-        await sessions.announce(event, _posted)
-    assert (await sessions.ask_review(first_match, ALICE, privately=True)).already, "just sent"
+        await sessions.delivery.announce(event, _posted)
+    assert (await sessions.reviews.ask(first_match, ALICE, privately=True)).already, "just sent"
     assert [e for e in await _owed_now(sessions) if e.game_id == first_match] == [], "nothing owed again"
     clock.advance(RESEND_AFTER - 1)
-    assert (await sessions.ask_review(first_match, ALICE, privately=True)).already
+    assert (await sessions.reviews.ask(first_match, ALICE, privately=True)).already
     clock.advance(2)
-    assert not (await sessions.ask_review(first_match, ALICE, privately=True)).already, "later, again"
-    pending = await sessions.ask_review(first_match, ALICE, privately=True)
+    assert not (await sessions.reviews.ask(first_match, ALICE, privately=True)).already, "later, again"
+    pending = await sessions.reviews.ask(first_match, ALICE, privately=True)
     assert not pending.ready and not pending.already, "on its way"
 
 
 async def test_a_review_whose_asker_stops_waiting_is_made_all_the_same(worked_out: list[int]) -> None:
     sessions = await open_memory_sessions()
     game_id = await _finished_duel(sessions)
-    waiting = asyncio.ensure_future(sessions.review(game_id, ALICE))
+    waiting = asyncio.ensure_future(sessions.reviews.review(game_id, ALICE))
     await asyncio.sleep(0)
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
-    bob = await sessions.review(game_id, BOB)
+    bob = await sessions.reviews.review(game_id, BOB)
     assert worked_out == [1], "the making went on, and Bob's request waited for it: made once"
-    assert (await sessions.stored_review(game_id, 0)) is not None and bob.review.accuracy
+    assert (await sessions.queries.stored_review(game_id, 0)) is not None and bob.review.accuracy
 
 
 async def test_owed_reviews_left_by_a_stopped_bot_are_made_and_handed_over_after_a_restart() -> None:
@@ -157,7 +157,7 @@ async def test_too_many_reviews_waiting_refuses_another(monkeypatch: pytest.Monk
     game_id = await _finished_duel(sessions)
     monkeypatch.setattr(reviews_module, "WAITING_AT_MOST", 0)
     with pytest.raises(Refused) as refused:
-        await sessions.ask_review(game_id, ALICE, privately=True)
+        await sessions.reviews.ask(game_id, ALICE, privately=True)
     assert refused.value.reason is Reason.REVIEWS_BUSY
     assert await _owed_now(sessions) == [], "nothing owed"
 
@@ -165,19 +165,19 @@ async def test_too_many_reviews_waiting_refuses_another(monkeypatch: pytest.Monk
 async def test_the_chats_last_finished_match_is_the_one_reviewed() -> None:
     sessions = await open_memory_sessions()
     with pytest.raises(Refused) as refused:
-        await sessions.last_finished(CHAT)
+        await sessions.queries.last_finished(CHAT)
     assert refused.value.reason is Reason.NO_MATCH
     game_id = await _finished_duel(sessions)
-    assert await sessions.last_finished(CHAT) == game_id
+    assert await sessions.queries.last_finished(CHAT) == game_id
 
 
 async def test_stats_show_the_mean_accuracy_of_reviewed_matches() -> None:
     sessions = await open_memory_sessions()
-    before = await sessions.stats(ALICE)
+    before = await sessions.queries.stats(ALICE)
     assert (before["reviewed"], before["accuracy"]) == (0, None)
-    first = await sessions.review(await _finished_duel(sessions), ALICE)
-    second = await sessions.review(await _finished_duel(sessions), BOB)
-    stats = await sessions.stats(ALICE)
+    first = await sessions.reviews.review(await _finished_duel(sessions), ALICE)
+    second = await sessions.reviews.review(await _finished_duel(sessions), BOB)
+    stats = await sessions.queries.stats(ALICE)
     assert stats["reviewed"] == 2
     assert stats["accuracy"] == pytest.approx((first.review.accuracy[0] + second.review.accuracy[0]) / 2)
 
@@ -188,10 +188,10 @@ async def test_a_stranger_an_unfinished_match_and_a_missing_one_are_refused(work
     for game_id, user, reason in ((running, ALICE, Reason.NOT_FINISHED),
                                   (running, CARLA, Reason.NOT_YOUR_REVIEW), (9999, ALICE, Reason.NO_GAME)):
         with pytest.raises(Refused) as refused:
-            await sessions.review(game_id, user)
+            await sessions.reviews.review(game_id, user)
         assert refused.value.reason is reason
     await play_to_end(sessions, running, [ALICE, BOB])
     with pytest.raises(Refused) as refused:
-        await sessions.review(running, CARLA)
+        await sessions.reviews.review(running, CARLA)
     assert refused.value.reason is Reason.NOT_YOUR_REVIEW
-    assert worked_out == [] and (await sessions.stats(ALICE))["reviewed"] == 0
+    assert worked_out == [] and (await sessions.queries.stats(ALICE))["reviewed"] == 0

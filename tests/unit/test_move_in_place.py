@@ -48,15 +48,15 @@ async def test_readers_wait_for_a_move_being_stored_and_never_see_one_the_store_
         stored: bool) -> None:
     store, sessions, game_id = await _duel_on(HeldStore)
     await play_one(sessions, game_id)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     user = ALICE if table.to_play == 0 else BOB
-    hand = await sessions.hand(game_id, user)
+    hand = await sessions.queries.hand(game_id, user)
     store.held, store.fail = True, not stored
     playing = asyncio.create_task(
-        sessions.play(game_id, user, hand.version, hand.choices[0].moves[0].code))
+        sessions.play.play(game_id, user, hand.version, hand.choices[0].moves[0].code))
     await store.writing.wait()
-    reading = asyncio.create_task(sessions.table(game_id))
-    hand_reading = asyncio.create_task(sessions.hand(game_id, user))
+    reading = asyncio.create_task(sessions.queries.table(game_id))
+    hand_reading = asyncio.create_task(sessions.queries.hand(game_id, user))
     for _ in range(20):
         await asyncio.sleep(0)
     assert not reading.done() and not hand_reading.done(), "a reader saw the move before it was stored"
@@ -72,23 +72,23 @@ async def test_readers_wait_for_a_move_being_stored_and_never_see_one_the_store_
     assert (await hand_reading).version == seen.version
     store.held = False
     to_move = (BOB if user is ALICE else ALICE) if stored else user
-    now = await sessions.hand(game_id, to_move)
+    now = await sessions.queries.hand(game_id, to_move)
     assert now.version == seen.version and now.my_turn
-    await sessions.play(game_id, to_move, now.version, now.choices[0].moves[0].code)
-    assert (await sessions.table(game_id)).version == seen.version + 1
+    await sessions.play.play(game_id, to_move, now.version, now.choices[0].moves[0].code)
+    assert (await sessions.queries.table(game_id)).version == seen.version + 1
 
 
 async def test_an_illegal_move_changes_nothing_in_memory_or_stored() -> None:
     _, sessions, game_id = await _duel_on(MemoryStore)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     user, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
-    hand = await sessions.hand(game_id, user)
-    theirs = await sessions.hand(game_id, other)
+    hand = await sessions.queries.hand(game_id, user)
+    theirs = await sessions.queries.hand(game_id, other)
     with pytest.raises(Refused) as refused:
-        await sessions.play(game_id, user, hand.version, theirs.hand[0].code)
+        await sessions.play.play(game_id, user, hand.version, theirs.hand[0].code)
     assert refused.value.reason in (Reason.ILLEGAL_MOVE, Reason.BAD_INPUT)
-    assert (await sessions.hand(game_id, user)) == hand
-    stored = await sessions.stored_game(game_id)
+    assert (await sessions.queries.hand(game_id, user)) == hand
+    stored = await sessions.queries.stored_game(game_id)
     assert stored is not None and stored.version == hand.version
-    await sessions.play(game_id, user, hand.version, hand.choices[0].moves[0].code)
-    assert (await sessions.table(game_id)).version == hand.version + 1
+    await sessions.play.play(game_id, user, hand.version, hand.choices[0].moves[0].code)
+    assert (await sessions.queries.table(game_id)).version == hand.version + 1

@@ -101,7 +101,7 @@ async def test_a_scoreline_keeps_each_score_after_its_own_name() -> None:
     eve = UserRef("telegram", "101", f"Eve{RLO}")
     adi = UserRef("telegram", "102", "עדי")
     game_id = await start_duel(sessions, CHAT, eve, adi)
-    view = await sessions.table(game_id)
+    view = await sessions.queries.table(game_id)
     line = score_text(view)
     assert RLO not in line
     assert line.startswith("Eve 0 · ") and line.endswith(f"{FSI}עדי{PDI} 0")

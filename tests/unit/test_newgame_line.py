@@ -132,18 +132,18 @@ async def test_newgame_opens_the_lobby_with_the_typed_options_and_a_wrong_line_o
     with pytest.raises(Refused) as caught:
         await sessions.taps.new_game(asker(), line="scopa target=1000")
     assert caught.value.reason is Reason.OPTION_VALUE
-    assert await sessions.open_game_id(CHAT) is None
+    assert await sessions.queries.open_game_id(CHAT) is None
     await sessions.taps.new_game(asker(), line="scopone target=21 deck=piacentine practice=on napola=on")
-    lobby = await sessions.lobby(CHAT)
+    lobby = await sessions.queries.lobby(CHAT)
     assert (lobby.variant, lobby.rules.target, lobby.deck_style) == ("scopone", 21, "piacentine")
     assert lobby.rules.practice and lobby.rules.napola
 
 
 async def test_options_without_a_game_are_checked_against_the_chats_default_game() -> None:
     sessions = await open_memory_sessions()
-    await sessions.set_chat_defaults(CHAT, {"variant": "scopone"})
+    await sessions.settings.set_chat_defaults(CHAT, {"variant": "scopone"})
     await sessions.taps.new_game(asker(), line="napola=on")
-    lobby = await sessions.lobby(CHAT)
+    lobby = await sessions.queries.lobby(CHAT)
     assert lobby.variant == "scopone" and lobby.rules.napola
 
 
@@ -153,7 +153,7 @@ async def test_a_commands_own_fields_are_checked_the_same_and_the_typed_line_win
         await sessions.taps.new_game(asker(), "scopa", {"target": 1000})
     assert caught.value.reason is Reason.OPTION_VALUE
     await sessions.taps.new_game(asker(), "scopa", {"target": 16, "teams": None}, "target=31")
-    assert (await sessions.lobby(CHAT)).rules.target == 31
+    assert (await sessions.queries.lobby(CHAT)).rules.target == 31
 
 
 def test_a_typed_word_is_quoted_back_without_turning_the_sentence_around() -> None:

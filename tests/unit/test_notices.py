@@ -94,7 +94,7 @@ async def duel_owing(store: MemoryStore, clock: FakeClock) -> list[Event]:
     dying = Sessions(store, clock=clock, computer_pace=0.0)  # type: ignore[arg-type]
     game_id = await start_duel(dying, options={"target": 1})
     await play_to_end(dying, game_id, [ALICE, BOB])
-    owed = await dying.owed_notices("test")
+    owed = await dying.delivery.owed_notices("test")
     assert any(isinstance(e, RoundEnded) for e in owed) and any(isinstance(e, MatchEnded) for e in owed)
     return owed
 
@@ -110,7 +110,7 @@ async def test_announcements_owed_after_start_are_posted_by_the_regular_look(clo
     at its next looks, in order, once."""
     store = shared_store(clock)
     alive = Sessions(store, clock=clock, computer_pace=0.0)  # type: ignore[arg-type]
-    assert await alive.owed_notices("test") == [], "nothing owed when it started"
+    assert await alive.delivery.owed_notices("test") == [], "nothing owed when it started"
     owed = await duel_owing(store, clock)
     posted: list[Event] = []
 
@@ -119,14 +119,14 @@ async def test_announcements_owed_after_start_are_posted_by_the_regular_look(clo
             posted.append(event)
             return True
 
-        await alive.announce(event, post)
+        await alive.delivery.announce(event, post)
 
-    assert await alive.announce_owed("test", announce) == SWEEP_EVERY
+    assert await alive.delivery.announce_owed("test", announce) == SWEEP_EVERY
     assert posted == [], "left for a while to the process that made them"
-    await alive.announce_owed("test", announce)
+    await alive.delivery.announce_owed("test", announce)
     assert posted == owed
-    await alive.announce_owed("test", announce)
-    assert posted == owed and await alive.owed_notices("test") == []
+    await alive.delivery.announce_owed("test", announce)
+    assert posted == owed and await alive.delivery.owed_notices("test") == []
 
 
 async def test_two_processes_looking_at_once_post_each_announcement_once(clock: FakeClock) -> None:
@@ -144,16 +144,16 @@ async def test_two_processes_looking_at_once_post_each_announcement_once(clock: 
                 posted[notice_key(event)] += 1
                 return True
 
-            await sessions.announce(event, post)
+            await sessions.delivery.announce(event, post)
 
         return announce
 
     for sessions in (one, two):
-        await sessions.announce_owed("test", announcing(sessions))
-    await asyncio.gather(*(s.announce_owed("test", announcing(s)) for s in (one, two)))
+        await sessions.delivery.announce_owed("test", announcing(sessions))
+    await asyncio.gather(*(s.delivery.announce_owed("test", announcing(s)) for s in (one, two)))
     assert posted == Counter(notice_key(e) for e in owed) and set(posted.values()) == {1}
     assert waits, "one found the other posting and looked again after its hold"
-    assert await one.owed_notices("test") == []
+    assert await one.delivery.owed_notices("test") == []
 
 
 async def test_a_notice_this_process_is_posting_is_not_handed_out_again(clock: FakeClock) -> None:

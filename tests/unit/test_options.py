@@ -203,21 +203,21 @@ def test_discord_commands_offer_the_same_values() -> None:
 async def test_the_sessions_layer_accepts_every_value_the_table_offers(memory_sessions: Sessions) -> None:
     sessions = memory_sessions
     try:
-        await sessions.new_game(CHAT, ALICE, "escoba")
+        await sessions.lobby.new_game(CHAT, ALICE, "escoba")
         for variant in VARIANTS:
-            await sessions.set_option(CHAT, ALICE, "variant", variant)
+            await sessions.lobby.set_option(CHAT, ALICE, "variant", variant)
             for option in options_for(variant):
                 if option.key in ("variant", "turn_limit"):
                     continue
                 for value in option.values:
                     if option.key == "teams":
-                        players = (await sessions.lobby(CHAT)).players
+                        players = (await sessions.queries.lobby(CHAT)).players
                         if value not in option_of(variant, "teams", players).values:
                             continue
-                    lobby = await sessions.set_option(CHAT, ALICE, option.key, value)
+                    lobby = await sessions.lobby.set_option(CHAT, ALICE, option.key, value)
                     assert current_values(lobby)[option.key] == value, (variant, option.key, value)
         for seconds in TURN_LIMITS:
-            assert (await sessions.set_turn_limit(CHAT, seconds)).turn_limit == seconds
+            assert (await sessions.settings.set_turn_limit(CHAT, seconds)).turn_limit == seconds
         assert TEAMS_VALUES[0] == "off"
     finally:
         await sessions.close()

@@ -39,10 +39,10 @@ def bot(store: MemoryStore, clock: FakeClock) -> Sessions:
 
 async def _match(sessions: Sessions, chat: str, *users: UserRef) -> int:
     where = ChatRef("telegram", chat, "Friends")
-    lobby = await sessions.new_game(where, users[0])
+    lobby = await sessions.lobby.new_game(where, users[0])
     for user in users[1:]:
-        await sessions.join(where, user)
-    await sessions.start(where, users[0])
+        await sessions.lobby.join(where, user)
+    await sessions.lobby.start(where, users[0])
     return lobby.game_id
 
 
@@ -66,7 +66,7 @@ async def test_nobody_else_and_nowhere_else_gets_an_owner_command(bot: Sessions,
 async def test_botstatus_counts_games_players_processes_and_queues(bot: Sessions, store: MemoryStore,
                                                                    clock: FakeClock) -> None:
     await _match(bot, "g1", PLAYER, OTHER)
-    await bot.new_game(ChatRef("telegram", "g2", "Others"), OWNER)
+    await bot.lobby.new_game(ChatRef("telegram", "g2", "Others"), OWNER)
     await bot.owners.beat("telegram")
     other = _sessions(store, clock)
     await other.owners.beat("telegram")
@@ -88,8 +88,8 @@ async def test_botstatus_counts_games_players_processes_and_queues(bot: Sessions
 async def test_a_notice_reaches_each_chat_in_play_once_though_several_processes_deliver(
         bot: Sessions, store: MemoryStore, clock: FakeClock) -> None:
     await _match(bot, "g1", PLAYER, OTHER)
-    await bot.new_game(ChatRef("telegram", "g2", "Others"), OWNER)
-    await bot.new_game(ChatRef("discord", "c3", "Elsewhere"), UserRef("discord", "7", "Ugo"))
+    await bot.lobby.new_game(ChatRef("telegram", "g2", "Others"), OWNER)
+    await bot.lobby.new_game(ChatRef("discord", "c3", "Elsewhere"), UserRef("discord", "7", "Ugo"))
     said = await bot.owners.command(OWNER, True, "notice", "  Restart in 5 minutes  ")
     assert said == Say("owners.notice.sent", {"count": 3})
     assert owner_text(said, "en") == "The notice goes to 3 chats with a game in play, once each."
@@ -114,7 +114,7 @@ async def test_a_notice_reaches_each_chat_in_play_once_though_several_processes_
 
 
 async def test_a_notice_a_chat_refuses_for_good_is_not_tried_again(bot: Sessions) -> None:
-    await bot.new_game(ChatRef("telegram", "g1", "Friends"), PLAYER)
+    await bot.lobby.new_game(ChatRef("telegram", "g1", "Friends"), PLAYER)
     await bot.owners.command(OWNER, True, "notice", "Hi")
     tries: list[str] = []
 
@@ -128,7 +128,7 @@ async def test_a_notice_a_chat_refuses_for_good_is_not_tried_again(bot: Sessions
 
 @pytest.mark.parametrize(("words", "key"), [("", "owners.notice.empty"), ("x" * 1001, "owners.notice.long")])
 async def test_an_empty_or_long_notice_sends_nothing(bot: Sessions, words: str, key: str) -> None:
-    await bot.new_game(ChatRef("telegram", "g1", "Friends"), PLAYER)
+    await bot.lobby.new_game(ChatRef("telegram", "g1", "Friends"), PLAYER)
     said = await bot.owners.command(OWNER, True, "notice", words)
     assert isinstance(said, Say) and said.key == key
     assert (await bot.owners.status()).store.notices_owed == 0
@@ -138,27 +138,27 @@ async def test_a_blocked_user_is_refused_everywhere_and_in_every_process_until_u
         bot: Sessions, store: MemoryStore, clock: FakeClock) -> None:
     game_id = await _match(bot, "g1", PLAYER, OTHER)
     other = _sessions(store, clock)
-    await other.admit(PLAYER)
+    await other.owners.admit(PLAYER)
     said = await bot.owners.command(OWNER, True, "block", " 2 ")
     assert said == Say("owners.block.done", {"user": "telegram:2"})
     with pytest.raises(Refused) as refused:
-        await bot.admit(PLAYER)
+        await bot.owners.admit(PLAYER)
     assert refused.value.reason is Reason.BLOCKED
-    await bot.admit(OTHER)
-    await bot.admit(UserRef("discord", "2", "Piero"))
-    tap = await bot.taps.tap(Asker(PLAYER, ChatRef("telegram", "g1")), Tap(Action.JOIN, game_id))
+    await bot.owners.admit(OTHER)
+    await bot.owners.admit(UserRef("discord", "2", "Piero"))
+    tap = await bot.handle(Asker(PLAYER, ChatRef("telegram", "g1")), Tap(Action.JOIN, game_id))
     assert isinstance(tap, Refusal) and tap.refused.reason is Reason.BLOCKED
     with pytest.raises(Refused):
-        await other.admit(PLAYER)
+        await other.owners.admit(PLAYER)
     restarted = _sessions(store, clock)
     with pytest.raises(Refused):
-        await restarted.admit(PLAYER)
+        await restarted.owners.admit(PLAYER)
     assert await bot.owners.command(OWNER, True, "block", "telegram:2") == Say(
         "owners.block.already", {"user": "telegram:2"})
     assert await other.owners.command(OWNER, True, "unblock", "2") == Say(
         "owners.unblock.done", {"user": "telegram:2"})
-    await other.admit(PLAYER)
-    await bot.admit(PLAYER)
+    await other.owners.admit(PLAYER)
+    await bot.owners.admit(PLAYER)
 
 
 @pytest.mark.parametrize(("words", "said"), [

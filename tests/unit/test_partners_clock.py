@@ -22,9 +22,9 @@ def asker(user: UserRef, admin: bool = False) -> Asker:
 
 
 async def scopone_lobby(sessions: Sessions) -> int:
-    game_id = (await sessions.new_game(CHAT, ALICE, "scopone")).game_id
+    game_id = (await sessions.lobby.new_game(CHAT, ALICE, "scopone")).game_id
     for user in (BOB, CARLA, DINO):
-        await sessions.join(CHAT, user)
+        await sessions.lobby.join(CHAT, user)
     return game_id
 
 
@@ -36,14 +36,14 @@ async def test_a_player_sits_with_the_partner_they_choose_and_the_match_keeps_th
         memory_sessions: Sessions) -> None:
     sessions = memory_sessions
     game_id = await scopone_lobby(sessions)
-    lobby = await sessions.lobby(CHAT)
+    lobby = await sessions.queries.lobby(CHAT)
     assert seated(lobby.seats) == ["Alice", "Bob", "Carla", "Dino"]
     reply = await sessions.taps.tap(asker(BOB), Tap(Action.SIT, game_id, lobby.version, index=0))
     assert not isinstance(reply, Refusal)
-    lobby = await sessions.lobby(CHAT)
+    lobby = await sessions.queries.lobby(CHAT)
     assert seated(lobby.seats) == ["Alice", "Carla", "Bob", "Dino"]
-    await sessions.start(CHAT, ALICE)
-    table = await sessions.table(game_id)
+    await sessions.lobby.start(CHAT, ALICE)
+    table = await sessions.queries.table(game_id)
     assert "Alice & Bob" in table.side_names and "Carla & Dino" in table.side_names
 
 
@@ -51,13 +51,13 @@ async def test_a_tap_on_a_lobby_drawn_before_a_change_is_refused_and_moves_nobod
         memory_sessions: Sessions) -> None:
     sessions = memory_sessions
     game_id = await scopone_lobby(sessions)
-    old = (await sessions.lobby(CHAT)).version
+    old = (await sessions.queries.lobby(CHAT)).version
     await sessions.taps.tap(asker(DINO), Tap(Action.SIT, game_id, old, index=0))
-    now = await sessions.lobby(CHAT)
+    now = await sessions.queries.lobby(CHAT)
     assert seated(now.seats) == ["Alice", "Bob", "Dino", "Carla"]
     stale = await sessions.taps.tap(asker(BOB), Tap(Action.SIT, game_id, old, index=0))
     assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
-    assert seated((await sessions.lobby(CHAT)).seats) == ["Alice", "Bob", "Dino", "Carla"]
+    assert seated((await sessions.queries.lobby(CHAT)).seats) == ["Alice", "Bob", "Dino", "Carla"]
     same = await sessions.taps.tap(asker(CARLA), Tap(Action.SIT, game_id, now.version, index=1))
     assert isinstance(same, Refusal) and same.refused.reason is Reason.SAME_TEAM
     assert same.refused.params["name"] == "Bob"
@@ -65,21 +65,21 @@ async def test_a_tap_on_a_lobby_drawn_before_a_change_is_refused_and_moves_nobod
 
 async def test_only_a_seated_player_moves_seats(memory_sessions: Sessions) -> None:
     sessions = memory_sessions
-    game_id = (await sessions.new_game(CHAT, ALICE, "scopone")).game_id
-    await sessions.join(CHAT, BOB)
-    version = (await sessions.lobby(CHAT)).version
+    game_id = (await sessions.lobby.new_game(CHAT, ALICE, "scopone")).game_id
+    await sessions.lobby.join(CHAT, BOB)
+    version = (await sessions.queries.lobby(CHAT)).version
     outsider = await sessions.taps.tap(asker(CARLA, admin=True), Tap(Action.SIT, game_id, version, index=0))
     assert isinstance(outsider, Refusal) and outsider.refused.reason is Reason.NOT_JOINED
     moved = await sessions.taps.tap(asker(ALICE), Tap(Action.SIT, game_id, version, index=1))
     assert not isinstance(moved, Refusal)
-    assert seated((await sessions.lobby(CHAT)).seats) == ["", "Bob", "", "Alice"]
+    assert seated((await sessions.queries.lobby(CHAT)).seats) == ["", "Bob", "", "Alice"]
 
 
 async def no_clock_duel(sessions: Sessions) -> int:
-    await sessions.set_turn_limit(CHAT, NO_CLOCK)
-    game_id = (await sessions.new_game(CHAT, ALICE, "scopa")).game_id
-    await sessions.join(CHAT, BOB)
-    await sessions.start(CHAT, ALICE)
+    await sessions.settings.set_turn_limit(CHAT, NO_CLOCK)
+    game_id = (await sessions.lobby.new_game(CHAT, ALICE, "scopa")).game_id
+    await sessions.lobby.join(CHAT, BOB)
+    await sessions.lobby.start(CHAT, ALICE)
     return game_id
 
 
@@ -88,20 +88,20 @@ async def test_with_no_clock_nobody_is_played_for_and_the_player_is_reminded_onc
     sessions = memory_sessions
     game_id = await no_clock_duel(sessions)
     events = recorded(sessions)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     version = table.version
     assert table.deadline is None, "no clock: the table tells no time left"
     clock.advance(REMIND_AFTER - 1)
-    assert await sessions.run_due() == 0
+    assert await sessions.scheduler.run_due() == 0
     clock.advance(1)
-    assert await sessions.run_due() == 1
+    assert await sessions.scheduler.run_due() == 1
     reminders = [e for e in events if isinstance(e, TurnReminder)]
     assert len(reminders) == 1 and reminders[0].waited == REMIND_AFTER
     for _ in range(5):
         clock.advance(REMIND_AFTER)
-        assert await sessions.run_due() == 0
-        assert await sessions.next_due() is None
-    assert (await sessions.table(game_id)).version == version
+        assert await sessions.scheduler.run_due() == 0
+        assert await sessions.scheduler.next_due() is None
+    assert (await sessions.queries.table(game_id)).version == version
     assert len([e for e in events if isinstance(e, TurnReminder)]) == 1
 
 
@@ -109,8 +109,8 @@ async def test_the_creator_or_an_admin_hands_the_waiting_seat_to_the_computer_an
         clock: FakeClock, memory_sessions: Sessions) -> None:
     sessions = memory_sessions
     game_id = await no_clock_duel(sessions)
-    table = await sessions.table(game_id)
-    to_move = (await sessions.seat_players(game_id))[table.to_play][1]
+    table = await sessions.queries.table(game_id)
+    to_move = (await sessions.queries.seat_players(game_id))[table.to_play][1]
     mover = ALICE if to_move is not None and to_move.user_key == ALICE.key else BOB
     other = BOB if mover is ALICE else ALICE
     stranger = await sessions.taps.tap(asker(CARLA), Tap(Action.HAND_OVER, game_id, table.version))
@@ -120,18 +120,18 @@ async def test_the_creator_or_an_admin_hands_the_waiting_seat_to_the_computer_an
         assert isinstance(player, Refusal) and player.refused.reason is Reason.NOT_ALLOWED
     admin = await sessions.taps.tap(asker(CARLA, admin=True), Tap(Action.HAND_OVER, game_id, table.version))
     assert not isinstance(admin, Refusal)
-    assert await sessions.run_due() >= 1
-    assert (await sessions.table(game_id)).version > table.version
-    seat = next(s for s in (await sessions.game_row(game_id)).seats if s.seat == table.to_play)
+    assert await sessions.scheduler.run_due() >= 1
+    assert (await sessions.queries.table(game_id)).version > table.version
+    seat = next(s for s in (await sessions.queries.game(game_id)).seats if s.seat == table.to_play)
     assert seat.autoplay
 
 
 async def test_a_seat_is_handed_over_this_way_only_with_no_clock(memory_sessions: Sessions) -> None:
     sessions = memory_sessions
-    game_id = (await sessions.new_game(CHAT, ALICE, "scopa")).game_id
-    await sessions.join(CHAT, BOB)
-    await sessions.start(CHAT, ALICE)
-    version = (await sessions.table(game_id)).version
+    game_id = (await sessions.lobby.new_game(CHAT, ALICE, "scopa")).game_id
+    await sessions.lobby.join(CHAT, BOB)
+    await sessions.lobby.start(CHAT, ALICE)
+    version = (await sessions.queries.table(game_id)).version
     refused = await sessions.taps.tap(asker(ALICE), Tap(Action.HAND_OVER, game_id, version))
     assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NO_CLOCK_ONLY
 
@@ -139,31 +139,31 @@ async def test_a_seat_is_handed_over_this_way_only_with_no_clock(memory_sessions
 async def test_cancel_of_a_match_in_play_asks_to_confirm_and_of_a_lobby_does_not(
         memory_sessions: Sessions) -> None:
     sessions = memory_sessions
-    game_id = (await sessions.new_game(CHAT, ALICE, "scopa")).game_id
-    await sessions.join(CHAT, BOB)
-    await sessions.start(CHAT, ALICE)
+    game_id = (await sessions.lobby.new_game(CHAT, ALICE, "scopa")).game_id
+    await sessions.lobby.join(CHAT, BOB)
+    await sessions.lobby.start(CHAT, ALICE)
     asked = await sessions.taps.cancel_command(asker(ALICE))
     assert asked == ConfirmCancel(game_id)
-    assert (await sessions.game_row(game_id)).status is GameStatus.RUNNING
+    assert (await sessions.queries.game(game_id)).status is GameStatus.RUNNING
     refused = await sessions.taps.tap(asker(BOB), Tap(Action.CONFIRM_CANCEL, game_id))
     assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NOT_ALLOWED
-    assert (await sessions.game_row(game_id)).status is GameStatus.RUNNING
+    assert (await sessions.queries.game(game_id)).status is GameStatus.RUNNING
     done = await sessions.taps.tap(asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id))
     assert isinstance(done, Note) and done.say.key == "cancel.done"
-    assert (await sessions.game_row(game_id)).status is GameStatus.CANCELLED
-    lobby = (await sessions.new_game(CHAT, ALICE, "scopa")).game_id
+    assert (await sessions.queries.game(game_id)).status is GameStatus.CANCELLED
+    lobby = (await sessions.lobby.new_game(CHAT, ALICE, "scopa")).game_id
     at_once = await sessions.taps.cancel_command(asker(ALICE))
     assert at_once == Done()
-    assert (await sessions.game_row(lobby)).status is GameStatus.CANCELLED
+    assert (await sessions.queries.game(lobby)).status is GameStatus.CANCELLED
 
 
 async def test_two_players_choosing_at_once_move_one_at_a_time(memory_sessions: Sessions) -> None:
     sessions = memory_sessions
     game_id = await scopone_lobby(sessions)
-    version = (await sessions.lobby(CHAT)).version
+    version = (await sessions.queries.lobby(CHAT)).version
     replies = await asyncio.gather(
         sessions.taps.tap(asker(BOB), Tap(Action.SIT, game_id, version, index=0)),
         sessions.taps.tap(asker(DINO), Tap(Action.SIT, game_id, version, index=0)))
     assert sorted(not isinstance(r, Refusal) for r in replies) == [False, True]
-    names = seated((await sessions.lobby(CHAT)).seats)
+    names = seated((await sessions.queries.lobby(CHAT)).seats)
     assert sorted(names) == ["Alice", "Bob", "Carla", "Dino"] and names[0] == "Alice"

@@ -38,18 +38,18 @@ def test_the_practice_buttons_travel_on_both_platforms() -> None:
 
 
 async def test_the_option_appears_in_both_front_ends_menus(memory_sessions: Sessions) -> None:
-    lobby = await memory_sessions.new_game(CHAT, ALICE, "scopa")
+    lobby = await memory_sessions.lobby.new_game(CHAT, ALICE, "scopa")
     options = [b.label for row in lobby_keyboard(lobby, "en", "options") for b in row]
     assert any("Practice" in label for label in options)
     values = [b.label for row in lobby_keyboard(lobby, "en", "practice") for b in row]
     assert "✅ Practice: off" in values and "💡 Practice: on" in values
     for variant in VARIANTS:
-        shown = await memory_sessions.set_option(CHAT, ALICE, "variant", variant)
+        shown = await memory_sessions.lobby.set_option(CHAT, ALICE, "variant", variant)
         table_menu = next(c for c in lobby_components(shown, "en").children
                           if getattr(c, "custom_id", "").endswith(":table"))
         values = [o.value for o in table_menu.options]  # type: ignore[attr-defined]
         assert {"practice=on", "practice=off"} <= set(values) and len(values) <= 25
-    switched = await memory_sessions.set_option(CHAT, ALICE, "practice", "on")
+    switched = await memory_sessions.lobby.set_option(CHAT, ALICE, "practice", "on")
     assert switched.rules.practice
 
 
@@ -59,9 +59,9 @@ async def test_a_practice_match_changes_no_rating(memory_sessions: Sessions) -> 
 
 async def test_the_hint_is_a_legal_move_with_a_reason_and_plays_nothing(memory_sessions: Sessions) -> None:
     game_id = await start_duel(memory_sessions, options={"practice": "on"})
-    table = await memory_sessions.table(game_id)
+    table = await memory_sessions.queries.table(game_id)
     user, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
-    view = await memory_sessions.hand(game_id, user)
+    view = await memory_sessions.queries.hand(game_id, user)
     assert view.practice
     keyboard = hand_keyboard(view, "en")
     choice = sum(len(c.moves) for c in view.choices) > 1
@@ -79,27 +79,27 @@ async def test_the_hint_is_a_legal_move_with_a_reason_and_plays_nothing(memory_s
     for lang in ("it", "en", "es"):
         text = hint_text(given.hint, lang, given.variant, given.deck_style)
         assert text.startswith("💡 ") and len(text) <= 200 and "{" not in text
-    assert (await memory_sessions.table(game_id)).version == view.version
-    waiting = await memory_sessions.hand(game_id, other)
+    assert (await memory_sessions.queries.table(game_id)).version == view.version
+    waiting = await memory_sessions.queries.hand(game_id, other)
     assert not any("Hint" in b.label for row in hand_keyboard(waiting, "en") for b in row)
 
 
 async def test_a_hint_is_refused_outside_practice_out_of_turn_and_to_strangers(
         memory_sessions: Sessions) -> None:
     rated = await start_duel(memory_sessions)
-    table = await memory_sessions.table(rated)
+    table = await memory_sessions.queries.table(rated)
     user, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
     cases = [(rated, user, table.version, Reason.NOT_PRACTICE)]
     practice = await start_duel(memory_sessions, ChatRef("test", "group-2", "Others"),
                                 options={"practice": "on"})
-    table = await memory_sessions.table(practice)
+    table = await memory_sessions.queries.table(practice)
     user, other = (ALICE, BOB) if table.to_play == 0 else (BOB, ALICE)
     cases += [(practice, other, table.version, Reason.NOT_YOUR_TURN),
               (practice, CARLA, table.version, Reason.NOT_IN_GAME),
               (practice, user, table.version + 1, Reason.STALE)]
     for game_id, asking, version, reason in cases:
         for ask in (taps.hint(memory_sessions, game_id, asking, version),
-                    memory_sessions.hint(game_id, asking, version)):
+                    memory_sessions.hints.hint(game_id, asking, version)):
             with pytest.raises(Refused) as refused:
                 await ask
             assert refused.value.reason is reason, (asking, reason)

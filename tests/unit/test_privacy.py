@@ -35,8 +35,8 @@ async def test_an_erasure_settles_every_open_game_and_is_done_once() -> None:
     finished = await start_duel(sessions, GROUP, ANNA, BRUNO, {"target": 1})
     await play_to_end(sessions, finished, [ANNA, BRUNO])
     playing = await start_duel(sessions, GROUP, ANNA, BRUNO)
-    await sessions.new_game(LOUNGE, ANNA, "scopa")
-    await sessions.join(LOUNGE, CLARA)
+    await sessions.lobby.new_game(LOUNGE, ANNA, "scopa")
+    await sessions.lobby.join(LOUNGE, CLARA)
     data = await sessions.privacy.my_data(ANNA)
     assert data is not None and data["profile"]["display_name"] == "Anna"
 
@@ -46,20 +46,20 @@ async def test_an_erasure_settles_every_open_game_and_is_done_once() -> None:
     fates = {s.game_id: s.outcome for s in forgotten.games}
     assert fates[playing] is Outcome.HANDED_OVER
     assert Outcome.LEFT_LOBBY in fates.values()
-    assert await sessions.find_player("test", "9100001") is None
-    assert [s.name for s in (await sessions.lobby(LOUNGE)).seats if s is not None] == ["Clara"]
-    table = await sessions.table(playing)
+    assert await sessions.queries.find_player("test", "9100001") is None
+    assert [s.name for s in (await sessions.queries.lobby(LOUNGE)).seats if s is not None] == ["Clara"]
+    table = await sessions.queries.table(playing)
     assert all(s.name != "Anna" for s in table.seats)
-    assert ERASED_NAME in [line.display_name for line in await sessions.leaderboard(None)]
+    assert ERASED_NAME in [line.display_name for line in await sessions.queries.leaderboard(None)]
     await play_to_end(sessions, playing, [BRUNO])
-    assert (await sessions.table(playing)).finished
+    assert (await sessions.queries.table(playing)).finished
     assert await sessions.privacy.forget("test", "9100001") is None
     assert await sessions.privacy.my_data(ANNA) is None
 
 
 async def test_erasures_asked_for_are_made_once_by_the_bot() -> None:
     sessions = await open_memory_sessions(FakeClock())
-    await sessions.player(ANNA)
+    await sessions.queries.player(ANNA)
     await sessions.privacy.ask("test", "9100001")
     await sessions.privacy.ask("test", "9100009")
     assert await sessions.privacy.asked("test", "9100001")

@@ -27,7 +27,7 @@ def dealt(monkeypatch: pytest.MonkeyPatch) -> None:
 async def _reviewed_duel(sessions: Sessions, chat: ChatRef = CHAT) -> tuple[int, Review]:
     game_id = await start_duel(sessions, chat, options={"target": 1})
     await play_to_end(sessions, game_id, [ALICE, BOB])
-    return game_id, (await sessions.review(game_id, ALICE)).review
+    return game_id, (await sessions.reviews.review(game_id, ALICE)).review
 
 
 def _costly(review: Review) -> list[tuple[float, int, int]]:
@@ -141,9 +141,9 @@ async def test_forged_answers_are_refused() -> None:
 async def test_a_deal_of_the_day_is_never_a_puzzle() -> None:
     sessions = await open_memory_sessions()
     home = ChatRef(ALICE.platform, ALICE.key, ALICE.name)
-    game_id = (await sessions.daily(CHAT, home, ALICE)).table.game_id
+    game_id = (await sessions.daily.start(CHAT, home, ALICE)).table.game_id
     await play_to_end(sessions, game_id, [ALICE])
-    review = (await sessions.review(game_id, ALICE)).review
+    review = (await sessions.reviews.review(game_id, ALICE)).review
     for chat in (None, CHAT, home):
         with pytest.raises(Refused) as refused:
             await sessions.puzzles.puzzle(ALICE, chat)

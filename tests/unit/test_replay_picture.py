@@ -7,8 +7,9 @@ from PIL import Image, ImageColor
 from bot.engine import Card, Move
 from bot.pictures import ReplayScene, replay_picture, replay_scene
 from bot.pictures.felt import GOLD
-from bot.pictures.position import PLAYED, WIDTH
-from bot.pictures.replay import _title
+from bot.pictures.position import PAD, PLAYED, WIDTH
+from bot.pictures.replay import _named, _title
+from bot.pictures.text import fit
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -43,3 +44,13 @@ def test_the_count_of_plays_stays_in_the_title_beside_a_long_name() -> None:
 def test_a_full_scopone_hand_is_drawn_with_the_played_card_raised() -> None:
     picture = replay_picture(_scene(None, hand="1D 2C 3S 4B 5D 6C 7D 8B 9D 10C"), "es")
     assert picture.width == WIDTH and _share(picture, PLAYED) > 0.002
+
+
+def test_a_long_name_is_cut_short_and_the_words_after_it_kept() -> None:
+    name = "Bartolomeo Colleoni di Bergamo e di Malpaga"
+    room = WIDTH - 2 * PAD - 28
+    for lang, verb in (("it", "ha giocato"), ("en", "played"), ("es", "jugó")):
+        said = _named(lang, "replay.played", name, 21, room)
+        assert said.endswith(f"… {verb}") and fit(said, 21, room, bold=True) == said, said
+        hand = _named(lang, "replay.hand", name, 22, room)
+        assert "…" in hand and fit(hand, 22, room, bold=True) == hand, hand

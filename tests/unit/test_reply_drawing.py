@@ -139,12 +139,12 @@ async def world() -> AsyncIterator[World]:
     sessions = await open_memory_sessions()
     finished = await start_duel(sessions, CHAT, ALICE, BOB, options={"target": 1})
     await play_to_end(sessions, finished, [ALICE, BOB])
-    review = await sessions.review(finished, ALICE)
-    await sessions.chat(CHAT, LANG)
+    review = await sessions.reviews.review(finished, ALICE)
+    await sessions.queries.chat(CHAT, LANG)
     game_id = await start_duel(sessions, CHAT, ALICE, BOB)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     player = ALICE if table.to_play == 0 else BOB
-    hand = await sessions.hand(game_id, player)
+    hand = await sessions.queries.hand(game_id, player)
     puzzle = Puzzle(finished, 1, 7, 0, 3, "Alice", datetime(2026, 11, 27, tzinfo=UTC).timestamp(), "scopa",
                     "napoletane", (Card.parse("7C"), Card.parse("4S")), (Card.parse("7D"), Card.parse("2B")),
                     (LAY, TAKE), False)

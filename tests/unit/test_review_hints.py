@@ -42,9 +42,9 @@ def scopone(hands: tuple[str, str, str, str], table: str) -> SeatView:
 async def test_a_forged_hint_tap_on_a_hand_with_one_legal_move_is_refused(memory_sessions: Sessions) -> None:
     game_id = await start_duel(memory_sessions, options={"practice": "on"})
     for _ in range(40):
-        table = await memory_sessions.table(game_id)
+        table = await memory_sessions.queries.table(game_id)
         user = ALICE if table.to_play == 0 else BOB
-        view = await memory_sessions.hand(game_id, user)
+        view = await memory_sessions.queries.hand(game_id, user)
         if sum(len(choice.moves) for choice in view.choices) == 1:
             break
         await play_one(memory_sessions, game_id)
@@ -54,7 +54,7 @@ async def test_a_forged_hint_tap_on_a_hand_with_one_legal_move_is_refused(memory
     with pytest.raises(Refused) as refused:
         await taps.hint(memory_sessions, game_id, user, view.version)
     assert refused.value.reason is Reason.NO_CHOICE
-    assert (await memory_sessions.table(game_id)).version == view.version, "nothing played"
+    assert (await memory_sessions.queries.table(game_id)).version == view.version, "nothing played"
     words = {"en": "only one possible play", "it": "una sola mossa", "es": "una jugada posible"}
     for lang, word in words.items():
         assert word in t(lang, "refused.no_choice")

@@ -33,7 +33,7 @@ from ..sessions_helpers import (
 
 async def _made(sessions: Sessions, game_id: int) -> None:
     for _ in range(2000):
-        if await sessions.stored_review(game_id, 0) is not None:
+        if await sessions.queries.stored_review(game_id, 0) is not None:
             return
         await asyncio.sleep(0.005)
     raise AssertionError(f"the review of game {game_id} was never made")
@@ -61,16 +61,17 @@ async def test_a_match_is_reviewed_as_it_ends_and_only_the_asker_gets_it_with_th
     await _made(sessions, game_id)
     await asyncio.sleep(0.05)
     assert [e for e in seen if isinstance(e, ReviewOwed)] == [], "made unasked: nothing for anyone"
-    assert [e for e in await sessions.owed_notices(ALICE.platform) if isinstance(e, ReviewOwed)] == []
+    assert [e for e in await sessions.delivery.owed_notices(
+            ALICE.platform) if isinstance(e, ReviewOwed)] == []
 
-    asked = await sessions.ask_review(game_id, ALICE, privately=True)
+    asked = await sessions.reviews.ask(game_id, ALICE, privately=True)
     assert asked.ready and not asked.already, "the tap finds it made"
     await asyncio.sleep(0.05)
     owed = [e for e in seen if isinstance(e, ReviewOwed)]
     assert sorted((e.seat is None, e.player_key) for e in owed) == [(False, ALICE.key), (True, "")]
     for event in owed:
-        assert await sessions.announce(event, _posted)
-    assert await sessions.ask_review(game_id, BOB, privately=True)
+        assert await sessions.delivery.announce(event, _posted)
+    assert await sessions.reviews.ask(game_id, BOB, privately=True)
     await asyncio.sleep(0.05)
     later = [e for e in seen if isinstance(e, ReviewOwed)][len(owed):]
     assert [(e.seat, e.player_key) for e in later] == [(1, BOB.key)], "no second line for the chat"
@@ -79,7 +80,8 @@ async def test_a_match_is_reviewed_as_it_ends_and_only_the_asker_gets_it_with_th
 async def test_practice_matches_and_deals_of_the_day_are_reviewed_as_they_end() -> None:
     sessions = await open_memory_sessions(review_at_end=True)
     practice = await _ended(sessions, {"practice": "on"})
-    daily = (await sessions.daily(CHAT, ChatRef(ALICE.platform, ALICE.key, ALICE.name), ALICE)).table.game_id
+    daily = (await sessions.daily.start(
+            CHAT, ChatRef(ALICE.platform, ALICE.key, ALICE.name), ALICE)).table.game_id
     await play_to_end(sessions, daily, [ALICE])
     for game_id in (practice, daily):
         await _made(sessions, game_id)
@@ -89,7 +91,7 @@ async def test_without_workers_matches_are_reviewed_only_when_asked() -> None:
     sessions = await open_memory_sessions()
     game_id = await _ended(sessions)
     await asyncio.sleep(0.1)
-    assert await sessions.stored_review(game_id, 0) is None
+    assert await sessions.queries.stored_review(game_id, 0) is None
 
 
 async def test_a_restart_reviews_the_matches_left_unreviewed_in_the_last_day() -> None:
@@ -101,27 +103,27 @@ async def test_a_restart_reviews_the_matches_left_unreviewed_in_the_last_day() -
     recent = await _ended(stopped)
     restarted = _sessions(store, clock, at_end=True)
     seen = recorded(restarted)
-    await restarted.owed_notices(ALICE.platform)
+    await restarted.delivery.owed_notices(ALICE.platform)
     await _made(restarted, recent)
     await asyncio.sleep(0.05)
-    assert await restarted.stored_review(old, 0) is None, "older than a day: made when asked"
+    assert await restarted.queries.stored_review(old, 0) is None, "older than a day: made when asked"
     assert [e for e in seen if isinstance(e, ReviewOwed)] == [], "nothing sent unasked"
-    assert (await restarted.ask_review(recent, BOB, privately=True)).ready
+    assert (await restarted.reviews.ask(recent, BOB, privately=True)).ready
 
 
 async def test_review_in_a_private_chat_finds_the_players_last_match_wherever_it_was_played() -> None:
     sessions = await open_memory_sessions()
     with pytest.raises(Refused) as refused:
-        await sessions.last_played(ALICE)
+        await sessions.queries.last_played(ALICE)
     assert refused.value.reason is Reason.NO_MATCH
     first = await _ended(sessions)
     other_group = ChatRef(CHAT.platform, "group-2", "Others")
     second = await start_duel(sessions, other_group, ALICE, CARLA, options={"target": 1})
     await play_to_end(sessions, second, [ALICE, CARLA])
-    assert await sessions.last_played(ALICE) == second
-    assert await sessions.last_played(BOB) == first
+    assert await sessions.queries.last_played(ALICE) == second
+    assert await sessions.queries.last_played(BOB) == first
     with pytest.raises(Refused):
-        await sessions.last_played(UserRef(ALICE.platform, "u99", "Nobody"))
+        await sessions.queries.last_played(UserRef(ALICE.platform, "u99", "Nobody"))
 
 
 async def test_asked_for_reviews_are_made_before_those_nobody_asked_for() -> None:
@@ -163,13 +165,13 @@ async def test_unasked_reviews_leave_room_for_requests_and_a_queued_match_is_nev
     sessions = await open_memory_sessions(review_at_end=True)
     first, second = await _ended(sessions), await _ended(sessions)
     await asyncio.sleep(0.05)
-    assert not (await sessions.ask_review(second, BOB, privately=True)).ready, "room for a request"
+    assert not (await sessions.reviews.ask(second, BOB, privately=True)).ready, "room for a request"
     third = await _ended(sessions)
     with pytest.raises(Refused) as refused:
-        await sessions.ask_review(third, ALICE, privately=True)
+        await sessions.reviews.ask(third, ALICE, privately=True)
     assert refused.value.reason is Reason.REVIEWS_BUSY
-    assert not (await sessions.ask_review(first, ALICE, privately=True)).ready, "queued already: taken"
+    assert not (await sessions.reviews.ask(first, ALICE, privately=True)).ready, "queued already: taken"
     working.set()
     for game_id in (first, second):
         await _made(sessions, game_id)
-    assert await sessions.stored_review(third, 0) is None
+    assert await sessions.queries.stored_review(third, 0) is None

@@ -45,9 +45,9 @@ def test_the_move_that_ends_a_round_says_who_took_the_cards_left_on_the_table() 
 async def test_a_played_round_announces_the_leftovers_and_its_counts() -> None:
     sessions = await open_memory_sessions()
     seen = recorded(sessions)
-    await sessions.new_game(CHAT, ALICE, "scopa")
-    await sessions.join(CHAT, BOB)
-    game_id = (await sessions.start(CHAT, ALICE)).game_id
+    await sessions.lobby.new_game(CHAT, ALICE, "scopa")
+    await sessions.lobby.join(CHAT, BOB)
+    game_id = (await sessions.lobby.start(CHAT, ALICE)).game_id
     await play_to_end(sessions, game_id, [ALICE, BOB])
     last = [e for e in seen if isinstance(e, MovePlayed) and e.leftover]
     assert last, "some round ends with cards left on the table"
@@ -64,16 +64,16 @@ async def test_a_played_round_announces_the_leftovers_and_its_counts() -> None:
 
 async def test_teams_read_as_pairs_and_computers_are_told_apart() -> None:
     sessions = await open_memory_sessions()
-    await sessions.new_game(CHAT, ALICE, "scopone")
+    await sessions.lobby.new_game(CHAT, ALICE, "scopone")
     for user in (BOB, CARLA, DINO):
-        await sessions.join(CHAT, user)
-    table = await sessions.start(CHAT, ALICE)
+        await sessions.lobby.join(CHAT, user)
+    table = await sessions.lobby.start(CHAT, ALICE)
     score = next(line for line in table_text(table, "en", now=0).splitlines() if line.startswith("Score"))
     assert "Alice & Carla 0 · Bob & Dino 0" in score
-    await sessions.cancel(CHAT, ALICE)
-    await sessions.new_game(CHAT, ALICE, "scopa", {"players": 3})
-    await sessions.add_computer(CHAT, ALICE, "easy")
-    lobby = await sessions.add_computer(CHAT, ALICE, "easy")
+    await sessions.lobby.cancel(CHAT, ALICE)
+    await sessions.lobby.new_game(CHAT, ALICE, "scopa", {"players": 3})
+    await sessions.lobby.add_computer(CHAT, ALICE, "easy")
+    lobby = await sessions.lobby.add_computer(CHAT, ALICE, "easy")
     names = [seat.name for seat in lobby.seats if seat is not None and seat.is_computer]
     assert len(set(names)) == 2
     text = lobby_text(lobby, "it")
@@ -147,16 +147,16 @@ def test_the_card_legend_names_the_figures_and_suits_of_each_deck() -> None:
 
 async def test_the_first_hand_explains_the_cards() -> None:
     sessions = await open_memory_sessions()
-    await sessions.new_game(CHAT, ALICE, "scopa")
-    await sessions.join(CHAT, BOB)
-    game_id = (await sessions.start(CHAT, ALICE)).game_id
-    table = await sessions.table(game_id)
+    await sessions.lobby.new_game(CHAT, ALICE, "scopa")
+    await sessions.lobby.join(CHAT, BOB)
+    game_id = (await sessions.lobby.start(CHAT, ALICE)).game_id
+    table = await sessions.queries.table(game_id)
     user = ALICE if table.to_play == 0 else BOB
-    hand = await sessions.hand(game_id, user)
+    hand = await sessions.queries.hand(game_id, user)
     assert hand.first_hand and hand.shows_legend
     assert "fante" not in hand_text(hand, "it", "scopa"), "a front-end adds the legend once, not the text"
-    await sessions.play(game_id, user, hand.version, hand.choices[0].moves[0].code)
-    after = await sessions.hand(game_id, user)
+    await sessions.play.play(game_id, user, hand.version, hand.choices[0].moves[0].code)
+    after = await sessions.queries.hand(game_id, user)
     assert not after.first_hand and not after.shows_legend
     await sessions.close()
 
@@ -174,17 +174,17 @@ async def test_the_last_table_of_a_match_says_who_took_the_cards_left() -> None:
     sessions = await open_memory_sessions()
     seen = recorded(sessions)
     for _ in range(8):
-        await sessions.set_chat_defaults(CHAT, {"target": 1})
-        await sessions.new_game(CHAT, ALICE, "scopa")
-        await sessions.join(CHAT, BOB)
-        game_id = (await sessions.start(CHAT, ALICE)).game_id
+        await sessions.settings.set_chat_defaults(CHAT, {"target": 1})
+        await sessions.lobby.new_game(CHAT, ALICE, "scopa")
+        await sessions.lobby.join(CHAT, BOB)
+        game_id = (await sessions.lobby.start(CHAT, ALICE)).game_id
         await play_to_end(sessions, game_id, [ALICE, BOB])
         last = [e for e in seen if isinstance(e, MovePlayed) and e.game_id == game_id][-1]
         if last.leftover and last.leftover_seat is not None:
             break
     else:
         raise AssertionError("no match ended with cards left on the table")
-    view = await sessions.table(game_id)
+    view = await sessions.queries.table(game_id)
     assert view.finished and not view.table
     swept = view.last_plays[-1]
     assert swept.leftover and swept.name == last.leftover_name and set(swept.captured) == set(last.leftover)

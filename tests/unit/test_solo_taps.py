@@ -21,7 +21,7 @@ def alone(user: UserRef = ALICE, home: ChatRef = HOME) -> Asker:
 async def test_newgame_at_home_seats_the_computer_at_the_level_asked(memory_sessions: Sessions) -> None:
     reply = await memory_sessions.taps.new_game(alone(), line="scopone level=difficile")
     assert isinstance(reply, Done) and reply.game_id is not None
-    lobby = await memory_sessions.lobby(HOME)
+    lobby = await memory_sessions.queries.lobby(HOME)
     assert lobby.full and not lobby.waiting
     assert lobby.turn_limit == 0, "no move clock: nobody waits for the player, nobody plays for them"
     computers = [seat for seat in lobby.seats if seat is not None and seat.is_computer]
@@ -32,7 +32,7 @@ async def test_a_level_not_offered_is_refused_and_opens_nothing(memory_sessions:
     with pytest.raises(Refused) as refused:
         await memory_sessions.taps.new_game(alone(), line="level=impossible")
     assert refused.value.reason is Reason.OPTION_VALUE and refused.value.params["option"] == "level"
-    assert await memory_sessions.open_game_id(HOME) is None
+    assert await memory_sessions.queries.open_game_id(HOME) is None
 
 
 async def test_only_the_owner_starts_it_and_the_rematch_opens_at_home(memory_sessions: Sessions) -> None:
@@ -47,5 +47,5 @@ async def test_only_the_owner_starts_it_and_the_rematch_opens_at_home(memory_ses
     await play_to_end(memory_sessions, game_id, [ALICE])
     rematch = await memory_sessions.taps.tap(alone(), Tap(Action.REMATCH, game_id))
     assert rematch == Done(), "no word of a group: the lobby is here"
-    again = await memory_sessions.open_game_id(HOME)
+    again = await memory_sessions.queries.open_game_id(HOME)
     assert again is not None and again != game_id

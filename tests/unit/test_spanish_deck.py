@@ -50,26 +50,26 @@ def test_every_spanish_card_is_drawn_and_differs_from_the_neapolitan() -> None:
 
 
 async def test_an_escoba_in_a_spanish_chat_is_dealt_with_the_spanish_deck(memory_sessions: Sessions) -> None:
-    escoba = await memory_sessions.new_game(SPANISH_CHAT, LUCIA, "escoba")
+    escoba = await memory_sessions.lobby.new_game(SPANISH_CHAT, LUCIA, "escoba")
     assert escoba.deck_style == "spanish"
-    scopa = await memory_sessions.set_option(SPANISH_CHAT, LUCIA, "variant", "scopa")
+    scopa = await memory_sessions.lobby.set_option(SPANISH_CHAT, LUCIA, "variant", "scopa")
     assert scopa.deck_style == "napoletane"
-    again = await memory_sessions.set_option(SPANISH_CHAT, LUCIA, "variant", "escoba")
+    again = await memory_sessions.lobby.set_option(SPANISH_CHAT, LUCIA, "variant", "escoba")
     assert again.deck_style == "spanish"
-    chosen = await memory_sessions.set_option(SPANISH_CHAT, LUCIA, "deck_style", "piacentine")
-    assert (await memory_sessions.set_option(SPANISH_CHAT, LUCIA, "variant", "scopa")).deck_style == \
+    chosen = await memory_sessions.lobby.set_option(SPANISH_CHAT, LUCIA, "deck_style", "piacentine")
+    assert (await memory_sessions.lobby.set_option(SPANISH_CHAT, LUCIA, "variant", "scopa")).deck_style == \
         chosen.deck_style == "piacentine"
-    italian = await memory_sessions.new_game(ITALIAN_CHAT, ANNA, "escoba")
+    italian = await memory_sessions.lobby.new_game(ITALIAN_CHAT, ANNA, "escoba")
     assert italian.deck_style == "napoletane"
 
 
 async def test_every_discord_lobby_menu_stays_within_25_entries(memory_sessions: Sessions) -> None:
     for variant in VARIANTS:
-        lobby = await memory_sessions.new_game(SPANISH_CHAT, LUCIA, variant)
+        lobby = await memory_sessions.lobby.new_game(SPANISH_CHAT, LUCIA, variant)
         low, high = PLAYER_RANGE[variant]
         for players in range(low, high + 1):
-            lobby = await memory_sessions.set_option(SPANISH_CHAT, LUCIA, "players", players)
+            lobby = await memory_sessions.lobby.set_option(SPANISH_CHAT, LUCIA, "players", players)
             for item in lobby_components(lobby, "es").children:
                 if isinstance(item, discord.ui.Select):
                     assert len(item.options) <= 25, (variant, players, item.custom_id)
-        await memory_sessions.cancel(SPANISH_CHAT, LUCIA)
+        await memory_sessions.lobby.cancel(SPANISH_CHAT, LUCIA)

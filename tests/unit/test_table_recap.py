@@ -15,39 +15,39 @@ PLAYERS = (ALICE, BOB, CARLA, DINO)
 
 async def _scopone() -> tuple[Sessions, int]:
     sessions = await open_memory_sessions()
-    await sessions.set_chat_language(CHAT, "en")
-    await sessions.set_chat_defaults(CHAT, {"variant": "scopone", "target": 31})  # past round 1
-    await sessions.new_game(CHAT, ALICE, "scopone")
+    await sessions.settings.set_chat_language(CHAT, "en")
+    await sessions.settings.set_chat_defaults(CHAT, {"variant": "scopone", "target": 31})  # past round 1
+    await sessions.lobby.new_game(CHAT, ALICE, "scopone")
     for user in PLAYERS[1:]:
-        await sessions.join(CHAT, user)
-    return sessions, (await sessions.start(CHAT, ALICE)).game_id
+        await sessions.lobby.join(CHAT, user)
+    return sessions, (await sessions.lobby.start(CHAT, ALICE)).game_id
 
 
 async def _play(sessions: Sessions, game_id: int) -> UserRef:
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     user = next(u for u in PLAYERS if u.name == table.seats[table.to_play].name)
-    hand = await sessions.hand(game_id, user)
-    await sessions.play(game_id, user, hand.version, hand.choices[0].moves[-1].code)
+    hand = await sessions.queries.hand(game_id, user)
+    await sessions.play.play(game_id, user, hand.version, hand.choices[0].moves[-1].code)
     return user
 
 
 async def test_the_recap_goes_on_from_where_the_group_saw_the_table_across_a_round_end() -> None:
     sessions, game_id = await _scopone()
-    table, recap = await sessions.table_since(game_id, None)
+    table, recap = await sessions.queries.table_since(game_id, None)
     assert (recap.made, recap.lines) == (0, ())
     for _ in range(30):
         await _play(sessions, game_id)
-    table, recap = await sessions.table_since(game_id, 30)
+    table, recap = await sessions.queries.table_since(game_id, 30)
     assert (recap.made, recap.lines) == (30, ())
-    while (await sessions.table(game_id)).round_number == 1:
+    while (await sessions.queries.table(game_id)).round_number == 1:
         await _play(sessions, game_id)
     for _ in range(2):
         await _play(sessions, game_id)
-    table, recap = await sessions.table_since(game_id, 30)
+    table, recap = await sessions.queries.table_since(game_id, 30)
     assert recap.made == 38 and len(recap.lines) == 8
     assert [line.round_number for line in recap.lines] == [1] * 6 + [2] * 2
     assert [line.play for line in recap.lines[-2:]] == list(table.last_plays[-2:])
-    _, latest = await sessions.table_since(game_id, None)
+    _, latest = await sessions.queries.table_since(game_id, None)
     assert len(latest.lines) == 38, "none drawn yet: every play"
 
     text = table_html(table, "en", unseen=recap.lines)
@@ -65,7 +65,7 @@ async def test_a_long_recap_keeps_every_scopa_and_says_how_many_plays_it_leaves_
     sessions, game_id = await _scopone()
     for _ in range(36):
         await _play(sessions, game_id)
-    table, recap = await sessions.table_since(game_id, 0)
+    table, recap = await sessions.queries.table_since(game_id, 0)
     assert len(recap.lines) == 36
     told = earlier_lines(recap.lines, table, "en", room=400)
     said = "\n".join(told)

@@ -57,24 +57,24 @@ class Front:
 
 async def lobby_of_alice() -> tuple[Sessions, int]:
     sessions = await open_memory_sessions()
-    return sessions, (await sessions.new_game(CHAT, ALICE, "scopa")).game_id
+    return sessions, (await sessions.lobby.new_game(CHAT, ALICE, "scopa")).game_id
 
 
 async def test_the_creator_manages_others_only_as_admins_and_the_admin_question_waits_for_a_refusal() -> None:
     sessions, game_id = await lobby_of_alice()
     creator, stranger, admin = Front(), Front(), Front(admin=True)
-    await sessions.join(CHAT, BOB)
+    await sessions.lobby.join(CHAT, BOB)
     menu = await sessions.taps.tap(creator.asker(ALICE), Tap(Action.MENU, game_id, arg="options"))
     assert menu == MenuShown("options") and creator.asked == []
     refused = await sessions.taps.tap(stranger.asker(BOB), Tap(Action.OPTION, game_id, arg="target=21"))
     assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NOT_ALLOWED
     assert stranger.asked == ["admin"]
-    assert (await sessions.lobby(CHAT)).rules.target != 21
+    assert (await sessions.queries.lobby(CHAT)).rules.target != 21
     changed = await sessions.taps.tap(admin.asker(CARLA), Tap(Action.OPTION, game_id, arg="target=21"))
     assert changed == MenuShown("options")
-    assert (await sessions.lobby(CHAT)).rules.target == 21
+    assert (await sessions.queries.lobby(CHAT)).rules.target == 21
     assert isinstance(await sessions.taps.tap(stranger.asker(BOB), Tap(Action.START, game_id)), Refusal)
-    assert (await sessions.game_row(game_id)).status is GameStatus.LOBBY
+    assert (await sessions.queries.game(game_id)).status is GameStatus.LOBBY
 
 
 async def test_a_running_match_is_cancelled_only_once_confirmed_and_a_stale_button_changes_nothing() -> None:
@@ -83,12 +83,12 @@ async def test_a_running_match_is_cancelled_only_once_confirmed_and_a_stale_butt
     front = Front()
     asked = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CANCEL, game_id))
     assert asked == ConfirmCancel(game_id)
-    assert (await sessions.game_row(game_id)).status is GameStatus.RUNNING
+    assert (await sessions.queries.game(game_id)).status is GameStatus.RUNNING
     stale = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id + 1))
     assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
     done = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id))
     assert isinstance(done, Note) and done.say.key == "cancel.done"
-    assert (await sessions.game_row(game_id)).status is GameStatus.CANCELLED
+    assert (await sessions.queries.game(game_id)).status is GameStatus.CANCELLED
 
 
 async def test_joining_waits_for_the_private_chat_and_takes_the_seat_once_the_hand_arrives() -> None:
@@ -96,11 +96,11 @@ async def test_joining_waits_for_the_private_chat_and_takes_the_seat_once_the_ha
     away = Front(reachable=False, arrives=False)
     waiting = await sessions.taps.join(away.asker(BOB), game_id)
     assert waiting == OpenPrivate(game_id)
-    assert [seat.name for seat in (await sessions.lobby(CHAT)).waiting] == ["Bob"]
+    assert [seat.name for seat in (await sessions.queries.lobby(CHAT)).waiting] == ["Bob"]
     back = Front(reachable=False, arrives=True)
     ready = await sessions.taps.join(back.asker(BOB), game_id)
     assert ready == Done(game_id) and back.asked == ["outsider", f"reach {game_id}"]
-    assert (await sessions.lobby(CHAT)).waiting == ()
+    assert (await sessions.queries.lobby(CHAT)).waiting == ()
     outsider = Front(outsider=True)
     refused = await sessions.taps.tap(outsider.asker(CARLA), Tap(Action.JOIN, game_id))
     assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NOT_MEMBER
@@ -108,16 +108,16 @@ async def test_joining_waits_for_the_private_chat_and_takes_the_seat_once_the_ha
 
 async def test_settings_are_for_the_chat_admins_checked_before_saving_and_say_what_to_draw_again() -> None:
     sessions = await open_memory_sessions()
-    await sessions.chat(CHAT, "it")
+    await sessions.queries.chat(CHAT, "it")
     member, admin = Front(), Front(admin=True)
     refused = await sessions.taps.change_settings(member.asker(BOB), [(Setting.CHAT_LANGUAGE, "en")])
     assert isinstance(refused, Note) and refused.say.key == "test.settings.admins" and refused.alert
-    assert (await sessions.chat(CHAT)).language == "it"
+    assert (await sessions.queries.chat(CHAT)).language == "it"
     bad = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="ct=7"))
     assert isinstance(bad, Refusal) and bad.refused.reason is Reason.BAD_OPTION
     saved = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="cl=en"))
     assert saved == SettingsShown("en", saved=True, redraw=Redraw.GAME)
-    assert (await sessions.chat(CHAT)).language == "en"
+    assert (await sessions.queries.chat(CHAT)).language == "en"
     mine = await sessions.taps.tap(Asker(BOB), Tap(Action.SETTING, arg="ul=es"))
     assert mine == SettingsShown("es", saved=True, redraw=Redraw.MY_HANDS)
     in_group = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="ul=es"))
@@ -127,14 +127,14 @@ async def test_settings_are_for_the_chat_admins_checked_before_saving_and_say_wh
 async def test_a_tap_on_a_hand_says_what_the_hand_shows_next() -> None:
     sessions = await open_memory_sessions()
     game_id = await start_duel(sessions)
-    table = await sessions.table(game_id)
+    table = await sessions.queries.table(game_id)
     user = ALICE if table.to_play == 0 else BOB
-    hand = await sessions.hand(game_id, user)
+    hand = await sessions.queries.hand(game_id, user)
     choice = hand.choices[0]
     reply = await sessions.taps.tap(Asker(user), Tap(Action.CHOOSE, game_id, hand.version, choice.card.code))
     if len(choice.moves) == 1:
         assert reply == Played()
-        assert (await sessions.table(game_id)).version == hand.version + 1
+        assert (await sessions.queries.table(game_id)).version == hand.version + 1
     else:
         assert isinstance(reply, HandPrompted) and reply.prompt.mode is HandMode.CHOOSING
     stale = await sessions.taps.tap(Asker(user), Tap(Action.BACK, game_id, hand.version - 1))
@@ -148,10 +148,11 @@ async def test_the_private_chat_link_readies_only_a_seat_taken_in_the_chat() -> 
     await sessions.taps.join(Front(reachable=False, arrives=False).asker(BOB), game_id)
     confirmed = await sessions.taps.seat_confirmed(BOB, game_id)
     assert confirmed == SeatReady(game_id)
-    assert (await sessions.lobby(CHAT)).waiting == ()
+    assert (await sessions.queries.lobby(CHAT)).waiting == ()
     stranger = await sessions.taps.seat_confirmed(CARLA, game_id)
     assert isinstance(stranger, Note) and stranger.say.key == "dm.join_in_group"
-    assert [seat.name for seat in (await sessions.lobby(CHAT)).seats if seat is not None] == ["Alice", "Bob"]
+    assert [seat.name for seat in (
+            await sessions.queries.lobby(CHAT)).seats if seat is not None] == ["Alice", "Bob"]
 
 
 async def test_the_deal_of_the_day_is_offered_then_dealt_by_its_players_tap_alone() -> None:
@@ -162,7 +163,7 @@ async def test_the_deal_of_the_day_is_offered_then_dealt_by_its_players_tap_alon
     assert unreached == OpenPrivateForDaily()
     offered = await sessions.taps.daily(Front().asker(home))
     assert isinstance(offered, DailyOffer) and offered.name == "Alice"
-    assert await sessions.open_game_id(private) is None, "an offer deals nothing"
+    assert await sessions.queries.open_game_id(private) is None, "an offer deals nothing"
 
     deal = Tap.daily_offer(Action.DAILY_DEAL, offered.day, ALICE.key)
     bob_private = ChatRef(BOB.platform, BOB.key, BOB.name)
@@ -173,12 +174,13 @@ async def test_the_deal_of_the_day_is_offered_then_dealt_by_its_players_tap_alon
     assert isinstance(stale, Refusal) and stale.refused.reason is Reason.DAILY_OLD_OFFER
     forged = await sessions.taps.daily_deal(Front().asker(home), Tap(Action.DAILY_DEAL, arg="x"), private)
     assert isinstance(forged, Refusal) and forged.refused.reason is Reason.BAD_INPUT
-    assert await sessions.open_game_id(private) is None and await sessions.open_game_id(bob_private) is None
+    assert await sessions.queries.open_game_id(
+            private) is None and await sessions.queries.open_game_id(bob_private) is None
 
     dropped = await sessions.taps.daily_deal(
         Front().asker(home), Tap.daily_offer(Action.DAILY_DROP, offered.day, ALICE.key), private)
     assert dropped == DailyDropped()
-    assert await sessions.open_game_id(private) is None
+    assert await sessions.queries.open_game_id(private) is None
 
     started = await sessions.taps.daily_deal(Front().asker(home), deal, private)
     assert isinstance(started, DailyStart) and not started.resumed

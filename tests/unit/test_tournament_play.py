@@ -171,11 +171,11 @@ async def test_a_match_past_the_deadline_goes_to_the_player_who_played() -> None
     await _signed_up(sessions, ["target=11"], [ALICE, BOB])
     view = await sessions.tournaments.start(CHAT, ALICE)
     match = int(view.played[0].pairings[0].match or 0)
-    table = await sessions.table(match)
-    row = await sessions.game_row(match)
+    table = await sessions.queries.table(match)
+    row = await sessions.queries.game(match)
     to_play = next(s for s in row.seats if s.seat == table.to_play)
     absent = ALICE if to_play.player and to_play.player.user_key == ALICE.key else BOB
-    await sessions.leave(CHAT, absent)
+    await sessions.lobby.leave(CHAT, absent)
     clock.advance(24 * 3600.0 + 1)
     await sessions.tournaments.resume()
     done = next(n.view for n in news)
@@ -227,7 +227,7 @@ async def test_the_matches_are_played_in_the_topic_the_tournament_was_opened_in(
     assert await sessions.tournaments.current(topic) is not None
     view = await sessions.tournaments.start(topic, ALICE)
     assert view.place == "77"
-    stored = await sessions._store.get_game(int(view.played[0].pairings[0].match or 0))
+    stored = await sessions.store.get_game(int(view.played[0].pairings[0].match or 0))
     assert stored is not None and stored.thread == "77"
 
 
@@ -261,11 +261,11 @@ async def test_a_lobby_left_half_made_is_made_again_and_another_game_is_waited_f
 async def test_a_game_open_in_the_thread_is_waited_for() -> None:
     sessions = await open_memory_sessions()
     sessions.tournaments.pause = 0.0
-    await sessions.new_game(CHAT, CARLA)
+    await sessions.lobby.new_game(CHAT, CARLA)
     await _signed_up(sessions, ["target=1"], [ALICE, BOB])
     view = await sessions.tournaments.start(CHAT, ALICE)
     assert view.played[0].pairings[0].match is None, "the chat's own game comes first"
-    await sessions.cancel(CHAT, CARLA)
+    await sessions.lobby.cancel(CHAT, CARLA)
     await sessions.tournaments.resume()
     view = await sessions.tournaments.current(CHAT)
     assert view is not None and view.played[0].pairings[0].match is not None
@@ -286,18 +286,18 @@ async def test_between_two_matches_nobody_opens_a_game_of_their_own_where_the_to
     sessions.tournaments.pause = 3600.0
     first = int(view.played[0].pairings[0].match or 0)
     await play_to_end(sessions, first, users)
-    assert await sessions.open_game_id(topic) is None, "the gap before the next match"
+    assert await sessions.queries.open_game_id(topic) is None, "the gap before the next match"
     front = Front()
     asked = await sessions.handle(dataclasses.replace(front.asker(CARLA), chat=topic), NewGame())
     assert isinstance(asked, Refusal) and asked.refused.reason is Reason.TOURNAMENT_PLAYING
     again = await sessions.handle(dataclasses.replace(front.asker(ALICE), chat=topic),
                                   Tap(Action.REMATCH, first))
     assert isinstance(again, Refusal) and again.refused.reason is Reason.TOURNAMENT_PLAYING
-    assert await sessions.open_game_id(topic) is None, "nothing opened"
+    assert await sessions.queries.open_game_id(topic) is None, "nothing opened"
     elsewhere = await sessions.handle(front.asker(CARLA), NewGame())
     assert isinstance(elsewhere, Done), "another topic of the chat plays as it likes"
     await sessions.tournaments.stop()
     current = await sessions.tournaments.current(topic)
     assert current is not None
     await sessions.tournaments.advance(int(current.id))
-    assert await sessions.open_game_id(topic) is not None, "the tournament's next match starts"
+    assert await sessions.queries.open_game_id(topic) is not None, "the tournament's next match starts"

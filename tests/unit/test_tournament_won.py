@@ -55,7 +55,7 @@ async def test_the_champion_alone_earns_it_told_with_the_champions_news() -> Non
     assert all(n.earned == () for n in news[:-1]), "a round complete earns nothing"
     assert news_head(news[-1], "en").endswith(f"🏅 {name}: 🏆 Tournament won")
     for user in users:
-        assert _won(await sessions.stats(user)) == (user.key == champion)
+        assert _won(await sessions.queries.stats(user)) == (user.key == champion)
 
 
 async def test_each_tournament_won_counts_once_in_stats() -> None:
@@ -65,8 +65,8 @@ async def test_each_tournament_won_counts_once_in_stats() -> None:
         news = await _tournament(sessions, [ALICE, BOB])
         champions.append(news[-1].champion)
     for user in (ALICE, BOB):
-        assert _won(await sessions.stats(user)) == champions.count(user.key)
-    codes = [row.code for row in await sessions._store.achievements([1, 2, 3, 4])
+        assert _won(await sessions.queries.stats(user)) == champions.count(user.key)
+    codes = [row.code for row in await sessions.store.achievements([1, 2, 3, 4])
              if row.code.startswith("tournament_won")]
     assert len(codes) == len(set(codes)) == 3
 

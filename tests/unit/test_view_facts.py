@@ -18,9 +18,9 @@ def private(user: UserRef) -> ChatRef:
 
 async def facts(sessions: Sessions, game_id: int, user: UserRef) -> set[tuple[bool, str | None]]:
     """(practice, daily) as the table, the hand and the summary each tell them."""
-    table = await sessions.table(game_id)
-    hand = await sessions.hand(game_id, user)
-    summary = await sessions.game_row(game_id)
+    table = await sessions.queries.table(game_id)
+    hand = await sessions.queries.hand(game_id, user)
+    summary = await sessions.queries.game(game_id)
     return {(table.practice, table.daily), (hand.practice, hand.daily), (summary.practice, summary.daily)}
 
 
@@ -42,10 +42,10 @@ async def test_a_match_that_counts_is_neither_practice_nor_a_deal_of_the_day(
 
 async def test_a_deal_of_the_day_names_its_day_in_every_view_from_the_start() -> None:
     sessions = await open_memory_sessions(FakeClock(NOON))
-    start = await sessions.daily(CHAT, private(ALICE), ALICE)
+    start = await sessions.daily.start(CHAT, private(ALICE), ALICE)
     assert (start.table.practice, start.table.daily) == (False, "2026-11-25")
     assert await facts(sessions, start.table.game_id, ALICE) == {(False, "2026-11-25")}
-    again = await sessions.daily(CHAT, private(ALICE), ALICE)
+    again = await sessions.daily.start(CHAT, private(ALICE), ALICE)
     assert again.resumed and again.table.daily == "2026-11-25"
 
 
@@ -53,7 +53,7 @@ async def test_after_a_restart_the_deal_of_the_day_still_names_its_day_and_a_pra
         tmp_path: Path) -> None:
     clock = FakeClock(NOON)
     sessions = await open_sessions(tmp_path / "facts.db", clock)
-    daily = (await sessions.daily(CHAT, private(ALICE), ALICE)).table.game_id
+    daily = (await sessions.daily.start(CHAT, private(ALICE), ALICE)).table.game_id
     practice = await start_duel(sessions, options={"practice": "on"})
     await sessions.close()
     again = await open_sessions(tmp_path / "facts.db", clock)

@@ -41,6 +41,7 @@ from ...sessions.replies import (
 from ...sessions.reviews import ReviewAsked
 from ...sessions.tap import Action, Asker, Reply, Tap
 from ...sessions.taps import HAND_ACTIONS
+from ...sessions.views import player_language
 from .components import confirm_cancel
 from .daily import offer_reply
 from .embeds import text_embed
@@ -119,7 +120,7 @@ class ReplyDrawer:
                 return answer_reply(reply, lang)
             case Puzzle():
                 channel = at.asker.chat
-                shown = (await self.sessions.chat(channel)).language if channel is not None else lang
+                shown = (await self.sessions.queries.chat(channel)).language if channel is not None else lang
                 return await puzzle_reply(self.presenter.painter, reply, shown,
                                           None if channel is None else channel.key)
             case DailyOffer():
@@ -128,7 +129,7 @@ class ReplyDrawer:
                 return Answer.update(content=t(lang, "daily.dropped"))
             case DailyStart():
                 if reply.resumed:
-                    row = await self.sessions.game_row(reply.table.game_id)
+                    row = await self.sessions.queries.game(reply.table.game_id)
                     self.presenter.redraw(row.id, row.chat.key)
                 text = daily_started_text(reply, lang)
                 return Answer.note(text) if at.press is None else Answer.update(content=text)
@@ -169,17 +170,17 @@ class ReplyDrawer:
         """The settings as the sessions now keep them; the channel's copies of its language and
         pictures read again there, and its game drawn again when they changed."""
         sessions, user, chat = self.sessions, at.asker.user, at.asker.chat
-        lang = sessions.player_language(await sessions.player(user))
+        lang = player_language(await sessions.queries.player(user))
         lines = [t(lang, "settings.title")]
         if chat is not None:
-            row = await sessions.chat(chat)
+            row = await sessions.queries.chat(chat)
             await self._keep(chat, shown.redraw, row.language, row.pictures)
             variant = str(row.defaults.get("variant", "scopa"))
             lines += [t(lang, "settings.language", language=t(lang, f"discord.language.{row.language}")),
                       turn_limit_text("settings", row.turn_limit, lang),
                       t(lang, "discord.settings.variant", variant=t(lang, f"variant.{variant}")),
                       t(lang, f"discord.settings.pictures_{'on' if row.pictures else 'off'}")]
-        player = await sessions.player(user)
+        player = await sessions.queries.player(user)
         lines.append(t(lang, "discord.settings.my_language", language=t(lang, f"discord.language.{lang}")))
         lines.append(t(lang, "settings.pings_on" if player.dm_pings else "settings.pings_off"))
         if chat is not None and not is_admin(at.interaction):
@@ -193,6 +194,6 @@ class ReplyDrawer:
             return
         self.presenter.set_chat_language(chat.key, language)
         self.presenter.painter.set_wanted(chat.key, pictures)
-        game_id = await self.sessions.open_game_id(chat)
+        game_id = await self.sessions.queries.open_game_id(chat)
         if game_id is not None:
             self.presenter.redraw(game_id, chat.key)

@@ -85,7 +85,7 @@ class DiscordFrontEnd:
         self.seasons = SeasonAnnouncer(sessions, self.presenter, self.painter, self.client)
         self._connection: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
-        sessions.subscribe(self._on_event)
+        sessions.bus.subscribe(self._on_event)
 
     def __repr__(self) -> str:
         return f"DiscordFrontEnd(running={self.running}, shards={self.client.shard_count})"
@@ -130,7 +130,7 @@ class DiscordFrontEnd:
         self.painter.warm(Style.NAPOLETANE)
         self.presenter.running = True
         await self.presenter.redraw_running()
-        self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
+        self._sweeping = asyncio.create_task(self.sessions.delivery.keep_announcing(PLATFORM, self._on_event),
                                              name="discord-owed")
         self.owner_messages.start()
         self.seasons.start()

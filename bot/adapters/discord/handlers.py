@@ -32,6 +32,7 @@ from ...sessions.commands import AskDaily, ChangeSettings, NewGame, ShowPuzzle
 from ...sessions.interaction import deck_to_show, rules_to_show, variant_to_show
 from ...sessions.replies import Refusal
 from ...sessions.tap import Asker, Setting
+from ...sessions.views import player_language
 from ..common.failures import log_failure
 from .components import link
 from .drawing import Asked, ReplyDrawer
@@ -63,7 +64,7 @@ class CommandHandlers:
     async def _guard(self, interaction: discord.Interaction, work: Awaitable[Reply]) -> Reply:
         lang = language_of(interaction.locale.value)
         try:
-            await self.sessions.admit(user_ref(interaction))
+            await self.sessions.owners.admit(user_ref(interaction))
         except Refused as refused:
             if inspect.iscoroutine(work):
                 work.close()
@@ -78,11 +79,11 @@ class CommandHandlers:
             return Reply.note(failure_text(exc, lang))
 
     async def _language(self, user: UserRef) -> str:
-        return self.sessions.player_language(await self.sessions.player(user))
+        return player_language(await self.sessions.queries.player(user))
 
     async def _chat(self, interaction: discord.Interaction, chat: ChatRef) -> ChatSettings:
         """The channel's settings; a channel seen for the first time takes the server's language."""
-        return await self.sessions.chat(chat, language_hint(interaction))
+        return await self.sessions.queries.chat(chat, language_hint(interaction))
 
     # ---- /newgame -------------------------------------------------------------------
 
@@ -150,10 +151,10 @@ class CommandHandlers:
     async def _leaderboard(self, interaction: discord.Interaction, everyone: bool) -> Reply:
         chat = chat_ref(interaction)
         everyone = everyone or chat is None
-        rows = await self.sessions.leaderboard(None if everyone else chat)
+        rows = await self.sessions.queries.leaderboard(None if everyone else chat)
         lang = (await self._chat(interaction, chat)).language if chat is not None else \
             await self._language(user_ref(interaction))
-        game = await self.sessions.chat_game(chat)
+        game = await self.sessions.queries.chat_game(chat)
         return Reply.message(embed=text_embed(leaderboard_text(rows, lang, everyone, game)), ephemeral=False)
 
     async def stats(self, interaction: discord.Interaction) -> None:
@@ -161,10 +162,10 @@ class CommandHandlers:
 
     async def _stats(self, interaction: discord.Interaction) -> Reply:
         user = user_ref(interaction)
-        player = await self.sessions.player(user)
-        stats = await self.sessions.stats(user)
-        lang = self.sessions.player_language(player)
-        game = await self.sessions.chat_game(chat_ref(interaction))
+        player = await self.sessions.queries.player(user)
+        stats = await self.sessions.queries.stats(user)
+        lang = player_language(player)
+        game = await self.sessions.queries.chat_game(chat_ref(interaction))
         return Reply.message(embed=text_embed(stats_text(player.display_name, stats, lang, game)))
 
     async def review(self, interaction: discord.Interaction) -> None:
@@ -175,9 +176,9 @@ class CommandHandlers:
         their own last finished match, wherever it was played."""
         user, chat = user_ref(interaction), chat_ref(interaction)
         lang = await self._language(user)
-        game_id = await (self.sessions.last_played(user) if chat is None
-                         else self.sessions.last_finished(chat))
-        return await review_reply(self.presenter, await self.sessions.review(game_id, user), lang)
+        game_id = await (self.sessions.queries.last_played(user) if chat is None
+                         else self.sessions.queries.last_finished(chat))
+        return await review_reply(self.presenter, await self.sessions.reviews.review(game_id, user), lang)
 
     async def puzzle(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self._puzzle(interaction), ephemeral=False)
@@ -241,7 +242,7 @@ class CommandHandlers:
         if board:
             if chat is not None:
                 lang = (await self._chat(interaction, chat)).language
-            shown = await self.sessions.daily_board(None if everyone else chat)
+            shown = await self.sessions.queries.daily_board(None if everyone else chat)
             return Reply.message(embed=text_embed(daily_board_text(shown, lang)), ephemeral=False)
         stopped = await self._opens_here(interaction, chat, lang)
         if stopped is not None:

@@ -50,8 +50,8 @@ async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
     """The player's hand in game `game_id`, showing `prompt` (with its picture if the game's
     channel wants pictures and a `painter` is given); Refused if they have none there. Until
     their first play of the match it explains the card labels (`HandView.shows_legend`)."""
-    view = await sessions.hand(game_id, user)
-    row = await sessions.game_row(game_id)
+    view = await sessions.queries.hand(game_id, user)
+    row = await sessions.queries.game(game_id)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
     try:
         fuori = await fuori_preview(sessions, view, user, prompt, autoplay)

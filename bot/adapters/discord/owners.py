@@ -12,6 +12,7 @@ import discord
 from ...render.owners import notice_text, owner_text
 from ...sessions import Sessions, UserRef
 from ...sessions.ports import NoticeDelivery
+from ...sessions.views import player_language
 from .identity import PLATFORM
 from .presenter import Presenter
 
@@ -35,7 +36,7 @@ class OwnerMessages:
         answer = await self.sessions.owners.command(user, True, head[1:].lower(), words)
         if answer is None:
             return
-        lang = self.sessions.player_language(await self.sessions.player(user))
+        lang = player_language(await self.sessions.queries.player(user))
         await message.channel.send(owner_text(answer, lang)[:2000])
 
     async def post_notice(self, owed: NoticeDelivery) -> bool | None:

@@ -95,7 +95,7 @@ class Painter:
         """Whether the channel chose pictures (its settings)."""
         on = self._wanted.get(channel_key)
         if on is None:
-            settings = await self.sessions.chat(ChatRef(PLATFORM, channel_key))
+            settings = await self.sessions.queries.chat(ChatRef(PLATFORM, channel_key))
             on = self._wanted[channel_key] = settings.pictures
         return on
 

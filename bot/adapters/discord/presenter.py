@@ -1,7 +1,7 @@
 """From sessions events to a channel's messages.
 
 Each game has one channel message, the lobby and then the table, edited in
-place from the latest state; its id is kept with the game (`sessions.message_refs`),
+place from the latest state; its id is kept with the game (`sessions.delivery.refs`),
 so a restarted bot edits the same message. With a store other bot processes share,
 the message is drawn through the sessions' hold on it (one process at a time draws
 it) and the game's refs keep a fingerprint of what it shows, so that what this
@@ -48,6 +48,7 @@ from ...sessions import (
     TurnStarted,
     TurnWarning,
 )
+from ...sessions.views import player_language
 from ..common.digest import digest
 from .components import hand_button, hand_over_button, lobby_components, match_components, table_components
 from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, round_embed, table_embed
@@ -96,7 +97,7 @@ class Presenter:
     async def chat_language(self, channel_key: str) -> str:
         lang = self._languages.get(channel_key)
         if lang is None:
-            row = await self.sessions.chat(ChatRef(PLATFORM, channel_key))
+            row = await self.sessions.queries.chat(ChatRef(PLATFORM, channel_key))
             lang = self._languages[channel_key] = row.language
         return lang
 
@@ -104,7 +105,7 @@ class Presenter:
         self._languages[channel_key] = lang
 
     def player_language(self, player: PlayerProfile | None) -> str:
-        return self.sessions.player_language(player)
+        return player_language(player)
 
     def _channel(self, channel: str) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(int(channel))
@@ -149,7 +150,7 @@ class Presenter:
     async def redraw_running(self) -> int:
         """Redraw the Discord games in play on this process's shards: the last move before a
         restart may not be shown yet."""
-        games = [g for g in await self.sessions.running_games() if g.chat.platform == PLATFORM]
+        games = [g for g in await self.sessions.queries.running_games() if g.chat.platform == PLATFORM]
         unplaced = {g.chat.key: g.chat for g in games if g.chat.home is None}
         asking = asyncio.Semaphore(PLACING_AT_ONCE)
 
@@ -162,10 +163,10 @@ class Presenter:
         count = 0
         for game in games:
             chat = chats.get(game.chat.key, game.chat)
-            if self.sessions.serves(chat):
+            if self.sessions.delivery.serves(chat):
                 self.redraw(game.id, chat.key)
                 count += 1
-        for event in await self.sessions.owed_notices(PLATFORM):
+        for event in await self.sessions.delivery.owed_notices(PLATFORM):
             await self.on_event(event)
         return count
 
@@ -181,7 +182,7 @@ class Presenter:
         if guild is None:
             return chat
         placed = ChatRef(chat.platform, chat.key, chat.title, str(guild.id))
-        await self.sessions.place_chat(placed)
+        await self.sessions.delivery.place_chat(placed)
         return placed
 
     # ---- the lobby and the table ----------------------------------------------------
@@ -189,13 +190,13 @@ class Presenter:
     async def _draw_table(self, game_id: int, channel: str) -> None:
         """Draw the game's message, one process at a time; if another is drawing it, that one
         draws it again, and this one looks again once its hold would run out."""
-        outcome = await self.sessions.draw_message(game_id, TABLE_REF,
+        outcome = await self.sessions.delivery.draw_message(game_id, TABLE_REF,
                                                    lambda first: self._draw_held(game_id, channel))
         if isinstance(outcome, HandedOver):
             asyncio.get_running_loop().call_later(outcome.after + 0.5, self.redraw, game_id, channel)
 
     async def _draw_held(self, game_id: int, channel: str) -> None:
-        refs = self.sessions.message_refs
+        refs = self.sessions.delivery.refs
         if refs.shared and (await refs.get_refs(game_id)).get(SHOWS_REF) != self._shows(game_id):
             self._drawn.pop(game_id, None)
             self._pictured.pop(game_id, None)
@@ -231,13 +232,13 @@ class Presenter:
     async def _drawing(self, game_id: int, lang: str) -> tuple[Drawing, bool, TableView | str | None]:
         """The message's embed and buttons, whether the game is closed, and what its picture
         shows: the table, the lobby's deck style, or nothing."""
-        row = await self.sessions.game_row(game_id)
+        row = await self.sessions.queries.game(game_id)
         if row.status is GameStatus.LOBBY:
-            lobby = await self.sessions.lobby_of(game_id)
+            lobby = await self.sessions.queries.lobby_of(game_id)
             return (lobby_embed(lobby, lang), lobby_components(lobby, lang)), False, lobby.deck_style
         if row.status is GameStatus.CANCELLED:
             return (closed_embed(lang, row.cancelled_by, row.started), None), True, None
-        table = await self.sessions.table(game_id)
+        table = await self.sessions.queries.table(game_id)
         now = self.sessions.clock()
         if table.finished:
             return (table_embed(table, lang, now), None), True, table
@@ -271,7 +272,7 @@ class Presenter:
     async def _put_once(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None,
                         picture: Picture | None, kept: bool) -> bool:
         target = self._channel(channel)
-        known = (await self.sessions.message_refs.get_refs(game_id)).get(TABLE_REF)
+        known = (await self.sessions.delivery.refs.get_refs(game_id)).get(TABLE_REF)
         if known is not None:
             message = target.get_partial_message(int(known))
             try:
@@ -291,11 +292,11 @@ class Presenter:
         if shown["attachments"]:
             extra["files"] = shown["attachments"]
         message = await target.send(embed=shown["embed"], **extra)
-        await self.sessions.message_refs.set_ref(game_id, TABLE_REF, str(message.id))
+        await self.sessions.delivery.refs.set_ref(game_id, TABLE_REF, str(message.id))
         return picture is not None
 
     async def table_message(self, game_id: int) -> int | None:
-        known = (await self.sessions.message_refs.get_refs(game_id)).get(TABLE_REF)
+        known = (await self.sessions.delivery.refs.get_refs(game_id)).get(TABLE_REF)
         return int(known) if known is not None else None
 
     # ---- new messages ----------------------------------------------------------------
@@ -308,7 +309,7 @@ class Presenter:
         channel = event.chat_key
         picture = None
         if await self.painter.wanted(channel) and not self.painter.refusing(channel):
-            row = await self.sessions.game_row(event.game_id)
+            row = await self.sessions.queries.game(event.game_id)
             rules = Rules.from_options(row.variant, row.options)
             picture = await self.painter.round_end(round_scene_of(event, row.deck_style, rules), lang)
             embed = round_embed(event, lang, rules.target)
@@ -320,7 +321,7 @@ class Presenter:
     async def _post_review_line(self, event: ReviewOwed) -> None:
         """Each seat's accuracy in a match's review, once of all processes, in the match's
         channel (owed from when the review was first asked for until it is posted)."""
-        found = await self.sessions.stored_review(event.game_id, 0)
+        found = await self.sessions.queries.stored_review(event.game_id, 0)
         if found is None:
             return
         lang = await self.chat_language(event.chat_key)
@@ -365,12 +366,12 @@ class Presenter:
                          event.chat_key, exc.status, type(event).__name__, event.game_id)
             return True
 
-        await self.sessions.announce(event, post)
+        await self.sessions.delivery.announce(event, post)
 
     async def _ping(self, game_id: int, channel: str) -> None:
         """Tell the player whose turn it is, unless their hand is open and current already."""
         try:
-            table = await self.sessions.table(game_id)
+            table = await self.sessions.queries.table(game_id)
         except Refused:
             return
         seat = table.seats[table.to_play]
@@ -393,7 +394,7 @@ class Presenter:
         the channel gets a button for the game's creator or an admin to let the computer play it."""
         hours = max(1, round(event.waited / 3600))
         player = await self._player(event.game_id, event.seat)
-        row = await self.sessions.game_row(event.game_id)
+        row = await self.sessions.queries.game(event.game_id)
         if player is not None:
             await self._notify(event.game_id, event.chat_key, player, "clock.reminder", count=hours,
                                chat=row.chat.title or "—")
@@ -413,7 +414,7 @@ class Presenter:
             allowed_mentions=discord.AllowedMentions.none())
 
     async def _player(self, game_id: int, seat: int) -> PlayerProfile | None:
-        row = await self.sessions.game_row(game_id)
+        row = await self.sessions.queries.game(game_id)
         found = next((s for s in row.seats if s.seat == seat), None)
         if found is None or found.is_computer:
             return None
@@ -429,15 +430,15 @@ class Presenter:
         message = await self._channel(channel).send(
             text, view=hand_button(game_id, lang),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(player.user_key))]))
-        previous = (await self.sessions.message_refs.get_refs(game_id)).get(PING_REF)
-        await self.sessions.message_refs.set_ref(game_id, PING_REF, str(message.id))
+        previous = (await self.sessions.delivery.refs.get_refs(game_id)).get(PING_REF)
+        await self.sessions.delivery.refs.set_ref(game_id, PING_REF, str(message.id))
         if previous is not None:
             await self._delete(channel, previous)
 
     async def _direct(self, game_id: int, channel: str, player: PlayerProfile, key: str,
                       **params: Any) -> bool:
         lang = self.player_language(player)
-        chat = await self.sessions.chat(ChatRef(PLATFORM, channel))
+        chat = await self.sessions.queries.chat(ChatRef(PLATFORM, channel))
         text = t(lang, key, name=player.display_name, **params) + "\n" + t(
             lang, "discord.ping.where", channel=chat.title or channel)
         try:
@@ -449,9 +450,9 @@ class Presenter:
         return True
 
     async def _clear_ping(self, game_id: int, channel: str) -> None:
-        previous = (await self.sessions.message_refs.get_refs(game_id)).get(PING_REF)
+        previous = (await self.sessions.delivery.refs.get_refs(game_id)).get(PING_REF)
         if previous is not None:
-            await self.sessions.message_refs.set_ref(game_id, PING_REF, None)
+            await self.sessions.delivery.refs.set_ref(game_id, PING_REF, None)
             await self._delete(channel, previous)
 
     async def _delete(self, channel: str, message_id: str) -> None:

@@ -20,6 +20,7 @@ from ...sessions import Reason, Refused, Sessions, language_of
 from ...sessions.commands import AnswerDaily
 from ...sessions.replies import Refusal
 from ...sessions.tap import Asker, Tap
+from ...sessions.views import player_language
 from ..common.failures import log_failure
 from .custom_ids import Action, Menu, drawn_before, option_choice
 from .daily import DAILY_ACTIONS, daily_place
@@ -48,7 +49,7 @@ class PressHandlers:
         user = user_ref(interaction)
         lang = language_of(user.language)
         try:
-            lang = self.sessions.player_language(await self.sessions.player(user))
+            lang = player_language(await self.sessions.queries.player(user))
             if press is None:
                 metrics.refused()
                 return Reply.note(refusal_text(Refused(Reason.STALE), lang) if drawn_before(custom_id)

@@ -55,7 +55,7 @@ class PrivacyCommands:
         return [privacy, mydata, forgetme]
 
     async def _language(self, interaction: discord.Interaction) -> str:
-        player = await self.sessions.find_player(PLATFORM, str(interaction.user.id))
+        player = await self.sessions.queries.find_player(PLATFORM, str(interaction.user.id))
         return (player.language if player and player.language else None) or language_of(
             interaction.locale.value)
 
@@ -88,7 +88,7 @@ class PrivacyCommands:
         if lang is None:
             return
         key = str(interaction.user.id)
-        if await self.sessions.find_player(PLATFORM, key) is None:
+        if await self.sessions.queries.find_player(PLATFORM, key) is None:
             await interaction.response.send_message(t(lang, "privacy.nothing_kept"))
             return
         view = ui.View(timeout=None)
@@ -123,7 +123,7 @@ class PrivacyCommands:
     async def _post(self, told: Told) -> bool:
         """The line, with the player's name where this process still knows it; True once the
         channel has it (or refuses the bot for good)."""
-        lang = (await self.sessions.chat(told.chat)).language
+        lang = (await self.sessions.queries.chat(told.chat)).language
         kind = "told" if told.name else "told_anon"
         line = t(lang, f"privacy.{kind}.{told.outcome.value}", name=told.name, computer=told.computer)
         try:

@@ -79,7 +79,7 @@ class SeasonAnnouncer:
 
     def start(self) -> None:
         closing = self.sessions.seasons.keep_closing(
-            PLATFORM, lambda: self.sessions.parts.scheduler.served, self.post)
+            PLATFORM, lambda: self.sessions.scheduler.served, self.post)
         self._closing = asyncio.create_task(closing, name="discord-seasons")
 
     async def stop(self) -> None:

@@ -24,6 +24,7 @@ from ...sessions.options import VARIANTS
 from ...sessions.tap import Tap
 from ...sessions.tournament_play import TournamentNews, TournamentRefused, TournamentUntold
 from ...sessions.tournaments import Status, TournamentView, asks_cancel
+from ...sessions.views import player_language
 from ..common.failures import log_failure
 from .client import PressHandler, shows
 from .components import LABEL_MAX, layout
@@ -74,7 +75,7 @@ class TournamentFront:
         """/tournament in `chat` with `words` (a variant, knockout, swiss=N, target=N, duplicate;
         `cancel` stops it), or /duplicate for a duplicate `event`: the sign-up opened, or the
         channel's tournament shown as it is; a refusal for the asker alone, in their `lang`."""
-        shown = (await self.sessions.chat(chat)).language
+        shown = (await self.sessions.queries.chat(chat)).language
         tournaments = self.sessions.tournaments
         try:
             if asks_cancel(words):
@@ -114,8 +115,8 @@ class TournamentFront:
         user = user_ref(interaction)
         lang = language_of(user.language)
         try:
-            lang = self.sessions.player_language(await self.sessions.player(user))
-            await self.sessions.admit(user)
+            lang = player_language(await self.sessions.queries.player(user))
+            await self.sessions.owners.admit(user)
             return await self._signup_press(interaction, user, custom_id, lang)
         except Refused as refused:
             return Reply.note(refusal_text(refused, lang))

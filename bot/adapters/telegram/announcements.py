@@ -56,7 +56,7 @@ class Announcements:
             if earlier is not None:
                 await asyncio.gather(earlier, return_exceptions=True)
             try:
-                return await self.sessions.announce(event, post)
+                return await self.sessions.delivery.announce(event, post)
             except Exception:
                 log.warning("could not post %s of game %d", type(event).__name__, event.game_id,
                             exc_info=True)

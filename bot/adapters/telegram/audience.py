@@ -9,6 +9,7 @@ read, and what it set replaces it (nothing else writes there).
 from __future__ import annotations
 
 from ...sessions import ChatRef, ChatSettings, PlayerProfile, Sessions, UserRef
+from ...sessions.views import player_language
 from .identity import PLATFORM
 from .outbox import Outbox
 
@@ -30,12 +31,12 @@ class Audience:
             if self._dm.get(user.key) == on:
                 return
             self._dm[user.key] = on
-        await self.sessions.set_can_dm(user, on)
+        await self.sessions.settings.set_can_dm(user, on)
 
     def language(self, player: PlayerProfile | None, fallback: str = "it") -> str:
         if not self.shared and player is not None and player.user_key in self._languages:
             return self._languages[player.user_key]
-        return self.sessions.player_language(player, fallback)
+        return player_language(player, fallback)
 
     def set_language(self, user_key: str, lang: str) -> None:
         """The player chose `lang` (already stored)."""
@@ -46,7 +47,7 @@ class Audience:
         chat_id = self.outbox.moved.get(chat_id, chat_id)
         settings = None if self.shared else self._chats.get(chat_id)
         if settings is None:
-            settings = await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)))
+            settings = await self.sessions.queries.chat(ChatRef(PLATFORM, str(chat_id)))
             if not self.shared:
                 self._chats[chat_id] = settings
         return settings

@@ -203,13 +203,13 @@ class ReplyDrawer:
             await redraw_game_of(sessions, presenter, chat)
         if shown.redraw & Redraw.MY_HANDS:
             presenter.set_language(uref.key, shown.language)
-            for row in await sessions.games_of(uref):
+            for row in await sessions.queries.games_of(uref):
                 presenter.refresh_hand(row.id, uref.key)
         pressed = at.pressed
         if pressed is None:
             return
-        settings = await sessions.chat(chat) if chat is not None else None
-        rings = chat is not None or not (await sessions.player(uref)).quiet_turns
+        settings = await sessions.queries.chat(chat) if chat is not None else None
+        rings = chat is not None or not (await sessions.queries.player(uref)).quiet_turns
         html, keyboard = settings_answer(settings, shown.language, rings)
         content = Content(html, keyboard)
 
@@ -224,12 +224,12 @@ class ReplyDrawer:
         the answer says so. The start goes to the asker's private chat, where it is played."""
         uref, chat, lang = at.asker.user, at.asker.chat, at.lang
         game_id = start.table.game_id
-        name = (await self.sessions.player(uref)).display_name
+        name = (await self.sessions.queries.player(uref)).display_name
         pressed = at.pressed
         if at.query is None or pressed is None:
             async def then() -> None:
                 if chat is not None:
-                    own = self.presenter.language(await self.sessions.player(uref))
+                    own = self.presenter.language(await self.sessions.queries.player(uref))
                     self.outbox.post(int(uref.key), Content(escape(daily_started_text(start, own))))
                 self.presenter.refresh_table(game_id, int(uref.key))
                 self.presenter.repost_hand(game_id, uref.key)
@@ -255,7 +255,7 @@ class ReplyDrawer:
 async def redraw_game_of(sessions: Sessions, presenter: Presenter, chat: ChatRef) -> None:
     """The chat's open game (of the topic asked in) drawn again, its table and its players'
     hands, after a setting changed."""
-    open_game = await sessions.open_game_id(chat)
+    open_game = await sessions.queries.open_game_id(chat)
     if open_game is not None:
         presenter.refresh_table(open_game, int(chat.key), thread=topic_id(chat.thread))
         await presenter.refresh_hands(open_game)

@@ -133,9 +133,9 @@ class TelegramFrontEnd:
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         bot = self.application.bot
         self.painter = Painter() if pictures else None
-        self.outbox = Outbox(bot, RefBook(sessions.message_refs), job_queue=self.application.job_queue,
+        self.outbox = Outbox(bot, RefBook(sessions.delivery.refs), job_queue=self.application.job_queue,
                              max_attempts=max_send_attempts, group_rate=group_rate, painter=self.painter,
-                             hold=sessions.draw_message, ring_rate=ring_rate)
+                             hold=sessions.delivery.draw_message, ring_rate=ring_rate)
         self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
                                    table_delay=table_delay)
         self.outbox.on_forbidden = self.presenter.user_forbidden
@@ -152,7 +152,7 @@ class TelegramFrontEnd:
         self._events: asyncio.Queue[Event] = asyncio.Queue()
         self._presenting: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
-        sessions.subscribe(self._on_event)
+        sessions.bus.subscribe(self._on_event)
 
     def __repr__(self) -> str:
         return f"TelegramFrontEnd(api_base={self.api_base!r}, webhook={bool(self.webhook_url)})"
@@ -202,7 +202,7 @@ class TelegramFrontEnd:
         self._running = True
         self._presenting = asyncio.create_task(self._present(), name="telegram-events")
         await self.presenter.redraw_running()
-        self._sweeping = asyncio.create_task(self.sessions.keep_announcing(PLATFORM, self._on_event),
+        self._sweeping = asyncio.create_task(self.sessions.delivery.keep_announcing(PLATFORM, self._on_event),
                                              name="telegram-owed")
         self.owner_commands.start()
         self.seasons.start()

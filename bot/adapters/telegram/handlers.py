@@ -39,6 +39,7 @@ from ...sessions import (
     UserRef,
     interaction,
 )
+from ...sessions.boards import asks_for_everyone
 from ...sessions.commands import (
     AskDaily,
     CancelGame,
@@ -50,7 +51,6 @@ from ...sessions.commands import (
     ShowPuzzle,
 )
 from ...sessions.daily import daily_request
-from ...sessions.queries import asks_for_everyone
 from ...sessions.replies import Refusal
 from ...sessions.seasons import season_request
 from ...sessions.tap import Asker, Reply
@@ -146,7 +146,7 @@ class Handlers:
             if where is CommandReply.NOT_AGAIN:
                 return
             if where is CommandReply.PRIVATELY:
-                player = await self.sessions.player(user_ref(sender))
+                player = await self.sessions.queries.player(user_ref(sender))
                 acts_on_group = any(button.data for row in keyboard for button in row)
                 if self.presenter.reachable(player) and not acts_on_group:
                     own = self.presenter.language(player)
@@ -195,7 +195,7 @@ class Handlers:
         if message is None or not is_group(message.chat):
             return
         cref = chat_ref(message.chat, topic_of(message))
-        await self.sessions.chat(cref, user.language_code if user is not None else None)
+        await self.sessions.queries.chat(cref, user.language_code if user is not None else None)
         await self.presenter.saw_message(cref, message.message_id)
 
     async def _refuse(self, message: Message, lang: str, refused: Refused) -> None:
@@ -208,14 +208,14 @@ class Handlers:
             return None
         uref = user_ref(user)
         try:
-            await self.sessions.admit(uref)
+            await self.sessions.owners.admit(uref)
         except Refused as refused:
             await self._refuse(message, language_of(user.language_code), refused)
             return None
-        player = await self.sessions.player(uref)
+        player = await self.sessions.queries.player(uref)
         cref = chat_ref(chat, topic_of(message))
         if is_group(chat):
-            row = await self.sessions.chat(cref, uref.language)
+            row = await self.sessions.queries.chat(cref, uref.language)
             self._noting(self.presenter.saw_message(cref, message.message_id))
             self.presenter.set_chat_language(chat.id, row.language)
             lang = row.language
@@ -260,7 +260,7 @@ class Handlers:
             await self._daily(message, found[0], uref, found[2], lang)
             return
         await self._reply(message, lang, lambda lang: escape(t(lang, "dm.welcome")))
-        for row in await self.sessions.games_of(uref):
+        for row in await self.sessions.queries.games_of(uref):
             self.presenter.repost_hand(row.id, uref.key)
 
     async def _deep_join(self, message: Message, uref: UserRef, player: PlayerProfile, lang: str,
@@ -362,8 +362,8 @@ class Handlers:
             return
         cref, _, _, lang = found
         everyone = not is_group(message.chat) or asks_for_everyone(context.args or ())
-        rows = await self.sessions.leaderboard(None if everyone else cref)
-        game = await self.sessions.chat_game(cref if is_group(message.chat) else None)
+        rows = await self.sessions.queries.leaderboard(None if everyone else cref)
+        game = await self.sessions.queries.chat_game(cref if is_group(message.chat) else None)
         title = chat_ref(message.chat).title if is_group(message.chat) else None
         await self._reply(message, lang, lambda lang: escape(leaderboard_text(rows, lang, everyone, game,
                                                                               title)))
@@ -399,8 +399,8 @@ class Handlers:
         if found is None or message is None:
             return
         cref, uref, player, lang = found
-        stats = await self.sessions.stats(uref)
-        game = await self.sessions.chat_game(cref if is_group(message.chat) else None)
+        stats = await self.sessions.queries.stats(uref)
+        game = await self.sessions.queries.chat_game(cref if is_group(message.chat) else None)
         name = player.display_name
         await self._reply(message, lang, lambda lang: escape(stats_text(name, stats, lang, game)))
 
@@ -413,9 +413,9 @@ class Handlers:
             return
         cref, uref, player, lang = found
         try:
-            game_id = await (self.sessions.last_finished(cref) if is_group(message.chat)
-                             else self.sessions.last_played(uref))
-            asked = await self.sessions.ask_review(game_id, uref, self.presenter.reachable(player))
+            game_id = await (self.sessions.queries.last_finished(cref) if is_group(message.chat)
+                             else self.sessions.queries.last_played(uref))
+            asked = await self.sessions.reviews.ask(game_id, uref, self.presenter.reachable(player))
         except Refused as refused:
             await self._refuse(message, lang, refused)
             return
@@ -447,7 +447,7 @@ class Handlers:
         group = cref if is_group(message.chat) else None
         who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
         if board:
-            shown = await self.sessions.daily_board(None if everyone else who.chat)
+            shown = await self.sessions.queries.daily_board(None if everyone else who.chat)
             await self._reply(message, lang, lambda lang: escape(daily_board_text(shown, lang)))
             return
         reply = await self.sessions.handle(who, AskDaily())
@@ -488,7 +488,7 @@ class Handlers:
         if found is None or message is None:
             return
         cref, _, player, lang = found
-        chat = await self.sessions.chat(cref) if is_group(message.chat) else None
+        chat = await self.sessions.queries.chat(cref) if is_group(message.chat) else None
         await self._reply(message, lang, lambda lang: settings_answer(chat, lang, not player.quiet_turns))
 
     async def on_my_status(self, update: Update, context: Context) -> None:

@@ -40,7 +40,7 @@ class OwnerCommands:
         for platform, key in sorted(self.sessions.owners.owners):
             if platform != PLATFORM:
                 continue
-            lang = self.presenter.language(await self.sessions.find_player(PLATFORM, key), "en")
+            lang = self.presenter.language(await self.sessions.queries.find_player(PLATFORM, key), "en")
             commands = [BotCommand(name, t(lang, f"telegram.command.{name}")) for name in public]
             commands += [BotCommand(name, t(lang, f"owners.command.{name}")) for name in OWNER_COMMANDS]
             try:
@@ -61,14 +61,14 @@ class OwnerCommands:
         answer = await self.sessions.owners.command(uref, message.chat.type == Chat.PRIVATE, name, words)
         if answer is None:
             return
-        lang = self.presenter.language(await self.sessions.player(uref))
+        lang = self.presenter.language(await self.sessions.queries.player(uref))
         self.outbox.post(message.chat.id, Content(escape(owner_text(answer, lang))), message.message_id)
 
     async def post_notice(self, owed: NoticeDelivery) -> bool | None:
         """Post an owner's notice in a chat, within the chat's limits (the outbox); None when the
         chat refuses the bot for good."""
         chat_id = int(owed.chat_key)
-        lang = (await self.sessions.chat(ChatRef(PLATFORM, owed.chat_key))).language
+        lang = (await self.sessions.queries.chat(ChatRef(PLATFORM, owed.chat_key))).language
         content = Content(escape(notice_text(owed.text, lang)))
         if await self.outbox.post(chat_id, content, thread=topic_id(owed.thread)) is not None:
             return True

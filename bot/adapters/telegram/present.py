@@ -122,12 +122,12 @@ class Presenter(Audience):
         drawn there in a new message; the old group's message can no longer be edited, and its
         id means nothing in the new one. Said twice (both service messages, a refused send,
         another process), it is done once."""
-        moved = await self.sessions.move_chat(ChatRef(PLATFORM, str(old_id)), str(new_id))
+        moved = await self.sessions.settings.move_chat(ChatRef(PLATFORM, str(old_id)), str(new_id))
         for chat_id in (old_id, new_id):
             self.forget_chat(chat_id)
         if moved is None:
             return
-        game_id = await self.sessions.open_game_id(ChatRef(PLATFORM, str(new_id)))
+        game_id = await self.sessions.queries.open_game_id(ChatRef(PLATFORM, str(new_id)))
         if game_id is None:
             return
         for ref in (table_target(game_id, new_id).ref, SENT_REF):
@@ -140,25 +140,25 @@ class Presenter(Audience):
         if chat_id <= 0:
             return
         key = str(chat_id)
-        player = await self.sessions.find_player(PLATFORM, key)
+        player = await self.sessions.queries.find_player(PLATFORM, key)
         if player is None:
             return
         await self.set_reachable(UserRef(PLATFORM, key, player.display_name), False)
-        for row in await self.sessions.games_of(UserRef(PLATFORM, key, player.display_name)):
+        for row in await self.sessions.queries.games_of(UserRef(PLATFORM, key, player.display_name)):
             if row.status is GameStatus.RUNNING:
                 self.refresh_table(row.id, int(row.chat.key), thread=topic_id(row.chat.thread))
 
     async def redraw_running(self) -> int:
         """Redraw every Telegram game in play: after a restart, the last move may not be shown yet."""
         count = 0
-        for row in await self.sessions.running_games():
+        for row in await self.sessions.queries.running_games():
             if row.chat.platform != PLATFORM:
                 continue
             game_id = row.id
             self.refresh_table(game_id, int(row.chat.key), thread=topic_id(row.chat.thread))
             await self.refresh_hands(game_id, restarted=True)
             count += 1
-        for event in await self.sessions.owed_notices(PLATFORM):
+        for event in await self.sessions.delivery.owed_notices(PLATFORM):
             await self.on_event(event)
         return count
 
@@ -194,11 +194,11 @@ class Presenter(Audience):
         turn's hand and keeping its id left that message behind, live but no longer
         drawn: the player finds the hand the bot draws below it.
         """
-        row = await self.sessions.game_row(game_id)
+        row = await self.sessions.queries.game(game_id)
         turn = None
         if row.status is GameStatus.RUNNING:
             with contextlib.suppress(Refused):
-                table = await self.sessions.table(game_id)
+                table = await self.sessions.queries.table(game_id)
                 turn = None if table.finished else (table.to_play, table.version)
         for seat in sorted(row.seats, key=lambda s: s.seat == last):
             player = human(seat)
@@ -226,9 +226,9 @@ class Presenter(Audience):
 
     async def _table(self, game_id: int, chat_id: int) -> Content | None:
         lang = await self.chat_language(chat_id)
-        row = await self.sessions.game_row(game_id)
+        row = await self.sessions.queries.game(game_id)
         if row.status is GameStatus.LOBBY:
-            view = await self.sessions.lobby_of(game_id)
+            view = await self.sessions.queries.lobby_of(game_id)
             link = private_link(self.bot_username(), game_id) if view.waiting else None
             html = lobby_html(view, lang)
             picture = (Picture(deck_sample(view.deck_style), lang, lobby_caption(view, lang))
@@ -256,7 +256,7 @@ class Presenter(Audience):
         drawing shows. A drawing goes on from where the one the group saw ended; with no play
         since, it tells what that one told (drawn again, it costs no edit)."""
         seen = await self.notes.table_seen(game_id)
-        table, recap = await self.sessions.table_since(game_id, seen[0] if seen else None)
+        table, recap = await self.sessions.queries.table_since(game_id, seen[0] if seen else None)
         start, lines = recap.since, recap.lines
         if seen is not None and seen[1] < recap.made:
             start = max(start, seen[1])
@@ -270,10 +270,10 @@ class Presenter(Audience):
         return dataclasses.replace(last, timed_out=True) if last is not None and view.timed_out else last
 
     async def draw_hand(self, game_id: int, user_key: str) -> Content | None:
-        row = await self.sessions.game_row(game_id)
+        row = await self.sessions.queries.game(game_id)
         seat = next((s for s in row.seats if (p := human(s)) is not None and p.user_key == user_key),
                     None)
-        player = human(seat) if seat is not None else await self.sessions.find_player(
+        player = human(seat) if seat is not None else await self.sessions.queries.find_player(
             PLATFORM, user_key)
         lang = self.language(player)
         if seat is None or player is None:
@@ -284,8 +284,8 @@ class Presenter(Audience):
             return Content(hand_closed_html(lang, row.started))
         user = UserRef(PLATFORM, user_key, player.display_name)
         try:
-            view = await self.sessions.hand(game_id, user)
-            table = await self.sessions.table(game_id)
+            view = await self.sessions.queries.hand(game_id, user)
+            table = await self.sessions.queries.table(game_id)
             prompt = await self.prompt(game_id, user_key, view.version)
             fuori, fuori_wins = await self._fuori(view, user, prompt, seat.autoplay)
         except Refused:
@@ -305,7 +305,7 @@ class Presenter(Audience):
         """The group (and topic) a hand's game is played in, linked to its table where Telegram
         allows, for a player with more than one game open; '' otherwise, or for a game played
         in this private chat."""
-        if row.chat.key == user.key or len(await self.sessions.games_of(user)) < 2:
+        if row.chat.key == user.key or len(await self.sessions.queries.games_of(user)) < 2:
             return ""
         chat_id, thread = int(row.chat.key), topic_id(row.chat.thread)
         key = "telegram.hand.where_topic" if thread else "telegram.hand.where"
@@ -391,14 +391,14 @@ class Presenter(Audience):
         """A message `message_id` was posted in the group (by anyone, the bot too). Message ids
         grow by one with each message of a chat, so once `BURIED_AFTER` messages stand below a
         running game's table, the table is posted again at the bottom (the old one deleted)."""
-        game_id = await self.sessions.open_game_id(chat)
+        game_id = await self.sessions.queries.open_game_id(chat)
         if game_id is None:
             return
         chat_id = int(chat.key)
         shown = await self.outbox.message_of(table_target(game_id, chat_id, topic_id(chat.thread)))
         if shown is None or message_id - shown < BURIED_AFTER:
             return
-        if (await self.sessions.game_row(game_id)).status is GameStatus.RUNNING:
+        if (await self.sessions.queries.game(game_id)).status is GameStatus.RUNNING:
             self.refresh_table(game_id, chat_id, thread=topic_id(chat.thread), fresh=True)
 
     def _table_below(self, event: RoundEnded, after: asyncio.Future[bool]) -> None:
@@ -410,7 +410,7 @@ class Presenter(Audience):
 
         async def repost() -> None:
             try:
-                if await after and (await self.sessions.game_row(game_id)).status is GameStatus.RUNNING:
+                if await after and (await self.sessions.queries.game(game_id)).status is GameStatus.RUNNING:
                     self.refresh_table(game_id, int(event.chat_key), thread=topic_id(event.thread),
                                        fresh=True)
             finally:
@@ -433,7 +433,7 @@ class Presenter(Audience):
         text = breakdown_html(event, lang)
         if not pictures:
             return Content(text)
-        row = await self.sessions.game_row(event.game_id)
+        row = await self.sessions.queries.game(event.game_id)
         rules = Rules.from_options(row.variant, row.options)
         scene = round_scene_of(event, row.deck_style, rules)
         return Content(text, (), Picture(scene, lang, round_caption_html(event, lang, rules.target)))
@@ -458,7 +458,7 @@ class Presenter(Audience):
         await self.daily_lines.tell(event)
 
     async def _warn(self, event: TurnWarning) -> None:
-        row = await self.sessions.game_row(event.game_id)
+        row = await self.sessions.queries.game(event.game_id)
         seat = next((s for s in row.seats if s.seat == event.seat), None)
         player = human(seat) if seat is not None else None
         if player is not None and self.reachable(player):
@@ -513,7 +513,7 @@ class Presenter(Audience):
         """A turn with no clock has waited (`REMIND_AFTER`): its player is reminded privately, with
         a ring, and the group is told, with a button for the game's creator or an admin to let
         the computer play that seat."""
-        row = await self.sessions.game_row(event.game_id)
+        row = await self.sessions.queries.game(event.game_id)
         seat = next((s for s in row.seats if s.seat == event.seat), None)
         player = human(seat) if seat is not None else None
         hours = max(1, round(event.waited / 3600))
@@ -530,11 +530,11 @@ class Presenter(Audience):
     async def topic_lost(self, chat_id: int, thread: int, how: str) -> None:
         """A forum topic refused the bot ("closed" or "deleted"): its open game, which can no
         longer be shown, is stopped, and General says so in the group's language."""
-        game_id = await self.sessions.abandon(ChatRef(PLATFORM, str(chat_id), thread=str(thread)))
+        game_id = await self.sessions.lobby.abandon(ChatRef(PLATFORM, str(chat_id), thread=str(thread)))
         if game_id is None:
             return
         lang = await self.chat_language(chat_id)
-        variant = t(lang, f"variant.{(await self.sessions.game_row(game_id)).variant}")
+        variant = t(lang, f"variant.{(await self.sessions.queries.game(game_id)).variant}")
         self.outbox.post(chat_id, Content(escape(t(lang, f"telegram.topic.{how}", game=game_id,
                                                    variant=variant))), game_id=game_id)
 

@@ -58,7 +58,7 @@ class PrivacyHandlers:
         if message is None or user is None or user.is_bot:
             return None
         uref = user_ref(user)
-        player = await self.sessions.find_player(PLATFORM, uref.key)
+        player = await self.sessions.queries.find_player(PLATFORM, uref.key)
         lang = (player.language if player and player.language else None) or language_of(user.language_code)
         if is_group(message.chat):
             self.outbox.post(message.chat.id, Content(escape(t(lang, "privacy.private_only"))),
@@ -91,7 +91,7 @@ class PrivacyHandlers:
         if found is None:
             return
         message, uref, lang = found
-        if await self.sessions.find_player(PLATFORM, uref.key) is None:
+        if await self.sessions.queries.find_player(PLATFORM, uref.key) is None:
             self.outbox.post(message.chat.id, Content(escape(t(lang, "privacy.nothing_kept"))))
             return
         token = confirm_token(uref.key, self.sessions.clock())
@@ -108,7 +108,7 @@ class PrivacyHandlers:
         if check is not ConfirmCheck.GOOD:
             await _answer(query, t(lang, f"privacy.{check.value}"))
             return
-        player = await self.sessions.find_player(PLATFORM, uref.key)
+        player = await self.sessions.queries.find_player(PLATFORM, uref.key)
         lang = (player.language if player and player.language else None) or lang
         message = query.message
         home = None if message is None or is_group(message.chat) else ChatRef(PLATFORM, uref.key)
@@ -122,7 +122,7 @@ class PrivacyHandlers:
     async def _untrace(self) -> None:
         """Drop the notes a game keeps of a player no longer in it (`Privacy.traces`): the hand,
         prompt and rings of one erased while their hand was being drawn."""
-        notes = self.sessions.message_refs
+        notes = self.sessions.delivery.refs
         for trace in await self.sessions.privacy.traces(PLATFORM):
             stale = [key for key in await notes.get_refs(trace.game_id)
                      if key.partition(":")[0] in USER_NOTES and key.partition(":")[2] not in trace.people]
@@ -134,7 +134,7 @@ class PrivacyHandlers:
     async def _post(self, told: Told) -> bool:
         """The line, with the player's name where this process still knows it; True once the
         chat has it (or refuses the bot for good)."""
-        lang = (await self.sessions.chat(told.chat)).language
+        lang = (await self.sessions.queries.chat(told.chat)).language
         kind = "told" if told.name else "told_anon"
         line = t(lang, f"privacy.{kind}.{told.outcome.value}", name=told.name, computer=told.computer)
         chat_id = int(told.chat.key)

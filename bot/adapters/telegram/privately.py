@@ -37,7 +37,7 @@ class PrivateCopies:
 
     async def recipients(self, event: RoundEnded | MatchEnded) -> list[PlayerProfile]:
         """The people seated in the match who can be written to privately, its chat not theirs."""
-        row = await self.sessions.game_row(event.game_id)
+        row = await self.sessions.queries.game(event.game_id)
         return [player for seat in row.seats if (player := seat.player) is not None
                 and not player.is_computer and seat.ready and player.user_key != row.chat.key
                 and self.audience.reachable(player)]

@@ -71,22 +71,22 @@ class ReviewPoster:
         if earlier is not None:
             await asyncio.gather(earlier, return_exceptions=True)
         try:
-            await self.sessions.announce(event, lambda: self._post(event))
+            await self.sessions.delivery.announce(event, lambda: self._post(event))
         except Exception:
             log.warning("could not post a review of game %d", event.game_id, exc_info=True)
 
     async def _post(self, event: ReviewOwed) -> bool:
         """True once every message `event` owes is out, or its chat refuses the bot for good."""
-        owed = await self.sessions.owed_review(event)
+        owed = await self.sessions.delivery.owed_review(event)
         if owed is None:
             return True
         if owed.seat is None:
             return await self._post_line(owed)
-        found = await self.sessions.stored_review(owed.game_id, owed.seat)
+        found = await self.sessions.queries.stored_review(owed.game_id, owed.seat)
         if found is None:
             return False
         chat_id, user_id = int(found.game.chat.key), int(owed.player_key)
-        player = await self.sessions.find_player(PLATFORM, owed.player_key)
+        player = await self.sessions.queries.find_player(PLATFORM, owed.player_key)
         lang = self.presenter.language(player)
         replay = ((replay_button(owed.game_id, lang),),)
         parts = [Content(private_review_html(found, owed.seat, lang), replay)]
@@ -95,11 +95,11 @@ class ReviewPoster:
         for number in range(owed.sent, len(parts)):
             if await self.outbox.post(user_id, parts[number]) is None:
                 return user_id in self.outbox.refusing
-            await self.sessions.review_progress(owed, number + 1)
+            await self.sessions.delivery.review_progress(owed, number + 1)
         return True
 
     async def _post_line(self, owed: ReviewOwed) -> bool:
-        found = await self.sessions.stored_review(owed.game_id, 0)
+        found = await self.sessions.queries.stored_review(owed.game_id, 0)
         if found is None:
             return False
         chat_id = self.outbox.moved.get(int(owed.chat_key), int(owed.chat_key))

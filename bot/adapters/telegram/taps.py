@@ -81,7 +81,7 @@ class TapHandlers:
         lang = language_of(query.from_user.language_code)
         try:
             uref = user_ref(query.from_user)
-            player = await self.sessions.player(uref)
+            player = await self.sessions.queries.player(uref)
             lang = self.presenter.language(player)
             if tapped is None:
                 return Answer(t(lang, "telegram.bad_button"), alert=True, outcome="refused")

@@ -88,7 +88,7 @@ class TournamentFront:
             return
         uref = user_ref(user)
         cref = chat_ref(message.chat, topic_of(message))
-        row = await self.sessions.chat(cref, uref.language)
+        row = await self.sessions.queries.chat(cref, uref.language)
         lang = row.language
         topic = topic_of(message)
         if not is_group(message.chat):
@@ -96,7 +96,7 @@ class TournamentFront:
             return
         words = [w for w in (context.args or ()) if w]
         try:
-            await self.sessions.admit(uref)
+            await self.sessions.owners.admit(uref)
         except Refused as refused:
             await self._say(message.chat.id, escape(refusal_text(refused, lang)), topic)
             return
@@ -134,7 +134,7 @@ class TournamentFront:
         parts = str(query.data or "").split("|")
         uref = user_ref(query.from_user)
         cref = chat_ref(message.chat, topic_of(message))
-        lang = (await self.sessions.chat(cref, uref.language)).language
+        lang = (await self.sessions.queries.chat(cref, uref.language)).language
         forged = (len(parts) != 3 or parts[1] not in ACTIONS or not parts[2].isdigit()
                   or not isinstance(message, Message) or not shows_button(message, query.data))
         if forged:
@@ -144,7 +144,7 @@ class TournamentFront:
             return is_admin(message.get_bot(), message.chat.id, query.from_user.id)
 
         try:
-            await self.sessions.admit(uref)
+            await self.sessions.owners.admit(uref)
             view = await self.sessions.tournaments.press(cref, uref, parts[2], parts[1], admin)
         except TournamentRefused as refused:
             await _answer(query, refusal(refused, lang))
@@ -168,7 +168,7 @@ class TournamentFront:
         if view.platform != PLATFORM or not view.chat.lstrip("-").isdigit():
             return
         chat_id = int(view.chat)
-        lang = (await self.sessions.chat(ChatRef(PLATFORM, str(chat_id)), None)).language
+        lang = (await self.sessions.queries.chat(ChatRef(PLATFORM, str(chat_id)), None)).language
         topic = int(view.place) if view.place.isdigit() else None
         head = news_head(news, lang)
         pictures = await self.presenter.draws_pictures(chat_id)

@@ -121,7 +121,7 @@ class TerminalGame:
         self.names: dict[int, str] = {}
         self.events: asyncio.Queue[Event] = asyncio.Queue()
         self._pending: asyncio.Future[str | None] | None = None
-        sessions.subscribe(self._on_event)
+        sessions.bus.subscribe(self._on_event)
 
     def _say(self, key: str, **params: object) -> str:
         return t(self.lang, f"terminal.{key}", **params)
@@ -177,14 +177,14 @@ class TerminalGame:
         found = []
         for key in [self.base_key, *(slot_key(self.base_key, v.value) for v in Variant)]:
             ref = self._chat_ref(key)
-            game_id = await self.sessions.open_game_id(ref)
+            game_id = await self.sessions.queries.open_game_id(ref)
             if game_id is not None:
-                found.append((ref, game_id, (await self.sessions.game_row(game_id)).variant))
+                found.append((ref, game_id, (await self.sessions.queries.game(game_id)).variant))
         return found
 
     async def _describe(self, game_id: int) -> tuple[int, str]:
         try:
-            table = await self.sessions.table(game_id)
+            table = await self.sessions.queries.table(game_id)
         except Refused:
             return 1, "—"
         return table.round_number, " – ".join(
@@ -210,7 +210,7 @@ class TerminalGame:
         with computers (`players` None for the variant's usual number, `rules` as `--rule` gives
         them). When only a match of another variant is open, the player chooses between resuming
         it and starting `variant` beside it. None when the input ends before a choice."""
-        await self.sessions.chat(self.chat, self.lang)
+        await self.sessions.queries.chat(self.chat, self.lang)
         open_games = await self._open_games()
         mine = next((g for g in open_games if variant is None or g[2] == variant), None)
         if mine is None and open_games and variant is not None:
@@ -227,20 +227,20 @@ class TerminalGame:
             asked = variant or Variant.SCOPA.value
             key = self.base_key if self.base_key not in busy else slot_key(self.base_key, asked)
             self.chat = self._chat_ref(key)
-            await self.sessions.chat(self.chat, self.lang)
-            await self.sessions.set_turn_limit(self.chat, 3600)
+            await self.sessions.queries.chat(self.chat, self.lang)
+            await self.sessions.settings.set_turn_limit(self.chat, 3600)
             options: dict[str, object] = dict(rules or {})
             if teams:
                 options["teams"] = True
             if players is not None:
                 options["players"] = players
-            lobby = await self.sessions.new_game(self.chat, self.user, asked, options)
+            lobby = await self.sessions.lobby.new_game(self.chat, self.user, asked, options)
             for _ in range(lobby.players - 1):
-                await self.sessions.add_computer(self.chat, self.user, level)
+                await self.sessions.lobby.add_computer(self.chat, self.user, level)
             game_id = lobby.game_id
-        row = await self.sessions.game_row(game_id)
+        row = await self.sessions.queries.game(game_id)
         if row.status is GameStatus.LOBBY:
-            await self.sessions.start(self.chat, self.user)
+            await self.sessions.lobby.start(self.chat, self.user)
         return game_id
 
     # ---- the screen -----------------------------------------------------------
@@ -295,8 +295,8 @@ class TerminalGame:
             "  " + self._say("blocked", card=card_label(b.card, style), move=reason) for b in blocked)]
 
     async def _draw(self, game_id: int) -> Screen:
-        table = await self.sessions.table(game_id)
-        hand = await self.sessions.hand(game_id, self.user)
+        table = await self.sessions.queries.table(game_id)
+        hand = await self.sessions.queries.hand(game_id, self.user)
         self.names = {seat.seat: seat.name for seat in table.seats}
         self.unseen = []
         screen = [_CLEAR if self.out.isatty() else "", table_text(table, self.lang, plays=False, timed=False),
@@ -320,10 +320,10 @@ class TerminalGame:
     async def run(self, game_id: int) -> bool:
         """Play until the match ends (True) or the player quits (False); a match played to its
         end may then be stepped through play by play."""
-        driver = asyncio.create_task(self.sessions.run_forever())
+        driver = asyncio.create_task(self.sessions.scheduler.run_forever())
         try:
             over = await self._loop(game_id)
-            if over and (await self.sessions.game_row(game_id)).status is GameStatus.FINISHED:
+            if over and (await self.sessions.queries.game(game_id)).status is GameStatus.FINISHED:
                 await offer_replay(self.sessions, self.user, game_id, self.lang, self._read, self._show,
                                    _YES, _QUIT)
             return over
@@ -336,14 +336,14 @@ class TerminalGame:
     async def _loop(self, game_id: int) -> bool:
         """The table is drawn when the match is resumed and then once per turn of the player;
         while the others play, one line says so; a typed line gets only its answer."""
-        style = (await self.sessions.game_row(game_id)).deck_style
+        style = (await self.sessions.queries.game(game_id)).deck_style
         screen: Screen | None = None
         waiting = False
         while True:
             while not self.events.empty():
                 if await self._drain(self.events.get_nowait(), style):
                     return True
-            hand = await self.sessions.hand(game_id, self.user)
+            hand = await self.sessions.queries.hand(game_id, self.user)
             if screen is None or hand.finished or (hand.my_turn and hand.version != screen.version):
                 screen = await self._draw(game_id)
                 waiting = False
@@ -428,7 +428,7 @@ class TerminalGame:
             return False
         self._show("\n" + "\n".join([*("• " + line for line in self.unseen), text]))
         self.unseen = []
-        await self.sessions.notice_delivered(event)
+        await self.sessions.delivery.notice_delivered(event)
         if isinstance(event, MatchEnded | GameCancelled):
             await self._achievements()
             return True
@@ -442,7 +442,7 @@ class TerminalGame:
             event = self.events.get_nowait()
             if isinstance(event, AchievementsEarned):
                 self._show(achievements_line(event.earned, self.lang))
-                await self.sessions.notice_delivered(event)
+                await self.sessions.delivery.notice_delivered(event)
 
 
 def _decode(line: str, game_id: int, screen: Screen) -> tuple[Tap, Move] | None:

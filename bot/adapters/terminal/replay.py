@@ -26,11 +26,11 @@ async def offer_replay(sessions: Sessions, user: UserRef, game_id: int, lang: st
         return
     show(t(lang, "replay.terminal_reviewing"))
     with contextlib.suppress(Refused):  # no review: the plays are shown without grades
-        await sessions.review(game_id, user)
+        await sessions.reviews.review(game_id, user)
     number = 0
     while True:
         try:
-            step = await sessions.replay_step(game_id, user, number)
+            step = await sessions.queries.replay_step(game_id, user, number)
         except Refused as refused:
             show(refusal_text(refused, lang))
             return
