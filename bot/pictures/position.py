@@ -11,10 +11,11 @@ from collections.abc import Iterator, Sequence
 from PIL import ImageDraw
 
 from ..engine import Card
+from ..i18n import t
 from .cards import card_height
 from .fan import Row, row
 from .felt import LIGHT, MUTED, write
-from .text import fit
+from .text import fit, font, printable
 
 WIDTH = 640
 PAD = 24
@@ -28,6 +29,8 @@ TABLE_TOP = 56 + LINE
 """Where the table's first row starts, under the title and the table's label."""
 PLAYED = "#e07a5f"
 """The colour of the play made: a warm red that reads on the felt."""
+MARK = "M"
+"""Where a name goes, while the words around it are measured."""
 
 
 def table_rows(cards: int) -> int:
@@ -57,3 +60,16 @@ def empty_table(draw: ImageDraw.ImageDraw, top: int, words: str) -> None:
 def section_label(draw: ImageDraw.ImageDraw, middle: float, text: str) -> None:
     """A section's label (the table, a hand) at the left, cut short to fit the picture."""
     write(draw, (PAD + 4, middle), fit(text, 22, WIDTH - 2 * PAD - 8, bold=True), 22, LIGHT, "lm", bold=True)
+
+
+def name_room(bare: str, size: int, width: int) -> int:
+    """What is left of `width` for a name, beside the words `bare` around it (the name's place
+    held by `MARK`, so that the spaces either side of it count)."""
+    face = font(size, True)
+    return max(width - round(face.getlength(printable(bare)) - face.getlength(MARK)), 60)
+
+
+def named(lang: str, key: str, name: str, size: int, width: int) -> str:
+    """The catalogue's words `key` with a name in them, the name cut short so that the whole fits
+    `width` and the words after the name are kept."""
+    return t(lang, key, name=fit(name, size, name_room(t(lang, key, name=MARK), size, width), bold=True))

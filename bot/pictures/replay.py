@@ -21,6 +21,7 @@ from .position import (
     GAP,
     HAND_CARD,
     LINE,
+    MARK,
     MOVE_CARD,
     PAD,
     PLAYED,
@@ -28,6 +29,8 @@ from .position import (
     TABLE_TOP,
     WIDTH,
     empty_table,
+    name_room,
+    named,
     section_label,
     table_height,
     table_lines,
@@ -35,11 +38,9 @@ from .position import (
 from .scenes import style_of
 from .styles import Style
 from .table import arrow
-from .text import fit, font, printable
+from .text import fit
 
 RING = 5
-MARK = "M"
-"""Where a name goes, while the words around it are measured."""
 RAISE = 14
 """How far a marked card of the hand stands out above the others."""
 
@@ -89,10 +90,10 @@ def replay_picture(scene: ReplayScene, lang: str = "it") -> Image.Image:
     write(draw, (WIDTH / 2, 32), _title(scene, lang), 24, GOLD, "mm", bold=True)
     section_label(draw, top_table - LINE / 2 - 2, t(lang, "replay.table"))
     _table(image, draw, scene, top_table, lang)
-    hand = _named(lang, "replay.hand", scene.name, 22, WIDTH - 2 * PAD - 8)
+    hand = named(lang, "replay.hand", scene.name, 22, WIDTH - 2 * PAD - 8)
     section_label(draw, top_hand + LINE / 2 - 4, hand)
     _hand(image, scene, top_hand + LINE)
-    played = _named(lang, "replay.played", scene.name, 21, WIDTH - 2 * PAD - 28)
+    played = named(lang, "replay.played", scene.name, 21, WIDTH - 2 * PAD - 28)
     _move(image, draw, scene, scene.played, top_moves, move_h, played, PLAYED, lang)
     if scene.better is not None:
         _move(image, draw, scene, scene.better, top_moves + move_h + 12, move_h, t(lang, "replay.better"),
@@ -103,20 +104,8 @@ def replay_picture(scene: ReplayScene, lang: str = "it") -> Image.Image:
 def _title(scene: ReplayScene, lang: str) -> str:
     """The title, a long name cut short rather than the count of plays."""
     bare = replay_title(lang, scene.round, MARK, scene.nth, scene.step, scene.steps)
-    name = fit(scene.name, 24, _room(bare, 24, WIDTH - 2 * PAD - 16), bold=True)
+    name = fit(scene.name, 24, name_room(bare, 24, WIDTH - 2 * PAD - 16), bold=True)
     return replay_title(lang, scene.round, name, scene.nth, scene.step, scene.steps)
-
-
-def _room(bare: str, size: int, width: int) -> int:
-    """What is left of `width` for a name, beside the words `bare` around it (the name's place
-    held by `MARK`, so that the spaces either side of it count)."""
-    face = font(size, True)
-    return max(width - round(face.getlength(printable(bare)) - face.getlength(MARK)), 60)
-
-
-def _named(lang: str, key: str, name: str, size: int, width: int) -> str:
-    """Words with a name in them, the name cut short to fit `width`."""
-    return t(lang, key, name=fit(name, size, _room(t(lang, key, name=MARK), size, width), bold=True))
 
 
 def _ringed(image: Image.Image, card: Card, style: Style, width: int, x: float, y: int,

@@ -35,6 +35,7 @@ from .position import (
     TABLE_TOP,
     WIDTH,
     empty_table,
+    named,
     section_label,
     table_height,
     table_lines,
@@ -125,10 +126,12 @@ def review_picture(scene: ReviewScene, lang: str = "it") -> Image.Image:
     write(draw, (WIDTH / 2, 32), _title(scene, lang), 26, GOLD, "mm", bold=True)
     section_label(draw, place.table - LINE / 2 - 2, t(lang, "pictures.review.table"))
     _table(image, draw, scene, place.table, lang)
-    section_label(draw, place.hand + LINE / 2 - 4, t(lang, "pictures.hand.title"))
+    hand = t(lang, "pictures.hand.title") if scene.name is None else \
+        named(lang, "pictures.puzzle.hand", scene.name, 22, WIDTH - 2 * PAD - 8)
+    section_label(draw, place.hand + LINE / 2 - 4, hand)
     _hand(image, draw, scene, place.hand + LINE, place.tags, lang)
     played = t(lang, "pictures.review.played") if scene.name is None else \
-        fit(t(lang, "pictures.review.played_by", name=scene.name), 21, WIDTH - 2 * PAD - 28, bold=True)
+        named(lang, "pictures.review.played_by", scene.name, 21, WIDTH - 2 * PAD - 28)
     _move(image, draw, scene, scene.played, place.moves, place.move_height, played, PLAYED, lang)
     _move(image, draw, scene, scene.best, place.moves + place.move_height + 12, place.move_height,
           t(lang, "pictures.review.better"), BETTER, lang)

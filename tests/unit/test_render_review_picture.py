@@ -12,7 +12,7 @@ from bot.engine import Card, Move
 from bot.pictures import review_picture, review_scene
 from bot.pictures.cards import card_height, card_image
 from bot.pictures.fan import row
-from bot.pictures.position import GAP, HAND_CARD, LINE, PAD, PLAYED, TABLE_CARD, WIDTH
+from bot.pictures.position import GAP, HAND_CARD, LINE, PAD, PLAYED, TABLE_CARD, WIDTH, named
 from bot.pictures.review import (
     BETTER,
     Mark,
@@ -21,6 +21,7 @@ from bot.pictures.review import (
     hand_row,
     layout,
 )
+from bot.pictures.text import fit
 
 FRAME = 16
 """The wooden frame and the felt's border, left and right."""
@@ -101,3 +102,10 @@ def test_a_picture_for_another_player_names_them_and_keeps_the_words_after_a_lon
     picture = review_picture(scene, "en")
     assert ImageChops.difference(picture.crop(title), review_picture(mine, "en").crop(title)).getbbox()
     assert picture.size == review_picture(mine, "en").size
+    label = (0, layout(scene).hand, WIDTH, layout(scene).hand + LINE)
+    assert ImageChops.difference(picture.crop(label), review_picture(mine, "en").crop(label)).getbbox(), (
+        "their hand, not 'Your cards'")
+    room, longer = WIDTH - 2 * PAD - 28, "Bartolomeo Colleoni di Bergamo e di Malpaga"
+    for lang, verb in (("it", "ha giocato"), ("en", "played"), ("es", "jugó")):
+        said = named(lang, "pictures.review.played_by", longer, 21, room)
+        assert said.endswith(f"… {verb}") and fit(said, 21, room, bold=True) == said, said

@@ -7,8 +7,8 @@ from PIL import Image, ImageColor
 from bot.engine import Card, Move
 from bot.pictures import ReplayScene, replay_picture, replay_scene
 from bot.pictures.felt import GOLD
-from bot.pictures.position import PAD, PLAYED, WIDTH
-from bot.pictures.replay import _named, _title
+from bot.pictures.position import PAD, PLAYED, WIDTH, named
+from bot.pictures.replay import _title
 from bot.pictures.text import fit
 
 
@@ -50,7 +50,7 @@ def test_a_long_name_is_cut_short_and_the_words_after_it_kept() -> None:
     name = "Bartolomeo Colleoni di Bergamo e di Malpaga"
     room = WIDTH - 2 * PAD - 28
     for lang, verb in (("it", "ha giocato"), ("en", "played"), ("es", "jugó")):
-        said = _named(lang, "replay.played", name, 21, room)
+        said = named(lang, "replay.played", name, 21, room)
         assert said.endswith(f"… {verb}") and fit(said, 21, room, bold=True) == said, said
-        hand = _named(lang, "replay.hand", name, 22, room)
+        hand = named(lang, "replay.hand", name, 22, room)
         assert "…" in hand and fit(hand, 22, room, bold=True) == hand, hand
