@@ -32,7 +32,7 @@ from bot.ai import choose_move
 from bot.ai.review import DEFAULT_SEARCHES, Review, read_records, review_match
 from bot.engine import Game, to_record
 from bot.sessions import ChatRef, ComputerPool, Sessions, UserRef
-from bot.sessions.records import ReviewSeatRow
+from bot.sessions.records import Change, NewReview
 from bot.sessions.reviews import review_in_pool
 from bot.storage.store import Store
 
@@ -122,16 +122,19 @@ async def ended_together(count: int, searches: int, pool: ComputerPool) -> None:
         store = await Store.open(Path(folder) / "review.db")
         ready: dict[int, float] = {}
         all_ready = asyncio.Event()
-        storing = store.store_review
+        storing = store._commit_changes
 
-        async def timed(game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
-            stored = await storing(game_id, review, seats)
-            ready[game_id] = time.perf_counter()
-            if len(ready) == count:
-                all_ready.set()
-            return stored
+        async def timed(changes: tuple[Change, ...]) -> int | None:
+            try:
+                return await storing(changes)
+            finally:
+                for review in changes:
+                    if isinstance(review, NewReview):
+                        ready[review.game_id] = time.perf_counter()
+                if len(ready) == count:
+                    all_ready.set()
 
-        store.store_review = timed  # type: ignore[method-assign]
+        store._commit_changes = timed  # type: ignore[method-assign]
         sessions = Sessions(store, pool=pool, review_searches=searches, review_at_end=True,
                             computer_pace=0.0)
         try:

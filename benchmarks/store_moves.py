@@ -1,4 +1,4 @@
-"""Moves per second and `commit_move` latency of each store, with many games at once
+"""Moves per second and latency of each store's unit of work of one move, with many games at once
 (one asyncio task per game, all in one process, each committing its moves one after
 another as fast as the store takes them).
 
@@ -74,7 +74,8 @@ async def run(name: str, url: str, games: int, moves: int) -> None:
     async def commit(game_id: int, a: int, b: int, version: int) -> None:
         move = _commit(game_id, a, b, version, version == moves - 1)
         begin = time.perf_counter()
-        await store.commit_move(move)
+        async with store.unit() as uow:
+            uow.add(move)
         latencies.append(time.perf_counter() - begin)
 
     async def play(game_id: int, a: int, b: int) -> None:
@@ -100,7 +101,7 @@ async def run(name: str, url: str, games: int, moves: int) -> None:
                 if (await store.get_game(game_id)).status == GameStatus.RUNNING:
                     uow.add(GameCancel(game_id, GameStatus.RUNNING))
         print(f"{name}, {games} games {how}: {len(latencies) / elapsed:,.0f} moves/s "
-              f"({len(latencies)} moves in {elapsed:.1f} s); commit_move "
+              f"({len(latencies)} moves in {elapsed:.1f} s); a move's unit "
               f"{milliseconds(latencies, worst=True)}")
     await store.close()
 

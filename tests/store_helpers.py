@@ -1,5 +1,6 @@
-"""A store's lobby writes as the tests make them: each a unit of work of its own, checked
-against the game as the store holds it now (the sessions check against what they read)."""
+"""A store's writes as the tests make them: each a unit of work of its own. The lobby's are
+checked against the game as the store holds it now (the sessions check against what they
+read); a move, a deadline and a review against what the caller gives."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from bot.sessions.ports import StaleVersion
+from bot.sessions.ports import ReviewExists, StaleVersion
 from bot.sessions.records import (
+    DeadlineChange,
     DeadlineKind,
     GameCancel,
     GameStart,
     GameStatus,
     LobbyChange,
+    MoveCommit,
+    NewReview,
+    ReviewSeatRow,
     SeatRow,
 )
 
@@ -58,4 +63,28 @@ async def set_seat_flags(store: Any, game_id: int, seat: int, **flags: Any) -> b
                                             else dataclasses.replace(s, player=None) for s in game.seats])
 
 
-__all__ = ["GameStatus", "cancel_game", "set_seat_flags", "set_seats", "start_game", "update_lobby"]
+async def commit_move(store: Any, commit: MoveCommit) -> None:
+    """The move in a unit of its own: `StaleVersion` (and nothing written) when the game moved on."""
+    async with store.unit() as uow:
+        uow.add(commit)
+
+
+async def set_deadline(store: Any, game_id: int, version: int, deadline: float | None, kind: str | None,
+                       warned: bool = False) -> bool:
+    """The running game's deadline; False (and nothing written) when it is not running at `version`."""
+    return await _write(store, DeadlineChange(game_id, version, deadline,
+                                              None if kind is None else DeadlineKind(kind), warned))
+
+
+async def store_review(store: Any, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
+    """The match's review; False (and nothing written) when it has one already."""
+    try:
+        async with store.unit() as uow:
+            uow.add(NewReview(game_id, review, tuple(seats)))
+    except ReviewExists:
+        return False
+    return True
+
+
+__all__ = ["GameStatus", "cancel_game", "commit_move", "set_deadline", "set_seat_flags", "set_seats",
+           "start_game", "store_review", "update_lobby"]

@@ -180,14 +180,15 @@ class Play:
                         announced.append(ev.AchievementsEarned(**fields, earned=tuple(
                             (seat_name(s, seats), feat.value) for s, feat in feats)))
             try:
-                await self.store.commit_move(MoveCommit(
-                    game_id=row.id, expected_version=before, state=state, seat=seat.seat,
-                    move=move.code, by_computer=by_computer, deadline=deadline, deadline_kind=kind,
-                    seat_timeouts=timeouts if timeouts != seat.timeouts else None,
-                    seat_autoplay=autoplay if autoplay != seat.autoplay else None,
-                    rounds=rounds,
-                    finish=finish,
-                    refs=owed_refs(announced)))
+                async with self.store.unit() as uow:
+                    uow.add(MoveCommit(
+                        game_id=row.id, expected_version=before, state=state, seat=seat.seat,
+                        move=move.code, by_computer=by_computer, deadline=deadline, deadline_kind=kind,
+                        seat_timeouts=timeouts if timeouts != seat.timeouts else None,
+                        seat_autoplay=autoplay if autoplay != seat.autoplay else None,
+                        rounds=rounds,
+                        finish=finish,
+                        refs=owed_refs(announced)))
             except StaleVersion:
                 raise Refused(Reason.STALE) from None
         status = GameStatus.FINISHED if finished else GameStatus.RUNNING

@@ -3,20 +3,19 @@
 The sessions' whole dependency on persistence, split by purpose; a store (bot/storage:
 SQLite, PostgreSQL; the in-memory one of the tests) implements them all as `GameStore`:
 
-- `GameRepository`: games, read as stored and written through a `UnitOfWork`, one per use
-  case (`async with store.unit() as uow: uow.add(change)`), all its changes in one
-  transaction; every change checks in its own statement the status and version of the
-  game it expects, so a lost race (two taps at once, maybe in two processes) raises
-  `StaleVersion` and writes nothing, and never overwrites. A `NewGame` raises
-  `OpenGameExists` when the chat's `thread` (a topic of a forum; '' for the chat itself)
-  has a game in its lobby or running (`open_game` gives that game). `commit_move` stores a
-  move and everything it changes at once, or raises `StaleVersion` and changes nothing;
-  `set_deadline` changes nothing and gives False when the game is not running at the
-  version given; `running_deadlines` is soonest first; `moves` in order; a `DailyDeal`
-  gives each player one deal of the day, `kept_secret` keeps a secret made once for every
-  process, `store_review` keeps a match's first review.
+- `GameRepository`: games, read as stored and written only through a `UnitOfWork`, one per
+  use case (`async with store.unit() as uow: uow.add(change)`), all its changes in one
+  transaction: a lobby changed or dealt, a move and everything it changes (`MoveCommit`),
+  a deadline (`DeadlineChange`), a match's review (`NewReview`), a deal of the day, a
+  cancel. Every change checks in its own statement the status and version of the game it
+  expects, so a lost race (two taps at once, maybe in two processes) raises `StaleVersion`
+  and writes nothing, and never overwrites. A `NewGame` raises `OpenGameExists` when the
+  chat's `thread` (a topic of a forum; '' for the chat itself) has a game in its lobby or
+  running (`open_game` gives that game). Besides the unit, a few finders and what a move
+  is worked out from: `running_deadlines` soonest first, `moves` in order, the finished
+  rounds, the players' ratings; `kept_secret` keeps a secret made once for every process.
 - `ChatDirectory`: chats and players, made when first seen.
-- `Reports`: what was played, read only.
+- `Reports`: what was played, read only (results, boards, records, reviews, the deals of the day).
 - `PlayerData`: what is kept about one player, read whole and erased at once.
 - `MessageCoordination`: who does what of several processes. `claim_due` hands a game's
   due work (a warning, a timed-out turn, a computer turn) to one owner at a time until
@@ -41,14 +40,12 @@ from .records import (
     DeadlineKind,
     GameRow,
     LeaderboardLine,
-    MoveCommit,
     MoveRow,
     PlayedMatch,
     PlayerRow,
     RatingRow,
     RecentMatch,
     ResultRow,
-    ReviewSeatRow,
 )
 
 SENDS_KEPT = 300.0
@@ -150,6 +147,10 @@ class DailyClaimed(Exception):
 
 class StaleVersion(Exception):
     """The game moved on since the caller looked at it."""
+
+
+class ReviewExists(Exception):
+    """The match has a review stored already (`NewReview`): the first one kept stays."""
 
 
 class StorageFailed(Exception):
@@ -276,11 +277,6 @@ class GameRepository(Protocol):
 
     async def open_games_of_player(self, player_id: int) -> list[GameRow]: ...
 
-    async def commit_move(self, commit: MoveCommit) -> None: ...
-
-    async def set_deadline(self, game_id: int, version: int, deadline: float | None,
-                           kind: DeadlineKind | None, warned: bool = False) -> bool: ...
-
     async def running_deadlines(self) -> list[Deadline]: ...
 
     async def moves(self, game_id: int, after: int = 0) -> list[MoveRow]: ...
@@ -288,15 +284,6 @@ class GameRepository(Protocol):
     async def round_records(self, game_id: int) -> list[dict[str, Any]]: ...
 
     async def ratings(self, player_ids: Iterable[int], ladder: str) -> dict[int, RatingRow]: ...
-
-    async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
-        """Store the match's review and each seat's accuracy in it, in one transaction;
-        False (and nothing changes) when the match has a review already."""
-        ...
-
-    async def is_daily(self, game_id: int) -> bool:
-        """Whether game `game_id` is someone's deal of the day."""
-        ...
 
     async def kept_secret(self, name: str, made: str) -> str:
         """The secret kept under `name` with the data: `made` when none was (it is kept then),
@@ -366,6 +353,10 @@ class Reports(Protocol):
         ...
 
     async def records(self) -> list[str]: ...
+
+    async def is_daily(self, game_id: int) -> bool:
+        """Whether game `game_id` is someone's deal of the day."""
+        ...
 
     async def match_record(self, game_id: int) -> str | None:
         """The scopa-record/1 line kept when the match ended; None for a game without one."""

@@ -185,7 +185,8 @@ class RecentMatch:
 
 @dataclass(frozen=True, slots=True)
 class MoveCommit:
-    """Everything one move changes, written in one transaction.
+    """Everything one move changes, written by a unit of work (`ports.UnitOfWork`) only at the
+    game's `expected_version` while it runs (else `StaleVersion`, and nothing written).
 
     `state`, when given, is a new snapshot of the game without its finished
     rounds (taken when the match ends); None keeps the stored snapshot, from
@@ -386,4 +387,28 @@ class GameNotes:
     notes: tuple[tuple[str, str | None], ...]
 
 
-Change = NewGame | LobbyChange | GameStart | GameCancel | SeatHandover | ChatChange | DailyDeal | GameNotes
+@dataclass(frozen=True, slots=True)
+class DeadlineChange:
+    """A running game's next deadline (None: none), its kind and whether its turn was warned,
+    written only while the game is running at `version`."""
+
+    game_id: int
+    version: int
+    deadline: float | None
+    kind: DeadlineKind | None
+    warned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NewReview:
+    """A finished match's review (scopa-review/1 JSON) and each seat's accuracy in it; refused
+    (`ReviewExists`, writing nothing of the unit) when the match has one already: the first
+    one kept stays."""
+
+    game_id: int
+    review: str
+    seats: tuple[ReviewSeatRow, ...]
+
+
+Change = (NewGame | LobbyChange | GameStart | GameCancel | SeatHandover | ChatChange | DailyDeal | GameNotes
+          | MoveCommit | DeadlineChange | NewReview)

@@ -34,8 +34,8 @@ from .directory import Directory
 from .events import Event, MatchEnded, ReviewOwed
 from .games import EventBus, Games
 from .notices import Notices, dump_notice, notice_key
-from .ports import GameStore
-from .records import GameNotes, GameRow, GameStatus, ReviewSeatRow
+from .ports import GameStore, ReviewExists
+from .records import GameNotes, GameRow, GameStatus, NewReview, ReviewSeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .review_turns import ReviewTurns
@@ -364,8 +364,10 @@ class Reviews:
         by_seat = {s.seat: s for s in row.seats}
         seats = [ReviewSeatRow(seat, None if by_seat[seat].is_computer else by_seat[seat].player_id, value)
                  for seat, value in enumerate(review.accuracy) if seat in by_seat]
-        if not await self.store.store_review(row.id, json.dumps(review.to_dict(), separators=(",", ":")),
-                                             seats):
+        try:
+            async with self.store.unit() as uow:
+                uow.add(NewReview(row.id, json.dumps(review.to_dict(), separators=(",", ":")), tuple(seats)))
+        except ReviewExists:
             stored = await self.store.match_review(row.id)
             assert stored is not None
             return Review.from_dict(json.loads(stored)), False

@@ -28,8 +28,8 @@ from .games import EventBus, Games, base
 from .log_context import about
 from .options import REMIND_AFTER
 from .play import Play
-from .ports import GameStore, Served, StorageAway, StorageFailed
-from .records import DeadlineKind, GameRow, GameStatus, SeatRow
+from .ports import GameStore, Served, StaleVersion, StorageAway, StorageFailed
+from .records import DeadlineChange, DeadlineKind, GameRow, GameStatus, SeatRow
 from .refusals import Refused
 from .thinking import Chooser, Think
 from .views import seat_name
@@ -139,7 +139,9 @@ class Scheduler:
             row, game = await self._current(game_id, version)
             if game is None or row.version != version or row.warned:
                 return 0
-            await self.store.set_deadline(game_id, version, deadline, DeadlineKind.TURN, warned=True)
+            with contextlib.suppress(StaleVersion):
+                async with self.store.unit() as uow:
+                    uow.add(DeadlineChange(game_id, version, deadline, DeadlineKind.TURN, warned=True))
             self.games.keep(dataclasses.replace(row, warned=True), game)
             chat = await self.directory.chat_row(row.chat_id)
             seat = next(s for s in row.seats if s.seat == game.to_play)
@@ -173,7 +175,10 @@ class Scheduler:
 
     async def _remind(self, row: GameRow, game: Game, seat: SeatRow) -> ev.TurnReminder | None:
         """Remind a player with no clock, once: the game keeps no deadline until the next move."""
-        if not await self.store.set_deadline(row.id, row.version, None, None):
+        try:
+            async with self.store.unit() as uow:
+                uow.add(DeadlineChange(row.id, row.version, None, None))
+        except StaleVersion:
             self.games.forget(row.id)
             return None
         waited = round(self.clock() - (row.deadline or self.clock())) + REMIND_AFTER

@@ -4,6 +4,7 @@ from ..sessions.ports import OpenGameExists, StaleVersion
 from .models import (
     ChatChange,
     ChatRow,
+    DeadlineChange,
     GameCancel,
     GameRow,
     GameStart,
@@ -13,6 +14,7 @@ from .models import (
     MoveCommit,
     MoveRow,
     NewGame,
+    NewReview,
     PlayerRow,
     RatingRow,
     RecentMatch,
@@ -24,7 +26,8 @@ from .models import (
 from .store import Store
 
 __all__ = [
-    "ChatChange", "ChatRow", "GameCancel", "GameRow", "GameStart", "LeaderboardLine", "LobbyChange",
-    "MatchFinish", "MoveCommit", "MoveRow", "NewGame", "OpenGameExists", "PlayerRow", "RatingRow",
-    "RecentMatch", "ResultRow", "ReviewSeatRow", "SeatHandover", "SeatRow", "StaleVersion", "Store",
+    "ChatChange", "ChatRow", "DeadlineChange", "GameCancel", "GameRow", "GameStart", "LeaderboardLine",
+    "LobbyChange", "MatchFinish", "MoveCommit", "MoveRow", "NewGame", "NewReview", "OpenGameExists",
+    "PlayerRow", "RatingRow", "RecentMatch", "ResultRow", "ReviewSeatRow", "SeatHandover", "SeatRow",
+    "StaleVersion", "Store",
 ]

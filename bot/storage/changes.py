@@ -14,11 +14,12 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..sessions.ports import DailyClaimed, OpenGameExists, StaleVersion
+from ..sessions.ports import DailyClaimed, OpenGameExists, ReviewExists, StaleVersion
 from .models import (
     Change,
     ChatChange,
     DailyDeal,
+    DeadlineChange,
     GameCancel,
     GameNotes,
     GameStart,
@@ -26,6 +27,7 @@ from .models import (
     MatchFinish,
     MoveCommit,
     NewGame,
+    NewReview,
     SeatHandover,
     SeatRow,
     dumps,
@@ -275,7 +277,8 @@ def _finish(game_id: int, finish: MatchFinish, now: float) -> Plan:
 
 def plan(change: Change, now: float, dialect: Dialect) -> Plan:
     """The steps that write `change`; a `NewGame`'s (and a `DailyDeal`'s) plan gives the new
-    game's id."""
+    game's id. Every write of a game's tables (games, seats, moves, rounds, results, ratings,
+    records, reviews) that a unit makes is one of these plans."""
     if isinstance(change, NewGame):
         return new_game(change, now)
     if isinstance(change, LobbyChange):
@@ -290,7 +293,31 @@ def plan(change: Change, now: float, dialect: Dialect) -> Plan:
         return daily_deal(change, now)
     if isinstance(change, GameNotes):
         return game_notes(change)
+    if isinstance(change, MoveCommit):
+        return move(change, now)
+    if isinstance(change, DeadlineChange):
+        return deadline_change(change)
+    if isinstance(change, NewReview):
+        return new_review(change)
     return chat_change(change, dialect)
+
+
+def deadline_change(change: DeadlineChange) -> Plan:
+    changed = yield Step("UPDATE games SET deadline=?, deadline_kind=?, warned=? "
+                         "WHERE id=? AND version=? AND status='running'",
+                         (_float(change.deadline), _text(change.kind), bool(change.warned), change.game_id,
+                          change.version))
+    if changed != 1:
+        raise _moved_on(change.game_id, f"running at version {change.version}")
+
+
+def new_review(change: NewReview) -> Plan:
+    stored = yield Step("INSERT INTO reviews (game_id, review) VALUES (?, ?) "
+                        "ON CONFLICT (game_id) DO NOTHING", (change.game_id, change.review))
+    if stored != 1:
+        raise ReviewExists(f"game {change.game_id} has a review already")
+    yield Step("INSERT INTO review_seats (game_id, seat, player_id, accuracy) VALUES (?, ?, ?, ?)",
+               many=[(change.game_id, s.seat, s.player_id, float(s.accuracy)) for s in change.seats])
 
 
 def game_notes(change: GameNotes) -> Plan:

@@ -25,7 +25,7 @@ from typing import Any
 import asyncpg
 
 from ..sessions.ports import SENDS_KEPT, OpenGameExists, Served, StaleVersion
-from .changes import POSTGRES, Plan, move, numbered
+from .changes import POSTGRES, Plan, numbered
 from .chat_moves import ChatMoved, postgres_move_chat
 from .models import (
     Change,
@@ -164,15 +164,34 @@ class PostgresStore(SqlStore):
         return await self._connections.transaction(work)
 
     async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
+        """The unit's changes in one transaction. A unit of one move that neither ends a round
+        nor the match (most units) is one statement, `PLAIN_MOVE` (one round trip)."""
         try:
+            if len(changes) == 1 and isinstance(changes[0], MoveCommit) and _plain(changes[0]):
+                await self._plain_move(changes[0])
+                return None
             return await super()._commit_changes(changes)
         except asyncpg.UniqueViolationError as exc:
             new = next((c.game if isinstance(c, DailyDeal) else c for c in changes
                         if isinstance(c, NewGame | DailyDeal)), None)
-            if new is None or exc.constraint_name != "games_one_open_per_thread":
+            if new is not None and exc.constraint_name == "games_one_open_per_thread":
+                other = await self.open_game(new.chat_id, new.thread)
+                raise OpenGameExists(other.id if other else -1) from exc
+            if not any(isinstance(change, MoveCommit) for change in changes):
                 raise
-            other = await self.open_game(new.chat_id, new.thread)
-            raise OpenGameExists(other.id if other else -1) from exc
+            raise StaleVersion(str(exc)) from exc
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            if not any(isinstance(change, MoveCommit) for change in changes):
+                raise
+            raise StaleVersion(str(exc)) from exc
+
+    async def _plain_move(self, commit: MoveCommit) -> None:
+        if await self._change(PLAIN_MOVE, (
+                None if commit.state is None else dumps(commit.state), _float(commit.deadline),
+                _kind(commit.deadline_kind), float(self.clock()), commit.game_id, commit.expected_version,
+                commit.seat, commit.move, commit.seat_timeouts, commit.seat_autoplay,
+                bool(commit.by_computer))) != 1:
+            raise StaleVersion(f"game {commit.game_id} is no longer at version {commit.expected_version}")
 
     # ---- chats and games ---------------------------------------------------------
 
@@ -220,29 +239,7 @@ class PostgresStore(SqlStore):
                 seats = []
         return games
 
-    async def commit_move(self, commit: MoveCommit) -> None:
-        """Store a move and everything it changes, or raise StaleVersion and change nothing. A
-        move that neither ends a round nor the match is one statement (one round trip)."""
-        now = float(self.clock())
-        try:
-            if commit.rounds or commit.finish is not None or commit.refs:
-                await self._transact([move(commit, now)])
-            elif await self._change(PLAIN_MOVE, (
-                    None if commit.state is None else dumps(commit.state), _float(commit.deadline),
-                    _kind(commit.deadline_kind), now, commit.game_id, commit.expected_version, commit.seat,
-                    commit.move, commit.seat_timeouts, commit.seat_autoplay, bool(commit.by_computer))) != 1:
-                raise StaleVersion(f"game {commit.game_id} is no longer at version {commit.expected_version}")
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise StaleVersion(str(exc)) from exc
-
     # ---- deadlines and claims ----------------------------------------------------
-
-    async def set_deadline(self, game_id: int, version: int, deadline: float | None,
-                           kind: DeadlineKind | None, warned: bool = False) -> bool:
-        return await self._change(
-            "UPDATE games SET deadline=?, deadline_kind=?, warned=? "
-            "WHERE id=? AND version=? AND status='running'",
-            (_float(deadline), _kind(kind), warned, game_id, version)) == 1
 
     async def running_deadlines(self) -> list[Deadline]:
         """Every running game's deadline, soonest first, asked each time (by index)."""
@@ -337,6 +334,11 @@ def _changed(status: str) -> int:
     """Rows a command changed, from its status ("UPDATE 1", "INSERT 0 1", "DELETE 0")."""
     count = status.rsplit(" ", 1)[-1]
     return int(count) if count.isdigit() else 0
+
+
+def _plain(commit: MoveCommit) -> bool:
+    """A move `PLAIN_MOVE` writes: it ends neither a round nor the match, and owes no notes."""
+    return not commit.rounds and commit.finish is None and not commit.refs
 
 
 def _kind(kind: DeadlineKind | None) -> str | None:

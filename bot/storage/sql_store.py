@@ -26,7 +26,6 @@ from .models import (
     RatingRow,
     RecentMatch,
     ResultRow,
-    ReviewSeatRow,
     daily_board_sql,
     daily_row,
 )
@@ -360,10 +359,6 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
             (since, limit))
         return [int(r["id"]) for r in rows]
 
-    async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
-        rows = [(game_id, s.seat, s.player_id, float(s.accuracy)) for s in seats]
-        return bool((await self._transact([_review(game_id, review, rows)]))[0])
-
     async def is_daily(self, game_id: int) -> bool:
         return await self._row("SELECT 1 FROM daily_plays WHERE game_id=?", (game_id,)) is not None
 
@@ -399,12 +394,3 @@ def _secret(name: str, made: str) -> Plan:
     row = yield Step("SELECT value FROM secrets WHERE name=?", (name,), returns=True)
     return row[0]
 
-
-def _review(game_id: int, review: str, seats: list[tuple[Any, ...]]) -> Plan:
-    stored = yield Step("INSERT INTO reviews (game_id, review) VALUES (?, ?) "
-                        "ON CONFLICT (game_id) DO NOTHING", (game_id, review))
-    if stored != 1:
-        return False
-    yield Step("INSERT INTO review_seats (game_id, seat, player_id, accuracy) VALUES (?, ?, ?, ?)",
-               many=seats)
-    return True

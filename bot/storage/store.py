@@ -34,7 +34,6 @@ from .changes import (
     SQLITE,
     Plan,
     is_plain,
-    move,
     move_game_params,
     move_row_params,
     moved_on,
@@ -46,6 +45,7 @@ from .models import (
     ChatRow,
     DailyDeal,
     Deadline,
+    DeadlineChange,
     DeadlineKind,
     GameCancel,
     GameRow,
@@ -258,18 +258,44 @@ class Store(SqlStore):
         return self._write(lambda conn: [_run(conn, steps) for steps in plans])
 
     async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
-        created = await super()._commit_changes(changes)
+        """The unit's changes in one transaction; a unit of one plain move (most units) is
+        written by its two statements alone, without a plan's steps (`_plain_move`)."""
+        if len(changes) == 1 and isinstance(changes[0], MoveCommit) and is_plain(changes[0]):
+            commit = changes[0]
+            now = float(self.clock())
+            try:
+                self._write(lambda conn: _plain_move(conn, commit, now))
+            except sqlite3.IntegrityError as exc:
+                raise StaleVersion(str(exc)) from exc
+            self._note_deadline(commit.game_id, commit.deadline, commit.deadline_kind, False,
+                                commit.expected_version + 1)
+            return None
+        try:
+            created = await super()._commit_changes(changes)
+        except sqlite3.IntegrityError as exc:
+            if not any(isinstance(change, MoveCommit) for change in changes):
+                raise
+            raise StaleVersion(str(exc)) from exc
         for change in changes:
-            if isinstance(change, GameStart):
-                self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False, 0)
-            elif isinstance(change, GameCancel):
-                self._note_deadline(change.game_id, None, None, False, 0)
-            elif isinstance(change, DailyDeal) and created is not None:
-                self._note_deadline(created, change.deadline, change.deadline_kind, False, 0)
-            elif isinstance(change, SeatHandover) and change.new_deadline:
-                self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False,
-                                    change.expected_version)
+            self._noted(change, created)
         return created
+
+    def _noted(self, change: Change, created: int | None) -> None:
+        """Keep the deadlines in memory as the committed `change` left them."""
+        if isinstance(change, MoveCommit):
+            self._note_deadline(change.game_id, None if change.finish else change.deadline,
+                                change.deadline_kind, False, change.expected_version + 1)
+        elif isinstance(change, DeadlineChange):
+            self._note_deadline(change.game_id, change.deadline, change.kind, change.warned, change.version)
+        elif isinstance(change, GameStart):
+            self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False, 0)
+        elif isinstance(change, GameCancel):
+            self._note_deadline(change.game_id, None, None, False, 0)
+        elif isinstance(change, DailyDeal) and created is not None:
+            self._note_deadline(created, change.deadline, change.deadline_kind, False, 0)
+        elif isinstance(change, SeatHandover) and change.new_deadline:
+            self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False,
+                                change.expected_version)
 
     async def erase_player(self, erasure: Erasure) -> None:
         await super().erase_player(erasure)
@@ -313,28 +339,7 @@ class Store(SqlStore):
         """Games with their seats."""
         return [game_row(row, _seat_rows(self._db, int(row["id"]))) for row in self._all(sql, params)]
 
-    async def commit_move(self, commit: MoveCommit) -> None:
-        """Store a move and everything it changes, or raise StaleVersion and change nothing."""
-        now = float(self.clock())
-        try:
-            self._write(lambda conn: _plain_move(conn, commit, now) if is_plain(commit)
-                        else _run(conn, move(commit, now)))
-        except sqlite3.IntegrityError as exc:
-            raise StaleVersion(str(exc)) from exc
-        self._note_deadline(commit.game_id, None if commit.finish else commit.deadline,
-                            commit.deadline_kind, False, commit.expected_version + 1)
-
     # ---- deadlines and claims ----------------------------------------------------
-
-    async def set_deadline(self, game_id: int, version: int, deadline: float | None,
-                           kind: DeadlineKind | None, warned: bool = False) -> bool:
-        changed = self._write_one(
-            "UPDATE games SET deadline=?, deadline_kind=?, warned=? "
-            "WHERE id=? AND version=? AND status='running'",
-            (deadline, None if kind is None else str(kind), int(warned), game_id, version)) == 1
-        if changed:
-            self._note_deadline(game_id, deadline, kind, warned, version)
-        return changed
 
     async def running_deadlines(self) -> list[Deadline]:
         """Every running game's deadline, soonest first."""

@@ -271,13 +271,13 @@ async def test_a_slow_press_is_acknowledged_before_its_move_is_stored(
                         what="the hand")
     hand = opened.reply
     disk = asyncio.Event()
-    commit = w.sessions.store.commit_move
+    commit = w.sessions.store._commit_changes
 
-    async def slow_commit(*args: object) -> None:
+    async def slow_commit(*args: object) -> int | None:
         await disk.wait()
-        await commit(*args)
+        return await commit(*args)
 
-    monkeypatch.setattr(w.sessions.store, "commit_move", slow_commit)
+    monkeypatch.setattr(w.sessions.store, "_commit_changes", slow_commit)
     hand, move = await ready_to_play(w, to_move, hand, game_id, version)
     pressed = await fake.press(to_move, hand, custom_id=move, wait=False)
     await fake.acknowledged(pressed)

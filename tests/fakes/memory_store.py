@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.sessions.ports import SENDS_KEPT, DailyClaimed, OpenGameExists, Served, StaleVersion
+from bot.sessions.ports import SENDS_KEPT, DailyClaimed, OpenGameExists, ReviewExists, Served, StaleVersion
 from bot.sessions.records import (
     AchievementRow,
     Change,
@@ -21,6 +21,7 @@ from bot.sessions.records import (
     DailyDeal,
     DailyRow,
     Deadline,
+    DeadlineChange,
     DeadlineKind,
     GameCancel,
     GameNotes,
@@ -33,6 +34,7 @@ from bot.sessions.records import (
     MoveCommit,
     MoveRow,
     NewGame,
+    NewReview,
     PlayedMatch,
     PlayerRow,
     RatingRow,
@@ -203,9 +205,12 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
     # ---- games -------------------------------------------------------------
 
     async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
-        """All of them or none: the store as it was is put back when a check fails."""
+        """All of them or none: the store as it was is put back when a check fails (a unit of
+        one move, deadline or review checks everything before its first change)."""
         self._open()
-        kept = copy.deepcopy((self._games, self._chats, self._records, self._daily))
+        if len(changes) == 1 and isinstance(changes[0], MoveCommit | DeadlineChange | NewReview):
+            return self._apply(changes[0])
+        kept = copy.deepcopy(self._kept())
         try:
             created = None
             for change in changes:
@@ -213,11 +218,22 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
                 created = made if made is not None else created
             return created
         except BaseException:
-            self._games, self._chats, self._records, self._daily = kept
+            (self._games, self._chats, self._records, self._daily, self._achievements, self._ratings,
+             self._reviews) = kept
             raise
+
+    def _kept(self) -> tuple[Any, ...]:
+        return (self._games, self._chats, self._records, self._daily, self._achievements, self._ratings,
+                self._reviews)
 
     def _apply(self, change: Change) -> int | None:
         now = self.clock()
+        if isinstance(change, MoveCommit):
+            self._move(change, now)
+            return None
+        if isinstance(change, NewReview):
+            self._review(change)
+            return None
         if isinstance(change, ChatChange):
             row = self._chats[change.chat_id]
             defaults = _copy(change.defaults if change.defaults is not None else row.defaults)
@@ -244,6 +260,11 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
                     refs[key] = value
             return None
         game = self._games.get(change.game_id)
+        if isinstance(change, DeadlineChange):
+            if game is None or game.row.status != "running" or game.row.version != change.version:
+                raise StaleVersion(f"game {change.game_id} is no longer running at version {change.version}")
+            self._change(game, deadline=change.deadline, deadline_kind=change.kind, warned=change.warned)
+            return None
         status = GameStatus.RUNNING if isinstance(change, SeatHandover) else (
             change.expected_status if isinstance(change, GameCancel) else GameStatus.LOBBY)
         version = change.expected_version
@@ -342,9 +363,8 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
             raise KeyError("no such player")
         return rows
 
-    async def commit_move(self, commit: MoveCommit) -> None:
+    def _move(self, commit: MoveCommit, now: float) -> None:
         """All of it or nothing: every check comes before the first change."""
-        self._open()
         game = self._games.get(commit.game_id)
         if game is None or game.row.status != "running" or game.row.version != commit.expected_version:
             raise StaleVersion(f"game {commit.game_id} is no longer at version {commit.expected_version}")
@@ -359,7 +379,6 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
                 raise StaleVersion("a rating of an unknown ladder or player")
         state = _copy(commit.state) if commit.state is not None else game.row.state
         rounds = {n: (_copy(b), _copy(r)) for n, b, r in commit.rounds}
-        now = self.clock()
         self._change(game, state=state, version=number, deadline=commit.deadline,
                      deadline_kind=commit.deadline_kind, warned=False,
                      status=GameStatus.FINISHED if finish else GameStatus.RUNNING, updated_at=now,
@@ -380,15 +399,6 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
                                               AchievementRow(player_id, code, commit.game_id, now))
             for rating in finish.ratings:
                 self._ratings[(rating.player_id, rating.ladder)] = rating
-
-    async def set_deadline(self, game_id: int, version: int, deadline: float | None,
-                           kind: DeadlineKind | None, warned: bool = False) -> bool:
-        self._open()
-        game = self._games.get(game_id)
-        if game is None or game.row.status != "running" or game.row.version != version:
-            return False
-        self._change(game, deadline=deadline, deadline_kind=kind, warned=warned)
-        return True
 
     async def running_deadlines(self) -> list[Deadline]:
         self._open()
@@ -633,20 +643,18 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
                        for s in g.seats)]
         return [row.id for row in sorted(due, key=lambda row: (row.finished_at or 0.0, row.id))][:limit]
 
-    async def store_review(self, game_id: int, review: str, seats: Iterable[ReviewSeatRow]) -> bool:
+    def _review(self, review: NewReview) -> None:
         """Strict as the databases: the game must exist, and so must each seat's player."""
-        self._open()
-        stored = tuple(seats)
-        if game_id not in self._games:
-            raise StaleVersion(f"no game {game_id}")
+        stored = tuple(review.seats)
+        if review.game_id not in self._games:
+            raise StaleVersion(f"no game {review.game_id}")
         if any(s.player_id is not None and s.player_id not in self._players for s in stored):
             raise StaleVersion("a review seat of an unknown player")
         if len({s.seat for s in stored}) != len(stored):
             raise StaleVersion("a seat reviewed twice")
-        if game_id in self._reviews:
-            return False
-        self._reviews[game_id] = (review, stored)
-        return True
+        if review.game_id in self._reviews:
+            raise ReviewExists(f"game {review.game_id} has a review already")
+        self._reviews[review.game_id] = (review.review, stored)
 
     async def kept_secret(self, name: str, made: str) -> str:
         self._open()

@@ -47,7 +47,16 @@ from bot.storage.schema import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS
 
 from .. import pg
 from ..sessions_helpers import FakeClock, first_legal, play_to_end
-from ..store_helpers import cancel_game, set_seat_flags, set_seats, start_game, update_lobby
+from ..store_helpers import (
+    cancel_game,
+    commit_move,
+    set_deadline,
+    set_seat_flags,
+    set_seats,
+    start_game,
+    store_review,
+    update_lobby,
+)
 
 Opener = Callable[[], Awaitable[Any]]
 Counter = Callable[[str], Awaitable[int]]
@@ -210,7 +219,7 @@ def _finish(game: GameRow, points: tuple[int, int] = (11, 4), scope: tuple[int, 
 async def _finished(store: Any, chat_key: str, names: tuple[str, str] = ("Alice", "Bob"),
                     **finish: Any) -> GameRow:
     game = await _running(store, chat_key, names=names)
-    await store.commit_move(_move(game, state={"over": True}, finish=_finish(game, **finish)))
+    await commit_move(store, _move(game, state={"over": True}, finish=_finish(game, **finish)))
     done = await store.get_game(game.id)
     assert done is not None and done.status == "finished"
     return done
@@ -372,7 +381,7 @@ async def test_a_chat_moved_to_a_new_key_takes_its_games_settings_and_leaderboar
     assert (await store.ensure_chat("t", "g-new")).id == chat.id
     assert (await store.open_game(chat.id)).id == running.id
     assert [r.display_name for r in await store.leaderboard(chat.id)] == ["Alice", "Bob"]
-    await store.commit_move(_move(running))
+    await commit_move(store, _move(running))
     assert (await store.get_game(running.id)).version == 1, "the match goes on"
     assert await store.move_chat("t", "g-old", "g-new") is None, "moved once"
     assert (await store.ensure_chat("t", "g-old")).id != chat.id, "the old key is free"
@@ -672,7 +681,7 @@ async def test_cancelling_is_done_once_and_keeps_a_running_games_record(store: A
     assert await store.records() == ['{"cancelled":true}']
     assert await store.running_deadlines() == []
     with pytest.raises(StaleVersion):
-        await store.commit_move(_move(cancelled))
+        await commit_move(store, _move(cancelled))
 
 
 # ---- moves -------------------------------------------------------------------
@@ -681,14 +690,14 @@ async def test_cancelling_is_done_once_and_keeps_a_running_games_record(store: A
 async def test_a_move_is_stored_once_with_its_number(store: Any, backend: Backend) -> None:
     game = await _running(store)
     backend.clock.advance(3)
-    await store.commit_move(_move(game, seat=0, move="7D", by_computer=True))
+    await commit_move(store, _move(game, seat=0, move="7D", by_computer=True))
     after = await store.get_game(game.id)
     assert after.version == 1 and after.state == game.state, "no snapshot keeps the stored one"
     assert (after.deadline, after.deadline_kind, after.updated_at) == (2_000_100.0, "turn", backend.clock.now)
     moves = await store.moves(game.id)
     assert [(m.number, m.seat, m.move, m.by_computer, m.created_at) for m in moves] == [
         (1, 0, "7D", True, backend.clock.now)]
-    await store.commit_move(_move(after, state={"round": 2}))
+    await commit_move(store, _move(after, state={"round": 2}))
     assert (await store.get_game(game.id)).state == {"round": 2}
     assert [m.number for m in await store.moves(game.id)] == [1, 2]
     assert [m.number for m in await store.moves(game.id, after=1)] == [2]
@@ -696,13 +705,13 @@ async def test_a_move_is_stored_once_with_its_number(store: Any, backend: Backen
 
 async def test_a_stale_move_is_refused_and_changes_nothing(store: Any) -> None:
     game = await _running(store)
-    await store.commit_move(_move(game))
+    await commit_move(store, _move(game))
     before = await store.get_game(game.id)
     for version in (0, 2, 7):
         with pytest.raises(StaleVersion):
-            await store.commit_move(_move(game, version, state={"lost": True}, seat_timeouts=3))
+            await commit_move(store, _move(game, version, state={"lost": True}, seat_timeouts=3))
         with pytest.raises(StaleVersion):
-            await store.commit_move(_move(game, version, state={"lost": True}, rounds=((1, {}, {}),),
+            await commit_move(store, _move(game, version, state={"lost": True}, rounds=((1, {}, {}),),
                                           finish=_finish(game)))
     assert await store.get_game(game.id) == before
     assert [m.number for m in await store.moves(game.id)] == [1]
@@ -717,7 +726,7 @@ async def test_of_two_moves_at_one_version_one_is_stored(backend: Backend, last:
     game = await _running(first)
     finish = _finish(game) if last else None
     outcomes = await asyncio.gather(
-        *(store.commit_move(_move(game, move=f"{n + 1}C", rounds=((1, {"n": n}, {"n": n}),) if last else (),
+        *(commit_move(store, _move(game, move=f"{n + 1}C", rounds=((1, {"n": n}, {"n": n}),) if last else (),
                                   finish=finish))
           for n, store in enumerate((first, second, first, second))), return_exceptions=True)
     assert sum(o is None for o in outcomes) == 1, outcomes
@@ -733,16 +742,16 @@ async def test_of_two_moves_at_one_version_one_is_stored(backend: Backend, last:
 
 async def test_a_move_sets_seat_flags_and_stores_finished_rounds(store: Any) -> None:
     game = await _running(store)
-    await store.commit_move(_move(game, seat=1, seat_timeouts=2, seat_autoplay=True))
+    await commit_move(store, _move(game, seat=1, seat_timeouts=2, seat_autoplay=True))
     seats = (await store.get_game(game.id)).seats
     assert (seats[1].timeouts, seats[1].autoplay, seats[0].timeouts) == (2, True, 0)
-    await store.commit_move(_move(game, 1, seat=1, seat_autoplay=False))
+    await commit_move(store, _move(game, 1, seat=1, seat_autoplay=False))
     seats = (await store.get_game(game.id)).seats
     assert (seats[1].timeouts, seats[1].autoplay) == (2, False), "a flag not given is kept"
-    await store.commit_move(_move(game, 2, rounds=((2, {"totals": [3, 1]}, {"n": 2}),
+    await commit_move(store, _move(game, 2, rounds=((2, {"totals": [3, 1]}, {"n": 2}),
                                                    (1, {"totals": [1, 0]}, {"n": 1}))))
     assert await store.round_records(game.id) == [{"n": 1}, {"n": 2}]
-    await store.commit_move(_move(game, 3, rounds=((2, {"totals": [4, 1]}, {"n": 22}),)))
+    await commit_move(store, _move(game, 3, rounds=((2, {"totals": [4, 1]}, {"n": 22}),)))
     assert await store.round_records(game.id) == [{"n": 1}, {"n": 22}]
 
 
@@ -750,7 +759,7 @@ async def test_the_last_move_finishes_the_match_with_results_ratings_and_record(
         store: Any, backend: Backend) -> None:
     game = await _running(store)
     backend.clock.advance(10)
-    await store.commit_move(_move(game, state={"over": True}, finish=_finish(game, line='{"m":1}')))
+    await commit_move(store, _move(game, state={"over": True}, finish=_finish(game, line='{"m":1}')))
     done = await store.get_game(game.id)
     assert (done.status, done.open, done.state, done.finished_at) == (
         "finished", False, {"over": True}, backend.clock.now)
@@ -765,7 +774,7 @@ async def test_the_last_move_finishes_the_match_with_results_ratings_and_record(
         alice: RatingRow(alice, "duel", 27.0, 1.0, 1, 1), bob: RatingRow(bob, "duel", 23.0, 1.0, 1, 0)}
     assert await store.ratings([alice], "team") == {} == await store.ratings([], "duel")
     with pytest.raises(StaleVersion):
-        await store.commit_move(_move(done))
+        await commit_move(store, _move(done))
 
 
 async def test_a_move_that_cannot_be_stored_whole_stores_nothing(store: Any) -> None:
@@ -773,12 +782,12 @@ async def test_a_move_that_cannot_be_stored_whole_stores_nothing(store: Any) -> 
     finish = _finish(game)
     broken = replace(finish, results=(finish.results[0], finish.results[0]))
     with pytest.raises(StaleVersion):
-        await store.commit_move(_move(game, state={"over": True}, seat_timeouts=1,
+        await commit_move(store, _move(game, state={"over": True}, seat_timeouts=1,
                                       rounds=((1, {}, {}),), finish=broken))
     assert await store.get_game(game.id) == game
     assert await store.moves(game.id) == [] and await store.round_records(game.id) == []
     assert await store.records() == [] and await store.results(game.id) == []
-    await store.commit_move(_move(game, state={"over": True}, finish=finish))
+    await commit_move(store, _move(game, state={"over": True}, finish=finish))
     assert len(await store.results(game.id)) == 2
 
 
@@ -792,14 +801,14 @@ async def test_deadlines_soonest_first_as_every_store_on_the_database_sees_them(
     await _running(store, "g3", deadline=None, names=("Ezio", "Fede"))
     assert await store.running_deadlines() == [Deadline(soon.id, 1_000.0, DeadlineKind.TURN, False, 0),
                                                Deadline(late.id, 3_000.0, DeadlineKind.TURN, False, 0)]
-    assert await store.set_deadline(soon.id, 0, 5_000.0, DeadlineKind.COMPUTER, warned=True)
-    assert not await store.set_deadline(late.id, 4, 500.0, "turn"), "a stale version changes nothing"
-    await store.commit_move(_move(late, deadline=2_000.0))
+    assert await set_deadline(store, soon.id, 0, 5_000.0, DeadlineKind.COMPUTER, warned=True)
+    assert not await set_deadline(store, late.id, 4, 500.0, "turn"), "a stale version changes nothing"
+    await commit_move(store, _move(late, deadline=2_000.0))
     expected = [Deadline(late.id, 2_000.0, DeadlineKind.TURN, False, 1),
                 Deadline(soon.id, 5_000.0, DeadlineKind.COMPUTER, True, 0)]
     assert await store.running_deadlines() == expected
     assert await (await backend.open()).running_deadlines() == expected
-    assert await store.set_deadline(late.id, 1, None, None)
+    assert await set_deadline(store, late.id, 1, None, None)
     await cancel_game(store, soon.id)
     assert await store.running_deadlines() == [] == await (await backend.open()).running_deadlines()
 
@@ -829,11 +838,11 @@ async def test_a_turn_is_due_for_its_warning_before_its_deadline_and_once_warned
     assert await store.claim_due(980.0, 0.0, "one", 5.0) == [], "no warnings: due at the deadline"
     turn = Deadline(game.id, 1_000.0, DeadlineKind.TURN, False, 0)
     assert await store.claim_due(980.0, 20.0, "one", 5.0) == [turn]
-    assert await store.set_deadline(game.id, 0, 1_000.0, "turn", warned=True)
+    assert await set_deadline(store, game.id, 0, 1_000.0, "turn", warned=True)
     await store.release_claim(game.id, "one")
     assert await store.claim_due(990.0, 20.0, "two", 5.0) == [], "warned already"
     assert await store.claim_due(1_000.0, 20.0, "two", 5.0) == [replace(turn, warned=True)]
-    await store.commit_move(_move(game, deadline=None, deadline_kind=None))
+    await commit_move(store, _move(game, deadline=None, deadline_kind=None))
     assert await store.claim_due(9_000.0, 20.0, "three", 5.0) == [], "no deadline, nothing due"
 
 
@@ -1006,10 +1015,10 @@ async def test_a_move_stores_what_it_owes_the_chat_with_it_or_not_at_all(store: 
     await store.set_ref(first.id, "table", "100")
     owed = (("notice:1:round:0001", "{}"), ("notice:2:match", "{}"))
     with pytest.raises(StaleVersion):
-        await store.commit_move(_move(first, 5, refs=owed))
+        await commit_move(store, _move(first, 5, refs=owed))
     assert await store.refs_with_prefix("notice:") == []
-    await store.commit_move(_move(first, refs=owed))
-    await store.commit_move(_move(second, refs=owed[:1]))
+    await commit_move(store, _move(first, refs=owed))
+    await commit_move(store, _move(second, refs=owed[:1]))
     assert await store.refs_with_prefix("notice:") == [
         (first.id, "notice:1:round:0001", "{}"), (first.id, "notice:2:match", "{}"),
         (second.id, "notice:1:round:0001", "{}")]
@@ -1046,7 +1055,7 @@ async def test_computers_are_left_off_leaderboards_and_named_cpu_in_recent_match
     assert await set_seats(store, game.id, [game.seats[0], SeatRow(1, None, "easy", True, 0, False)])
     assert await start_game(store, game.id, {"round": 1}, (await store.get_game(game.id)).seats, None, None)
     game = await store.get_game(game.id)
-    await store.commit_move(_move(game, finish=_finish(game)))
+    await commit_move(store, _move(game, finish=_finish(game)))
     assert [r.display_name for r in await store.leaderboard(game.chat_id)] == ["Alice"]
     recent = await store.recent_matches(game.chat_id)
     assert [(m.game_id, m.variant, m.players) for m in recent] == [
@@ -1077,12 +1086,12 @@ async def test_a_review_is_kept_once_with_the_match_and_averaged_into_stats(
     assert await store.match_record(first.id) == '{"m":1}'
     assert await store.match_review(first.id) is None
     assert await store.match_record(12345) is None and await store.match_review(12345) is None
-    assert await store.store_review(first.id, '{"review":1}',
+    assert await store_review(store, first.id, '{"review":1}',
                                     [ReviewSeatRow(0, alice, 90.0), ReviewSeatRow(1, bob, 40.0)])
-    assert not await store.store_review(first.id, '{"review":2}', [ReviewSeatRow(0, alice, 10.0)])
+    assert not await store_review(store, first.id, '{"review":2}', [ReviewSeatRow(0, alice, 10.0)])
     assert await store.match_review(first.id) == '{"review":1}'
     assert await backend.rows("review_seats") == 2
-    assert await store.store_review(second.id, '{"review":3}',
+    assert await store_review(store, second.id, '{"review":3}',
                                     [ReviewSeatRow(0, alice, 70.0), ReviewSeatRow(1, None, 99.0)])
     alice_stats, bob_stats = await store.player_stats(alice), await store.player_stats(bob)
     assert (alice_stats["reviewed"], alice_stats["accuracy"]) == (2, pytest.approx(80.0))
@@ -1108,7 +1117,7 @@ async def test_a_players_last_finished_match_wherever_played_and_the_matches_not
     assert await start_game(store, computers.id, {"round": 1}, (await store.get_game(computers.id)).seats,
                             None, None)
     computers = await store.get_game(computers.id)
-    await store.commit_move(_move(computers, finish=_finish(computers)))
+    await commit_move(store, _move(computers, finish=_finish(computers)))
     alice, bob = (seat.player_id for seat in first.seats)
     nobody, = await _players(store, "Zeno")
     assert await store.last_finished_game(alice) == second.id
@@ -1117,7 +1126,7 @@ async def test_a_players_last_finished_match_wherever_played_and_the_matches_not
     assert await store.unreviewed_matches(0.0, 10) == [first.id, second.id]
     assert await store.unreviewed_matches(second.finished_at, 10) == [second.id]
     assert await store.unreviewed_matches(0.0, 1) == [first.id]
-    assert await store.store_review(first.id, '{"review":1}', [ReviewSeatRow(0, alice, 50.0)])
+    assert await store_review(store, first.id, '{"review":1}', [ReviewSeatRow(0, alice, 50.0)])
     assert await store.unreviewed_matches(0.0, 10) == [second.id]
 
 
@@ -1134,7 +1143,7 @@ async def test_reviewed_matches_of_a_chat_or_a_player_latest_first_never_a_deal_
     daily = await _daily_played(store, "g1", "Alice", (11, 2), 1)
     alice, bob = (seat.player_id for seat in first.seats)
     for game in (first, second, elsewhere, playing, daily):
-        assert await store.store_review(game.id, '{"review":1}', [ReviewSeatRow(0, alice, 50.0)])
+        assert await store_review(store, game.id, '{"review":1}', [ReviewSeatRow(0, alice, 50.0)])
     chat = first.chat_id
     assert await store.reviewed_matches(chat, None, 10) == [second.id, first.id]
     assert await store.reviewed_matches(chat, None, 1) == [second.id]
@@ -1167,9 +1176,9 @@ async def _daily_played(store: Any, chat_key: str, name: str, points: tuple[int,
     game = await _daily_dealt(store, chat_key, name, day)
     for _ in range(moves):
         game = await store.get_game(game.id)
-        await store.commit_move(_move(game, seat=0))
+        await commit_move(store, _move(game, seat=0))
     game = await store.get_game(game.id)
-    await store.commit_move(_move(game, seat=1, state={"over": True}, finish=_finish(game, points=points)))
+    await commit_move(store, _move(game, seat=1, state={"over": True}, finish=_finish(game, points=points)))
     return game
 
 
@@ -1260,7 +1269,7 @@ async def test_recent_matches_newest_first(store: Any, backend: Backend) -> None
 async def test_records_are_exported_in_the_order_games_were_made(store: Any) -> None:
     first = await _running(store, "g1")
     second = await _running(store, "g2", names=("Carla", "Dino"))
-    await store.commit_move(_move(second, finish=_finish(second, line="second")))
+    await commit_move(store, _move(second, finish=_finish(second, line="second")))
     await cancel_game(store, first.id, "first")
     await _lobby(store, "g3")
     assert await store.records() == ["first", "second"]
@@ -1295,7 +1304,7 @@ async def test_a_database_lost_while_running_is_a_storage_failure(store: Any, ba
     else:
         await store.pool.close()
     with pytest.raises(StorageFailed):
-        await store.commit_move(_move(game))
+        await commit_move(store, _move(game))
     with pytest.raises(StorageFailed):
         await store.set_ref(game.id, "table", "1")
     if backend.name == "sqlite":
@@ -1308,14 +1317,14 @@ async def test_a_players_finished_matches_say_how_they_count_and_achievements_ar
     first = await _running(store, "g1")
     alice, bob = (seat.player_id for seat in first.seats)
     earned = ((alice, "first_scopa"),)
-    await store.commit_move(_move(first, state={"over": True},
+    await commit_move(store, _move(first, state={"over": True},
                                   finish=replace(_finish(first, line='{"m":1}'), achievements=earned)))
     backend.clock.advance(60)
     practice = await _lobby(store, "g2")
     assert await update_lobby(store, practice.id, options={"target": 11, "practice": True})
     assert await start_game(store, practice.id, {"round": 1}, practice.seats, None, None)
     practice = await store.get_game(practice.id)
-    await store.commit_move(_move(practice, state={"over": True}, finish=replace(
+    await commit_move(store, _move(practice, state={"over": True}, finish=replace(
         _finish(practice, points=(4, 11), line='{"m":2}'),
         achievements=((alice, "first_scopa"), (bob, "comeback")))))
     backend.clock.advance(60)
@@ -1326,7 +1335,7 @@ async def test_a_players_finished_matches_say_how_they_count_and_achievements_ar
                                   "", seats), {"round": 1}, 1_500.0, DeadlineKind.TURN, "2026-11-25",
                           first.chat_id))
     daily = await store.get_game(uow.created)
-    await store.commit_move(_move(daily, state={"over": True}, finish=_finish(daily, line='{"m":3}')))
+    await commit_move(store, _move(daily, state={"over": True}, finish=_finish(daily, line='{"m":3}')))
     await _running(store, "g3")
     played = [(m.game_id, m.seat, m.variant, m.kind, m.won, m.finished_at, m.record)
               for m in await store.played_matches(alice)]
@@ -1352,7 +1361,7 @@ async def _against_computer(store: Any, chat_key: str, won: bool) -> GameRow:
     assert await set_seats(store, game.id, [game.seats[0], SeatRow(1, None, "easy", True, 0, False)])
     assert await start_game(store, game.id, {"round": 1}, (await store.get_game(game.id)).seats, None, None)
     game = await store.get_game(game.id)
-    await store.commit_move(_move(game, finish=_finish(game, points=(11, 4) if won else (4, 11))))
+    await commit_move(store, _move(game, finish=_finish(game, points=(11, 4) if won else (4, 11))))
     return game
 
 

@@ -13,7 +13,7 @@ import pytest
 from bot.sessions import GameStore, OpenGameExists, Sessions, StaleVersion
 from bot.sessions.records import Deadline, DeadlineKind, MoveCommit, SeatRow
 from bot.storage import Store
-from tests.store_helpers import cancel_game, set_seats, start_game
+from tests.store_helpers import cancel_game, commit_move, set_deadline, set_seats, start_game
 
 from ..fakes.memory_store import MemoryStore
 from ..sessions_helpers import ALICE, BOB, CHAT, FakeClock, first_legal, play_to_end, start_duel
@@ -63,31 +63,31 @@ async def test_a_chat_has_one_open_game(store: GameStore) -> None:
 async def test_a_move_is_stored_at_its_version_or_not_at_all(store: GameStore) -> None:
     game_id, _, _ = await _lobby(store)
     with pytest.raises(StaleVersion):
-        await store.commit_move(_move(game_id, 0))
+        await commit_move(store, _move(game_id, 0))
     game = await store.get_game(game_id)
     assert game is not None
-    assert not await store.set_deadline(game_id, 0, 1.0, "turn"), "a lobby has no deadline"
+    assert not await set_deadline(store, game_id, 0, 1.0, "turn"), "a lobby has no deadline"
     assert await start_game(store, game_id, {"version": 0}, game.seats, 1_500_000.0, "turn")
     assert not await start_game(store, game_id, {"version": 0}, game.seats, None, None)
     before = await store.get_game(game_id)
     with pytest.raises(StaleVersion):
-        await store.commit_move(_move(game_id, 3))
+        await commit_move(store, _move(game_id, 3))
     assert await store.get_game(game_id) == before and await store.moves(game_id) == []
-    await store.commit_move(_move(game_id, 0, seat_timeouts=2))
+    await commit_move(store, _move(game_id, 0, seat_timeouts=2))
     with pytest.raises(StaleVersion):
-        await store.commit_move(_move(game_id, 0, move="2D"))
+        await commit_move(store, _move(game_id, 0, move="2D"))
     after = await store.get_game(game_id)
     assert after is not None and after.version == 1 and after.state == {"version": 0}
     assert after.seats[0].timeouts == 2 and after.deadline == 2_000_000.0
     assert [(m.number, m.move) for m in await store.moves(game_id)] == [(1, "1D")]
     assert await store.running_deadlines() == [Deadline(game_id, 2_000_000.0, DeadlineKind.TURN, False, 1)]
-    assert not await store.set_deadline(game_id, 0, 5.0, "turn")
-    assert await store.set_deadline(game_id, 1, 5.0, "turn", warned=True)
+    assert not await set_deadline(store, game_id, 0, 5.0, "turn")
+    assert await set_deadline(store, game_id, 1, 5.0, "turn", warned=True)
     assert await store.running_deadlines() == [Deadline(game_id, 5.0, DeadlineKind.TURN, True, 1)]
     assert await cancel_game(store, game_id, "record")
     assert await store.running_deadlines() == [] and await store.records() == ["record"]
     with pytest.raises(StaleVersion):
-        await store.commit_move(_move(game_id, 1))
+        await commit_move(store, _move(game_id, 1))
 
 
 async def test_players_settings_and_message_references(store: GameStore) -> None:

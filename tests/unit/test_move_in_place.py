@@ -9,7 +9,7 @@ from typing import TypeVar
 import pytest
 
 from bot.sessions import Reason, Refused, Sessions
-from bot.sessions.records import MoveCommit
+from bot.sessions.records import Change, MoveCommit
 
 from ..fakes.memory_store import MemoryStore
 from ..sessions_helpers import ALICE, BOB, FakeClock, first_legal, play_one, start_duel
@@ -27,13 +27,13 @@ class HeldStore(MemoryStore):
         self.fail = False
         self.held = False
 
-    async def commit_move(self, commit: MoveCommit) -> None:
-        if self.held:
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
+        if self.held and any(isinstance(change, MoveCommit) for change in changes):
             self.writing.set()
             await self.go.wait()
             if self.fail:
                 raise ConnectionResetError("the database went away")
-        await super().commit_move(commit)
+        return await super()._commit_changes(changes)
 
 
 async def _duel_on(store_class: type[StoreT]) -> tuple[StoreT, Sessions, int]:

@@ -13,6 +13,7 @@ from bot.sessions import ChatRef, Reason, Refused, Sessions
 from bot.sessions.puzzles import CLEARLY
 
 from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, DINO, open_memory_sessions, play_to_end, start_duel
+from ..store_helpers import store_review
 
 ELSEWHERE = ChatRef("test", "group-2", "Others")
 
@@ -70,7 +71,7 @@ async def test_no_puzzle_before_a_finished_reviewed_match_and_never_from_a_match
     finished, review = await _reviewed_duel(sessions, ELSEWHERE)
     playing = await start_duel(sessions, options={"target": 1})
     store = sessions.puzzles.store
-    await store.store_review(playing, await store.match_review(finished) or "", [])
+    await store_review(store, playing, await store.match_review(finished) or "", [])
     with pytest.raises(Refused) as refused:
         await sessions.puzzles.puzzle(ALICE, CHAT)
     assert refused.value.reason == Reason.NO_PUZZLE, "a match in play is no puzzle, review or not"
