@@ -4,7 +4,7 @@ Owners are named by platform user id (`SCOPA_OWNERS=telegram:123,discord:456`). 
 commands work only in their private chat with the bot (a Telegram private chat, a Discord
 DM); anyone else, or an owner anywhere else, gets what an unknown command gets (`command`
 gives None, and the front-end answers nothing). A blocked user's commands and taps are
-refused with one plain answer everywhere (`admit`, and every tap through `GatedTaps`): the
+refused with one plain answer everywhere (`admit`, and every command through `Sessions.handle`): the
 block is kept with the data, so it holds across processes and restarts.
 
 Each process writes a heartbeat with its event loop's lag (`keep_beating`), which /botstatus
