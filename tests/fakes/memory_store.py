@@ -53,6 +53,8 @@ from .memory_tournaments import MemoryTournaments
 
 _OPEN = ("lobby", "running")
 _LADDERS = ("duel", "ffa", "team")
+_UNDONE = ("_games", "_chats", "_records", "_daily", "_achievements", "_ratings", "_reviews")
+"""What a unit's failed check puts back as it was."""
 
 
 def _copy(value: Any) -> Any:
@@ -192,15 +194,9 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
         row = self._players.get(player_id)
         if row is None:
             return
-        if language is not None:
-            row = dataclasses.replace(row, language=language)
-        if can_dm is not None:
-            row = dataclasses.replace(row, can_dm=can_dm)
-        if dm_pings is not None:
-            row = dataclasses.replace(row, dm_pings=dm_pings)
-        if quiet_turns is not None:
-            row = dataclasses.replace(row, quiet_turns=quiet_turns)
-        self._players[player_id] = row
+        given = {"language": language, "can_dm": can_dm, "dm_pings": dm_pings, "quiet_turns": quiet_turns}
+        self._players[player_id] = dataclasses.replace(
+            row, **{name: value for name, value in given.items() if value is not None})
 
     # ---- games -------------------------------------------------------------
 
@@ -210,21 +206,14 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
         self._open()
         if len(changes) == 1 and isinstance(changes[0], MoveCommit | DeadlineChange | NewReview):
             return self._apply(changes[0])
-        kept = copy.deepcopy(self._kept())
+        kept = copy.deepcopy({name: getattr(self, name) for name in _UNDONE})
         try:
-            created = None
-            for change in changes:
-                made = self._apply(change)
-                created = made if made is not None else created
-            return created
+            made = [self._apply(change) for change in changes]
+            return next((game_id for game_id in reversed(made) if game_id is not None), None)
         except BaseException:
-            (self._games, self._chats, self._records, self._daily, self._achievements, self._ratings,
-             self._reviews) = kept
+            for name, value in kept.items():
+                setattr(self, name, value)
             raise
-
-    def _kept(self) -> tuple[Any, ...]:
-        return (self._games, self._chats, self._records, self._daily, self._achievements, self._ratings,
-                self._reviews)
 
     def _apply(self, change: Change) -> int | None:
         now = self.clock()
@@ -260,14 +249,9 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
                     refs[key] = value
             return None
         game = self._games.get(change.game_id)
-        if isinstance(change, DeadlineChange):
-            if game is None or game.row.status != "running" or game.row.version != change.version:
-                raise StaleVersion(f"game {change.game_id} is no longer running at version {change.version}")
-            self._change(game, deadline=change.deadline, deadline_kind=change.kind, warned=change.warned)
-            return None
-        status = GameStatus.RUNNING if isinstance(change, SeatHandover) else (
+        status = GameStatus.RUNNING if isinstance(change, SeatHandover | DeadlineChange) else (
             change.expected_status if isinstance(change, GameCancel) else GameStatus.LOBBY)
-        version = change.expected_version
+        version = change.version if isinstance(change, DeadlineChange) else change.expected_version
         if game is None or game.row.status != status or version not in (None, game.row.version):
             raise StaleVersion(f"game {change.game_id} is no longer {status} at version {version}")
         if isinstance(change, LobbyChange):
@@ -283,6 +267,8 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
             self._change(game, status=GameStatus.RUNNING, state=_copy(change.state), version=0,
                          deadline=change.deadline, deadline_kind=change.deadline_kind, warned=False,
                          updated_at=now)
+        elif isinstance(change, DeadlineChange):
+            self._change(game, deadline=change.deadline, deadline_kind=change.kind, warned=change.warned)
         elif isinstance(change, GameCancel):
             self._change(game, status=GameStatus.CANCELLED, deadline=None, finished_at=now, updated_at=now)
             if change.options is not None:
