@@ -21,12 +21,15 @@ def step_title(step: ReplayStep, lang: str) -> str:
 
 
 def step_lines(step: ReplayStep, lang: str) -> list[str]:
-    """The play, and the better one with what the play cost where the review graded it."""
+    """The play, and the better one with what the play cost where the review graded it (or that
+    another move was as good, where the review found one)."""
     played = move_phrase(step.played, lang, step.deck_style)
     lines = [t(lang, "replay.played_line", name=step.name, move=played)]
     if step.better is not None:
         better = move_phrase(step.better, lang, step.deck_style)
         lines.append(t(lang, "replay.better_line", move=better, loss=loss_text(step.loss, lang)))
+    elif step.equivalent:
+        lines.append(t(lang, "replay.equivalent_line"))
     return lines
 
 

@@ -4,7 +4,8 @@ The positions come from the stored record alone (the engine replays it determini
 so a step is named by the match and its number and nothing is kept between taps: a button
 carrying them works after a restart. After the match nothing is secret any more, so each
 step shows the hand of the player who made the play (theirs, an opponent's or a computer's)
-and the table they saw; a play the review found a better move for carries its grade.
+and the table they saw; a play the review found a better move for carries its grade, and one it
+found another move as good as says so.
 
 A match still in play is never replayed (`Reason.NOT_FINISHED`), a match is replayed only
 for its players (`Reason.NOT_YOUR_REVIEW`) and a step outside the match is stale
@@ -16,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..ai.review import Review
+from ..ai.review import Fault, GradedPlay, Review
 from ..ai.review.replay import Turn, turns
 from ..engine import Card, Move
 from ..engine.record import RecordError, parse_records
@@ -56,6 +57,8 @@ class ReplayStep:
     loss: float
     variant: str = "scopa"
     deck_style: str = "napoletane"
+    equivalent: bool = False
+    """The review found another move worth as much as this play (within its noise): neither is graded."""
 
     @property
     def first(self) -> bool:
@@ -93,18 +96,27 @@ class Replays:
             raise Refused(Reason.STALE)
         turn = played[step]
         nth = sum(1 for t in played[:step + 1] if t.round == turn.round and t.seat == turn.seat)
-        better, loss = await self._grade(row.id, turn)
+        graded = await self._graded(row.id, turn)
+        better, loss, equivalent = _grade(graded)
         return ReplayStep(game_id, step, len(played), turn.round + 1, turn.seat, seat_name(
             next(s for s in row.seats if s.seat == turn.seat), row.seats), nth, tuple(turn.view.table),
-            tuple(turn.view.hand), turn.played, better, loss, row.variant, row.deck_style)
+            tuple(turn.view.hand), turn.played, better, loss, row.variant, row.deck_style, equivalent)
 
-    async def _grade(self, game_id: int, turn: Turn) -> tuple[Move | None, float]:
-        """The review's better move and the loss of `turn`, when the review is made and found one."""
+    async def _graded(self, game_id: int, turn: Turn) -> GradedPlay | None:
+        """The review's grade of `turn`, once the review is made."""
         stored = await self.store.match_review(game_id)
         if stored is None:
-            return None, 0.0
+            return None
         review = Review.from_dict(json.loads(stored))
-        graded = next((p for p in review.plays if p.round == turn.round and p.play == turn.play), None)
-        if graded is None or graded.loss < GRADED_FROM or graded.best == graded.played:
-            return None, 0.0
-        return graded.best, graded.loss
+        return next((p for p in review.plays if p.round == turn.round and p.play == turn.play), None)
+
+
+def _grade(graded: GradedPlay | None) -> tuple[Move | None, float, bool]:
+    """The better move and the loss where the play cost at least `GRADED_FROM`, and whether the
+    review found another move as good as it."""
+    if graded is None:
+        return None, 0.0, False
+    equivalent = graded.reason is not None and graded.reason.fault is Fault.EQUIVALENT
+    if graded.loss < GRADED_FROM or graded.best == graded.played:
+        return None, 0.0, equivalent
+    return graded.best, graded.loss, False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.ai.review import Fault
 from bot.sessions import Reason, Refused, Sessions
 
 from ..sessions_helpers import ALICE, BOB, CARLA, open_memory_sessions, play_to_end, start_duel
@@ -36,6 +37,12 @@ async def test_graded_plays_carry_the_better_move_once_the_review_is_made() -> N
     first = await sessions.queries.replay_step(game_id, ALICE, 0)
     steps = [await sessions.queries.replay_step(game_id, ALICE, n) for n in range(first.steps)]
     assert sum(step.better is not None for step in steps) == len(costly)
+    equivalent = [(p.round + 1, p.play) for p in made.review.plays
+                  if p.reason is not None and p.reason.fault is Fault.EQUIVALENT]
+    assert equivalent, "random plays tie somewhere"
+    said = [(step.round, step.step - sum(1 for s in steps if s.round < step.round))
+            for step in steps if step.equivalent]
+    assert said == equivalent and not any(step.equivalent and step.better for step in steps)
 
 
 async def test_stale_steps_other_people_and_matches_in_play_are_refused() -> None:

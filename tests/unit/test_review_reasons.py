@@ -32,9 +32,11 @@ def test_sevens_settebello_and_cards_name_the_cards_only_the_better_move_takes()
     view = position("7B 4B", "10S 10C", "7S 4C 1C", fill=0)
     found = reason(view, move("4B:4C"), move("7B:7S"))
     assert found.fault is Fault.SEVENS and found.cards == codes("7S")
+    assert reason(view, move("7B:7S"), move("4B:4C")).fault is not Fault.SEVENS
     view = position("7B 4B", "10S 10C", "7D 4C 1C", fill=0)
     found = reason(view, move("4B:4C"), move("7B:7D"))
     assert found.fault is Fault.SETTEBELLO and found.cards == codes("7D")
+    assert reason(view, move("7B:7D"), move("4B:4C")).fault is not Fault.SETTEBELLO
     view = position("5B 3B", "10D 10S 10C", "2S 3C 6C", fill=0)
     found = reason(view, move("3B:3C"), move("5B:2S+3C"))
     assert found.fault is Fault.PRIMIERA and found.cards == codes("2S"), "the player's first spade"
@@ -79,6 +81,17 @@ def test_equivalent_moves_get_no_grade_and_the_word_equivalent(monkeypatch: obje
         said = reason_text(graded, lang, "scopa") or ""
         assert word in said and "F🏆" not in said, "never equivalent to the move played itself"
     assert NOISE >= 2
+
+
+def test_two_moves_the_search_finds_worth_the_same_are_called_equivalent_and_neither_is_graded() -> None:
+    # Laying 8🏆 or 8🗡️ with no denaro, sweep or seven at stake: the search's own valuation, not a stub.
+    view = position("8C 8S", "1S 9C 10D", "1B 5D", fill=20)
+    graded = [review_turn((Turn(0, 0, view, move(code)), "same", 128)) for code in ("8C", "8S")]
+    assert [play.loss for play in graded] == [0, 0] and all(play.best == play.played for play in graded)
+    assert any(play.reason is not None and play.reason.fault is Fault.EQUIVALENT for play in graded)
+    for play in graded:
+        if play.reason is not None:
+            assert "equivalent" in (reason_text(play, "en", "scopa") or "")
 
 
 def test_every_costly_play_of_simulated_matches_has_a_fact_that_tells_the_moves_apart() -> None:
