@@ -10,6 +10,8 @@ import re
 import pytest
 
 from bot.adapters.discord.custom_ids import encode
+from bot.adapters.discord.identity import PLATFORM
+from bot.sessions import UserRef
 from bot.sessions.tap import Action, Tap
 
 from ..discord_helpers import World, lobby_message, open_game, play_to_end, table_message
@@ -61,13 +63,21 @@ async def test_a_player_steps_through_the_match_in_one_ephemeral_message(world: 
     assert _count(replay) == (1, 36) and replay.text.startswith("Round 1 · ")
     assert replay.picture() is not None and replay.labels() == ["▶", "⏭"]
     seen = [1]
+    graded, equal = ["Better:" in replay.text], ["Equivalent:" in replay.text]
     while "▶" in replay.labels():
         edits = replay.edits
         pressed = await w.fake.press(w.bob, replay, "▶")
         assert pressed.followups == [] and pressed.response_message in (None, replay)
         assert replay.edits > edits
         seen.append(_count(replay)[0])
+        graded.append("Better:" in replay.text)
+        equal.append("Equivalent:" in replay.text)
     assert seen == list(range(1, 37)), "each play once, in order"
+    bob = UserRef(PLATFORM, str(w.bob.id), "Bob")
+    steps = [await w.sessions.queries.replay_step(1, bob, n) for n in range(36)]
+    assert graded == [step.better is not None for step in steps], "each graded play says the better move"
+    assert equal == [step.equivalent for step in steps], "each play as good as another says so"
+    assert any(graded) and any(equal)
     assert replay.labels() == ["⏮", "◀"], "the last play has no ▶"
     assert replay.picture() is not None
     await w.fake.press(w.bob, replay, "⏮")

@@ -92,17 +92,22 @@ async def test_a_player_steps_through_the_match_in_one_edited_photo(tmp_path: Pa
         sent = len(bot_messages(tg, d.alice))
         seen = [step]
         graded = ["Better:" in shown(replay)]
+        equal = ["Equivalent:" in shown(replay)]
         while "▶" in replay.button_texts:
             edits = replay.edit_count
             assert not (await answered(tg, tg.tap(d.alice, replay, d.alice, "▶"))).show_alert
             await tg.wait_for(lambda e=edits: replay.edit_count > e, what=f"play {seen[-1] + 1}")
             seen.append(_count(replay)[0])
             graded.append("Better:" in shown(replay))
+            equal.append("Equivalent:" in shown(replay))
         assert seen == list(range(1, steps + 1)), "each play once, in order"
         alice = UserRef(PLATFORM, str(d.alice.id), "Alice")
         assert graded == [(await d.bot.sessions.queries.replay_step(1, alice, n)).better is not None
                           for n in range(steps)], "each play the review graded says the better move"
         assert any(graded), "random plays give up points somewhere"
+        assert equal == [(await d.bot.sessions.queries.replay_step(1, alice, n)).equivalent
+                         for n in range(steps)], "each play the review found another as good as says so"
+        assert any(equal) and not any(g and e for g, e in zip(graded, equal, strict=True))
         assert replay.button_texts == ["⏮", "◀"], "the last play has no ▶"
         assert len(bot_messages(tg, d.alice)) == sent, "stepping sends no new message"
         assert [m for m in bot_messages(tg, d.alice) if COUNT.search(shown(m))] == [replay]
