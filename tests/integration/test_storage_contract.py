@@ -21,7 +21,15 @@ import pytest
 from bot.engine import to_record
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.sessions.ports import SENDS_KEPT, DailyClaimed, Served, StorageFailed
-from bot.sessions.records import DailyDeal, Deadline, DeadlineKind, GameNotes, GameStatus, MatchKind
+from bot.sessions.records import (
+    DailyDeal,
+    Deadline,
+    DeadlineChange,
+    DeadlineKind,
+    GameNotes,
+    GameStatus,
+    MatchKind,
+)
 from bot.storage import (
     ChatChange,
     ChatRow,
@@ -811,6 +819,27 @@ async def test_deadlines_soonest_first_as_every_store_on_the_database_sees_them(
     assert await set_deadline(store, late.id, 1, None, None)
     await cancel_game(store, soon.id)
     assert await store.running_deadlines() == [] == await (await backend.open()).running_deadlines()
+
+
+async def test_a_move_and_another_games_deadline_in_one_unit_are_written_together_or_not_at_all(
+        backend: Backend) -> None:
+    store = await backend.open()
+    moving = await _running(store, "g1", deadline=3_000.0)
+    other = await _running(store, "g2", deadline=1_000.0, names=("Carla", "Dino"))
+    deadlines = await store.running_deadlines()
+    with pytest.raises(StaleVersion):
+        async with store.unit() as uow:
+            uow.add(_move(moving, deadline=2_000.0))
+            uow.add(DeadlineChange(other.id, 4, 5_000.0, DeadlineKind.COMPUTER))
+    assert await store.get_game(moving.id) == moving and await store.moves(moving.id) == []
+    assert await store.running_deadlines() == deadlines == await (await backend.open()).running_deadlines()
+    async with store.unit() as uow:
+        uow.add(_move(moving, deadline=2_000.0))
+        uow.add(DeadlineChange(other.id, 0, 5_000.0, DeadlineKind.COMPUTER, warned=True))
+    expected = [Deadline(moving.id, 2_000.0, DeadlineKind.TURN, False, 1),
+                Deadline(other.id, 5_000.0, DeadlineKind.COMPUTER, True, 0)]
+    assert await store.running_deadlines() == expected == await (await backend.open()).running_deadlines()
+    assert [m.move for m in await store.moves(moving.id)] == ["1D"]
 
 
 async def test_due_work_is_held_by_one_process_until_it_lets_go_or_its_lease_runs_out(
