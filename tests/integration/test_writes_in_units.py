@@ -2,12 +2,14 @@
 
 Two checks, one at run time and one over the code:
 
-- On SQLite, every statement the store runs is traced (`set_trace_callback`) while a match
-  is played through the sessions as a user plays it: lobby, moves, a warned turn, a turn
-  that times out, the match's end with its rounds, results and ratings, its review. Each
-  INSERT, UPDATE or DELETE of a game table must run inside a transaction while a unit is
-  being committed (`_commit_changes`, the only thing a unit calls). A write made beside the
-  units is caught: the check is first shown to catch one.
+- On SQLite and on PostgreSQL, every statement the store runs is traced (SQLite's
+  `set_trace_callback`; on PostgreSQL, the statements of the driver's connections) while a
+  match is played through the sessions as a user plays it: lobby, moves, a warned turn, a
+  turn that times out, the match's end with its rounds, results and ratings, its review.
+  Each INSERT, UPDATE or DELETE of a game table must run while a unit is being committed
+  (`_commit_changes`, the only thing a unit calls), on SQLite inside its transaction (on
+  PostgreSQL a unit of one plain move is one statement, a transaction of its own). A write
+  made beside the units is caught: the check is first shown to catch one.
 - Over bot/storage's code (both databases), the SQL that writes a game table is written
   only in the units' plans (`changes`) and the one-statement move of PostgreSQL's unit
   (`postgres_sql.PLAIN_MOVE`), but for the few writes that are whole transactions of another
@@ -20,13 +22,29 @@ and daily_plays (achievements are a player's: a tournament grants one apart).
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+import pytest
+
 from bot.sessions import Sessions
 from bot.storage import Store
+from bot.storage.backends import open_store
+from bot.storage.postgres import PostgresStore
 
-from ..sessions_helpers import ALICE, BOB, FakeClock, open_sessions, play_one, play_to_end, start_duel
+from .. import pg
+from ..sessions_helpers import (
+    ALICE,
+    BOB,
+    REVIEW_SEARCHES,
+    FakeClock,
+    first_legal,
+    play_one,
+    play_to_end,
+    start_duel,
+)
 
 GAME_TABLES = frozenset({"games", "seats", "moves", "rounds", "results", "ratings", "records", "reviews",
                          "review_seats", "daily_plays"})
@@ -45,74 +63,103 @@ APART = {
 
 
 class Traced:
-    """The game-table writes a SQLite store runs, each with whether a unit was committing it
-    inside a transaction."""
+    """The game-table writes a store runs, each with whether a unit was committing it."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Any) -> None:
         self.writes: list[tuple[str, bool]] = []
         self.committing = False
-        self._db = store._db
         inner = store._commit_changes
 
         async def commit(changes: Any) -> int | None:
             self.committing = True
             try:
-                return await inner(changes)
+                made: int | None = await inner(changes)
+                return made
             finally:
                 self.committing = False
 
-        store._commit_changes = commit  # type: ignore[method-assign]
-        self._db.set_trace_callback(self._saw)
+        store._commit_changes = commit
 
-    def _saw(self, statement: str) -> None:
+    def saw(self, statement: str, in_transaction: bool = True) -> None:
         for table in _WRITE.findall(statement):
             if table.lower() in GAME_TABLES:
-                self.writes.append((table.lower(), self.committing and self._db.in_transaction))
+                self.writes.append((table.lower(), self.committing and in_transaction))
 
     def outside(self) -> list[str]:
         return [table for table, in_unit in self.writes if not in_unit]
 
 
-async def _traced(tmp_path: Path) -> tuple[Sessions, Store, Traced, FakeClock]:
+_SENT = ("execute", "executemany", "fetch", "fetchrow", "fetchval")
+"""What the PostgreSQL store sends its statements with."""
+
+
+def _trace_postgresql(traced: Traced, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _SENT:
+        def sent(inner: Callable[..., Any]) -> Callable[..., Any]:
+            def send(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
+                traced.saw(query)
+                return inner(conn, query, *args, **kwargs)
+
+            return send
+
+        monkeypatch.setattr(asyncpg.Connection, name, sent(getattr(asyncpg.Connection, name)))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def traced(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                 ) -> AsyncIterator[tuple[Sessions, Any, Traced, FakeClock]]:
     clock = FakeClock()
-    sessions = await open_sessions(tmp_path / "units.db", clock)
-    store = sessions.play.store
-    assert isinstance(store, Store)
-    return sessions, store, Traced(store), clock
-
-
-async def test_a_write_beside_the_units_is_caught(tmp_path: Path) -> None:
-    sessions, store, traced, _ = await _traced(tmp_path)
+    cluster = url = None
+    if request.param == "sqlite":
+        store: Any = await Store.open(tmp_path / "units.db", clock)
+    else:
+        cluster = pg.shared_cluster()
+        url = await cluster.create_database()
+        store = await open_store(url, clock)
+        assert isinstance(store, PostgresStore)
+    seen = Traced(store)
+    if isinstance(store, Store):
+        db = store._db
+        db.set_trace_callback(lambda statement: seen.saw(statement, db.in_transaction))
+    else:
+        _trace_postgresql(seen, monkeypatch)
+    sessions = Sessions(store, clock=clock, computer_pace=0.0, chooser=first_legal,
+                        review_searches=REVIEW_SEARCHES)
     try:
-        game_id = await start_duel(sessions)
-        assert traced.writes and traced.outside() == []
-        await store._change("UPDATE games SET warned=? WHERE id=?", (True, game_id))
-        assert traced.outside() == ["games"]
+        yield sessions, store, seen, clock
     finally:
         await store.close()
+        if cluster is not None and url is not None:
+            await cluster.drop_database(url)
 
 
-async def test_a_match_played_to_its_review_writes_its_tables_in_units_only(tmp_path: Path) -> None:
-    sessions, store, traced, clock = await _traced(tmp_path)
-    try:
-        game_id = await start_duel(sessions)
-        await play_one(sessions, game_id)
-        row = await store.get_game(game_id)
-        assert row is not None and row.deadline is not None
-        clock.advance(row.deadline - clock() - 1)
-        assert await sessions.scheduler.run_due() == 1, "the turn is warned"
-        assert (await store.get_game(game_id)).warned  # type: ignore[union-attr]
-        clock.advance(2)
-        assert await sessions.scheduler.run_due() == 1, "the turn times out"
-        await play_to_end(sessions, game_id, [ALICE, BOB])
-        await sessions.reviews.review(game_id, ALICE)
-        assert await store.match_review(game_id) is not None
-        written = {table for table, _ in traced.writes}
-        assert written >= {"games", "seats", "moves", "rounds", "results", "ratings", "records", "reviews",
-                           "review_seats"}
-        assert traced.outside() == []
-    finally:
-        await store.close()
+async def test_a_write_beside_the_units_is_caught(traced: tuple[Sessions, Any, Traced, FakeClock]) -> None:
+    sessions, store, seen, _ = traced
+    game_id = await start_duel(sessions)
+    assert seen.writes and seen.outside() == []
+    await store._change("UPDATE games SET warned=? WHERE id=?", (True, game_id))
+    assert seen.outside() == ["games"]
+
+
+async def test_a_match_played_to_its_review_writes_its_tables_in_units_only(
+        traced: tuple[Sessions, Any, Traced, FakeClock]) -> None:
+    sessions, store, seen, clock = traced
+    game_id = await start_duel(sessions)
+    await play_one(sessions, game_id)
+    row = await store.get_game(game_id)
+    assert row is not None and row.deadline is not None
+    clock.advance(row.deadline - clock() - 1)
+    assert await sessions.scheduler.run_due() == 1, "the turn is warned"
+    assert (await store.get_game(game_id)).warned
+    clock.advance(2)
+    assert await sessions.scheduler.run_due() == 1, "the turn times out"
+    await play_to_end(sessions, game_id, [ALICE, BOB])
+    await sessions.reviews.review(game_id, ALICE)
+    assert await store.match_review(game_id) is not None
+    written = {table for table, _ in seen.writes}
+    assert written >= {"games", "seats", "moves", "rounds", "results", "ratings", "records", "reviews",
+                       "review_seats"}
+    assert seen.outside() == []
 
 
 def test_the_storage_code_writes_game_tables_only_in_unit_plans() -> None:
