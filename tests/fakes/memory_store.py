@@ -194,7 +194,8 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
         row = self._players.get(player_id)
         if row is None:
             return
-        given = {"language": language, "can_dm": can_dm, "dm_pings": dm_pings, "quiet_turns": quiet_turns}
+        given: dict[str, Any] = {"language": language, "can_dm": can_dm, "dm_pings": dm_pings,
+                                 "quiet_turns": quiet_turns}
         self._players[player_id] = dataclasses.replace(
             row, **{name: value for name, value in given.items() if value is not None})
 
