@@ -243,7 +243,7 @@ def telegram_front_end(sessions: Sessions, settings: Settings) -> FrontEnd:
 
     # A shared store counts the bot's and each group's messages for all processes; otherwise
     # each keeps to its share.
-    share = 1 if sessions.delivery.refs.shared else workers
+    share = 1 if sessions.delivery.shared else workers
     overall = MessagesRateLimiter(FloodLimit.MESSAGES_PER_SECOND / share, max_retries=3)
     per_group = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP / share
     return TelegramFrontEnd(sessions, settings.telegram_token, api_base=settings.telegram_api_base,

@@ -25,11 +25,11 @@ log = logging.getLogger(__name__)
 
 
 class MessageRefs:
-    """The store as front-ends see it: their notes, and whether other processes write them."""
+    """The store as front-ends see it: their notes about a game's messages, and the messages
+    counted against a platform's limits."""
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
-        self.shared = bool(getattr(store, "shared", False))
 
     async def get_refs(self, game_id: int) -> dict[str, str]:
         return await self._store.get_refs(game_id)
@@ -47,7 +47,7 @@ class MessageRefs:
 
 class Delivery:
     def __init__(self, store: GameStore, directory: Directory, games: Games, scheduler: Scheduler,
-                 holds: MessageHolds, notices: Notices, reviews: Reviews) -> None:
+                 holds: MessageHolds, notices: Notices, reviews: Reviews, *, shared: bool) -> None:
         self._directory = directory
         self._games = games
         self._scheduler = scheduler
@@ -57,8 +57,9 @@ class Delivery:
         self._unreviewed_looked: set[str] = set()
         self.refs: FrontEndNotes = MessageRefs(store)
         """Where front-ends keep their notes about a game's messages."""
-        self.shared = bool(getattr(store, "shared", False))
-        """Whether other bot processes share the database (and so the chats' messages)."""
+        self.shared = shared
+        """Whether other bot processes share the database (and so the chats' messages): said
+        once, where the sessions are built, for a front-end to build its own delivery by."""
 
     async def draw_message(self, game_id: int, message: str,
                            drawing: Callable[[bool], Awaitable[_T]]) -> _T | HandedOver:

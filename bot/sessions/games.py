@@ -9,6 +9,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from ..engine import EngineError, Game, Move, Rules, StateFormatError, load_game
@@ -66,7 +67,6 @@ class Games:
         self.directory = directory
         self.max_timeouts = max_timeouts
         """Turns in a row the timer plays for a player before their seat is the computer's."""
-        self.shared = bool(getattr(store, "shared", False))
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, tuple[GameRow, Game]] = {}
         self._tables: dict[int, tuple[GameRow, Game, TableView]] = {}
@@ -114,28 +114,25 @@ class Games:
         return row
 
     async def load(self, game_id: int) -> tuple[GameRow, Game | None]:
-        """The game from memory; when other processes share the store (`shared`), the
-        stored row is read each time and the game kept in memory only while its version
-        is still the stored one. While the game is `changing`, it waits for the change."""
+        """The game from memory, or as stored. While the game is `changing`, it waits for the
+        change."""
+        await self._settled(game_id)
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
+        return await self._rebuilt(await self.row(game_id))
+
+    async def _settled(self, game_id: int) -> None:
         pending = self._changing.get(game_id)
         while pending is not None:
             await pending.wait()
             pending = self._changing.get(game_id)
         await self.is_daily(game_id)
-        cached = self._cache.get(game_id)
-        if cached is not None and not self.shared:
-            return cached
-        row = await self.row(game_id)
-        if cached is not None and row.status == GameStatus.RUNNING and row.version == cached[0].version:
-            if row == cached[0]:
-                row = cached[0]
-            self._cache[game_id] = (row, cached[1])
-            return row, cached[1]
-        if cached is not None:
-            self.forget(game_id)
+
+    async def _rebuilt(self, row: GameRow) -> tuple[GameRow, Game | None]:
         row, game = await self.stored_now(row)
         if game is not None and row.status == GameStatus.RUNNING:
-            self._cache[game_id] = (row, game)
+            self._cache[row.id] = (row, game)
         return row, game
 
     async def is_daily(self, game_id: int) -> bool:
@@ -165,19 +162,7 @@ class Games:
         self._cache[row.id] = (row, game)
 
     async def stored_now(self, row: GameRow) -> tuple[GameRow, Game | None]:
-        """`stored(row)`, and the row it was rebuilt at. With a shared store another process
-        may commit a move between the reading of the row and of its moves: the row is read
-        again then, rather than the two taken for a damaged game."""
-        for _ in range(_SKEWED_READS):
-            try:
-                return row, await self.stored(row)
-            except StateFormatError:
-                if not self.shared:
-                    raise
-                again = await self.row(row.id)
-                if (again.version, again.status) == (row.version, row.status):
-                    raise
-                row = again
+        """`stored(row)`, and the row it was rebuilt at."""
         return row, await self.stored(row)
 
     async def stored(self, row: GameRow) -> Game | None:
@@ -244,6 +229,15 @@ class Games:
         for game_id in [g for g, (row, _) in self._summaries.items() if row.chat_id == chat_id]:
             del self._summaries[game_id]
 
+    def player_changed(self, player: PlayerRow) -> None:
+        """Player `player`'s settings changed (stored already): the games kept in memory seat
+        them as they now are."""
+        for game_id, (row, game) in list(self._cache.items()):
+            if any(seat.player_id == player.id for seat in row.seats):
+                seats = tuple(replace(seat, player=player) if seat.player_id == player.id else seat
+                              for seat in row.seats)
+                self._cache[game_id] = (replace(row, seats=seats), game)
+
     def forget_chat(self, chat_id: int) -> None:
         """Chat `chat_id` moved (`Sessions.move_chat`): what is kept of its games was built
         with its old key, or its old row, and is built again."""
@@ -262,6 +256,38 @@ class Games:
     def idle(self) -> bool:
         """Nothing is kept in memory for any game."""
         return not (self._cache or self._tables or self._seat_infos or self._summaries or self._locks)
+
+
+class SharedGames(Games):
+    """Games on a store other processes move on too: the stored row is read at each `load`,
+    and the game kept in memory only while its version is still the stored one."""
+
+    async def load(self, game_id: int) -> tuple[GameRow, Game | None]:
+        await self._settled(game_id)
+        cached = self._cache.get(game_id)
+        row = await self.row(game_id)
+        if cached is not None and row.status == GameStatus.RUNNING and row.version == cached[0].version:
+            if row == cached[0]:
+                row = cached[0]
+            self._cache[game_id] = (row, cached[1])
+            return row, cached[1]
+        if cached is not None:
+            self.forget(game_id)
+        return await self._rebuilt(row)
+
+    async def stored_now(self, row: GameRow) -> tuple[GameRow, Game | None]:
+        """`stored(row)`, and the row it was rebuilt at: another process may commit a move
+        between the reading of the row and of its moves, and the row is read again then, rather
+        than the two taken for a damaged game."""
+        for _ in range(_SKEWED_READS):
+            try:
+                return row, await self.stored(row)
+            except StateFormatError:
+                again = await self.row(row.id)
+                if (again.version, again.status) == (row.version, row.status):
+                    raise
+                row = again
+        return row, await self.stored(row)
 
 
 def base(row: GameRow, chat: ChatRow) -> dict[str, Any]:

@@ -17,7 +17,7 @@ group's flood limit, and the players' hands must not wait with it.
 A holder that dies leaves its notes undone: whoever left one is told when the lease
 runs out (`HandedOver.after`) and draws the message then, if nothing else has (an
 unchanged message then costs nothing). With a store no other process writes, drawing
-goes straight ahead.
+goes straight ahead (`Unheld`).
 """
 
 from __future__ import annotations
@@ -62,7 +62,6 @@ class MessageHolds:
         self.store = store
         self.owner = owner
         self.clock = clock
-        self.shared = bool(getattr(store, "shared", False))
         self._local: dict[tuple[int, str], _Local] = {}
 
     async def draw(self, game_id: int, message: str,
@@ -70,8 +69,6 @@ class MessageHolds:
         """`drawing(first)` while holding the message, again (`first` False) as long as
         another process asked for it meanwhile; or `HandedOver` if another holds it.
         Within this process drawings of one message take turns."""
-        if not self.shared:
-            return await drawing(True)
         key = (game_id, message)
         local = self._local.setdefault(key, _Local(asyncio.Lock()))
         local.users += 1
@@ -124,3 +121,11 @@ class MessageHolds:
                 log.warning("the hold on message %s of game %d ran out while drawing it", message,
                             game_id)
                 return
+
+
+class Unheld(MessageHolds):
+    """A process alone on its store: it draws its messages straight away."""
+
+    async def draw(self, game_id: int, message: str,
+                   drawing: Callable[[bool], Awaitable[_T]]) -> _T | HandedOver:
+        return await drawing(True)

@@ -175,10 +175,6 @@ class FrontEndNotes(Protocol):
     """Front-ends' own notes about a game (which message shows its table, ...), kept
     with the game so that they survive a restart; a None value forgets the key."""
 
-    shared: bool
-    """Other processes may change the games and their notes (several bots on one
-    database): what is kept of them in memory must be checked against the store."""
-
     async def get_refs(self, game_id: int) -> dict[str, str]: ...
 
     async def set_ref(self, game_id: int, key: str, value: str | None) -> None: ...
@@ -592,6 +588,10 @@ class PlayerData(Protocol):
 class GameStore(GameRepository, ChatDirectory, Reports, MessageCoordination, OwnerStore,
                 PlayerData, SeasonStore, TournamentStore, Protocol):
     """A whole store: every port above, on one database."""
+
+    shared: bool
+    """Other processes may change the games, the chats, the players and the notes (several
+    bots on one database): the sessions read them from the store rather than keep them."""
 
     def on_failure(self, note: Callable[[StorageFailed], None]) -> None:
         """Call `note` with each `StorageFailed` the store raises (the sessions stop the bot)."""

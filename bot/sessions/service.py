@@ -23,10 +23,10 @@ from ..i18n import LANGUAGES
 from .alarm import Alarm
 from .daily import Daily
 from .delivery import Delivery
-from .directory import Directory
-from .games import EventBus, Games
+from .directory import Directory, ReadingDirectory
+from .games import EventBus, Games, SharedGames
 from .hints import Hints
-from .holds import MessageHolds
+from .holds import MessageHolds, Unheld
 from .lobby import LOBBY_IDLE, Lobby
 from .notices import Notices
 from .play import Play
@@ -73,8 +73,11 @@ class Sessions:
         self.clock = clock
         self.bus = EventBus()
         """Where every change's events go once it is committed: front-ends `subscribe`."""
-        self.directory = Directory(store)
-        self.games = Games(store, self.directory, max_timeouts)
+        # Whether other bot processes share the store is decided here, once: with them, the
+        # parts that differ read the store where a process alone keeps what it read.
+        shared = bool(getattr(store, "shared", False))
+        self.directory = ReadingDirectory(store) if shared else Directory(store)
+        self.games = (SharedGames if shared else Games)(store, self.directory, max_timeouts)
         alarm = Alarm(warn_before)
         self.play = Play(store, self.directory, self.games, self.bus, alarm, clock,
                          computer_pace=computer_pace, max_timeouts=max_timeouts)
@@ -88,7 +91,7 @@ class Sessions:
         self.settings = Settings(store, self.directory, self.games)
         self.daily = Daily(store, self.directory, self.games, self.play, self.bus, alarm, clock)
         self.hints = Hints(self.directory, self.games, pool)
-        self.holds = MessageHolds(store, self.scheduler.owner)
+        self.holds = (MessageHolds if shared else Unheld)(store, self.scheduler.owner)
         self.notices = Notices(store, self.holds, sleep)
         self.reviews = Reviews(store, self.directory, self.games, self.notices, self.bus, pool,
                                review_searches, clock, pool is not None if review_at_end is None
@@ -99,7 +102,7 @@ class Sessions:
                                self.replays)
         """Every read a front-end makes (`sessions.queries`)."""
         self.delivery = Delivery(store, self.directory, self.games, self.scheduler, self.holds,
-                                 self.notices, self.reviews)
+                                 self.notices, self.reviews, shared=shared)
         """Getting messages out: served chats, message notes and holds, owed announcements."""
         self.puzzles = Puzzles(store, self.directory, self.games, pool)
         """Puzzles from a chat's own finished matches (`sessions.puzzles`)."""

@@ -3,6 +3,7 @@ player's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..engine import EngineError, Rules
@@ -99,9 +100,16 @@ class Settings:
         await self._update_player(user, quiet_turns=not on)
 
     async def _update_player(self, user: UserRef, **changes: Any) -> None:
+        """Store `changes` to the player's settings, unless they hold already (a player's every
+        private message says the bot can reach them): the directory and the games in memory
+        then show the player as changed."""
         player = await self.directory.player(user)
+        if all(getattr(player, name) == value for name, value in changes.items()):
+            return
         await self.store.update_player(player.id, **changes)
-        self.directory.player_changed(user)
+        changed = replace(player, **changes)
+        self.directory.player_updated(changed)
+        self.games.player_changed(changed)
 
 
 def _check_defaults(defaults: dict[str, Any]) -> None:

@@ -171,7 +171,6 @@ async def test_a_round_end_in_a_channel_of_text_reads_on_a_phone(world: World) -
     w = world
     channel = ChatRef("discord", str(w.channel.id))
     await w.sessions.settings.set_chat_defaults(channel, {"target": 1, "pictures": "off"})
-    w.front.painter.set_wanted(str(w.channel.id), False)
     game_id = await started_duel(w)
     await play_to_end(w, game_id, [w.alice, w.bob])
     await w.front.lanes.idle()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.telegram.outbox import Content, Outbox, RefBook, Target
+from bot.adapters.telegram.outbox import Content, Outbox, Target, outbox_for
 from bot.sessions import Sessions
 from bot.storage.backends import open_store
 
@@ -86,8 +86,7 @@ async def processes(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Proce
     made = []
     for store in stores:
         sessions = Sessions(store)  # type: ignore[arg-type]
-        made.append(Process(Outbox(bot, RefBook(sessions.delivery.refs), group_rate=None,  # type: ignore[arg-type]
-                                   hold=sessions.draw_message), store))
+        made.append(Process(outbox_for(bot, sessions.delivery, group_rate=None), store))
     yield made[0], made[1], bot
     for process in made:
         await process.outbox.close()
@@ -159,8 +158,8 @@ async def test_a_groups_flood_limit_holds_for_both_processes_together(
         processes: tuple[Process, Process, SharedBot]) -> None:
     """Two messages a minute here: each process has sent one when both want one more."""
     _, _, bot = processes
-    one, two = (Outbox(bot, RefBook(Sessions(p.store).message_refs),  # type: ignore[arg-type]
-                       group_rate=(2, 60.0)) for p in processes[:2])
+    one, two = (outbox_for(bot, Sessions(p.store).delivery, group_rate=(2, 60.0))  # type: ignore[arg-type]
+                for p in processes[:2])
     first = [one.post(-100, Content("from one")), two.post(-100, Content("from two"))]
     assert all(await asyncio.gather(*first))
     later = [one.post(-100, Content("one more")), two.post(-100, Content("and another"))]

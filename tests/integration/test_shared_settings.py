@@ -13,7 +13,7 @@ import pytest
 from bot.adapters.telegram.identity import PLATFORM
 from bot.adapters.telegram.keyboards import lobby_keyboard
 from bot.adapters.telegram.markup import lobby_html
-from bot.adapters.telegram.outbox import Outbox, RefBook
+from bot.adapters.telegram.outbox import outbox_for
 from bot.adapters.telegram.present import Presenter
 from bot.sessions import ChatRef, Sessions, UserRef
 from bot.storage.backends import open_store
@@ -36,7 +36,7 @@ class NoBot:
 
 def process(store: Any) -> Presenter:
     sessions = Sessions(store)
-    outbox = Outbox(NoBot(), RefBook(sessions.delivery.refs), group_rate=None)  # type: ignore[arg-type]
+    outbox = outbox_for(NoBot(), sessions.delivery, group_rate=None)  # type: ignore[arg-type]
     return Presenter(sessions, outbox, lambda: "ScopaTestBot")
 
 
@@ -65,7 +65,6 @@ async def test_a_language_set_in_one_process_is_used_by_another(two: tuple[Prese
     lobby = await one.sessions.lobby.new_game(GROUP, ALICE)
     assert await other.chat_language(-100) == "en"
     await one.sessions.settings.set_chat_language(GROUP, "es")
-    one.settings.set_chat_language(-100, "es")
     assert await other.chat_language(-100) == "es", "the group's language, read again"
     drawn = await other.draw_table(lobby.game_id, -100)
     assert drawn is not None
@@ -74,7 +73,6 @@ async def test_a_language_set_in_one_process_is_used_by_another(two: tuple[Prese
     alice = await other.sessions.queries.find_player(PLATFORM, "1")
     assert other.language(alice) == "en"
     await one.sessions.settings.set_player_language(ALICE, "es")
-    one.set_language("1", "es")
     assert other.language(await other.sessions.queries.find_player(PLATFORM, "1")) == "es"
 
 
@@ -84,7 +82,6 @@ async def test_pictures_reachability_and_the_open_menu_hold_in_every_process(
     lobby = await one.sessions.lobby.new_game(GROUP, ALICE)
     assert await other.chat_pictures(-100)
     await one.sessions.settings.set_pictures(GROUP, False)
-    one.set_chat_pictures(-100, False)
     assert not await other.chat_pictures(-100), "text from now on, whichever process draws"
 
     await one.set_reachable(ALICE, True)

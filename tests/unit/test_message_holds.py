@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.sessions.holds import LEASE, HandedOver, MessageHolds
+from bot.sessions.holds import LEASE, HandedOver, MessageHolds, Unheld
 
 from ..fakes.holds import NotingRefusals, shared_memory_game
 from ..sessions_helpers import FakeClock
@@ -75,4 +75,4 @@ async def test_without_a_shared_store_drawing_goes_straight_ahead() -> None:
     async def draw(first: bool) -> str:
         return "drawn"
 
-    assert await MessageHolds(store, "one").draw(1, "table", draw) == "drawn"  # type: ignore[arg-type]
+    assert await Unheld(store, "one").draw(1, "table", draw) == "drawn"  # type: ignore[arg-type]

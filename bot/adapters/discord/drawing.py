@@ -174,7 +174,7 @@ class ReplyDrawer:
         lines = [t(lang, "settings.title")]
         if chat is not None:
             row = await sessions.queries.chat(chat)
-            await self._keep(chat, shown.redraw, row.language, row.pictures)
+            await self._redraw(chat, shown.redraw)
             variant = str(row.defaults.get("variant", "scopa"))
             lines += [t(lang, "settings.language", language=t(lang, f"discord.language.{row.language}")),
                       turn_limit_text("settings", row.turn_limit, lang),
@@ -189,11 +189,11 @@ class ReplyDrawer:
             lines.append(t(lang, "settings.saved"))
         return Answer.message(embed=text_embed("\n".join(lines)))
 
-    async def _keep(self, chat: ChatRef, redraw: Redraw, language: str, pictures: bool) -> None:
+    async def _redraw(self, chat: ChatRef, redraw: Redraw) -> None:
+        """The channel's game drawn again as its changed settings want it."""
         if not redraw & Redraw.GAME:
             return
-        self.presenter.set_chat_language(chat.key, language)
-        self.presenter.painter.set_wanted(chat.key, pictures)
+        self.presenter.painter.settings_changed(chat.key)
         game_id = await self.sessions.queries.open_game_id(chat)
         if game_id is not None:
             self.presenter.redraw(game_id, chat.key)

@@ -21,6 +21,7 @@ from .handlers import CommandHandlers
 from .hands import TOKEN_LIFETIME, HandTracker
 from .identity import PLATFORM
 from .lanes import Lanes
+from .notes import message_notes
 from .owners import OwnerMessages
 from .pictures import Painter
 from .presenter import Presenter
@@ -71,7 +72,8 @@ class DiscordFrontEnd:
         self.lanes = Lanes()
         self.painter = Painter(sessions, picture_workers)
         self.hands = HandTracker(sessions, self.lanes, ttl=hand_ttl, painter=self.painter)
-        self.presenter = Presenter(sessions, self.client, self.lanes, self.hands, self.painter)
+        self.presenter = Presenter(sessions, self.client, self.lanes, self.hands, self.painter,
+                                   message_notes(sessions.delivery.refs, sessions.delivery.shared))
         self.tournaments = TournamentFront(sessions, self.presenter, self.client, ack_after=ack_after)
         self.commands = CommandHandlers(sessions, self.presenter, ack_after=ack_after,
                                         tournaments=self.tournaments)

@@ -79,7 +79,6 @@ class Painter:
     def __init__(self, sessions: Sessions, workers: int = 2) -> None:
         self.sessions = sessions
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="discord-pictures")
-        self._wanted: dict[str, bool] = {}
         self._refused: dict[str, float] = {}
         self._samples: dict[tuple[Style, str], Picture] = {}
         self._warm: set[Style] = set()
@@ -93,19 +92,15 @@ class Painter:
 
     async def wanted(self, channel_key: str) -> bool:
         """Whether the channel chose pictures (its settings)."""
-        on = self._wanted.get(channel_key)
-        if on is None:
-            settings = await self.sessions.queries.chat(ChatRef(PLATFORM, channel_key))
-            on = self._wanted[channel_key] = settings.pictures
-        return on
+        return (await self.sessions.queries.chat(ChatRef(PLATFORM, channel_key))).pictures
 
     def refusing(self, channel_key: str) -> bool:
         """Whether the channel refused a picture of its own message lately."""
         refused = self._refused.get(channel_key)
         return refused is not None and self.sessions.clock() - refused < REFUSED_FOR
 
-    def set_wanted(self, channel_key: str, on: bool) -> None:
-        self._wanted[channel_key] = on
+    def settings_changed(self, channel_key: str) -> None:
+        """The channel's settings changed: pictures are tried again there, if it wants them."""
         self._refused.pop(channel_key, None)
 
     def refused(self, channel_key: str, error: discord.HTTPException) -> None:

@@ -1,11 +1,12 @@
 """From sessions events to a channel's messages.
 
 Each game has one channel message, the lobby and then the table, edited in
-place from the latest state; its id is kept with the game (`sessions.delivery.refs`),
-so a restarted bot edits the same message. With a store other bot processes share,
-the message is drawn through the sessions' hold on it (one process at a time draws
-it) and the game's refs keep a fingerprint of what it shows, so that what this
-process remembers drawing is used only while the message still shows it. The lobby
+place from the latest state; its id is kept with the game (`notes.MessageNotes`),
+so a restarted bot edits the same message. The message is drawn through the sessions'
+hold on it (with a store other bot processes share, one process at a time draws it, and
+the notes keep a fingerprint of what it shows, so that what this process remembers
+drawing is used only while the message still shows it). A channel's language and
+pictures setting are the sessions' (`sessions.queries`), read at each drawing. The lobby
 shows a sample of its deck and the table its picture, attached, when the channel
 wants pictures. A round's breakdown, the end of a match and turn pings are new
 messages. Listeners are awaited by the sessions
@@ -55,6 +56,7 @@ from .embeds import breakdown_embed, closed_embed, lobby_embed, match_embed, rou
 from .hands import HandTracker
 from .identity import PLATFORM
 from .lanes import Lanes
+from .notes import TABLE_REF, MessageNotes
 from .pictures import DECK_FILE, TABLE_FILE, Painter, Picture
 from .replies import drawing
 
@@ -63,10 +65,6 @@ log = logging.getLogger(__name__)
 PLACING_AT_ONCE = 8
 """Channels asked about at once at start (`_placed`): a bot with many games in channels
 stored before servers were kept starts in seconds, within Discord's global rate limit."""
-
-TABLE_REF = "discord.table"
-SHOWS_REF = "discord.table.shows"
-PING_REF = "discord.ping"
 
 Drawing = tuple[discord.Embed, ui.View | None]
 
@@ -79,14 +77,15 @@ def _picture_key(shown: TableView | str | None, lang: str) -> tuple[Hashable, ..
 
 class Presenter:
     def __init__(self, sessions: Sessions, client: discord.Client, lanes: Lanes, hands: HandTracker,
-                 painter: Painter) -> None:
+                 painter: Painter, notes: MessageNotes) -> None:
         self.sessions = sessions
+        self.notes = notes
+        """The game's messages as kept with it (`notes.message_notes`, chosen once at start)."""
         self.client = client
         self.lanes = lanes
         self.hands = hands
         self.painter = painter
         self.running = False
-        self._languages: dict[str, str] = {}
         self._drawn: dict[int, Any] = {}
         self._pictured: dict[int, tuple[Hashable, ...] | None] = {}
         """What the picture on each game's message shows, to keep it when a redraw changes only text."""
@@ -95,14 +94,7 @@ class Presenter:
     # ---- languages ---------------------------------------------------------------
 
     async def chat_language(self, channel_key: str) -> str:
-        lang = self._languages.get(channel_key)
-        if lang is None:
-            row = await self.sessions.queries.chat(ChatRef(PLATFORM, channel_key))
-            lang = self._languages[channel_key] = row.language
-        return lang
-
-    def set_chat_language(self, channel_key: str, lang: str) -> None:
-        self._languages[channel_key] = lang
+        return (await self.sessions.queries.chat(ChatRef(PLATFORM, channel_key))).language
 
     def player_language(self, player: PlayerProfile | None) -> str:
         return player_language(player)
@@ -196,13 +188,12 @@ class Presenter:
             asyncio.get_running_loop().call_later(outcome.after + 0.5, self.redraw, game_id, channel)
 
     async def _draw_held(self, game_id: int, channel: str) -> None:
-        refs = self.sessions.delivery.refs
-        if refs.shared and (await refs.get_refs(game_id)).get(SHOWS_REF) != self._shows(game_id):
+        if not await self.notes.still_shows(game_id, self._shows(game_id)):
             self._drawn.pop(game_id, None)
             self._pictured.pop(game_id, None)
         await self._draw_table_held(game_id, channel)
-        if refs.shared and game_id in self._drawn:
-            await refs.set_ref(game_id, SHOWS_REF, self._shows(game_id))
+        if game_id in self._drawn:
+            await self.notes.showing(game_id, self._shows(game_id))
 
     def _shows(self, game_id: int) -> str:
         return digest((self._drawn.get(game_id), self._pictured.get(game_id)))
@@ -272,9 +263,9 @@ class Presenter:
     async def _put_once(self, game_id: int, channel: str, embed: discord.Embed, view: ui.View | None,
                         picture: Picture | None, kept: bool) -> bool:
         target = self._channel(channel)
-        known = (await self.sessions.delivery.refs.get_refs(game_id)).get(TABLE_REF)
+        known = await self.notes.table(game_id)
         if known is not None:
-            message = target.get_partial_message(int(known))
+            message = target.get_partial_message(known)
             try:
                 if kept and picture is not None:
                     await message.edit(view=view, embed=picture.shown_in(embed))
@@ -292,12 +283,11 @@ class Presenter:
         if shown["attachments"]:
             extra["files"] = shown["attachments"]
         message = await target.send(embed=shown["embed"], **extra)
-        await self.sessions.delivery.refs.set_ref(game_id, TABLE_REF, str(message.id))
+        await self.notes.set_table(game_id, message.id)
         return picture is not None
 
     async def table_message(self, game_id: int) -> int | None:
-        known = (await self.sessions.delivery.refs.get_refs(game_id)).get(TABLE_REF)
-        return int(known) if known is not None else None
+        return await self.notes.table(game_id)
 
     # ---- new messages ----------------------------------------------------------------
 
@@ -430,8 +420,8 @@ class Presenter:
         message = await self._channel(channel).send(
             text, view=hand_button(game_id, lang),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(player.user_key))]))
-        previous = (await self.sessions.delivery.refs.get_refs(game_id)).get(PING_REF)
-        await self.sessions.delivery.refs.set_ref(game_id, PING_REF, str(message.id))
+        previous = await self.notes.ping(game_id)
+        await self.notes.set_ping(game_id, message.id)
         if previous is not None:
             await self._delete(channel, previous)
 
@@ -450,13 +440,13 @@ class Presenter:
         return True
 
     async def _clear_ping(self, game_id: int, channel: str) -> None:
-        previous = (await self.sessions.delivery.refs.get_refs(game_id)).get(PING_REF)
+        previous = await self.notes.ping(game_id)
         if previous is not None:
-            await self.sessions.delivery.refs.set_ref(game_id, PING_REF, None)
+            await self.notes.set_ping(game_id, None)
             await self._delete(channel, previous)
 
-    async def _delete(self, channel: str, message_id: str) -> None:
+    async def _delete(self, channel: str, message_id: int) -> None:
         try:
-            await self._channel(channel).get_partial_message(int(message_id)).delete()
+            await self._channel(channel).get_partial_message(message_id).delete()
         except discord.HTTPException as exc:
             log.info("could not delete an old ping: %s", exc)

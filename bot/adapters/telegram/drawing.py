@@ -194,15 +194,12 @@ class ReplyDrawer:
                 assert_never(reply)
 
     async def _settings_shown(self, at: Asked, shown: SettingsShown) -> None:
-        """The front-end's copies of the settings read again from the sessions where they changed,
-        what shows them drawn again, and the pressed settings message redrawn as they now are
-        (in `shown.language`, the language of the answer too)."""
+        """What shows the changed settings drawn again, and the pressed settings message redrawn as
+        they now are (in `shown.language`, the language of the answer too)."""
         sessions, presenter, uref, chat = self.sessions, self.presenter, at.asker.user, at.asker.chat
         if shown.redraw & Redraw.GAME and chat is not None:
-            presenter.forget_chat(int(chat.key))
             await redraw_game_of(sessions, presenter, chat)
         if shown.redraw & Redraw.MY_HANDS:
-            presenter.set_language(uref.key, shown.language)
             for row in await sessions.queries.games_of(uref):
                 presenter.refresh_hand(row.id, uref.key)
         pressed = at.pressed

@@ -24,7 +24,7 @@ from .handlers import Handlers
 from .identity import PLATFORM, topic_of
 from .limits import MessagesRateLimiter
 from .markup import escape
-from .outbox import GROUP_RATE, RING_RATE, Content, Outbox, RefBook
+from .outbox import GROUP_RATE, RING_RATE, Content, outbox_for
 from .owners import OwnerCommands
 from .painter import Painter
 from .present import Presenter
@@ -133,9 +133,9 @@ class TelegramFrontEnd:
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         bot = self.application.bot
         self.painter = Painter() if pictures else None
-        self.outbox = Outbox(bot, RefBook(sessions.delivery.refs), job_queue=self.application.job_queue,
-                             max_attempts=max_send_attempts, group_rate=group_rate, painter=self.painter,
-                             hold=sessions.delivery.draw_message, ring_rate=ring_rate)
+        self.outbox = outbox_for(bot, sessions.delivery, job_queue=self.application.job_queue,
+                                 max_attempts=max_send_attempts, group_rate=group_rate,
+                                 painter=self.painter, ring_rate=ring_rate)
         self.presenter = Presenter(sessions, self.outbox, lambda: bot.username,
                                    table_delay=table_delay)
         self.outbox.on_forbidden = self.presenter.user_forbidden

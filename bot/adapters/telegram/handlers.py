@@ -217,7 +217,6 @@ class Handlers:
         if is_group(chat):
             row = await self.sessions.queries.chat(cref, uref.language)
             self._noting(self.presenter.saw_message(cref, message.message_id))
-            self.presenter.set_chat_language(chat.id, row.language)
             lang = row.language
         else:
             lang = self.presenter.language(player)

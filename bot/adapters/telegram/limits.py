@@ -83,21 +83,19 @@ class MessagesRateLimiter(BaseRateLimiter[int]):
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
         limit = max(1, int(per_second))
         self.window = GroupWindow(limit, 1.0 + JITTER, clock, sleep, kept_for_posts=limit // 4)
-        self.shared: Window | None = None
-        """The window of every process on the store, when they share one."""
+        self.windows: list[Window] = [self.window]
+        """The bot's second here, and the window of every process on the store when they
+        share one (`share`)."""
         self.max_retries = max_retries
         self.sleep = sleep
 
     def share(self, window: Window) -> None:
-        self.shared = window
+        self.windows = [self.window, window]
 
     async def take(self, post: bool) -> list[tuple[Window, float]]:
         """A place in the bot's second (in the store too, when shared), taken ahead by a sender
         that must know when it has it (`held`); `release` once the request was answered."""
-        taken: list[tuple[Window, float]] = [(self.window, await self.window.acquire(post))]
-        if self.shared is not None:
-            taken.append((self.shared, await self.shared.acquire(post)))
-        return taken
+        return [(window, await window.acquire(post)) for window in self.windows]
 
     @staticmethod
     async def release(taken: list[tuple[Window, float]]) -> None:

@@ -25,16 +25,17 @@ from telegram import Bot
 from telegram.constants import FloodLimit
 from telegram.ext import JobQueue
 
+from ...sessions.delivery import Delivery
 from .content import CAPTION_LIMIT, Content, Hold, Painter, Picture, Target
 from .limits import GroupWindow, SendWindow, retry_seconds
 from .pacing import SENT_REF, Pacer
 from .posts import PostQueue
-from .refbook import RefBook
+from .refbook import RefBook, SharedRefBook, ref_book
 from .sender import Sender
 from .slots import Slots
 
 __all__ = ["CAPTION_LIMIT", "GROUP_RATE", "RING_RATE", "SENT_REF", "Content", "GroupWindow", "Outbox",
-           "Picture", "RefBook", "Target", "retry_seconds"]
+           "Picture", "RefBook", "SharedRefBook", "Target", "outbox_for", "retry_seconds"]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,10 @@ at 20 a second, rings decided together queued for places and a hand took up to 1
 
 
 class Outbox:
+    """The one way the Telegram front-end's game flow gets messages out: slots, posts, the
+    message refs (`refs`), the pacing of groups and the chats' refusals, put together once at
+    start (`outbox_for`)."""
+
     def __init__(self, bot: Bot, refs: RefBook, *,
                  on_forbidden: Callable[[int], Awaitable[None]] | None = None,
                  on_lost_topic: Callable[[int, int, str], Awaitable[None]] | None = None,
@@ -71,8 +76,7 @@ class Outbox:
         """Groups that became supergroups: their old id, their new; what is sent to the old goes
         to the new."""
         self._closed = False
-        self.pacer = pacer or Pacer(group_rate, take=refs.take_send if refs.shared else None,
-                                    settle=refs.settle_send if refs.shared else None,
+        self.pacer = pacer or Pacer(group_rate, take=refs.take, settle=refs.settle,
                                     refs_get=refs.get, refs_set=refs.set)
         self.pacer.pace_with(getattr(bot, "rate_limiter", None))
         self.sender = Sender(bot, self.pacer, painter, max_attempts=max_attempts, backoff_cap=backoff_cap,
@@ -190,3 +194,10 @@ class Outbox:
         self._closed = True
         await self.slots.close()
         await self.posts.close()
+
+
+def outbox_for(bot: Bot, delivery: Delivery, **options: Any) -> Outbox:
+    """The outbox of a Telegram front-end on the sessions' `delivery`: built once at start, the
+    one place it matters whether other bot processes share the store (`refbook.ref_book`);
+    its messages are drawn through the sessions' holds. `options`: `Outbox`'s."""
+    return Outbox(bot, ref_book(delivery.refs, delivery.shared), hold=delivery.draw_message, **options)

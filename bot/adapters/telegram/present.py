@@ -123,8 +123,6 @@ class Presenter(Audience):
         id means nothing in the new one. Said twice (both service messages, a refused send,
         another process), it is done once."""
         moved = await self.sessions.settings.move_chat(ChatRef(PLATFORM, str(old_id)), str(new_id))
-        for chat_id in (old_id, new_id):
-            self.forget_chat(chat_id)
         if moved is None:
             return
         game_id = await self.sessions.queries.open_game_id(ChatRef(PLATFORM, str(new_id)))

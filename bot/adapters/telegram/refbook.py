@@ -1,32 +1,46 @@
-"""A game's message references (which message shows its table, ...), kept with the game."""
+"""A game's message references (which message shows its table, ...), kept with the game.
+
+The slot book is where the Telegram front-end's one choice between a bot alone on its store
+and several processes on one database lives (`ref_book`, made once at start): alone, it
+keeps the refs in memory and groups count their messages here; shared, it reads the refs
+from the store each time, fingerprints what each slot shows, and lends the store's counter
+of every process's messages to the pacer."""
 
 from __future__ import annotations
 
 from ...sessions import FrontEndNotes
+from ..common.digest import digest
+from .content import Content
+from .pacing import SendCounter, SendSettler
 
 
 class RefBook:
-    """Message ids of a game's slots, cached, kept with the game through the sessions' message references.
+    """Message ids of a game's slots, cached, kept with the game through the sessions' message
+    references: for a bot process alone on its store.
 
     The cache is changed before the store is written and a read from the store
     never replaces it: a lookup that overlaps a `set` (a Join tapped as the lobby
-    is posted) must find the new message, not post a second one. A store other
-    processes write (`shared`) is read every time instead: there the slot's
-    hold keeps its drawings one at a time."""
+    is posted) must find the new message, not post a second one."""
 
     def __init__(self, store: FrontEndNotes) -> None:
         self._store = store
-        self.shared = bool(getattr(store, "shared", False))
         self._cache: dict[int, dict[str, str]] = {}
+        self.take: SendCounter | None = None
+        """The store's count of every process's messages (`FrontEndNotes.take_send`), when
+        other processes send too; alone, a group's messages are counted in memory."""
+        self.settle: SendSettler | None = None
 
     async def _refs(self, game_id: int) -> dict[str, str]:
-        if self.shared:
-            return await self._store.get_refs(game_id)
         refs = self._cache.get(game_id)
         if refs is None:
             loaded = await self._store.get_refs(game_id)
             refs = self._cache.setdefault(game_id, loaded)
         return refs
+
+    def fingerprint(self, content: Content) -> str | None:
+        """What a slot's ref keeps of what its message shows, for other processes to compare:
+        nothing, as no other process draws it."""
+        return None
 
     async def get(self, game_id: int, key: str) -> str | None:
         return (await self._refs(game_id)).get(key)
@@ -51,12 +65,25 @@ class RefBook:
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
 
-    async def take_send(self, key: str, now: float, limit: int, period: float,
-                        counted_at: float | None = None) -> float:
-        """One message counted under `key` in the store for every process
-        (`FrontEndNotes.take_send`): 0.0, or the seconds to wait first."""
-        return await self._store.take_send(key, now, limit, period, counted_at)
 
-    async def settle_send(self, key: str, counted_at: float, went: float | None) -> None:
-        """When the message counted at `counted_at` went (`FrontEndNotes.settle_send`)."""
-        await self._store.settle_send(key, counted_at, went)
+class SharedRefBook(RefBook):
+    """The refs of a store other processes write: read every time (the slot's hold keeps its
+    drawings one at a time), each slot's ref keeping the fingerprint of what its message
+    shows, and each message counted in the store for every process."""
+
+    def __init__(self, store: FrontEndNotes) -> None:
+        super().__init__(store)
+        self.take = store.take_send
+        self.settle = store.settle_send
+
+    async def _refs(self, game_id: int) -> dict[str, str]:
+        return await self._store.get_refs(game_id)
+
+    def fingerprint(self, content: Content) -> str | None:
+        return digest(content)
+
+
+def ref_book(store: FrontEndNotes, shared: bool) -> RefBook:
+    """The slot book for a bot alone on its store, or one of several processes on it
+    (`sessions.delivery.shared`)."""
+    return SharedRefBook(store) if shared else RefBook(store)

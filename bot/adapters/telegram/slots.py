@@ -4,11 +4,12 @@ Updating a slot stores how to draw it; at most one drawing per slot is under way
 it returns the slot is drawn again if anything changed meanwhile, so any number of moves
 made meanwhile cost a single edit. Unchanged content is not sent again, and Telegram's
 "message is not modified" counts as done. The first update of a slot without a message
-sends one and keeps its id in the game's refs (so it survives a restart). With a store other
-bot processes share, a slot is drawn through the sessions' hold on that message (one process
-at a time draws it; one that finds it held leaves it to the holder), its id is read from the
-store each time, and the refs keep a fingerprint of what it shows, so that what a process
-remembers drawing is used only while it is still what the message shows.
+sends one and keeps its id in the game's refs (so it survives a restart). A slot is drawn
+through the sessions' hold on that message (with a store other bot processes share, one
+process at a time draws it; one that finds it held leaves it to the holder); there the slot
+book (`refbook.SharedRefBook`) reads its id from the store each time and keeps a fingerprint
+of what it shows, so that what a process remembers drawing is used only while it is still
+what the message shows.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from telegram.ext import CallbackContext, JobQueue
 
 from ... import metrics
 from ...sessions import HandedOver
-from ..common.digest import digest
 from .content import (
     Content,
     GaveUp,
@@ -198,15 +198,15 @@ class Slots:
     # ---- what the slot's message shows ---------------------------------------------------
 
     async def message(self, target: Target) -> Slotted:
-        """The slot's message as the game's refs keep it; with a shared store, what this
-        process remembers showing there is forgotten if another process drew it since."""
+        """The slot's message as the game's refs keep it; what this process remembers showing
+        there is forgotten if another process drew it since (its fingerprint differs)."""
         if target.message_id is not None:
             return Slotted(target.message_id, target.photo)
         if target.game_id is None:
             return Slotted()
         slotted = Slotted.parse(await self.refs.get(target.game_id, target.ref))
         shown = self._shown.get(target)
-        if self.refs.shared and shown is not None and digest(shown) != slotted.shows:
+        if shown is not None and self.refs.fingerprint(shown) not in (None, slotted.shows):
             del self._shown[target]
         return slotted
 
@@ -215,18 +215,18 @@ class Slots:
         as its fingerprint says, by another)."""
         if self._shown.get(target) == content:
             return True
-        if self.refs.shared and slotted.shows is not None and slotted.shows == digest(content):
+        if slotted.shows is not None and slotted.shows == self.refs.fingerprint(content):
             self._shown[target] = content
             return True
         return False
 
     async def _drew(self, target: Target, message_id: int, photo: bool, content: Content, new: bool) -> None:
         """`content` shows in the slot's message: remember it, and keep the message (`new`)
-        or, with a shared store, the fingerprint of what it shows."""
+        or the fingerprint of what it shows, where the slot book keeps one."""
         self._shown[target] = content
         metrics.drawn(PLATFORM, target.game_id)
-        if target.game_id is not None and (new or self.refs.shared):
-            shows = digest(content) if self.refs.shared else None
+        shows = self.refs.fingerprint(content)
+        if target.game_id is not None and (new or shows is not None):
             await self.refs.set(target.game_id, target.ref, Slotted(message_id, photo, shows).value())
         if target.game_id is not None:
             for key, value in content.keeps:
