@@ -36,19 +36,19 @@ async def test_kill_9_mid_match_then_resume(tmp_path: Path) -> None:
     assert child.returncode == -signal.SIGKILL
 
     resumed = await open_sessions(db)
-    row = await resumed._store.get_game(game_id)
+    row = await resumed.store.get_game(game_id)
     assert row is not None and row.status == "running"
-    moves = await resumed._store.moves(game_id)
+    moves = await resumed.store.moves(game_id)
     assert [m.number for m in moves] == list(range(1, row.version + 1))
     assert row.version >= last
     replay = Game.new(row.variant, row.players, teams=row.teams > 0, sides=row.teams or None,
                       rules=row.options, seed=row.seed)
     for move in moves:
         replay.apply(replay.parse_move(move.move), seat=move.seat)
-    stored = await resumed.stored_game(game_id)
+    stored = await resumed.queries.stored_game(game_id)
     assert stored is not None and dump_game(replay) == dump_game(stored)
     await play_to_end(resumed, game_id, [ALICE, BOB])
-    final = await resumed.table(game_id)
+    final = await resumed.queries.table(game_id)
     assert final.winner is not None
-    assert len(await resumed._store.moves(game_id)) == final.version
+    assert len(await resumed.store.moves(game_id)) == final.version
     await resumed.close()

@@ -52,14 +52,14 @@ async def test_a_turn_timer_fires_once_however_many_processes_watch_it(postgres_
     processes = [await _process(postgres_url, clock) for _ in range(3)]
     try:
         game_id = await start_duel(processes[0])
-        first = (await processes[0].table(game_id)).to_play
+        first = (await processes[0].queries.table(game_id)).to_play
         clock.advance(75.0)  # the warning, 20 s before the 90 s turn ends
-        assert sum(await asyncio.gather(*(p.run_due() for p in processes))) == 1
-        assert sum(await asyncio.gather(*(p.run_due() for p in processes))) == 0, "warned once"
+        assert sum(await asyncio.gather(*(p.scheduler.run_due() for p in processes))) == 1
+        assert sum(await asyncio.gather(*(p.scheduler.run_due() for p in processes))) == 0, "warned once"
         clock.advance(20.0)
-        assert sum(await asyncio.gather(*(p.run_due() for p in processes))) == 1
+        assert sum(await asyncio.gather(*(p.scheduler.run_due() for p in processes))) == 1
         assert [m.seat for m in await processes[1].store.moves(game_id)] == [first], "one move"
-        assert (await processes[2].table(game_id)).to_play == 1 - first
+        assert (await processes[2].queries.table(game_id)).to_play == 1 - first
     finally:
         for process in processes:
             await process.close()
@@ -72,7 +72,7 @@ async def test_the_turn_a_dead_process_claimed_is_run_by_another_after_its_lease
         game_id = await start_duel(alive)
         first = (await alive.queries.table(game_id)).to_play
         clock.advance(95.0)
-        claimed = await dead._store.claim_due(clock(), 20.0, dead._scheduler.owner, CLAIM_LEASE)
+        claimed = await dead.store.claim_due(clock(), 20.0, dead.scheduler.owner, CLAIM_LEASE)
         assert [entry.game_id for entry in claimed] == [game_id]
         assert await alive.scheduler.run_due() == 0, "the dying process holds the turn"
         assert await alive.scheduler.next_due() is not None

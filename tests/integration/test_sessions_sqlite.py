@@ -82,7 +82,7 @@ async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
     assert row is not None and row.version == 80
-    game = await Sessions(store).stored_game(game_id)
+    game = await Sessions(store).queries.stored_game(game_id)
     assert game is not None and game.version == 80 and len(await store.moves(game_id)) == 80
     assert dump_game(game) == dump_game(live)
     await store.close()
@@ -96,7 +96,7 @@ async def test_a_finished_match_stores_every_round_and_loads_without_replay(tmp_
     store = await Store.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
     assert row is not None and row.state is not None and row.state["version"] == row.version
-    game = await Sessions(store).stored_game(game_id)
+    game = await Sessions(store).queries.stored_game(game_id)
     assert game is not None and game.winner is not None
     rounds = await store.round_records(game_id)
     assert rounds == to_record(game)["rounds"] and len(rounds) == len(game.results) >= 2
