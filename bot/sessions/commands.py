@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from .refs import ChatRef
-from .tap import Setting, Tap
+from .refs import ChatRef, UserRef
+from .tap import Asker, Setting, Tap
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,87 @@ class ChangeSettings:
     changes: tuple[tuple[Setting, str], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class PlayComputers:
+    """The terminal's match: a lobby of `variant` with `options` in the asker's chat, every other
+    seat the computer's at `level`, started at once; each move may wait `turn_limit` seconds."""
+
+    variant: str
+    options: Mapping[str, object] = field(default_factory=dict)
+    level: str = "medium"
+    turn_limit: int = 3600
+
+
+@dataclass(frozen=True, slots=True)
+class AskReview:
+    """/review: the asker's review of the chat's last finished match, or asked in their private
+    chat, of their own last finished match wherever it was played."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTournament:
+    """/tournament (or /duplicate, `event`) with `words`: the sign-up opened, the chat's
+    tournament shown as it is (no words), or stopped (`cancel`)."""
+
+    words: tuple[str, ...] = ()
+    event: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PressTournament:
+    """A button under the sign-up of tournament `tournament_id`: `join`, `leave`, `start`, `cancel`."""
+
+    tournament_id: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerCommand:
+    """An owner command `name` (without its slash) with the `words` after it."""
+
+    name: str
+    words: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetMe:
+    """/forgetme confirmed (the front-end checks its button's `privacy.confirm_token`): the
+    asker's data erased. A user an owner blocked may still ask it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reachable:
+    """The platform says whether the bot can write to the asker privately (`on`)."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMoved:
+    """The platform says the asker's chat is now known as `new_key` (a Telegram group become a
+    supergroup): its games, settings and leaderboard go with it."""
+
+    new_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadLost:
+    """The platform says the asker's thread can no longer show a game (a forum topic closed or
+    deleted): its open game is stopped."""
+
+
 Command: TypeAlias = (Tap | NewGame | JoinGame | LeaveGame | CancelGame | ConfirmSeat | AskDaily
-                      | AnswerDaily | ShowPuzzle | ChangeSettings)
+                      | AnswerDaily | ShowPuzzle | ChangeSettings | PlayComputers | AskReview
+                      | OpenTournament | PressTournament | OwnerCommand | ForgetMe | Reachable
+                      | ChatMoved | ThreadLost)
 """Everything a front-end can ask the sessions to do for a user."""
+
+UNBLOCKED = (ForgetMe, Reachable, ChatMoved, ThreadLost)
+"""Commands `Sessions.handle` takes from a user an owner blocked too: what the platform says
+of them or their chat, and the erasure of their data, which a block does not take away."""
+
+
+def platform_asker(chat: ChatRef) -> Asker:
+    """Who asks when the platform itself says something of `chat` (`ChatMoved`, `ThreadLost`):
+    no user (an empty key)."""
+    return Asker(UserRef(chat.platform, "", chat.platform), chat)

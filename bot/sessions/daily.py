@@ -22,21 +22,20 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ..engine import Game, Rules, dump_game
 from ..engine.rules import Variant
 from . import events as ev
-from .alarm import Alarm
 from .boards import EVERYONE_WORDS
+from .context import Context, UseCase
 from .day import day_ends, utc_day
-from .directory import Directory
-from .games import EventBus, Games, base
+from .games import base
 from .names import shown_name
 from .play import Play
-from .ports import DailyClaimed, GameStore, OpenGameExists, StaleVersion
+from .ports import DailyClaimed, OpenGameExists, StaleVersion
 from .records import ChatRow, DailyDeal, DailyRow, GameCancel, GameStatus, NewGame, PlayerRow, SeatRow
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
@@ -124,16 +123,10 @@ def _lines(rows: list[DailyRow]) -> tuple[DailyLine, ...]:
     return tuple(DailyLine(rank, r.display_name, r.margin, r.moves) for rank, r in enumerate(rows, 1))
 
 
-class Daily:
-    def __init__(self, store: GameStore, directory: Directory, games: Games, play: Play,
-                 bus: EventBus, alarm: Alarm, clock: Callable[[], float]) -> None:
-        self.store = store
-        self.directory = directory
-        self.games = games
+class Daily(UseCase):
+    def __init__(self, context: Context, play: Play) -> None:
+        super().__init__(context)
         self.play = play
-        self.bus = bus
-        self.alarm = alarm
-        self.clock = clock
         self._key: str | None = None
 
     def today(self) -> date:

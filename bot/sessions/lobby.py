@@ -11,13 +11,12 @@ from ..ai import LEVELS
 from ..engine import Game, InvalidInputError, Rules, dump_game, record_line
 from ..engine.rules import Variant, parse_variant
 from . import events as ev
-from .alarm import Alarm
-from .directory import Directory
-from .games import EventBus, Games, base, manages, rules_of
+from .context import Context, UseCase
+from .games import base, manages, rules_of
 from .lobby_options import option_change
 from .options import DECK_STYLES, DEFAULT_PLAYERS, default_deck, variant_named
 from .play import Play
-from .ports import GameStore, OpenGameExists, StaleVersion
+from .ports import OpenGameExists, StaleVersion
 from .records import (
     Change,
     ChatRow,
@@ -56,16 +55,10 @@ LobbyWrite = LobbyChange | GameCancel
 """What a change to a lobby writes: the lobby as it becomes, or its end (the last person left)."""
 
 
-class Lobby:
-    def __init__(self, store: GameStore, directory: Directory, games: Games, play: Play,
-                 bus: EventBus, alarm: Alarm, clock: Callable[[], float]) -> None:
-        self.store = store
-        self.directory = directory
-        self.games = games
+class Lobby(UseCase):
+    def __init__(self, context: Context, play: Play) -> None:
+        super().__init__(context)
         self.play = play
-        self.bus = bus
-        self.alarm = alarm
-        self.clock = clock
 
     async def new_game(self, chat_ref: ChatRef, user: UserRef, variant: str | None = None,
                        options: dict[str, Any] | None = None, *, ready: bool = True,

@@ -11,14 +11,13 @@ from ..engine import Game, IllegalMoveError, InvalidInputError, Move, dump_game,
 from ..engine.record import record_text
 from . import events as ev
 from .achievements import earned_in
-from .alarm import Alarm
+from .context import Context, UseCase
 from .day import day_ends, utc_day
-from .directory import Directory
 from .feats import Feat
-from .games import EventBus, Games, base
+from .games import base
 from .notices import owed_refs
 from .options import NO_CLOCK, REMIND_AFTER
-from .ports import GameStore, StaleVersion
+from .ports import StaleVersion
 from .ratings import display_rating, ladder_for, rate
 from .records import (
     ChatRow,
@@ -37,16 +36,9 @@ from .refusals import Reason, Refused
 from .views import TableView, seat_info, seat_name, side_names
 
 
-class Play:
-    def __init__(self, store: GameStore, directory: Directory, games: Games, bus: EventBus,
-                 alarm: Alarm, clock: Callable[[], float], *, computer_pace: float,
-                 max_timeouts: int) -> None:
-        self.store = store
-        self.directory = directory
-        self.games = games
-        self.bus = bus
-        self.alarm = alarm
-        self.clock = clock
+class Play(UseCase):
+    def __init__(self, context: Context, *, computer_pace: float, max_timeouts: int) -> None:
+        super().__init__(context)
         self.computer_pace = computer_pace
         self.max_timeouts = max_timeouts
 

@@ -25,12 +25,11 @@ from enum import StrEnum
 from typing import Any
 
 from . import events as ev
-from .alarm import Alarm
-from .directory import Directory
-from .games import EventBus, Games, base
+from .context import Context, UseCase
+from .games import base
 from .holds import MessageHolds
 from .play import Play
-from .ports import ERASED_KEY, ERASED_NOTE, Erasure, GameStore, SeatToComputer, StaleVersion
+from .ports import ERASED_KEY, ERASED_NOTE, Erasure, SeatToComputer, StaleVersion
 from .records import Change, ChatRow, GameCancel, GameStatus, LobbyChange, PlayerRow, SeatRow
 from .refs import ChatRef, UserRef
 from .views import chat_ref, seat_name
@@ -130,11 +129,10 @@ def check_confirm(token: str, user_key: str, now: float) -> ConfirmCheck:
     return ConfirmCheck.GOOD
 
 
-class Privacy:
-    def __init__(self, store: GameStore, directory: Directory, games: Games, play: Play,
-                 bus: EventBus, alarm: Alarm, clock: Callable[[], float], holds: MessageHolds) -> None:
-        self.store, self.directory, self.games, self.play = store, directory, games, play
-        self.bus, self.alarm, self.clock, self.holds = bus, alarm, clock, holds
+class Privacy(UseCase):
+    def __init__(self, context: Context, play: Play, holds: MessageHolds) -> None:
+        super().__init__(context)
+        self.play, self.holds = play, holds
 
     async def my_data(self, user: UserRef) -> dict[str, Any] | None:
         """Everything kept about `user` (`PlayerData.player_data`) with their private chats, as

@@ -4,7 +4,7 @@ here writes (`Sessions.handle` is the way in for that)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine import EngineError, Game
 from ..engine.rules import Variant, parse_variant
@@ -31,10 +31,18 @@ from .views import (
     hand_view,
 )
 
+if TYPE_CHECKING:
+    from .owners import Owners
+    from .privacy import Privacy, Trace
+    from .seasons import SeasonBoard, SeasonHistory, Seasons
+    from .tournament_play import Tournaments
+    from .tournaments import TournamentView
+
 
 class Queries:
     def __init__(self, store: GameStore, directory: Directory, games: Games, lobby: Lobby,
-                 reviews: Reviews, daily: Daily, replays: Replays) -> None:
+                 reviews: Reviews, daily: Daily, replays: Replays, *, owners: Owners, seasons: Seasons,
+                 privacy: Privacy, tournaments: Tournaments) -> None:
         self.store = store
         self.directory = directory
         self.games = games
@@ -42,6 +50,41 @@ class Queries:
         self._reviews = reviews
         self._daily = daily
         self._replays = replays
+        self._owners = owners
+        self._seasons = seasons
+        self._privacy = privacy
+        self._tournaments = tournaments
+
+    async def admit(self, user: UserRef) -> None:
+        """Raise `Refused(BLOCKED)` if an owner blocked `user` (`Owners.admit`): a front-end
+        answers nothing else to them (`Sessions.handle` turns them away too)."""
+        await self._owners.admit(user)
+
+    def owners(self) -> frozenset[tuple[str, str]]:
+        """The bot's owners, as (platform, user id) pairs."""
+        return self._owners.owners
+
+    async def season(self, chat_ref: ChatRef | None, *, last: bool = False,
+                     asker: UserRef | None = None) -> SeasonBoard:
+        """This month's season (or last month's, `last`) in the chat, or everyone's (None)."""
+        return await self._seasons.board(chat_ref, last=last, asker=asker)
+
+    async def seasons_of(self, chat_ref: ChatRef | None, who: UserRef | str) -> SeasonHistory | None:
+        """A player's past seasons in the chat, or everyone's (`Seasons.history`)."""
+        return await self._seasons.history(chat_ref, who)
+
+    async def my_data(self, user: UserRef) -> bytes | None:
+        """What is kept about `user`, as the file /mydata sends; None when nothing is."""
+        data = await self._privacy.my_data(user)
+        return None if data is None else self._privacy.as_file(data)
+
+    async def traces(self, platform: str) -> list[Trace]:
+        """Games whose notes may still name a player erased since (`Privacy.traces`)."""
+        return await self._privacy.traces(platform)
+
+    async def tournament(self, chat_ref: ChatRef) -> TournamentView | None:
+        """The chat's tournament, as it is now (None if it never had one)."""
+        return await self._tournaments.current(chat_ref)
 
     async def chat(self, ref: ChatRef, language_hint: str | None = None) -> ChatSettings:
         """The chat's settings, as they are now (it is made when first seen)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Flag, auto
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from .daily import DailyOffer, DailyStart
 from .hints import PracticeHint
@@ -21,6 +21,11 @@ from .refusals import Refused
 from .replay import ReplayStep
 from .reviews import MatchReview, ReviewAsked
 from .views import HandView
+
+if TYPE_CHECKING:
+    from .owners import OwnerAnswer
+    from .privacy import Forgotten
+    from .tournaments import TournamentView
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +151,30 @@ class SettingsShown:
     redraw: Redraw = Redraw.NONE
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentShown:
+    """The chat's tournament as it is now: its sign-up opened or changed, or shown as asked."""
+
+    view: TournamentView
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerAnswered:
+    """An owner command's answer: the bot's status, or words for the owner."""
+
+    answer: OwnerAnswer
+
+
+@dataclass(frozen=True, slots=True)
+class Erased:
+    """The asker's data erased (`forgotten`: None when nothing was kept): the chats that saw
+    them are told by the front-end (`Erasures`)."""
+
+    forgotten: Forgotten | None
+
+
 Reply: TypeAlias = (Done | Refusal | Note | Played | HandPrompted | HandShown | HandRedrawn | SeatReady
                     | MenuShown | OpenPrivate | OpenPrivateForDaily | ConfirmCancel | DailyDropped
                     | SettingsShown | PracticeHint | MatchReview | ReviewAsked | DailyOffer | DailyStart
-                    | Puzzle | PuzzleAnswer | ReplayStep)
+                    | Puzzle | PuzzleAnswer | ReplayStep | TournamentShown | OwnerAnswered | Erased)
 """Every kind of answer; a front-end draws it with `match` and ends with `assert_never`."""

@@ -17,18 +17,17 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 
 from ..engine import Game
 from ..engine.fuori import declaring_wins
 from . import events as ev
-from .alarm import Alarm
-from .directory import Directory
-from .games import EventBus, Games, base
+from .context import Context, UseCase
+from .games import base
 from .log_context import about
 from .options import REMIND_AFTER
 from .play import Play
-from .ports import GameStore, Served, StaleVersion, StorageAway, StorageFailed
+from .ports import Served, StaleVersion, StorageAway, StorageFailed
 from .records import DeadlineChange, DeadlineKind, GameRow, GameStatus, SeatRow
 from .refusals import Refused
 from .thinking import Chooser, Think
@@ -51,17 +50,11 @@ def process_owner() -> str:
     return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
 
 
-class Scheduler:
-    def __init__(self, store: GameStore, directory: Directory, games: Games, play: Play,
-                 bus: EventBus, alarm: Alarm, clock: Callable[[], float], *, chooser: Chooser,
-                 think: Think, timeout_level: str) -> None:
-        self.store = store
-        self.directory = directory
-        self.games = games
+class Scheduler(UseCase):
+    def __init__(self, context: Context, play: Play, *, chooser: Chooser, think: Think,
+                 timeout_level: str) -> None:
+        super().__init__(context)
         self.play = play
-        self.bus = bus
-        self.alarm = alarm
-        self.clock = clock
         self.chooser = chooser
         self.think = think
         """Where the chooser runs: a thread by default, worker processes in the bot."""

@@ -21,6 +21,7 @@ from ..ai.review import DEFAULT_SEARCHES
 from ..engine import Move, SeatView
 from ..i18n import LANGUAGES
 from .alarm import Alarm
+from .context import Context
 from .daily import Daily
 from .delivery import Delivery
 from .directory import Directory, ReadingDirectory
@@ -78,18 +79,16 @@ class Sessions:
         shared = bool(getattr(store, "shared", False))
         self.directory = ReadingDirectory(store) if shared else Directory(store)
         self.games = (SharedGames if shared else Games)(store, self.directory, max_timeouts)
-        alarm = Alarm(warn_before)
-        self.play = Play(store, self.directory, self.games, self.bus, alarm, clock,
-                         computer_pace=computer_pace, max_timeouts=max_timeouts)
+        context = Context(store, self.directory, self.games, self.bus, Alarm(warn_before), clock)
+        self.play = Play(context, computer_pace=computer_pace, max_timeouts=max_timeouts)
         """Moves, handing a seat to the computer and taking it back."""
-        self.lobby = Lobby(store, self.directory, self.games, self.play, self.bus, alarm, clock)
+        self.lobby = Lobby(context, self.play)
         """Opening, seating, options, starting, rematches and cancelling, each one unit of work."""
-        self.scheduler = Scheduler(store, self.directory, self.games, self.play, self.bus, alarm, clock,
-                                   chooser=chooser or default_chooser,
+        self.scheduler = Scheduler(context, self.play, chooser=chooser or default_chooser,
                                    think=think or think_in_thread, timeout_level=timeout_level)
         """Timers and computer turns (`run_forever`)."""
         self.settings = Settings(store, self.directory, self.games)
-        self.daily = Daily(store, self.directory, self.games, self.play, self.bus, alarm, clock)
+        self.daily = Daily(context, self.play)
         self.hints = Hints(self.directory, self.games, pool)
         self.holds = (MessageHolds if shared else Unheld)(store, self.scheduler.owner)
         self.notices = Notices(store, self.holds, sleep)
@@ -109,8 +108,7 @@ class Sessions:
         self.tournaments = Tournaments(store, self.directory, self.lobby, clock)
         """The chats' tournaments (`sessions.tournament_play`)."""
         self.bus.subscribe(self.tournaments.on_event)
-        self.privacy = Privacy(store, self.directory, self.games, self.play, self.bus, alarm,
-                               clock, self.holds)
+        self.privacy = Privacy(context, self.play, self.holds)
         """A player's data: shown whole, erased at once (`sessions.privacy`)."""
 
     def _storage_failed(self, error: StorageFailed) -> None:

@@ -17,16 +17,26 @@ from . import interaction
 from .commands import (
     AnswerDaily,
     AskDaily,
+    AskReview,
     CancelGame,
     ChangeSettings,
+    ChatMoved,
     Command,
     ConfirmSeat,
+    ForgetMe,
     JoinGame,
     LeaveGame,
     NewGame,
+    OpenTournament,
+    OwnerCommand,
+    PlayComputers,
+    PressTournament,
+    Reachable,
     ShowPuzzle,
+    ThreadLost,
 )
 from .daily import DailyOffer
+from .handlers_front import FrontHandlers
 from .interaction import PLAIN, HandMode, HandPrompt
 from .newgame_line import checked_options, read_newgame_line, solo_level
 from .options import HOUSE_OPTIONS, NO_CLOCK, TURN_LIMIT, VARIANTS, variant_named
@@ -83,6 +93,7 @@ class Taps:
 
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
+        self.front = FrontHandlers(sessions)
         self._lobby: dict[Action, Callable[[Asker, ChatRef, Tap], Awaitable[Reply]]] = {
             Action.JOIN: lambda asker, chat, tap: self.join(asker, tap.game_id),
             Action.LEAVE: lambda asker, chat, tap: self.leave(asker, from_lobby=True),
@@ -122,6 +133,24 @@ class Taps:
                     return await self.puzzle(asker, rank)
                 case ChangeSettings(changes):
                     return await self.change_settings(asker, changes)
+                case PlayComputers():
+                    return await self.front.play_computers(asker, command)
+                case AskReview():
+                    return await self.front.ask_review(asker)
+                case OpenTournament():
+                    return await self.front.tournament(asker, command)
+                case PressTournament():
+                    return await self.front.press_tournament(asker, command)
+                case OwnerCommand():
+                    return await self.front.owner_command(asker, command)
+                case ForgetMe():
+                    return await self.front.forget(asker)
+                case Reachable():
+                    return await self.front.reachable(asker, command)
+                case ChatMoved():
+                    return await self.front.chat_moved(asker, command)
+                case ThreadLost():
+                    return await self.front.thread_lost(asker)
                 case _:
                     assert_never(command)
         except Refused as refused:

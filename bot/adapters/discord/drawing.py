@@ -14,7 +14,9 @@ import discord
 
 from ...i18n import t
 from ...render.daily import daily_started_text
+from ...render.owners import owner_text
 from ...render.review import asked_key, hint_text
+from ...render.tournament import tournament_text
 from ...render.words import refusal_text, turn_limit_text
 from ...sessions import ChatRef, MatchReview, Reason, Refused, ReplayStep, Sessions
 from ...sessions.daily import DailyOffer, DailyStart
@@ -25,6 +27,7 @@ from ...sessions.replies import (
     ConfirmCancel,
     DailyDropped,
     Done,
+    Erased,
     HandPrompted,
     HandRedrawn,
     HandShown,
@@ -32,11 +35,13 @@ from ...sessions.replies import (
     Note,
     OpenPrivate,
     OpenPrivateForDaily,
+    OwnerAnswered,
     Played,
     Redraw,
     Refusal,
     SeatReady,
     SettingsShown,
+    TournamentShown,
 )
 from ...sessions.reviews import ReviewAsked
 from ...sessions.tap import Action, Asker, Reply, Tap
@@ -133,6 +138,12 @@ class ReplyDrawer:
                     self.presenter.redraw(row.id, row.chat.key)
                 text = daily_started_text(reply, lang)
                 return Answer.note(text) if at.press is None else Answer.update(content=text)
+            case TournamentShown(view):
+                return Answer.message(embed=text_embed(tournament_text(view, lang)))
+            case OwnerAnswered(answer):
+                return Answer.note(owner_text(answer, lang))
+            case Erased(forgotten):
+                return Answer.note(t(lang, "privacy.nothing_kept" if forgotten is None else "privacy.done"))
             case _:
                 assert_never(reply)
 

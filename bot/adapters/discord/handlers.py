@@ -28,9 +28,10 @@ from ...sessions import (
     UserRef,
     language_of,
 )
-from ...sessions.commands import AskDaily, ChangeSettings, NewGame, ShowPuzzle
+from ...sessions.commands import AskDaily, AskReview, ChangeSettings, NewGame, ShowPuzzle
 from ...sessions.interaction import deck_to_show, rules_to_show, variant_to_show
 from ...sessions.replies import Refusal
+from ...sessions.reviews import MatchReview
 from ...sessions.tap import Asker, Setting
 from ...sessions.views import player_language
 from ..common.failures import log_failure
@@ -64,7 +65,7 @@ class CommandHandlers:
     async def _guard(self, interaction: discord.Interaction, work: Awaitable[Reply]) -> Reply:
         lang = language_of(interaction.locale.value)
         try:
-            await self.sessions.owners.admit(user_ref(interaction))
+            await self.sessions.queries.admit(user_ref(interaction))
         except Refused as refused:
             if inspect.iscoroutine(work):
                 work.close()
@@ -174,11 +175,12 @@ class CommandHandlers:
     async def _review(self, interaction: discord.Interaction) -> Reply:
         """The review of the channel's last finished match for the one who asked, or in a DM of
         their own last finished match, wherever it was played."""
-        user, chat = user_ref(interaction), chat_ref(interaction)
-        lang = await self._language(user)
-        game_id = await (self.sessions.queries.last_played(user) if chat is None
-                         else self.sessions.queries.last_finished(chat))
-        return await review_reply(self.presenter, await self.sessions.reviews.review(game_id, user), lang)
+        lang = await self._language(user_ref(interaction))
+        reviewed = await self.sessions.handle(asker(interaction), AskReview())
+        if isinstance(reviewed, Refusal):
+            raise reviewed.refused
+        assert isinstance(reviewed, MatchReview)
+        return await review_reply(self.presenter, reviewed, lang)
 
     async def puzzle(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self._puzzle(interaction), ephemeral=False)

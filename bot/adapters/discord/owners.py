@@ -10,8 +10,11 @@ import logging
 import discord
 
 from ...render.owners import notice_text, owner_text
-from ...sessions import Sessions, UserRef
+from ...sessions import ChatRef, Sessions, UserRef
+from ...sessions.commands import OwnerCommand
 from ...sessions.ports import NoticeDelivery
+from ...sessions.replies import OwnerAnswered
+from ...sessions.tap import Asker
 from ...sessions.views import player_language
 from .identity import PLATFORM
 from .presenter import Presenter
@@ -33,11 +36,12 @@ class OwnerMessages:
         head, _, words = text.partition(" ")
         author = message.author
         user = UserRef(PLATFORM, str(author.id), author.display_name or author.name)
-        answer = await self.sessions.owners.command(user, True, head[1:].lower(), words)
-        if answer is None:
+        asker = Asker(user, home=ChatRef(PLATFORM, str(message.channel.id)))
+        reply = await self.sessions.handle(asker, OwnerCommand(head[1:].lower(), words))
+        if not isinstance(reply, OwnerAnswered):
             return
         lang = player_language(await self.sessions.queries.player(user))
-        await message.channel.send(owner_text(answer, lang)[:2000])
+        await message.channel.send(owner_text(reply.answer, lang)[:2000])
 
     async def post_notice(self, owed: NoticeDelivery) -> bool | None:
         """Post an owner's notice in a channel; None when the channel refuses the bot for good."""

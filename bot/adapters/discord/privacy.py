@@ -13,9 +13,11 @@ from discord import app_commands, ui
 
 from ...i18n import t
 from ...sessions import Sessions, language_of
+from ...sessions.commands import ForgetMe
 from ...sessions.erasures import ErasureCourier
 from ...sessions.privacy import ConfirmCheck, Told, check_confirm, confirm_token
-from ...sessions.tap import Tap
+from ...sessions.replies import Erased
+from ...sessions.tap import Asker, Tap
 from .client import PressHandler
 from .identity import PLATFORM, home_ref, user_ref
 from .translator import english
@@ -76,11 +78,11 @@ class PrivacyCommands:
         lang = await self._private(interaction)
         if lang is None:
             return
-        data = await self.sessions.privacy.my_data(user_ref(interaction))
+        data = await self.sessions.queries.my_data(user_ref(interaction))
         if data is None:
             await interaction.response.send_message(t(lang, "privacy.nothing_kept"))
             return
-        file = discord.File(io.BytesIO(self.sessions.privacy.as_file(data)), filename=FILE_NAME)
+        file = discord.File(io.BytesIO(data), filename=FILE_NAME)
         await interaction.response.send_message(t(lang, "privacy.mydata_caption"), file=file)
 
     async def forgetme(self, interaction: discord.Interaction) -> None:
@@ -115,7 +117,9 @@ class PrivacyCommands:
             await interaction.response.send_message(t(lang, f"privacy.{check.value}"), ephemeral=True)
             return
         await interaction.response.defer()
-        forgotten = await self.sessions.privacy.forget(PLATFORM, key, home_ref(interaction))
+        me = Asker(user_ref(interaction), home=home_ref(interaction))
+        erased = await self.sessions.handle(me, ForgetMe())
+        forgotten = erased.forgotten if isinstance(erased, Erased) else None
         said = t(lang, "privacy.done" if forgotten is not None else "privacy.nothing_kept")
         await interaction.edit_original_response(content=said, view=None)
         await self.erasures.tell_others(forgotten)

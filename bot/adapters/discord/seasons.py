@@ -35,10 +35,10 @@ async def season_reply(sessions: Sessions, painter: Painter, chat: ChatRef | Non
     where = None if everyone else chat
     if player is not None and not player.bot:
         whom = UserRef(PLATFORM, str(player.id), player.display_name or player.name)
-        history = await sessions.seasons.history(where, whom)
+        history = await sessions.queries.seasons_of(where, whom)
         text = history_text(history, lang) if history is not None else unknown_player_text(None, lang)
         return Reply.message(embed=text_embed(text), ephemeral=False)
-    board = await sessions.seasons.board(where, last=last, asker=asker)
+    board = await sessions.queries.season(where, last=last, asker=asker)
     picture = None
     if chat is None or await painter.wanted(chat.key):
         picture = await painter.season(season_scene(board, lang), lang)

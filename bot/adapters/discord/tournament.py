@@ -20,10 +20,11 @@ from ...i18n import t
 from ...render.tournament import news_head, tournament_text
 from ...render.words import failure_text, refusal_text
 from ...sessions import ChatRef, Refused, Sessions, UserRef, language_of
-from ...sessions.options import VARIANTS
-from ...sessions.tap import Tap
+from ...sessions.commands import OpenTournament, PressTournament
+from ...sessions.replies import Note, Refusal, TournamentShown
+from ...sessions.tap import Asker, Tap
 from ...sessions.tournament_play import TournamentNews, TournamentRefused, TournamentUntold
-from ...sessions.tournaments import Status, TournamentView, asks_cancel
+from ...sessions.tournaments import Status, TournamentView
 from ...sessions.views import player_language
 from ..common.failures import log_failure
 from .client import PressHandler, shows
@@ -76,16 +77,21 @@ class TournamentFront:
         `cancel` stops it), or /duplicate for a duplicate `event`: the sign-up opened, or the
         channel's tournament shown as it is; a refusal for the asker alone, in their `lang`."""
         shown = (await self.sessions.queries.chat(chat)).language
-        tournaments = self.sessions.tournaments
-        try:
-            if asks_cancel(words):
-                await tournaments.cancel(chat, user, admin=_answer(admin))
-                return Reply.message(embed=text_embed(t(shown, "tournament.cancelled")), ephemeral=False)
-            current = await tournaments.current(chat)
-            if current is None or words:
-                current = await tournaments.open(chat, user, words, VARIANTS, event)
-        except TournamentRefused as refused:
-            return Reply.note(refusal(refused, lang))
+        asked = OpenTournament(tuple(words), event)
+        match await self.sessions.handle(Asker(user, chat, admin=_answer(admin)), asked):
+            case TournamentShown(current):
+                return await self._shown(chat, current, shown)
+            case Refusal(refused):
+                raise refused
+            case Note(say, alert=True):
+                return Reply.note(t(lang, say.key, **say.params))
+            case Note(say):
+                return Reply.message(embed=text_embed(t(shown, say.key, **say.params)), ephemeral=False)
+            case _:
+                return Reply.nothing()
+
+    async def _shown(self, chat: ChatRef, current: TournamentView, shown: str) -> Reply:
+        """The channel's tournament, for everyone: its sign-up with the buttons, or its round."""
         if current.status is Status.SIGNUP:
             return Reply.message(embed=text_embed(tournament_text(current, shown), LOBBY),
                                  view=signup_view(current, shown), ephemeral=False)
@@ -116,7 +122,6 @@ class TournamentFront:
         lang = language_of(user.language)
         try:
             lang = player_language(await self.sessions.queries.player(user))
-            await self.sessions.owners.admit(user)
             return await self._signup_press(interaction, user, custom_id, lang)
         except Refused as refused:
             return Reply.note(refusal_text(refused, lang))
@@ -130,11 +135,15 @@ class TournamentFront:
         press = decode(custom_id)
         if press is None or chat is None or not shows(interaction.message, custom_id):
             return Reply.note(refusal(TournamentRefused("stale"), lang))
-        try:
-            view = await self.sessions.tournaments.press(chat, user, press.tournament, press.action.value,
-                                                         _answer(is_admin(interaction)))
-        except TournamentRefused as refused:
-            return Reply.note(refusal(refused, lang))
+        pressed = PressTournament(press.tournament, press.action.value)
+        reply = await self.sessions.handle(Asker(user, chat, admin=_answer(is_admin(interaction))), pressed)
+        if isinstance(reply, Refusal):
+            raise reply.refused
+        if isinstance(reply, Note):
+            return Reply.note(t(lang, reply.say.key, **reply.say.params))
+        if not isinstance(reply, TournamentShown):
+            return Reply.nothing()
+        view = reply.view
         shown = await self.presenter.chat_language(chat.key)
         if view.status is Status.CANCELLED:
             return Reply.update(embed=text_embed(t(shown, "tournament.cancelled")))

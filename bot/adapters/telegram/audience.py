@@ -9,6 +9,8 @@ process or any front-end holds at the next message.
 from __future__ import annotations
 
 from ...sessions import ChatRef, ChatSettings, PlayerProfile, Sessions, UserRef
+from ...sessions.commands import Reachable
+from ...sessions.tap import Asker
 from ...sessions.views import player_language
 from .identity import PLATFORM
 from .outbox import Outbox
@@ -24,7 +26,7 @@ class Audience:
 
     async def set_reachable(self, user: UserRef, on: bool) -> None:
         """Whether the bot can write to `user` (stored only when it changes)."""
-        await self.sessions.settings.set_can_dm(user, on)
+        await self.sessions.handle(Asker(user), Reachable(on))
 
     def language(self, player: PlayerProfile | None, fallback: str = "it") -> str:
         return player_language(player, fallback)

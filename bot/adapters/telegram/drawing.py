@@ -17,7 +17,9 @@ from telegram import CallbackQuery, Message
 
 from ...i18n import t
 from ...render.daily import daily_playing_text, daily_started_text
+from ...render.owners import owner_text
 from ...render.review import asked_key, hint_text
+from ...render.tournament import tournament_text
 from ...render.words import refusal_text
 from ...sessions import ChatRef, DailyStart, MatchReview, ReplayStep, ReviewAsked, Sessions
 from ...sessions.daily import DailyOffer
@@ -27,6 +29,7 @@ from ...sessions.replies import (
     ConfirmCancel,
     DailyDropped,
     Done,
+    Erased,
     HandPrompted,
     HandRedrawn,
     HandShown,
@@ -34,11 +37,13 @@ from ...sessions.replies import (
     Note,
     OpenPrivate,
     OpenPrivateForDaily,
+    OwnerAnswered,
     Played,
     Redraw,
     Refusal,
     SeatReady,
     SettingsShown,
+    TournamentShown,
 )
 from ...sessions.tap import Action, Asker, Reply, Tap
 from .daily import offer_content
@@ -190,6 +195,12 @@ class ReplyDrawer:
                 return Drawn()
             case DailyStart():
                 return await self._daily_started(at, reply)
+            case TournamentShown(view):
+                return Drawn(lambda lang: tournament_text(view, lang))
+            case OwnerAnswered(answer):
+                return Drawn(lambda lang: owner_text(answer, lang))
+            case Erased(forgotten):
+                return Drawn(said("privacy.done" if forgotten is not None else "privacy.nothing_kept"))
             case _:
                 assert_never(reply)
 

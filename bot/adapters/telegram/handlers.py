@@ -42,6 +42,7 @@ from ...sessions import (
 from ...sessions.boards import asks_for_everyone
 from ...sessions.commands import (
     AskDaily,
+    AskReview,
     CancelGame,
     Command,
     ConfirmSeat,
@@ -208,7 +209,7 @@ class Handlers:
             return None
         uref = user_ref(user)
         try:
-            await self.sessions.owners.admit(uref)
+            await self.sessions.queries.admit(uref)
         except Refused as refused:
             await self._refuse(message, language_of(user.language_code), refused)
             return None
@@ -380,12 +381,12 @@ class Handlers:
         group = cref if is_group(message.chat) and not ask.everyone else None
         subject = season_subject(message, ask)
         if subject is not None:
-            history = await self.sessions.seasons.history(group, subject)
+            history = await self.sessions.queries.seasons_of(group, subject)
             await self._reply(message, lang, lambda lang: escape(
                 history_text(history, lang) if history is not None
                 else unknown_player_text(ask.player, lang)))
             return
-        board = await self.sessions.seasons.board(group, last=ask.last, asker=uref)
+        board = await self.sessions.queries.season(group, last=ask.last, asker=uref)
         if await self.presenter.draws_pictures(message.chat.id):
             self.outbox.post(message.chat.id, season_content(board, lang, True), message.message_id,
                              thread=topic_id(cref.thread))
@@ -411,16 +412,13 @@ class Handlers:
         if found is None or message is None:
             return
         cref, uref, player, lang = found
-        try:
-            game_id = await (self.sessions.queries.last_finished(cref) if is_group(message.chat)
-                             else self.sessions.queries.last_played(uref))
-            asked = await self.sessions.reviews.ask(game_id, uref, self.presenter.reachable(player))
-        except Refused as refused:
-            await self._refuse(message, lang, refused)
-            return
         assert message.from_user is not None
         group = cref if is_group(message.chat) else None
         who = asker(self.presenter, message.get_bot(), message.from_user, uref, player, group)
+        asked = await self.sessions.handle(who, AskReview())
+        if isinstance(asked, Refusal):
+            await self._refuse(message, lang, asked.refused)
+            return
         await self._drawn(message, who, lang, asked)
 
     async def cmd_daily(self, update: Update, context: Context) -> None:

@@ -15,9 +15,12 @@ from telegram.ext import Application, CommandHandler, ContextTypes
 from ...i18n import t
 from ...render.owners import notice_text, owner_text
 from ...sessions import ChatRef, Sessions
+from ...sessions.commands import OwnerCommand
 from ...sessions.owners import OWNER_COMMANDS
 from ...sessions.ports import NoticeDelivery
-from .identity import PLATFORM, topic_id, user_ref
+from ...sessions.replies import OwnerAnswered
+from ...sessions.tap import Asker
+from .identity import PLATFORM, chat_ref, topic_id, user_ref
 from .markup import escape
 from .outbox import Content, Outbox
 from .present import Presenter
@@ -37,7 +40,7 @@ class OwnerCommands:
     async def set_menus(self, bot: Bot, public: Sequence[str]) -> None:
         """Each owner's private chat gets a command menu of its own: the public commands and
         theirs, in their language (everyone else's menu has only the public ones)."""
-        for platform, key in sorted(self.sessions.owners.owners):
+        for platform, key in sorted(self.sessions.queries.owners()):
             if platform != PLATFORM:
                 continue
             lang = self.presenter.language(await self.sessions.queries.find_player(PLATFORM, key), "en")
@@ -58,11 +61,15 @@ class OwnerCommands:
         head, _, words = message.text.partition(" ")
         name = head.lstrip("/").split("@", 1)[0].lower()
         uref = user_ref(user)
-        answer = await self.sessions.owners.command(uref, message.chat.type == Chat.PRIVATE, name, words)
-        if answer is None:
+        if message.chat.type == Chat.PRIVATE:
+            asker = Asker(uref, home=ChatRef(PLATFORM, uref.key))
+        else:
+            asker = Asker(uref, chat_ref(message.chat))
+        reply = await self.sessions.handle(asker, OwnerCommand(name, words))
+        if not isinstance(reply, OwnerAnswered):
             return
         lang = self.presenter.language(await self.sessions.queries.player(uref))
-        self.outbox.post(message.chat.id, Content(escape(owner_text(answer, lang))), message.message_id)
+        self.outbox.post(message.chat.id, Content(escape(owner_text(reply.answer, lang))), message.message_id)
 
     async def post_notice(self, owed: NoticeDelivery) -> bool | None:
         """Post an owner's notice in a chat, within the chat's limits (the outbox); None when the

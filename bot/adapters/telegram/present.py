@@ -44,7 +44,9 @@ from ...sessions import (
     UserRef,
     interaction,
 )
+from ...sessions.commands import ChatMoved, ThreadLost, platform_asker
 from ...sessions.interaction import FuoriOutcome, HandPrompt
+from ...sessions.replies import Done
 from .announcements import Announcements
 from .audience import Audience
 from .daily import DailyLines
@@ -122,10 +124,9 @@ class Presenter(Audience):
         drawn there in a new message; the old group's message can no longer be edited, and its
         id means nothing in the new one. Said twice (both service messages, a refused send,
         another process), it is done once."""
-        moved = await self.sessions.settings.move_chat(ChatRef(PLATFORM, str(old_id)), str(new_id))
-        if moved is None:
-            return
-        game_id = await self.sessions.queries.open_game_id(ChatRef(PLATFORM, str(new_id)))
+        old = platform_asker(ChatRef(PLATFORM, str(old_id)))
+        moved = await self.sessions.handle(old, ChatMoved(str(new_id)))
+        game_id = moved.game_id if isinstance(moved, Done) else None
         if game_id is None:
             return
         for ref in (table_target(game_id, new_id).ref, SENT_REF):
@@ -528,7 +529,9 @@ class Presenter(Audience):
     async def topic_lost(self, chat_id: int, thread: int, how: str) -> None:
         """A forum topic refused the bot ("closed" or "deleted"): its open game, which can no
         longer be shown, is stopped, and General says so in the group's language."""
-        game_id = await self.sessions.lobby.abandon(ChatRef(PLATFORM, str(chat_id), thread=str(thread)))
+        lost = await self.sessions.handle(platform_asker(ChatRef(PLATFORM, str(chat_id), thread=str(thread))),
+                                          ThreadLost())
+        game_id = lost.game_id if isinstance(lost, Done) else None
         if game_id is None:
             return
         lang = await self.chat_language(chat_id)

@@ -13,8 +13,11 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from ...i18n import t
 from ...sessions import ChatRef, Sessions, UserRef, language_of
+from ...sessions.commands import ForgetMe
 from ...sessions.erasures import ErasureCourier
 from ...sessions.privacy import ConfirmCheck, Told, check_confirm, confirm_token
+from ...sessions.replies import Erased
+from ...sessions.tap import Asker
 from .content import Target
 from .identity import PLATFORM, is_group, user_ref
 from .keyboards import Button
@@ -78,12 +81,12 @@ class PrivacyHandlers:
         if found is None:
             return
         message, uref, lang = found
-        data = await self.sessions.privacy.my_data(uref)
+        data = await self.sessions.queries.my_data(uref)
         if data is None:
             self.outbox.post(message.chat.id, Content(escape(t(lang, "privacy.nothing_kept"))))
             return
         await message.get_bot().send_document(
-            message.chat.id, self.sessions.privacy.as_file(data), filename="scopa-mydata.json",
+            message.chat.id, data, filename="scopa-mydata.json",
             caption=t(lang, "privacy.mydata_caption"))
 
     async def cmd_forgetme(self, update: Update, context: Context) -> None:
@@ -112,7 +115,8 @@ class PrivacyHandlers:
         lang = (player.language if player and player.language else None) or lang
         message = query.message
         home = None if message is None or is_group(message.chat) else ChatRef(PLATFORM, uref.key)
-        forgotten = await self.sessions.privacy.forget(PLATFORM, uref.key, home)
+        erased = await self.sessions.handle(Asker(uref, home=home), ForgetMe())
+        forgotten = erased.forgotten if isinstance(erased, Erased) else None
         said = t(lang, "privacy.done" if forgotten is not None else "privacy.nothing_kept")
         await _answer(query, said)
         if message is not None:
@@ -123,7 +127,7 @@ class PrivacyHandlers:
         """Drop the notes a game keeps of a player no longer in it (`Privacy.traces`): the hand,
         prompt and rings of one erased while their hand was being drawn."""
         notes = self.sessions.delivery.refs
-        for trace in await self.sessions.privacy.traces(PLATFORM):
+        for trace in await self.sessions.queries.traces(PLATFORM):
             stale = [key for key in await notes.get_refs(trace.game_id)
                      if key.partition(":")[0] in USER_NOTES and key.partition(":")[2] not in trace.people]
             for key in stale:

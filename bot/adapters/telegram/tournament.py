@@ -15,13 +15,15 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from ...engine import Variant
 from ...i18n import t
 from ...render.tournament import news_head, tournament_scene, tournament_text
 from ...render.words import refusal_text
-from ...sessions import ChatRef, Refused, Sessions
-from ...sessions.tournament_play import TournamentNews, TournamentRefused, TournamentUntold
-from ...sessions.tournaments import Status, TournamentView, asks_cancel
+from ...sessions import ChatRef, Sessions
+from ...sessions.commands import OpenTournament, PressTournament
+from ...sessions.replies import Note, Refusal, TournamentShown
+from ...sessions.tap import Asker
+from ...sessions.tournament_play import TournamentNews, TournamentUntold
+from ...sessions.tournaments import Status, TournamentView
 from .askers import is_admin
 from .callbacks import shows_button
 from .content import Content, Picture
@@ -94,27 +96,18 @@ class TournamentFront:
         if not is_group(message.chat):
             await self._say(message.chat.id, escape(t(lang, "tournament.refused.group_only")), topic)
             return
-        words = [w for w in (context.args or ()) if w]
-        try:
-            await self.sessions.owners.admit(uref)
-        except Refused as refused:
-            await self._say(message.chat.id, escape(refusal_text(refused, lang)), topic)
-            return
-        try:
-            if asks_cancel(words):
-                await self.sessions.tournaments.cancel(
-                    cref, uref, admin=lambda: is_admin(message.get_bot(), message.chat.id, user.id))
-                await self._say(message.chat.id, escape(t(lang, "tournament.cancelled")), topic)
-                return
-            current = await self.sessions.tournaments.current(cref)
-            if current is not None and not words:
-                await self._show(message.chat.id, current, lang, topic)
-                return
-            view = await self.sessions.tournaments.open(cref, uref, words, variant_words(), event)
-        except TournamentRefused as refused:
-            await self._say(message.chat.id, escape(refusal(refused, lang)), topic)
-            return
-        await self._show(message.chat.id, view, lang, topic)
+        words = tuple(w for w in (context.args or ()) if w)
+
+        def admin() -> Awaitable[bool]:
+            return is_admin(message.get_bot(), message.chat.id, user.id)
+
+        reply = await self.sessions.handle(Asker(uref, cref, admin=admin), OpenTournament(words, event))
+        if isinstance(reply, TournamentShown):
+            await self._show(message.chat.id, reply.view, lang, topic)
+        elif isinstance(reply, Refusal):
+            await self._say(message.chat.id, escape(refusal_text(reply.refused, lang)), topic)
+        elif isinstance(reply, Note):
+            await self._say(message.chat.id, escape(t(lang, reply.say.key, **reply.say.params)), topic)
 
     async def _show(self, chat_id: int, view: TournamentView, lang: str, topic: int | None) -> None:
         if view.status is Status.SIGNUP:
@@ -143,15 +136,17 @@ class TournamentFront:
         def admin() -> Awaitable[bool]:
             return is_admin(message.get_bot(), message.chat.id, query.from_user.id)
 
-        try:
-            await self.sessions.owners.admit(uref)
-            view = await self.sessions.tournaments.press(cref, uref, parts[2], parts[1], admin)
-        except TournamentRefused as refused:
-            await _answer(query, refusal(refused, lang))
+        pressed = PressTournament(parts[2], parts[1])
+        reply = await self.sessions.handle(Asker(uref, cref, admin=admin), pressed)
+        if isinstance(reply, Refusal):
+            await _answer(query, refusal_text(reply.refused, lang))
             return
-        except Refused as refused:
-            await _answer(query, refusal_text(refused, lang))
+        if isinstance(reply, Note):
+            await _answer(query, t(lang, reply.say.key, **reply.say.params))
             return
+        if not isinstance(reply, TournamentShown):
+            return
+        view = reply.view
         await _answer(query, None)
         text = escape(tournament_text(view, lang) if view.status is not Status.CANCELLED
                       else t(lang, "tournament.cancelled"))
@@ -187,17 +182,8 @@ class TournamentFront:
             self._looking = None
 
 
-def refusal(refused: TournamentRefused, lang: str) -> str:
-    return t(lang, f"tournament.refused.{refused.code}", detail=refused.detail)
-
-
 async def _answer(query: CallbackQuery, text: str | None) -> None:
     try:
         await query.answer(text)
     except TelegramError as exc:
         log.info("could not answer a tournament tap: %s", exc.message)
-
-
-
-def variant_words() -> tuple[str, ...]:
-    return tuple(v.value for v in Variant)

@@ -47,6 +47,7 @@ from ...sessions import (
     UserRef,
     interaction,
 )
+from ...sessions.commands import PlayComputers
 from ...sessions.daily import DailyOffer, DailyStart
 from ...sessions.hints import PracticeHint
 from ...sessions.interaction import blocked_cards, fuori_outcome
@@ -57,6 +58,7 @@ from ...sessions.replies import (
     ConfirmCancel,
     DailyDropped,
     Done,
+    Erased,
     HandPrompted,
     HandRedrawn,
     HandShown,
@@ -64,10 +66,12 @@ from ...sessions.replies import (
     Note,
     OpenPrivate,
     OpenPrivateForDaily,
+    OwnerAnswered,
     Played,
     Refusal,
     SeatReady,
     SettingsShown,
+    TournamentShown,
 )
 from ...sessions.reviews import MatchReview, ReviewAsked
 from ...sessions.tap import Action, Asker, Reply, Say, Tap
@@ -228,19 +232,18 @@ class TerminalGame:
             key = self.base_key if self.base_key not in busy else slot_key(self.base_key, asked)
             self.chat = self._chat_ref(key)
             await self.sessions.queries.chat(self.chat, self.lang)
-            await self.sessions.settings.set_turn_limit(self.chat, 3600)
             options: dict[str, object] = dict(rules or {})
             if teams:
                 options["teams"] = True
             if players is not None:
                 options["players"] = players
-            lobby = await self.sessions.lobby.new_game(self.chat, self.user, asked, options)
-            for _ in range(lobby.players - 1):
-                await self.sessions.lobby.add_computer(self.chat, self.user, level)
-            game_id = lobby.game_id
+            opened = _done(await self.sessions.handle(
+                Asker(self.user, self.chat), PlayComputers(asked, options, level, turn_limit=3600)))
+            assert opened.game_id is not None
+            return opened.game_id
         row = await self.sessions.queries.game(game_id)
         if row.status is GameStatus.LOBBY:
-            await self.sessions.lobby.start(self.chat, self.user)
+            _done(await self.sessions.handle(Asker(self.user, self.chat), Tap(Action.START, game_id)))
         return game_id
 
     # ---- the screen -----------------------------------------------------------
@@ -402,7 +405,7 @@ class TerminalGame:
             case (Played() | Done() | HandPrompted() | HandShown() | HandRedrawn() | SeatReady() | MenuShown()
                   | OpenPrivate() | OpenPrivateForDaily() | ConfirmCancel() | DailyDropped() | SettingsShown()
                   | PracticeHint() | MatchReview() | ReviewAsked() | DailyOffer() | DailyStart() | Puzzle()
-                  | PuzzleAnswer() | ReplayStep()):
+                  | PuzzleAnswer() | ReplayStep() | TournamentShown() | OwnerAnswered() | Erased()):
                 return None
             case _:
                 assert_never(reply)
@@ -453,3 +456,12 @@ def _decode(line: str, game_id: int, screen: Screen) -> tuple[Tap, Move] | None:
         return None
     move = screen.moves[int(number) - 1]
     return Tap(Action.DECLARE if fuori else Action.PLAY, game_id, screen.version, move.code), move
+
+
+def _done(reply: Reply) -> Done:
+    """A command's reply at the terminal's setup: done, or its refusal raised (`Refused`), as the
+    caller reports it."""
+    if isinstance(reply, Refusal):
+        raise reply.refused
+    assert isinstance(reply, Done), reply
+    return reply

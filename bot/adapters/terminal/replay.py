@@ -4,13 +4,13 @@ first, so that each play the review found a better move for says it."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Awaitable, Callable
 
 from ...i18n import t
 from ...render.replay import step_text
 from ...render.words import refusal_text
 from ...sessions import Refused, Sessions, UserRef
+from ...sessions.tap import Action, Asker, Tap
 
 Ask = Callable[[str], Awaitable[str | None]]
 """A line typed after a prompt, stripped; None at the end of input."""
@@ -25,8 +25,7 @@ async def offer_replay(sessions: Sessions, user: UserRef, game_id: int, lang: st
     if answer is None or answer.lower() not in yes:
         return
     show(t(lang, "replay.terminal_reviewing"))
-    with contextlib.suppress(Refused):  # no review: the plays are shown without grades
-        await sessions.reviews.review(game_id, user)
+    await sessions.handle(Asker(user), Tap(Action.REVIEW, game_id))  # refused: shown without grades
     number = 0
     while True:
         try:
