@@ -30,6 +30,7 @@ from .hints import Hints
 from .holds import MessageHolds, Unheld
 from .lobby import LOBBY_IDLE, Lobby
 from .notices import Notices
+from .owners import Owners
 from .play import Play
 from .ports import GameStore, StorageFailed
 from .privacy import Privacy
@@ -39,6 +40,7 @@ from .refs import ChatRef, UserRef, language_of
 from .replay import Replays
 from .reviews import Reviews
 from .scheduler import Scheduler
+from .seasons import Seasons
 from .settings import Settings
 from .thinking import Chooser, ComputerPool, Think, think_in_thread
 from .tournament_play import Tournaments
@@ -97,9 +99,6 @@ class Sessions:
                                else review_at_end)
         self.bus.subscribe(self.reviews.ended)
         self.replays = Replays(store, self.directory, self.games)
-        self.queries = Queries(store, self.directory, self.games, self.lobby, self.reviews, self.daily,
-                               self.replays)
-        """Every read a front-end makes (`sessions.queries`)."""
         self.delivery = Delivery(store, self.directory, self.games, self.scheduler, self.holds,
                                  self.notices, self.reviews, shared=shared)
         """Getting messages out: served chats, message notes and holds, owed announcements."""
@@ -110,6 +109,14 @@ class Sessions:
         self.bus.subscribe(self.tournaments.on_event)
         self.privacy = Privacy(context, self.play, self.holds)
         """A player's data: shown whole, erased at once (`sessions.privacy`)."""
+        self.owners = Owners(self, store, clock, process=self.scheduler.owner)
+        """The owners' commands, blocked users, this process's heartbeat and the notices."""
+        self.seasons = Seasons(store, self.directory, clock, self.scheduler.owner)
+        """The monthly seasons: the boards, a player's past seasons, the champions announced."""
+        self.queries = Queries(store, self.directory, self.games, self.lobby, self.reviews, self.daily,
+                               self.replays, owners=self.owners, seasons=self.seasons,
+                               privacy=self.privacy, tournaments=self.tournaments)
+        """Every read a front-end makes (`sessions.queries`)."""
 
     def _storage_failed(self, error: StorageFailed) -> None:
         self._failures.append(error)
