@@ -27,18 +27,22 @@ from bot.ai.review.hint import Hint
 from bot.engine import Card, Move
 from bot.i18n import t
 from bot.render.daily import daily_started_text
+from bot.render.owners import owner_text
 from bot.render.review import hint_text
+from bot.render.tournament import tournament_text
 from bot.render.words import refusal_text
 from bot.sessions import ChatRef, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import DailyOffer, DailyStart
 from bot.sessions.hints import PracticeHint
 from bot.sessions.interaction import PLAIN
+from bot.sessions.options import VARIANTS
 from bot.sessions.puzzles import Puzzle, PuzzleAnswer
 from bot.sessions.replay import ReplayStep
 from bot.sessions.replies import (
     ConfirmCancel,
     DailyDropped,
     Done,
+    Erased,
     HandPrompted,
     HandRedrawn,
     HandShown,
@@ -46,11 +50,13 @@ from bot.sessions.replies import (
     Note,
     OpenPrivate,
     OpenPrivateForDaily,
+    OwnerAnswered,
     Played,
     Refusal,
     Reply,
     SeatReady,
     SettingsShown,
+    TournamentShown,
 )
 from bot.sessions.reviews import MatchReview, ReviewAsked
 from bot.sessions.tap import Action, Asker, Say, Tap
@@ -151,6 +157,7 @@ async def world() -> AsyncIterator[World]:
     graded = GradedPlay(1, 7, 0, LAY, TAKE, 1.2, 2, puzzle.table, puzzle.hand, Fact(Fault.SETTEBELLO))
     step = ReplayStep(finished, 0, 36, 2, 0, "Alice", 5, tuple(Card.parse(c) for c in ("3C", "4S", "7B")),
                       tuple(Card.parse(c) for c in ("7D", "9C")), Move.parse("7D:3C+4S"), None, 0.0)
+    cup = await sessions.tournaments.open(ChatRef("discord", "501", "cup"), ALICE, [], VARIANTS)
     samples: list[Reply] = [
         Done(game_id), Refusal(Refused(Reason.NOT_YOUR_TURN)), Note(Say("cancel.done")),
         Played(Say("play.autoplay_off", {"name": "Alice"})), HandPrompted(PLAIN), HandShown(hand),
@@ -159,6 +166,7 @@ async def world() -> AsyncIterator[World]:
         PracticeHint(Hint(TAKE, LAY, None, 2), "scopa", "napoletane"), review,
         ReviewAsked(finished, ready=True), DailyOffer("2026-11-29", "Alice", None),
         DailyStart("2026-11-29", table, None), puzzle, PuzzleAnswer(puzzle, TAKE, True, graded), step,
+        TournamentShown(cup), OwnerAnswered(await sessions.owners.status()), Erased(None),
     ]
     assert isinstance(review, MatchReview)
     yield World(sessions, game_id, hand.version, samples)
@@ -343,6 +351,12 @@ def _expected(reply: Reply) -> Check:
             return answered
         case ReplayStep():
             return _step(reply)
+        case TournamentShown(view):
+            return _same_words(lambda _: tournament_text(view, LANG))(reply)
+        case OwnerAnswered(owned):
+            return _same_words(lambda _: owner_text(owned, LANG))(reply)
+        case Erased():
+            return _same_words(lambda _: _said("privacy.nothing_kept"))(reply)
     raise AssertionError(reply)
 
 

@@ -139,7 +139,7 @@ class ReplyDrawer:
                 text = daily_started_text(reply, lang)
                 return Answer.note(text) if at.press is None else Answer.update(content=text)
             case TournamentShown(view):
-                return Answer.message(embed=text_embed(tournament_text(view, lang)))
+                return Answer.note(tournament_text(view, lang))
             case OwnerAnswered(answer):
                 return Answer.note(owner_text(answer, lang))
             case Erased(forgotten):
