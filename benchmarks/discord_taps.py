@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.adapters.discord import DiscordFrontEnd  # noqa: E402
 from bot.sessions import ChatRef, Sessions  # noqa: E402
-from bot.storage import Store  # noqa: E402
+from bot.storage import SqliteStore  # noqa: E402
 from tests.fakes.discord_fakes import TOKEN, Channel, FakeDiscord, Interaction, Message, User  # noqa: E402
 from tests.sessions_helpers import first_legal  # noqa: E402
 
@@ -99,7 +99,7 @@ async def run(channels: int, presses: int, pictures: bool) -> None:
     await fake.start()
     guild = fake.add_guild("Bench")
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "bench.db")
+        store = await SqliteStore.open(Path(folder) / "bench.db")
         sessions = Sessions(store, chooser=first_legal, computer_pace=0.0)
         front = DiscordFrontEnd(sessions, TOKEN, guild_ready_timeout=0.01)
         await front.start()

@@ -34,7 +34,7 @@ from bot.engine import Game, to_record
 from bot.sessions import ChatRef, ComputerPool, Sessions, UserRef
 from bot.sessions.records import Change, NewReview
 from bot.sessions.reviews import review_in_pool
-from bot.storage.store import Store
+from bot.storage.sqlite_store import SqliteStore
 
 
 def played_match(seed: str) -> dict[str, Any]:
@@ -119,7 +119,7 @@ async def _to_the_last_play(sessions: Sessions, game_id: int, people: tuple[User
 async def ended_together(count: int, searches: int, pool: ComputerPool) -> None:
     await pool.start()
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "review.db")
+        store = await SqliteStore.open(Path(folder) / "review.db")
         ready: dict[int, float] = {}
         all_ready = asyncio.Event()
         storing = store._commit_changes

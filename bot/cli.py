@@ -106,10 +106,10 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from .storage import Store
+    from .storage import SqliteStore
 
     async def main() -> int:
-        store = await Store.open(args.db)
+        store = await SqliteStore.open(args.db)
         try:
             for line in await store.records():
                 print(line)

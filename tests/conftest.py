@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Store
+from bot.storage import SqliteStore
 
 from .progress import FileClock
 
@@ -19,15 +19,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(autouse=True)
 async def _close_stores(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
-    opened: list[Store] = []
-    open_store = Store.open.__func__  # type: ignore[attr-defined]
+    opened: list[SqliteStore] = []
+    open_store = SqliteStore.open.__func__  # type: ignore[attr-defined]
 
-    async def tracked(cls: type[Store], *args: object, **kwargs: object) -> Store:
+    async def tracked(cls: type[SqliteStore], *args: object, **kwargs: object) -> SqliteStore:
         store = await open_store(cls, *args, **kwargs)
         opened.append(store)
         return store
 
-    monkeypatch.setattr(Store, "open", classmethod(tracked))
+    monkeypatch.setattr(SqliteStore, "open", classmethod(tracked))
     yield
     for store in opened:
         await store.close()

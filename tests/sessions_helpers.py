@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.engine import Move, SeatView
 from bot.sessions import ChatRef, HandView, Sessions, UserRef
-from bot.storage import Store
+from bot.storage import SqliteStore
 
 from .fakes.memory_store import MemoryStore
 
@@ -44,7 +44,7 @@ DINO = UserRef("test", "u4", "Dino", "it")
 
 async def open_sessions(path: Path, clock: FakeClock | None = None, **kwargs: object) -> Sessions:
     clock = clock or FakeClock()
-    store = await Store.open(path, clock)
+    store = await SqliteStore.open(path, clock)
     kwargs.setdefault("chooser", first_legal)
     kwargs.setdefault("review_searches", REVIEW_SEARCHES)
     return Sessions(store, clock=clock, computer_pace=0.0, **kwargs)  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 """Persistence: SQLite (one file, WAL) or PostgreSQL. Nothing outside this package writes SQL."""
 
 from ..sessions.ports import OpenGameExists, StaleVersion
-from .models import (
+from ..sessions.records import (
     ChatChange,
     ChatRow,
     DeadlineChange,
@@ -23,11 +23,11 @@ from .models import (
     SeatHandover,
     SeatRow,
 )
-from .store import Store
+from .sqlite_store import SqliteStore
 
 __all__ = [
     "ChatChange", "ChatRow", "DeadlineChange", "GameCancel", "GameRow", "GameStart", "LeaderboardLine",
     "LobbyChange", "MatchFinish", "MoveCommit", "MoveRow", "NewGame", "NewReview", "OpenGameExists",
     "PlayerRow", "RatingRow", "RecentMatch", "ResultRow", "ReviewSeatRow", "SeatHandover", "SeatRow",
-    "StaleVersion", "Store",
+    "SqliteStore", "StaleVersion",
 ]

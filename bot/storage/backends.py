@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .postgres import DatabaseUnavailable, PostgresStore, redacted_url
-from .store import Store
+from .sqlite_store import SqliteStore
 
 __all__ = ["AnyStore", "Backend", "Database", "DatabaseUnavailable", "UnsupportedDatabase",
            "describe_database", "open_store", "parse_database"]
 
-AnyStore = Store | PostgresStore
+AnyStore = SqliteStore | PostgresStore
 
 _SQLITE_PREFIX = "sqlite://"
 _POSTGRES_SCHEMES = ("postgresql", "postgres")
@@ -72,4 +72,4 @@ async def open_store(url: str, clock: Callable[[], float] = time.time) -> AnySto
     database = parse_database(url)
     if database.backend is Backend.POSTGRESQL:
         return await PostgresStore.open(database.target, clock)
-    return await Store.open(database.target, clock)
+    return await SqliteStore.open(database.target, clock)

@@ -8,7 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ..sessions.ports import StorageFailed
-from .models import Change, ChatChange, ChatRow, GameRow, NewGame
+from ..sessions.records import (
+    Change,
+    ChatChange,
+    ChatRow,
+    GameRow,
+    NewGame,
+)
 from .unit import Unit
 
 

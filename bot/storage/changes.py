@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..sessions.ports import DailyClaimed, OpenGameExists, ReviewExists, StaleVersion
-from .models import (
+from ..sessions.records import (
     Change,
     ChatChange,
     DailyDeal,
@@ -30,8 +30,8 @@ from .models import (
     NewReview,
     SeatHandover,
     SeatRow,
-    dumps,
 )
+from .rows import dumps
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The same store as `Store`, on a PostgreSQL server (asyncpg), for bots that run in
+"""The same store as `SqliteStore`, on a PostgreSQL server (asyncpg), for bots that run in
 several processes or already keep their data in PostgreSQL.
 
 Every write is one transaction on a connection of a small pool. A move is checked
@@ -25,9 +25,7 @@ from typing import Any
 import asyncpg
 
 from ..sessions.ports import SENDS_KEPT, OpenGameExists, Served, StaleVersion
-from .changes import POSTGRES, Plan, numbered
-from .chat_moves import ChatMoved, postgres_move_chat
-from .models import (
+from ..sessions.records import (
     Change,
     ChatRow,
     DailyDeal,
@@ -37,15 +35,16 @@ from .models import (
     MoveCommit,
     NewGame,
     SeatRow,
-    dumps,
 )
+from .changes import POSTGRES, Plan, numbered
+from .chat_moves import ChatMoved, postgres_move_chat
 from .pg_retry import Connections
 from .postgres_sql import CLAIM_DUE, GAMES_WITH_SEATS, PLAIN_MOVE
 from .repairs import repairs
-from .rows import deadline_of, game_row, seat_row
+from .rows import deadline_of, dumps, game_row, seat_row
 from .schema import POSTGRES_MIGRATIONS as MIGRATIONS
 from .sql_store import SqlStore
-from .store import STALE_SENDS_PRUNED
+from .sqlite_store import STALE_SENDS_PRUNED
 
 _MIGRATION_LOCK = 0x5C0BA
 """Key of the advisory lock under which one process at a time migrates the schema."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .postgres import PostgresStore
 from .sql_store import SqlStore
-from .store import Store
+from .sqlite_store import SqliteStore
 
 PING_WITHIN = 2.0
 """Seconds the database has to answer the readiness check."""
@@ -17,7 +17,7 @@ async def database_answers(store: SqlStore) -> bool:
         if isinstance(store, PostgresStore):
             async with store.pool.acquire(timeout=PING_WITHIN) as conn:
                 await conn.fetchval("SELECT 1", timeout=PING_WITHIN)
-        elif isinstance(store, Store):
+        elif isinstance(store, SqliteStore):
             store._db.execute("SELECT 1").fetchone()
     except Exception:
         return False

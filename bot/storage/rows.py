@@ -7,15 +7,16 @@ import json
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from ..sessions.records import MatchKind, PlayedMatch
-from .models import (
+from ..sessions.records import (
     ChatRow,
     Deadline,
     DeadlineKind,
     GameRow,
     GameStatus,
     LeaderboardLine,
+    MatchKind,
     MoveRow,
+    PlayedMatch,
     PlayerRow,
     SeatRow,
 )
@@ -106,3 +107,7 @@ def played_match(row: Row) -> PlayedMatch:
     kind = MatchKind.DAILY if row["daily"] else MatchKind.PRACTICE if row["practice"] else MatchKind.COUNTED
     return PlayedMatch(int(row["id"]), int(row["seat"]), str(row["variant"]), kind, bool(row["won"]),
                        float(row["finished_at"] or 0.0), row["line"])
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -12,23 +12,22 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..sessions.ports import Erasure
-from ..sessions.records import AchievementRow, PlayedMatch
-from .base import UnitStore
-from .changes import Dialect, Plan, Step, plan, single
-from .erasure import DATA_QUERIES, DIRECT_MESSAGES, PRIVATE_CHATS, erase_plan, erase_reads, plain, seen
-from .models import (
+from ..sessions.records import (
+    AchievementRow,
     Change,
     ChatRow,
     DailyRow,
     LeaderboardLine,
     MoveRow,
+    PlayedMatch,
     PlayerRow,
     RatingRow,
     RecentMatch,
     ResultRow,
-    daily_board_sql,
-    daily_row,
 )
+from .base import UnitStore
+from .changes import Dialect, Plan, Step, plan, single
+from .erasure import DATA_QUERIES, DIRECT_MESSAGES, PRIVATE_CHATS, erase_plan, erase_reads, plain, seen
 from .owner_sql import OwnerSql
 from .rows import (
     Row,
@@ -394,3 +393,30 @@ def _secret(name: str, made: str) -> Plan:
     row = yield Step("SELECT value FROM secrets WHERE name=?", (name,), returns=True)
     return row[0]
 
+
+_DAILY_BOARD = (
+    "SELECT d.player_id, p.display_name, mine.points - theirs.points AS margin, "
+    "(SELECT COUNT(*) FROM moves m WHERE m.game_id=d.game_id AND m.seat=mine.seat) AS moves, "
+    "g.finished_at FROM daily_plays d "
+    "JOIN games g ON g.id=d.game_id AND g.status='finished' "
+    "JOIN players p ON p.id=d.player_id "
+    "JOIN results mine ON mine.game_id=d.game_id AND mine.player_id=d.player_id "
+    "JOIN results theirs ON theirs.game_id=d.game_id AND theirs.seat<>mine.seat "
+    "WHERE d.day={day} {where}"
+    "ORDER BY margin DESC, moves ASC, g.finished_at ASC, d.player_id ASC LIMIT {limit}")
+_DAILY_IN_CHAT = (
+    "AND (d.chat_id={chat} OR d.player_id IN (SELECT s.player_id FROM seats s "
+    "JOIN games c ON c.id=s.game_id WHERE c.chat_id={chat} AND s.player_id IS NOT NULL)) ")
+"""The finished deals of a day, best first; `_DAILY_IN_CHAT` keeps the players of one chat."""
+
+
+def daily_row(row: Any) -> DailyRow:
+    return DailyRow(int(row["player_id"]), str(row["display_name"]), int(row["margin"]),
+                    int(row["moves"]), float(row["finished_at"]))
+
+
+def daily_board_sql(marks: tuple[str, str, str], in_chat: bool) -> str:
+    """The board's query with the placeholders `marks` (day, chat, limit) of the database."""
+    day, chat, limit = marks
+    where = _DAILY_IN_CHAT.format(chat=chat) if in_chat else ""
+    return _DAILY_BOARD.format(day=day, limit=limit, where=where)

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .models import Change
+from ..sessions.records import (
+    Change,
+)
 
 Commit = Callable[[tuple[Change, ...]], Awaitable[int | None]]
 """Writes the changes in one transaction; gives the id of the game a `NewGame` made."""

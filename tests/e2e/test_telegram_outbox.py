@@ -12,7 +12,7 @@ import pytest
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.adapters.telegram.outbox import Content, Outbox, RefBook, Target
-from bot.storage import Store
+from bot.storage import SqliteStore
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -45,8 +45,8 @@ class ScriptedBot:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "o.db")
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    opened = await SqliteStore.open(tmp_path / "o.db")
     chat = await opened.ensure_chat("telegram", "-100")
     player = await opened.ensure_player("telegram", "1", "Alice")
     await opened.create_game(chat.id, player.id, "scopa", {}, 2, False, "napoletane", "seed")
@@ -54,7 +54,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await opened.close()
 
 
-def _outbox(bot: ScriptedBot, store: Store, **kwargs: Any) -> Outbox:
+def _outbox(bot: ScriptedBot, store: SqliteStore, **kwargs: Any) -> Outbox:
     return Outbox(bot, RefBook(store), backoff_cap=0.01, group_rate=None, **kwargs)  # type: ignore[arg-type]
 
 
@@ -73,7 +73,7 @@ class Board:
 TABLE = Target(-100, 1, "table")
 
 
-async def test_a_burst_of_changes_costs_one_send_and_one_edit(store: Store) -> None:
+async def test_a_burst_of_changes_costs_one_send_and_one_edit(store: SqliteStore) -> None:
     bot = ScriptedBot(gate=asyncio.Event())
     outbox = _outbox(bot, store)
     board = Board()
@@ -93,7 +93,7 @@ async def test_a_burst_of_changes_costs_one_send_and_one_edit(store: Store) -> N
     await outbox.close()
 
 
-async def test_flood_control_and_network_errors_are_retried(store: Store) -> None:
+async def test_flood_control_and_network_errors_are_retried(store: SqliteStore) -> None:
     bot = ScriptedBot(errors=[RetryAfter(0), TimedOut(), NetworkError("reset")])
     outbox = _outbox(bot, store)
     board = Board()
@@ -111,7 +111,7 @@ async def test_flood_control_and_network_errors_are_retried(store: Store) -> Non
     await outbox.close()
 
 
-async def test_blocked_users_are_reported_and_lost_messages_replaced(store: Store) -> None:
+async def test_blocked_users_are_reported_and_lost_messages_replaced(store: SqliteStore) -> None:
     blocked: list[int] = []
 
     async def on_forbidden(chat_id: int) -> None:
@@ -132,7 +132,7 @@ async def test_blocked_users_are_reported_and_lost_messages_replaced(store: Stor
     await outbox.close()
 
 
-async def test_posts_keep_their_order_and_fresh_slots_get_a_new_message(store: Store) -> None:
+async def test_posts_keep_their_order_and_fresh_slots_get_a_new_message(store: SqliteStore) -> None:
     bot = ScriptedBot(errors=[TimedOut()])
     outbox = _outbox(bot, store)
     ids = await asyncio.gather(*(outbox.post(-100, Content(f"post {i}")) for i in range(5)))
@@ -145,7 +145,7 @@ async def test_posts_keep_their_order_and_fresh_slots_get_a_new_message(store: S
     await outbox.close()
 
 
-async def test_a_message_left_behind_is_kept_when_newer_and_deleted_when_older(store: Store) -> None:
+async def test_a_message_left_behind_is_kept_when_newer_and_deleted_when_older(store: SqliteStore) -> None:
     bot = ScriptedBot()
     outbox = _outbox(bot, store)
     board = Board()
@@ -170,7 +170,7 @@ async def test_a_message_left_behind_is_kept_when_newer_and_deleted_when_older(s
 
 
 async def test_a_message_acted_on_while_its_slot_is_drawn_is_looked_at_once_it_is_drawn(
-        store: Store) -> None:
+        store: SqliteStore) -> None:
     bot = ScriptedBot(gate=asyncio.Event())
     outbox = _outbox(bot, store)
     board = Board()
@@ -191,7 +191,7 @@ async def test_a_message_acted_on_while_its_slot_is_drawn_is_looked_at_once_it_i
     await outbox.close()
 
 
-async def test_a_group_edit_that_waited_for_its_turn_shows_the_latest_state(store: Store) -> None:
+async def test_a_group_edit_that_waited_for_its_turn_shows_the_latest_state(store: SqliteStore) -> None:
     bot = ScriptedBot()
     outbox = Outbox(bot, RefBook(store), group_rate=(2, 0.4))  # type: ignore[arg-type]
     board = Board()
@@ -207,7 +207,7 @@ async def test_a_group_edit_that_waited_for_its_turn_shows_the_latest_state(stor
     await outbox.close()
 
 
-async def test_closing_answers_every_waiter(store: Store) -> None:
+async def test_closing_answers_every_waiter(store: SqliteStore) -> None:
     bot = ScriptedBot(gate=asyncio.Event())
     outbox = _outbox(bot, store)
     board = Board()
@@ -253,7 +253,7 @@ async def test_a_message_id_being_stored_is_found_by_a_lookup_that_overlaps_it()
 
 
 async def test_a_group_become_a_supergroup_gets_its_waiting_posts_and_its_table_at_the_new_id(
-        store: Store) -> None:
+        store: SqliteStore) -> None:
     bot = ScriptedBot(errors=[ChatMigrated(-1009)])
     outbox = _outbox(bot, store)
     told: list[tuple[int, int]] = []

@@ -18,7 +18,7 @@ from bot.sessions import (
     Sessions,
     TurnWarning,
 )
-from bot.storage import Store
+from bot.storage import SqliteStore
 
 from ..sessions_helpers import (
     ALICE,
@@ -79,7 +79,7 @@ async def test_state_in_database_resumes_exactly(tmp_path: Path) -> None:
     assert live is not None
     assert len(live.results) == 2, "two rounds of 2-player scopa are 72 plays"
     await s.close()
-    store = await Store.open(tmp_path / "s.db")
+    store = await SqliteStore.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
     assert row is not None and row.version == 80
     game = await Sessions(store).queries.stored_game(game_id)
@@ -93,7 +93,7 @@ async def test_a_finished_match_stores_every_round_and_loads_without_replay(tmp_
     s = sessions  # type: ignore[assignment]
     await play_to_end(s, game_id, [ALICE, BOB])
     await s.close()
-    store = await Store.open(tmp_path / "s.db")
+    store = await SqliteStore.open(tmp_path / "s.db")
     row = await store.get_game(game_id)
     assert row is not None and row.state is not None and row.state["version"] == row.version
     game = await Sessions(store).queries.stored_game(game_id)
@@ -153,7 +153,7 @@ async def test_a_chat_chooses_pictures_or_text_and_new_games_still_open(tmp_path
 
 
 async def _deadlines_on_disk(path: Path) -> list[tuple[int, float, str, bool, int]]:
-    other = await Store.open(path)
+    other = await SqliteStore.open(path)
     try:
         return await other.running_deadlines()
     finally:

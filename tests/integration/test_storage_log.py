@@ -7,7 +7,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from bot.storage import Store
+from bot.storage import SqliteStore
 
 from ..sessions_helpers import open_sessions, play_one, start_duel
 
@@ -37,7 +37,7 @@ def test_a_closed_store_can_be_closed_again_from_another_event_loop(tmp_path: Pa
     """Commands run each step in its own event loop; a second close, after enough
     moves to have copied the log in the background, must neither fail nor hang."""
 
-    async def play() -> Store:
+    async def play() -> SqliteStore:
         sessions = await open_sessions(tmp_path / "s.db")
         game_id = -1
         for _ in range(300):

@@ -12,7 +12,7 @@ import pytest
 
 from bot.sessions import GameStore, OpenGameExists, Sessions, StaleVersion
 from bot.sessions.records import Deadline, DeadlineKind, MoveCommit, SeatRow
-from bot.storage import Store
+from bot.storage import SqliteStore
 from tests.store_helpers import cancel_game, commit_move, set_deadline, set_seats, start_game
 
 from ..fakes.memory_store import MemoryStore
@@ -22,7 +22,7 @@ from ..sessions_helpers import ALICE, BOB, CHAT, FakeClock, first_legal, play_to
 @pytest.fixture(params=["sqlite", "memory"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[GameStore]:
     clock = FakeClock()
-    opened: GameStore = await Store.open(tmp_path / "s.db", clock) if request.param == "sqlite" \
+    opened: GameStore = await SqliteStore.open(tmp_path / "s.db", clock) if request.param == "sqlite" \
         else MemoryStore(clock)
     yield opened
     await opened.close()
@@ -122,7 +122,8 @@ async def _match(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> Sessions:
 
 async def test_the_same_match_leaves_the_same_rows_in_both_stores(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    stores: list[GameStore] = [await Store.open(tmp_path / "s.db", FakeClock()), MemoryStore(FakeClock())]
+    stores: list[GameStore] = [await SqliteStore.open(tmp_path / "s.db", FakeClock()),
+                               MemoryStore(FakeClock())]
     seen = []
     for store in stores:
         sessions = await _match(store, monkeypatch)

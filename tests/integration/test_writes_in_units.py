@@ -30,7 +30,7 @@ import asyncpg
 import pytest
 
 from bot.sessions import Sessions
-from bot.storage import Store
+from bot.storage import SqliteStore
 from bot.storage.backends import open_store
 from bot.storage.postgres import PostgresStore
 
@@ -111,14 +111,14 @@ async def traced(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: py
     clock = FakeClock()
     cluster = url = None
     if request.param == "sqlite":
-        store: Any = await Store.open(tmp_path / "units.db", clock)
+        store: Any = await SqliteStore.open(tmp_path / "units.db", clock)
     else:
         cluster = pg.shared_cluster()
         url = await cluster.create_database()
         store = await open_store(url, clock)
         assert isinstance(store, PostgresStore)
     seen = Traced(store)
-    if isinstance(store, Store):
+    if isinstance(store, SqliteStore):
         db = store._db
         db.set_trace_callback(lambda statement: seen.saw(statement, db.in_transaction))
     else:

@@ -13,9 +13,9 @@ from bot.i18n import LANGUAGES, catalogue, forms, language_of, placeholders, t
 from bot.render.round import breakdown_text
 from bot.render.words import refusal_text, rules_text, table_text
 from bot.sessions import Reason, Refused, RoundEnded
+from bot.sessions.records import PlayerRow
 from bot.sessions.views import table_view
 from bot.storage import GameRow, SeatRow
-from bot.storage.models import PlayerRow
 
 FOLDER = Path(__file__).resolve().parents[2] / "bot" / "i18n"
 

@@ -9,9 +9,9 @@ from bot.i18n import catalogue, placeholders, t
 from bot.render.round import breakdown_text
 from bot.render.words import display_width, lobby_text, move_label, table_text
 from bot.sessions import RoundEnded
+from bot.sessions.records import PlayerRow
 from bot.sessions.views import LobbyView, SeatInfo, table_view
 from bot.storage import GameRow, SeatRow
-from bot.storage.models import PlayerRow
 
 
 def test_both_languages_have_the_same_keys_and_placeholders() -> None:

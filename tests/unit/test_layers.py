@@ -110,7 +110,7 @@ def test_every_layer_is_found() -> None:
 
 
 @pytest.mark.parametrize(("name", "source"), [
-    ("bot.engine.extra", "def f():\n    from ..storage import Store\n"),
+    ("bot.engine.extra", "def f():\n    from ..storage import SqliteStore\n"),
     ("bot.engine.extra", "import bot.sessions\n"),
     ("bot.engine.extra", "from .. import metrics\n"),
     ("bot.ai.extra", "from ..metrics import move\n"),
@@ -120,7 +120,7 @@ def test_every_layer_is_found() -> None:
     ("bot.sessions.extra", "from ..adapters.telegram import markup\n"),
     ("bot.sessions.extra", "from .. import render\n"),
     ("bot.render.words", "from ..storage import LeaderboardRow\n"),
-    ("bot.adapters.telegram.extra", "from ...storage import Store\n"),
+    ("bot.adapters.telegram.extra", "from ...storage import SqliteStore\n"),
     ("bot.adapters.telegram.extra", "from ..discord import embeds\n"),
     ("bot.adapters.discord.extra", "import bot.adapters.telegram.markup\n"),
     ("bot.adapters.terminal", "from .discord.embeds import text_embed\n"),

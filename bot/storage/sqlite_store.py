@@ -28,19 +28,7 @@ import aiosqlite
 
 from .. import metrics
 from ..sessions.ports import SENDS_KEPT, Erasure, Served, StaleVersion, StorageFailed
-from .changes import (
-    MOVE_GAME,
-    MOVE_ROW,
-    SQLITE,
-    Plan,
-    is_plain,
-    move_game_params,
-    move_row_params,
-    moved_on,
-)
-from .chat_moves import sqlite_move_chat
-from .files import OpenFiles
-from .models import (
+from ..sessions.records import (
     Change,
     ChatRow,
     DailyDeal,
@@ -54,6 +42,18 @@ from .models import (
     SeatHandover,
     SeatRow,
 )
+from .changes import (
+    MOVE_GAME,
+    MOVE_ROW,
+    SQLITE,
+    Plan,
+    is_plain,
+    move_game_params,
+    move_row_params,
+    moved_on,
+)
+from .chat_moves import sqlite_move_chat
+from .files import OpenFiles
 from .repairs import repairs
 from .rows import Row, deadline_of, game_row, seat_row
 from .schema import SQLITE_MIGRATIONS as MIGRATIONS
@@ -74,7 +74,7 @@ _CHECKPOINT_BACKSTOP = 16_000
 background checkpoints ever fall behind (a long report holding the reports' thread)."""
 
 
-class Store(SqlStore):
+class SqliteStore(SqlStore):
     """The `GameStore` (bot/sessions/ports.py) on SQLite."""
 
     shared = False
@@ -98,7 +98,7 @@ class Store(SqlStore):
         """The file and log opened, checked before each commit (`files`)."""
 
     @classmethod
-    async def open(cls, path: str | Path, clock: Callable[[], float] = time.time) -> Store:
+    async def open(cls, path: str | Path, clock: Callable[[], float] = time.time) -> SqliteStore:
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
