@@ -10,8 +10,9 @@ this process alone comes first (`--no-alone` skips it).
 play 2-player scopa to 11 through the sessions (SQLite, the worker pool, reviews made as matches
 end), each up to its last play; then the N last plays are made together. It prints, from each
 match's last play to its review stored (a Review tap then answers with it at once), p50 and p99;
-the event loop's lag meanwhile; how long a player of the match queued last waits for theirs when
-they tap Review half a second after the end; and what reading a review back for a tap takes.
+the event loop's lag meanwhile; how long players of the `ASKERS` matches queued last wait for
+theirs when they tap Review, one 0.5 s after the end, the next two seconds later and so on, while
+the queue is being made; and what reading a review back for a tap takes.
 
     python benchmarks/review.py --ended 20 --no-alone
 """
@@ -35,6 +36,10 @@ from bot.sessions import ChatRef, ComputerPool, Sessions, UserRef
 from bot.sessions.records import Change, NewReview
 from bot.sessions.reviews import review_in_pool
 from bot.storage.sqlite_store import SqliteStore
+
+ASKERS = 5
+"""With `--ended`: players of the matches queued last who tap Review, two seconds apart, while the
+queue is being made."""
 
 
 def played_match(seed: str) -> dict[str, Any]:
@@ -157,19 +162,20 @@ async def ended_together(count: int, searches: int, pool: ComputerPool) -> None:
                 await sessions.play.play(game_id, user, version, code)
                 ended[game_id] = time.perf_counter()
 
-            async def asked_late(game_id: int) -> float:
-                """A player of the match queued last taps Review half a second after the end."""
-                await asyncio.sleep(0.5)
+            async def asked_late(game_id: int, after: float) -> float:
+                """A player of a match queued late taps Review `after` seconds after the end."""
+                await asyncio.sleep(after)
                 start = time.perf_counter()
                 await sessions.reviews.review(game_id, people[game_id][0])
                 return time.perf_counter() - start
 
             prober = Prober()
             began = time.perf_counter()
-            asker = asyncio.create_task(asked_late(list(last)[-1]))
+            late = list(last)[-ASKERS:][::-1]
+            askers = [asyncio.create_task(asked_late(game_id, 0.5 + 2 * n)) for n, game_id in enumerate(late)]
             await asyncio.gather(*(end(game_id) for game_id in last))
             await all_ready.wait()
-            waited = await asker
+            waited = [await asker for asker in askers]
             lags = await prober.stop()
             total = time.perf_counter() - began
             waits = [ready[game_id] - ended[game_id] for game_id in last]
@@ -177,8 +183,9 @@ async def ended_together(count: int, searches: int, pool: ComputerPool) -> None:
                   f"{pool.workers} worker process(es): {percentiles(waits)}; all in {total:.1f} s")
             print(f"event-loop lag meanwhile ({len(lags)} timers): "
                   f"{milliseconds(lags, digits=2, worst=True)}")
-            print(f"a player of the match queued last, tapping Review 0.5 s after the end, has it "
-                  f"{waited:.2f} s later (asked-for reviews go first)")
+            each = ", ".join(f"{w:.2f}" for w in waited)
+            print(f"players of the {len(late)} matches queued last, tapping Review 0.5, 2.5, … s after the "
+                  f"end (the last queued first), have theirs after {each} s: {percentiles(waited)}")
             taps = []
             for game_id, pair in people.items():
                 start = time.perf_counter()

@@ -9,18 +9,19 @@ the record, grades the forced plays (there is nothing to search) and gathers the
 
 Where the computers have workers of their own, every match with a person in it is reviewed as
 it ends (`ended`), so a tap on Review finds it made; a restart reviews those that ended in
-the last day and were not (`review_unreviewed`). Reviews are made one match at a time, those a
-player asked for first (`review_turns`), each by a task of its own: a request that stops
-waiting (a tap answered, a restart) leaves it going. What a player asked for is kept as a
-notice of the game (`events.ReviewOwed`) until it is delivered, so a review is delivered once
-whenever the bot stops: after a restart the owed reviews are made if they were not, and
-delivered. Nothing is sent to anyone for a review made unasked: the chat's accuracy line
+the last day and were not (`review_unreviewed`). Reviews are made one match at a time, one a
+player asked for before (and while) those nobody asked for (`review_turns`), each by a task of
+its own: a request that stops waiting (a tap answered, a restart) leaves it going. What a
+player asked for is kept as a notice of the game (`events.ReviewOwed`) until it is delivered,
+so a review is delivered once whenever the bot stops: after a restart the owed reviews are made
+if they were not, and delivered. Nothing is sent to anyone for a review made unasked: the chat's accuracy line
 waits for the first player who asks (`LINE`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import metrics
-from ..ai.review import DEFAULT_SEARCHES, GradedPlay, Review, ReviewTask, assemble, review_tasks, review_turn
+from ..ai.review import DEFAULT_SEARCHES, GradedPlay, Review, assemble, review_tasks, review_turn
 from ..engine.record import RecordError, parse_records
 from .directory import Directory
 from .events import Event, MatchEnded, ReviewOwed
@@ -65,21 +66,31 @@ LINE_DUE, LINE_OWED = "due", "owed"
 
 
 async def review_in_pool(pool: ComputerPool | None, record: dict[str, Any],
-                         searches: int = DEFAULT_SEARCHES) -> Review:
+                         searches: int = DEFAULT_SEARCHES,
+                         gate: Callable[[], Awaitable[None]] | None = None) -> Review:
     """The review of a `scopa-record/1` match (raises `RecordError` for one that cannot be
     replayed), graded in `pool`'s workers, or in a thread without a pool. The same record
-    and `searches` give the same review wherever it is worked out."""
+    and `searches` give the same review wherever it is worked out. In the pool, one play per
+    worker is handed over at a time, each after `gate` (where a review nobody asked for waits
+    while one is asked for: `ReviewTurns.gate`)."""
     tasks = review_tasks(record, searches)
     if pool is None:
         plays = await asyncio.to_thread(lambda: [review_turn(task) for task in tasks])
         return assemble(record, searches, plays)
+    graded: list[GradedPlay | None] = [None] * len(tasks)
+    ahead = iter(enumerate(tasks))
 
-    async def graded(task: ReviewTask) -> GradedPlay:
-        if len(task[0].view.legal_moves) == 1:
-            return review_turn(task)
-        return await pool.grade(review_turn, task)
+    async def grader() -> None:
+        for index, task in ahead:
+            if len(task[0].view.legal_moves) == 1:
+                graded[index] = review_turn(task)
+                continue
+            if gate is not None:
+                await gate()
+            graded[index] = await pool.grade(review_turn, task)
 
-    return assemble(record, searches, list(await asyncio.gather(*(graded(task) for task in tasks))))
+    await asyncio.gather(*(grader() for _ in range(pool.workers)))
+    return assemble(record, searches, [play for play in graded if play is not None])
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,7 +366,8 @@ class Reviews:
         try:
             if line is None:
                 raise RecordError(f"game {row.id} has no record")
-            review = await review_in_pool(self.pool, parse_records(line)[0], self.searches)
+            review = await review_in_pool(self.pool, parse_records(line)[0], self.searches,
+                                          functools.partial(self._turns.gate, row.id))
         except RecordError:
             log.exception("the match of game %s cannot be reviewed", row.id)
             for owed in await self.notices.reviews_owed(row.id):

@@ -147,7 +147,66 @@ async def test_asked_for_reviews_are_made_before_those_nobody_asked_for() -> Non
     tasks[2].cancel()
     release.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    assert order == [1, 4, 5, 2], "the asked in their order, then the rest; a cancelled one skipped"
+    assert order == [1, 5, 4, 2], (
+        "an asked one at once, beside the one under way; the asked in the order asked, then the rest; "
+        "a cancelled one skipped")
+
+
+async def _settled() -> None:
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+async def test_a_review_under_way_that_nobody_asked_for_pauses_between_plays_while_one_is_asked_for() -> None:
+    turns = ReviewTurns()
+    graded: list[tuple[int, int]] = []
+    plays: asyncio.Queue[None] = asyncio.Queue()
+    hold = asyncio.Event()
+
+    async def unasked(game_id: int) -> None:
+        async with turns.turn(game_id, False):
+            for play in range(3):
+                await turns.gate(game_id)
+                graded.append((game_id, play))
+                await plays.get()
+
+    async def asked(game_id: int) -> None:
+        async with turns.turn(game_id, True):
+            await turns.gate(game_id)
+            graded.append((game_id, 0))
+            await hold.wait()
+            graded.append((game_id, 1))
+
+    first = asyncio.ensure_future(unasked(1))
+    await _settled()
+    plays.put_nowait(None)
+    await _settled()
+    assert graded == [(1, 0), (1, 1)]
+    second = asyncio.ensure_future(asked(2))
+    await _settled()
+    plays.put_nowait(None)
+    await _settled()
+    assert graded == [(1, 0), (1, 1), (2, 0)], "the asked one at once; the other waits at its next play"
+    hold.set()
+    await _settled()
+    assert graded == [(1, 0), (1, 1), (2, 0), (2, 1), (1, 2)], "and goes on once it is made"
+    plays.put_nowait(None)
+    await asyncio.gather(first, second)
+
+    hold.clear()
+    third, fourth = asyncio.ensure_future(unasked(3)), asyncio.ensure_future(asked(4))
+    await _settled()
+    assert graded[-2:] == [(3, 0), (4, 0)]
+    plays.put_nowait(None)
+    await _settled()
+    assert graded[-1] == (4, 0), "paused"
+    turns.hurry(3)
+    await _settled()
+    assert graded[-1] == (3, 1), "asked for now too: it goes on beside the other"
+    hold.set()
+    plays.put_nowait(None)
+    plays.put_nowait(None)
+    await asyncio.gather(third, fourth)
 
 
 async def test_unasked_reviews_leave_room_for_requests_and_a_queued_match_is_never_refused(
