@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from ..engine import Card, EngineError, Move, Rules
+from ..engine import Card, EngineError, Game, Move, Rules
 from ..engine.rules import Variant, parse_variant
 from .hints import PracticeHint
 from .options import DECK_STYLES, default_deck, variant_named
 from .refusals import Reason, Refused
-from .views import HandView
+from .views import HandView, TableView, hand_view
 
 if TYPE_CHECKING:
     from .service import ChatRef, Sessions, UserRef
@@ -118,10 +118,27 @@ def _current(view: HandView, version: int | None) -> None:
         raise Refused(Reason.STALE)
 
 
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A play made from a hand: the player's hand and the table as the move left them, for
+    the front-end to draw the hand tapped without reading the game again."""
+
+    hand: HandView
+    table: TableView
+
+
+@dataclass(frozen=True, slots=True)
+class Prompted:
+    """Nothing played: what the hand must show now, and the hand as the tap found it."""
+
+    prompt: HandPrompt
+    hand: HandView
+
+
 async def tap_card(sessions: Sessions, game_id: int, user: UserRef, version: int, card: str,
-                   prompt: HandPrompt = PLAIN) -> HandPrompt | None:
-    """A tap on `card` of the hand seen at `version`: None when it was played; otherwise what
-    the hand must show now (the captures to choose from, or the plays to declare fuori with)."""
+                   prompt: HandPrompt = PLAIN) -> Moved | Prompted:
+    """A tap on `card` of the hand seen at `version`: `Moved` when it was played; otherwise
+    what the hand must show now (the captures to choose from, or the plays to declare fuori with)."""
     view = await sessions.queries.hand(game_id, user)
     _current(view, version)
     if not view.my_turn:
@@ -137,11 +154,11 @@ async def tap_card(sessions: Sessions, game_id: int, user: UserRef, version: int
         raise Refused(Reason.ILLEGAL_MOVE)
     if len(choice.moves) == 1 and not declaring:
         await sessions.play.play(game_id, user, version, choice.moves[0])
-        return None
-    return HandPrompt(HandMode.DECLARING if declaring else HandMode.CHOOSING, card)
+        return await _moved(sessions, game_id, view.seat)
+    return Prompted(HandPrompt(HandMode.DECLARING if declaring else HandMode.CHOOSING, card), view)
 
 
-async def open_fuori(sessions: Sessions, game_id: int, user: UserRef, version: int) -> HandPrompt:
+async def open_fuori(sessions: Sessions, game_id: int, user: UserRef, version: int) -> Prompted:
     """The hand redrawn so that each card declares fuori with its play."""
     view = await sessions.queries.hand(game_id, user)
     _current(view, version)
@@ -149,19 +166,36 @@ async def open_fuori(sessions: Sessions, game_id: int, user: UserRef, version: i
         raise Refused(Reason.NOT_YOUR_TURN)
     if not view.may_declare:
         raise Refused(Reason.NO_FUORI)
-    return HandPrompt(HandMode.DECLARING)
+    return Prompted(HandPrompt(HandMode.DECLARING), view)
 
 
-async def back(sessions: Sessions, game_id: int, user: UserRef, version: int) -> HandPrompt:
+async def back(sessions: Sessions, game_id: int, user: UserRef, version: int) -> Prompted:
     """Leave a choice of captures (or of fuori plays): the plain hand."""
-    _current(await sessions.queries.hand(game_id, user), version)
-    return PLAIN
+    view = await sessions.queries.hand(game_id, user)
+    _current(view, version)
+    return Prompted(PLAIN, view)
 
 
 async def play(sessions: Sessions, game_id: int, user: UserRef, version: int, move: str,
-               *, declaring: bool = False) -> None:
+               *, declaring: bool = False) -> Moved:
     """A tap on one capture (or one fuori play) of a prompt."""
-    await sessions.play.play(game_id, user, version, move, fuori=declaring)
+    table = await sessions.play.play(game_id, user, version, move, fuori=declaring)
+    player = await sessions.queries.find_player(user.platform, user.key)
+    seat = next((s.seat for s in table.seats if player is not None and s.player_id == player.id), None)
+    if seat is None:
+        raise Refused(Reason.NOT_IN_GAME)
+    return await _moved(sessions, game_id, seat)
+
+
+async def _moved(sessions: Sessions, game_id: int, seat: int) -> Moved:
+    """The hand of `seat` and the table right after its play, from one load of the game (the
+    sessions keep it in memory)."""
+    games = sessions.games
+    row, game = await games.load(game_id)
+    if game is None:
+        raise Refused(Reason.NOT_IN_LOBBY)
+    hand = hand_view(row, game, seat, games.max_timeouts, games.daily_known(row))
+    return Moved(hand, games.table(row, game))
 
 
 async def hint(sessions: Sessions, game_id: int, user: UserRef, version: int) -> PracticeHint:
@@ -193,22 +227,38 @@ class FuoriOutcome:
 
 async def fuori_outcome(sessions: Sessions, game_id: int, user: UserRef, version: int,
                         move: str | Move) -> FuoriOutcome:
-    """Tried before the player confirms (a declaration cannot be taken back), on the game
-    rebuilt from the store for this question alone."""
+    """Tried before the player confirms (a declaration cannot be taken back), on a copy of
+    the game made for this question alone."""
     view = await sessions.queries.hand(game_id, user)
     _current(view, version)
     if not view.may_declare:
         raise Refused(Reason.NO_FUORI)
-    game = await sessions.queries.stored_game(game_id)
-    if game is None or game.version != version:
-        raise Refused(Reason.STALE)
+    game = await _game_at(sessions, game_id, version)
     try:
         chosen = move if isinstance(move, Move) else game.parse_move(move)
-        game.declare_fuori(chosen, view.seat)
     except EngineError:
         raise Refused(Reason.ILLEGAL_MOVE) from None
-    side = game.side_of[view.seat]
-    return FuoriOutcome(game.winner == side, game.totals[side], game.rules.target)
+    return _declared(game, view.seat, chosen)
+
+
+async def _game_at(sessions: Sessions, game_id: int, version: int) -> Game:
+    """The game at `version`, loaded once (from memory where the sessions keep it): the
+    declarations are tried on copies of it, never on the game itself."""
+    _, game = await sessions.games.load(game_id)
+    if game is None or game.version != version:
+        raise Refused(Reason.STALE)
+    return game
+
+
+def _declared(game: Game, seat: int, move: Move) -> FuoriOutcome:
+    """What declaring fuori with `move` would do, tried on a copy of `game`."""
+    trial = game.copy()
+    try:
+        trial.declare_fuori(move, seat)
+    except EngineError:
+        raise Refused(Reason.ILLEGAL_MOVE) from None
+    side = trial.side_of[seat]
+    return FuoriOutcome(trial.winner == side, trial.totals[side], trial.rules.target)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,16 +277,19 @@ async def fuori_preview(sessions: Sessions, view: HandView, user: UserRef, promp
                         autoplay: bool = False) -> FuoriPreview:
     """The one rule both chat front-ends draw a hand by: nothing unless the player may declare
     now (and plays themselves); declaring with a card, the outcome of each of its plays; else
-    the plays are tried in order until one would win (each is a trial on a copy of the game)."""
+    the plays are tried in order until one would win. The game is loaded once for all of them
+    (each play is a trial on a copy of it): `view` already says the player may declare."""
     if not view.my_turn or not view.may_declare or autoplay:
         return NO_FUORI
+    if view.finished:
+        raise Refused(Reason.GAME_CANCELLED if view.cancelled else Reason.GAME_OVER)
+    game = await _game_at(sessions, view.game_id, view.version)
     if prompt.mode is HandMode.DECLARING:
         moves = next((c.moves for c in view.choices if c.card.code == prompt.card), ())
-        return FuoriPreview(tuple([(move, await fuori_outcome(sessions, view.game_id, user, view.version,
-                                                              move)) for move in moves]))
+        return FuoriPreview(tuple([(move, _declared(game, view.seat, move)) for move in moves]))
     for choice in view.choices:
         for move in choice.moves:
-            if (await fuori_outcome(sessions, view.game_id, user, view.version, move)).wins:
+            if _declared(game, view.seat, move).wins:
                 return FuoriPreview(wins=True)
     return NO_FUORI
 
@@ -251,7 +304,7 @@ async def require_open_game(sessions: Sessions, chat: ChatRef, game_id: int) -> 
 
 
 async def play_capture(sessions: Sessions, game_id: int, user: UserRef, version: int, card: str,
-                       index: int | None, *, declaring: bool = False) -> None:
+                       index: int | None, *, declaring: bool = False) -> Moved:
     """A tap on a capture sent by its place among `card`'s captures (one too long to name)."""
     view = await sessions.queries.hand(game_id, user)
     _current(view, version)
@@ -259,6 +312,7 @@ async def play_capture(sessions: Sessions, game_id: int, user: UserRef, version:
     if index is None or not 0 <= index < len(moves):
         raise Refused(Reason.ILLEGAL_MOVE, detail=card)
     await sessions.play.play(game_id, user, version, moves[index], fuori=declaring)
+    return await _moved(sessions, game_id, view.seat)
 
 
 async def rules_to_show(sessions: Sessions, chat: ChatRef | None, variant: str | None) -> tuple[str, Rules]:

@@ -20,7 +20,7 @@ from .puzzles import Puzzle, PuzzleAnswer
 from .refusals import Refused
 from .replay import ReplayStep
 from .reviews import MatchReview, ReviewAsked
-from .views import HandView
+from .views import HandView, TableView
 
 if TYPE_CHECKING:
     from .owners import OwnerAnswer
@@ -72,18 +72,23 @@ class Note:
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """The asker's tap moved the game: their hand is drawn again as it is now (where a platform
-    redraws hands through the game's events, those do it), under `say` if any."""
+    """The asker's tap moved the game: their hand is drawn again as it is now, under `say` if
+    any. A play on a hand carries the asker's `hand` and the `table` as the move left them,
+    so the front-end draws the hand tapped from the reply, reading nothing again."""
 
     say: Say | None = None
+    hand: HandView | None = None
+    table: TableView | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class HandPrompted:
     """Nothing was played: the asker's hand in the tapped game shows `prompt` (the captures of
-    a card, the plays to declare fuori with, or plain again)."""
+    a card, the plays to declare fuori with, or plain again); `hand` is that hand as the tap
+    found it."""
 
     prompt: HandPrompt
+    hand: HandView | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -215,18 +215,17 @@ class Taps:
         sessions, game_id, user, version = self.sessions, tap.game_id, asker.user, _version(tap)
         action = tap.action
         if action in _PLAYS:
-            await interaction.play(sessions, game_id, user, version, tap.arg, declaring=_PLAYS[action])
-            return Played()
+            return _hand_reply(await interaction.play(sessions, game_id, user, version, tap.arg,
+                                                      declaring=_PLAYS[action]))
         if action in _CAPTURES:
-            await interaction.play_capture(sessions, game_id, user, version, tap.arg, tap.index,
-                                           declaring=_CAPTURES[action])
-            return Played()
+            return _hand_reply(await interaction.play_capture(sessions, game_id, user, version, tap.arg,
+                                                              tap.index, declaring=_CAPTURES[action]))
         if action is Action.BACK:
-            return HandPrompted(await interaction.back(sessions, game_id, user, version))
+            return _hand_reply(await interaction.back(sessions, game_id, user, version))
         if action is Action.FUORI:
-            return HandPrompted(await interaction.open_fuori(sessions, game_id, user, version))
-        prompt = await interaction.tap_card(sessions, game_id, user, version, tap.arg, _CARDS[action])
-        return Played() if prompt is None else HandPrompted(prompt)
+            return _hand_reply(await interaction.open_fuori(sessions, game_id, user, version))
+        return _hand_reply(await interaction.tap_card(sessions, game_id, user, version, tap.arg,
+                                                      _CARDS[action]))
 
     # ---- who may manage ------------------------------------------------------------------
 
@@ -518,6 +517,14 @@ class Taps:
             await sessions.settings.change_chat_defaults(chat, {"variant": value})
             return Redraw.NONE
         return Redraw.GAME
+
+
+def _hand_reply(step: interaction.Moved | interaction.Prompted) -> Reply:
+    """A tap on a hand answered with the hand it leaves: played (the hand and table the move
+    left), or showing a prompt (the hand as the tap found it)."""
+    if isinstance(step, interaction.Moved):
+        return Played(hand=step.hand, table=step.table)
+    return HandPrompted(step.prompt, step.hand)
 
 
 def _version(tap: Tap) -> int:

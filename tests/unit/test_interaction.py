@@ -36,16 +36,18 @@ async def test_taps_play_single_plays_ask_for_captures_and_explain_blocked_cards
             assert text.startswith("You must capture: ") and "→" in text
             seen["blocked"] += 1
         choice = max(hand.choices, key=lambda c: len(c.moves))
-        prompt = await taps.tap_card(sessions, game_id, user, hand.version, choice.card.code)
+        answer = await taps.tap_card(sessions, game_id, user, hand.version, choice.card.code)
         if len(choice.moves) == 1:
-            assert prompt is None
+            assert isinstance(answer, taps.Moved)
             seen["played"] += 1
         else:
-            assert prompt == HandPrompt(HandMode.CHOOSING, choice.card.code)
-            assert await taps.back(sessions, game_id, user, hand.version) == taps.PLAIN
-            await taps.play(sessions, game_id, user, hand.version, choice.moves[-1].code)
+            assert answer == taps.Prompted(HandPrompt(HandMode.CHOOSING, choice.card.code), hand)
+            assert await taps.back(sessions, game_id, user, hand.version) == taps.Prompted(taps.PLAIN, hand)
+            answer = await taps.play(sessions, game_id, user, hand.version, choice.moves[-1].code)
             seen["chose"] += 1
         assert (await sessions.queries.table(game_id)).version == hand.version + 1
+        assert answer.hand == await sessions.queries.hand(game_id, user)
+        assert answer.table == await sessions.queries.table(game_id)
     assert seen["played"] and seen["blocked"], seen
 
 
@@ -81,3 +83,36 @@ async def test_a_hand_previews_fuori_by_one_rule() -> None:
     duel = await start_duel(sessions, ChatRef("test", "group-2", "Two"))
     other = await sessions.queries.hand(duel, ALICE)
     assert await taps.fuori_preview(sessions, other, ALICE, taps.PLAIN) == taps.NO_FUORI
+
+
+async def test_a_fuori_preview_tries_every_play_on_one_load_of_the_game() -> None:
+    """Each play of the hand is declared on a copy of the game loaded once, never rebuilt from
+    the store per play, and the game itself is left as it was; each outcome is the one the
+    player is told when they ask for that play alone."""
+    sessions = await open_memory_sessions()
+    hand = await fuori_match_at_alices_turn(sessions)
+    loads, rebuilt = 0, 0
+    load, stored_game = sessions.games.load, sessions.queries.stored_game
+
+    async def counted_load(game_id: int) -> object:
+        nonlocal loads
+        loads += 1
+        return await load(game_id)
+
+    async def counted_rebuild(game_id: int) -> object:
+        nonlocal rebuilt
+        rebuilt += 1
+        return await stored_game(game_id)
+
+    sessions.games.load = counted_load  # type: ignore[method-assign,assignment]
+    sessions.queries.stored_game = counted_rebuild  # type: ignore[method-assign,assignment]
+    card = max(hand.choices, key=lambda c: len(c.moves))
+    with_card = HandPrompt(HandMode.DECLARING, card.card.code)
+    declaring = await taps.fuori_preview(sessions, hand, ALICE, with_card)
+    assert (loads, rebuilt) == (1, 0)
+    loads = 0
+    assert await taps.fuori_preview(sessions, hand, ALICE, taps.PLAIN) == taps.NO_FUORI
+    assert (loads, rebuilt) == (1, 0)
+    alone = [await taps.fuori_outcome(sessions, hand.game_id, ALICE, hand.version, move) for move in card.moves]
+    assert [outcome for _, outcome in declaring.outcomes] == alone
+    assert await sessions.queries.hand(hand.game_id, ALICE) == hand

@@ -8,7 +8,7 @@ import pytest
 
 from bot.sessions import ChatRef, DailyOffer, DailyStart, GameStatus, Reason, Refused, Sessions, UserRef
 from bot.sessions.daily import daily_request
-from bot.sessions.interaction import HandMode
+from bot.sessions.interaction import HandMode, HandPrompt
 from bot.sessions.replies import (
     ConfirmCancel,
     DailyDropped,
@@ -133,10 +133,11 @@ async def test_a_tap_on_a_hand_says_what_the_hand_shows_next() -> None:
     choice = hand.choices[0]
     reply = await sessions.taps.tap(Asker(user), Tap(Action.CHOOSE, game_id, hand.version, choice.card.code))
     if len(choice.moves) == 1:
-        assert reply == Played()
+        assert reply == Played(hand=await sessions.queries.hand(game_id, user),
+                               table=await sessions.queries.table(game_id))
         assert (await sessions.queries.table(game_id)).version == hand.version + 1
     else:
-        assert isinstance(reply, HandPrompted) and reply.prompt.mode is HandMode.CHOOSING
+        assert reply == HandPrompted(HandPrompt(HandMode.CHOOSING, choice.card.code), hand)
     stale = await sessions.taps.tap(Asker(user), Tap(Action.BACK, game_id, hand.version - 1))
     assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
     shown = await sessions.taps.tap(Asker(user), Tap(Action.SHOW_HAND, game_id))

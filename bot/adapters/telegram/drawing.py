@@ -128,12 +128,17 @@ class ReplyDrawer:
                 return Drawn(lambda lang: refusal_text(refused, lang), alert=True, outcome="refused")
             case Note(say, alert):
                 return Drawn(said(say.key, **say.params), alert=alert)
-            case Played(say):
+            case Played(say, hand, table):
+                if hand is not None:
+                    self.presenter.redraw_hand(user_key, hand, table)
                 return Drawn(None if say is None else said(say.key, **say.params))
-            case HandPrompted(prompt):
+            case HandPrompted(prompt, hand):
                 if at.tapped is not None and at.tapped.version is not None:
                     await self.presenter.set_prompt(at.tapped.game_id, user_key, at.tapped.version, prompt)
-                    self.presenter.refresh_hand(at.tapped.game_id, user_key)
+                    if hand is not None:
+                        self.presenter.redraw_hand(user_key, hand, prompt=prompt)
+                    else:
+                        self.presenter.refresh_hand(at.tapped.game_id, user_key)
                 return Drawn()
             case HandShown(hand):
                 return Drawn(lambda lang: hand_alert(hand, lang), alert=True)

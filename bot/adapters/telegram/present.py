@@ -114,6 +114,9 @@ class Presenter(Audience):
         self._ended_tables: dict[int, asyncio.Future[bool]] = {}
         """Per game whose end this process drew, its table's last drawing: the achievements' line
         goes after it."""
+        self._replied: dict[tuple[int, str], int] = {}
+        """Per game and player, the version of the hand last drawn from a tap's reply
+        (`redraw_hand`): the events of that play need not draw it again."""
         self._warnings: dict[int, list[tuple[int, asyncio.Future[int | None]]]] = {}
         """Per game, the time warnings sent since its last move (private chat, message id to
         come): deleted once the game moves, when they no longer hold."""
@@ -183,8 +186,27 @@ class Presenter(Audience):
         return self.outbox.update(hand_target(game_id, user_key),
                                   lambda: self.draw_hand(game_id, user_key), fresh=fresh)
 
+    def redraw_hand(self, user_key: str, view: HandView, table: TableView | None = None,
+                    prompt: HandPrompt | None = None) -> asyncio.Future[bool]:
+        """The hand a tap was answered with (`view`, and the `table` its play left) drawn as
+        the reply gives it, reading neither again; `prompt`: what it shows now. The events of
+        that play, drawn after the answer, leave this hand alone while the game is still at
+        the reply's version (`refresh_hands`)."""
+        self._replied[(view.game_id, user_key)] = view.version
+        return self.outbox.update(hand_target(view.game_id, user_key),
+                                  lambda: self._hand(view.game_id, user_key, view, table, prompt))
+
+    def _drawn_by_reply(self, game_id: int, user_key: str, version: int) -> bool:
+        """Whether the player's hand at `version` was drawn from their tap's reply."""
+        replied = self._replied.get((game_id, user_key))
+        if replied is not None and replied != version:
+            del self._replied[(game_id, user_key)]
+        return replied == version
+
     async def refresh_hands(self, game_id: int, last: int | None = None, restarted: bool = False) -> None:
-        """Every reachable player's hand; unchanged ones cost no request.
+        """Every reachable player's hand; unchanged ones cost no request. A hand drawn from the
+        reply to its player's tap at the game's version is not drawn again (`redraw_hand`),
+        unless it rings for a turn of its own.
 
         Seat `last` (who just played) goes last: when the flood limits make
         hands wait, the hand that can play now is drawn first. The hand of the
@@ -204,6 +226,8 @@ class Presenter(Audience):
             if player is not None and seat.ready and self.reachable(player):
                 ring = (turn is not None and seat.seat == turn[0] and not seat.autoplay
                         and (await self.notes.rings(game_id, player.user_key, turn[1]) or restarted))
+                if not ring and self._drawn_by_reply(game_id, player.user_key, row.version):
+                    continue
                 self.refresh_hand(game_id, player.user_key, fresh=ring)
 
     async def adopt_hand(self, game_id: int, user_key: str, message_id: int, photo: bool) -> None:
@@ -269,6 +293,13 @@ class Presenter(Audience):
         return dataclasses.replace(last, timed_out=True) if last is not None and view.timed_out else last
 
     async def draw_hand(self, game_id: int, user_key: str) -> Content | None:
+        return await self._hand(game_id, user_key)
+
+    async def _hand(self, game_id: int, user_key: str, view: HandView | None = None,
+                    table: TableView | None = None, prompt: HandPrompt | None = None) -> Content | None:
+        """The player's hand as the game is now, or as a tap's reply gives it (`view`, `table`,
+        `prompt`: what the reply already says is not read again, unless the game has moved on
+        since, a computer's play drawn after it)."""
         row = await self.sessions.queries.game(game_id)
         seat = next((s for s in row.seats if (p := human(s)) is not None and p.user_key == user_key),
                     None)
@@ -283,9 +314,12 @@ class Presenter(Audience):
             return Content(hand_closed_html(lang, row.started))
         user = UserRef(PLATFORM, user_key, player.display_name)
         try:
-            view = await self.sessions.queries.hand(game_id, user)
-            table = await self.sessions.queries.table(game_id)
-            prompt = await self.prompt(game_id, user_key, view.version)
+            if view is None or view.version != row.version:
+                view, prompt = await self.sessions.queries.hand(game_id, user), None
+            if table is None or table.version != view.version:
+                table = await self.sessions.queries.table(game_id)
+            if prompt is None:
+                prompt = await self.prompt(game_id, user_key, view.version)
             fuori, fuori_wins = await self._fuori(view, user, prompt, seat.autoplay)
         except Refused:
             return None
@@ -545,6 +579,8 @@ class Presenter(Audience):
             await asyncio.gather(*waits, return_exceptions=True)
             await asyncio.sleep(0)
             self.outbox.forget(game_id)
+            for key in [key for key in self._replied if key[0] == game_id]:
+                del self._replied[key]
 
         task = asyncio.create_task(cleanup())
         self._cleanups.add(task)
