@@ -113,6 +113,7 @@ async def test_a_fuori_preview_tries_every_play_on_one_load_of_the_game() -> Non
     loads = 0
     assert await taps.fuori_preview(sessions, hand, ALICE, taps.PLAIN) == taps.NO_FUORI
     assert (loads, rebuilt) == (1, 0)
-    alone = [await taps.fuori_outcome(sessions, hand.game_id, ALICE, hand.version, move) for move in card.moves]
+    alone = [await taps.fuori_outcome(sessions, hand.game_id, ALICE, hand.version, move)
+             for move in card.moves]
     assert [outcome for _, outcome in declaring.outcomes] == alone
     assert await sessions.queries.hand(hand.game_id, ALICE) == hand
