@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -156,3 +157,18 @@ def test_the_scope_part_is_worded_as_escobas_in_an_escoba() -> None:
     said = reason_text(play, "en", "scopa") or ""
     assert "+0.2" in said and "scope" in said
     assert "−0,1" in (reason_text(play, "it", "scopa") or "")
+
+
+def test_italian_puts_no_fixed_article_before_a_chance_that_reads_lo_0_or_l_80() -> None:
+    from bot.i18n import catalogue
+
+    chances = {key: text for key, text in catalogue("it").items()
+               if isinstance(text, str) and "{after}" in text}
+    assert len(chances) >= 10
+    for key, text in chances.items():
+        assert not re.search(r"\b(il|nel|del) \{(after|before)\}", text), (key, text)
+    view = duel("3D 8C 1B", "5S 9D 1C", "8B 1D 4D")
+    found = Reason(Fault.LAST_CAPTURE, odds=(0.8, 0.0))
+    play = GradedPlay(0, 0, 0, move("1B:1D"), move("8C:8B"), 1.0, 2, view.table, view.hand, found)
+    said = reason_text(play, "it", "scopa") or ""
+    assert "80%" in said and "0%" in said and not re.search(r"\bil (0|8)", said), said
