@@ -6,14 +6,18 @@ from their private chat; asked-for reviews made before unasked ones."""
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from bot.sessions import ChatRef, Reason, Refused, ReviewOwed, Sessions, UserRef
+from bot.ai.review import Review, review_match
+from bot.ai.review.replay import match_key
+from bot.sessions import ChatRef, ComputerPool, Reason, Refused, ReviewOwed, Sessions, UserRef
 from bot.sessions import reviews as reviews_module
 from bot.sessions.review_turns import ReviewTurns
-from bot.sessions.reviews import REVIEWED_WITHIN
+from bot.sessions.reviews import REVIEWED_WITHIN, review_in_pool
 
 from ..fakes.memory_store import MemoryStore
 from ..sessions_helpers import (
@@ -29,6 +33,7 @@ from ..sessions_helpers import (
     recorded,
     start_duel,
 )
+from .test_review import records
 
 
 async def _made(sessions: Sessions, game_id: int) -> None:
@@ -234,3 +239,34 @@ async def test_unasked_reviews_leave_room_for_requests_and_a_queued_match_is_nev
     for game_id in (first, second):
         await _made(sessions, game_id)
     assert await sessions.queries.stored_review(third, 0) is None
+
+
+async def test_an_asked_review_gets_the_workers_as_soon_as_the_plays_they_are_grading_are_done(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    unasked_record, asked_record = records("scopa", 2, 2, "turns", round_limit="1")
+    keys = {match_key(unasked_record): "unasked", match_key(asked_record): "asked"}
+    assert len(keys) == 2
+    pool = ComputerPool(workers=2)
+    started: list[str] = []
+
+    async def run(function: Callable[[Any], Any], task: Any) -> Any:
+        started.append(keys[task[1].rsplit("/", 2)[0]])
+        await asyncio.sleep(0)
+        return function(task)
+
+    monkeypatch.setattr(pool, "_run", run)
+    turns = ReviewTurns()
+
+    async def made(record: dict[str, Any], game_id: int, asked: bool) -> Review:
+        async with turns.turn(game_id, asked):
+            return await review_in_pool(pool, record, 4, functools.partial(turns.gate, game_id))
+
+    unasked = asyncio.ensure_future(made(unasked_record, 1, False))
+    while len(started) < 4:
+        await asyncio.sleep(0)
+    asked = asyncio.ensure_future(made(asked_record, 2, True))
+    reviews = await asyncio.gather(unasked, asked)
+    first, last = started.index("asked"), len(started) - started[::-1].index("asked")
+    assert "unasked" not in started[first:last], "the other review waits between its plays"
+    assert started[last:] and set(started[last:]) == {"unasked"}, "and goes on after"
+    assert reviews[0].to_dict() == review_match(unasked_record, 4).to_dict(), "the same review, paused or not"
