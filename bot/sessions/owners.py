@@ -20,20 +20,16 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sized
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from .. import metrics
 from .log_context import about
 from .ports import Heartbeat, NoticeDelivery, OwnerStore, Served, StoreStatus
 from .refs import UserRef
 from .refusals import Reason, Refused
-from .tap import Say
-
-if TYPE_CHECKING:
-    from .service import Sessions
+from .say import Say
 
 log = logging.getLogger(__name__)
 
@@ -129,10 +125,15 @@ class LagMeter:
 
 
 class Owners:
-    def __init__(self, sessions: Sessions, store: OwnerStore, clock: Callable[[], float],
+    def __init__(self, store: OwnerStore, clock: Callable[[], float],
+                 owed_notices: Callable[[str], Awaitable[Sized]],
+                 served: Callable[[], Served | None],
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
                  process: str = "") -> None:
-        self.sessions = sessions
+        """`owed_notices`: the announcements owed to a platform's chats (`Notices.owed`);
+        `served`: the chats this process serves, asked when notices are delivered."""
+        self.owed_notices = owed_notices
+        self.served = served
         self.store = store
         self.clock = clock
         self.sleep = sleep
@@ -186,7 +187,7 @@ class Owners:
         beats = await self.store.heartbeats()
         owed = 0
         for platform in PLATFORMS:
-            owed += len(await self.sessions.notices.owed(platform))
+            owed += len(await self.owed_notices(platform))
         return BotStatus(store, tuple(_process(beat, now) for beat in beats), database_ms, owed)
 
     async def _notice(self, by: str, text: str) -> Say:
@@ -268,7 +269,7 @@ class Owners:
         through this process, until cancelled."""
         while True:
             try:
-                await self.deliver_notices(platform, self.sessions.scheduler.served, post)
+                await self.deliver_notices(platform, self.served(), post)
             except Exception:
                 log.warning("could not look for the notices owed to %s", platform, exc_info=True)
             with contextlib.suppress(TimeoutError):

@@ -9,7 +9,7 @@ puzzle, a replay's step) are kinds of their own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Flag, auto
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -20,20 +20,13 @@ from .puzzles import Puzzle, PuzzleAnswer
 from .refusals import Refused
 from .replay import ReplayStep
 from .reviews import MatchReview, ReviewAsked
+from .say import Say
 from .views import HandView, TableView
 
 if TYPE_CHECKING:
     from .owners import OwnerAnswer
     from .privacy import Forgotten
     from .tournaments import TournamentView
-
-
-@dataclass(frozen=True, slots=True)
-class Say:
-    """Words for the asker: a catalogue key and its arguments."""
-
-    key: str
-    params: dict[str, object] = field(default_factory=dict)
 
 
 class Redraw(Flag):

@@ -109,7 +109,8 @@ class Sessions:
         self.bus.subscribe(self.tournaments.on_event)
         self.privacy = Privacy(context, self.play, self.holds)
         """A player's data: shown whole, erased at once (`sessions.privacy`)."""
-        self.owners = Owners(self, store, clock, process=self.scheduler.owner)
+        self.owners = Owners(store, clock, self.notices.owed, lambda: self.scheduler.served,
+                             process=self.scheduler.owner)
         """The owners' commands, blocked users, this process's heartbeat and the notices."""
         self.seasons = Seasons(store, self.directory, clock, self.scheduler.owner)
         """The monthly seasons: the boards, a player's past seasons, the champions announced."""

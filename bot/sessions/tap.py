@@ -15,7 +15,8 @@ from enum import StrEnum
 
 from ..engine.moves import CARD_PATTERN, MOVE_PATTERN
 from .refs import ChatRef, UserRef
-from .replies import Redraw, Reply, Say
+from .replies import Redraw, Reply
+from .say import Say
 
 __all__ = ["CARD_PATTERN", "MOVE_PATTERN", "Action", "Asker", "Redraw", "Reply", "Say", "Setting", "Tap"]
 """The patterns are how a tap names a card and a move (the engine's notation), for the codec."""
