@@ -181,7 +181,6 @@ async def test_a_round_end_in_a_chat_of_text_reads_on_a_phone(tmp_path: Path) ->
             await _english(bot.sessions, group)
             chat = ChatRef(PLATFORM, str(group.id))
             await bot.sessions.settings.set_chat_defaults(chat, {"target": 1, "pictures": "off"})
-            bot.front.presenter.set_chat_pictures(group.id, False)
             await _start(tg, group, alice, bob)
             await play_until_over(tg, group, [alice, bob])
             ended = await tg.wait_for(

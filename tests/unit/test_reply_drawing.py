@@ -122,12 +122,6 @@ class TelegramPresenter:
     async def chat_language(self, chat_id: int) -> str:
         return LANG
 
-    def forget_chat(self, chat_id: int) -> None:
-        self.done.append(("forget chat", chat_id))
-
-    def set_language(self, user_key: str, lang: str) -> None:
-        self.done.append(("language", 0))
-
     def language(self, player: object) -> str:
         return LANG
 
