@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.adapters.telegram.limits import MessagesRateLimiter
-from bot.adapters.telegram.pacing import POSTS_KEPT, Pacer
+from bot.adapters.telegram.pacing import POSTS_KEPT, StorePacer
 from bot.storage.backends import open_store
 
 from .. import pg
@@ -55,7 +55,7 @@ async def test_three_processes_keep_the_bot_to_thirty_a_second_and_a_group_to_tw
             async with time.held():
                 await store.settle_send(*args)
 
-        pacer = Pacer((20, 60.0), take=take, settle=settle, clock=time.clock, wall=time.clock,
+        pacer = StorePacer((20, 60.0), take=take, settle=settle, clock=time.clock, wall=time.clock,
                       sleep=time.sleep)
         limiter = MessagesRateLimiter(30, clock=time.clock, sleep=time.sleep)
         pacer.pace_with(limiter)

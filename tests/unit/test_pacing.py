@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.adapters.telegram.limits import MessagesRateLimiter
-from bot.adapters.telegram.pacing import AWAY_RETRY, POSTS_KEPT, Pacer, StoreWindow
+from bot.adapters.telegram.pacing import AWAY_RETRY, POSTS_KEPT, Pacer, StorePacer, StoreWindow
 from bot.sessions.ports import StorageAway
 
 from ..fakes.memory_store import MemoryStore
@@ -59,7 +59,7 @@ async def test_a_picture_drawn_after_the_group_had_room_is_counted_when_it_goes(
 async def test_three_processes_on_one_store_keep_a_group_to_its_minute() -> None:
     time = VirtualTime()
     store = shared_store(time)
-    pacers = [Pacer((20, 60.0), take=store.take_send, settle=store.settle_send, clock=time.clock,
+    pacers = [StorePacer((20, 60.0), take=store.take_send, settle=store.settle_send, clock=time.clock,
                     wall=time.clock, sleep=time.sleep)
               for _ in range(3)]
     arrived: list[float] = []
@@ -79,7 +79,7 @@ async def test_a_place_taken_before_a_long_drawing_counts_until_its_request_is_a
     the picture takes to draw, and from the answer once the request went, so the minute holds."""
     time = VirtualTime()
     store = shared_store(time)
-    pacers = [Pacer((20, 60.0), take=store.take_send, settle=store.settle_send, clock=time.clock,
+    pacers = [StorePacer((20, 60.0), take=store.take_send, settle=store.settle_send, clock=time.clock,
                     wall=time.clock, sleep=time.sleep)
               for _ in range(2)]
     arrived: list[float] = []
@@ -96,7 +96,7 @@ async def test_a_place_taken_before_a_long_drawing_counts_until_its_request_is_a
 async def test_an_edit_that_waited_for_a_shared_group_is_drawn_again() -> None:
     time = VirtualTime()
     store = shared_store(time)
-    pacer = Pacer((1, 60.0), take=store.take_send, settle=store.settle_send, clock=time.clock,
+    pacer = StorePacer((1, 60.0), take=store.take_send, settle=store.settle_send, clock=time.clock,
                   wall=time.clock, sleep=time.sleep)
 
     async def scene() -> list[bool]:
@@ -176,7 +176,7 @@ async def test_three_processes_on_one_store_keep_the_bot_to_thirty_a_second_from
     limiters = []
     for _ in range(3):
         limiter = MessagesRateLimiter(30, clock=time.clock, sleep=time.sleep)
-        Pacer((20, 60.0), take=store.take_send, settle=store.settle_send, clock=time.clock,
+        StorePacer((20, 60.0), take=store.take_send, settle=store.settle_send, clock=time.clock,
               wall=time.clock,
               sleep=time.sleep).pace_with(limiter)
         limiters.append(limiter)
@@ -255,7 +255,7 @@ async def test_recent_sends_kept_with_the_game_hold_the_minute_across_a_restart(
 
 
 def shared_pacer(store: MemoryStore, time: VirtualTime, settle: bool = True) -> Pacer:
-    return Pacer((20, 60.0), take=store.take_send, settle=store.settle_send if settle else None,
+    return StorePacer((20, 60.0), take=store.take_send, settle=store.settle_send if settle else None,
                  clock=time.clock, wall=time.clock, sleep=time.sleep)
 
 

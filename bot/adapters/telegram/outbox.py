@@ -76,8 +76,7 @@ class Outbox:
         """Groups that became supergroups: their old id, their new; what is sent to the old goes
         to the new."""
         self._closed = False
-        self.pacer = pacer or Pacer(group_rate, take=refs.take, settle=refs.settle,
-                                    refs_get=refs.get, refs_set=refs.set)
+        self.pacer = pacer or refs.pacer(group_rate)
         self.pacer.pace_with(getattr(bot, "rate_limiter", None))
         self.sender = Sender(bot, self.pacer, painter, max_attempts=max_attempts, backoff_cap=backoff_cap,
                              closed=lambda: self._closed)

@@ -14,11 +14,12 @@ taken, until its answer says it went. So a process killed with requests on their
 or a request slower to arrive than expected (a loaded machine, a slow upload), never lets a
 group's minute take more than 20 as Telegram counts them.
 
-One process on its own store counts in memory (`GroupWindow`), and keeps a group's recent
-sends with its game, before each request goes (marked as on its way) and after it was
-answered, so that a bot started again at once, even after a kill, still knows how many the
-minute has left. Processes sharing a store count there (`StoreWindow`, the store's
-`take_send` and `settle_send`), the group's and the bot's alike.
+One process on its own store counts in memory (`Pacer`, with a `GroupWindow` per group), and
+keeps a group's recent sends with its game, before each request goes (marked as on its way)
+and after it was answered, so that a bot started again at once, even after a kill, still
+knows how many the minute has left. Processes sharing a store count there (`StorePacer`, with
+a `StoreWindow`: the store's `take_send` and `settle_send`), the group's and the bot's alike.
+Which of the two paces a bot is chosen once, with its slot book (`refbook.ref_book`).
 
 A group's new messages (a round's breakdown, the end of a match) go before its table's edits:
 an edit waits while a new message is owed to the group (`Pacer.owe_post`), from the moment the
@@ -33,6 +34,7 @@ import logging
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
 
 from ...sessions.ports import StorageAway
 from .limits import JITTER, GroupWindow, MessagesRateLimiter, Window, counted, is_post
@@ -193,29 +195,24 @@ class StoreWindow:
 
 
 class Pacer:
-    """Each group's `rate` (20 messages a minute), counted as each message goes (`sending`).
+    """Each group's `rate` (20 messages a minute), counted as each message goes (`sending`), in
+    memory by a process alone on its store (`StorePacer` counts in the store for every process
+    sharing it). `refs_get`/`refs_set` read and write a game's refs, where a group's recent sends
+    are kept for a restart."""
 
-    `take`, `settle`: the store's counter when other processes share it (None: this process
-    alone, in memory). `refs_get`/`refs_set` read and write a game's refs, where a group's recent
-    sends are kept in memory mode."""
-
-    def __init__(self, rate: tuple[float, float] | None, *, take: SendCounter | None = None,
-                 settle: SendSettler | None = None,
+    def __init__(self, rate: tuple[float, float] | None, *,
                  refs_get: Callable[[int, str], Awaitable[str | None]] | None = None,
                  refs_set: Callable[[int, str, str | None], Awaitable[None]] | None = None,
                  clock: Callable[[], float] = time.monotonic, wall: Callable[[], float] = time.time,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
         self.rate = rate
-        self.take, self.settle = take, settle
         self.refs_get, self.refs_set = refs_get, refs_set
         self.clock, self.wall, self.sleep = clock, wall, sleep
-        self._windows: dict[int, GroupWindow | StoreWindow] = {}
+        self._windows: dict[int, GroupWindow] = {}
         self._limiter: MessagesRateLimiter | None = None
-        self._kept: dict[int, deque[float]] = {}
-        """Per group, places `ready` took in the store, oldest first."""
         self._recalls: dict[tuple[int, int], asyncio.Future[None]] = {}
         self._games: dict[int, int] = {}
-        """Per group, the game whose refs keep its recent sends (memory mode): the last drawn."""
+        """Per group, the game whose refs keep its recent sends: the last drawn."""
         self._owed: Counter[int] = Counter()
         self._paid: dict[int, asyncio.Event] = {}
         self.spacing = rate[1] / rate[0] if rate is not None and rate[0] > 0 else 0.0
@@ -226,36 +223,21 @@ class Pacer:
         """Per group, when this process sent or edited its messages in the last `rate` period."""
 
     def pace_with(self, limiter: object) -> None:
-        """Work with the bot's rate limiter: with a shared store it also counts in the store for
-        all processes, and a group's message takes its place in the bot's second here, right
-        after the group's (see `sending`)."""
-        if not isinstance(limiter, MessagesRateLimiter):
-            return
-        self._limiter = limiter
-        if self.take is not None:
-            limiter.share(StoreWindow(self.take, BOT_KEY, *BOT_RATE, clock=self.wall, sleep=self.sleep,
-                                      settle=self.settle, in_flight=BOT_IN_FLIGHT))
+        """Work with the bot's rate limiter: a group's message takes its place in the bot's
+        second here, right after the group's (see `sending`)."""
+        if isinstance(limiter, MessagesRateLimiter):
+            self._limiter = limiter
 
     def paces(self, chat_id: int) -> bool:
         return chat_id < 0 and self.rate is not None
 
     def window(self, chat_id: int) -> GroupWindow | StoreWindow:
-        assert self.rate is not None
-        found = self._windows.get(chat_id)
-        if found is None:
-            if len(self._windows) > IDLE_KEPT:
-                for key, window in list(self._windows.items()):
-                    if window.idle():
-                        del self._windows[key]
-            limit, period = int(self.rate[0]), self.rate[1]
-            kept = min(POSTS_KEPT, limit // 4)
-            found = self._windows[chat_id] = (
-                GroupWindow(limit, period, self.clock, self.sleep, kept_for_posts=kept) if self.take is None
-                else StoreWindow(self.take, f"telegram:{chat_id}", limit, period, self.wall, self.sleep,
-                                 settle=self.settle, kept_for_posts=kept))
-        return found
+        return self._group(chat_id)
 
-    # ---- new messages before edits ---------------------------------------------------------
+    def _group(self, chat_id: int) -> GroupWindow:
+        assert self.rate is not None
+        return _found(self._windows, chat_id, self.rate, lambda limit, period, kept: GroupWindow(
+            limit, period, self.clock, self.sleep, kept_for_posts=kept))
 
     def owe_post(self, chat_id: int) -> Callable[[], None]:
         """A new message is owed to the group (an announcement on its way to the outbox, a post
@@ -306,40 +288,27 @@ class Pacer:
     async def ready(self, chat_id: int, game_id: int | None = None, post: bool = False) -> bool:
         """Wait until the group's window has a place (an edit, until no new message is owed to
         the group either); True if that meant waiting (what is drawn next is then worth drawing
-        again). In memory the place is taken as the message goes; in the store it is taken now
-        and kept for the request that follows (a place in the store cannot be taken without
-        counting it; it counts as on its way until that request is answered)."""
+        again)."""
         if not self.paces(chat_id):
             return False
         if game_id is not None:
             self._games[chat_id] = game_id
         waited = False if post else await self._posts_first(chat_id) or await self._spaced(chat_id)
-        window = self.window(chat_id)
-        if isinstance(window, GroupWindow):
-            if game_id is not None:
-                await self._recall(chat_id, game_id, window)
-            return await window.room(post) or waited
-        asked = self.wall()
-        taken = await window.acquire(post)
-        self._kept.setdefault(chat_id, deque()).append(taken)
-        return waited or self.wall() - asked > KEPT_WAIT
+        return await self._place(chat_id, game_id, post) or waited
 
-    def _kept_place(self, chat_id: int) -> float | None:
-        """A place `ready` took in the store for the group (None: none is left)."""
-        kept = self._kept.get(chat_id)
-        if not kept:
-            self._kept.pop(chat_id, None)
-            return None
-        return kept.popleft()
+    async def _place(self, chat_id: int, game_id: int | None, post: bool) -> bool:
+        """In memory the place is taken as the message goes: here, only room is waited for."""
+        window = self._group(chat_id)
+        if game_id is not None:
+            await self._recall(chat_id, game_id, window)
+        return await window.room(post)
 
     @contextlib.asynccontextmanager
     async def sending(self, chat_id: int, method: str) -> AsyncIterator[None]:
         """Around one request: a place in the group's window if Telegram counts it there.
 
-        The place counts from when the request was answered; until then as on its way: in
-        memory it is kept with the group's game marked so before the request goes (`keep`), in
-        the store it counts as going `IN_FLIGHT` seconds after it was taken. The bot's place is
-        taken here, after the group's."""
+        The place counts from when the request was answered; until then as on its way (`_counted`).
+        The bot's place is taken here, after the group's."""
         if not (self.paces(chat_id) and counted(method, chat_id)):
             yield
             return
@@ -347,37 +316,30 @@ class Pacer:
         if not post:
             await self._posts_first(chat_id)
         self._recent.setdefault(chat_id, deque()).append(self.clock())
-        window = self.window(chat_id)
+        async with self._counted(chat_id, post):
+            yield
+
+    @contextlib.asynccontextmanager
+    async def _counted(self, chat_id: int, post: bool) -> AsyncIterator[None]:
+        """In memory the place is kept with the group's game, marked as on its way before the
+        request goes (`keep`)."""
+        window = self._group(chat_id)
         game_id = self._games.get(chat_id)
-        if isinstance(window, GroupWindow):
-            if self._limiter is not None:
-                await self._limiter.window.room(post)
-            taken = await window.acquire(post)
-            try:
-                await self.keep(chat_id, game_id)
-                yield
-            finally:
-                window.sent_at(taken)
-                await self.keep(chat_id, game_id)
-            return
-        limiter = self._limiter
-        group_at = self._kept_place(chat_id) or await window.acquire(post)
-        bot: list[tuple[Window, float]] = []
+        if self._limiter is not None:
+            await self._limiter.window.room(post)
+        taken = await window.acquire(post)
         try:
-            if limiter is not None:
-                bot += await limiter.take(post)
-            with limiter.held() if limiter is not None else contextlib.nullcontext():
-                yield
+            await self.keep(chat_id, game_id)
+            yield
         finally:
-            if limiter is not None:
-                await limiter.release(bot)
-            await window.went(group_at, self.wall())
+            window.sent_at(taken)
+            await self.keep(chat_id, game_id)
 
     async def keep(self, chat_id: int, game_id: int | None) -> None:
-        """Keep the group's recent sends with the game (memory mode), for a restart: those on
-        their way marked so."""
+        """Keep the group's recent sends with the game, for a restart: those on their way
+        marked so."""
         window = self._windows.get(chat_id)
-        if game_id is None or self.refs_set is None or not isinstance(window, GroupWindow):
+        if game_id is None or self.refs_set is None or window is None:
             return
         offset = self.wall() - self.clock()
         flying = Counter(window.flying)
@@ -424,6 +386,89 @@ class Pacer:
         for chat_id in [chat for chat, game in self._games.items() if game == game_id]:
             del self._games[chat_id]
             self._recent.pop(chat_id, None)
+
+
+
+
+class StorePacer(Pacer):
+    """Each group's `rate` counted in the store for every process sharing it (`take`, `settle`:
+    the store's `take_send` and `settle_send`), and the bot's second too."""
+
+    def __init__(self, rate: tuple[float, float] | None, *, take: SendCounter,
+                 settle: SendSettler | None = None,
+                 clock: Callable[[], float] = time.monotonic, wall: Callable[[], float] = time.time,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+        super().__init__(rate, clock=clock, wall=wall, sleep=sleep)
+        self.take, self.settle = take, settle
+        self._stored: dict[int, StoreWindow] = {}
+        self._kept: dict[int, deque[float]] = {}
+        """Per group, places `ready` took in the store, oldest first."""
+
+    def pace_with(self, limiter: object) -> None:
+        """Also count the bot's messages in the store, for all processes."""
+        super().pace_with(limiter)
+        if self._limiter is not None:
+            self._limiter.share(StoreWindow(self.take, BOT_KEY, *BOT_RATE, clock=self.wall, sleep=self.sleep,
+                                            settle=self.settle, in_flight=BOT_IN_FLIGHT))
+
+    def window(self, chat_id: int) -> StoreWindow:
+        assert self.rate is not None
+        return _found(self._stored, chat_id, self.rate, lambda limit, period, kept: StoreWindow(
+            self.take, f"telegram:{chat_id}", limit, period, self.wall, self.sleep, settle=self.settle,
+            kept_for_posts=kept))
+
+    async def _place(self, chat_id: int, game_id: int | None, post: bool) -> bool:
+        """A place in the store cannot be asked for without counting it: it is taken now and
+        kept for the request that follows (it counts as on its way until that request is
+        answered)."""
+        window = self.window(chat_id)
+        asked = self.wall()
+        taken = await window.acquire(post)
+        self._kept.setdefault(chat_id, deque()).append(taken)
+        return self.wall() - asked > KEPT_WAIT
+
+    def _kept_place(self, chat_id: int) -> float | None:
+        """A place `ready` took in the store for the group (None: none is left)."""
+        kept = self._kept.get(chat_id)
+        if not kept:
+            self._kept.pop(chat_id, None)
+            return None
+        return kept.popleft()
+
+    @contextlib.asynccontextmanager
+    async def _counted(self, chat_id: int, post: bool) -> AsyncIterator[None]:
+        """In the store the place counts as going `IN_FLIGHT` seconds after it was taken."""
+        window = self.window(chat_id)
+        limiter = self._limiter
+        group_at = self._kept_place(chat_id) or await window.acquire(post)
+        bot: list[tuple[Window, float]] = []
+        try:
+            if limiter is not None:
+                bot += await limiter.take(post)
+            with limiter.held() if limiter is not None else contextlib.nullcontext():
+                yield
+        finally:
+            if limiter is not None:
+                await limiter.release(bot)
+            await window.went(group_at, self.wall())
+
+
+_W = TypeVar("_W", GroupWindow, StoreWindow)
+
+
+def _found(windows: dict[int, _W], chat_id: int, rate: tuple[float, float],
+           make: Callable[[int, float, int], _W]) -> _W:
+    """The group's window in `windows`, made (`make(limit, period, kept_for_posts)`) if new;
+    idle ones are dropped once there are many."""
+    found = windows.get(chat_id)
+    if found is None:
+        if len(windows) > IDLE_KEPT:
+            for key, window in list(windows.items()):
+                if window.idle():
+                    del windows[key]
+        limit, period = int(rate[0]), rate[1]
+        found = windows[chat_id] = make(limit, period, min(POSTS_KEPT, limit // 4))
+    return found
 
 
 def _nothing() -> None:

@@ -2,16 +2,16 @@
 
 The slot book is where the Telegram front-end's one choice between a bot alone on its store
 and several processes on one database lives (`ref_book`, made once at start): alone, it
-keeps the refs in memory and groups count their messages here; shared, it reads the refs
-from the store each time, fingerprints what each slot shows, and lends the store's counter
-of every process's messages to the pacer."""
+keeps the refs in memory and groups count their messages here (`pacing.Pacer`); shared, it
+reads the refs from the store each time, fingerprints what each slot shows, and paces with
+the store's count of every process's messages (`pacing.StorePacer`)."""
 
 from __future__ import annotations
 
 from ...sessions import FrontEndNotes
 from ..common.digest import digest
 from .content import Content
-from .pacing import SendCounter, SendSettler
+from .pacing import Pacer, StorePacer
 
 
 class RefBook:
@@ -25,10 +25,6 @@ class RefBook:
     def __init__(self, store: FrontEndNotes) -> None:
         self._store = store
         self._cache: dict[int, dict[str, str]] = {}
-        self.take: SendCounter | None = None
-        """The store's count of every process's messages (`FrontEndNotes.take_send`), when
-        other processes send too; alone, a group's messages are counted in memory."""
-        self.settle: SendSettler | None = None
 
     async def _refs(self, game_id: int) -> dict[str, str]:
         refs = self._cache.get(game_id)
@@ -41,6 +37,11 @@ class RefBook:
         """What a slot's ref keeps of what its message shows, for other processes to compare:
         nothing, as no other process draws it."""
         return None
+
+    def pacer(self, rate: tuple[float, float] | None) -> Pacer:
+        """What paces the groups' messages: alone, counted in memory, a group's recent sends
+        kept with its game for a restart."""
+        return Pacer(rate, refs_get=self.get, refs_set=self.set)
 
     async def get(self, game_id: int, key: str) -> str | None:
         return (await self._refs(game_id)).get(key)
@@ -71,16 +72,15 @@ class SharedRefBook(RefBook):
     drawings one at a time), each slot's ref keeping the fingerprint of what its message
     shows, and each message counted in the store for every process."""
 
-    def __init__(self, store: FrontEndNotes) -> None:
-        super().__init__(store)
-        self.take = store.take_send
-        self.settle = store.settle_send
-
     async def _refs(self, game_id: int) -> dict[str, str]:
         return await self._store.get_refs(game_id)
 
     def fingerprint(self, content: Content) -> str | None:
         return digest(content)
+
+    def pacer(self, rate: tuple[float, float] | None) -> Pacer:
+        """Counted in the store for every process (`FrontEndNotes.take_send`)."""
+        return StorePacer(rate, take=self._store.take_send, settle=self._store.settle_send)
 
 
 def ref_book(store: FrontEndNotes, shared: bool) -> RefBook:
