@@ -117,6 +117,7 @@ async def change_everything(changer: Presenter, game_id: int) -> None:
     await changer.sessions.settings.set_pictures(GROUP, False)
     await changer.sessions.settings.set_player_language(BOB, "en")
     await changer.set_reachable(ALICE, True)
+    await changer.set_reachable(BOB, True)
 
 
 async def test_every_process_draws_a_game_alike_whatever_another_changed(
