@@ -10,11 +10,16 @@ from typing import Any
 
 from bot.sessions.ports import ReviewExists, StaleVersion
 from bot.sessions.records import (
+    AchievementGrant,
+    ChatMove,
+    ChatRow,
     DeadlineChange,
     DeadlineKind,
+    Erasure,
     GameCancel,
     GameStart,
     GameStatus,
+    KeptSecret,
     LobbyChange,
     MoveCommit,
     NewReview,
@@ -88,3 +93,35 @@ async def store_review(store: Any, game_id: int, review: str, seats: Iterable[Re
 
 __all__ = ["GameStatus", "cancel_game", "commit_move", "set_deadline", "set_seat_flags", "set_seats",
            "start_game", "store_review", "update_lobby"]
+
+
+async def move_chat(store: Any, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
+    """A `ChatMove` in a unit of its own: the chat as it now is and the id the old key had; None
+    when no chat had the old key."""
+    async with store.unit() as uow:
+        uow.add(ChatMove(platform, old_key, new_key))
+    if uow.moved is None:
+        return None
+    return await store.get_chat(uow.moved.chat_id), uow.moved.old_id
+
+
+async def kept_secret(store: Any, name: str, made: str) -> str:
+    """A `KeptSecret` in a unit of its own: the secret kept first under `name`."""
+    async with store.unit() as uow:
+        uow.add(KeptSecret(name, made))
+    kept: str = uow.kept
+    return kept
+
+
+async def grant_achievement(store: Any, player_id: int, code: str, game_id: int, at: float) -> bool:
+    """An `AchievementGrant` in a unit of its own: whether it was stored (new to the player)."""
+    grant = AchievementGrant(player_id, code, game_id, at)
+    async with store.unit() as uow:
+        uow.add(grant)
+    return grant in uow.granted
+
+
+async def erase_player(store: Any, erasure: Erasure) -> None:
+    """An `Erasure` in a unit of its own."""
+    async with store.unit() as uow:
+        uow.add(erasure)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .directory import Directory
 from .feats import Feat, tournament_code
 from .ports import GameStore
+from .records import AchievementGrant
 from .tournaments import TournamentView
 
 
@@ -34,5 +35,6 @@ async def crowned(store: GameStore, directory: Directory, view: TournamentView,
     game = last_match(view, view.champion)
     if player is None or game is None:
         return ()
-    await store.grant_achievement(player.id, tournament_code(view.id), game, now)
+    async with store.unit() as uow:
+        uow.add(AchievementGrant(player.id, tournament_code(view.id), game, now))
     return ((view.name_of(view.champion), Feat.TOURNAMENT_WON.value),)

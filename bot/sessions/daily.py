@@ -12,7 +12,7 @@ without its game. /daily first offers the deal (`Daily.offer`), dealt once its p
 confirms (`Daily.start`); asked again while it is being played (a confirmation tapped twice,
 a retry after "one moment", a command delivered twice), the player gets back their deal.
 
-The seed is the day's date keyed with a secret the store keeps (`kept_secret`), made once
+The seed is the day's date keyed with a secret the store keeps (a `KeptSecret`), made once
 and the same for every process on the database: without it nobody can deal a day's cards,
 or replay the computer's replies (whose searches are seeded by the game's seed), before the
 day. A game keeps the seed it was dealt from, so days already played keep their boards."""
@@ -36,7 +36,17 @@ from .games import base
 from .names import shown_name
 from .play import Play
 from .ports import DailyClaimed, OpenGameExists, StaleVersion
-from .records import ChatRow, DailyDeal, DailyRow, GameCancel, GameStatus, NewGame, PlayerRow, SeatRow
+from .records import (
+    ChatRow,
+    DailyDeal,
+    DailyRow,
+    GameCancel,
+    GameStatus,
+    KeptSecret,
+    NewGame,
+    PlayerRow,
+    SeatRow,
+)
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .seats import changed_options
@@ -135,7 +145,10 @@ class Daily(UseCase):
     async def seed(self, day: date) -> str:
         """The seed of `day`'s deal, with the store's secret (made the first time it is asked)."""
         if self._key is None:
-            self._key = await self.store.kept_secret(SECRET, secrets.token_hex(32))
+            async with self.store.unit() as uow:
+                uow.add(KeptSecret(SECRET, secrets.token_hex(32)))
+            assert uow.kept is not None
+            self._key = uow.kept
         return daily_seed(day, self._key)
 
     async def offer(self, user: UserRef) -> DailyOffer | DailyStart:

@@ -7,16 +7,18 @@ SQLite, PostgreSQL; the in-memory one of the tests) implements them all as `Game
   use case (`async with store.unit() as uow: uow.add(change)`), all its changes in one
   transaction: a lobby changed or dealt, a move and everything it changes (`MoveCommit`),
   a deadline (`DeadlineChange`), a match's review (`NewReview`), a deal of the day, a
-  cancel. Every change checks in its own statement the status and version of the game it
+  cancel; and the few writes that are not a game's: a chat's new id (`ChatMove`), a player's
+  erasure (`Erasure`), an achievement (`AchievementGrant`), a secret kept (`KeptSecret`).
+  Every change checks in its own statement the status and version of the game it
   expects, so a lost race (two taps at once, maybe in two processes) raises `StaleVersion`
   and writes nothing, and never overwrites. A `NewGame` raises `OpenGameExists` when the
   chat's `thread` (a topic of a forum; '' for the chat itself) has a game in its lobby or
   running (`open_game` gives that game). Besides the unit, a few finders and what a move
   is worked out from: `running_deadlines` soonest first, `moves` in order, the finished
-  rounds, the players' ratings; `kept_secret` keeps a secret made once for every process.
+  rounds, the players' ratings.
 - `ChatDirectory`: chats and players, made when first seen.
 - `Reports`: what was played, read only (results, boards, records, reviews, the deals of the day).
-- `PlayerData`: what is kept about one player, read whole and erased at once.
+- `PlayerData`: what is kept about one player, read whole (its erasure is a unit's `Erasure`).
 - `MessageCoordination`: who does what of several processes. `claim_due` hands a game's
   due work (a warning, a timed-out turn, a computer turn) to one owner at a time until
   it lets go (`release_claim`) or its lease runs out, only of the chats a `Served` takes;
@@ -32,14 +34,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .records import (
+    AchievementGrant,
     AchievementRow,
     Change,
     ChatRow,
     DailyRow,
     Deadline,
-    DeadlineKind,
     GameRow,
     LeaderboardLine,
+    MovedChat,
     MoveRow,
     PlayedMatch,
     PlayerRow,
@@ -47,6 +50,8 @@ from .records import (
     RecentMatch,
     ResultRow,
 )
+from .records import Erasure as Erasure
+from .records import SeatToComputer as SeatToComputer
 
 SENDS_KEPT = 300.0
 """Seconds a message counted by `take_send` is kept for other names' calls to drop: longer than
@@ -86,51 +91,6 @@ ERASED_NOTE = "erased:"
 ERASED_KEY = "erased:"
 """How an erased player's (and their private chat's) platform id starts: the row's own id
 follows, so the key stays unique and says nothing of the platform's."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatToComputer:
-    """A running game's seat given to a computer player for good (its player erased), at the
-    game's `expected_version`, with the game's new deadline when that seat is the one to play."""
-
-    game_id: int
-    expected_version: int
-    seat: int
-    computer_id: int
-    level: str
-    deadline: float | None = None
-    deadline_kind: DeadlineKind | None = None
-    new_deadline: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Erasure:
-    """What erasing one player writes, all in one transaction or none of it: the changes to
-    their open games (`games`: a lobby seat freed or the lobby closed, a match of theirs alone
-    cancelled; `seats`: a match with others handed to the computer), each checking its game's
-    version; their row's platform id, name and settings replaced (`ERASED_KEY`, `ERASED_NAME`);
-    their private chats' (`chats`) ids and titles; and, in the front-ends' notes of every game
-    they sat in or that their private chats held, what `marks` (platform ids: theirs, their
-    private chats') and `names` (as they were shown) identify: a note keyed by a mark is
-    dropped, a note's text loses them; the message counts and holds named by a mark go too."""
-
-    player_id: int
-    marks: tuple[str, ...]
-    names: tuple[str, ...]
-    chats: tuple[int, ...] = ()
-    games: tuple[Change, ...] = ()
-    seats: tuple[SeatToComputer, ...] = ()
-    asked: tuple[str, str] | None = None
-    """(platform, user key) of the erasure asked for from the command line that this one makes."""
-    notes_of: tuple[int, ...] = ()
-    """Games whose notes are looked at besides those the player sat in (a match whose seat
-    is the computer's now); each gets the note `ERASED_NOTE` + the player's row id, valued
-    `at`, for the front-ends to look at the game's notes again for a while
-    (`Privacy.traces`): a drawing under way may note the player once more."""
-    at: float = 0.0
-    told: tuple[tuple[int, str, str], ...] = ()
-    """(game, key, value) notes owed to the chats of the erasure's games: the line that tells
-    them, posted once by whichever process (`Privacy.tell`), even after a kill."""
 
 
 class OpenGameExists(Exception):
@@ -248,7 +208,13 @@ class UnitOfWork(Protocol):
     go to the repository: they see what is committed, the unit's checks say it still holds."""
 
     created: int | None
-    """The id of the game a `NewGame` made, once the unit is committed."""
+    """The id of the game a `NewGame` (or a `DailyDeal`) made, once the unit is committed."""
+    moved: MovedChat | None
+    """What a `ChatMove` did, once the unit is committed; None when it found no chat to move."""
+    granted: tuple[AchievementGrant, ...]
+    """The `AchievementGrant`s the unit stored (not those the player had already)."""
+    kept: str | None
+    """The secret a `KeptSecret` gave: the one kept first under its name."""
 
     async def __aenter__(self) -> UnitOfWork: ...
 
@@ -281,12 +247,6 @@ class GameRepository(Protocol):
 
     async def ratings(self, player_ids: Iterable[int], ladder: str) -> dict[int, RatingRow]: ...
 
-    async def kept_secret(self, name: str, made: str) -> str:
-        """The secret kept under `name` with the data: `made` when none was (it is kept then),
-        else the one kept first, so every process on the database, and every restart, gets the
-        same. Never logged or shown."""
-        ...
-
 
 class ChatDirectory(Protocol):
     """Chats and players: made when first seen, and their settings."""
@@ -297,16 +257,6 @@ class ChatDirectory(Protocol):
         ...
 
     async def get_chat(self, chat_id: int) -> ChatRow | None: ...
-
-    async def move_chat(self, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
-        """The chat `old_key` is now `new_key` (a Telegram group upgraded to a supergroup): its
-        games, the one in play too, its settings and its leaderboard go with it, in one
-        transaction. If a chat `new_key` exists already, the two become that one: the old
-        chat's games join it, the old chat's settings replace its own, and of two open games
-        the running one (both alike: the old chat's) stays open, the other is cancelled.
-        Gives the chat as it now is and the id the old chat had (the same unless merged);
-        None when no chat is `old_key` (moved already, or never seen)."""
-        ...
 
     async def ensure_player(self, platform: str, user_key: str, display_name: str,
                             platform_language: str | None = None,
@@ -544,11 +494,6 @@ class TournamentStore(Protocol):
         """Write the tournament as version `version + 1`, if it is still at `version`."""
         ...
 
-    async def grant_achievement(self, player_id: int, code: str, game_id: int, now: float) -> bool:
-        """Keep achievement `code` for the player, earned in game `game_id`, unless they have it
-        already (of two processes granting it, one stores it); True when this call stored it."""
-        ...
-
 
 class PlayerData(Protocol):
     """What is kept about one player, to show them and to erase."""
@@ -564,11 +509,6 @@ class PlayerData(Protocol):
         included), `ratings`, `results`, `games` (each game they sat in, with their seat),
         `moves` (those of their seats), `reviews` (their accuracy in each reviewed match) and
         `daily` (the days they played the deal of the day)."""
-        ...
-
-    async def erase_player(self, erasure: Erasure) -> None:
-        """Write `erasure` in one transaction; `StaleVersion` (and nothing written) when one of
-        its games moved on, or a note changed, since the caller looked."""
         ...
 
     async def ask_erasure(self, platform: str, user_key: str, now: float) -> None:

@@ -162,7 +162,8 @@ class Privacy(UseCase):
                 chats = [*chats, own] if all(c.id != own.id for c in chats) else chats
             try:
                 erasure, settled, deadlines = await self._erasure(player, chats)
-                await self.store.erase_player(erasure)
+                async with self.store.unit() as uow:
+                    uow.add(erasure)
             except StaleVersion:
                 for game_id in await self._open_game_ids(player, chats):
                     self.games.forget(game_id)
@@ -184,8 +185,8 @@ class Privacy(UseCase):
         """The notes of an erasure's games looked at once more: a drawing under way when the
         player was erased (their hand, sent just then) may have noted them since."""
         if forgotten.erasure is not None:
-            await self.store.erase_player(dataclasses.replace(forgotten.erasure, games=(), seats=(),
-                                                              asked=None, told=()))
+            async with self.store.unit() as uow:
+                uow.add(dataclasses.replace(forgotten.erasure, games=(), seats=(), asked=None, told=()))
 
     async def erase_later(self, forgotten: Forgotten, after: tuple[float, ...] = AGAIN_AFTER) -> None:
         """`erase_again` after each of `after` seconds (a front-end runs it beside its answer)."""

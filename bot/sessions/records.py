@@ -410,5 +410,99 @@ class NewReview:
     seats: tuple[ReviewSeatRow, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class SeatToComputer:
+    """A running game's seat given to a computer player for good (its player erased), at the
+    game's `expected_version`, with the game's new deadline when that seat is the one to play."""
+
+    game_id: int
+    expected_version: int
+    seat: int
+    computer_id: int
+    level: str
+    deadline: float | None = None
+    deadline_kind: DeadlineKind | None = None
+    new_deadline: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Erasure:
+    """What erasing one player writes, all in one transaction or none of it: the changes to
+    their open games (`games`: a lobby seat freed or the lobby closed, a match of theirs alone
+    cancelled; `seats`: a match with others handed to the computer), each checking its game's
+    version; their row's platform id, name and settings replaced (`ports.ERASED_KEY`, `ports.ERASED_NAME`);
+    their private chats' (`chats`) ids and titles; and, in the front-ends' notes of every game
+    they sat in or that their private chats held, what `marks` (platform ids: theirs, their
+    private chats') and `names` (as they were shown) identify: a note keyed by a mark is
+    dropped, a note's text loses them; the message counts and holds named by a mark go too."""
+
+    player_id: int
+    marks: tuple[str, ...]
+    names: tuple[str, ...]
+    chats: tuple[int, ...] = ()
+    games: tuple[Change, ...] = ()
+    seats: tuple[SeatToComputer, ...] = ()
+    asked: tuple[str, str] | None = None
+    """(platform, user key) of the erasure asked for from the command line that this one makes."""
+    notes_of: tuple[int, ...] = ()
+    """Games whose notes are looked at besides those the player sat in (a match whose seat
+    is the computer's now); each gets the note `ports.ERASED_NOTE` + the player's row id, valued
+    `at`, for the front-ends to look at the game's notes again for a while
+    (`Privacy.traces`): a drawing under way may note the player once more."""
+    at: float = 0.0
+    told: tuple[tuple[int, str, str], ...] = ()
+    """(game, key, value) notes owed to the chats of the erasure's games: the line that tells
+    them, posted once by whichever process (`Privacy.tell`), even after a kill."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMove:
+    """The chat `old_key` of `platform` is now `new_key` (a Telegram group upgraded to a
+    supergroup): its games, the one in play too, its settings and its leaderboard go with it.
+    If a chat `new_key` exists already, the two become that one: the old chat's games join it,
+    the old chat's settings replace its own, and of two open games in one thread the running
+    one (both alike: the old chat's) stays open, the other is cancelled. The unit gives
+    `MovedChat` (`UnitOfWork.moved`), or None when no chat is `old_key` (moved already, or
+    never seen): then it writes nothing."""
+
+    platform: str
+    old_key: str
+    new_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class MovedChat:
+    """What a `ChatMove` did."""
+
+    chat_id: int
+    """The row now under the new key."""
+    old_id: int
+    """The row the old key had (the same, unless the two were merged)."""
+    cancelled: tuple[int, ...] = ()
+    """Open games cancelled by the merge."""
+
+
+@dataclass(frozen=True, slots=True)
+class AchievementGrant:
+    """Achievement `code` kept for the player, earned in game `game_id` at `at`, unless they have
+    it already (of two processes granting it, one stores it): the unit names it in
+    `UnitOfWork.granted` when it stored it."""
+
+    player_id: int
+    code: str
+    game_id: int
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class KeptSecret:
+    """The secret `made` kept under `name` with the data, unless one was kept first: the unit gives
+    the one kept (`UnitOfWork.kept`), so every process on the database, and every restart, gets
+    the same. Never logged or shown."""
+
+    name: str
+    made: str
+
+
 Change = (NewGame | LobbyChange | GameStart | GameCancel | SeatHandover | ChatChange | DailyDeal | GameNotes
-          | MoveCommit | DeadlineChange | NewReview)
+          | MoveCommit | DeadlineChange | NewReview | ChatMove | Erasure | AchievementGrant | KeptSecret)

@@ -12,7 +12,7 @@ from .directory import Directory
 from .games import Games
 from .options import NO_CLOCK, TURN_LIMIT_BOUNDS
 from .ports import GameStore
-from .records import ChatChange
+from .records import ChatChange, ChatMove
 from .refs import ChatRef, UserRef
 from .refusals import Reason, Refused
 from .views import PICTURES, ChatSettings, chat_settings
@@ -65,12 +65,15 @@ class Settings:
     async def move_chat(self, chat_ref: ChatRef, new_key: str) -> ChatSettings | None:
         """The chat is now known as `new_key` (a Telegram group upgraded to a supergroup gets a
         new id): its games, the one in play too, its settings and its leaderboard go with it
-        (`GameStore.move_chat`). None when there was nothing to move: moved already (told
-        twice, or by another process), or never seen."""
-        moved = await self.store.move_chat(chat_ref.platform, chat_ref.key, new_key)
-        if moved is None:
+        (`ChatMove`). None when there was nothing to move: moved already (told twice, or by
+        another process), or never seen."""
+        async with self.store.unit() as uow:
+            uow.add(ChatMove(chat_ref.platform, chat_ref.key, new_key))
+        if uow.moved is None:
             return None
-        row, old_id = moved
+        row = await self.store.get_chat(uow.moved.chat_id)
+        assert row is not None
+        old_id = uow.moved.old_id
         self.directory.chat_moved(old_id, row)
         for chat_id in {old_id, row.id}:
             self.games.forget_chat(chat_id)

@@ -4,7 +4,7 @@ chat's settings changed in a unit of their own, and telling the sessions of fail
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..sessions.ports import StorageFailed
@@ -26,8 +26,8 @@ class UnitStore(ABC):
         return Unit(self._commit_changes)
 
     @abstractmethod
-    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
-        """Write `changes` in one transaction (`changes.plan`); the id of a game made."""
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> Sequence[Any]:
+        """Write `changes` in one transaction (`changes.plan`); what each gave, in order (`Unit`)."""
 
     @abstractmethod
     async def get_game(self, game_id: int) -> GameRow | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..sessions.ports import DailyClaimed, OpenGameExists, ReviewExists, StaleVersion
 from ..sessions.records import (
+    AchievementGrant,
     Change,
     ChatChange,
     DailyDeal,
@@ -23,6 +24,7 @@ from ..sessions.records import (
     GameCancel,
     GameNotes,
     GameStart,
+    KeptSecret,
     LobbyChange,
     MatchFinish,
     MoveCommit,
@@ -42,6 +44,8 @@ class Step:
     """Rows for the statement run once each (answered with None)."""
     returns: bool = False
     """Answered with the first row the statement gives (or None), not with a count."""
+    every: bool = False
+    """Answered with every row the statement gives."""
 
 
 Plan = Generator[Step, Any, Any]
@@ -278,7 +282,9 @@ def _finish(game_id: int, finish: MatchFinish, now: float) -> Plan:
 def plan(change: Change, now: float, dialect: Dialect) -> Plan:
     """The steps that write `change`; a `NewGame`'s (and a `DailyDeal`'s) plan gives the new
     game's id. Every write of a game's tables (games, seats, moves, rounds, results, ratings,
-    records, reviews) that a unit makes is one of these plans."""
+    records, reviews) that a unit makes is one of these plans, or of a chat's move
+    (`chat_moves`) or an erasure (`erasure`), which the store plans itself: an erasure reads
+    first what it then checks (`sql_store`)."""
     if isinstance(change, NewGame):
         return new_game(change, now)
     if isinstance(change, LobbyChange):
@@ -299,7 +305,15 @@ def plan(change: Change, now: float, dialect: Dialect) -> Plan:
         return deadline_change(change)
     if isinstance(change, NewReview):
         return new_review(change)
-    return chat_change(change, dialect)
+    if isinstance(change, AchievementGrant):
+        return single("INSERT INTO achievements (player_id, code, game_id, earned_at) VALUES (?, ?, ?, ?) "
+                      "ON CONFLICT (player_id, code) DO NOTHING",
+                      (change.player_id, change.code, change.game_id, float(change.at)))
+    if isinstance(change, KeptSecret):
+        return kept_secret(change)
+    if isinstance(change, ChatChange):
+        return chat_change(change, dialect)
+    raise TypeError(f"{type(change).__name__} is planned by the store")
 
 
 def deadline_change(change: DeadlineChange) -> Plan:
@@ -318,6 +332,14 @@ def new_review(change: NewReview) -> Plan:
         raise ReviewExists(f"game {change.game_id} has a review already")
     yield Step("INSERT INTO review_seats (game_id, seat, player_id, accuracy) VALUES (?, ?, ?, ?)",
                many=[(change.game_id, s.seat, s.player_id, float(s.accuracy)) for s in change.seats])
+
+
+def kept_secret(change: KeptSecret) -> Plan:
+    """The secret kept under the name: `made` unless one was kept first."""
+    yield Step("INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+               (change.name, change.made))
+    row = yield Step("SELECT value FROM secrets WHERE name=?", (change.name,), returns=True)
+    return str(row[0])
 
 
 def game_notes(change: GameNotes) -> Plan:

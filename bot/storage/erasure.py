@@ -1,5 +1,5 @@
-"""A player's data read whole (`player_data`) and erased in one transaction (`erase_plan`), the
-same statements on SQLite and PostgreSQL.
+"""A player's data read whole (`player_data`) and erased by a unit's `Erasure` in one
+transaction (`erasure_plan`), the same statements on SQLite and PostgreSQL.
 
 Front-ends keep notes with each game (`ui_refs`), hold its messages (`message_holds`) and
 count each chat's messages (`chat_sends`) under names that may hold a platform id (Telegram's
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..sessions.ports import ERASED_KEY, ERASED_NAME, ERASED_NOTE, Erasure, SeatToComputer, StaleVersion
-from .changes import Plan, Step
+from .changes import Dialect, Plan, Step, plan
 from .rows import Row
 
 _TOKENS = re.compile(r"[:\s]+")
@@ -108,6 +108,13 @@ def seen(rows: Sequence[Sequence[Row]]) -> Seen:
     notes, private, holds, sends, tournaments = rows
     return Seen(notes, frozenset(int(r["id"]) for r in private), holds, [str(r["chat"]) for r in sends],
                 tournaments)
+
+
+def erasure_plan(erasure: Erasure, read: Seen, now: float, dialect: Dialect) -> Plan:
+    """The erasure's games' changes (`changes.plan`, each checking its game), then the rest."""
+    for change in erasure.games:
+        yield from plan(change, now, dialect)
+    yield from erase_plan(erasure, read)
 
 
 def erase_plan(erasure: Erasure, read: Seen) -> Plan:

@@ -27,7 +27,7 @@ import asyncpg
 from ..sessions.ports import SENDS_KEPT, OpenGameExists, Served, StaleVersion
 from ..sessions.records import (
     Change,
-    ChatRow,
+    ChatMove,
     DailyDeal,
     Deadline,
     DeadlineKind,
@@ -37,7 +37,6 @@ from ..sessions.records import (
     SeatRow,
 )
 from .changes import POSTGRES, Plan, numbered
-from .chat_moves import ChatMoved, postgres_move_chat
 from .pg_retry import Connections
 from .postgres_sql import CLAIM_DUE, GAMES_WITH_SEATS, PLAIN_MOVE
 from .repairs import repairs
@@ -162,14 +161,20 @@ class PostgresStore(SqlStore):
 
         return await self._connections.transaction(work)
 
-    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> Sequence[Any]:
         """The unit's changes in one transaction. A unit of one move that neither ends a round
-        nor the match (most units) is one statement, `PLAIN_MOVE` (one round trip)."""
+        nor the match (most units) is one statement, `PLAIN_MOVE` (one round trip). A chat's
+        move that finds the new key's row made meanwhile is tried again, to merge the two."""
         try:
             if len(changes) == 1 and isinstance(changes[0], MoveCommit) and _plain(changes[0]):
                 await self._plain_move(changes[0])
-                return None
-            return await super()._commit_changes(changes)
+                return [None]
+            try:
+                return await super()._commit_changes(changes)
+            except asyncpg.UniqueViolationError:
+                if not any(isinstance(change, ChatMove) for change in changes):
+                    raise
+                return await super()._commit_changes(changes)
         except asyncpg.UniqueViolationError as exc:
             new = next((c.game if isinstance(c, DailyDeal) else c for c in changes
                         if isinstance(c, NewGame | DailyDeal)), None)
@@ -193,23 +198,6 @@ class PostgresStore(SqlStore):
             raise StaleVersion(f"game {commit.game_id} is no longer at version {commit.expected_version}")
 
     # ---- chats and games ---------------------------------------------------------
-
-    async def move_chat(self, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
-        now = float(self.clock())
-
-        async def moved() -> ChatMoved | None:
-            return await self._connections.transaction(
-                lambda conn: postgres_move_chat(conn, platform, old_key, new_key, now))
-
-        try:
-            done = await moved()
-        except asyncpg.UniqueViolationError:
-            done = await moved()
-        if done is None:
-            return None
-        chat = await self.get_chat(done.chat_id)
-        assert chat is not None
-        return chat, done.old_id
 
     async def get_game(self, game_id: int) -> GameRow | None:
         found = await self._games("g.id=?", game_id)
@@ -317,6 +305,8 @@ async def _run(conn: asyncpg.Connection, steps: Plan) -> Any:
                 answer = None
             elif step.returns:
                 answer = await conn.fetchrow(numbered(step.sql), *step.params)
+            elif step.every:
+                answer = await conn.fetch(numbered(step.sql), *step.params)
             else:
                 answer = _changed(await conn.execute(numbered(step.sql), *step.params))
     except StopIteration as done:

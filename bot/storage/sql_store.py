@@ -2,7 +2,7 @@
 on both (with `?` marks, numbered for PostgreSQL), and each store gives the few ways to run
 them (`_row`, `_rows`, `_report`, `_change`, `_transact`) and its `dialect` for the rest.
 Each store keeps what its database does its own way: games with their seats, deadlines and
-claims, message holds and send counts, moving a chat."""
+claims, message holds and send counts."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..sessions.ports import Erasure
 from ..sessions.records import (
     AchievementRow,
     Change,
+    ChatMove,
     ChatRow,
     DailyRow,
+    Erasure,
     LeaderboardLine,
     MoveRow,
     PlayedMatch,
@@ -27,7 +28,17 @@ from ..sessions.records import (
 )
 from .base import UnitStore
 from .changes import Dialect, Plan, Step, plan, single
-from .erasure import DATA_QUERIES, DIRECT_MESSAGES, PRIVATE_CHATS, erase_plan, erase_reads, plain, seen
+from .chat_moves import chat_move
+from .erasure import (
+    DATA_QUERIES,
+    DIRECT_MESSAGES,
+    PRIVATE_CHATS,
+    Seen,
+    erase_reads,
+    erasure_plan,
+    plain,
+    seen,
+)
 from .owner_sql import OwnerSql
 from .rows import (
     Row,
@@ -76,10 +87,22 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
     async def _transact(self, plans: Sequence[Plan]) -> list[Any]:
         """The plans' steps in one transaction; what each plan gives."""
 
-    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> Sequence[Any]:
+        """An erasure's notes, holds and send counts are read before the transaction, which
+        writes each change to them only where it is still as read (`erasure`)."""
+        reads = {index: seen([await self._rows(sql, params) for sql, params in erase_reads(change)])
+                 for index, change in enumerate(changes) if isinstance(change, Erasure)}
         now = float(self.clock())
-        made = await self._transact([plan(change, now, self.dialect) for change in changes])
-        return next((game_id for game_id in reversed(made) if isinstance(game_id, int)), None)
+        return await self._transact([self._plan(change, now, reads.get(index))
+                                     for index, change in enumerate(changes)])
+
+    def _plan(self, change: Change, now: float, read: Seen | None) -> Plan:
+        if isinstance(change, Erasure):
+            assert read is not None
+            return erasure_plan(change, read, now, self.dialect)
+        if isinstance(change, ChatMove):
+            return chat_move(change, now, self.dialect)
+        return plan(change, now, self.dialect)
 
     # ---- chats and players -------------------------------------------------
 
@@ -153,12 +176,6 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
                                 for part, sql in DATA_QUERIES}
         data["profile"] = data["profile"][0] if data["profile"] else None
         return data
-
-    async def erase_player(self, erasure: Erasure) -> None:
-        read = seen([await self._rows(sql, params) for sql, params in erase_reads(erasure)])
-        now = float(self.clock())
-        await self._transact([*(plan(change, now, self.dialect) for change in erasure.games),
-                              erase_plan(erasure, read)])
 
     async def ask_erasure(self, platform: str, user_key: str, now: float) -> None:
         await self._change("INSERT INTO erasures (platform, user_key, asked_at) VALUES (?, ?, ?) "
@@ -361,9 +378,6 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
     async def is_daily(self, game_id: int) -> bool:
         return await self._row("SELECT 1 FROM daily_plays WHERE game_id=?", (game_id,)) is not None
 
-    async def kept_secret(self, name: str, made: str) -> str:
-        return str((await self._transact([_secret(name, made)]))[0])
-
     async def daily_game(self, day: str, player_id: int) -> int | None:
         row = await self._row("SELECT game_id FROM daily_plays WHERE day=? AND player_id=?", (day, player_id))
         return None if row is None else int(row["game_id"])
@@ -386,12 +400,6 @@ def _release(game_id: int, message: str, owner: str, dialect: Dialect) -> Plan:
     if row is not None:
         yield Step("DELETE FROM message_holds WHERE game_id=? AND message=?", (game_id, message))
     return True
-
-
-def _secret(name: str, made: str) -> Plan:
-    yield Step("INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, made))
-    row = yield Step("SELECT value FROM secrets WHERE name=?", (name,), returns=True)
-    return row[0]
 
 
 _DAILY_BOARD = (

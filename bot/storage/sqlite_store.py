@@ -27,18 +27,20 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from .. import metrics
-from ..sessions.ports import SENDS_KEPT, Erasure, Served, StaleVersion, StorageFailed
+from ..sessions.ports import SENDS_KEPT, Served, StaleVersion, StorageFailed
 from ..sessions.records import (
     Change,
-    ChatRow,
+    ChatMove,
     DailyDeal,
     Deadline,
     DeadlineChange,
     DeadlineKind,
+    Erasure,
     GameCancel,
     GameRow,
     GameStart,
     MoveCommit,
+    MovedChat,
     SeatHandover,
     SeatRow,
 )
@@ -52,7 +54,6 @@ from .changes import (
     move_row_params,
     moved_on,
 )
-from .chat_moves import sqlite_move_chat
 from .files import OpenFiles
 from .repairs import repairs
 from .rows import Row, deadline_of, game_row, seat_row
@@ -257,7 +258,7 @@ class SqliteStore(SqlStore):
     async def _transact(self, plans: Sequence[Plan]) -> list[Any]:
         return self._write(lambda conn: [_run(conn, steps) for steps in plans])
 
-    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> Sequence[Any]:
         """The unit's changes in one transaction; a unit of one plain move (most units) is
         written by its two statements alone, without a plan's steps (`_plain_move`)."""
         if len(changes) == 1 and isinstance(changes[0], MoveCommit) and is_plain(changes[0]):
@@ -269,19 +270,20 @@ class SqliteStore(SqlStore):
                 raise StaleVersion(str(exc)) from exc
             self._note_deadline(commit.game_id, commit.deadline, commit.deadline_kind, False,
                                 commit.expected_version + 1)
-            return None
+            return [None]
         try:
-            created = await super()._commit_changes(changes)
+            answers = await super()._commit_changes(changes)
         except sqlite3.IntegrityError as exc:
             if not any(isinstance(change, MoveCommit) for change in changes):
                 raise
             raise StaleVersion(str(exc)) from exc
-        for change in changes:
-            self._noted(change, created)
-        return created
+        for change, answer in zip(changes, answers, strict=True):
+            self._noted(change, answer)
+        return answers
 
-    def _noted(self, change: Change, created: int | None) -> None:
-        """Keep the deadlines in memory as the committed `change` left them."""
+    def _noted(self, change: Change, answer: Any) -> None:
+        """Keep the deadlines in memory as the committed `change` left them (`answer`: what
+        it gave)."""
         if isinstance(change, MoveCommit):
             self._note_deadline(change.game_id, None if change.finish else change.deadline,
                                 change.deadline_kind, False, change.expected_version + 1)
@@ -291,34 +293,23 @@ class SqliteStore(SqlStore):
             self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False, 0)
         elif isinstance(change, GameCancel):
             self._note_deadline(change.game_id, None, None, False, 0)
-        elif isinstance(change, DailyDeal) and created is not None:
-            self._note_deadline(created, change.deadline, change.deadline_kind, False, 0)
+        elif isinstance(change, DailyDeal) and answer is not None:
+            self._note_deadline(int(answer), change.deadline, change.deadline_kind, False, 0)
         elif isinstance(change, SeatHandover) and change.new_deadline:
             self._note_deadline(change.game_id, change.deadline, change.deadline_kind, False,
                                 change.expected_version)
-
-    async def erase_player(self, erasure: Erasure) -> None:
-        await super().erase_player(erasure)
-        for change in erasure.games:
-            if isinstance(change, GameCancel):
-                self._note_deadline(change.game_id, None, None, False, 0)
-        for seat in erasure.seats:
-            if seat.new_deadline:
-                self._note_deadline(seat.game_id, seat.deadline, seat.deadline_kind, False,
-                                    seat.expected_version)
+        elif isinstance(change, Erasure):
+            for game in change.games:
+                self._noted(game, None)
+            for seat in change.seats:
+                if seat.new_deadline:
+                    self._note_deadline(seat.game_id, seat.deadline, seat.deadline_kind, False,
+                                        seat.expected_version)
+        elif isinstance(change, ChatMove) and isinstance(answer, MovedChat):
+            for game_id in answer.cancelled:
+                self._note_deadline(game_id, None, None, False, 0)
 
     # ---- chats and games ---------------------------------------------------------
-
-    async def move_chat(self, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
-        now = self.clock()
-        moved = self._write(lambda conn: sqlite_move_chat(conn, platform, old_key, new_key, now))
-        if moved is None:
-            return None
-        for game_id in moved.cancelled:
-            self._note_deadline(game_id, None, None, False, 0)
-        chat = await self.get_chat(moved.chat_id)
-        assert chat is not None
-        return chat, moved.old_id
 
     async def get_game(self, game_id: int) -> GameRow | None:
         found = self._games(f"SELECT {_GAMES} FROM games g WHERE g.id=?", (game_id,))
@@ -452,9 +443,9 @@ def _run(conn: sqlite3.Connection, steps: Plan) -> Any:
             if step.many is not None:
                 conn.executemany(step.sql, step.many)
                 answer = None
-            elif step.returns:
+            elif step.returns or step.every:
                 rows = conn.execute(step.sql, step.params).fetchall()
-                answer = rows[0] if rows else None
+                answer = rows if step.every else rows[0] if rows else None
             else:
                 answer = conn.execute(step.sql, step.params).rowcount
     except StopIteration as done:

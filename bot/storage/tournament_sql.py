@@ -64,8 +64,3 @@ class TournamentSql:
             "WHERE id = ? AND version = ?",
             (status, state, float(now), tournament_id, version))
         return changed == 1
-
-    async def grant_achievement(self, player_id: int, code: str, game_id: int, now: float) -> bool:
-        return await self._change(
-            "INSERT INTO achievements (player_id, code, game_id, earned_at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (player_id, code) DO NOTHING", (player_id, code, game_id, float(now))) == 1

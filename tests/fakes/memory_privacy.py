@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 from typing import Any
@@ -30,7 +29,7 @@ class MemoryPrivacy:
 
     def _open(self) -> None: ...
 
-    def _apply(self, change: Any) -> int | None: ...
+    def _apply(self, change: Any) -> Any: ...
 
     def _sat(self, player_id: int) -> list[int]:
         return sorted(game_id for game_id, game in self._games.items()
@@ -104,19 +103,8 @@ class MemoryPrivacy:
         self._open()
         self._asked().pop((platform, user_key), None)
 
-    async def erase_player(self, erasure: Erasure) -> None:
-        """All of it or nothing: the store as it was is put back when a check fails."""
-        self._open()
-        kept = copy.deepcopy((self._games, self._chats, self._records, self._daily, self._players,
-                              self._sends, self._holds, self._tournaments()))
-        try:
-            self._erase(erasure)
-        except BaseException:
-            (self._games, self._chats, self._records, self._daily, self._players,
-             self._sends, self._holds, self._tournament_rows) = kept
-            raise
-
     def _erase(self, erasure: Erasure) -> None:
+        """A unit's `Erasure` (the unit puts the store back as it was when a check fails)."""
         sat = set(self._sat(erasure.player_id))
         """Read before the games change, as the SQL stores read the notes first."""
         for change in erasure.games:

@@ -14,24 +14,29 @@ from typing import Any
 
 from bot.sessions.ports import SENDS_KEPT, DailyClaimed, OpenGameExists, ReviewExists, Served, StaleVersion
 from bot.sessions.records import (
+    AchievementGrant,
     AchievementRow,
     Change,
     ChatChange,
+    ChatMove,
     ChatRow,
     DailyDeal,
     DailyRow,
     Deadline,
     DeadlineChange,
     DeadlineKind,
+    Erasure,
     GameCancel,
     GameNotes,
     GameRow,
     GameStart,
     GameStatus,
+    KeptSecret,
     LeaderboardLine,
     LobbyChange,
     MatchKind,
     MoveCommit,
+    MovedChat,
     MoveRow,
     NewGame,
     NewReview,
@@ -53,7 +58,8 @@ from .memory_tournaments import MemoryTournaments
 
 _OPEN = ("lobby", "running")
 _LADDERS = ("duel", "ffa", "team")
-_UNDONE = ("_games", "_chats", "_records", "_daily", "_achievements", "_ratings", "_reviews")
+_UNDONE = ("_games", "_chats", "_records", "_daily", "_achievements", "_ratings", "_reviews", "_players",
+           "_sends", "_holds", "_secrets", "_tournament_rows", "_erasures")
 """What a unit's failed check puts back as it was."""
 
 
@@ -128,37 +134,6 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
         row = self._chats.get(chat_id)
         return self._chat(row) if row else None
 
-    async def move_chat(self, platform: str, old_key: str, new_key: str) -> tuple[ChatRow, int] | None:
-        self._open()
-        keys = {c.chat_key: c for c in self._chats.values() if c.platform == platform}
-        old, new = keys.get(old_key), keys.get(new_key)
-        if old is None:
-            return None
-        if new is None:
-            moved = self._chats[old.id] = dataclasses.replace(old, chat_key=new_key)
-            return self._chat(moved), old.id
-        both = [g for g in self._games.values()
-                if g.row.chat_id in (old.id, new.id) and g.row.status in _OPEN]
-        both.sort(key=lambda g: (g.row.status != "running", g.row.chat_id != old.id, g.row.id))
-        now = self.clock()
-        threads: set[str] = set()
-        for game in both:
-            if game.row.thread in threads:
-                self._change(game, status=GameStatus.CANCELLED, deadline=None, finished_at=now,
-                             updated_at=now)
-            threads.add(game.row.thread)
-        for game in self._games.values():
-            if game.row.chat_id == old.id:
-                self._change(game, chat_id=new.id)
-        for key, (asked_in, game_id) in list(self._daily.items()):
-            if asked_in == old.id:
-                self._daily[key] = (new.id, game_id)
-        merged = self._chats[new.id] = dataclasses.replace(
-            new, language=old.language, turn_limit=old.turn_limit, defaults=_copy(old.defaults),
-            title=new.title or old.title, home=new.home or old.home)
-        del self._chats[old.id]
-        return self._chat(merged), old.id
-
     async def ensure_player(self, platform: str, user_key: str, display_name: str,
                             platform_language: str | None = None,
                             is_computer: bool = False) -> PlayerRow:
@@ -201,23 +176,32 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
 
     # ---- games -------------------------------------------------------------
 
-    async def _commit_changes(self, changes: tuple[Change, ...]) -> int | None:
+    async def _commit_changes(self, changes: tuple[Change, ...]) -> list[Any]:
         """All of them or none: the store as it was is put back when a check fails (a unit of
         one move, deadline or review checks everything before its first change)."""
         self._open()
         if len(changes) == 1 and isinstance(changes[0], MoveCommit | DeadlineChange | NewReview):
-            return self._apply(changes[0])
-        kept = copy.deepcopy({name: getattr(self, name) for name in _UNDONE})
+            return [self._apply(changes[0])]
+        kept = copy.deepcopy({name: getattr(self, name) for name in _UNDONE if hasattr(self, name)})
         try:
-            made = [self._apply(change) for change in changes]
-            return next((game_id for game_id in reversed(made) if game_id is not None), None)
+            return [self._apply(change) for change in changes]
         except BaseException:
             for name, value in kept.items():
                 setattr(self, name, value)
             raise
 
-    def _apply(self, change: Change) -> int | None:
+    def _apply(self, change: Change) -> Any:
+        """Write `change`; what it gives (`storage.unit.Unit`)."""
         now = self.clock()
+        if isinstance(change, ChatMove):
+            return self._chat_move(change, now)
+        if isinstance(change, Erasure):
+            self._erase(change)
+            return None
+        if isinstance(change, AchievementGrant):
+            return self._grant(change)
+        if isinstance(change, KeptSecret):
+            return self._secrets.setdefault(change.name, change.made)
         if isinstance(change, MoveCommit):
             self._move(change, now)
             return None
@@ -283,6 +267,37 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
             game.seats = [dataclasses.replace(s, autoplay=change.autoplay, timeouts=0)
                           if s.seat == change.seat else s for s in game.seats]
         return None
+
+    def _chat_move(self, move: ChatMove, now: float) -> MovedChat | None:
+        keys = {c.chat_key: c for c in self._chats.values() if c.platform == move.platform}
+        old, new = keys.get(move.old_key), keys.get(move.new_key)
+        if old is None:
+            return None
+        if new is None:
+            self._chats[old.id] = dataclasses.replace(old, chat_key=move.new_key)
+            return MovedChat(old.id, old.id)
+        both = [g for g in self._games.values()
+                if g.row.chat_id in (old.id, new.id) and g.row.status in _OPEN]
+        both.sort(key=lambda g: (g.row.status != "running", g.row.chat_id != old.id, g.row.id))
+        threads: set[str] = set()
+        cancelled = []
+        for game in both:
+            if game.row.thread in threads:
+                self._change(game, status=GameStatus.CANCELLED, deadline=None, finished_at=now,
+                             updated_at=now)
+                cancelled.append(game.row.id)
+            threads.add(game.row.thread)
+        for game in self._games.values():
+            if game.row.chat_id == old.id:
+                self._change(game, chat_id=new.id)
+        for key, (asked_in, game_id) in list(self._daily.items()):
+            if asked_in == old.id:
+                self._daily[key] = (new.id, game_id)
+        self._chats[new.id] = dataclasses.replace(
+            new, language=old.language, turn_limit=old.turn_limit, defaults=_copy(old.defaults),
+            title=new.title or old.title, home=new.home or old.home)
+        del self._chats[old.id]
+        return MovedChat(new.id, old.id, tuple(cancelled))
 
     def _new_game(self, new: NewGame, now: float) -> int:
         if new.chat_id not in self._chats or new.creator_id not in self._players:
@@ -642,10 +657,6 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
         if review.game_id in self._reviews:
             raise ReviewExists(f"game {review.game_id} has a review already")
         self._reviews[review.game_id] = (review.review, stored)
-
-    async def kept_secret(self, name: str, made: str) -> str:
-        self._open()
-        return self._secrets.setdefault(name, made)
 
     async def is_daily(self, game_id: int) -> bool:
         self._open()

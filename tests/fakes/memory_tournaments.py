@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.sessions.ports import TournamentRow
-from bot.sessions.records import AchievementRow, ChatRow
+from bot.sessions.records import AchievementGrant, AchievementRow, ChatRow
 
 _OPEN = ("signup", "running")
 
@@ -53,10 +53,12 @@ class MemoryTournaments:
         rows[tournament_id] = replace(row, status=status, state=state, version=version + 1)
         return True
 
-    async def grant_achievement(self, player_id: int, code: str, game_id: int, now: float) -> bool:
-        if player_id not in self._players or game_id not in self._games:
-            raise AssertionError(f"no player {player_id} or no game {game_id}")
-        if (player_id, code) in self._achievements:
+    def _grant(self, grant: AchievementGrant) -> bool:
+        """A unit's `AchievementGrant`: whether it stored the achievement."""
+        if grant.player_id not in self._players or grant.game_id not in self._games:
+            raise AssertionError(f"no player {grant.player_id} or no game {grant.game_id}")
+        if (grant.player_id, grant.code) in self._achievements:
             return False
-        self._achievements[(player_id, code)] = AchievementRow(player_id, code, game_id, now)
+        self._achievements[(grant.player_id, grant.code)] = AchievementRow(
+            grant.player_id, grant.code, grant.game_id, grant.at)
         return True

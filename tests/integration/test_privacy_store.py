@@ -18,7 +18,7 @@ from bot.storage.backends import open_store
 from .. import pg
 from ..fakes.memory_store import MemoryStore
 from ..sessions_helpers import FakeClock
-from ..store_helpers import set_seats
+from ..store_helpers import erase_player, set_seats
 
 
 @pytest.fixture(scope="module")
@@ -76,13 +76,13 @@ async def test_an_erasure_is_all_or_nothing(store: Any) -> None:
     lobby = await store.get_game(game_id)
     stale = LobbyChange(game_id, lobby.version - 1, seats=(SeatRow(1, bruno, None, True, 0, False),))
     with pytest.raises(StaleVersion):
-        await store.erase_player(_erasure(anna, chats, stale))
+        await erase_player(store, _erasure(anna, chats, stale))
     assert (await store.get_player(anna)).display_name == "Anna", "nothing written"
     assert (await store.get_refs(game_id))["prompt:501"] == "3:play:"
     assert await store.erasures_asked("t") == ["501"]
 
     good = LobbyChange(game_id, lobby.version, seats=(SeatRow(1, bruno, None, True, 0, False),))
-    await store.erase_player(_erasure(anna, chats, good))
+    await erase_player(store, _erasure(anna, chats, good))
     erased = await store.get_player(anna)
     assert (erased.user_key, erased.display_name, erased.language) == (f"erased:{anna}", ERASED_NAME, None)
     assert await store.find_player("t", "501") is None

@@ -58,6 +58,9 @@ from ..sessions_helpers import FakeClock, first_legal, play_to_end
 from ..store_helpers import (
     cancel_game,
     commit_move,
+    grant_achievement,
+    kept_secret,
+    move_chat,
     set_deadline,
     set_seat_flags,
     set_seats,
@@ -382,7 +385,7 @@ async def test_a_chat_moved_to_a_new_key_takes_its_games_settings_and_leaderboar
     done = await _finished(store, "g-old", ("Alice", "Bob"))
     chat = await store.update_chat(done.chat_id, language="en", turn_limit=300, defaults={"target": 1})
     running = await _running(store, "g-old")
-    moved, old_id = await store.move_chat("t", "g-old", "g-new")
+    moved, old_id = await move_chat(store, "t", "g-old", "g-new")
     assert (moved.id, old_id, moved.chat_key) == (chat.id, chat.id, "g-new")
     assert (moved.language, moved.turn_limit, moved.defaults, moved.title) == ("en", 300, {"target": 1},
                                                                                "Friends")
@@ -391,7 +394,7 @@ async def test_a_chat_moved_to_a_new_key_takes_its_games_settings_and_leaderboar
     assert [r.display_name for r in await store.leaderboard(chat.id)] == ["Alice", "Bob"]
     await commit_move(store, _move(running))
     assert (await store.get_game(running.id)).version == 1, "the match goes on"
-    assert await store.move_chat("t", "g-old", "g-new") is None, "moved once"
+    assert await move_chat(store, "t", "g-old", "g-new") is None, "moved once"
     assert (await store.ensure_chat("t", "g-old")).id != chat.id, "the old key is free"
 
 
@@ -402,7 +405,7 @@ async def test_a_chat_moved_onto_one_seen_first_is_merged_into_it(store: Any) ->
     new = await store.ensure_chat("t", "g-new", "Friends (new)", "en")
     carla, = await _players(store, "Carla")
     lobby = await store.create_game(new.id, carla, "scopa", {}, 2, 0, "napoletane", "s")
-    moved, old_id = await store.move_chat("t", "g-old", "g-new")
+    moved, old_id = await move_chat(store, "t", "g-old", "g-new")
     assert (moved.id, old_id, moved.chat_key, moved.title) == (new.id, old.id, "g-new", "Friends (new)")
     assert (moved.language, moved.turn_limit) == ("es", 120), "the group's own settings are kept"
     assert (await store.open_game(new.id)).id == running.id, "the match in play goes on"
@@ -410,13 +413,13 @@ async def test_a_chat_moved_onto_one_seen_first_is_merged_into_it(store: Any) ->
     assert [r.display_name for r in await store.leaderboard(new.id)] == ["Alice", "Bob"]
     assert await store.get_chat(old.id) is None
     assert [d.game_id for d in await store.running_deadlines()] == [running.id]
-    assert await store.move_chat("t", "g-unknown", "g-new") is None
+    assert await move_chat(store, "t", "g-unknown", "g-new") is None
 
 
 async def test_two_stores_told_of_one_move_at_once_move_it_once(backend: Backend) -> None:
     first, second = await backend.open(), await backend.open()
     running = await _running(first, "g-old")
-    outcomes = await asyncio.gather(*(store.move_chat("t", "g-old", "g-new")
+    outcomes = await asyncio.gather(*(move_chat(store, "t", "g-old", "g-new")
                                       for store in (first, second, first, second)))
     moved = [o for o in outcomes if o is not None]
     assert len(moved) == 1 and moved[0][0].id == running.chat_id
@@ -1264,11 +1267,11 @@ async def test_a_deal_of_the_day_is_dealt_and_claimed_in_one_write_or_not_at_all
 
 
 async def test_a_secret_is_kept_once_for_every_store_on_the_database(store: Any, backend: Backend) -> None:
-    assert await store.kept_secret("daily", "first") == "first"
-    assert await store.kept_secret("daily", "second") == "first"
+    assert await kept_secret(store, "daily", "first") == "first"
+    assert await kept_secret(store, "daily", "second") == "first"
     other = await backend.open()
-    assert await other.kept_secret("daily", "third") == "first", "another process gets the same"
-    assert await other.kept_secret("other", "own") == "own"
+    assert await kept_secret(other, "daily", "third") == "first", "another process gets the same"
+    assert await kept_secret(other, "other", "own") == "own"
     assert await backend.rows("secrets") == 2
 
 
@@ -1471,10 +1474,10 @@ async def test_a_tournament_won_is_granted_once_of_two_processes(store: Any, bac
     final = await _finished(store, "g-final")
     alice = final.seats[0].player_id
     other = await backend.open()
-    assert await store.grant_achievement(alice, "tournament_won:7", final.id, backend.clock.now)
-    assert not await other.grant_achievement(alice, "tournament_won:7", final.id, backend.clock.now), \
+    assert await grant_achievement(store, alice, "tournament_won:7", final.id, backend.clock.now)
+    assert not await grant_achievement(other, alice, "tournament_won:7", final.id, backend.clock.now), \
         "the same tournament's is kept once"
-    assert await other.grant_achievement(alice, "tournament_won:8", final.id, backend.clock.now)
+    assert await grant_achievement(other, alice, "tournament_won:8", final.id, backend.clock.now)
     kept = await store.achievements([alice])
     assert [(a.code, a.game_id) for a in kept] == [("tournament_won:7", final.id),
                                                    ("tournament_won:8", final.id)]

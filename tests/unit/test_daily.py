@@ -28,6 +28,7 @@ from ..sessions_helpers import (
     recorded,
     start_duel,
 )
+from ..store_helpers import kept_secret
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC).timestamp()
 DAY = 24 * 3600
@@ -134,7 +135,7 @@ async def test_the_days_deal_is_keyed_with_a_secret_kept_with_the_data_not_the_d
     row = await store.get_game(start.table.game_id)
     assert row is not None
     day = date(2026, 11, 25)
-    key = await store.kept_secret("daily", "another")
+    key = await kept_secret(store, "daily", "another")
     assert key != "another" and len(key) == 64, "made once, with the secrets module"
     assert row.seed == daily_seed(day, key) != date_alone(day)
     dealt = Game.new("scopa", 2, rules=Rules.from_options("scopa", {"target": DAILY_TARGET}), seed=row.seed)
@@ -240,7 +241,7 @@ async def test_the_players_first_turn_waits_for_them_and_the_computers_is_played
     for n in range(12):
         clock = FakeClock(NOON)
         store = MemoryStore(clock)
-        await store.kept_secret("daily", f"key-{n}")
+        await kept_secret(store, "daily", f"key-{n}")
         sessions = Sessions(store, clock=clock, computer_pace=0.0, chooser=first_legal)
         start = await sessions.daily.start(CHAT, private(ALICE), ALICE)
         row = await store.get_game(start.table.game_id)
