@@ -504,5 +504,41 @@ class KeptSecret:
     made: str
 
 
+@dataclass(frozen=True, slots=True)
+class ChatSeen:
+    """A chat seen: made if new (in `language`, else Italian); a `title` or `home` given
+    replaces the stored one."""
+
+    platform: str
+    chat_key: str
+    title: str | None = None
+    language: str | None = None
+    home: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeen:
+    """A player seen: made if new; their shown name, and their platform's language when given,
+    replace the stored ones."""
+
+    platform: str
+    user_key: str
+    display_name: str
+    platform_language: str | None = None
+    is_computer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChange:
+    """A player's settings: each given replaces the stored one."""
+
+    player_id: int
+    language: str | None = None
+    can_dm: bool | None = None
+    dm_pings: bool | None = None
+    quiet_turns: bool | None = None
+
+
 Change = (NewGame | LobbyChange | GameStart | GameCancel | SeatHandover | ChatChange | DailyDeal | GameNotes
-          | MoveCommit | DeadlineChange | NewReview | ChatMove | Erasure | AchievementGrant | KeptSecret)
+          | MoveCommit | DeadlineChange | NewReview | ChatMove | Erasure | AchievementGrant | KeptSecret
+          | ChatSeen | PlayerSeen | PlayerChange)

@@ -14,6 +14,7 @@ from ..sessions.records import (
     ChatRow,
     GameRow,
     NewGame,
+    PlayerChange,
 )
 from .unit import Unit
 
@@ -58,6 +59,13 @@ class UnitStore(ABC):
         chat = await self.get_chat(chat_id)
         assert chat is not None
         return chat
+
+    async def update_player(self, player_id: int, *, language: str | None = None,
+                            can_dm: bool | None = None, dm_pings: bool | None = None,
+                            quiet_turns: bool | None = None) -> None:
+        """A `PlayerChange` in a unit of its own."""
+        async with self.unit() as uow:
+            uow.add(PlayerChange(player_id, language, can_dm, dm_pings, quiet_turns))
 
     def on_failure(self, note: Callable[[StorageFailed], None]) -> None:
         self._failure_notes.append(note)

@@ -19,6 +19,7 @@ from ..sessions.records import (
     AchievementGrant,
     Change,
     ChatChange,
+    ChatSeen,
     DailyDeal,
     DeadlineChange,
     GameCancel,
@@ -30,6 +31,8 @@ from ..sessions.records import (
     MoveCommit,
     NewGame,
     NewReview,
+    PlayerChange,
+    PlayerSeen,
     SeatHandover,
     SeatRow,
 )
@@ -313,6 +316,14 @@ def plan(change: Change, now: float, dialect: Dialect) -> Plan:
         return kept_secret(change)
     if isinstance(change, ChatChange):
         return chat_change(change, dialect)
+    if isinstance(change, ChatSeen):
+        return chat_seen(change, now)
+    if isinstance(change, PlayerSeen):
+        return player_seen(change, now)
+    if isinstance(change, PlayerChange):
+        return single("UPDATE players SET language=COALESCE(?, language), can_dm=COALESCE(?, can_dm), "
+                      "dm_pings=COALESCE(?, dm_pings), quiet_turns=COALESCE(?, quiet_turns) WHERE id=?",
+                      (change.language, change.can_dm, change.dm_pings, change.quiet_turns, change.player_id))
     raise TypeError(f"{type(change).__name__} is planned by the store")
 
 
@@ -332,6 +343,24 @@ def new_review(change: NewReview) -> Plan:
         raise ReviewExists(f"game {change.game_id} has a review already")
     yield Step("INSERT INTO review_seats (game_id, seat, player_id, accuracy) VALUES (?, ?, ?, ?)",
                many=[(change.game_id, s.seat, s.player_id, float(s.accuracy)) for s in change.seats])
+
+
+def chat_seen(change: ChatSeen, now: float) -> Plan:
+    """Of two processes making the chat at once, one makes it, the other's title and home hold."""
+    yield Step("INSERT INTO chats (platform, chat_key, title, language, created_at, home) "
+               "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, chat_key) DO UPDATE SET "
+               "title=COALESCE(?, chats.title), home=COALESCE(?, chats.home)",
+               (change.platform, change.chat_key, change.title, change.language or "it", now, change.home,
+                change.title or None, change.home))
+
+
+def player_seen(change: PlayerSeen, now: float) -> Plan:
+    yield Step("INSERT INTO players (platform, user_key, display_name, platform_language, is_computer, "
+               "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, user_key) DO UPDATE SET "
+               "display_name=excluded.display_name, "
+               "platform_language=COALESCE(excluded.platform_language, players.platform_language)",
+               (change.platform, change.user_key, change.display_name, change.platform_language,
+                bool(change.is_computer), now))
 
 
 def kept_secret(change: KeptSecret) -> Plan:

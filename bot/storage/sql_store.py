@@ -16,12 +16,14 @@ from ..sessions.records import (
     Change,
     ChatMove,
     ChatRow,
+    ChatSeen,
     DailyRow,
     Erasure,
     LeaderboardLine,
     MoveRow,
     PlayedMatch,
     PlayerRow,
+    PlayerSeen,
     RatingRow,
     RecentMatch,
     ResultRow,
@@ -110,16 +112,10 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
                           language: str | None = None, home: str | None = None) -> ChatRow:
         select = "SELECT * FROM chats WHERE platform=? AND chat_key=?"
         row = await self._row(select, (platform, chat_key))
-        if row is None:
-            await self._change(
-                "INSERT INTO chats (platform, chat_key, title, language, created_at, home) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, chat_key) DO NOTHING",
-                (platform, chat_key, title, language or "it", float(self.clock()), home))
+        if row is None or (title and row["title"] != title) or (home and row["home"] != home):
+            async with self.unit() as uow:
+                uow.add(ChatSeen(platform, chat_key, title, language, home))
             row = await self._row(select, (platform, chat_key))
-        elif (title and row["title"] != title) or (home and row["home"] != home):
-            row = (await self._transact([single(
-                "UPDATE chats SET title=COALESCE(?, title), home=COALESCE(?, home) WHERE id=? RETURNING *",
-                (title or None, home, row["id"]), returns=True)]))[0]
         assert row is not None
         return chat_row(row)
 
@@ -130,18 +126,14 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
     async def ensure_player(self, platform: str, user_key: str, display_name: str,
                             platform_language: str | None = None,
                             is_computer: bool = False) -> PlayerRow:
-        row = await self._row(f"{_PLAYER_SELECT} WHERE platform=? AND user_key=?", (platform, user_key))
+        select = f"{_PLAYER_SELECT} WHERE platform=? AND user_key=?"
+        row = await self._row(select, (platform, user_key))
         name = display_name.strip()[:64] or user_key
         if row is None or row["display_name"] != name or (
                 platform_language and row["platform_language"] != platform_language):
-            row = (await self._transact([single(
-                "INSERT INTO players (platform, user_key, display_name, platform_language, is_computer, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, user_key) DO UPDATE SET "
-                "display_name=excluded.display_name, "
-                "platform_language=COALESCE(excluded.platform_language, players.platform_language) "
-                f"RETURNING {', '.join(PLAYER_COLUMNS)}",
-                (platform, user_key, name, platform_language, bool(is_computer), float(self.clock())),
-                returns=True)]))[0]
+            async with self.unit() as uow:
+                uow.add(PlayerSeen(platform, user_key, name, platform_language, is_computer))
+            row = await self._row(select, (platform, user_key))
         assert row is not None
         return player_row(row)
 
@@ -152,14 +144,6 @@ class SqlStore(OwnerSql, SeasonSql, TournamentSql, UnitStore):
     async def find_player(self, platform: str, user_key: str) -> PlayerRow | None:
         row = await self._row(f"{_PLAYER_SELECT} WHERE platform=? AND user_key=?", (platform, user_key))
         return player_row(row) if row else None
-
-    async def update_player(self, player_id: int, *, language: str | None = None,
-                            can_dm: bool | None = None, dm_pings: bool | None = None,
-                            quiet_turns: bool | None = None) -> None:
-        await self._change(
-            "UPDATE players SET language=COALESCE(?, language), can_dm=COALESCE(?, can_dm), "
-            "dm_pings=COALESCE(?, dm_pings), quiet_turns=COALESCE(?, quiet_turns) WHERE id=?",
-            (language, can_dm, dm_pings, quiet_turns, player_id))
 
     # ---- a player's data ----------------------------------------------------
 

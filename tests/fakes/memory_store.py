@@ -20,6 +20,7 @@ from bot.sessions.records import (
     ChatChange,
     ChatMove,
     ChatRow,
+    ChatSeen,
     DailyDeal,
     DailyRow,
     Deadline,
@@ -41,7 +42,9 @@ from bot.sessions.records import (
     NewGame,
     NewReview,
     PlayedMatch,
+    PlayerChange,
     PlayerRow,
+    PlayerSeen,
     RatingRow,
     RecentMatch,
     ResultRow,
@@ -116,15 +119,27 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
     async def ensure_chat(self, platform: str, chat_key: str, title: str | None = None,
                           language: str | None = None, home: str | None = None) -> ChatRow:
         self._open()
-        row = next((c for c in self._chats.values()
-                    if c.platform == platform and c.chat_key == chat_key), None)
-        if row is None:
-            row = ChatRow(max(self._chats, default=0) + 1, platform, chat_key, title, language or "it",
-                          90, {}, home)
-        else:
-            row = dataclasses.replace(row, title=title or row.title, home=home or row.home)
-        self._chats[row.id] = row
+        row = self._find_chat(platform, chat_key)
+        if row is None or (title and row.title != title) or (home and row.home != home):
+            async with self.unit() as uow:
+                uow.add(ChatSeen(platform, chat_key, title, language, home))
+            row = self._find_chat(platform, chat_key)
+        assert row is not None
         return self._chat(row)
+
+    def _find_chat(self, platform: str, chat_key: str) -> ChatRow | None:
+        return next((c for c in self._chats.values() if c.platform == platform and c.chat_key == chat_key),
+                    None)
+
+    def _chat_seen(self, seen: ChatSeen) -> ChatRow:
+        row = self._find_chat(seen.platform, seen.chat_key)
+        if row is None:
+            row = ChatRow(max(self._chats, default=0) + 1, seen.platform, seen.chat_key, seen.title,
+                          seen.language or "it", 90, {}, seen.home)
+        else:
+            row = dataclasses.replace(row, title=seen.title or row.title, home=seen.home or row.home)
+        self._chats[row.id] = row
+        return row
 
     def _chat(self, row: ChatRow) -> ChatRow:
         return dataclasses.replace(row, defaults=_copy(row.defaults))
@@ -140,15 +155,24 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
         self._open()
         name = display_name.strip()[:64] or user_key
         row = self._find(platform, user_key)
-        if row is None:
-            row = PlayerRow(len(self._players) + 1, platform, user_key, name, None, platform_language,
-                            False, False, is_computer)
-        else:
-            row = dataclasses.replace(row, display_name=name,
-                                      platform_language=row.platform_language if platform_language is None
-                                      else platform_language)
-        self._players[row.id] = row
+        if row is None or row.display_name != name or (
+                platform_language and row.platform_language != platform_language):
+            async with self.unit() as uow:
+                uow.add(PlayerSeen(platform, user_key, name, platform_language, is_computer))
+            row = self._find(platform, user_key)
+        assert row is not None
         return row
+
+    def _player_seen(self, seen: PlayerSeen) -> None:
+        row = self._find(seen.platform, seen.user_key)
+        if row is None:
+            row = PlayerRow(len(self._players) + 1, seen.platform, seen.user_key, seen.display_name, None,
+                            seen.platform_language, False, False, seen.is_computer)
+        else:
+            row = dataclasses.replace(row, display_name=seen.display_name,
+                                      platform_language=row.platform_language
+                                      if seen.platform_language is None else seen.platform_language)
+        self._players[row.id] = row
 
     def _find(self, platform: str, user_key: str) -> PlayerRow | None:
         return next((p for p in self._players.values()
@@ -162,25 +186,14 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
         self._open()
         return self._find(platform, user_key)
 
-    async def update_player(self, player_id: int, *, language: str | None = None,
-                            can_dm: bool | None = None, dm_pings: bool | None = None,
-                            quiet_turns: bool | None = None) -> None:
-        self._open()
-        row = self._players.get(player_id)
-        if row is None:
-            return
-        given: dict[str, Any] = {"language": language, "can_dm": can_dm, "dm_pings": dm_pings,
-                                 "quiet_turns": quiet_turns}
-        self._players[player_id] = dataclasses.replace(
-            row, **{name: value for name, value in given.items() if value is not None})
-
     # ---- games -------------------------------------------------------------
 
     async def _commit_changes(self, changes: tuple[Change, ...]) -> list[Any]:
         """All of them or none: the store as it was is put back when a check fails (a unit of
         one move, deadline or review checks everything before its first change)."""
         self._open()
-        if len(changes) == 1 and isinstance(changes[0], MoveCommit | DeadlineChange | NewReview):
+        if len(changes) == 1 and isinstance(changes[0], MoveCommit | DeadlineChange | NewReview | ChatSeen
+                                            | PlayerSeen | PlayerChange):
             return [self._apply(changes[0])]
         kept = copy.deepcopy({name: getattr(self, name) for name in _UNDONE if hasattr(self, name)})
         try:
@@ -202,6 +215,18 @@ class MemoryStore(MemoryOwners, MemoryPrivacy, MemorySeasons, MemoryTournaments,
             return self._grant(change)
         if isinstance(change, KeptSecret):
             return self._secrets.setdefault(change.name, change.made)
+        if isinstance(change, ChatSeen):
+            return self._chat_seen(change)
+        if isinstance(change, PlayerSeen):
+            return self._player_seen(change)
+        if isinstance(change, PlayerChange):
+            player = self._players.get(change.player_id)
+            given = {"language": change.language, "can_dm": change.can_dm, "dm_pings": change.dm_pings,
+                     "quiet_turns": change.quiet_turns}
+            if player is not None:
+                self._players[player.id] = dataclasses.replace(
+                    player, **{name: value for name, value in given.items() if value is not None})
+            return None
         if isinstance(change, MoveCommit):
             self._move(change, now)
             return None

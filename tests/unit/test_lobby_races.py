@@ -12,20 +12,23 @@ from typing import Any
 import pytest
 
 from bot.sessions import Reason, Refused, Sessions
+from bot.sessions.records import ChatSeen, PlayerSeen
 
 from ..fakes.memory_store import MemoryStore
 from ..sessions_helpers import ALICE, BOB, CARLA, CHAT, DINO, FakeClock
 
 
 class _Between(MemoryStore):
-    """The memory store, running `meanwhile` (once) just before the next unit of work writes."""
+    """The memory store, running `meanwhile` (once) just before the next unit of work writes a
+    game (not one that only makes a chat or a player first seen)."""
 
     meanwhile: Callable[[], Awaitable[Any]] | None = None
 
-    async def _commit_changes(self, changes: tuple[Any, ...]) -> int | None:
-        act, self.meanwhile = self.meanwhile, None
-        if act is not None:
-            await act()
+    async def _commit_changes(self, changes: tuple[Any, ...]) -> list[Any]:
+        if not all(isinstance(change, ChatSeen | PlayerSeen) for change in changes):
+            act, self.meanwhile = self.meanwhile, None
+            if act is not None:
+                await act()
         return await super()._commit_changes(changes)
 
 
