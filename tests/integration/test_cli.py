@@ -168,13 +168,25 @@ class Terminal:
     def type(self, text: str) -> None:
         os.write(self.master, text.encode())
 
-    def finish(self) -> int:
-        code = self.process.wait(timeout=60)
+    def finish(self, timeout: float = 60.0) -> int:
+        """The program's exit code once it ends, reading what it prints meanwhile: a program
+        whose output nobody reads blocks once the terminal's buffer is full."""
+        import select
+        import time
+
+        ends = time.monotonic() + timeout
+        while self.process.poll() is None:
+            left = ends - time.monotonic()
+            assert left > 0, f"still running {timeout} s later; screen:\n{self.seen}"
+            ready, _, _ = select.select([self.master], [], [], min(left, 0.2))
+            if ready:
+                with contextlib.suppress(OSError):
+                    self.seen += os.read(self.master, 4096).decode("utf-8", "replace")
         with contextlib.suppress(OSError):
             while chunk := os.read(self.master, 4096):
                 self.seen += chunk.decode("utf-8", "replace")
         os.close(self.master)
-        return code
+        return self.process.returncode
 
 
 def test_without_a_token_the_explanation_stays_until_enter_and_ctrl_c_leaves_like_q(tmp_path: Path) -> None:
