@@ -154,6 +154,16 @@ def _newest(chat: FakeChat, since: int) -> FakeMessage | None:
     return None
 
 
+def _lobby(chat: FakeChat, since: int) -> FakeMessage | None:
+    """The newest message since `since` that is a lobby (it has Start)."""
+    for message_id in range(chat.next_message_id - 1, since - 1, -1):
+        message = chat.messages.get(message_id)
+        if message is not None and message.from_bot and not message.deleted \
+                and any("Start" in text for text in message.button_texts):
+            return message
+    return None
+
+
 async def start_match(tg: FakeTelegramServer, table: Table, lobby: FakeMessage, creator: FakeUser,
                       guest: FakeUser | None) -> None:
     if guest is not None:
@@ -189,7 +199,7 @@ async def play(tg: FakeTelegramServer, table: Table, until: float, think: float,
                 creator = table.players[table.matches % 2]
                 since = table.group.next_message_id
                 await _answered(tg.tap(table.group, post, creator, "Rematch"))
-                lobby = await _until(lambda s=since: _newest(table.group, s), 120)
+                lobby = await _until(lambda s=since: _lobby(table.group, s), 120)
                 await start_match(tg, table, lobby, creator, None)
                 table.posts = table.group.next_message_id
             continue
