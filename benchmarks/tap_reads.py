@@ -1,15 +1,15 @@
 """What one card tap on Telegram costs the store: its calls counted, by name, per tap.
 
 The real bot (TelegramFrontEnd, the sessions layer, SQLite) runs in this process against
-the fake Bot API server; two players play a match of scopa by tapping a card of their
-private hand. Every call the bot makes on the store is counted from the tap until the
-tapper's hand, the table and the next player's hand are drawn again; so are the hands
-the sessions read for a tap (`queries.hand`) and the games rebuilt from the store alone
-(`queries.stored_game`, as a fuori preview did once per candidate play).
+the fake Bot API server; two players (four with `--players 4`, for scopone) play a match by
+tapping a card of their private hand. Every call the bot makes on the store is counted from
+the tap until the tapper's hand, the table and the next player's hand are drawn again; so
+are the hands the sessions read for a tap (`queries.hand`) and the games rebuilt from the
+store alone (`queries.stored_game`, as a fuori preview did once per candidate play).
 
     python benchmarks/tap_reads.py                   # scopa, 12 taps
-    python benchmarks/tap_reads.py --variant scopone_scientifico
-    python benchmarks/tap_reads.py --variant cirulla --taps 20   # a variant with fuori
+    python benchmarks/tap_reads.py --players 4 --line "scopone fuori=on"   # fuori previewed
+    python benchmarks/tap_reads.py --shared          # the store shared with other processes
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ import statistics
 import sys
 import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fakes.telegram_server import FakeTelegramServer  # noqa: E402
+from tests.fakes.telegram_server import FakeMessage, FakeTelegramServer  # noqa: E402
 from tests.telegram_helpers import (  # noqa: E402
     Taps,
     answered,
@@ -81,25 +82,27 @@ def counted_store(store: object, counter: Counter) -> None:
             counter.wrap(store, name)
 
 
-async def run(variant: str, taps: int) -> None:
+async def run(line: str, players: int, taps: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeTelegramServer() as tg:
-            alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
-            group = friends_group(tg, alice, bob)
+            names = ("Alice", "Bob", "Carla", "Dario")[:players]
+            users = [tg.add_user(name) for name in names]
+            group = friends_group(tg, *users)
             async with running_bot(tg, Path(tmp) / "bot.db") as bot:
                 counter = Counter()
                 counted_store(bot.sessions.store, counter)
                 counter.wrap(bot.sessions.queries, "hand", "queries.hand")
                 counter.wrap(bot.sessions.queries, "stored_game", "queries.stored_game")
-                tg.user_sends(group, alice, f"/newgame {variant}")
+                tg.user_sends(group, users[0], f"/newgame {line}")
                 lobby = await tg.wait_for_message(group, contains="(")
-                assert not (await answered(tg, tg.tap(group, lobby, bob, "Join"))).show_alert
-                await tg.wait_for(lambda: "Bob" in (lobby.text or lobby.caption or ""), what="Bob seated")
-                assert not (await answered(tg, tg.tap(group, lobby, alice, "Start"))).show_alert
+                for user in users[1:]:
+                    assert not (await answered(tg, tg.tap(group, lobby, user, "Join"))).show_alert
+                    await tg.wait_for(partial(seated, lobby, user.first_name), what="seated")
+                assert not (await answered(tg, tg.tap(group, lobby, users[0], "Start"))).show_alert
                 pressed = Taps().pressed
                 per_tap: dict[str, list[collections.Counter[str]]] = {"p": [], "h": []}
                 for _ in range(taps):
-                    found = await tg.wait_for(lambda: live_button(tg, (alice, bob), pressed), 20,
+                    found = await tg.wait_for(lambda: live_button(tg, users, pressed), 20,
                                               what="a card to play")
                     assert found is not None
                     await quiet(tg)
@@ -112,8 +115,12 @@ async def run(variant: str, taps: int) -> None:
                     await redrawn_after(tg, user, message, data)
                     await quiet(tg)
                     per_tap[data[0]].append(collections.Counter(counter.calls))
-                report(variant, "a card played", per_tap["p"])
-                report(variant, "a card whose captures are asked", per_tap["h"])
+                report(line, "a card played", per_tap["p"])
+                report(line, "a card whose captures are asked", per_tap["h"])
+
+
+def seated(lobby: FakeMessage, name: str) -> bool:
+    return name in (lobby.text or lobby.caption or "")
 
 
 async def quiet(tg: FakeTelegramServer, still: float = 0.4) -> None:
@@ -147,10 +154,17 @@ def report(variant: str, what: str, per_tap: list[collections.Counter[str]]) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variant", default="scopa")
+    parser.add_argument("--line", default="scopa",
+                        help="what follows /newgame: the variant and its options")
+    parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--taps", type=int, default=12)
+    parser.add_argument("--shared", action="store_true",
+                        help="the store is shared with other bot processes: games are read at each look")
     args = parser.parse_args()
-    asyncio.run(run(args.variant, args.taps))
+    if args.shared:
+        from bot.storage import SqliteStore
+        SqliteStore.shared = True  # type: ignore[misc]
+    asyncio.run(run(args.line, args.players, args.taps))
 
 
 if __name__ == "__main__":

@@ -130,7 +130,7 @@ class ReplyDrawer:
                 return Drawn(said(say.key, **say.params), alert=alert)
             case Played(say, hand, table):
                 if hand is not None:
-                    self.presenter.redraw_hand(user_key, hand, table)
+                    self.presenter.redraw_hand(user_key, hand, table, played=True)
                 return Drawn(None if say is None else said(say.key, **say.params))
             case HandPrompted(prompt, hand):
                 if at.tapped is not None and at.tapped.version is not None:

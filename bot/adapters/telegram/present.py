@@ -40,6 +40,7 @@ from ...sessions import (
     Sessions,
     TableView,
     TurnReminder,
+    TurnStarted,
     TurnWarning,
     UserRef,
     interaction,
@@ -182,17 +183,21 @@ class Presenter(Audience):
         return self.outbox.update(table_target(game_id, chat_id, thread),
                                   lambda: self.draw_table(game_id, chat_id), delay, fresh)
 
-    def refresh_hand(self, game_id: int, user_key: str, fresh: bool = False) -> asyncio.Future[bool]:
+    def refresh_hand(self, game_id: int, user_key: str, fresh: bool = False,
+                     table: TableView | None = None) -> asyncio.Future[bool]:
+        """Draw the player's hand as the game is now; `table`: the table read for the event
+        that asks for it, used unless the game has moved on since."""
         return self.outbox.update(hand_target(game_id, user_key),
-                                  lambda: self.draw_hand(game_id, user_key), fresh=fresh)
+                                  lambda: self._hand(game_id, user_key, table=table), fresh=fresh)
 
     def redraw_hand(self, user_key: str, view: HandView, table: TableView | None = None,
-                    prompt: HandPrompt | None = None) -> asyncio.Future[bool]:
+                    prompt: HandPrompt | None = None, played: bool = False) -> asyncio.Future[bool]:
         """The hand a tap was answered with (`view`, and the `table` its play left) drawn as
-        the reply gives it, reading neither again; `prompt`: what it shows now. The events of
-        that play, drawn after the answer, leave this hand alone while the game is still at
-        the reply's version (`refresh_hands`)."""
-        self._replied[(view.game_id, user_key)] = view.version
+        the reply gives it, reading neither again; `prompt`: what it shows now. After a play
+        (`played`), the events of that play, drawn after the answer, leave this hand alone
+        while the game is still at the reply's version (`refresh_hands`)."""
+        if played:
+            self._replied[(view.game_id, user_key)] = view.version
         return self.outbox.update(hand_target(view.game_id, user_key),
                                   lambda: self._hand(view.game_id, user_key, view, table, prompt))
 
@@ -203,10 +208,13 @@ class Presenter(Audience):
             del self._replied[(game_id, user_key)]
         return replied == version
 
-    async def refresh_hands(self, game_id: int, last: int | None = None, restarted: bool = False) -> None:
-        """Every reachable player's hand; unchanged ones cost no request. A hand drawn from the
-        reply to its player's tap at the game's version is not drawn again (`redraw_hand`),
-        unless it rings for a turn of its own.
+    async def refresh_hands(self, game_id: int, last: int | None = None, restarted: bool = False,
+                            replied: bool = False) -> None:
+        """Every reachable player's hand; unchanged ones cost no request. For the events of a
+        play (`replied`: the move, the turn, a round's or the match's end), a hand drawn from
+        the reply to its player's tap at the game's version is not drawn again (`redraw_hand`),
+        unless it rings for a turn of its own or the game was cancelled; the table read here
+        is drawn with every hand.
 
         Seat `last` (who just played) goes last: when the flood limits make
         hands wait, the hand that can play now is drawn first. The hand of the
@@ -216,19 +224,20 @@ class Presenter(Audience):
         drawn: the player finds the hand the bot draws below it.
         """
         row = await self.sessions.queries.game(game_id)
-        turn = None
+        turn, table = None, None
         if row.status is GameStatus.RUNNING:
             with contextlib.suppress(Refused):
                 table = await self.sessions.queries.table(game_id)
                 turn = None if table.finished else (table.to_play, table.version)
+        replied = replied and row.status is not GameStatus.CANCELLED
         for seat in sorted(row.seats, key=lambda s: s.seat == last):
             player = human(seat)
             if player is not None and seat.ready and self.reachable(player):
                 ring = (turn is not None and seat.seat == turn[0] and not seat.autoplay
                         and (await self.notes.rings(game_id, player.user_key, turn[1]) or restarted))
-                if not ring and self._drawn_by_reply(game_id, player.user_key, row.version):
+                if replied and not ring and self._drawn_by_reply(game_id, player.user_key, row.version):
                     continue
-                self.refresh_hand(game_id, player.user_key, fresh=ring)
+                self.refresh_hand(game_id, player.user_key, fresh=ring, table=table)
 
     async def adopt_hand(self, game_id: int, user_key: str, message_id: int, photo: bool) -> None:
         """The player acted on `message_id`, a hand of game `game_id` in their private chat that
@@ -385,7 +394,9 @@ class Presenter(Audience):
             self._unwarn(game_id)
         delay = self.table_delay if isinstance(event, MovePlayed) else 0.0
         table_done = self.refresh_table(game_id, chat_id, delay, topic_id(event.thread))
-        await self.refresh_hands(game_id, event.seat if isinstance(event, MovePlayed) else None)
+        of_play = isinstance(event, MovePlayed | TurnStarted | RoundEnded | MatchEnded)
+        await self.refresh_hands(game_id, event.seat if isinstance(event, MovePlayed) else None,
+                                 replied=of_play)
         if isinstance(event, GameStarted):
             self.menus.pop(game_id, None)
         elif isinstance(event, RoundEnded):
