@@ -18,7 +18,7 @@ from ...render.owners import owner_text
 from ...render.review import asked_key, hint_text
 from ...render.tournament import tournament_text
 from ...render.words import refusal_text, turn_limit_text
-from ...sessions import ChatRef, MatchReview, Reason, Refused, ReplayStep, Sessions
+from ...sessions import ChatRef, HandView, MatchReview, Reason, Refused, ReplayStep, Sessions
 from ...sessions.daily import DailyOffer, DailyStart
 from ...sessions.hints import PracticeHint
 from ...sessions.interaction import PLAIN, HandPrompt
@@ -99,11 +99,11 @@ class ReplyDrawer:
                 return self._note(at, t(lang, say.key, **say.params))
             case OpenPrivate() | OpenPrivateForDaily():
                 return self._note(at, t(lang, "dm.start_first"))
-            case Played(say):
+            case Played(say, hand):
                 note = None if say is None else t(lang, say.key, **say.params)
-                return self._hand_reply(at, await self._draw_hand(at), note)
-            case HandPrompted(prompt):
-                return self._hand_reply(at, await self._draw_hand(at, prompt))
+                return self._hand_reply(at, await self._draw_hand(at, replied=hand), note)
+            case HandPrompted(prompt, hand):
+                return self._hand_reply(at, await self._draw_hand(at, prompt, hand))
             case HandShown():
                 drawn = await self._draw_hand(at)
                 return Answer.message(embed=drawn.embed, view=drawn.components, picture=drawn.picture,
@@ -152,8 +152,11 @@ class ReplyDrawer:
         """Words in place of the pressed message when it is the asker's own, or a new one."""
         return Answer.update(content=text) if at.on_ephemeral else Answer.note(text)
 
-    async def _draw_hand(self, at: Asked, prompt: HandPrompt = PLAIN) -> DrawnHand:
-        return await draw_hand(self.sessions, at.game_id, at.asker.user, at.lang, prompt, self.hands.painter)
+    async def _draw_hand(self, at: Asked, prompt: HandPrompt = PLAIN,
+                         replied: HandView | None = None) -> DrawnHand:
+        """The asker's hand in the game pressed, from the reply's `replied` hand where it has one."""
+        return await draw_hand(self.sessions, at.game_id, at.asker.user, at.lang, prompt, self.hands.painter,
+                               replied)
 
     def _hand_reply(self, at: Asked, drawn: DrawnHand, note: str | None = None) -> Answer:
         """The hand in place of the pressed one; in a new ephemeral message if the press came

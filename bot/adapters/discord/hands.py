@@ -46,12 +46,15 @@ class DrawnHand:
 
 
 async def draw_hand(sessions: Sessions, game_id: int, user: UserRef, lang: str,
-                    prompt: HandPrompt = PLAIN, painter: Painter | None = None) -> DrawnHand:
+                    prompt: HandPrompt = PLAIN, painter: Painter | None = None,
+                    replied: HandView | None = None) -> DrawnHand:
     """The player's hand in game `game_id`, showing `prompt` (with its picture if the game's
     channel wants pictures and a `painter` is given); Refused if they have none there. Until
-    their first play of the match it explains the card labels (`HandView.shows_legend`)."""
-    view = await sessions.queries.hand(game_id, user)
+    their first play of the match it explains the card labels (`HandView.shows_legend`).
+    `replied`: the hand a tap's reply carries, drawn unless the game has moved on since."""
     row = await sessions.queries.game(game_id)
+    view = replied if replied is not None and replied.version == row.version \
+        else await sessions.queries.hand(game_id, user)
     autoplay = any(s.seat == view.seat and s.autoplay for s in row.seats)
     try:
         fuori = await fuori_preview(sessions, view, user, prompt, autoplay)
