@@ -37,7 +37,7 @@ class FrontHandlers:
     async def play_computers(self, asker: Asker, asked: PlayComputers) -> Reply:
         """A lobby with the asker seated and the computer at every other seat, started; its
         chat's moves wait `turn_limit` seconds."""
-        chat, user = _where(asker), asker.user
+        chat, user = chat_of(asker), asker.user
         sessions = self.sessions
         await sessions.settings.set_turn_limit(chat, asked.turn_limit)
         lobby = await sessions.lobby.new_game(chat, user, asked.variant, dict(asked.options))
@@ -121,7 +121,8 @@ def _in_chat(asker: Asker) -> ChatRef:
     return asker.chat
 
 
-def _where(asker: Asker) -> ChatRef:
+def chat_of(asker: Asker) -> ChatRef:
+    """The chat a command acts on: where it was asked, or the asker's private chat (`home`)."""
     chat = asker.chat or asker.home
     if chat is None:
         raise Refused(Reason.BAD_INPUT)

@@ -36,7 +36,7 @@ from .commands import (
     ThreadLost,
 )
 from .daily import DailyOffer
-from .handlers_front import FrontHandlers
+from .handlers_front import FrontHandlers, chat_of
 from .interaction import PLAIN, HandMode, HandPrompt
 from .newgame_line import checked_options, read_newgame_line, solo_level
 from .options import HOUSE_OPTIONS, NO_CLOCK, TURN_LIMIT, VARIANTS, variant_named
@@ -202,7 +202,7 @@ class Taps:
         handler = self._lobby.get(action)
         if handler is None:
             raise Refused(Reason.BAD_INPUT)
-        where = _chat_of(asker)
+        where = chat_of(asker)
         if action is not Action.JOIN:
             await interaction.require_open_game(self.sessions, where, game_id)
         return await handler(asker, where, tap)
@@ -311,7 +311,7 @@ class Taps:
         seats taken by the computer at the level the line names (`level=`), with no move clock
         (nobody waits for them; the lobby's menu may set one): one tap on Start begins the
         match."""
-        chat = _chat_of(asker)
+        chat = chat_of(asker)
         solo = asker.chat is None
         if not solo:
             await self._no_tournament_in(chat)
@@ -345,7 +345,7 @@ class Taps:
     async def join(self, asker: Asker, game_id: int | None = None) -> Reply:
         """Take a seat in the chat's lobby (/join, or Join on lobby `game_id`), or re-check a seat
         waiting for the bot to reach its player privately."""
-        chat, user = _chat_of(asker), asker.user
+        chat, user = chat_of(asker), asker.user
         if await asker.outsider():
             raise Refused(Reason.NOT_MEMBER)
         try:
@@ -366,7 +366,7 @@ class Taps:
             return Done(game_id)
         if await asker.reach(game_id):
             try:
-                await self.sessions.lobby.join(_chat_of(asker), asker.user, ready=True, game_id=game_id)
+                await self.sessions.lobby.join(chat_of(asker), asker.user, ready=True, game_id=game_id)
             except Refused as refused:
                 if refused.reason is not Reason.ALREADY_JOINED:
                     raise
@@ -392,7 +392,7 @@ class Taps:
 
     async def leave(self, asker: Asker, *, from_lobby: bool = False) -> Reply:
         """Leave the chat's open game (`from_lobby`: only a lobby, never a match)."""
-        chat = _chat_of(asker)
+        chat = chat_of(asker)
         game_id = await self.sessions.queries.open_game_id(chat)
         view = await self.sessions.lobby.leave(chat, asker.user, from_lobby=from_lobby)
         if game_id is not None and view.status is not GameStatus.RUNNING and asker.reachable:
@@ -448,7 +448,7 @@ class Taps:
     async def cancel_command(self, asker: Asker) -> Reply:
         """/cancel: as the lobby's Cancel button, a lobby at once, a match in play only once its
         creator or an admin confirms (`ConfirmCancel`)."""
-        chat = _chat_of(asker)
+        chat = chat_of(asker)
         game_id = await self.sessions.queries.open_game_id(chat)
         if game_id is None:
             raise Refused(Reason.NO_GAME)
@@ -456,7 +456,7 @@ class Taps:
 
     async def cancel(self, asker: Asker) -> Reply:
         """Cancel the chat's open game: its creator, or one of the chat's admins."""
-        chat = _chat_of(asker)
+        chat = chat_of(asker)
         await self._managed(asker, lambda admin: self.sessions.lobby.cancel(chat, asker.user, is_admin=admin))
         return Done()
 
@@ -531,14 +531,6 @@ def _version(tap: Tap) -> int:
     if tap.version is None:
         raise Refused(Reason.BAD_INPUT)
     return tap.version
-
-
-def _chat_of(asker: Asker) -> ChatRef:
-    """The chat a command acts on: where it was asked, or the asker's private chat (`home`)."""
-    chat = asker.chat or asker.home
-    if chat is None:
-        raise Refused(Reason.BAD_INPUT)
-    return chat
 
 
 def _is_home(asker: Asker, chat: ChatRef) -> bool:
