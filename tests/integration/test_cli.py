@@ -144,9 +144,9 @@ class Terminal:
         import pty
 
         self.master, worker = pty.openpty()
-        self.process = subprocess.Popen([sys.executable, "-m", "bot", *args], cwd=ROOT, env=env,
-                                        stdin=worker, stdout=worker, stderr=worker, close_fds=True,
-                                        start_new_session=True, preexec_fn=_own_terminal)
+        self.process = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "bot", *args],
+                                        cwd=ROOT, env=env, stdin=worker, stdout=worker, stderr=worker,
+                                        close_fds=True, start_new_session=True, preexec_fn=_own_terminal)
         os.close(worker)
         self.seen = ""
 
@@ -177,6 +177,8 @@ class Terminal:
         ends = time.monotonic() + timeout
         while self.process.poll() is None:
             left = ends - time.monotonic()
+            if left <= 0:
+                self._dump_threads()
             assert left > 0, f"still running {timeout} s later; screen:\n{self.seen}"
             ready, _, _ = select.select([self.master], [], [], min(left, 0.2))
             if ready:
@@ -187,6 +189,23 @@ class Terminal:
                 self.seen += chunk.decode("utf-8", "replace")
         os.close(self.master)
         return self.process.returncode
+
+    def _dump_threads(self) -> None:
+        """Where every thread of a program that does not end is (faulthandler prints them on
+        SIGABRT), added to the screen the failure shows."""
+        import select
+        import signal
+        import time
+
+        self.process.send_signal(signal.SIGABRT)
+        ends = time.monotonic() + 5
+        while time.monotonic() < ends:
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            if ready:
+                try:
+                    self.seen += os.read(self.master, 4096).decode("utf-8", "replace")
+                except OSError:
+                    break
 
 
 def test_without_a_token_the_explanation_stays_until_enter_and_ctrl_c_leaves_like_q(tmp_path: Path) -> None:
