@@ -130,10 +130,14 @@ def test_the_language_is_chosen_without_a_subcommand_too(tmp_path: Path) -> None
 
 
 def _own_terminal() -> None:
-    """Make the pseudo-terminal on stdin the program's own, so Ctrl-C reaches it."""
+    """Make the pseudo-terminal on stdin the program's own, so Ctrl-C reaches it, with Ctrl-C's
+    signal as a person's shell gives it: a suite started in the background (`cmd &` in a
+    script) ignores SIGINT, and a program that starts with it ignored never sees Ctrl-C."""
     import fcntl
+    import signal
     import termios
 
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
