@@ -156,10 +156,6 @@ class Taps:
         except Refused as refused:
             return Refusal(refused)
 
-    async def tap(self, asker: Asker, tap: Tap) -> Reply:
-        """What `tap` does for `asker` (`handle`)."""
-        return await self.handle(asker, tap)
-
     async def _tap(self, asker: Asker, tap: Tap) -> Reply:
         action, game_id, user = tap.action, tap.game_id, asker.user
         if action in HAND_ACTIONS:

@@ -38,7 +38,7 @@ async def test_a_player_sits_with_the_partner_they_choose_and_the_match_keeps_th
     game_id = await scopone_lobby(sessions)
     lobby = await sessions.queries.lobby(CHAT)
     assert seated(lobby.seats) == ["Alice", "Bob", "Carla", "Dino"]
-    reply = await sessions.taps.tap(asker(BOB), Tap(Action.SIT, game_id, lobby.version, index=0))
+    reply = await sessions.taps.handle(asker(BOB), Tap(Action.SIT, game_id, lobby.version, index=0))
     assert not isinstance(reply, Refusal)
     lobby = await sessions.queries.lobby(CHAT)
     assert seated(lobby.seats) == ["Alice", "Carla", "Bob", "Dino"]
@@ -52,13 +52,13 @@ async def test_a_tap_on_a_lobby_drawn_before_a_change_is_refused_and_moves_nobod
     sessions = memory_sessions
     game_id = await scopone_lobby(sessions)
     old = (await sessions.queries.lobby(CHAT)).version
-    await sessions.taps.tap(asker(DINO), Tap(Action.SIT, game_id, old, index=0))
+    await sessions.taps.handle(asker(DINO), Tap(Action.SIT, game_id, old, index=0))
     now = await sessions.queries.lobby(CHAT)
     assert seated(now.seats) == ["Alice", "Bob", "Dino", "Carla"]
-    stale = await sessions.taps.tap(asker(BOB), Tap(Action.SIT, game_id, old, index=0))
+    stale = await sessions.taps.handle(asker(BOB), Tap(Action.SIT, game_id, old, index=0))
     assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
     assert seated((await sessions.queries.lobby(CHAT)).seats) == ["Alice", "Bob", "Dino", "Carla"]
-    same = await sessions.taps.tap(asker(CARLA), Tap(Action.SIT, game_id, now.version, index=1))
+    same = await sessions.taps.handle(asker(CARLA), Tap(Action.SIT, game_id, now.version, index=1))
     assert isinstance(same, Refusal) and same.refused.reason is Reason.SAME_TEAM
     assert same.refused.params["name"] == "Bob"
 
@@ -68,9 +68,10 @@ async def test_only_a_seated_player_moves_seats(memory_sessions: Sessions) -> No
     game_id = (await sessions.lobby.new_game(CHAT, ALICE, "scopone")).game_id
     await sessions.lobby.join(CHAT, BOB)
     version = (await sessions.queries.lobby(CHAT)).version
-    outsider = await sessions.taps.tap(asker(CARLA, admin=True), Tap(Action.SIT, game_id, version, index=0))
+    outsider = await sessions.taps.handle(
+            asker(CARLA, admin=True), Tap(Action.SIT, game_id, version, index=0))
     assert isinstance(outsider, Refusal) and outsider.refused.reason is Reason.NOT_JOINED
-    moved = await sessions.taps.tap(asker(ALICE), Tap(Action.SIT, game_id, version, index=1))
+    moved = await sessions.taps.handle(asker(ALICE), Tap(Action.SIT, game_id, version, index=1))
     assert not isinstance(moved, Refusal)
     assert seated((await sessions.queries.lobby(CHAT)).seats) == ["", "Bob", "", "Alice"]
 
@@ -113,12 +114,13 @@ async def test_the_creator_or_an_admin_hands_the_waiting_seat_to_the_computer_an
     to_move = (await sessions.queries.seat_players(game_id))[table.to_play][1]
     mover = ALICE if to_move is not None and to_move.user_key == ALICE.key else BOB
     other = BOB if mover is ALICE else ALICE
-    stranger = await sessions.taps.tap(asker(CARLA), Tap(Action.HAND_OVER, game_id, table.version))
+    stranger = await sessions.taps.handle(asker(CARLA), Tap(Action.HAND_OVER, game_id, table.version))
     assert isinstance(stranger, Refusal) and stranger.refused.reason is Reason.NOT_ALLOWED
     if other is not ALICE:
-        player = await sessions.taps.tap(asker(other), Tap(Action.HAND_OVER, game_id, table.version))
+        player = await sessions.taps.handle(asker(other), Tap(Action.HAND_OVER, game_id, table.version))
         assert isinstance(player, Refusal) and player.refused.reason is Reason.NOT_ALLOWED
-    admin = await sessions.taps.tap(asker(CARLA, admin=True), Tap(Action.HAND_OVER, game_id, table.version))
+    admin = await sessions.taps.handle(
+            asker(CARLA, admin=True), Tap(Action.HAND_OVER, game_id, table.version))
     assert not isinstance(admin, Refusal)
     assert await sessions.scheduler.run_due() >= 1
     assert (await sessions.queries.table(game_id)).version > table.version
@@ -132,7 +134,7 @@ async def test_a_seat_is_handed_over_this_way_only_with_no_clock(memory_sessions
     await sessions.lobby.join(CHAT, BOB)
     await sessions.lobby.start(CHAT, ALICE)
     version = (await sessions.queries.table(game_id)).version
-    refused = await sessions.taps.tap(asker(ALICE), Tap(Action.HAND_OVER, game_id, version))
+    refused = await sessions.taps.handle(asker(ALICE), Tap(Action.HAND_OVER, game_id, version))
     assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NO_CLOCK_ONLY
 
 
@@ -145,10 +147,10 @@ async def test_cancel_of_a_match_in_play_asks_to_confirm_and_of_a_lobby_does_not
     asked = await sessions.taps.cancel_command(asker(ALICE))
     assert asked == ConfirmCancel(game_id)
     assert (await sessions.queries.game(game_id)).status is GameStatus.RUNNING
-    refused = await sessions.taps.tap(asker(BOB), Tap(Action.CONFIRM_CANCEL, game_id))
+    refused = await sessions.taps.handle(asker(BOB), Tap(Action.CONFIRM_CANCEL, game_id))
     assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NOT_ALLOWED
     assert (await sessions.queries.game(game_id)).status is GameStatus.RUNNING
-    done = await sessions.taps.tap(asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id))
+    done = await sessions.taps.handle(asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id))
     assert isinstance(done, Note) and done.say.key == "cancel.done"
     assert (await sessions.queries.game(game_id)).status is GameStatus.CANCELLED
     lobby = (await sessions.lobby.new_game(CHAT, ALICE, "scopa")).game_id
@@ -162,8 +164,8 @@ async def test_two_players_choosing_at_once_move_one_at_a_time(memory_sessions: 
     game_id = await scopone_lobby(sessions)
     version = (await sessions.queries.lobby(CHAT)).version
     replies = await asyncio.gather(
-        sessions.taps.tap(asker(BOB), Tap(Action.SIT, game_id, version, index=0)),
-        sessions.taps.tap(asker(DINO), Tap(Action.SIT, game_id, version, index=0)))
+        sessions.taps.handle(asker(BOB), Tap(Action.SIT, game_id, version, index=0)),
+        sessions.taps.handle(asker(DINO), Tap(Action.SIT, game_id, version, index=0)))
     assert sorted(not isinstance(r, Refusal) for r in replies) == [False, True]
     names = seated((await sessions.queries.lobby(CHAT)).seats)
     assert sorted(names) == ["Alice", "Bob", "Carla", "Dino"] and names[0] == "Alice"

@@ -47,12 +47,12 @@ async def test_a_tap_on_a_step_shows_it_to_a_player_and_refuses_anyone_else() ->
     sessions = await open_memory_sessions()
     game_id = await start_duel(sessions, options={"target": 1})
     await play_to_end(sessions, game_id, [ALICE, BOB])
-    opened = await sessions.taps.tap(Asker(ALICE), Tap(Action.REPLAY, game_id))
+    opened = await sessions.taps.handle(Asker(ALICE), Tap(Action.REPLAY, game_id))
     assert isinstance(opened, ReplayStep) and opened.step == 0
-    later = await sessions.taps.tap(Asker(ALICE), Tap(Action.REPLAY_STEP, game_id, arg="5"))
+    later = await sessions.taps.handle(Asker(ALICE), Tap(Action.REPLAY_STEP, game_id, arg="5"))
     assert isinstance(later, ReplayStep) and later.step == 5
-    stranger = await sessions.taps.tap(Asker(CARLA), Tap(Action.REPLAY_STEP, game_id, arg="5"))
+    stranger = await sessions.taps.handle(Asker(CARLA), Tap(Action.REPLAY_STEP, game_id, arg="5"))
     assert isinstance(stranger, Refusal) and stranger.refused.reason is Reason.NOT_YOUR_REVIEW
-    stale = await sessions.taps.tap(Asker(ALICE), Tap(Action.REPLAY_STEP, game_id, arg="9999"))
+    stale = await sessions.taps.handle(Asker(ALICE), Tap(Action.REPLAY_STEP, game_id, arg="9999"))
     assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
 

@@ -41,11 +41,11 @@ async def test_only_the_owner_starts_it_and_the_rematch_opens_at_home(memory_ses
     game_id = opened.game_id
     assert game_id is not None
     bob_home = ChatRef(BOB.platform, "dm-bob", BOB.name)
-    other = await memory_sessions.taps.tap(alone(BOB, bob_home), Tap(Action.START, game_id))
+    other = await memory_sessions.taps.handle(alone(BOB, bob_home), Tap(Action.START, game_id))
     assert isinstance(other, Refusal), "a button of someone else's private lobby does nothing"
-    assert not isinstance(await memory_sessions.taps.tap(alone(), Tap(Action.START, game_id)), Refusal)
+    assert not isinstance(await memory_sessions.taps.handle(alone(), Tap(Action.START, game_id)), Refusal)
     await play_to_end(memory_sessions, game_id, [ALICE])
-    rematch = await memory_sessions.taps.tap(alone(), Tap(Action.REMATCH, game_id))
+    rematch = await memory_sessions.taps.handle(alone(), Tap(Action.REMATCH, game_id))
     assert rematch == Done(), "no word of a group: the lobby is here"
     again = await memory_sessions.queries.open_game_id(HOME)
     assert again is not None and again != game_id

@@ -64,16 +64,16 @@ async def test_the_creator_manages_others_only_as_admins_and_the_admin_question_
     sessions, game_id = await lobby_of_alice()
     creator, stranger, admin = Front(), Front(), Front(admin=True)
     await sessions.lobby.join(CHAT, BOB)
-    menu = await sessions.taps.tap(creator.asker(ALICE), Tap(Action.MENU, game_id, arg="options"))
+    menu = await sessions.taps.handle(creator.asker(ALICE), Tap(Action.MENU, game_id, arg="options"))
     assert menu == MenuShown("options") and creator.asked == []
-    refused = await sessions.taps.tap(stranger.asker(BOB), Tap(Action.OPTION, game_id, arg="target=21"))
+    refused = await sessions.taps.handle(stranger.asker(BOB), Tap(Action.OPTION, game_id, arg="target=21"))
     assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NOT_ALLOWED
     assert stranger.asked == ["admin"]
     assert (await sessions.queries.lobby(CHAT)).rules.target != 21
-    changed = await sessions.taps.tap(admin.asker(CARLA), Tap(Action.OPTION, game_id, arg="target=21"))
+    changed = await sessions.taps.handle(admin.asker(CARLA), Tap(Action.OPTION, game_id, arg="target=21"))
     assert changed == MenuShown("options")
     assert (await sessions.queries.lobby(CHAT)).rules.target == 21
-    assert isinstance(await sessions.taps.tap(stranger.asker(BOB), Tap(Action.START, game_id)), Refusal)
+    assert isinstance(await sessions.taps.handle(stranger.asker(BOB), Tap(Action.START, game_id)), Refusal)
     assert (await sessions.queries.game(game_id)).status is GameStatus.LOBBY
 
 
@@ -81,12 +81,12 @@ async def test_a_running_match_is_cancelled_only_once_confirmed_and_a_stale_butt
     sessions = await open_memory_sessions()
     game_id = await start_duel(sessions)
     front = Front()
-    asked = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CANCEL, game_id))
+    asked = await sessions.taps.handle(front.asker(ALICE), Tap(Action.CANCEL, game_id))
     assert asked == ConfirmCancel(game_id)
     assert (await sessions.queries.game(game_id)).status is GameStatus.RUNNING
-    stale = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id + 1))
+    stale = await sessions.taps.handle(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id + 1))
     assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
-    done = await sessions.taps.tap(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id))
+    done = await sessions.taps.handle(front.asker(ALICE), Tap(Action.CONFIRM_CANCEL, game_id))
     assert isinstance(done, Note) and done.say.key == "cancel.done"
     assert (await sessions.queries.game(game_id)).status is GameStatus.CANCELLED
 
@@ -102,7 +102,7 @@ async def test_joining_waits_for_the_private_chat_and_takes_the_seat_once_the_ha
     assert ready == Done(game_id) and back.asked == ["outsider", f"reach {game_id}"]
     assert (await sessions.queries.lobby(CHAT)).waiting == ()
     outsider = Front(outsider=True)
-    refused = await sessions.taps.tap(outsider.asker(CARLA), Tap(Action.JOIN, game_id))
+    refused = await sessions.taps.handle(outsider.asker(CARLA), Tap(Action.JOIN, game_id))
     assert isinstance(refused, Refusal) and refused.refused.reason is Reason.NOT_MEMBER
 
 
@@ -113,14 +113,14 @@ async def test_settings_are_for_the_chat_admins_checked_before_saving_and_say_wh
     refused = await sessions.taps.change_settings(member.asker(BOB), [(Setting.CHAT_LANGUAGE, "en")])
     assert isinstance(refused, Note) and refused.say.key == "test.settings.admins" and refused.alert
     assert (await sessions.queries.chat(CHAT)).language == "it"
-    bad = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="ct=7"))
+    bad = await sessions.taps.handle(admin.asker(BOB), Tap(Action.SETTING, arg="ct=7"))
     assert isinstance(bad, Refusal) and bad.refused.reason is Reason.BAD_OPTION
-    saved = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="cl=en"))
+    saved = await sessions.taps.handle(admin.asker(BOB), Tap(Action.SETTING, arg="cl=en"))
     assert saved == SettingsShown("en", saved=True, redraw=Redraw.GAME)
     assert (await sessions.queries.chat(CHAT)).language == "en"
-    mine = await sessions.taps.tap(Asker(BOB), Tap(Action.SETTING, arg="ul=es"))
+    mine = await sessions.taps.handle(Asker(BOB), Tap(Action.SETTING, arg="ul=es"))
     assert mine == SettingsShown("es", saved=True, redraw=Redraw.MY_HANDS)
-    in_group = await sessions.taps.tap(admin.asker(BOB), Tap(Action.SETTING, arg="ul=es"))
+    in_group = await sessions.taps.handle(admin.asker(BOB), Tap(Action.SETTING, arg="ul=es"))
     assert isinstance(in_group, Refusal) and in_group.refused.reason is Reason.BAD_INPUT
 
 
@@ -131,16 +131,17 @@ async def test_a_tap_on_a_hand_says_what_the_hand_shows_next() -> None:
     user = ALICE if table.to_play == 0 else BOB
     hand = await sessions.queries.hand(game_id, user)
     choice = hand.choices[0]
-    reply = await sessions.taps.tap(Asker(user), Tap(Action.CHOOSE, game_id, hand.version, choice.card.code))
+    reply = await sessions.taps.handle(
+            Asker(user), Tap(Action.CHOOSE, game_id, hand.version, choice.card.code))
     if len(choice.moves) == 1:
         assert reply == Played(hand=await sessions.queries.hand(game_id, user),
                                table=await sessions.queries.table(game_id))
         assert (await sessions.queries.table(game_id)).version == hand.version + 1
     else:
         assert reply == HandPrompted(HandPrompt(HandMode.CHOOSING, choice.card.code), hand)
-    stale = await sessions.taps.tap(Asker(user), Tap(Action.BACK, game_id, hand.version - 1))
+    stale = await sessions.taps.handle(Asker(user), Tap(Action.BACK, game_id, hand.version - 1))
     assert isinstance(stale, Refusal) and stale.refused.reason is Reason.STALE
-    shown = await sessions.taps.tap(Asker(user), Tap(Action.SHOW_HAND, game_id))
+    shown = await sessions.taps.handle(Asker(user), Tap(Action.SHOW_HAND, game_id))
     assert isinstance(shown, HandShown) and shown.hand.game_id == game_id
 
 
