@@ -1,7 +1,8 @@
 """What every tap and command means, decided once for every front-end (`Sessions.taps`).
 
-A front-end decodes a tap into a `Tap`, says who is asking (`Asker`), calls `Taps.tap`
-(or one of the commands below it) and draws the `Reply`. Who may manage a game (its
+A front-end decodes a tap into a `Tap` (or builds a command of `sessions.commands`), says
+who is asking (`Asker`), sends it through the door (`Sessions.handle`, which hands it to
+`Taps.handle`) and draws the `Reply`. Who may manage a game (its
 creator, or one of the chat's admins: asked of the front-end only when the creator
 rule refuses), the settings and their allowed values, joining (and reaching the
 player privately), the hand's prompts: all of it is here, so the platforms agree.
