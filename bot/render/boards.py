@@ -15,7 +15,7 @@ from .words import rating_shown, sweep_count
 
 def leaderboard_text(rows: Sequence[LeaderboardLine], lang: str, global_scope: bool,
                      variant: str | None = None, chat: str | None = None) -> str:
-    """The ranking; sweeps are named as in `variant` (the game the chat plays, `Sessions.chat_game`).
+    """The ranking; sweeps are named as in `variant` (the game the chat plays, `sessions.queries.chat_game`).
     A chat's board names the chat by its title `chat` when it has one, so that it reads right
     wherever the answer goes (a group's, sent to the asker's private chat)."""
     if global_scope:

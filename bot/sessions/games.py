@@ -239,7 +239,7 @@ class Games:
                 self._cache[game_id] = (replace(row, seats=seats), game)
 
     def forget_chat(self, chat_id: int) -> None:
-        """Chat `chat_id` moved (`Sessions.move_chat`): what is kept of its games was built
+        """Chat `chat_id` moved (`Settings.move_chat`): what is kept of its games was built
         with its old key, or its old row, and is built again."""
         rows = [(g, row) for g, (row, _) in self._cache.items()]
         rows += [(g, row) for g, (row, _) in self._summaries.items()]

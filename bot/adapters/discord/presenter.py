@@ -332,7 +332,7 @@ class Presenter:
                            message: dict[str, Any],
                            fallback: dict[str, Any] | None = None) -> None:
         """Post an announcement the game owes its channel, once of all processes
-        (`Sessions.announce`); once posted it is owed no more, nor once the channel refuses
+        (`sessions.delivery.announce`); once posted it is owed no more, nor once the channel refuses
         the bot for good (gone, or closed to it): trying again at every start would only be
         refused again. A message with a picture (a `Picture` as its `file`) that the channel
         refuses is posted as `fallback`, text."""

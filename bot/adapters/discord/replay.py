@@ -2,7 +2,7 @@
 message, seen only by them, with the picture of the match's first play; ⏮ ◀ ▶ ⏭ edit that
 message in place. The custom ids carry the match and the play (`Action.REPLAY_STEP`), so
 nothing is kept between presses and a restart forgets nothing; the sessions check who asks
-and which play (`Sessions.replay_step`)."""
+and which play (`sessions.queries.replay_step`)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from .replies import Reply
 
 
 async def review_reply(presenter: Presenter, found: MatchReview, lang: str) -> Reply:
-    """A player's review (`Sessions.review`), in `lang`."""
+    """A player's review (`sessions.reviews.review`), in `lang`."""
     where = found.game.chat.title or f"<#{found.game.chat.key}>"
     text = (t(lang, "review.for", chat=where) + "\n"
             + personal_review_text(found.review, found.names, found.seat, lang, found.game.deck_style))

@@ -27,7 +27,7 @@ class Announcements:
     def announce(self, event: RoundEnded | MatchEnded | AchievementsEarned, content: Content,
                  first: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task[bool]:
         """Post a round's breakdown or the end of a match, once of all processes
-        (`Sessions.announce`), after the game's earlier announcements; `first`, what goes out
+        (`sessions.delivery.announce`), after the game's earlier announcements; `first`, what goes out
         before it while it is owed (the players' private copies, `privately.PrivateCopies`).
         The group's table edits wait for it meanwhile (`Pacer.owe_post`).
         Once the chat refuses the bot (it was removed from the group) it is owed no more:

@@ -50,7 +50,7 @@ class Content:
 Render = Callable[[], Awaitable[Content | None]]
 Painter = Callable[[Picture], Awaitable[bytes]]
 Hold = Callable[[int, str, Callable[[bool], Awaitable[bool]]], Awaitable["bool | HandedOver"]]
-"""Draws one of a game's messages one process at a time (`Sessions.draw_message`)."""
+"""Draws one of a game's messages one process at a time (`sessions.delivery.draw_message`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 
 The buttons carry the match and the play (`Action.REPLAY_STEP`), so nothing is kept between
 taps and a restart forgets nothing; the sessions check who asks and which play
-(`Sessions.replay_step`). ▶️ Replay under the review (`Action.REPLAY`) sends the message; a
+(`sessions.queries.replay_step`). ▶️ Replay under the review (`Action.REPLAY`) sends the message; a
 step's tap is taken only on the replay's own message, where Telegram shows that button, so a
 forged tap cannot edit another message. Telegram asks for no more than about one message a
 second in a chat: a tap is drawn at once, and taps coming faster fold into one drawing of the

@@ -54,7 +54,7 @@ class ReviewPoster:
         self._posting: dict[tuple[int, int | None], asyncio.Task[None]] = {}
 
     def post_owed(self, event: ReviewOwed) -> None:
-        """Post what `event` owes, once of all processes (`Sessions.announce`), after this
+        """Post what `event` owes, once of all processes (`sessions.delivery.announce`), after this
         process's earlier posting of the same review (which may have posted it already)."""
         mark = (event.game_id, event.seat)
         earlier = self._posting.get(mark)
